@@ -1,0 +1,28 @@
+// Registration of every subcommand with the CLI11 app. Each lives in its own file; a command's callback
+// throws evalsuite::Error on failure and returns normally on success (main.cpp maps errors to exit codes).
+// A callback that finishes with warnings sets the exit code through SetExitCode.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace evalsuite::cli {
+
+void RegisterEntriesCommand(CLI::App& app);  // evalsuite entries
+void RegisterTrainCommand(CLI::App& app);    // evalsuite train ENTRY
+void RegisterStudyCommand(CLI::App& app);    // evalsuite study run|resume|list|show
+void RegisterReportCommand(CLI::App& app);   // evalsuite report STORE --out DIR
+void RegisterImportCommand(CLI::App& app);   // evalsuite import PATH...
+void RegisterLabelCommand(CLI::App& app);    // evalsuite label serve|agreement|export
+
+// evalsuite holdout crawl|dedupe|freeze|eval: one group, one file per verb.
+void RegisterHoldoutCommand(CLI::App& app);
+void RegisterHoldoutCrawlCommand(CLI::App& holdout);
+void RegisterHoldoutDedupeCommand(CLI::App& holdout);
+void RegisterHoldoutFreezeCommand(CLI::App& holdout);
+void RegisterHoldoutEvalCommand(CLI::App& holdout);
+
+// The process exit code when the command succeeds (default kExitOk); e.g. kExitWithWarnings after import.
+void SetExitCode(int code);
+int ExitCode();
+
+}  // namespace evalsuite::cli

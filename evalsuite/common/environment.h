@@ -1,0 +1,14 @@
+// Facts about the machine and build that go with every run and report: host, cores, OS, compiler,
+// evalsuite version and git revision. Callers add what only they know (LibTorch, OpenCV versions, threads).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace evalsuite {
+
+nlohmann::json DescribeEnvironment();
+// UTC time now as ISO 8601 ("2026-11-21T23:46:04Z").
+std::string UtcNowIso8601();
+
+}  // namespace evalsuite

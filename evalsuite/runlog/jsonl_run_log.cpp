@@ -1,0 +1,135 @@
+#include "evalsuite/runlog/jsonl_run_log.h"
+
+#include <sstream>
+
+#include "evalsuite/common/error.h"
+
+namespace evalsuite::runlog {
+namespace {
+
+using nlohmann::json;
+
+std::optional<double> NumberField(const json& record, const char* key) {
+  auto it = record.find(key);
+  if (it == record.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+}  // namespace
+
+RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name) {
+  RunLog run;
+  std::istringstream in(text);
+  std::string line;
+  long line_number = 0;
+  bool saw_end = false;
+  const bool ends_with_newline = !text.empty() && text.back() == '\n';
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    const std::string where = FileLine(source_name, line_number);
+    json record = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (record.is_discarded() || !record.is_object()) {
+      const bool last_line = in.peek() == EOF;
+      run.warnings.push_back(where + (last_line && !ends_with_newline
+                                          ? ": truncated final line skipped (the run was interrupted mid-write)"
+                                          : ": not a JSON object; line skipped"));
+      continue;
+    }
+    const std::string type = record.value("type", "");
+    if (type == "header") {
+      run.header = record;
+      run.header.erase("type");
+    } else if (type == "eval") {
+      auto epoch = NumberField(record, "epoch");
+      auto train_seconds = NumberField(record, "train_seconds");
+      auto metric = NumberField(record, "metric");
+      if (!epoch || !train_seconds || !metric) {
+        run.warnings.push_back(where + ": eval record needs numeric \"epoch\", \"train_seconds\" and \"metric\"; "
+                                       "line skipped");
+        continue;
+      }
+      EvalPoint point;
+      point.epoch = *epoch;
+      point.train_seconds = *train_seconds;
+      point.wall_seconds = NumberField(record, "wall_seconds").value_or(*train_seconds);
+      point.metric = *metric;
+      point.train_loss = NumberField(record, "train_loss");
+      run.points.push_back(point);
+    } else if (type == "end") {
+      auto status = ParseRunStatus(record.value("status", ""));
+      if (!status) {
+        run.warnings.push_back(where + ": end record has an unknown \"status\" (expected reached, not_reached or "
+                                       "failed); line skipped");
+        continue;
+      }
+      saw_end = true;
+      run.status = *status;
+      run.train_seconds = NumberField(record, "train_seconds").value_or(0);
+      run.wall_seconds = NumberField(record, "wall_seconds").value_or(0);
+      if (record.contains("error") && record["error"].is_string()) run.error = record["error"];
+    } else {
+      run.warnings.push_back(where + ": unknown record type \"" + type + "\"; line skipped");
+    }
+  }
+  if (!saw_end) run.status = RunStatus::kIncomplete;
+  if (run.train_seconds <= 0 && !run.points.empty()) run.train_seconds = run.points.back().train_seconds;
+  if (run.wall_seconds <= 0 && !run.points.empty()) run.wall_seconds = run.points.back().wall_seconds;
+  return run;
+}
+
+RunLog ReadJsonlRunLog(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw IoError(file.string(), "cannot open run log");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw IoError(file.string(), "read error");
+  return ParseJsonlRunLog(buffer.str(), file.string());
+}
+
+JsonlRunLogWriter::JsonlRunLogWriter(const std::filesystem::path& file) : file_(file) {
+  if (file.has_parent_path()) {
+    std::error_code ec;
+    std::filesystem::create_directories(file.parent_path(), ec);
+  }
+  out_.open(file, std::ios::binary | std::ios::trunc);
+  if (!out_) throw IoError(file.string(), "cannot open the run log for writing");
+}
+
+void JsonlRunLogWriter::WriteLine(const json& record) {
+  out_ << record.dump() << '\n';
+  out_.flush();
+  if (!out_) throw IoError(file_.string(), "write to the run log failed");
+}
+
+void JsonlRunLogWriter::WriteHeader(const json& header) {
+  json record = {{"type", "header"}, {"schema_version", kJsonlSchemaVersion}};
+  record.update(header);
+  WriteLine(record);
+}
+
+void JsonlRunLogWriter::WriteEval(const EvalPoint& point, const json& extra) {
+  json record = {{"type", "eval"},
+                 {"epoch", point.epoch},
+                 {"train_seconds", point.train_seconds},
+                 {"wall_seconds", point.wall_seconds},
+                 {"metric", point.metric}};
+  if (point.train_loss) record["train_loss"] = *point.train_loss;
+  record.update(extra);
+  WriteLine(record);
+}
+
+void JsonlRunLogWriter::WriteEnd(RunStatus status, std::optional<double> tta_seconds, double epochs,
+                                 double train_seconds, double wall_seconds, const std::string& error) {
+  json record = {{"type", "end"},
+                 {"status", RunStatusName(status)},
+                 {"tta_seconds", tta_seconds ? json(*tta_seconds) : json(nullptr)},
+                 {"epochs", epochs},
+                 {"train_seconds", train_seconds},
+                 {"wall_seconds", wall_seconds}};
+  if (!error.empty()) record["error"] = error;
+  WriteLine(record);
+}
+
+}  // namespace evalsuite::runlog

@@ -1,0 +1,43 @@
+// evalsuite's run-log format, JSON Lines, one record per line, written as the run goes so a killed run
+// keeps every evaluation it finished. External entries (a PyTorch script, say) write the same format:
+//   {"type":"header","schema_version":1,"entry":"baseline","hyperparameters":{...},"seeds":{"run":7,"init":..,
+//    "data_order":..,"augmentation":..},"threads":2,"metric":"val_top1","threshold":0.91,"environment":{...},
+//    "start_time":"2026-11-21T23:46:04Z"}
+//   {"type":"eval","epoch":1,"train_seconds":12.5,"wall_seconds":14.1,"metric":0.86,"train_loss":0.41}
+//   {"type":"end","status":"reached","tta_seconds":37.2,"epochs":3,"train_seconds":37.2,"wall_seconds":41.9}
+// Only "type", and for eval records "epoch", "train_seconds" and "metric", are required; unknown keys are kept
+// in the header and ignored elsewhere, so the format can grow.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "evalsuite/runlog/run_log.h"
+
+namespace evalsuite::runlog {
+
+constexpr int kJsonlSchemaVersion = 1;
+
+// Reads a JSON Lines run log. A malformed line is skipped with a warning "file:line: why" in RunLog::warnings;
+// a truncated final line (a run killed mid-write) is a warning too. Throws IoError when the file can't be read.
+RunLog ReadJsonlRunLog(const std::filesystem::path& file);
+RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name);
+
+// Appends records, flushing each line so that a killed run keeps what it wrote.
+class JsonlRunLogWriter {
+ public:
+  // Throws IoError naming the file when it can't be opened for writing (checked before any training starts).
+  explicit JsonlRunLogWriter(const std::filesystem::path& file);
+  void WriteHeader(const nlohmann::json& header);  // adds "type" and "schema_version"
+  void WriteEval(const EvalPoint& point, const nlohmann::json& extra = nlohmann::json::object());
+  void WriteEnd(RunStatus status, std::optional<double> tta_seconds, double epochs, double train_seconds,
+                double wall_seconds, const std::string& error = "");
+
+ private:
+  void WriteLine(const nlohmann::json& record);
+  std::filesystem::path file_;
+  std::ofstream out_;
+};
+
+}  // namespace evalsuite::runlog

@@ -1,0 +1,46 @@
+// A run as every part of evalsuite shares it: one training run of one entry with one seed, its evaluation
+// points, how it ended, and the header facts (entry, hyperparameters, seeds, threads, environment).
+// TTA is derived from the points and a threshold (stats/curve.h), never stored as the truth.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stats/stability.h"
+
+namespace evalsuite::runlog {
+
+struct EvalPoint {
+  double epoch = 0;          // may be fractional (DAWNBench logs)
+  double train_seconds = 0;  // training time so far, evaluation excluded (DAWNBench's rule)
+  double wall_seconds = 0;   // wall time since the run started, evaluation included
+  double metric = 0;         // the entry's metric, e.g. validation top-1 accuracy as a fraction
+  std::optional<double> train_loss;
+};
+
+enum class RunStatus {
+  kReached,     // reached the run's target threshold
+  kNotReached,  // finished its budget below the target
+  kFailed,      // crashed, aborted, timed out, or was killed
+  kIncomplete,  // no end record: the run (or the study around it) was interrupted
+};
+
+const char* RunStatusName(RunStatus status);  // "reached", "not_reached", "failed", "incomplete"
+std::optional<RunStatus> ParseRunStatus(const std::string& name);
+
+struct RunLog {
+  nlohmann::json header = nlohmann::json::object();  // entry, hyperparameters, seeds, threads, environment...
+  std::vector<EvalPoint> points;
+  RunStatus status = RunStatus::kIncomplete;
+  double train_seconds = 0;  // total training time used (from the end record, else the last point)
+  double wall_seconds = 0;
+  std::string error;  // why a failed run failed, when known
+  std::vector<std::string> warnings;  // "file:line: what was skipped"
+};
+
+// The curve stats/ works on: time = train_seconds, metric = metric.
+stats::RunCurve ToRunCurve(const RunLog& run);
+
+}  // namespace evalsuite::runlog

@@ -1,0 +1,53 @@
+// Helpers every test binary shares: where ../shared/data is (tests that need it skip when it is absent),
+// a temporary folder removed at scope exit, and running the built evalsuite binary as a user would.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace evalsuite::testing {
+
+// ../shared/data beside the project root, or $EVALSUITE_SHARED_DATA; nullopt when neither exists.
+std::optional<std::filesystem::path> SharedDataDir();
+
+// Skips the current test when ../shared/data is absent; evaluates to its path otherwise.
+#define EVALSUITE_REQUIRE_SHARED_DATA(var)                                      \
+  auto var##_opt = ::evalsuite::testing::SharedDataDir();                       \
+  if (!var##_opt) GTEST_SKIP() << "../shared/data is absent: skipping";        \
+  const std::filesystem::path var = *var##_opt
+
+// A fresh folder under the system temp dir, deleted (recursively) on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct CommandResult {
+  int exit_code = -1;  // -1 when killed by a signal
+  std::string out;
+  std::string err;
+};
+
+// Runs argv (argv[0] resolved through PATH) with stdin closed, capturing stdout and stderr.
+CommandResult RunCommand(const std::vector<std::string>& argv);
+// Runs the built evalsuite binary with these arguments.
+CommandResult RunEvalsuite(const std::vector<std::string>& args);
+
+std::string ReadFile(const std::filesystem::path& file);
+void WriteFile(const std::filesystem::path& file, const std::string& content);
+
+std::filesystem::path SourceDir();
+
+}  // namespace evalsuite::testing
