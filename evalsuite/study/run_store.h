@@ -1,0 +1,71 @@
+// The run store: one SQLite file (WAL mode) holding studies, their effective plans and environments, runs,
+// per-evaluation points and seeds. A run is committed in one transaction when it ends, so a killed study
+// loses no finished run. Imports (MLPerf, DAWNBench logs) land here as studies of kind "import".
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evalsuite/runlog/run_log.h"
+
+namespace evalsuite::study {
+
+// One run as stored: which entry, which rerun, its seeds, its log, and how its process ended.
+struct RunRecord {
+  std::string entry;                 // entry name (built-in, external, or "system/benchmark" for imports)
+  int run_index = 0;                 // 0-based rerun number within the entry
+  nlohmann::json seeds = nlohmann::json::object();
+  runlog::RunLog log;                // points, status, header, times
+  int threads = 0;
+  std::optional<int> exit_status;    // of the child process, when there was one
+  std::optional<int> signal;         // that killed it, when it was killed
+  std::string stderr_tail;           // last lines of the child's stderr
+  std::string run_dir;               // where the run's files are (log, models), may be empty
+};
+
+// The facts about an entry that a report needs (one row per entry and study).
+struct EntryRecord {
+  std::string name;
+  std::string description;
+  std::string source = "study";      // "study", "mlperf", "dawnbench", "jsonl"
+  std::string metric = "val_top1";
+  std::string time_unit = "seconds";
+  double threshold = 0;
+  std::vector<double> extra_thresholds;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+struct StudyInfo {
+  int64_t id = 0;
+  std::string name;
+  std::string kind;                  // "study" or "import"
+  std::string created_at;
+  nlohmann::json plan;
+  nlohmann::json environment;
+  int runs_recorded = 0;
+};
+
+class RunStore {
+ public:
+  // Opens (creating when absent) the store; throws IoError naming the file when it is not a usable store.
+  static std::unique_ptr<RunStore> Open(const std::filesystem::path& file);
+  virtual ~RunStore() = default;
+
+  virtual int64_t CreateStudy(const std::string& name, const std::string& kind, const nlohmann::json& plan,
+                              const nlohmann::json& environment) = 0;
+  virtual void UpsertEntry(int64_t study_id, const EntryRecord& entry) = 0;
+  // Commits the run and all its points in one transaction; returns the run's id.
+  virtual int64_t InsertRun(int64_t study_id, const RunRecord& run) = 0;
+
+  virtual std::vector<StudyInfo> ListStudies() = 0;
+  virtual std::optional<StudyInfo> FindStudy(const std::string& name_or_id) = 0;
+  virtual std::vector<EntryRecord> LoadEntries(int64_t study_id) = 0;
+  virtual std::vector<RunRecord> LoadRuns(int64_t study_id) = 0;
+};
+
+}  // namespace evalsuite::study

@@ -1,0 +1,49 @@
+// What a stability report is built from: plain data, filled by the study store (evalsuite report) or by
+// import, so reports/ never depends on where runs came from. The built model is JSON (reports/report.h).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stats/curve.h"
+#include "stats/stability.h"
+
+namespace evalsuite::reports {
+
+struct RunInput {
+  int index = 0;                       // run number within its entry (0-based)
+  nlohmann::json seeds = nlohmann::json::object();  // {"run":..,"init":..,"data_order":..,"augmentation":..}
+  std::string status;                  // "reached", "not_reached", "failed", "incomplete" (runlog::RunStatusName)
+  std::vector<stats::CurvePoint> points;  // (training seconds, metric)
+  double time_spent = 0;               // training seconds the run used in all
+  double wall_seconds = 0;
+  int threads = 0;
+  std::string error;                   // why a failed run failed (exit status, signal, stderr tail)
+};
+
+struct EntryInput {
+  std::string name;                    // entry name, e.g. "baseline" or "GIGABYTE/resnet"
+  std::string description;
+  std::string source = "study";        // "study", "mlperf", "dawnbench", "jsonl"
+  std::string metric = "val_top1";
+  std::string time_unit = "seconds";   // unit of CurvePoint::time and time_spent ("seconds", "minutes", "hours")
+  double threshold = 0;                // the entry's target
+  std::vector<double> extra_thresholds;  // sensitivity grid (besides the default grid around the target)
+  std::vector<RunInput> runs;
+  nlohmann::json extra = nlohmann::json::object();  // source-specific facts (MLPerf score, DAWNBench cost...)
+};
+
+struct StabilityReportInput {
+  std::string title = "evalsuite stability report";
+  nlohmann::json environment = nlohmann::json::object();
+  nlohmann::json plan = nlohmann::json::object();  // the effective, validated study plan
+  stats::StabilityRule rule;
+  std::vector<EntryInput> entries;
+  // Sections produced elsewhere and placed in the model as they are, e.g. "generalization" (an array of
+  // evaluated image sets, see reports/generalization_section.h).
+  nlohmann::json extra_sections = nlohmann::json::object();
+};
+
+}  // namespace evalsuite::reports
