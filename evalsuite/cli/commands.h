@@ -14,12 +14,13 @@ void RegisterReportCommand(CLI::App& app);   // evalsuite report STORE --out DIR
 void RegisterImportCommand(CLI::App& app);   // evalsuite import PATH...
 void RegisterLabelCommand(CLI::App& app);    // evalsuite label serve|agreement|export
 
-// evalsuite holdout crawl|dedupe|freeze|eval: one group, one file per verb.
+// evalsuite holdout crawl|dedupe|freeze|eval|fashion-mnist: one group, one file per verb.
 void RegisterHoldoutCommand(CLI::App& app);
 void RegisterHoldoutCrawlCommand(CLI::App& holdout);
 void RegisterHoldoutDedupeCommand(CLI::App& holdout);
 void RegisterHoldoutFreezeCommand(CLI::App& holdout);
 void RegisterHoldoutEvalCommand(CLI::App& holdout);
+void RegisterHoldoutFashionMnistCommand(CLI::App& holdout);  // the embedded default's holdout + shifted variants
 
 // The process exit code when the command succeeds (default kExitOk); e.g. kExitWithWarnings after import.
 void SetExitCode(int code);

@@ -9,6 +9,7 @@ void RegisterHoldoutCommand(CLI::App& app) {
   RegisterHoldoutDedupeCommand(*holdout);
   RegisterHoldoutFreezeCommand(*holdout);
   RegisterHoldoutEvalCommand(*holdout);
+  RegisterHoldoutFashionMnistCommand(*holdout);
 }
 
 }  // namespace evalsuite::cli
