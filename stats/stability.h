@@ -23,6 +23,7 @@ struct RunCurve {
 
 struct StabilityStats {
   double threshold = 0;
+  double alpha = 0.05;  // the intervals below are 100 (1 - alpha)% intervals
   std::size_t runs = 0;
   std::size_t reached = 0;
   std::vector<std::optional<double>> tta;  // one per run, in input order; nullopt = did not reach
@@ -36,6 +37,8 @@ struct StabilityStats {
   KaplanMeierCurve time_to_target;  // survival = share of runs not yet at the target
 };
 
+// ERT uses each run's time_spent as recorded; Kaplan-Meier has an event at the TTA of each run that reached
+// the target and censors the others at their time_spent. The olympic mean drops one run each side (MLPerf).
 StabilityStats AnalyzeStability(const std::vector<RunCurve>& runs, double threshold, double alpha = 0.05);
 
 // The stated rule a report's verdict uses. Defaults: the CoV interval's upper bound at most 10% (the paper saw
@@ -52,6 +55,8 @@ struct StabilityVerdict {
   std::vector<std::string> reasons;  // one line per rule, "satisfied" or why not
 };
 
+// Reasons read like "CoV 95% upper bound 6.1% <= 10%: satisfied" or "hit rate 4/5 = 80% < 90%: NOT satisfied";
+// stable only when every rule is satisfied.
 StabilityVerdict JudgeStability(const StabilityStats& stats, const StabilityRule& rule = {});
 
 }  // namespace evalsuite::stats

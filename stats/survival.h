@@ -21,19 +21,25 @@ struct KaplanMeierStep {
   std::size_t at_risk = 0;  // runs still running (not reached, not censored) just before `time`
   std::size_t events = 0;   // runs reaching the target at `time`
   double survival = 1;      // share not yet reached after `time`
-  double lower = 1;         // log-log 95% band
-  double upper = 1;
+  double lower = 1;         // log-log 95% band (Greenwood variance); where survival is 0 R reports NA and
+  double upper = 1;         // this holds 0, which the median's interval ignores as R does
 };
 
 struct KaplanMeierCurve {
   std::vector<KaplanMeierStep> steps;
-  std::optional<double> median;  // first time survival <= 0.5; nullopt when it never gets there
+  // R's rule (quantile.survfit): the first time survival drops below 0.5, or the midpoint of a stretch where it
+  // sits exactly at 0.5; nullopt when it never gets there. The interval applies the same rule to the bands.
+  std::optional<double> median;
   std::optional<double> median_lower;
   std::optional<double> median_upper;  // nullopt: the upper band never reaches 0.5 (R prints NA)
 };
 
+// Empty input gives no steps and no median. Non-finite times or alpha outside (0, 1) throw std::invalid_argument.
 KaplanMeierCurve EstimateKaplanMeier(const std::vector<SurvivalObservation>& observations, double alpha = 0.05);
 
+// survdiff's statistic for two groups: (O - E)^2 / V over the pooled event times, p from chi-square with 1 df.
+// The worked example's first five against its last five give chi-square 6.1. No events (or an empty group):
+// chi-square 0, p 1.
 struct LogRankResult {
   double chi_square = 0;
   int degrees_of_freedom = 1;

@@ -1,0 +1,191 @@
+#include "stats/stability.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "stats/cov_interval.h"
+#include "stats/proportion.h"
+
+namespace evalsuite::stats {
+namespace {
+
+// A run evaluated every 10 s until `end`: accuracy 0.5 before `reach`, `peak` from then on.
+RunCurve MakeRun(double reach, double end, double peak = 0.95) {
+  RunCurve run;
+  for (double t = 10; t <= end; t += 10) run.points.push_back({t, t >= reach ? peak : 0.5});
+  run.time_spent = end;
+  return run;
+}
+
+// Five runs, target 0.9: four reach it (at 90, 100, 110, 120 s), one stalls at 0.85 after 150 s.
+std::vector<RunCurve> FiveRuns() {
+  return {MakeRun(90, 100), MakeRun(100, 120), MakeRun(110, 120), MakeRun(120, 130), MakeRun(10, 150, 0.85)};
+}
+
+TEST(AnalyzeStabilityTest, FourOfFiveReach) {
+  const StabilityStats s = AnalyzeStability(FiveRuns(), 0.9);
+  EXPECT_DOUBLE_EQ(s.threshold, 0.9);
+  EXPECT_EQ(s.runs, 5u);
+  EXPECT_EQ(s.reached, 4u);
+  ASSERT_EQ(s.tta.size(), 5u);
+  EXPECT_DOUBLE_EQ(*s.tta[0], 90);
+  EXPECT_DOUBLE_EQ(*s.tta[1], 100);
+  EXPECT_DOUBLE_EQ(*s.tta[2], 110);
+  EXPECT_DOUBLE_EQ(*s.tta[3], 120);
+  EXPECT_FALSE(s.tta[4].has_value());
+
+  EXPECT_EQ(s.tta_summary.n, 4u);
+  EXPECT_DOUBLE_EQ(s.tta_summary.mean, 105);
+  EXPECT_DOUBLE_EQ(s.tta_summary.median, 105);
+  EXPECT_DOUBLE_EQ(s.tta_summary.min, 90);
+  EXPECT_DOUBLE_EQ(s.tta_summary.max, 120);
+
+  const double sd = std::sqrt((225.0 + 25 + 25 + 225) / 3);
+  ASSERT_TRUE(s.cov && s.cov_interval);
+  EXPECT_NEAR(*s.cov, sd / 105, 1e-12);
+  const Interval vangel = VangelCovInterval(sd / 105, 4);
+  EXPECT_NEAR(s.cov_interval->lower, vangel.lower, 1e-12);
+  EXPECT_NEAR(s.cov_interval->upper, vangel.upper, 1e-12);
+
+  EXPECT_DOUBLE_EQ(s.hit_rate, 0.8);
+  const Interval cp = ClopperPearson(4, 5);
+  EXPECT_DOUBLE_EQ(s.hit_rate_interval.lower, cp.lower);
+  EXPECT_DOUBLE_EQ(s.hit_rate_interval.upper, cp.upper);
+
+  // The failure stands in for the slowest: scores [90, 100, 110, 120][1 : 4] -> (100 + 110 + 120) / 3.
+  ASSERT_TRUE(s.olympic_mean.has_value());
+  EXPECT_DOUBLE_EQ(*s.olympic_mean, 110);
+  // ERT: (100 + 120 + 120 + 130 + 150) / 4, each run's whole time spent.
+  ASSERT_TRUE(s.ert.has_value());
+  EXPECT_DOUBLE_EQ(*s.ert, 155);
+
+  // Kaplan-Meier of "not yet at the target": events at the TTAs, the stalled run censored at 150.
+  const auto& steps = s.time_to_target.steps;
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_DOUBLE_EQ(steps[0].time, 90);
+  EXPECT_DOUBLE_EQ(steps[0].survival, 0.8);
+  EXPECT_DOUBLE_EQ(steps[3].time, 120);
+  EXPECT_NEAR(steps[3].survival, 0.2, 1e-12);
+  EXPECT_EQ(steps[3].at_risk, 2u);
+  EXPECT_DOUBLE_EQ(*s.time_to_target.median, 110);
+}
+
+TEST(AnalyzeStabilityTest, AllFailed) {
+  const std::vector<RunCurve> runs{MakeRun(10, 50, 0.5), MakeRun(10, 80, 0.6)};
+  const StabilityStats s = AnalyzeStability(runs, 0.9);
+  EXPECT_EQ(s.runs, 2u);
+  EXPECT_EQ(s.reached, 0u);
+  EXPECT_FALSE(s.tta[0] || s.tta[1]);
+  EXPECT_EQ(s.tta_summary.n, 0u);
+  EXPECT_TRUE(std::isnan(s.tta_summary.mean));
+  EXPECT_FALSE(s.cov.has_value());
+  EXPECT_FALSE(s.cov_interval.has_value());
+  EXPECT_DOUBLE_EQ(s.hit_rate, 0);
+  EXPECT_DOUBLE_EQ(s.hit_rate_interval.lower, 0);
+  EXPECT_FALSE(s.olympic_mean.has_value());
+  EXPECT_FALSE(s.ert.has_value());
+  EXPECT_TRUE(s.time_to_target.steps.empty());
+  EXPECT_FALSE(s.time_to_target.median.has_value());
+}
+
+TEST(AnalyzeStabilityTest, NoRunsAndOneRun) {
+  const StabilityStats none = AnalyzeStability({}, 0.9);
+  EXPECT_EQ(none.runs, 0u);
+  EXPECT_DOUBLE_EQ(none.hit_rate_interval.lower, 0);
+  EXPECT_DOUBLE_EQ(none.hit_rate_interval.upper, 1);
+  EXPECT_FALSE(none.ert.has_value());
+
+  const StabilityStats one = AnalyzeStability({MakeRun(20, 30)}, 0.9);
+  EXPECT_EQ(one.reached, 1u);
+  EXPECT_DOUBLE_EQ(*one.tta[0], 20);
+  EXPECT_FALSE(one.cov.has_value());  // CoV needs two runs that reached
+  EXPECT_FALSE(one.olympic_mean.has_value());
+  EXPECT_DOUBLE_EQ(*one.ert, 30);
+}
+
+TEST(AnalyzeStabilityTest, IdenticalRunsHaveZeroCov) {
+  const std::vector<RunCurve> runs(5, MakeRun(30, 50));
+  const StabilityStats s = AnalyzeStability(runs, 0.9);
+  EXPECT_EQ(s.reached, 5u);
+  EXPECT_DOUBLE_EQ(*s.cov, 0);
+  EXPECT_DOUBLE_EQ(s.cov_interval->upper, 0);
+  EXPECT_DOUBLE_EQ(*s.olympic_mean, 30);
+}
+
+TEST(JudgeStabilityTest, UnstableWhenAHitRateRuleFails) {
+  const StabilityStats s = AnalyzeStability(FiveRuns(), 0.9);
+  const StabilityVerdict v = JudgeStability(s);
+  EXPECT_FALSE(v.stable);
+  ASSERT_EQ(v.reasons.size(), 3u);
+  // CoV 0.1230 over 4 runs: Vangel's upper bound is far above 10%.
+  EXPECT_EQ(v.reasons[0].rfind("CoV 95% upper bound ", 0), 0u) << v.reasons[0];
+  EXPECT_NE(v.reasons[0].find("> 10%: NOT satisfied"), std::string::npos) << v.reasons[0];
+  EXPECT_EQ(v.reasons[1], "hit rate 4/5 = 80% < 90%: NOT satisfied");
+  EXPECT_EQ(v.reasons[2], "runs reaching the target 4 >= 3: satisfied");
+}
+
+TEST(JudgeStabilityTest, StableWhenEveryRuleHolds) {
+  StabilityStats s;
+  s.runs = 10;
+  s.reached = 9;
+  s.hit_rate = 0.9;
+  s.cov = 0.03;
+  s.cov_interval = Interval{0.02, 0.061};
+  const StabilityVerdict v = JudgeStability(s);
+  EXPECT_TRUE(v.stable);
+  ASSERT_EQ(v.reasons.size(), 3u);
+  EXPECT_EQ(v.reasons[0], "CoV 95% upper bound 6.1% <= 10%: satisfied");
+  EXPECT_EQ(v.reasons[1], "hit rate 9/10 = 90% >= 90%: satisfied");
+  EXPECT_EQ(v.reasons[2], "runs reaching the target 9 >= 3: satisfied");
+}
+
+TEST(JudgeStabilityTest, ReasonsShowEnoughDigitsToDiffer) {
+  StabilityStats s;
+  s.runs = 3;
+  s.reached = 3;
+  s.hit_rate = 1;
+  s.cov_interval = Interval{0.05, 0.10004};
+  const StabilityVerdict v = JudgeStability(s);
+  EXPECT_FALSE(v.stable);
+  EXPECT_EQ(v.reasons[0], "CoV 95% upper bound 10.004% > 10%: NOT satisfied");
+}
+
+TEST(JudgeStabilityTest, UndefinedAndUnboundedCov) {
+  StabilityStats s;
+  s.runs = 4;
+  s.reached = 1;
+  s.hit_rate = 0.25;
+  StabilityVerdict v = JudgeStability(s);
+  EXPECT_FALSE(v.stable);
+  EXPECT_EQ(v.reasons[0], "CoV undefined: 1 run(s) reached the target, at least 2 needed: NOT satisfied");
+  EXPECT_EQ(v.reasons[2], "runs reaching the target 1 < 3: NOT satisfied");
+
+  s.reached = 4;
+  s.hit_rate = 1;
+  s.cov_interval = Interval{0.5, std::numeric_limits<double>::infinity()};
+  v = JudgeStability(s);
+  EXPECT_EQ(v.reasons[0], "CoV 95% upper bound unbounded > 10%: NOT satisfied");
+}
+
+TEST(JudgeStabilityTest, NoRunsIsNeverStable) {
+  const StabilityVerdict v = JudgeStability(AnalyzeStability({}, 0.9));
+  EXPECT_FALSE(v.stable);
+  EXPECT_EQ(v.reasons[1], "hit rate 0/0 (no runs) < 90%: NOT satisfied");
+}
+
+TEST(JudgeStabilityTest, CustomRuleAndLevel) {
+  StabilityStats s;
+  s.alpha = 0.1;
+  s.runs = 5;
+  s.reached = 5;
+  s.hit_rate = 1;
+  s.cov_interval = Interval{0.1, 0.2};
+  const StabilityVerdict v = JudgeStability(s, StabilityRule{0.25, 1.0, 5});
+  EXPECT_TRUE(v.stable);
+  EXPECT_EQ(v.reasons[0], "CoV 90% upper bound 20% <= 25%: satisfied");
+  EXPECT_EQ(v.reasons[1], "hit rate 5/5 = 100% >= 100%: satisfied");
+}
+
+}  // namespace
+}  // namespace evalsuite::stats
