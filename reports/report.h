@@ -14,8 +14,30 @@ namespace evalsuite::reports {
 
 constexpr int kReportSchemaVersion = 1;
 
+// The model (every non-finite or undefined number is null; a run that missed the target has tta null, never a
+// capped time; "incomplete" runs are listed with counted=false and left out of every statistic):
+//   schema_version, title, generated_at, environment (DescribeEnvironment() when the input's is empty), plan,
+//   rule {max_cov_upper, min_hit_rate, min_reached, statement},
+//   verdicts [{entry, result "STABLE"|"NOT STABLE", stable, reasons[] (stats::JudgeStability, one per rule),
+//              runs, reached, threshold, cov, cov_interval}],
+//   table [{entry, metric, threshold, runs, reached, cov, cov_lower, cov_upper, hit_rate, hit_rate_lower,
+//           hit_rate_upper, median_tta, olympic_mean, ert, time_unit}]          (DAWNBench Tables 2-3)
+//   entries [{name, description, source, metric, threshold, time_unit, extra,
+//             runs [{index, seeds, status, counted, tta, time_spent, wall_seconds, threads, error,
+//                    points [[time, metric], ...]}],
+//             stats {threshold, alpha, runs, reached, tta[], tta_summary {n, mean, median, stddev, min, max},
+//                    cov, cov_interval {lower, upper}, hit_rate, hit_rate_interval, olympic_mean, ert,
+//                    kaplan_meier {steps [{time, at_risk, events, survival, lower, upper}], median,
+//                                  median_lower, median_upper}},
+//             sensitivity {grid {step, steps_below, steps_above, extra_thresholds, rule},
+//                          thresholds [stats as above + is_target]}}]   (grid: reports/sensitivity_grid.h)
+//   ...and every key of extra_sections as it is (a key clashing with the above is a UsageError).
 nlohmann::json BuildStabilityReport(const StabilityReportInput& input);
 
+// The model as report.json writes it: pretty-printed, top-level keys in reading order (schema_version, title,
+// generated_at, environment, plan, rule, verdicts, table, entries, then extra sections), and inside objects the
+// identifying keys (entry, name, index...) first; other keys alphabetically.
+std::string RenderJson(const nlohmann::json& model);
 std::string RenderMarkdown(const nlohmann::json& model);
 std::string RenderHtml(const nlohmann::json& model);
 

@@ -1,0 +1,26 @@
+// The generalization section (reports/generalization_section.h) as markup tables: the paper's Table 4 per
+// image set, the group summary, every pairwise exact McNemar test, and the images that could not be read.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "reports/report_table.h"
+
+namespace evalsuite::reports {
+
+// The image sets of a "generalization" section: its array, or a lone image-set object as an array of one.
+nlohmann::json ImageSets(const nlohmann::json& section);
+
+// Table 4: model, group, top-1 on unseen data with its interval, top-5 with its interval, gap to validation.
+ReportTable GeneralizationModelsTable(const nlohmann::json& image_set);
+ReportTable GeneralizationGroupsTable(const nlohmann::json& image_set);
+ReportTable GeneralizationPairsTable(const nlohmann::json& image_set);
+ReportTable GeneralizationFailuresTable(const nlohmann::json& image_set);
+
+// "fashion-mnist-holdout: 5000 images, 0 unreadable, holdout 3f2a…": one line heading an image set.
+std::string ImageSetSummary(const nlohmann::json& image_set);
+// The verdict statement with the test that supports it ("" when the set has no verdict).
+std::string GeneralizationVerdictText(const nlohmann::json& image_set);
+
+}  // namespace evalsuite::reports

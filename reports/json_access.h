@@ -1,0 +1,36 @@
+// Tolerant reads from a report model: renderers take models that were built by other programs (or by an older
+// evalsuite), so a missing key or a wrong type reads as null / empty instead of throwing mid-render.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace evalsuite::reports {
+
+// obj[key] when obj is an object holding key, else a null value.
+inline const nlohmann::json& Field(const nlohmann::json& obj, const char* key) {
+  static const nlohmann::json kNull;
+  if (!obj.is_object()) return kNull;
+  auto it = obj.find(key);
+  return it == obj.end() ? kNull : *it;
+}
+
+inline std::optional<double> NumberOf(const nlohmann::json& value) {
+  if (value.is_number()) return value.get<double>();
+  return std::nullopt;
+}
+
+inline std::string StringOf(const nlohmann::json& value, const std::string& fallback = "") {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_null()) return fallback;
+  return value.dump();
+}
+
+// An array to iterate over: the value itself when it is an array, else an empty one.
+inline const nlohmann::json& ArrayOf(const nlohmann::json& value) {
+  static const nlohmann::json kEmpty = nlohmann::json::array();
+  return value.is_array() ? value : kEmpty;
+}
+
+}  // namespace evalsuite::reports

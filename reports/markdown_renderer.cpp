@@ -1,0 +1,197 @@
+// RenderMarkdown: the report model as GitHub-flavoured Markdown, verdict first (MLPerf loadgen style: the
+// result, then one line per rule), then the same tables the HTML shows. User text is escaped, so an entry
+// named "<script>" or "a|b" reads as itself and cannot break a table.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "reports/generalization_section.h"
+#include "reports/generalization_tables.h"
+#include "reports/json_access.h"
+#include "reports/report.h"
+#include "reports/report_table.h"
+#include "reports/value_format.h"
+
+namespace evalsuite::reports {
+namespace {
+using nlohmann::json;
+
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+
+// Escapes what could change meaning (emphasis, code, tables, headings, links, raw HTML, quotes) while keeping
+// ordinary names readable: "val_top1" stays as it is (an underscore inside a word never emphasizes), and
+// "[" is left alone because only "](", "][" or "]:" make a link.
+std::string EscapeMarkdown(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    switch (c) {
+      // Only what could start an entity, a tag, an autolink or a block quote: "80% < 90%" stays readable.
+      case '&':
+        out += std::isalnum(static_cast<unsigned char>(next)) || next == '#' ? "&amp;" : "&";
+        break;
+      case '<':
+        out +=
+            std::isalpha(static_cast<unsigned char>(next)) || next == '/' || next == '!' || next == '?' ? "&lt;" : "<";
+        break;
+      case '>':
+        out += i == 0 ? "\\>" : ">";
+        break;
+      case '\n':
+      case '\r':
+      case '\t':
+        out += ' ';
+        break;
+      case '_':
+        if (i > 0 && IsWordChar(text[i - 1]) && IsWordChar(next)) {
+          out += c;
+          break;
+        }
+        out += "\\_";
+        break;
+      case ']':
+        if (next == '(' || next == '[' || next == ':') out += '\\';
+        out += c;
+        break;
+      case '\\':
+      case '`':
+      case '*':
+      case '|':
+      case '#':
+      case '~':
+        out += '\\';
+        out += c;
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+void AppendTable(const ReportTable& table, std::string& out) {
+  if (table.rows.empty()) {
+    out += "_(none)_\n\n";
+    return;
+  }
+  out += "|";
+  for (const auto& cell : table.header) out += " " + EscapeMarkdown(cell) + " |";
+  out += "\n|";
+  for (std::size_t i = 0; i < table.header.size(); ++i) {
+    out += i < table.numeric.size() && table.numeric[i] ? "---:|" : "---|";
+  }
+  out += "\n";
+  for (const auto& row : table.rows) {
+    out += "|";
+    for (const auto& cell : row) out += " " + EscapeMarkdown(cell) + " |";
+    out += "\n";
+  }
+  out += "\n";
+}
+
+// A fence longer than any run of backticks inside, so a plan holding ``` cannot end the block early.
+std::string CodeFence(const std::string& content) {
+  std::size_t longest = 0, run = 0;
+  for (char c : content) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
+void AppendVerdicts(const json& model, std::string& out) {
+  out += "## Verdict\n\n";
+  std::string statement = StringOf(Field(Field(model, "rule"), "statement"));
+  if (!statement.empty()) out += EscapeMarkdown(statement) + "\n\n";
+  const json& verdicts = ArrayOf(Field(model, "verdicts"));
+  if (verdicts.empty()) out += "_No entries._\n\n";
+  for (const json& verdict : verdicts) {
+    out += fmt::format("**{}** — Result: **{}**\n\n", EscapeMarkdown(StringOf(Field(verdict, "entry"))),
+                       EscapeMarkdown(StringOf(Field(verdict, "result"), "NOT STABLE")));
+    const json& interval = Field(verdict, "cov_interval");
+    out += fmt::format("- {}/{} runs reached the target {}; CoV of TTA {}\n", StringOf(Field(verdict, "reached")),
+                       StringOf(Field(verdict, "runs")), EscapeMarkdown(FormatThreshold(Field(verdict, "threshold"))),
+                       EscapeMarkdown(FormatPercentInterval(Field(verdict, "cov"), Field(interval, "lower"),
+                                                            Field(interval, "upper"))));
+    for (const json& reason : ArrayOf(Field(verdict, "reasons"))) out += "- " + EscapeMarkdown(StringOf(reason)) + "\n";
+    out += "\n";
+  }
+}
+
+void AppendEntry(const json& entry, std::string& out) {
+  out += "### " + EscapeMarkdown(StringOf(Field(entry, "name"))) + "\n\n";
+  std::string description = StringOf(Field(entry, "description"));
+  if (!description.empty()) out += EscapeMarkdown(description) + "\n\n";
+  const json& stats = Field(entry, "stats");
+  const json& kaplan_meier = Field(stats, "kaplan_meier");
+  std::string unit = TimeUnitSymbol(StringOf(Field(entry, "time_unit")));
+  out += fmt::format("Source: {} · target: {} ≥ {} · time unit: {}", EscapeMarkdown(StringOf(Field(entry, "source"))),
+                     EscapeMarkdown(StringOf(Field(entry, "metric"))),
+                     EscapeMarkdown(FormatThreshold(Field(entry, "threshold"))), EscapeMarkdown(unit));
+  if (NumberOf(Field(kaplan_meier, "median"))) {
+    out += fmt::format(" · Kaplan-Meier median time to target ({}): {}", EscapeMarkdown(unit),
+                       FormatMagnitudeInterval(Field(kaplan_meier, "median"), Field(kaplan_meier, "median_lower"),
+                                               Field(kaplan_meier, "median_upper")));
+  }
+  out += "\n\n#### Runs\n\n";
+  AppendTable(RunsTable(entry), out);
+  out += "#### Threshold sensitivity\n\n";
+  AppendTable(SensitivityTable(entry), out);
+}
+
+void AppendGeneralization(const json& sets, std::string& out) {
+  out += "## Generalization to unseen data (Table 4)\n\n";
+  for (const json& image_set : ImageSets(sets)) {
+    out += "### " + EscapeMarkdown(ImageSetSummary(image_set)) + "\n\n";
+    std::string verdict = GeneralizationVerdictText(image_set);
+    if (!verdict.empty()) out += "**Verdict:** " + EscapeMarkdown(verdict) + "\n\n";
+    AppendTable(GeneralizationModelsTable(image_set), out);
+    if (!ArrayOf(Field(image_set, "groups")).empty()) {
+      out += "#### Groups\n\n";
+      AppendTable(GeneralizationGroupsTable(image_set), out);
+    }
+    if (!ArrayOf(Field(image_set, "pairs")).empty()) {
+      out += "#### Pairwise comparisons (exact McNemar)\n\n";
+      AppendTable(GeneralizationPairsTable(image_set), out);
+    }
+    if (!ArrayOf(Field(image_set, "failures")).empty()) {
+      out += "#### Unreadable images\n\n";
+      AppendTable(GeneralizationFailuresTable(image_set), out);
+    }
+  }
+}
+
+}  // namespace
+
+std::string RenderMarkdown(const json& model) {
+  std::string out;
+  out += "# " + EscapeMarkdown(StringOf(Field(model, "title"), "evalsuite report")) + "\n\n";
+  out += fmt::format("Generated {} · report schema {}\n\n", EscapeMarkdown(StringOf(Field(model, "generated_at"))),
+                     StringOf(Field(model, "schema_version")));
+  AppendVerdicts(model, out);
+
+  out += "## Time to accuracy (DAWNBench Tables 2-3)\n\n";
+  AppendTable(StabilityTable(model), out);
+
+  const json& entries = ArrayOf(Field(model, "entries"));
+  if (!entries.empty()) out += "## Entries\n\n";
+  for (const json& entry : entries) AppendEntry(entry, out);
+
+  const json& generalization = Field(model, kGeneralizationSectionKey);
+  if (!ImageSets(generalization).empty()) AppendGeneralization(generalization, out);
+
+  out += "## Environment\n\n";
+  AppendTable(EnvironmentTable(Field(model, "environment")), out);
+  const json& plan = Field(model, "plan");
+  if (!plan.is_null() && !plan.empty()) {
+    std::string text = plan.dump(2);
+    std::string fence = CodeFence(text);
+    out += "## Effective plan\n\n" + fence + "json\n" + text + "\n" + fence + "\n";
+  }
+  return out;
+}
+
+}  // namespace evalsuite::reports

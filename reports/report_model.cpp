@@ -1,0 +1,149 @@
+// BuildStabilityReport: plain run data in, the canonical report model out (shape documented in report.h).
+#include <algorithm>
+#include <cmath>
+
+#include "evalsuite/common/environment.h"
+#include "evalsuite/common/error.h"
+#include "reports/json_number.h"
+#include "reports/report.h"
+#include "reports/sensitivity_grid.h"
+#include "reports/stats_json.h"
+#include "stats/curve.h"
+#include "stats/stability.h"
+
+namespace evalsuite::reports {
+namespace {
+using nlohmann::json;
+
+// An incomplete run was interrupted together with the study (resume reruns it under the same index), so it is
+// shown but left out of the statistics: counting it would blame the entry for the operator's kill.
+bool CountsInStatistics(const RunInput& run) { return run.status != "incomplete"; }
+
+stats::RunCurve ToRunCurve(const RunInput& run) {
+  stats::RunCurve curve;
+  curve.points = run.points;
+  // A run log without an end record has time_spent 0; its last evaluation is the best known lower bound.
+  double last_time = run.points.empty() ? 0.0 : run.points.back().time;
+  curve.time_spent = std::max(run.time_spent, last_time);
+  return curve;
+}
+
+json RunJson(const RunInput& run, double threshold) {
+  json points = json::array();
+  for (const auto& point : run.points) points.push_back({JsonNumber(point.time), JsonNumber(point.metric)});
+  return {{"index", run.index},
+          {"seeds", run.seeds},
+          {"status", run.status},
+          {"counted", CountsInStatistics(run)},
+          {"tta", JsonNumber(stats::TimeToTarget(run.points, threshold))},
+          {"time_spent", JsonNumber(ToRunCurve(run).time_spent)},
+          {"wall_seconds", JsonNumber(run.wall_seconds)},
+          {"threads", run.threads},
+          {"error", run.error.empty() ? json(nullptr) : json(run.error)},
+          {"points", std::move(points)}};
+}
+
+json SensitivityJson(const EntryInput& entry, const std::vector<stats::RunCurve>& curves) {
+  json rows = json::array();
+  for (double threshold : SensitivityThresholds(entry.threshold, entry.extra_thresholds)) {
+    json row = StabilityStatsJson(stats::AnalyzeStability(curves, threshold));
+    row["is_target"] = threshold == entry.threshold;
+    rows.push_back(std::move(row));
+  }
+  return {{"grid",
+           {{"step", SensitivityStep(entry.threshold)},
+            {"steps_below", kSensitivityStepsBelow},
+            {"steps_above", kSensitivityStepsAbove},
+            {"extra_thresholds", entry.extra_thresholds},
+            {"rule",
+             "target + k * step for k in -4..+2 (step 0.0025 for [0, 1] metrics, 0.25 for percent "
+             "metrics), inside the metric's scale, plus the entry's extra thresholds"}}},
+          {"thresholds", std::move(rows)}};
+}
+
+json TableRow(const EntryInput& entry, const stats::StabilityStats& at_target) {
+  json cov_lower = nullptr, cov_upper = nullptr;
+  if (at_target.cov_interval) {
+    cov_lower = JsonNumber(at_target.cov_interval->lower);
+    cov_upper = JsonNumber(at_target.cov_interval->upper);
+  }
+  return {{"entry", entry.name},
+          {"metric", entry.metric},
+          {"threshold", JsonNumber(entry.threshold)},
+          {"runs", at_target.runs},
+          {"reached", at_target.reached},
+          {"cov", JsonNumber(at_target.cov)},
+          {"cov_lower", cov_lower},
+          {"cov_upper", cov_upper},
+          {"hit_rate", JsonNumber(at_target.hit_rate)},
+          {"hit_rate_lower", JsonNumber(at_target.hit_rate_interval.lower)},
+          {"hit_rate_upper", JsonNumber(at_target.hit_rate_interval.upper)},
+          {"median_tta", at_target.reached > 0 ? JsonNumber(at_target.tta_summary.median) : json(nullptr)},
+          {"olympic_mean", JsonNumber(at_target.olympic_mean)},
+          {"ert", JsonNumber(at_target.ert)},
+          {"time_unit", entry.time_unit}};
+}
+
+}  // namespace
+
+json BuildStabilityReport(const StabilityReportInput& input) {
+  json model = json::object();
+  model["schema_version"] = kReportSchemaVersion;
+  model["title"] = input.title;
+  model["generated_at"] = UtcNowIso8601();
+  model["environment"] = input.environment.empty() ? DescribeEnvironment() : input.environment;
+  model["plan"] = input.plan;
+  model["rule"] = RuleJson(input.rule);
+
+  json verdicts = json::array(), table = json::array(), entries = json::array();
+  for (const EntryInput& entry : input.entries) {
+    std::vector<stats::RunCurve> curves;
+    json runs = json::array();
+    for (const RunInput& run : entry.runs) {
+      runs.push_back(RunJson(run, entry.threshold));
+      if (CountsInStatistics(run)) curves.push_back(ToRunCurve(run));
+    }
+    stats::StabilityStats at_target = stats::AnalyzeStability(curves, entry.threshold);
+    stats::StabilityVerdict verdict = stats::JudgeStability(at_target, input.rule);
+
+    json verdict_json = VerdictJson(verdict);
+    verdict_json["entry"] = entry.name;
+    verdict_json["result"] = verdict.stable ? "STABLE" : "NOT STABLE";
+    verdict_json["runs"] = at_target.runs;
+    verdict_json["reached"] = at_target.reached;
+    verdict_json["threshold"] = JsonNumber(entry.threshold);
+    verdict_json["cov"] = JsonNumber(at_target.cov);
+    verdict_json["cov_interval"] = at_target.cov_interval ? IntervalJson(*at_target.cov_interval) : json(nullptr);
+    verdicts.push_back(std::move(verdict_json));
+
+    table.push_back(TableRow(entry, at_target));
+
+    entries.push_back({{"name", entry.name},
+                       {"description", entry.description},
+                       {"source", entry.source},
+                       {"metric", entry.metric},
+                       {"threshold", JsonNumber(entry.threshold)},
+                       {"time_unit", entry.time_unit},
+                       {"extra", entry.extra},
+                       {"runs", std::move(runs)},
+                       {"stats", StabilityStatsJson(at_target)},
+                       {"sensitivity", SensitivityJson(entry, curves)}});
+  }
+  model["verdicts"] = std::move(verdicts);
+  model["table"] = std::move(table);
+  model["entries"] = std::move(entries);
+
+  if (!input.extra_sections.is_null() && !input.extra_sections.is_object()) {
+    throw UsageError("extra_sections", "report sections must be a JSON object keyed by section name");
+  }
+  for (const auto& [key, section] : input.extra_sections.items()) {
+    if (model.contains(key)) {
+      throw UsageError("extra_sections." + key, "a report section may not replace the report's own \"" + key +
+                                                    "\" key; choose another section name");
+    }
+    model[key] = section;
+  }
+  return model;
+}
+
+}  // namespace evalsuite::reports

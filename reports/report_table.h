@@ -1,0 +1,30 @@
+// One markup table shared by the Markdown and HTML renderers (as hyperfine's exporters share theirs), so the
+// two files always show the same rows. Cells are plain text; each renderer escapes them for its format.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace evalsuite::reports {
+
+struct ReportTable {
+  std::vector<std::string> header;
+  std::vector<bool> numeric;  // per column: right-aligned
+  std::vector<std::vector<std::string>> rows;
+  std::vector<bool> emphasized;  // per row (may be shorter than rows): the row to notice, e.g. the target's
+};
+
+// The DAWNBench Tables 2-3 view: one row per entry of model["table"].
+ReportTable StabilityTable(const nlohmann::json& model);
+// Raw per-run values of one entry of model["entries"].
+ReportTable RunsTable(const nlohmann::json& entry);
+// The entry's statistics over its threshold grid; the target's row says so in its first cell.
+ReportTable SensitivityTable(const nlohmann::json& entry);
+// The environment object flattened to dotted keys.
+ReportTable EnvironmentTable(const nlohmann::json& environment);
+
+// "run=3 init=17 …" for a run's seeds object.
+std::string SeedsText(const nlohmann::json& seeds);
+
+}  // namespace evalsuite::reports

@@ -1,0 +1,67 @@
+#include "reports/value_format.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "reports/json_access.h"
+
+namespace evalsuite::reports {
+
+const char* const kMissing = "—";
+
+std::string FormatMagnitude(const nlohmann::json& value) {
+  auto number = NumberOf(value);
+  if (!number || !std::isfinite(*number)) return kMissing;
+  double v = *number, magnitude = std::abs(v);
+  if (magnitude >= 1000) return fmt::format("{:.0f}", v);
+  if (magnitude >= 100) return fmt::format("{:.1f}", v);
+  if (magnitude >= 1 || magnitude == 0) return fmt::format("{:.2f}", v);
+  return fmt::format("{:.4f}", v);
+}
+
+std::string FormatPercent(const nlohmann::json& share, int decimals) {
+  auto number = NumberOf(share);
+  if (!number || !std::isfinite(*number)) return kMissing;
+  return fmt::format("{:.{}f}%", *number * 100, decimals);
+}
+
+std::string FormatPercentInterval(const nlohmann::json& value, const nlohmann::json& lower, const nlohmann::json& upper,
+                                  int decimals) {
+  if (!NumberOf(value)) return kMissing;
+  std::string text = FormatPercent(value, decimals);
+  if (!NumberOf(lower)) return text;
+  std::string upper_text = NumberOf(upper) ? FormatPercent(upper, decimals) + "]" : std::string("∞)");
+  return fmt::format("{} [{}, {}", text, FormatPercent(lower, decimals), upper_text);
+}
+
+std::string FormatMagnitudeInterval(const nlohmann::json& value, const nlohmann::json& lower,
+                                    const nlohmann::json& upper) {
+  if (!NumberOf(value)) return kMissing;
+  std::string text = FormatMagnitude(value);
+  if (!NumberOf(lower)) return text;
+  std::string upper_text = NumberOf(upper) ? FormatMagnitude(upper) + "]" : std::string("∞)");
+  return fmt::format("{} [{}, {}", text, FormatMagnitude(lower), upper_text);
+}
+
+std::string FormatThreshold(const nlohmann::json& value) {
+  auto number = NumberOf(value);
+  if (!number || !std::isfinite(*number)) return kMissing;
+  return fmt::format("{:.6g}", *number);
+}
+
+std::string FormatPValue(const nlohmann::json& value) {
+  auto number = NumberOf(value);
+  if (!number || !std::isfinite(*number)) return kMissing;
+  if (*number < 1e-4) return "< 0.0001";
+  return fmt::format("{:.4g}", *number);
+}
+
+std::string TimeUnitSymbol(const std::string& unit) {
+  if (unit == "seconds") return "s";
+  if (unit == "minutes") return "min";
+  if (unit == "hours") return "h";
+  return unit;
+}
+
+}  // namespace evalsuite::reports

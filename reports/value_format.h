@@ -1,0 +1,29 @@
+// How numbers from the report model read in Markdown and HTML (both renderers share it, so the two show the
+// same text). Every function takes the model's JSON value: null (undefined, or a failed run) prints as "—".
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace evalsuite::reports {
+
+extern const char* const kMissing;  // "—"
+
+// A time or other magnitude with sensible precision: 1234, 123.4, 12.35, 0.1235.
+std::string FormatMagnitude(const nlohmann::json& value);
+// A share in [0, 1] as a percentage with one decimal ("3.1%"); `decimals` for finer values.
+std::string FormatPercent(const nlohmann::json& share, int decimals = 1);
+// "3.1% [2.0%, 5.6%]"; an absent upper bound of a present interval prints as "∞" (open interval).
+std::string FormatPercentInterval(const nlohmann::json& value, const nlohmann::json& lower, const nlohmann::json& upper,
+                                  int decimals = 1);
+// "110.0 [100.0, 135.0]" for a time with its interval; an absent upper bound prints as "∞)".
+std::string FormatMagnitudeInterval(const nlohmann::json& value, const nlohmann::json& lower,
+                                    const nlohmann::json& upper);
+// A threshold or metric value as given ("0.93", "75.9").
+std::string FormatThreshold(const nlohmann::json& value);
+// A p-value: 4 significant digits, "< 0.0001" below that.
+std::string FormatPValue(const nlohmann::json& value);
+// "s", "min", "h" for the time units entries use; other units as they are.
+std::string TimeUnitSymbol(const std::string& unit);
+
+}  // namespace evalsuite::reports

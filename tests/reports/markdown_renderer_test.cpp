@@ -1,0 +1,84 @@
+// Markdown rendering: verdict first with one line per rule, the Tables 2-3 rows, per-run and sensitivity
+// tables, the generalization section as Table 4, and escaping of hostile names.
+#include <gtest/gtest.h>
+
+#include "reports/report.h"
+#include "tests/reports/report_fixture.h"
+
+namespace evalsuite::reports {
+namespace {
+using nlohmann::json;
+
+bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+class MarkdownRendererTest : public ::testing::Test {
+ protected:
+  static json Model() {
+    StabilityReportInput input = testing::SyntheticInput();
+    input.extra_sections["generalization"] = testing::GeneralizationSection();
+    return BuildStabilityReport(input);
+  }
+  std::string markdown_ = RenderMarkdown(Model());
+};
+
+TEST_F(MarkdownRendererTest, OpensWithTheVerdictPerEntry) {
+  std::size_t verdict = markdown_.find("## Verdict");
+  std::size_t table = markdown_.find("## Time to accuracy");
+  ASSERT_NE(verdict, std::string::npos);
+  EXPECT_LT(verdict, table);
+  EXPECT_TRUE(Contains(markdown_, "**fast** — Result: **NOT STABLE**"));
+  EXPECT_TRUE(Contains(markdown_, "**slow** — Result: **STABLE**"));
+  EXPECT_TRUE(Contains(markdown_, "- hit rate 4/5 = 80% < 90%: NOT satisfied"));
+  EXPECT_TRUE(Contains(markdown_, "- 4/5 runs reached the target 0.9; CoV of TTA 7.9% ["));
+}
+
+TEST_F(MarkdownRendererTest, HasTheTablesTwoThreeRows) {
+  EXPECT_TRUE(Contains(markdown_, "| Entry | Target | Runs | Reached | CoV of TTA [95% CI] |"));
+  EXPECT_TRUE(Contains(markdown_, "| fast | val_top1 ≥ 0.9 | 5 | 4 | 7.9% ["));
+  EXPECT_TRUE(Contains(markdown_, "| 80% [28%, 99%] | 107.5 | 111.7 | 146.2 | s |"));
+  EXPECT_TRUE(Contains(markdown_, "| never | val_top1 ≥ 0.9 | 2 | 0 | — | 0% [0%, 84%] | — | — | — | s |"));
+}
+
+TEST_F(MarkdownRendererTest, HasRunAndSensitivityTables) {
+  EXPECT_TRUE(Contains(markdown_,
+                       "| 4 | not_reached | — | 150.0 | 180.0 | 1 | 30 | data_order=2004 init=1004 "
+                       "run=4 |  |"));
+  EXPECT_TRUE(Contains(markdown_, "| 5 | incomplete (not counted) | — |"));
+  EXPECT_TRUE(Contains(markdown_, "| 0.9 (target) | 4/5 | 80% [28%, 99%] | 107.5 |"));
+  EXPECT_TRUE(Contains(markdown_, "| 0.85 | 5/5 | 100% [48%, 100%] |"));
+  EXPECT_TRUE(Contains(markdown_, "exit status 134 (SIGABRT) \\| last stderr: out of memory"));
+}
+
+TEST_F(MarkdownRendererTest, RendersGeneralizationAsTableFour) {
+  EXPECT_TRUE(Contains(markdown_, "## Generalization to unseen data (Table 4)"));
+  EXPECT_TRUE(Contains(markdown_,
+                       "| resnet18-pretrained | pretrained | 93.02% [92.02%, 93.92%] | "
+                       "98.81% [98.34%, 99.18%] | 95.00% | +1.98% | 2864 | 0 |"));
+  EXPECT_TRUE(Contains(markdown_,
+                       "| fast-run0 | tta-optimized | 92.74% [91.72%, 93.66%] | 98.67% [98.18%, 99.06%] "
+                       "| — | — |"));
+  EXPECT_TRUE(Contains(markdown_,
+                       "| resnet18-pretrained | fast-run0 | top1 | 2864 | 12 | 4 | 0.07681 | "
+                       "+0.28% [-0.03%, +0.60%] |"));
+  EXPECT_TRUE(Contains(markdown_, "**Verdict:** GENERALIZES: TTA-optimized models are within 1.3 points"));
+  EXPECT_TRUE(Contains(markdown_, "| img/broken.jpg | truncated JPEG |"));
+}
+
+TEST_F(MarkdownRendererTest, AcceptsALoneImageSetAndOmitsAnAbsentSection) {
+  StabilityReportInput input = testing::SyntheticInput();
+  EXPECT_FALSE(Contains(RenderMarkdown(BuildStabilityReport(input)), "Generalization"));
+  input.extra_sections["generalization"] = testing::GeneralizationSection()[0];
+  std::string markdown = RenderMarkdown(BuildStabilityReport(input));
+  EXPECT_TRUE(Contains(markdown, "### flickr-holdout: 2866 images, 2 unreadable, holdout version 3f2a9c0d5e6b"));
+}
+
+TEST_F(MarkdownRendererTest, EscapesHostileNames) {
+  StabilityReportInput input = testing::SyntheticInput("<script>alert(1)</script> | *bold*");
+  std::string markdown = RenderMarkdown(BuildStabilityReport(input));
+  EXPECT_FALSE(Contains(markdown, "<script>"));
+  EXPECT_TRUE(Contains(markdown, "### &lt;script>alert(1)&lt;/script> \\| \\*bold\\*"));
+  EXPECT_TRUE(Contains(markdown, "| &lt;script>alert(1)&lt;/script> \\| \\*bold\\* | val_top1"));
+}
+
+}  // namespace
+}  // namespace evalsuite::reports

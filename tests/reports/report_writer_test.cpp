@@ -1,0 +1,49 @@
+#include <gtest/gtest.h>
+
+#include "evalsuite/common/error.h"
+#include "reports/report.h"
+#include "tests/reports/report_fixture.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::reports {
+namespace {
+using evalsuite::testing::ReadFile;
+using evalsuite::testing::TempDir;
+using nlohmann::json;
+
+TEST(ReportWriterTest, WritesTheThreeFilesIntoANewFolder) {
+  TempDir dir;
+  json model = BuildStabilityReport(testing::SyntheticInput());
+  WriteReport(model, dir / "nested" / "out");
+  json reread = json::parse(ReadFile(dir / "nested" / "out" / "report.json"));
+  EXPECT_EQ(reread, model);
+  EXPECT_EQ(ReadFile(dir / "nested" / "out" / "report.md"), RenderMarkdown(model));
+  EXPECT_EQ(ReadFile(dir / "nested" / "out" / "report.html"), RenderHtml(model));
+}
+
+TEST(ReportWriterTest, NamesTheFileItCannotWrite) {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "out" / "report.md");  // a folder where the file should go
+  try {
+    WriteReport(json::object(), dir / "out");
+    FAIL() << "expected an IoError";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kIo);
+    EXPECT_NE(error.where().find("report.md"), std::string::npos) << error.where();
+  }
+}
+
+TEST(ReportWriterTest, NamesTheFolderItCannotCreate) {
+  TempDir dir;
+  evalsuite::testing::WriteFile(dir / "file", "x");
+  try {
+    WriteReport(json::object(), dir / "file" / "out");
+    FAIL() << "expected an IoError";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kIo);
+    EXPECT_NE(error.where().find("file/out"), std::string::npos) << error.where();
+  }
+}
+
+}  // namespace
+}  // namespace evalsuite::reports
