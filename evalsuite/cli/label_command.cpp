@@ -1,9 +1,315 @@
+// evalsuite label serve|agreement|export: the labeling web page over a candidate manifest, agreement between
+// labelers, and the raw label log for other tools. The store defaults to labels.sqlite beside candidates.json.
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+
+#include "datasets/images/candidate_manifest.h"
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/common/error.h"
+#include "labeling/agreement.h"
+#include "labeling/label_server.h"
+#include "labeling/label_store.h"
 
 namespace evalsuite::cli {
+namespace {
+namespace fs = std::filesystem;
+using labeling::LabelStore;
+
+struct CommonArgs {
+  std::string candidates;  // DIR/candidates.json or DIR
+  std::string store;       // default DIR/labels.sqlite
+};
+
+fs::path CandidatesDir(const std::string& candidates) {
+  const fs::path path(candidates);
+  return fs::is_directory(path) ? path : (path.has_parent_path() ? path.parent_path() : fs::path("."));
+}
+
+fs::path StoreFile(const CommonArgs& args) {
+  return args.store.empty() ? CandidatesDir(args.candidates) / labeling::kDefaultStoreFile : fs::path(args.store);
+}
+
+// agreement and export read an existing store; opening a missing one would silently create an empty log.
+fs::path ExistingStoreFile(const CommonArgs& args) {
+  const fs::path store = StoreFile(args);
+  if (!fs::exists(store)) {
+    throw InputError(store.string(), "no label store here: label with `evalsuite label serve` first (or --store FILE)");
+  }
+  return store;
+}
+
+void AddCommonOptions(CLI::App& command, CommonArgs& args) {
+  command.add_option("--candidates", args.candidates, "The candidate manifest (DIR/candidates.json or DIR)")
+      ->required();
+  command.add_option("--store", args.store, "The label store (SQLite); default: labels.sqlite beside the manifest");
+}
+
+std::string UrlEncode(const std::string& text) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string HostName() {
+  char name[256] = {0};
+  if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "HOST";
+  return name;
+}
+
+// --- serve ------------------------------------------------------------------------------------------------
+
+struct ServeArgs {
+  CommonArgs common;
+  std::string labeler;
+  std::string bind = "127.0.0.1";
+  int port = 8080;
+  std::string examples;
+  std::string token;
+};
+
+void RunServe(const ServeArgs& args) {
+  const datasets::CandidateManifest manifest = datasets::ReadCandidateManifest(args.common.candidates);
+  if (auto problem = labeling::LabelerNameProblem(args.labeler)) throw UsageError("--labeler", *problem);
+  if (args.port < 0 || args.port > 65535) throw UsageError("--port", "must be between 0 and 65535");
+  labeling::ServerOptions options;
+  options.bind = args.bind;
+  options.port = args.port;
+  options.default_labeler = args.labeler;
+  options.examples_dir = args.examples;
+  options.access_token = args.token;
+  const bool loopback = labeling::IsLoopbackAddress(args.bind);
+  if (!loopback && options.access_token.empty()) {
+    options.access_token = labeling::RandomToken();  // never serve a non-loopback address unguarded
+    std::cout << "No --token given for " << args.bind << ": generated one.\n";
+  }
+  LabelStore store(StoreFile(args.common));
+
+  // Block the stop signals before the server starts its threads, and handle them on one thread with sigwait:
+  // stopping the server from a signal handler would not be async-signal-safe.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  labeling::LabelServer server(manifest, CandidatesDir(args.common.candidates), store, options);
+  const int port = server.Bind();
+  const std::string host = loopback ? (args.bind == "::1" ? "[::1]" : args.bind)
+                                    : (args.bind == "0.0.0.0" || args.bind == "::" ? HostName() : args.bind);
+  std::string url = "http://" + host + ":" + std::to_string(port) + "/?labeler=" + UrlEncode(args.labeler);
+  if (!options.access_token.empty()) url += "&token=" + UrlEncode(options.access_token);
+  std::cout << "Labeling " << server.item_count() << " candidates of " << manifest.classes.size() << " classes as "
+            << args.labeler << "\n"
+            << "Store: " << store.file().string() << "\n"
+            << "Open: " << url << "\n"
+            << "Other labelers: the same URL with their own ?labeler=NAME. Stop with Ctrl-C." << std::endl;
+
+  std::atomic<bool> run_returned{false};
+  std::thread signal_thread([&server, &run_returned, stop_signals] {
+    int signal_number = 0;
+    sigwait(&stop_signals, &signal_number);
+    while (!run_returned && !server.running()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!run_returned) server.Stop();
+  });
+  server.Run();
+  run_returned = true;
+  pthread_kill(signal_thread.native_handle(), SIGTERM);  // wakes the signal thread if Run ended on its own
+  signal_thread.join();
+  std::cout << "Stopped; every acknowledged decision is in " << store.file().string() << std::endl;
+}
+
+// --- agreement --------------------------------------------------------------------------------------------
+
+struct AgreementArgs {
+  CommonArgs common;
+  std::string format = "text";
+  std::string out;
+};
+
+void WriteOutput(const std::string& out, const std::string& text) {
+  if (out.empty() || out == "-") {
+    std::cout << text;
+    std::cout.flush();
+    return;
+  }
+  const fs::path tmp = fs::path(out).string() + ".tmp";
+  {
+    std::ofstream file(tmp, std::ios::binary);
+    if (!file) throw IoError(out, "cannot write");
+    file << text;
+    if (!file.flush()) throw IoError(out, "cannot write");
+  }
+  std::error_code error;
+  fs::rename(tmp, out, error);
+  if (error) throw IoError(out, "cannot write: " + error.message());
+}
+
+void RunAgreement(const AgreementArgs& args) {
+  const datasets::CandidateManifest manifest = datasets::ReadCandidateManifest(args.common.candidates);
+  LabelStore store(ExistingStoreFile(args.common));
+  const auto report = labeling::ComputeAgreement(manifest, labeling::CurrentDecisions(store.Events()));
+  WriteOutput(args.out,
+              args.format == "json" ? labeling::ToJson(report).dump(2) + "\n" : labeling::RenderAgreementText(report));
+}
+
+// --- export -----------------------------------------------------------------------------------------------
+
+struct ExportArgs {
+  CommonArgs common;
+  std::string format = "jsonl";
+  std::string out;
+  bool decisions = false;
+};
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string CsvRow(const std::vector<std::string>& fields) {
+  std::string row;
+  for (std::size_t i = 0; i < fields.size(); ++i) row += (i ? "," : "") + CsvField(fields[i]);
+  return row + "\n";
+}
+
+std::string FormatSeconds(double seconds) {
+  std::ostringstream out;
+  out << seconds;
+  return out.str();
+}
+
+void RunExport(const ExportArgs& args) {
+  const datasets::CandidateManifest manifest = datasets::ReadCandidateManifest(args.common.candidates);
+  LabelStore store(ExistingStoreFile(args.common));
+  std::unordered_map<std::string, const datasets::Candidate*> by_id;
+  for (const auto& item : manifest.items) by_id.emplace(item.id, &item);
+  auto wnid_of = [&](const std::string& id) { return by_id.count(id) ? by_id[id]->wnid : std::string(); };
+  auto class_of = [&](const std::string& id) { return by_id.count(id) ? by_id[id]->class_index : -1; };
+  auto control_of = [&](const std::string& id) { return by_id.count(id) ? by_id[id]->control : std::string(); };
+  const bool csv = args.format == "csv";
+  std::string text;
+  const std::vector<labeling::LabelEvent> events = store.Events();
+  if (args.decisions) {
+    if (csv) text += CsvRow({"item", "wnid", "class_index", "labeler", "label", "seq", "control"});
+    for (const auto& [key, d] : labeling::CurrentDecisions(events)) {
+      const std::string label(labeling::LabelName(d.label));
+      if (csv) {
+        text += CsvRow({d.item_id, wnid_of(d.item_id), std::to_string(class_of(d.item_id)), d.labeler, label,
+                        std::to_string(d.seq), control_of(d.item_id)});
+      } else {
+        text += nlohmann::json{{"item", d.item_id},
+                               {"wnid", wnid_of(d.item_id)},
+                               {"class_index", class_of(d.item_id)},
+                               {"labeler", d.labeler},
+                               {"label", label},
+                               {"seq", d.seq},
+                               {"control", control_of(d.item_id)}}
+                    .dump() +
+                "\n";
+      }
+    }
+  } else {
+    if (csv) {
+      text += CsvRow(
+          {"seq", "time", "labeler", "item", "wnid", "class_index", "action", "label", "undoes", "seconds", "control"});
+    }
+    for (const labeling::LabelEvent& e : events) {
+      const std::string action = e.is_undo ? "undo" : "label";
+      const std::string label(labeling::LabelName(e.label));
+      if (csv) {
+        text += CsvRow({std::to_string(e.seq), e.time, e.labeler, e.item_id, wnid_of(e.item_id),
+                        std::to_string(class_of(e.item_id)), action, label, e.is_undo ? std::to_string(e.undoes) : "",
+                        FormatSeconds(e.seconds), control_of(e.item_id)});
+      } else {
+        nlohmann::json row = {{"seq", e.seq},
+                              {"time", e.time},
+                              {"labeler", e.labeler},
+                              {"item", e.item_id},
+                              {"wnid", wnid_of(e.item_id)},
+                              {"class_index", class_of(e.item_id)},
+                              {"action", action},
+                              {"label", label},
+                              {"seconds", e.seconds},
+                              {"control", control_of(e.item_id)}};
+        if (e.is_undo) row["undoes"] = e.undoes;
+        text += row.dump() + "\n";
+      }
+    }
+  }
+  WriteOutput(args.out, text);
+}
+
+}  // namespace
 
 void RegisterLabelCommand(CLI::App& app) {
-  app.add_subcommand("label", "(not yet implemented)");
+  CLI::App* label = app.add_subcommand("label", "Label candidate images in the browser; agreement; export labels");
+  label->require_subcommand(1);
+
+  auto serve_args = std::make_shared<ServeArgs>();
+  CLI::App* serve = label->add_subcommand(
+      "serve", "Serve the labeling page: one candidate at a time, keys y/n/s, u to undo, arrows to move");
+  AddCommonOptions(*serve, serve_args->common);
+  serve->add_option("--labeler", serve_args->labeler, "Your name as it goes into the store (others add ?labeler=)")
+      ->required();
+  serve->add_option("--bind", serve_args->bind, "Address to listen on; anything but loopback requires a token")
+      ->capture_default_str();
+  serve->add_option("--port", serve_args->port, "Port (0: any free port)")->capture_default_str();
+  serve
+      ->add_option("--examples", serve_args->examples,
+                   "Folder of example images per class: DIR/<wnid>/*.jpg or DIR/<wnid>_*.jpg")
+      ->check(CLI::ExistingDirectory);
+  serve->add_option("--token", serve_args->token,
+                    "Access token every request must carry (generated when binding a non-loopback address)");
+  serve->callback([serve_args] { RunServe(*serve_args); });
+
+  auto agreement_args = std::make_shared<AgreementArgs>();
+  CLI::App* agreement = label->add_subcommand(
+      "agreement", "Selection frequency per item, Cohen's/Fleiss' kappa, labeler accuracy on hidden controls");
+  AddCommonOptions(*agreement, agreement_args->common);
+  agreement->add_option("--format", agreement_args->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  agreement->add_option("--out", agreement_args->out, "Write to FILE instead of standard output");
+  agreement->callback([agreement_args] { RunAgreement(*agreement_args); });
+
+  auto export_args = std::make_shared<ExportArgs>();
+  CLI::App* export_command =
+      label->add_subcommand("export", "Write the label log (every event, undos included) as JSON Lines or CSV");
+  AddCommonOptions(*export_command, export_args->common);
+  export_command->add_option("--format", export_args->format, "jsonl or csv")
+      ->check(CLI::IsMember({"jsonl", "csv"}))
+      ->capture_default_str();
+  export_command->add_option("--out", export_args->out, "Write to FILE instead of standard output");
+  export_command->add_flag("--decisions", export_args->decisions,
+                           "One row per item and labeler with the standing label, instead of every event");
+  export_command->callback([export_args] { RunExport(*export_args); });
 }
 
 }  // namespace evalsuite::cli

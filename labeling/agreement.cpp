@@ -1,0 +1,205 @@
+#include "labeling/agreement.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <unordered_map>
+
+#include "stats/proportion.h"
+
+namespace evalsuite::labeling {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+int Category(Label label) { return static_cast<int>(label); }  // correct 0, incorrect 1, unsure 2
+
+nlohmann::json NumberOrNull(double value) {
+  if (std::isnan(value)) return nullptr;
+  return value;
+}
+
+nlohmann::json KappaJson(const stats::KappaResult& kappa) {
+  return {{"kappa", NumberOrNull(kappa.kappa)},
+          {"items", kappa.items},
+          {"observed_agreement", NumberOrNull(kappa.observed_agreement)},
+          {"expected_agreement", NumberOrNull(kappa.expected_agreement)}};
+}
+
+std::string FormatNumber(double value, int decimals = 3) {
+  return std::isnan(value) ? std::string("n/a") : fmt::format("{:.{}f}", value, decimals);
+}
+
+}  // namespace
+
+double ItemAgreement::selection_frequency() const {
+  const std::size_t n = labelers();
+  return n == 0 ? kNaN : static_cast<double>(correct) / static_cast<double>(n);
+}
+
+AgreementReport ComputeAgreement(const datasets::CandidateManifest& manifest,
+                                 const std::map<std::pair<std::string, std::string>, Decision>& decisions) {
+  AgreementReport report;
+  std::unordered_map<std::string, std::size_t> index_of;
+  for (const datasets::Candidate& candidate : manifest.items) {
+    index_of.emplace(candidate.id, report.items.size());
+    ItemAgreement item;
+    item.item_id = candidate.id;
+    item.class_index = candidate.class_index;
+    item.wnid = candidate.wnid;
+    item.control = candidate.control;
+    report.items.push_back(std::move(item));
+  }
+
+  std::set<std::string> labelers;
+  // labeler -> item index -> label, for the pairwise kappas.
+  std::map<std::string, std::map<std::size_t, Label>> by_labeler;
+  for (const auto& [key, decision] : decisions) {
+    labelers.insert(decision.labeler);
+    const auto found = index_of.find(decision.item_id);
+    if (found == index_of.end()) {
+      ++report.decisions_on_unknown_items;
+      continue;
+    }
+    ItemAgreement& item = report.items[found->second];
+    switch (decision.label) {
+      case Label::kCorrect:
+        ++item.correct;
+        break;
+      case Label::kIncorrect:
+        ++item.incorrect;
+        break;
+      case Label::kUnsure:
+        ++item.unsure;
+        break;
+    }
+    by_labeler[decision.labeler][found->second] = decision.label;
+  }
+  report.labelers.assign(labelers.begin(), labelers.end());
+
+  std::vector<std::vector<std::size_t>> counts;
+  for (const ItemAgreement& item : report.items) {
+    if (item.labelers() > 0) ++report.items_judged;
+    counts.push_back({item.correct, item.incorrect, item.unsure});
+  }
+  report.fleiss = stats::FleissKappa(counts);
+
+  for (std::size_t a = 0; a < report.labelers.size(); ++a) {
+    for (std::size_t b = a + 1; b < report.labelers.size(); ++b) {
+      const auto& labels_a = by_labeler[report.labelers[a]];
+      const auto& labels_b = by_labeler[report.labelers[b]];
+      std::vector<std::pair<int, int>> pairs;
+      for (const auto& [item, label] : labels_a) {
+        const auto other = labels_b.find(item);
+        if (other != labels_b.end()) pairs.emplace_back(Category(label), Category(other->second));
+      }
+      report.cohen.push_back(PairKappa{report.labelers[a], report.labelers[b], stats::CohenKappa(pairs)});
+    }
+  }
+
+  for (const std::string& labeler : report.labelers) {
+    LabelerAccuracy accuracy;
+    accuracy.labeler = labeler;
+    for (const auto& [index, label] : by_labeler[labeler]) {
+      ++accuracy.decisions;
+      const std::string& control = report.items[index].control;
+      if (control.empty()) continue;
+      if (label == Label::kUnsure) {
+        ++accuracy.controls_unsure;
+        continue;
+      }
+      ++accuracy.controls_judged;
+      if (LabelName(label) == control) ++accuracy.controls_right;
+    }
+    accuracy.accuracy = accuracy.controls_judged == 0 ? kNaN
+                                                      : static_cast<double>(accuracy.controls_right) /
+                                                            static_cast<double>(accuracy.controls_judged);
+    accuracy.interval = stats::ClopperPearson(accuracy.controls_right, accuracy.controls_judged);
+    report.accuracy.push_back(accuracy);
+  }
+  return report;
+}
+
+nlohmann::json ToJson(const AgreementReport& report) {
+  nlohmann::json cohen = nlohmann::json::array();
+  for (const PairKappa& pair : report.cohen) {
+    nlohmann::json entry = KappaJson(pair.kappa);
+    entry["labelers"] = {pair.labeler_a, pair.labeler_b};
+    cohen.push_back(entry);
+  }
+  nlohmann::json accuracy = nlohmann::json::array();
+  for (const LabelerAccuracy& a : report.accuracy) {
+    accuracy.push_back({{"labeler", a.labeler},
+                        {"decisions", a.decisions},
+                        {"controls_judged", a.controls_judged},
+                        {"controls_right", a.controls_right},
+                        {"controls_unsure", a.controls_unsure},
+                        {"accuracy", NumberOrNull(a.accuracy)},
+                        {"interval", {{"lower", a.interval.lower}, {"upper", a.interval.upper}, {"level", 0.95}}}});
+  }
+  nlohmann::json items = nlohmann::json::array();
+  for (const ItemAgreement& item : report.items) {
+    items.push_back({{"id", item.item_id},
+                     {"class_index", item.class_index},
+                     {"wnid", item.wnid},
+                     {"control", item.control},
+                     {"labels", {{"correct", item.correct}, {"incorrect", item.incorrect}, {"unsure", item.unsure}}},
+                     {"labelers", item.labelers()},
+                     {"selection_frequency", NumberOrNull(item.selection_frequency())}});
+  }
+  return {{"labelers", report.labelers},
+          {"items_total", report.items.size()},
+          {"items_judged", report.items_judged},
+          {"cohen_kappa", cohen},
+          {"fleiss_kappa", KappaJson(report.fleiss)},
+          {"labeler_accuracy_on_controls", accuracy},
+          {"decisions_on_unknown_items", report.decisions_on_unknown_items},
+          {"items", items}};
+}
+
+std::string RenderAgreementText(const AgreementReport& report) {
+  std::string out;
+  out += fmt::format("Labelers: {} ({})\n", report.labelers.size(), fmt::join(report.labelers, ", "));
+  out += fmt::format("Items judged: {} of {}\n", report.items_judged, report.items.size());
+  if (report.labelers.size() == 2 && !report.cohen.empty()) {
+    const PairKappa& pair = report.cohen.front();
+    out += fmt::format("Cohen's kappa ({} vs {}): {} on {} items (observed agreement {})\n", pair.labeler_a,
+                       pair.labeler_b, FormatNumber(pair.kappa.kappa), pair.kappa.items,
+                       FormatNumber(pair.kappa.observed_agreement));
+  } else if (report.labelers.size() > 2) {
+    out += fmt::format("Fleiss' kappa: {} on {} items with two or more labelers (observed agreement {})\n",
+                       FormatNumber(report.fleiss.kappa), report.fleiss.items,
+                       FormatNumber(report.fleiss.observed_agreement));
+    for (const PairKappa& pair : report.cohen) {
+      out += fmt::format("  Cohen's kappa {} vs {}: {} on {} items\n", pair.labeler_a, pair.labeler_b,
+                         FormatNumber(pair.kappa.kappa), pair.kappa.items);
+    }
+  } else {
+    out += "Agreement: needs two or more labelers\n";
+  }
+  if (report.decisions_on_unknown_items > 0) {
+    out +=
+        fmt::format("Left out: {} decisions on items no longer in the manifest\n", report.decisions_on_unknown_items);
+  }
+  out += "Accuracy on hidden controls (95% Clopper-Pearson):\n";
+  for (const LabelerAccuracy& a : report.accuracy) {
+    if (a.controls_judged == 0) {
+      out += fmt::format("  {}: no controls judged ({} decisions, {} unsure on controls)\n", a.labeler, a.decisions,
+                         a.controls_unsure);
+    } else {
+      out += fmt::format("  {}: {}/{} = {} [{}, {}] ({} decisions, {} unsure on controls)\n", a.labeler,
+                         a.controls_right, a.controls_judged, FormatNumber(a.accuracy), FormatNumber(a.interval.lower),
+                         FormatNumber(a.interval.upper), a.decisions, a.controls_unsure);
+    }
+  }
+  out += "\nitem\twnid\tcorrect\tincorrect\tunsure\tselection_frequency\n";
+  for (const ItemAgreement& item : report.items) {
+    out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", item.item_id, item.wnid, item.correct, item.incorrect, item.unsure,
+                       FormatNumber(item.selection_frequency()));
+  }
+  return out;
+}
+
+}  // namespace evalsuite::labeling

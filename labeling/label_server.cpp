@@ -1,0 +1,577 @@
+#include "labeling/label_server.h"
+
+#include <httplib.h>
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "evalsuite/common/error.h"
+#include "labeling/label_page.h"
+
+namespace evalsuite::labeling {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kPageTokenHeader = "X-CSRF-Token";
+constexpr const char* kAccessTokenHeader = "X-Evalsuite-Token";
+constexpr const char* kAccessCookie = "evalsuite_token";
+
+void Refuse(httplib::Response& response, int status, const std::string& reason) {
+  response.status = status;
+  response.set_content(json{{"error", reason}}.dump(), "application/json");
+}
+
+void Reply(httplib::Response& response, const json& body) {
+  response.status = 200;
+  response.set_content(body.dump(), "application/json");
+}
+
+bool ConstantTimeEquals(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// Percent-encodes everything but unreserved characters and '/', for image URLs built from manifest paths.
+std::string EncodePath(const std::string& path) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> ImageContentType(const fs::path& file) {
+  std::string extension = file.extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (extension == ".jpg" || extension == ".jpeg") return "image/jpeg";
+  if (extension == ".png") return "image/png";
+  if (extension == ".gif") return "image/gif";
+  if (extension == ".webp") return "image/webp";
+  if (extension == ".bmp") return "image/bmp";
+  return std::nullopt;
+}
+
+// One cookie value out of a Cookie header ("a=1; evalsuite_token=...").
+std::string CookieValue(const std::string& header, const std::string& name) {
+  std::istringstream stream(header);
+  std::string part;
+  while (std::getline(stream, part, ';')) {
+    const std::size_t start = part.find_first_not_of(' ');
+    if (start == std::string::npos) continue;
+    part = part.substr(start);
+    if (part.compare(0, name.size() + 1, name + "=") == 0) return part.substr(name.size() + 1);
+  }
+  return "";
+}
+
+std::string ClassName(const datasets::CandidateClass& c) { return c.synonyms.empty() ? c.wnid : c.synonyms.front(); }
+
+json EventJson(const LabelEvent& event) {
+  json out = {{"seq", event.seq},
+              {"item", event.item_id},
+              {"labeler", event.labeler},
+              {"action", event.is_undo ? "undo" : "label"},
+              {"label", LabelName(event.label)},
+              {"time", event.time},
+              {"seconds", event.seconds}};
+  if (event.is_undo) out["undoes"] = event.undoes;
+  return out;
+}
+
+json StandingLabel(const std::map<std::pair<std::string, std::string>, Decision>& decisions, const std::string& item,
+                   const std::string& labeler) {
+  const auto found = decisions.find({item, labeler});
+  if (found == decisions.end()) return nullptr;
+  return LabelName(found->second.label);
+}
+
+// Parses a POST body as a JSON object with only the allowed fields, or refuses it.
+std::optional<json> ParseBody(const httplib::Request& request, httplib::Response& response,
+                              const std::set<std::string>& allowed) {
+  json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded() || !body.is_object()) {
+    Refuse(response, 400, "the body must be a JSON object");
+    return std::nullopt;
+  }
+  for (const auto& [key, value] : body.items()) {
+    if (!allowed.count(key)) {
+      Refuse(response, 400, "unknown field '" + key + "'");
+      return std::nullopt;
+    }
+  }
+  return body;
+}
+
+}  // namespace
+
+std::optional<std::string> LabelerNameProblem(std::string_view name) {
+  if (name.empty()) return "the labeler name is empty";
+  if (name.size() > kMaxLabelerNameBytes) {
+    return "the labeler name is longer than " + std::to_string(kMaxLabelerNameBytes) + " bytes";
+  }
+  // Decode UTF-8 by hand: the check is on code points (C0/C1 controls, line separators, bidi overrides that
+  // would make a name in a report read differently from what it is).
+  std::size_t i = 0;
+  while (i < name.size()) {
+    const unsigned char lead = static_cast<unsigned char>(name[i]);
+    int length = 0;
+    uint32_t code = 0;
+    if (lead < 0x80) {
+      length = 1;
+      code = lead;
+    } else if ((lead & 0xE0) == 0xC0) {
+      length = 2;
+      code = lead & 0x1F;
+    } else if ((lead & 0xF0) == 0xE0) {
+      length = 3;
+      code = lead & 0x0F;
+    } else if ((lead & 0xF8) == 0xF0) {
+      length = 4;
+      code = lead & 0x07;
+    } else {
+      return "the labeler name is not valid UTF-8";
+    }
+    if (i + length > name.size()) return "the labeler name is not valid UTF-8";
+    for (int k = 1; k < length; ++k) {
+      const unsigned char next = static_cast<unsigned char>(name[i + k]);
+      if ((next & 0xC0) != 0x80) return "the labeler name is not valid UTF-8";
+      code = (code << 6) | (next & 0x3F);
+    }
+    const uint32_t min_code[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < min_code[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+      return "the labeler name is not valid UTF-8";
+    }
+    const bool control = code < 0x20 || (code >= 0x7F && code <= 0x9F) || code == 0x2028 || code == 0x2029 ||
+                         code == 0x200E || code == 0x200F || (code >= 0x202A && code <= 0x202E) ||
+                         (code >= 0x2066 && code <= 0x2069) || code == 0xFEFF;
+    if (control) return "the labeler name contains a control character";
+    i += length;
+  }
+  if (name.front() == ' ' || name.back() == ' ') return "the labeler name starts or ends with a space";
+  return std::nullopt;
+}
+
+bool IsLoopbackAddress(const std::string& address) {
+  return address == "127.0.0.1" || address == "localhost" || address == "::1" || address == "[::1]" ||
+         address.rfind("127.", 0) == 0;
+}
+
+std::string RandomToken() {
+  unsigned char bytes[32];
+  if (RAND_bytes(bytes, sizeof(bytes)) != 1) throw ExternalError("OpenSSL", "RAND_bytes failed");
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char b : bytes) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
+}
+
+LabelServer::LabelServer(datasets::CandidateManifest manifest, fs::path candidates_dir, LabelStore& store,
+                         ServerOptions options)
+    : manifest_(std::move(manifest)), store_(store), options_(std::move(options)), page_token_(RandomToken()) {
+  if (!IsLoopbackAddress(options_.bind)) {
+    if (options_.access_token.size() < kMinAccessTokenChars) {
+      throw UsageError("--token", "binding " + options_.bind + " (not loopback) requires an access token of at least " +
+                                      std::to_string(kMinAccessTokenChars) + " characters");
+    }
+  }
+  if (!options_.default_labeler.empty()) {
+    if (auto problem = LabelerNameProblem(options_.default_labeler)) throw UsageError("--labeler", *problem);
+  }
+  std::error_code error;
+  candidates_root_ = fs::canonical(candidates_dir, error);
+  if (error) throw IoError(candidates_dir.string(), "cannot open the candidate folder: " + error.message());
+  if (!options_.examples_dir.empty()) {
+    examples_root_ = fs::canonical(options_.examples_dir, error);
+    if (error || !fs::is_directory(examples_root_)) {
+      throw IoError(options_.examples_dir.string(), "cannot open the folder of example images");
+    }
+  }
+  for (std::size_t i = 0; i < manifest_.items.size(); ++i) {
+    const datasets::Candidate& item = manifest_.items[i];
+    if (!item_index_.emplace(item.id, i).second) {
+      throw InputError("items[" + std::to_string(i) + "].id", "duplicate item id '" + item.id + "'");
+    }
+    image_paths_.insert(item.path);
+    order_.push_back(i);
+  }
+  // Class by class (in class-index order), best-ranked first: a labeler keeps one class in mind at a time.
+  std::stable_sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) {
+    const datasets::Candidate& x = manifest_.items[a];
+    const datasets::Candidate& y = manifest_.items[b];
+    return std::tie(x.class_index, x.wnid, x.rank) < std::tie(y.class_index, y.wnid, y.rank);
+  });
+  server_ = std::make_unique<httplib::Server>();
+  Routes();
+}
+
+LabelServer::~LabelServer() = default;
+
+int LabelServer::Bind() {
+  if (options_.port == 0) {
+    port_ = server_->bind_to_any_port(options_.bind);
+  } else if (server_->bind_to_port(options_.bind, options_.port)) {
+    port_ = options_.port;
+  }
+  if (port_ <= 0) {
+    throw IoError(options_.bind + ":" + std::to_string(options_.port),
+                  "cannot listen there (address in use or not available)");
+  }
+  return port_;
+}
+
+void LabelServer::Run() {
+  if (port_ <= 0) Bind();
+  server_->listen_after_bind();
+}
+
+void LabelServer::Stop() { server_->stop(); }
+
+bool LabelServer::running() const { return server_->is_running(); }
+
+void LabelServer::Routes() {
+  httplib::Server& server = *server_;
+  server.set_payload_max_length(options_.max_body_bytes);
+  server.set_default_headers({{"X-Content-Type-Options", "nosniff"},
+                              {"Referrer-Policy", "no-referrer"},
+                              {"X-Frame-Options", "DENY"},
+                              {"Cross-Origin-Resource-Policy", "same-origin"}});
+  server.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
+    return Admit(request, response) ? httplib::Server::HandlerResponse::Unhandled
+                                    : httplib::Server::HandlerResponse::Handled;
+  });
+  // httplib's own refusals (413 oversized body, 404 no route, 400 bad request line) get a JSON reason too.
+  server.set_error_handler([](const httplib::Request& request, httplib::Response& response) {
+    if (!response.body.empty()) return;
+    std::string reason = "refused";
+    if (response.status == 413) reason = "the request body is too large";
+    if (response.status == 404) reason = "no such endpoint: " + request.method + " " + request.path;
+    if (response.status == 400) reason = "malformed request";
+    if (response.status == 414) reason = "the request URI is too long";
+    Refuse(response, response.status, reason);
+  });
+  server.set_exception_handler([](const httplib::Request&, httplib::Response& response, std::exception_ptr error) {
+    std::string message = "internal error";
+    try {
+      std::rethrow_exception(error);
+    } catch (const Error& e) {
+      message = e.what();
+    } catch (const std::exception& e) {
+      message = std::string("internal error: ") + e.what();
+    }
+    Refuse(response, 500, message);
+  });
+
+  server.Get("/", [this](const httplib::Request& q, httplib::Response& r) { ServePage(q, r); });
+  server.Get("/favicon.ico", [](const httplib::Request&, httplib::Response& r) { r.status = 204; });
+  server.Get("/api/queue", [this](const httplib::Request& q, httplib::Response& r) { ServeQueue(q, r); });
+  server.Get("/api/examples", [this](const httplib::Request& q, httplib::Response& r) { ServeExamples(q, r); });
+  server.Get(R"(/images/(.*))", [this](const httplib::Request& q, httplib::Response& r) { ServeImage(q, r); });
+  server.Get(R"(/examples/(.*))", [this](const httplib::Request& q, httplib::Response& r) { ServeExampleImage(q, r); });
+  server.Post("/api/label", [this](const httplib::Request& q, httplib::Response& r) { PostLabel(q, r); });
+  server.Post("/api/undo", [this](const httplib::Request& q, httplib::Response& r) { PostUndo(q, r); });
+  for (const char* path : {"/api/label", "/api/undo"}) {
+    server.Get(path, [](const httplib::Request&, httplib::Response& r) {
+      r.set_header("Allow", "POST");
+      Refuse(r, 405, "state-changing requests must be POSTs");
+    });
+  }
+}
+
+// Checks that apply to every request before routing: the access token, the Host header (DNS rebinding), and for
+// POSTs the page token, the origin and the content type. Returns false after writing the refusal.
+bool LabelServer::Admit(const httplib::Request& request, httplib::Response& response) {
+  response.set_header("Cache-Control", "no-store");
+  if (!options_.access_token.empty()) {
+    std::string presented = request.get_header_value(kAccessTokenHeader);
+    const std::string authorization = request.get_header_value("Authorization");
+    if (presented.empty() && authorization.rfind("Bearer ", 0) == 0) presented = authorization.substr(7);
+    if (presented.empty()) presented = CookieValue(request.get_header_value("Cookie"), kAccessCookie);
+    const bool from_query = presented.empty() && request.has_param("token");
+    if (from_query) presented = request.get_param_value("token");
+    if (presented.empty()) {
+      Refuse(response, 401, "this server requires an access token (open the URL with ?token=...)");
+      return false;
+    }
+    if (!ConstantTimeEquals(presented, options_.access_token)) {
+      Refuse(response, 403, "wrong access token");
+      return false;
+    }
+    if (from_query) {
+      response.set_header("Set-Cookie",
+                          std::string(kAccessCookie) + "=" + presented + "; Path=/; HttpOnly; SameSite=Strict");
+    }
+  } else {
+    // Without a token the server is loopback-only; a page on another site that rebinds its DNS name to
+    // 127.0.0.1 would still send its own name as Host, so only loopback names are accepted.
+    std::string host = request.get_header_value("Host");
+    const std::size_t colon = host.rfind(':');
+    if (colon != std::string::npos && host.find(']', colon) == std::string::npos) host = host.substr(0, colon);
+    if (host != "127.0.0.1" && host != "localhost" && host != "[::1]" && host.rfind("127.", 0) != 0) {
+      Refuse(response, 403,
+             "unexpected Host header '" + request.get_header_value("Host") +
+                 "': this server answers only to loopback names");
+      return false;
+    }
+  }
+  if (request.method == "POST") {
+    if (!ConstantTimeEquals(request.get_header_value(kPageTokenHeader), page_token_)) {
+      Refuse(response, 403, "missing or wrong page token (X-CSRF-Token): reload the page");
+      return false;
+    }
+    const std::string origin = request.get_header_value("Origin");
+    if (!origin.empty() && origin != "http://" + request.get_header_value("Host")) {
+      Refuse(response, 403, "cross-origin request refused (Origin " + origin + ")");
+      return false;
+    }
+    const std::string content_type = request.get_header_value("Content-Type");
+    if (content_type.rfind("application/json", 0) != 0) {
+      Refuse(response, 415, "the body must be application/json");
+      return false;
+    }
+  } else if (request.method != "GET" && request.method != "HEAD") {
+    Refuse(response, 405, "only GET and POST are served");
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::string> LabelServer::LabelerOf(const std::string& requested, httplib::Response& response) const {
+  const std::string labeler = requested.empty() ? options_.default_labeler : requested;
+  if (labeler.empty()) {
+    Refuse(response, 400, "no labeler: add ?labeler=NAME (or start the server with --labeler)");
+    return std::nullopt;
+  }
+  if (auto problem = LabelerNameProblem(labeler)) {
+    Refuse(response, 400, *problem);
+    return std::nullopt;
+  }
+  return labeler;
+}
+
+void LabelServer::ServePage(const httplib::Request& request, httplib::Response& response) {
+  (void)request;
+  // A fresh nonce per response: the only scripts and styles that run are the page's own.
+  const std::string nonce = RandomToken().substr(0, 32);
+  std::string page(LabelPageHtml());
+  auto replace_all = [&page](const std::string& from, const std::string& to) {
+    for (std::size_t at = page.find(from); at != std::string::npos; at = page.find(from, at + to.size())) {
+      page.replace(at, from.size(), to);
+    }
+  };
+  replace_all("__PAGE_TOKEN__", page_token_);
+  replace_all("__NONCE__", nonce);
+  response.set_header("Content-Security-Policy",
+                      "default-src 'none'; img-src 'self'; connect-src 'self'; script-src 'nonce-" + nonce +
+                          "'; style-src 'nonce-" + nonce +
+                          "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+  response.set_content(page, "text/html; charset=utf-8");
+}
+
+void LabelServer::ServeQueue(const httplib::Request& request, httplib::Response& response) {
+  const auto labeler = LabelerOf(request.get_param_value("labeler"), response);
+  if (!labeler) return;
+  const auto decisions = CurrentDecisions(store_.EventsOf(*labeler));
+  json classes = json::array();
+  for (const auto& [wnid, c] : manifest_.classes) {
+    classes.push_back(
+        {{"wnid", wnid}, {"index", c.index}, {"name", ClassName(c)}, {"synonyms", c.synonyms}, {"gloss", c.gloss}});
+  }
+  json items = json::array();
+  for (std::size_t index : order_) {
+    const datasets::Candidate& item = manifest_.items[index];
+    // `control` stays on the server: a labeler must not tell controls from ordinary candidates.
+    items.push_back({{"id", item.id},
+                     {"wnid", item.wnid},
+                     {"class_index", item.class_index},
+                     {"query", item.query},
+                     {"rank", item.rank},
+                     {"image", "/images/" + EncodePath(item.path)},
+                     {"label", StandingLabel(decisions, item.id, *labeler)}});
+  }
+  Reply(response,
+        {{"labeler", *labeler}, {"examples", !examples_root_.empty()}, {"classes", classes}, {"items", items}});
+}
+
+const std::vector<std::string>& LabelServer::ExamplesOf(const std::string& wnid) {
+  std::lock_guard<std::mutex> lock(examples_mutex_);
+  auto found = examples_.find(wnid);
+  if (found != examples_.end()) return found->second;
+  std::vector<std::string> paths;
+  std::error_code error;
+  // DIR/<wnid>/* (ImageNet's train layout) first, then DIR/<wnid>_* files.
+  const fs::path folder = examples_root_ / wnid;
+  if (fs::is_directory(folder, error)) {
+    for (const auto& entry : fs::directory_iterator(folder, error)) {
+      if (ImageContentType(entry.path())) paths.push_back(wnid + "/" + entry.path().filename().string());
+    }
+  }
+  for (const auto& entry : fs::directory_iterator(examples_root_, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(wnid + "_", 0) == 0 && ImageContentType(entry.path())) paths.push_back(name);
+  }
+  std::sort(paths.begin(), paths.end());
+  if (paths.size() > options_.examples_per_class) paths.resize(options_.examples_per_class);
+  example_paths_.insert(paths.begin(), paths.end());
+  return examples_.emplace(wnid, std::move(paths)).first->second;
+}
+
+void LabelServer::ServeExamples(const httplib::Request& request, httplib::Response& response) {
+  const std::string wnid = request.get_param_value("wnid");
+  if (!manifest_.classes.count(wnid)) {
+    Refuse(response, 404, "unknown class '" + wnid + "'");
+    return;
+  }
+  json images = json::array();
+  if (!examples_root_.empty()) {
+    for (const std::string& path : ExamplesOf(wnid)) images.push_back("/examples/" + EncodePath(path));
+  }
+  Reply(response, {{"wnid", wnid}, {"images", images}});
+}
+
+namespace {
+
+void ServeFile(const fs::path& file, httplib::Response& response) {
+  const auto content_type = ImageContentType(file);
+  if (!content_type) {
+    Refuse(response, 403, "only image files are served");
+    return;
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    Refuse(response, 404, "cannot read the image");
+    return;
+  }
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  response.set_header("Cache-Control", "private, max-age=3600");
+  response.set_content(bytes.str(), content_type->c_str());
+}
+
+}  // namespace
+
+void LabelServer::ServeImage(const httplib::Request& request, httplib::Response& response) {
+  const std::string relative = request.matches[1];
+  const auto file = ResolveInside(candidates_root_, relative);
+  if (!file) {
+    Refuse(response, 403, "the path does not name a file inside the candidate folder");
+    return;
+  }
+  if (!image_paths_.count(relative)) {
+    Refuse(response, 404, "not a candidate image: " + relative);
+    return;
+  }
+  ServeFile(*file, response);
+}
+
+void LabelServer::ServeExampleImage(const httplib::Request& request, httplib::Response& response) {
+  if (examples_root_.empty()) {
+    Refuse(response, 404, "no example folder was given (--examples DIR)");
+    return;
+  }
+  const std::string relative = request.matches[1];
+  const auto file = ResolveInside(examples_root_, relative);
+  if (!file) {
+    Refuse(response, 403, "the path does not name a file inside the examples folder");
+    return;
+  }
+  bool listed = false;
+  {
+    std::lock_guard<std::mutex> lock(examples_mutex_);
+    listed = example_paths_.count(relative) > 0;
+  }
+  if (!listed) {
+    Refuse(response, 404, "not a listed example image: " + relative);
+    return;
+  }
+  ServeFile(*file, response);
+}
+
+void LabelServer::PostLabel(const httplib::Request& request, httplib::Response& response) {
+  const auto body = ParseBody(request, response, {"labeler", "item", "label", "seconds"});
+  if (!body) return;
+  if (body->contains("labeler") && !(*body)["labeler"].is_string()) {
+    Refuse(response, 400, "'labeler' must be a string");
+    return;
+  }
+  const auto labeler = LabelerOf(body->value("labeler", ""), response);
+  if (!labeler) return;
+  if (!body->contains("item") || !(*body)["item"].is_string()) {
+    Refuse(response, 400, "'item' must be a string (an item id)");
+    return;
+  }
+  const std::string item = (*body)["item"];
+  if (!item_index_.count(item)) {
+    Refuse(response, 400, "unknown item id '" + item.substr(0, 200) + "'");
+    return;
+  }
+  if (!body->contains("label") || !(*body)["label"].is_string()) {
+    Refuse(response, 400, "'label' must be one of correct, incorrect, unsure");
+    return;
+  }
+  const auto label = ParseLabel((*body)["label"].get<std::string>());
+  if (!label) {
+    Refuse(
+        response, 400,
+        "label '" + (*body)["label"].get<std::string>().substr(0, 100) + "' is not one of correct, incorrect, unsure");
+    return;
+  }
+  double seconds = 0;
+  if (body->contains("seconds")) {
+    const json& value = (*body)["seconds"];
+    if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0 ||
+        value.get<double>() > kMaxSecondsPerItem) {
+      Refuse(response, 400, "'seconds' must be a number between 0 and 86400");
+      return;
+    }
+    seconds = value.get<double>();
+  }
+  // Committed (and fsynced) before the 200 goes out: an acknowledged decision survives a kill.
+  const LabelEvent event = store_.AppendLabel(item, *labeler, *label, seconds);
+  Reply(response, {{"event", EventJson(event)}});
+}
+
+void LabelServer::PostUndo(const httplib::Request& request, httplib::Response& response) {
+  const auto body = ParseBody(request, response, {"labeler", "item"});
+  if (!body) return;
+  if (body->contains("labeler") && !(*body)["labeler"].is_string()) {
+    Refuse(response, 400, "'labeler' must be a string");
+    return;
+  }
+  const auto labeler = LabelerOf(body->value("labeler", ""), response);
+  if (!labeler) return;
+  std::optional<std::string> item;
+  if (body->contains("item")) {
+    if (!(*body)["item"].is_string() || !item_index_.count((*body)["item"].get<std::string>())) {
+      Refuse(response, 400, "unknown item id");
+      return;
+    }
+    item = (*body)["item"].get<std::string>();
+  }
+  const auto undo = store_.AppendUndo(*labeler, item);
+  if (!undo) {
+    Refuse(response, 409, "nothing to undo");
+    return;
+  }
+  const auto decisions = CurrentDecisions(store_.EventsOf(*labeler));
+  Reply(response, {{"event", EventJson(*undo)}, {"label_now", StandingLabel(decisions, undo->item_id, *labeler)}});
+}
+
+}  // namespace evalsuite::labeling

@@ -1,0 +1,108 @@
+// The labeling web server: one embedded page (labeling/page/index.html) and a small JSON API over the candidate
+// manifest and the label store. Loopback only unless an access token guards every request; state changes are
+// POSTs carrying the page's token; every request is validated and refused with a 4xx and a reason.
+//
+//   GET  /                     the page (?labeler=NAME picks the labeler; ?token=T sets the access cookie)
+//   GET  /api/queue?labeler=   classes and items in labeling order, with this labeler's standing labels
+//   GET  /api/examples?wnid=   example images of a class (from --examples DIR)
+//   GET  /images/<path>        a candidate image (only manifest paths, never outside the candidate folder)
+//   GET  /examples/<path>      an example image (only listed examples, never outside the examples folder)
+//   POST /api/label            {"labeler", "item", "label": correct|incorrect|unsure, "seconds"}
+//   POST /api/undo             {"labeler", "item"?}: retracts the labeler's latest standing decision
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "datasets/images/candidate_manifest.h"
+#include "labeling/label_store.h"
+#include "labeling/safe_path.h"
+
+namespace httplib {
+class Server;
+struct Request;
+struct Response;
+}  // namespace httplib
+
+namespace evalsuite::labeling {
+
+struct ServerOptions {
+  std::string bind = "127.0.0.1";          // any non-loopback address requires access_token
+  int port = 8080;                         // 0 picks a free port (see LabelServer::Bind)
+  std::string default_labeler;             // used when a request names no labeler
+  std::string access_token;                // when set, every request must carry it (header, cookie or ?token=)
+  std::filesystem::path examples_dir;      // optional: DIR/<wnid>/*.jpg or DIR/<wnid>_*.jpg
+  std::size_t max_body_bytes = 16 * 1024;  // a decision is ~200 bytes; anything larger is refused (413)
+  std::size_t examples_per_class = 8;
+};
+
+constexpr std::size_t kMaxLabelerNameBytes = 64;
+constexpr std::size_t kMinAccessTokenChars = 16;
+constexpr double kMaxSecondsPerItem = 24 * 3600;
+
+// Why `name` is not acceptable as a labeler name (empty, too long, not UTF-8, control or bidi characters), or
+// nullopt when it is.
+std::optional<std::string> LabelerNameProblem(std::string_view name);
+bool IsLoopbackAddress(const std::string& address);
+// 32 random bytes as hex (OpenSSL RAND_bytes): CSRF tokens, CSP nonces, generated access tokens.
+std::string RandomToken();
+
+class LabelServer {
+ public:
+  // `candidates_dir` is the manifest's folder (image paths are relative to it). Throws UsageError when the
+  // options are unsafe (non-loopback without a long enough token) and InputError on duplicate item ids.
+  LabelServer(datasets::CandidateManifest manifest, std::filesystem::path candidates_dir, LabelStore& store,
+              ServerOptions options);
+  ~LabelServer();
+  LabelServer(const LabelServer&) = delete;
+  LabelServer& operator=(const LabelServer&) = delete;
+
+  // Binds the listening socket; returns the port (the chosen one when options.port is 0). Throws IoError.
+  int Bind();
+  // Serves until Stop() (from another thread or a signal-handling thread).
+  void Run();
+  void Stop();
+  // True once Run() is accepting connections (Stop() before that point would be lost).
+  bool running() const;
+
+  const std::string& page_token() const { return page_token_; }
+  std::size_t item_count() const { return order_.size(); }
+
+ private:
+  void Routes();
+  bool Admit(const httplib::Request& request, httplib::Response& response);
+  std::optional<std::string> LabelerOf(const std::string& requested, httplib::Response& response) const;
+  void ServePage(const httplib::Request& request, httplib::Response& response);
+  void ServeQueue(const httplib::Request& request, httplib::Response& response);
+  void ServeExamples(const httplib::Request& request, httplib::Response& response);
+  void ServeImage(const httplib::Request& request, httplib::Response& response);
+  void ServeExampleImage(const httplib::Request& request, httplib::Response& response);
+  void PostLabel(const httplib::Request& request, httplib::Response& response);
+  void PostUndo(const httplib::Request& request, httplib::Response& response);
+  const std::vector<std::string>& ExamplesOf(const std::string& wnid);
+
+  datasets::CandidateManifest manifest_;
+  std::filesystem::path candidates_root_;  // canonical
+  std::filesystem::path examples_root_;    // canonical, or empty
+  LabelStore& store_;
+  ServerOptions options_;
+  std::string page_token_;
+  std::vector<std::size_t> order_;                 // manifest item indices, class by class, then by rank
+  std::map<std::string, std::size_t> item_index_;  // id -> manifest index
+  std::set<std::string> image_paths_;              // manifest paths, the only files /images/ serves
+  std::mutex examples_mutex_;
+  std::map<std::string, std::vector<std::string>> examples_;  // wnid -> relative paths under examples_root_
+  std::set<std::string> example_paths_;
+  std::unique_ptr<httplib::Server> server_;
+  int port_ = -1;
+};
+
+}  // namespace evalsuite::labeling

@@ -1,0 +1,398 @@
+// `evalsuite label serve|agreement|export` and `evalsuite holdout freeze` as a user runs them. The SIGKILL test
+// starts a real server process, has it acknowledge decisions over HTTP, kills it with SIGKILL and checks that
+// every acknowledged decision is in the SQLite store.
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "evalsuite/common/sha256.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::ReadFile;
+using testing::RunEvalsuite;
+using testing::TempDir;
+using testing::WriteFile;
+
+// Six candidates in two classes (one a hidden control). The image bytes need not decode: the server serves
+// them as files and the freeze checks their SHA-256.
+fs::path WriteCandidates(const fs::path& dir) {
+  json items = json::array();
+  const std::vector<std::pair<std::string, int>> classes = {{"n01440764", 0}, {"n02102040", 217}};
+  for (const auto& [wnid, index] : classes) {
+    for (int rank = 1; rank <= 3; ++rank) {
+      const std::string path = "images/" + wnid + "_" + std::to_string(rank) + ".jpg";
+      const std::string bytes = "\xff\xd8\xff fake jpeg " + wnid + std::to_string(rank);
+      WriteFile(dir / path, bytes);
+      items.push_back({{"id", wnid + "/" + std::to_string(rank)},
+                       {"class_index", index},
+                       {"wnid", wnid},
+                       {"query", wnid == "n01440764" ? "tench" : "springer spaniel"},
+                       {"rank", rank},
+                       {"path", path},
+                       {"sha256", Sha256Hex(bytes)},
+                       {"control", wnid == "n02102040" && rank == 3 ? "incorrect" : ""}});
+    }
+  }
+  const json manifest = {
+      {"schema_version", 1},
+      {"source", {{"made_by", "tests/cli/label_cli_test.cpp"}}},
+      {"classes",
+       {{{"index", 0}, {"wnid", "n01440764"}, {"synonyms", {"tench", "Tinca tinca"}}, {"gloss", "a fish"}},
+        {{"index", 217}, {"wnid", "n02102040"}, {"synonyms", {"English springer"}}, {"gloss", "a spaniel"}}}},
+      {"items", items}};
+  WriteFile(dir / "candidates.json", manifest.dump(2));
+  return dir / "candidates.json";
+}
+
+struct HttpResponse {
+  int status = 0;
+  std::string body;
+};
+
+// A minimal HTTP/1.1 client over a loopback socket (cli_tests does not link cpp-httplib; the labeling tests
+// exercise the server with cpp-httplib's client).
+HttpResponse Http(int port, const std::string& method, const std::string& path, const std::string& body = "",
+                  const std::vector<std::string>& headers = {}) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  HttpResponse response;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
+    close(fd);
+    return response;
+  }
+  std::string request =
+      method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) + "\r\nConnection: close\r\n";
+  for (const std::string& header : headers) request += header + "\r\n";
+  if (method == "POST") {
+    request += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+  }
+  request += "\r\n" + body;
+  for (std::size_t sent = 0; sent < request.size();) {
+    const ssize_t n = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += static_cast<std::size_t>(n);
+  }
+  std::string raw;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = recv(fd, buffer, sizeof(buffer), 0)) > 0) raw.append(buffer, static_cast<std::size_t>(n));
+  close(fd);
+  if (raw.rfind("HTTP/1.1 ", 0) == 0) response.status = std::stoi(raw.substr(9, 3));
+  const std::size_t split = raw.find("\r\n\r\n");
+  if (split != std::string::npos) response.body = raw.substr(split + 4);
+  return response;
+}
+
+// `evalsuite label serve ...` as a child process; stdout is read until it prints the URL.
+class ServeProcess {
+ public:
+  explicit ServeProcess(const std::vector<std::string>& args) {
+    int out[2];
+    if (pipe(out) != 0) throw std::runtime_error("pipe");
+    pid_ = fork();
+    if (pid_ == 0) {
+      dup2(out[1], 1);
+      close(out[0]);
+      const int null_fd = open("/dev/null", O_RDWR);
+      dup2(null_fd, 0);
+      std::vector<std::string> argv = {EVALSUITE_BINARY, "label", "serve"};
+      argv.insert(argv.end(), args.begin(), args.end());
+      std::vector<char*> raw;
+      for (auto& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      execv(raw[0], raw.data());
+      _exit(127);
+    }
+    close(out[1]);
+    out_fd_ = out[0];
+    // Wait (at most a minute) for "Open: http://127.0.0.1:PORT/...".
+    const std::regex url_pattern(R"(Open: http://127\.0\.0\.1:(\d+)/)");
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+      pollfd p{out_fd_, POLLIN, 0};
+      if (poll(&p, 1, 200) <= 0) continue;
+      char buffer[1024];
+      const ssize_t n = read(out_fd_, buffer, sizeof(buffer));
+      if (n <= 0) break;
+      stdout_.append(buffer, static_cast<std::size_t>(n));
+      std::smatch match;
+      if (std::regex_search(stdout_, match, url_pattern)) {
+        port_ = std::stoi(match[1]);
+        return;
+      }
+    }
+  }
+  ~ServeProcess() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    close(out_fd_);
+  }
+  int port() const { return port_; }
+  const std::string& output() const { return stdout_; }
+  // Sends `signal` and waits; returns the exit code, or -signal when it was killed by it.
+  int Signal(int signal) {
+    kill(pid_, signal);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    char buffer[1024];
+    ssize_t n;
+    while ((n = read(out_fd_, buffer, sizeof(buffer))) > 0) stdout_.append(buffer, static_cast<std::size_t>(n));
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int out_fd_ = -1;
+  int port_ = 0;
+  std::string stdout_;
+};
+
+std::string PageTokenHeader(int port, const std::vector<std::string>& headers = {}) {
+  const HttpResponse page = Http(port, "GET", "/", "", headers);
+  std::smatch match;
+  const std::regex token(R"re(<meta name="page-token" content="([0-9a-f]+)">)re");
+  if (!std::regex_search(page.body, match, token)) return "";
+  return "X-CSRF-Token: " + match[1].str();
+}
+
+int64_t CountRows(const fs::path& store, const std::string& where) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(store.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr);  // read-write: may replay the WAL
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, ("SELECT count(*) FROM events WHERE " + where).c_str(), -1, &stmt, nullptr);
+  int64_t count = -1;
+  if (sqlite3_step(stmt) == SQLITE_ROW) count = sqlite3_column_int64(stmt, 0);
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return count;
+}
+
+TEST(LabelCliTest, SigkillLosesNoAcknowledgedDecision) {
+  TempDir dir;
+  const fs::path manifest = WriteCandidates(dir / "cands");
+  ServeProcess server({"--candidates", manifest.string(), "--labeler", "kim", "--port", "0"});
+  ASSERT_GT(server.port(), 0) << "the server did not print its URL: " << server.output();
+  EXPECT_NE(server.output().find("Labeling 6 candidates of 2 classes as kim"), std::string::npos) << server.output();
+  const std::string token = PageTokenHeader(server.port());
+  ASSERT_FALSE(token.empty());
+
+  // 30 decisions from two labelers, and two undos; each counted only once the server has said 200.
+  int acknowledged = 0;
+  const char* labels[] = {"correct", "incorrect", "unsure"};
+  for (int round = 0; round < 5; ++round) {
+    for (int rank = 1; rank <= 3; ++rank) {
+      for (const char* labeler : {"kim", "lee"}) {
+        const json body = {{"labeler", labeler},
+                           {"item", "n01440764/" + std::to_string(rank)},
+                           {"label", labels[(round + rank) % 3]},
+                           {"seconds", 0.25}};
+        const HttpResponse r = Http(server.port(), "POST", "/api/label", body.dump(), {token});
+        ASSERT_EQ(r.status, 200) << r.body;
+        ++acknowledged;
+      }
+    }
+  }
+  for (int i = 0; i < 2; ++i) {
+    const HttpResponse r = Http(server.port(), "POST", "/api/undo", json{{"labeler", "lee"}}.dump(), {token});
+    ASSERT_EQ(r.status, 200) << r.body;
+    ++acknowledged;
+  }
+  EXPECT_EQ(server.Signal(SIGKILL), -SIGKILL);
+
+  const fs::path store = dir / "cands" / "labels.sqlite";
+  EXPECT_EQ(CountRows(store, "1"), acknowledged);
+  EXPECT_EQ(CountRows(store, "action = 'undo' AND labeler = 'lee'"), 2);
+  EXPECT_EQ(CountRows(store, "labeler = 'kim' AND seconds = 0.25"), 15);
+
+  // The store left by the kill reads normally.
+  const auto agreement = RunEvalsuite({"label", "agreement", "--candidates", manifest.string(), "--format", "json"});
+  ASSERT_EQ(agreement.exit_code, 0) << agreement.err;
+  const json report = json::parse(agreement.out);
+  EXPECT_EQ(report["labelers"], json({"kim", "lee"}));
+  EXPECT_EQ(report["cohen_kappa"][0]["items"], 3);
+}
+
+TEST(LabelCliTest, SigtermStopsCleanlyAndATokenGuardsTheServer) {
+  TempDir dir;
+  const fs::path manifest = WriteCandidates(dir / "cands");
+  const std::string secret = "a-long-enough-access-token";
+  ServeProcess server({"--candidates", manifest.string(), "--labeler", "kim", "--port", "0", "--store",
+                       (dir / "elsewhere.sqlite").string(), "--token", secret});
+  ASSERT_GT(server.port(), 0) << server.output();
+  EXPECT_NE(server.output().find("&token=" + secret), std::string::npos) << "the printed URL carries the token";
+  EXPECT_EQ(Http(server.port(), "GET", "/").status, 401);
+  EXPECT_EQ(Http(server.port(), "GET", "/api/queue?labeler=kim&token=wrong").status, 403);
+  const std::vector<std::string> auth = {"X-Evalsuite-Token: " + secret};
+  EXPECT_EQ(Http(server.port(), "GET", "/api/queue", "", auth).status, 200);
+  std::vector<std::string> headers = auth;
+  headers.push_back(PageTokenHeader(server.port(), auth));
+  const HttpResponse r =
+      Http(server.port(), "POST", "/api/label", json{{"item", "n02102040/1"}, {"label", "correct"}}.dump(), headers);
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(server.Signal(SIGTERM), 0);
+  EXPECT_NE(server.output().find("Stopped"), std::string::npos) << server.output();
+  EXPECT_EQ(CountRows(dir / "elsewhere.sqlite", "labeler = 'kim'"), 1);
+}
+
+class LabeledStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    manifest_ = WriteCandidates(dir_ / "cands");
+    ServeProcess server({"--candidates", manifest_.string(), "--labeler", "kim", "--port", "0"});
+    ASSERT_GT(server.port(), 0) << server.output();
+    const std::string token = PageTokenHeader(server.port());
+    // kim and "lee, jr." (a comma to quote in CSV) label every item; they disagree on tench #3 and
+    // springer #2. lee says correct on the known-incorrect control.
+    const std::map<std::string, std::pair<std::string, std::string>> plan = {
+        {"n01440764/1", {"correct", "correct"}},   {"n01440764/2", {"correct", "correct"}},
+        {"n01440764/3", {"incorrect", "correct"}}, {"n02102040/1", {"correct", "correct"}},
+        {"n02102040/2", {"unsure", "incorrect"}},  {"n02102040/3", {"incorrect", "correct"}},
+    };
+    for (const auto& [item, labels] : plan) {
+      for (const auto& [labeler, label] :
+           {std::pair{std::string("kim"), labels.first}, std::pair{std::string("lee, jr."), labels.second}}) {
+        const HttpResponse r = Http(server.port(), "POST", "/api/label",
+                                    json{{"labeler", labeler}, {"item", item}, {"label", label}}.dump(), {token});
+        ASSERT_EQ(r.status, 200) << r.body;
+      }
+    }
+    // kim relabels tench #2 and takes it back: the relabel and its undo are events, the label stays correct.
+    ASSERT_EQ(Http(server.port(), "POST", "/api/label",
+                   json{{"labeler", "kim"}, {"item", "n01440764/2"}, {"label", "incorrect"}}.dump(), {token})
+                  .status,
+              200);
+    ASSERT_EQ(Http(server.port(), "POST", "/api/undo", json{{"labeler", "kim"}}.dump(), {token}).status, 200);
+    EXPECT_EQ(server.Signal(SIGTERM), 0);
+  }
+
+  TempDir dir_;
+  fs::path manifest_;
+};
+
+TEST_F(LabeledStoreTest, AgreementReportsKappaFrequencyAndControlAccuracy) {
+  const auto text = RunEvalsuite({"label", "agreement", "--candidates", manifest_.string()});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("Labelers: 2 (kim, lee, jr.)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Cohen's kappa (kim vs lee, jr.)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("on 6 items"), std::string::npos) << text.out;
+
+  const auto out = RunEvalsuite({"label", "agreement", "--candidates", (dir_ / "cands").string(), "--format", "json",
+                                 "--out", (dir_ / "agreement.json").string()});
+  ASSERT_EQ(out.exit_code, 0) << out.err;
+  const json report = json::parse(ReadFile(dir_ / "agreement.json"));
+  EXPECT_EQ(report["items_judged"], 6);
+  // Observed 3/6; kim: c 3/6, i 2/6, u 1/6; lee: c 5/6, i 1/6 -> expected 15/36 + 2/36 = 17/36; kappa 1/19.
+  EXPECT_NEAR(report["cohen_kappa"][0]["kappa"].get<double>(), 1.0 / 19.0, 1e-9);
+  for (const json& item : report["items"]) {
+    if (item["id"] == "n01440764/3") {
+      EXPECT_DOUBLE_EQ(item["selection_frequency"].get<double>(), 0.5);
+    }
+    if (item["id"] == "n01440764/2") {
+      EXPECT_DOUBLE_EQ(item["selection_frequency"].get<double>(), 1.0) << "kim's undone relabel must not count";
+    }
+  }
+  const json& accuracy = report["labeler_accuracy_on_controls"];
+  EXPECT_EQ(accuracy[0]["labeler"], "kim");
+  EXPECT_EQ(accuracy[0]["controls_right"], 1);
+  EXPECT_EQ(accuracy[1]["controls_right"], 0);
+  EXPECT_NEAR(accuracy[1]["interval"]["upper"].get<double>(), 0.975, 1e-9);  // Clopper-Pearson 0/1
+}
+
+TEST_F(LabeledStoreTest, ExportWritesEveryEventAsJsonLinesOrCsv) {
+  const auto jsonl = RunEvalsuite({"label", "export", "--candidates", manifest_.string(), "--format", "jsonl"});
+  ASSERT_EQ(jsonl.exit_code, 0) << jsonl.err;
+  std::istringstream lines(jsonl.out);
+  std::string line;
+  std::vector<json> rows;
+  while (std::getline(lines, line)) rows.push_back(json::parse(line));
+  ASSERT_EQ(rows.size(), 14u);  // 12 decisions, a relabel and its undo
+  EXPECT_EQ(rows.back()["action"], "undo");
+  EXPECT_EQ(rows.back()["undoes"], rows[12]["seq"]);
+  EXPECT_EQ(rows[0]["wnid"], rows[0]["item"].get<std::string>().substr(0, 9));
+
+  const auto csv = RunEvalsuite({"label", "export", "--candidates", manifest_.string(), "--format", "csv", "--out",
+                                 (dir_ / "labels.csv").string()});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  const std::string text = ReadFile(dir_ / "labels.csv");
+  EXPECT_EQ(text.rfind("seq,time,labeler,item,wnid,class_index,action,label,undoes,seconds,control\n", 0), 0u);
+  EXPECT_NE(text.find(",\"lee, jr.\",n01440764/1,"), std::string::npos) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 15);
+
+  const auto decisions =
+      RunEvalsuite({"label", "export", "--candidates", manifest_.string(), "--format", "jsonl", "--decisions"});
+  ASSERT_EQ(decisions.exit_code, 0) << decisions.err;
+  EXPECT_EQ(std::count(decisions.out.begin(), decisions.out.end(), '\n'), 12);
+  EXPECT_EQ(RunEvalsuite({"label", "export", "--candidates", manifest_.string(), "--format", "xml"}).exit_code, 2);
+}
+
+TEST_F(LabeledStoreTest, FreezeCopiesTheMajorityImagesWithAVersionedManifest) {
+  const fs::path out = dir_ / "holdout-v1";
+  const auto frozen = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--rule", "majority",
+                                    "--min-labelers", "2", "--out", out.string()});
+  ASSERT_EQ(frozen.exit_code, 0) << frozen.err;
+  EXPECT_NE(frozen.out.find("3 images"), std::string::npos) << frozen.out;
+  EXPECT_NE(frozen.out.find("1 hidden controls"), std::string::npos) << frozen.out;
+  const json holdout = json::parse(ReadFile(out / "manifest.json"));
+  EXPECT_EQ(holdout["version_hash"].get<std::string>().size(), 64u);
+  EXPECT_NE(frozen.out.find(holdout["version_hash"].get<std::string>()), std::string::npos);
+  EXPECT_EQ(holdout["rule"]["rule"], "majority");
+  ASSERT_EQ(holdout["items"].size(), 3u);  // tench 1, 2 and springer 1 (2 of 2 said correct)
+  for (const json& item : holdout["items"]) {
+    EXPECT_EQ(Sha256FileHex(out / item["path"].get<std::string>()), item["sha256"]);
+    EXPECT_EQ(item["labels"]["correct"], 2);
+  }
+  const auto frequency = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--rule",
+                                       "frequency>=0.5", "--out", (dir_ / "holdout-f").string()});
+  ASSERT_EQ(frequency.exit_code, 0) << frequency.err;
+  EXPECT_EQ(json::parse(ReadFile(dir_ / "holdout-f" / "manifest.json"))["items"].size(), 4u);  // + tench 3 (1 of 2)
+
+  const auto again = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--out", out.string()});
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("never overwritten"), std::string::npos) << again.err;
+  const auto bad_rule =
+      RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--rule", "frequency>=2", "--out", "x"});
+  EXPECT_EQ(bad_rule.exit_code, 2);
+  EXPECT_NE(bad_rule.err.find("--rule"), std::string::npos) << bad_rule.err;
+}
+
+TEST(LabelCliTest, UsageAndInputErrorsAreClear) {
+  TempDir dir;
+  const fs::path manifest = WriteCandidates(dir / "cands");
+  EXPECT_EQ(RunEvalsuite({"label", "serve", "--candidates", manifest.string()}).exit_code, 2);  // no --labeler
+  const auto tab = RunEvalsuite({"label", "serve", "--candidates", manifest.string(), "--labeler", "a\tb"});
+  EXPECT_EQ(tab.exit_code, 2);
+  EXPECT_NE(tab.err.find("control character"), std::string::npos) << tab.err;
+  const auto no_store = RunEvalsuite({"label", "agreement", "--candidates", manifest.string()});
+  EXPECT_EQ(no_store.exit_code, 1);
+  EXPECT_NE(no_store.err.find("labels.sqlite"), std::string::npos) << no_store.err;
+  EXPECT_FALSE(fs::exists(dir / "cands" / "labels.sqlite")) << "reading must not create an empty store";
+  const auto missing = RunEvalsuite({"label", "serve", "--candidates", (dir / "nope.json").string(), "--labeler", "x"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("nope.json"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace evalsuite

@@ -1,0 +1,138 @@
+// Freezing: rules, minimum labelers, controls left out, copies verified by VerifyHoldout, refusals.
+#include "labeling/holdout_freeze.h"
+
+#include <gtest/gtest.h>
+
+#include "datasets/images/holdout_manifest.h"
+#include "evalsuite/common/error.h"
+#include "tests/labeling/labeling_fixture.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::labeling {
+namespace {
+
+namespace fs = std::filesystem;
+using evalsuite::testing::TempDir;
+using evalsuite::testing::WriteFile;
+
+class HoldoutFreezeTest : public ::testing::Test {
+ protected:
+  HoldoutFreezeTest()
+      : folder_(testing::MakeCandidateFolder(dir_ / "candidates")), store_(dir_ / "candidates" / "labels.sqlite") {
+    // Three labelers. photo1 of each class: 3 correct; photo2: 2 of 3 correct; photo3: 1 of 3 correct;
+    // the springer control: 3 correct (wrongly) but a control never enters the holdout.
+    for (const char* wnid : {"n01440764", "n02102040", "n03417042"}) {
+      const std::string w(wnid);
+      Label(w + "/photo1", "ccc");
+      Label(w + "/photo2", "cci");
+      Label(w + "/photo3", "ciu");
+    }
+    Label("n02102040/control", "ccc");
+  }
+  void Label(const std::string& item, const std::string& labels) {
+    const char* names[] = {"ann", "ben", "cat"};
+    for (std::size_t k = 0; k < labels.size(); ++k) {
+      store_.AppendLabel(item, names[k],
+                         labels[k] == 'c'   ? labeling::Label::kCorrect
+                         : labels[k] == 'i' ? labeling::Label::kIncorrect
+                                            : labeling::Label::kUnsure,
+                         1);
+    }
+  }
+  FreezeSummary Freeze(const std::string& rule, std::size_t min_labelers, const fs::path& out) {
+    return FreezeHoldout(folder_.manifest, folder_.dir, CurrentDecisions(store_.Events()),
+                         ParseFreezeRule(rule, min_labelers), out, "");
+  }
+
+  TempDir dir_;
+  testing::CandidateFolder folder_;
+  LabelStore store_;
+};
+
+TEST_F(HoldoutFreezeTest, MajorityKeepsItemsMostLabelersCalledCorrectAndTheResultVerifies) {
+  const fs::path out = dir_ / "holdout";
+  const FreezeSummary summary = Freeze("majority", 2, out);
+  EXPECT_EQ(summary.candidates, 10u);
+  EXPECT_EQ(summary.selected, 6u);  // photo1 and photo2 of each class
+  EXPECT_EQ(summary.rejected_by_rule, 3u);
+  EXPECT_EQ(summary.controls_left_out, 1u);
+
+  const datasets::Holdout holdout = datasets::ReadHoldout(out);
+  EXPECT_TRUE(datasets::VerifyHoldout(holdout, out).empty());
+  EXPECT_EQ(holdout.version_hash, summary.holdout.version_hash);
+  EXPECT_EQ(holdout.version_hash.size(), 64u);
+  EXPECT_EQ(holdout.name, "holdout");
+  EXPECT_EQ(holdout.rule["rule"], "majority");
+  EXPECT_EQ(holdout.rule["min_labelers"], 2);
+  ASSERT_EQ(holdout.items.size(), 6u);
+  EXPECT_EQ(holdout.items[0].id, "n01440764/photo1");  // class by class, by rank
+  EXPECT_EQ(holdout.items[0].class_index, 0);
+  EXPECT_EQ(holdout.items[0].class_name, "tench");
+  EXPECT_EQ(holdout.items[0].labels["correct"], 3);
+  EXPECT_DOUBLE_EQ(holdout.items[0].frequency, 1.0);
+  EXPECT_EQ(holdout.items[1].labels["incorrect"], 1);
+  EXPECT_NEAR(holdout.items[1].frequency, 2.0 / 3.0, 1e-12);
+  EXPECT_EQ(holdout.items[5].wnid, "n03417042");
+  EXPECT_EQ(holdout.items[5].class_index, 569);
+  for (const auto& item : holdout.items) {
+    EXPECT_NE(item.id, "n02102040/control");
+    EXPECT_TRUE(fs::exists(out / item.path));
+  }
+  // No staging folder is left beside it.
+  for (const auto& entry : fs::directory_iterator(dir_.path())) {
+    EXPECT_EQ(entry.path().filename().string().find(".freezing-"), std::string::npos);
+  }
+
+  // Tampering is caught by the holdout's own verification.
+  WriteFile(out / holdout.items[0].path, "changed");
+  EXPECT_FALSE(datasets::VerifyHoldout(datasets::ReadHoldout(out), out).empty());
+}
+
+TEST_F(HoldoutFreezeTest, FrequencyRuleAndMinimumLabelers) {
+  EXPECT_EQ(Freeze("frequency>=1", 1, dir_ / "h1").selected, 3u);    // only unanimous
+  EXPECT_EQ(Freeze("frequency>=0.3", 1, dir_ / "h2").selected, 9u);  // a third is enough
+  const FreezeSummary strict = Freeze("frequency>=0.5", 3, dir_ / "h3");
+  EXPECT_EQ(strict.selected, 6u);
+  store_.AppendLabel("n01440764/photo1", "dan", labeling::Label::kCorrect, 1);
+  const FreezeSummary four = Freeze("majority", 4, dir_ / "h4");
+  EXPECT_EQ(four.selected, 1u);  // only the item four labelers judged
+  EXPECT_EQ(four.too_few_labelers, 8u);
+}
+
+TEST_F(HoldoutFreezeTest, RulesAreParsedStrictly) {
+  EXPECT_EQ(ParseFreezeRule("majority", 1).kind, FreezeRule::Kind::kMajority);
+  const FreezeRule rule = ParseFreezeRule("frequency>=0.7", 2);
+  EXPECT_EQ(rule.kind, FreezeRule::Kind::kFrequencyAtLeast);
+  EXPECT_DOUBLE_EQ(rule.min_frequency, 0.7);
+  for (const char* bad :
+       {"frequency>=", "frequency>=1.5", "frequency>=-0.1", "frequency>=0.7x", "frequency>0.7", "most", ""}) {
+    EXPECT_THROW(ParseFreezeRule(bad, 1), Error) << bad;
+  }
+  EXPECT_THROW(ParseFreezeRule("majority", 0), Error);
+  // Majority is strict: one correct and one incorrect is a tie, not a majority.
+  ItemAgreement tie;
+  tie.correct = 1;
+  tie.incorrect = 1;
+  EXPECT_FALSE(ParseFreezeRule("majority", 1).Accepts(tie));
+  EXPECT_TRUE(ParseFreezeRule("frequency>=0.5", 1).Accepts(tie));
+}
+
+TEST_F(HoldoutFreezeTest, RefusesToOverwriteAChangedImageOrAnEmptyResult) {
+  WriteFile(dir_ / "taken" / "something", "x");
+  EXPECT_THROW(Freeze("majority", 1, dir_ / "taken"), Error);
+
+  WriteFile(folder_.dir / "images" / "n01440764_1.jpg", "swapped after labeling");
+  try {
+    Freeze("majority", 1, dir_ / "changed");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInput);
+    EXPECT_NE(std::string(e.what()).find("n01440764_1.jpg"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "changed")) << "a failed freeze leaves nothing behind";
+  EXPECT_THROW(Freeze("majority", 5, dir_ / "none"), Error);
+  EXPECT_FALSE(fs::exists(dir_ / "none"));
+}
+
+}  // namespace
+}  // namespace evalsuite::labeling
