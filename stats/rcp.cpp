@@ -57,8 +57,8 @@ double OneSidedPooledTTestPValue(double mean1, double stdev1, double n1, double 
   return t < 0 ? boost::math::cdf(distribution, t) : 1.0 - boost::math::cdf(boost::math::complement(distribution, t));
 }
 
-double RcpMinAcceptableMean(double mean, double stdev, std::size_t n_reference, std::size_t n_submission,
-                            double alpha, double tolerance) {
+double RcpMinAcceptableMean(double mean, double stdev, std::size_t n_reference, std::size_t n_submission, double alpha,
+                            double tolerance) {
   if (stdev == 0) return mean;
   double mean_max = mean;
   double mean_min = 0.0;
@@ -127,9 +127,9 @@ std::vector<RcpPoint> PruneRcps(std::vector<RcpPoint> points, std::size_t submis
   auto fastest = std::min_element(points.begin(), points.end(),
                                   [](const RcpPoint& a, const RcpPoint& b) { return a.min_epochs < b.min_epochs; });
   const double fastest_batch = fastest->batch_size;
-  points.erase(std::remove_if(points.begin(), points.end(),
-                              [&](const RcpPoint& p) { return p.batch_size < fastest_batch; }),
-               points.end());
+  points.erase(
+      std::remove_if(points.begin(), points.end(), [&](const RcpPoint& p) { return p.batch_size < fastest_batch; }),
+      points.end());
   // Step 2: drop a point that converges slower than the interpolation of its neighbours, then look again at the
   // point that took its place.
   std::size_t i = 1;

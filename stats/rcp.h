@@ -12,7 +12,7 @@ namespace evalsuite::stats {
 
 // One reference point: a batch size and its runs' epochs (or samples) to converge.
 struct RcpPoint {
-  std::string name;           // record name in the RCP file, "<bench>_interp_<bs>" when interpolated
+  std::string name;  // record name in the RCP file, "<bench>_interp_<bs>" when interpolated
   double batch_size = 0;
   double mean = 0;            // olympic mean of the reference epochs
   double stdev = 0;           // population stdev (numpy.std, ddof 0) of the same kept epochs
@@ -59,8 +59,8 @@ RcpVerdict EvaluateRcp(const RcpPoint& reference, std::vector<double> epochs, st
 
 struct RcpCheck {
   bool pass = false;
-  std::string message;          // the checker's wording: "RCP found", "RCP Interpolation", "Missing RCP, ..."
-  std::optional<RcpPoint> used; // the reference point compared with
+  std::string message;           // the checker's wording: "RCP found", "RCP Interpolation", "Missing RCP, ..."
+  std::optional<RcpPoint> used;  // the reference point compared with
   std::optional<RcpVerdict> verdict;
 };
 // check_directory's decision for one pass: exact batch size, else interpolation between the neighbours, else

@@ -1,9 +1,176 @@
+// evalsuite import PATH... [--format auto|mlperf|dawnbench|jsonl] [--store FILE | --no-store] [--json FILE]
+//                          [--threshold X] [--rcp PATH] [--rcp-pass pruned|full] [--study NAME] [--jobs N]
+// Exit: 0 all clean, 3 imported with warnings (lines or facts skipped), 1 some file could not be read (the others
+// were imported), 2 usage (including an output that would land inside a folder being imported).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/common/environment.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/common/exit_codes.h"
+#include "evalsuite/importer/importer.h"
+#include "evalsuite/study/run_store.h"
 
 namespace evalsuite::cli {
+namespace {
+namespace fs = std::filesystem;
+
+// A file with thousands of broken lines should not drown the terminal: the count still reaches the exit code.
+constexpr std::size_t kWarningsShownPerFile = 10;
+
+struct ImportArgs {
+  std::vector<std::string> paths;
+  std::string format = "auto";
+  std::string store = "evalsuite.db";
+  bool no_store = false;
+  std::string json_out;
+  std::optional<double> threshold;
+  std::string rcp;
+  std::string rcp_pass = "pruned";
+  std::string study;
+  unsigned jobs = 0;
+  bool quiet = false;
+};
+
+fs::path CanonicalOutput(const std::string& file) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(file), ec);
+  return ec ? fs::absolute(file).lexically_normal() : p;
+}
+
+// Import only reads: refuse an output that would be written inside (or over) what it imports.
+void CheckOutputOutsideInputs(const std::string& option, const std::string& file,
+                              const std::vector<std::string>& paths) {
+  const fs::path out = CanonicalOutput(file);
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (!fs::exists(p, ec)) continue;
+    const fs::path in = fs::weakly_canonical(fs::absolute(p), ec);
+    const bool inside = fs::is_directory(in, ec) ? importer::IsWithin(out, in) : out == in;
+    if (inside) {
+      throw UsageError(option, "\"" + file + "\" lies inside \"" + p +
+                                   "\", which is being imported; import never writes into the folders it reads: "
+                                   "choose a file elsewhere" +
+                                   (option == "--store" ? " (or --no-store)" : ""));
+    }
+  }
+}
+
+void PrintDiagnostics(const importer::ImportResult& result) {
+  std::map<std::string, std::size_t> per_file;
+  std::map<std::string, std::size_t> hidden;
+  for (const std::string& w : result.warnings) {
+    const std::string file = w.substr(0, w.find(':'));
+    if (++per_file[file] <= kWarningsShownPerFile) {
+      std::cerr << "evalsuite: warning: " << w << "\n";
+    } else {
+      ++hidden[file];
+    }
+  }
+  for (const auto& [file, n] : hidden) {
+    std::cerr << "evalsuite: warning: " << file << ": " << n << " more warning(s) not shown\n";
+  }
+  for (const std::string& e : result.errors) std::cerr << "evalsuite: error: " << e << "\n";
+}
+
+void RunImport(const ImportArgs& args) {
+  importer::ImportOptions options;
+  for (const std::string& p : args.paths) options.paths.emplace_back(p);
+  auto format = importer::ParseImportFormat(args.format);
+  if (!format) throw UsageError("--format", "expected auto, mlperf, dawnbench or jsonl, got \"" + args.format + "\"");
+  options.format = *format;
+  options.threshold = args.threshold;
+  if (!args.rcp.empty()) {
+    std::error_code ec;
+    if (!fs::exists(args.rcp, ec)) throw UsageError("--rcp", "\"" + args.rcp + "\": no such file or folder");
+    options.rcp = fs::path(args.rcp);
+  }
+  if (args.rcp_pass == "pruned") {
+    options.rcp_pass = importer::RcpPass::kPruned;
+  } else if (args.rcp_pass == "full") {
+    options.rcp_pass = importer::RcpPass::kFull;
+  } else {
+    throw UsageError("--rcp-pass", "expected pruned or full, got \"" + args.rcp_pass + "\"");
+  }
+  options.jobs = args.jobs;
+  if (!args.json_out.empty()) CheckOutputOutsideInputs("--json", args.json_out, args.paths);
+
+  // Open the store before reading anything, so a bad --store fails at once.
+  std::unique_ptr<study::RunStore> store;
+  if (!args.no_store) {
+    CheckOutputOutsideInputs("--store", args.store, args.paths);
+    store = study::RunStore::Open(args.store);
+  }
+
+  importer::ImportResult result = importer::Import(options);
+  PrintDiagnostics(result);
+  if (!args.quiet) std::cout << importer::FormatSummary(result);
+
+  if (!args.json_out.empty()) {
+    std::ofstream out(args.json_out, std::ios::binary | std::ios::trunc);
+    if (!out) throw IoError(args.json_out, "cannot open for writing");
+    out << importer::ToJson(result).dump(2) << "\n";
+    if (!out) throw IoError(args.json_out, "write failed");
+  }
+
+  if (store && !result.groups.empty()) {
+    nlohmann::json plan = {{"command", "import"},
+                           {"paths", args.paths},
+                           {"format", args.format},
+                           {"threshold", args.threshold ? nlohmann::json(*args.threshold) : nlohmann::json(nullptr)},
+                           {"rcp", args.rcp.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.rcp)},
+                           {"rcp_pass", args.rcp_pass},
+                           {"units", {{"time", "seconds"}, {"metric", "fraction"}}}};
+    nlohmann::json environment = DescribeEnvironment();
+    const std::string base_name =
+        args.study.empty()
+            ? "import " + fs::path(args.paths.front()).lexically_normal().filename().string() + " " + UtcNowIso8601()
+            : args.study;
+    std::string name;
+    importer::WriteToStore(*store, result, base_name, plan, environment, &name);
+    if (!args.quiet) std::cout << "stored as study \"" << name << "\" in " << args.store << "\n";
+  }
+
+  if (!result.errors.empty()) {
+    throw IoError(
+        result.errors.front().substr(0, result.errors.front().find(':')),
+        std::to_string(result.errors.size()) + " file(s) or folder(s) could not be read; the rest was " + "imported");
+  }
+  if (result.groups.empty()) {
+    throw InputError(args.paths.front(),
+                     "nothing to import: no MLPerf result_*.txt, DAWNBench .tsv or .jsonl run "
+                     "log found");
+  }
+  SetExitCode(result.warnings.empty() ? kExitOk : kExitWithWarnings);
+}
+
+}  // namespace
 
 void RegisterImportCommand(CLI::App& app) {
-  app.add_subcommand("import", "(not yet implemented)");
+  auto args = std::make_shared<ImportArgs>();
+  CLI::App* command = app.add_subcommand(
+      "import", "Import MLPerf result logs, DAWNBench entries or JSON Lines run logs into the run store");
+  command->add_option("paths", args->paths, "Files, or folders searched recursively")->required();
+  command->add_option("--format", args->format, "auto (default), mlperf, dawnbench or jsonl");
+  command->add_option("--store", args->store, "The run store (SQLite); default: evalsuite.db here");
+  command->add_flag("--no-store", args->no_store, "Only print (and write --json); do not touch a store");
+  command->add_option("--json", args->json_out, "Write the groups, scores and TTAs as JSON to this file");
+  command->add_option("--threshold", args->threshold,
+                      "Target overriding the default (DAWNBench: CIFAR10 top-1 94, ImageNet top-5 93, SQuAD F1 0.73; "
+                      "MLPerf: the benchmark's quality target)");
+  command->add_option("--rcp", args->rcp, "MLPerf RCP file, or folder of rcps_<benchmark>.json, to check against");
+  command->add_option("--rcp-pass", args->rcp_pass, "pruned (the package checker's default) or full");
+  command->add_option("--study", args->study, "Study name in the store (default: \"import <path> <UTC time>\")");
+  command->add_option("--jobs", args->jobs, "Parsing threads (default: one per hardware thread)");
+  command->add_flag("--quiet", args->quiet, "Print only warnings and errors");
+  command->callback([args] { RunImport(*args); });
 }
 
 }  // namespace evalsuite::cli

@@ -1,0 +1,231 @@
+#include "evalsuite/importer/import_sources.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+#include <system_error>
+
+namespace evalsuite::importer {
+namespace fs = std::filesystem;
+namespace {
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+bool IsMlperfResultName(const std::string& name) {
+  return name.rfind("result_", 0) == 0 && EndsWith(Lower(name), ".txt");
+}
+
+// The format of a file met while walking a folder; nullopt = not imported.
+std::optional<ImportFormat> FormatInFolder(const fs::path& file, ImportFormat forced) {
+  const std::string name = file.filename().string();
+  const std::string ext = Lower(file.extension().string());
+  switch (forced) {
+    case ImportFormat::kAuto:
+      if (IsMlperfResultName(name)) return ImportFormat::kMlperf;
+      if (ext == ".tsv") return ImportFormat::kDawnbench;
+      if (ext == ".jsonl") return ImportFormat::kJsonl;
+      return std::nullopt;
+    case ImportFormat::kMlperf:
+      if (IsMlperfResultName(name) || ext == ".txt" || ext == ".log") return ImportFormat::kMlperf;
+      return std::nullopt;
+    case ImportFormat::kDawnbench:
+      if (ext == ".tsv") return ImportFormat::kDawnbench;
+      return std::nullopt;
+    case ImportFormat::kJsonl:
+      if (ext == ".jsonl") return ImportFormat::kJsonl;
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// A file named on the command line: its extension decides under auto, MLPerf being the default.
+std::optional<ImportFormat> FormatOfArgument(fs::path& file, ImportFormat forced) {
+  const std::string ext = Lower(file.extension().string());
+  if (ext == ".json") {  // a DAWNBench entry named by its JSON: import the TSV beside it
+    fs::path tsv = file;
+    tsv.replace_extension(".tsv");
+    std::error_code ec;
+    if (fs::exists(tsv, ec) && (forced == ImportFormat::kAuto || forced == ImportFormat::kDawnbench)) {
+      file = tsv;
+      return ImportFormat::kDawnbench;
+    }
+  }
+  if (forced != ImportFormat::kAuto) return forced;
+  if (ext == ".tsv") return ImportFormat::kDawnbench;
+  if (ext == ".jsonl") return ImportFormat::kJsonl;
+  return ImportFormat::kMlperf;
+}
+
+// Collects regular files below `folder`; a folder that cannot be read is an error naming it, and the walk goes on.
+// Symbolic links to folders are not followed (no cycles); links to files are.
+// Entries that are neither folders nor regular files (a dangling link, say) go to `others`: one named like a log
+// is an unreadable file, not something to pass over in silence.
+void Walk(const fs::path& folder, std::vector<fs::path>& files, std::vector<fs::path>& others,
+          std::vector<std::string>& errors) {
+  std::error_code ec;
+  fs::directory_iterator it(folder, ec);
+  if (ec) {
+    errors.push_back(folder.string() + ": cannot read the folder: " + ec.message());
+    return;
+  }
+  std::vector<fs::path> subfolders;
+  for (; it != fs::directory_iterator(); it.increment(ec)) {
+    if (ec) {
+      errors.push_back(folder.string() + ": cannot list the folder: " + ec.message());
+      break;
+    }
+    std::error_code type_ec;
+    const fs::file_status link = it->symlink_status(type_ec);
+    if (fs::is_directory(link)) {
+      subfolders.push_back(it->path());
+    } else if (it->is_regular_file(type_ec)) {
+      files.push_back(it->path());
+    } else if (!it->is_directory(type_ec)) {
+      others.push_back(it->path());
+    }
+  }
+  for (const fs::path& sub : subfolders) Walk(sub, files, others, errors);
+}
+
+fs::path Canonical(const fs::path& p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(fs::absolute(p, ec), ec);
+  return ec ? fs::absolute(p).lexically_normal() : c;
+}
+
+}  // namespace
+
+std::optional<ImportFormat> ParseImportFormat(const std::string& name) {
+  if (name == "auto") return ImportFormat::kAuto;
+  if (name == "mlperf") return ImportFormat::kMlperf;
+  if (name == "dawnbench") return ImportFormat::kDawnbench;
+  if (name == "jsonl") return ImportFormat::kJsonl;
+  return std::nullopt;
+}
+
+const char* ImportFormatName(ImportFormat format) {
+  switch (format) {
+    case ImportFormat::kAuto:
+      return "auto";
+    case ImportFormat::kMlperf:
+      return "mlperf";
+    case ImportFormat::kDawnbench:
+      return "dawnbench";
+    case ImportFormat::kJsonl:
+      return "jsonl";
+  }
+  return "auto";
+}
+
+bool NaturalLess(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+    const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+    if (da && db) {
+      std::size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      // Compare as numbers without overflow: strip leading zeros, then length, then digits.
+      std::size_t is = i, js = j;
+      while (is + 1 < ie && a[is] == '0') ++is;
+      while (js + 1 < je && b[js] == '0') ++js;
+      if (ie - is != je - js) return ie - is < je - js;
+      const int c = a.compare(is, ie - is, b, js, je - js);
+      if (c != 0) return c < 0;
+      if (ie - i != je - j) return ie - i < je - j;  // "01" after "1"
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+bool IsWithin(const fs::path& path, const fs::path& folder) {
+  auto p = path.begin();
+  for (auto f = folder.begin(); f != folder.end(); ++f, ++p) {
+    if (f->empty()) continue;  // a trailing separator
+    if (p == path.end() || *p != *f) return false;
+  }
+  return true;
+}
+
+Discovery DiscoverSources(const std::vector<fs::path>& paths, ImportFormat format) {
+  Discovery discovery;
+  std::set<fs::path> seen;
+  // Groups keep the order in which they were first met; files inside a group are sorted naturally at the end.
+  std::vector<fs::path> group_order;
+  std::map<fs::path, std::vector<SourceFile>> groups;
+
+  // `canonical` is known for files found below a canonical root (the walk follows no folder links): resolving
+  // every path again would cost a system call per path component and file.
+  auto add = [&](const fs::path& file, ImportFormat fmt, const fs::path& base, const fs::path& canonical) {
+    SourceFile source;
+    source.file = file;
+    source.canonical = canonical.empty() ? Canonical(file) : canonical;
+    if (!seen.insert(source.canonical).second) return;
+    source.format = fmt;
+    source.group = fmt == ImportFormat::kDawnbench ? source.canonical : source.canonical.parent_path();
+    source.group_source = source.group.lexically_relative(base).generic_string();
+    if (source.group_source.empty()) source.group_source = source.group.filename().generic_string();
+    auto [it, inserted] = groups.try_emplace(source.group);
+    if (inserted) group_order.push_back(source.group);
+    it->second.push_back(std::move(source));
+  };
+
+  for (const fs::path& arg : paths) {
+    std::error_code ec;
+    const fs::file_status status = fs::status(arg, ec);
+    if (ec || !fs::exists(status)) {
+      discovery.errors.push_back(arg.string() + ": no such file or folder");
+      continue;
+    }
+    const fs::path root = Canonical(arg);
+    discovery.roots.push_back(root);
+    const fs::path base = root.parent_path();
+    if (!fs::is_directory(status)) {
+      fs::path file = arg;
+      if (auto fmt = FormatOfArgument(file, format)) add(file, *fmt, base, fs::path());
+      continue;
+    }
+    std::vector<fs::path> found;
+    std::vector<fs::path> others;
+    Walk(arg, found, others, discovery.errors);
+    for (const fs::path& other : others) {
+      if (FormatInFolder(other, format)) {
+        discovery.errors.push_back(other.string() + ": cannot read: not a regular file (a broken link?)");
+      }
+    }
+    // Name order at every level, so output and store are the same on every file system.
+    std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) {
+      auto pa = a.parent_path().generic_string(), pb = b.parent_path().generic_string();
+      if (pa != pb) return NaturalLess(pa, pb);
+      return NaturalLess(a.filename().string(), b.filename().string());
+    });
+    for (const fs::path& file : found) {
+      if (auto fmt = FormatInFolder(file, format)) add(file, *fmt, base, root / file.lexically_relative(arg));
+    }
+  }
+  for (const fs::path& group : group_order) {
+    std::vector<SourceFile>& files = groups[group];
+    std::stable_sort(files.begin(), files.end(), [](const SourceFile& a, const SourceFile& b) {
+      return NaturalLess(a.file.filename().string(), b.file.filename().string());
+    });
+    for (SourceFile& f : files) discovery.files.push_back(std::move(f));
+  }
+  return discovery;
+}
+
+}  // namespace evalsuite::importer

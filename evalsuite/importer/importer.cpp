@@ -1,0 +1,482 @@
+#include "evalsuite/importer/importer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <thread>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/importer/mlperf_rules.h"
+#include "evalsuite/runlog/dawnbench_log.h"
+#include "evalsuite/runlog/jsonl_run_log.h"
+#include "evalsuite/runlog/mlperf_log.h"
+#include "evalsuite/study/run_store.h"
+#include "stats/curve.h"
+#include "stats/descriptive.h"
+#include "stats/olympic.h"
+
+namespace evalsuite::importer {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+json OptionalJson(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+// Batch sizes are integers in the logs; keep them so in the output.
+json IntegralJson(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 9e15) return json(static_cast<int64_t>(v));
+  return json(v);
+}
+
+std::string FormatNumber(double v) { return fmt::format("{:.6g}", v); }
+
+// What one file turned into; exactly one of the optionals is set unless `error` is.
+struct ParsedFile {
+  std::optional<runlog::MlperfRun> mlperf;
+  std::optional<runlog::DawnbenchEntry> dawnbench;
+  std::optional<runlog::RunLog> jsonl;
+  std::string error;
+  std::size_t bytes = 0;
+};
+
+ParsedFile ParseOne(const SourceFile& source) {
+  ParsedFile parsed;
+  try {
+    switch (source.format) {
+      case ImportFormat::kMlperf:
+        parsed.mlperf = runlog::ReadMlperfLog(source.file);
+        parsed.bytes = parsed.mlperf->bytes;
+        break;
+      case ImportFormat::kDawnbench:
+        parsed.dawnbench = runlog::ReadDawnbenchEntry(source.file);
+        break;
+      case ImportFormat::kJsonl:
+        parsed.jsonl = runlog::ReadJsonlRunLog(source.file);
+        break;
+      case ImportFormat::kAuto:
+        parsed.error = source.file.string() + ": no format";
+        break;
+    }
+    if (parsed.bytes == 0) {
+      std::error_code ec;
+      const auto size = fs::file_size(source.file, ec);
+      if (!ec) parsed.bytes = static_cast<std::size_t>(size);
+    }
+  } catch (const Error& e) {
+    parsed.error = e.what();
+  } catch (const std::exception& e) {
+    parsed.error = source.file.string() + ": " + e.what();
+  }
+  return parsed;
+}
+
+std::vector<ParsedFile> ParseAll(const std::vector<SourceFile>& files, unsigned jobs) {
+  std::vector<ParsedFile> parsed(files.size());
+  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, files.size()));
+  if (jobs <= 1) {
+    for (std::size_t i = 0; i < files.size(); ++i) parsed[i] = ParseOne(files[i]);
+    return parsed;
+  }
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < files.size(); i = next++) parsed[i] = ParseOne(files[i]);
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+  return parsed;
+}
+
+std::optional<double> CovOf(const std::vector<std::optional<double>>& ttas) {
+  std::vector<double> reached;
+  for (const auto& t : ttas) {
+    if (t) reached.push_back(*t);
+  }
+  if (reached.size() < 2) return std::nullopt;
+  const double cov = stats::CoefficientOfVariation(reached);
+  if (std::isnan(cov)) return std::nullopt;
+  return cov;
+}
+
+void Score(ImportedGroup& group, std::size_t drop_each_side) {
+  std::vector<std::optional<double>> ttas;
+  for (const ImportedRun& run : group.runs) ttas.push_back(run.tta_minutes);
+  group.converged = static_cast<std::size_t>(std::count_if(ttas.begin(), ttas.end(), [](auto& t) { return t; }));
+  group.olympic_minutes = stats::OlympicMean(ttas, drop_each_side);
+  group.cov = CovOf(ttas);
+}
+
+// First point at or above the threshold, in minutes of the points' train_seconds.
+std::optional<double> TtaMinutes(const runlog::RunLog& log, double threshold) {
+  std::vector<stats::CurvePoint> curve;
+  curve.reserve(log.points.size());
+  for (const runlog::EvalPoint& p : log.points) curve.push_back({p.train_seconds, p.metric});
+  const std::optional<double> seconds = stats::TimeToTarget(curve, threshold);
+  if (!seconds) return std::nullopt;
+  return *seconds / 60.0;
+}
+
+class GroupBuilder {
+ public:
+  GroupBuilder(const ImportOptions& options, ImportResult& result) : options_(options), result_(result) {}
+
+  void Mlperf(const std::vector<const SourceFile*>& files, std::vector<ParsedFile*>& parsed) {
+    ImportedGroup group = NewGroup(*files.front(), "mlperf");
+    group.system = group.location.parent_path().filename().string();
+    std::string benchmark;
+    runlog::MlperfLogFormat log_format = runlog::MlperfLogFormat::kUnknown;
+    for (ParsedFile* p : parsed) {
+      if (log_format == runlog::MlperfLogFormat::kUnknown) log_format = p->mlperf->format;
+      if (p->mlperf->benchmark.empty()) continue;
+      if (benchmark.empty()) {
+        benchmark = p->mlperf->benchmark;
+      } else if (p->mlperf->benchmark != benchmark) {
+        result_.warnings.push_back(p->mlperf->source + ": benchmark \"" + p->mlperf->benchmark + "\" differs from \"" +
+                                   benchmark + "\" of the other runs in " + group.source);
+      }
+    }
+    if (benchmark.empty()) benchmark = group.location.filename().string();
+    group.benchmark = benchmark;
+    group.entry = group.system + "/" + benchmark;
+    const std::optional<MlperfTarget> target = TargetFor(benchmark, log_format);
+    group.metric = target ? target->metric : "eval_accuracy";
+    if (options_.threshold) {
+      group.threshold = options_.threshold;
+    } else if (target) {
+      group.threshold = target->threshold;
+    }
+    group.stored_threshold = group.threshold;
+
+    std::optional<double> batch;
+    json files_json = json::array();
+    std::vector<RcpRun> rcp_runs;
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+      const runlog::MlperfRun& run = *parsed[i]->mlperf;
+      ImportedRun imported;
+      imported.file = files[i]->file;
+      imported.log = runlog::ToRunLog(run, [&](const runlog::MlperfEval& e) { return MetricOf(benchmark, e); });
+      imported.log.header["entry"] = group.entry;
+      imported.log.header["system"] = group.system;
+      imported.log.header["metric"] = group.metric;
+      if (group.threshold) imported.log.header["threshold"] = *group.threshold;
+      if (options_.threshold) {
+        imported.tta_minutes = TtaMinutes(imported.log, *options_.threshold);
+        if (imported.log.status != runlog::RunStatus::kFailed) {
+          imported.log.status = imported.tta_minutes ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
+        }
+      } else {
+        imported.tta_minutes = run.MinutesToTrain();
+      }
+      if (run.seed) imported.seeds["seed"] = *run.seed;
+      if (run.global_batch_size && !batch) batch = run.global_batch_size;
+      files_json.push_back(files[i]->file.filename().string());
+      rcp_runs.push_back({files[i]->file.string(), run.EpochsToConverge(), run.global_batch_size});
+      group.runs.push_back(std::move(imported));
+    }
+    Score(group, OlympicDropEachSide(benchmark));
+    group.details["log_format"] = runlog::MlperfLogFormatName(log_format);
+    group.details["files"] = files_json;
+    group.details["global_batch_size"] = batch ? IntegralJson(*batch) : json(nullptr);
+    group.details["drop_each_side"] = OlympicDropEachSide(benchmark);
+    if (options_.rcp) group.details["rcp"] = CheckRcp(benchmark, rcp_runs);
+    result_.groups.push_back(std::move(group));
+  }
+
+  void Dawnbench(const SourceFile& file, ParsedFile& parsed) {
+    const runlog::DawnbenchEntry& entry = *parsed.dawnbench;
+    ImportedGroup group = NewGroup(file, "dawnbench");
+    group.benchmark = entry.task;
+    group.system = entry.InfoString("hardware").value_or(entry.name);
+    group.entry = (entry.task.empty() ? std::string("dawnbench") : entry.task) + "/" + entry.name;
+    std::optional<runlog::DawnbenchTaskRule> rule = runlog::DawnbenchRuleForTask(entry.task);
+    double scale = 1;
+    if (rule) {
+      group.metric = rule->column;
+      scale = rule->scale;
+      group.threshold = options_.threshold.value_or(rule->threshold);
+    } else {
+      result_.warnings.push_back(entry.tsv_file +
+                                 ": cannot tell the DAWNBench task (CIFAR10, ImageNet, SQuAD) "
+                                 "from the folder or the columns; no TTA");
+    }
+    ImportedRun run;
+    run.file = file.file;
+    if (group.threshold) {
+      group.stored_threshold = *group.threshold * scale;
+      group.tta_hours = entry.TimeToAccuracyHours(group.metric, *group.threshold);
+      run.log = runlog::ToRunLog(entry, group.metric, *group.threshold, scale);
+    } else {
+      run.log = runlog::ToRunLog(entry, "", 0, 1);
+      run.log.status = runlog::RunStatus::kNotReached;
+    }
+    run.log.header["system"] = group.system;
+    if (group.tta_hours) run.tta_minutes = *group.tta_hours * 60.0;
+    group.runs.push_back(std::move(run));
+    Score(group, 1);
+    for (const char* key : {"author", "model", "hardware", "framework"}) {
+      std::optional<std::string> value = entry.InfoString(key);
+      group.details[key] = value ? json(*value) : json(nullptr);
+    }
+    const std::optional<double> cost_per_hour = entry.CostPerHour();
+    group.details["cost_per_hour"] = cost_per_hour ? json(*cost_per_hour) : json(nullptr);
+    group.details["cost"] = cost_per_hour && group.tta_hours ? json(*cost_per_hour * *group.tta_hours) : json(nullptr);
+    group.details["files"] = json::array({file.file.filename().string()});
+    if (!entry.json_file.empty()) group.details["files"].push_back(fs::path(entry.json_file).filename().string());
+    result_.groups.push_back(std::move(group));
+  }
+
+  void Jsonl(const std::vector<const SourceFile*>& files, std::vector<ParsedFile*>& parsed) {
+    ImportedGroup group = NewGroup(*files.front(), "jsonl");
+    const runlog::RunLog& first = *parsed.front()->jsonl;
+    group.system = group.location.filename().string();
+    group.benchmark = first.header.value("entry", group.system);
+    group.entry = group.benchmark;
+    group.metric = first.header.value("metric", "metric");
+    if (options_.threshold) {
+      group.threshold = options_.threshold;
+    } else if (first.header.contains("threshold") && first.header["threshold"].is_number()) {
+      group.threshold = first.header["threshold"].get<double>();
+    } else {
+      result_.warnings.push_back(group.source + ": the run logs name no threshold; give --threshold for TTA");
+    }
+    group.stored_threshold = group.threshold;
+    json files_json = json::array();
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+      ImportedRun run;
+      run.file = files[i]->file;
+      run.log = std::move(*parsed[i]->jsonl);
+      if (group.threshold) run.tta_minutes = TtaMinutes(run.log, *group.threshold);
+      if (run.log.header.contains("seeds")) run.seeds = run.log.header["seeds"];
+      files_json.push_back(files[i]->file.filename().string());
+      group.runs.push_back(std::move(run));
+    }
+    Score(group, 1);
+    group.details["files"] = files_json;
+    result_.groups.push_back(std::move(group));
+  }
+
+ private:
+  ImportedGroup NewGroup(const SourceFile& file, const char* format) {
+    ImportedGroup group;
+    group.source = file.group_source;
+    group.location = file.group;
+    group.format = format;
+    return group;
+  }
+
+  json CheckRcp(const std::string& benchmark, const std::vector<RcpRun>& runs) {
+    const std::optional<fs::path> file = FindRcpFile(*options_.rcp, benchmark);
+    if (!file) return {{"pass", nullptr}, {"message", "No RCP file for benchmark \"" + benchmark + "\""}};
+    const std::string key = file->string();
+    auto it = rcp_cache_.find(key);
+    if (it == rcp_cache_.end()) {
+      std::vector<RcpRecord> records;
+      try {
+        records = ReadRcpFile(*file);
+      } catch (const Error& e) {
+        result_.errors.push_back(e.what());
+      }
+      it = rcp_cache_.emplace(key, std::move(records)).first;
+    }
+    if (it->second.empty()) return {{"pass", nullptr}, {"message", "RCP file " + key + " unusable"}};
+    RcpOutcome outcome = CheckRunsAgainstRcp(it->second, benchmark, runs, options_.rcp_pass);
+    json out = outcome.ToJson();
+    out["rcp_file"] = key;
+    out["rcp_pass"] = options_.rcp_pass == RcpPass::kPruned ? "pruned" : "full";
+    return out;
+  }
+
+  const ImportOptions& options_;
+  ImportResult& result_;
+  std::map<std::string, std::vector<RcpRecord>> rcp_cache_;
+};
+
+}  // namespace
+
+ImportResult Import(const ImportOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ImportResult result;
+  Discovery discovery = DiscoverSources(options.paths, options.format);
+  result.roots = discovery.roots;
+  result.errors = discovery.errors;
+  std::vector<ParsedFile> parsed = ParseAll(discovery.files, options.jobs);
+
+  // Warnings and errors in file order; files that failed drop out of their group.
+  std::vector<const SourceFile*> ok_files;
+  std::vector<ParsedFile*> ok_parsed;
+  for (std::size_t i = 0; i < parsed.size(); ++i) {
+    ParsedFile& p = parsed[i];
+    if (!p.error.empty()) {
+      result.errors.push_back(p.error);
+      continue;
+    }
+    ++result.files;
+    result.bytes += p.bytes;
+    const std::vector<std::string>* warnings = p.mlperf      ? &p.mlperf->warnings
+                                               : p.dawnbench ? &p.dawnbench->warnings
+                                                             : &p.jsonl->warnings;
+    result.warnings.insert(result.warnings.end(), warnings->begin(), warnings->end());
+    ok_files.push_back(&discovery.files[i]);
+    ok_parsed.push_back(&p);
+  }
+
+  GroupBuilder builder(options, result);
+  for (std::size_t i = 0; i < ok_files.size();) {
+    std::size_t j = i + 1;
+    while (j < ok_files.size() && ok_files[j]->group == ok_files[i]->group &&
+           ok_files[j]->format == ok_files[i]->format) {
+      ++j;
+    }
+    std::vector<const SourceFile*> files(ok_files.begin() + static_cast<std::ptrdiff_t>(i),
+                                         ok_files.begin() + static_cast<std::ptrdiff_t>(j));
+    std::vector<ParsedFile*> group_parsed(ok_parsed.begin() + static_cast<std::ptrdiff_t>(i),
+                                          ok_parsed.begin() + static_cast<std::ptrdiff_t>(j));
+    switch (files.front()->format) {
+      case ImportFormat::kMlperf:
+        builder.Mlperf(files, group_parsed);
+        break;
+      case ImportFormat::kDawnbench:
+        for (std::size_t k = 0; k < files.size(); ++k) builder.Dawnbench(*files[k], *group_parsed[k]);
+        break;
+      case ImportFormat::kJsonl:
+        builder.Jsonl(files, group_parsed);
+        break;
+      case ImportFormat::kAuto:
+        break;
+    }
+    i = j;
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+nlohmann::ordered_json ToJson(const ImportResult& result) {
+  using ordered = nlohmann::ordered_json;
+  auto optional = [](const std::optional<double>& v) { return v ? ordered(*v) : ordered(nullptr); };
+  ordered groups = ordered::array();
+  for (const ImportedGroup& g : result.groups) {
+    ordered tta = ordered::array();
+    for (const ImportedRun& run : g.runs) tta.push_back(optional(run.tta_minutes));
+    ordered out = ordered::object();
+    out["source"] = g.source;
+    out["format"] = g.format;
+    out["benchmark"] = g.benchmark;
+    out["system"] = g.system;
+    out["runs"] = g.runs.size();
+    out["converged"] = g.converged;
+    out["tta_minutes"] = tta;
+    out["olympic_minutes"] = optional(g.olympic_minutes);
+    out["cov"] = optional(g.cov);
+    if (g.format == "dawnbench") {
+      out["metric"] = g.metric;
+      out["threshold"] = optional(g.threshold);
+      out["tta_hours"] = optional(g.tta_hours);
+    }
+    for (auto it = g.details.begin(); it != g.details.end(); ++it) {
+      if (!out.contains(it.key())) out[it.key()] = ordered::parse(it.value().dump());
+    }
+    groups.push_back(std::move(out));
+  }
+  ordered doc = ordered::object();
+  doc["schema_version"] = kImportJsonSchemaVersion;
+  doc["groups"] = std::move(groups);
+  return doc;
+}
+
+std::string FormatSummary(const ImportResult& result) {
+  std::string out;
+  for (const ImportedGroup& g : result.groups) {
+    if (g.format == "dawnbench") {
+      out += fmt::format("dawnbench  {}  ({}, {})\n", g.source, g.benchmark.empty() ? "?" : g.benchmark, g.system);
+      if (g.threshold) {
+        out += fmt::format("  {} >= {}: ", g.metric, FormatNumber(*g.threshold));
+        if (g.tta_hours) {
+          out += fmt::format("TTA {} h", FormatNumber(*g.tta_hours));
+          if (g.details.contains("cost") && g.details["cost"].is_number()) {
+            out += fmt::format(", cost ${:.2f}", g.details["cost"].get<double>());
+          }
+          out += "\n";
+        } else {
+          out += "not reached\n";
+        }
+      }
+      continue;
+    }
+    out += fmt::format("{:<9}  {}  ({} on {})\n", g.format, g.source, g.benchmark, g.system);
+    out += fmt::format("  {} runs, {} converged", g.runs.size(), g.converged);
+    out += g.olympic_minutes ? fmt::format(", olympic mean {} min", FormatNumber(*g.olympic_minutes))
+                             : std::string(", no olympic score");
+    if (g.cov) out += fmt::format(", CoV {:.2f}%", *g.cov * 100);
+    out += "\n";
+    if (g.details.contains("rcp")) {
+      const json& rcp = g.details["rcp"];
+      std::string verdict = rcp["pass"].is_boolean() ? (rcp["pass"].get<bool>() ? "pass" : "FAIL") : "n/a";
+      out += fmt::format("  RCP: {} ({})", verdict, rcp.value("message", ""));
+      if (rcp.contains("submission_mean_epochs") && rcp.contains("min_epochs")) {
+        out += fmt::format(": submission mean {} vs min {} (RCP mean {}), normalization {}",
+                           FormatNumber(rcp["submission_mean_epochs"].get<double>()),
+                           FormatNumber(rcp["min_epochs"].get<double>()), FormatNumber(rcp["rcp_mean"].get<double>()),
+                           FormatNumber(rcp["norm_factor"].get<double>()));
+      }
+      out += "\n";
+    }
+  }
+  std::size_t runs = 0;
+  for (const ImportedGroup& g : result.groups) runs += g.runs.size();
+  const double mb = static_cast<double>(result.bytes) / 1e6;
+  out += fmt::format(
+      "imported {} group(s), {} run(s) from {} file(s), {:.1f} MB in {:.3f} s ({:.0f} MB/s); {} "
+      "warning(s), {} error(s)\n",
+      result.groups.size(), runs, result.files, mb, result.seconds, result.seconds > 0 ? mb / result.seconds : 0.0,
+      result.warnings.size(), result.errors.size());
+  return out;
+}
+
+int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const std::string& study_name,
+                     const json& plan, const json& environment, std::string* final_name) {
+  std::string name = study_name;
+  for (int n = 2; store.FindStudy(name); ++n) name = study_name + " #" + std::to_string(n);
+  const int64_t study_id = store.CreateStudy(name, "import", plan, environment);
+  if (final_name != nullptr) *final_name = name;
+  std::map<std::string, int> entry_uses;
+  for (const ImportedGroup& g : result.groups) {
+    study::EntryRecord entry;
+    // Two groups with one name (the same system/benchmark under two PATHs) stay apart.
+    const int use = ++entry_uses[g.entry];
+    entry.name = use == 1 ? g.entry : g.entry + " #" + std::to_string(use);
+    entry.description = g.format + " import of " + g.source;
+    entry.source = g.format;
+    entry.metric = g.metric;
+    entry.time_unit = "seconds";
+    entry.threshold = g.stored_threshold.value_or(0);
+    entry.extra = g.details;
+    entry.extra["source"] = g.source;
+    entry.extra["benchmark"] = g.benchmark;
+    entry.extra["system"] = g.system;
+    entry.extra["olympic_minutes"] = OptionalJson(g.olympic_minutes);
+    if (g.format == "dawnbench") {
+      entry.extra["tta_hours"] = OptionalJson(g.tta_hours);
+      entry.extra["threshold_in_column_units"] = OptionalJson(g.threshold);
+    }
+    store.UpsertEntry(study_id, entry);
+    for (std::size_t i = 0; i < g.runs.size(); ++i) {
+      study::RunRecord record;
+      record.entry = entry.name;
+      record.run_index = static_cast<int>(i);
+      record.seeds = g.runs[i].seeds;
+      record.log = g.runs[i].log;
+      record.run_dir = g.runs[i].file.string();
+      store.InsertRun(study_id, record);
+    }
+  }
+  return study_id;
+}
+
+}  // namespace evalsuite::importer

@@ -1,0 +1,89 @@
+// `evalsuite import`: reads MLPerf result logs, DAWNBench entries and evalsuite JSON Lines run logs (never
+// writing where it reads), scores each group by its official rules (MLPerf olympic mean, DAWNBench first row at
+// the target), optionally checks MLPerf runs against RCPs, and puts the runs into the run store.
+// Units: the store holds seconds everywhere (point train_seconds = seconds since run_start for MLPerf,
+// DAWNBench hours * 3600) and metrics as fractions (DAWNBench percent columns / 100); the JSON output speaks
+// the benchmarks' own units: minutes for TTA, hours for DAWNBench, thresholds in the column's units.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evalsuite/importer/import_sources.h"
+#include "evalsuite/importer/rcp_check.h"
+#include "evalsuite/runlog/run_log.h"
+
+namespace evalsuite::study {
+class RunStore;
+}
+
+namespace evalsuite::importer {
+
+constexpr int kImportJsonSchemaVersion = 1;
+
+struct ImportOptions {
+  std::vector<std::filesystem::path> paths;
+  ImportFormat format = ImportFormat::kAuto;
+  // Overrides the target: DAWNBench (column units, e.g. 94 for CIFAR10 top-1 %), JSON Lines (the log's metric)
+  // and MLPerf (the stored, higher-is-better metric; TTA becomes the first eval at or above it).
+  std::optional<double> threshold;
+  std::optional<std::filesystem::path> rcp;  // RCP file or folder of rcps_<benchmark>.json
+  RcpPass rcp_pass = RcpPass::kPruned;
+  unsigned jobs = 0;  // parsing threads; 0 = one per hardware thread
+};
+
+struct ImportedRun {
+  std::filesystem::path file;
+  runlog::RunLog log;                 // as stored
+  std::optional<double> tta_minutes;  // the group's scoring rule; nullopt = did not succeed / reach
+  nlohmann::json seeds = nlohmann::json::object();
+};
+
+struct ImportedGroup {
+  std::string source;  // folder or file relative to the PATH argument's parent
+  std::filesystem::path location;
+  std::string format;             // "mlperf", "dawnbench", "jsonl"
+  std::string benchmark;          // MLPerf benchmark, DAWNBench task, JSON Lines entry
+  std::string system;             // MLPerf system folder, DAWNBench hardware, JSON Lines folder
+  std::string entry;              // the store's entry name
+  std::vector<ImportedRun> runs;  // natural file-name order
+  std::size_t converged = 0;
+  std::optional<double> olympic_minutes;
+  std::optional<double> cov;
+  // The stored target (higher is better, stored units) and the metric's name.
+  std::string metric;
+  std::optional<double> threshold;                    // in the JSON's units (DAWNBench column units)
+  std::optional<double> stored_threshold;             // in the store's units (fractions)
+  std::optional<double> tta_hours;                    // DAWNBench
+  nlohmann::json details = nlohmann::json::object();  // DAWNBench author/model/hardware/framework/cost; MLPerf rcp
+};
+
+struct ImportResult {
+  std::vector<ImportedGroup> groups;
+  std::vector<std::string> warnings;         // "file:line: why" (lines skipped, facts missing)
+  std::vector<std::string> errors;           // "file: why" (files that could not be read; the rest was imported)
+  std::vector<std::filesystem::path> roots;  // canonical PATH arguments: nothing may be written below them
+  std::size_t files = 0;
+  std::size_t bytes = 0;
+  double seconds = 0;  // wall time of reading and scoring
+};
+
+ImportResult Import(const ImportOptions& options);
+
+// {"schema_version": 1, "groups": [{source, format, benchmark, system, runs, converged, tta_minutes,
+//  olympic_minutes, cov, [metric, threshold, tta_hours], ...}]}, keys in that order, extras after them.
+nlohmann::ordered_json ToJson(const ImportResult& result);
+
+// Human-readable summary, one block per group.
+std::string FormatSummary(const ImportResult& result);
+
+// One study of kind "import" holding an entry per group and its runs; returns the study's id. `study_name` is
+// made unique by a " #2", " #3" suffix when taken.
+int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const std::string& study_name,
+                     const nlohmann::json& plan, const nlohmann::json& environment, std::string* final_name = nullptr);
+
+}  // namespace evalsuite::importer

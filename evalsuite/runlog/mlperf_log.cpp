@@ -1,0 +1,777 @@
+#include "evalsuite/runlog/mlperf_log.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "evalsuite/common/error.h"
+
+namespace evalsuite::runlog {
+namespace {
+
+using nlohmann::json;
+
+// Every format's marker starts with this; the byte after it tells them apart.
+constexpr char kMarkerPrefix[] = ":::ML";
+constexpr std::size_t kMarkerPrefixLength = sizeof(kMarkerPrefix) - 1;
+
+enum class Key {
+  kOther,
+  kRunStart,
+  kRunStop,
+  kRunFinal,  // v0.5's end of run, used only when there is no run_stop
+  kEvalAccuracy,
+  kSeed,
+  kGlobalBatchSize,
+  kSubmissionBenchmark,
+  kSubmissionOther,
+};
+
+Key Classify(std::string_view key, MlperfLogFormat format) {
+  switch (key.size()) {
+    case 4:
+      if (key == "seed") return Key::kSeed;
+      break;
+    case 8:
+      if (key == "run_stop") return Key::kRunStop;
+      break;
+    case 9:
+      if (key == "run_start") return Key::kRunStart;
+      if (key == "run_final") return Key::kRunFinal;
+      break;
+    case 13:
+      if (key == "eval_accuracy") return Key::kEvalAccuracy;
+      break;
+    case 16:
+      if (format == MlperfLogFormat::kV05 && key == "input_batch_size") return Key::kGlobalBatchSize;
+      break;
+    case 17:
+      if (key == "global_batch_size") return Key::kGlobalBatchSize;
+      break;
+    case 19:
+      if (format == MlperfLogFormat::kV05 && key == "run_set_random_seed") return Key::kSeed;
+      break;
+    case 20:
+      if (key == "submission_benchmark") return Key::kSubmissionBenchmark;
+      break;
+    default:
+      break;
+  }
+  if (key.size() > 11 && key.compare(0, 11, "submission_") == 0) return Key::kSubmissionOther;
+  return Key::kOther;
+}
+
+// The first ":::" in [begin, end). glibc's memmem spends most of an import's time on a 5-byte needle; three
+// colons in a row occur only in markers, and SSE2 (baseline on x86-64) finds them 16 bytes at a time.
+const char* FindTripleColon(const char* begin, const char* end) {
+  const char* p = begin;
+#if defined(__SSE2__)
+  const __m128i colon = _mm_set1_epi8(':');
+  uint32_t carry = 0;  // bit 0: byte p-2 is ':', bit 1: byte p-1 is ':'
+  while (end - p >= 16) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const auto mask = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(block, colon)));
+    const uint32_t window = (mask << 2) | carry;  // bit k: byte p-2+k is ':'
+    const uint32_t triple = window & (window >> 1) & (window >> 2);
+    if (triple != 0) return p - 2 + __builtin_ctz(triple);
+    carry = (window >> 16) & 3u;
+    p += 16;
+  }
+  p = p - begin >= 2 ? p - 2 : begin;  // a run of colons may straddle into the tail
+
+#endif
+  if (end - p < 3) return nullptr;
+  return static_cast<const char*>(memmem(p, static_cast<std::size_t>(end - p), ":::", 3));
+}
+
+// The first marker prefix ":::ML" in [begin, end).
+const char* FindMarker(const char* begin, const char* end) {
+  const char* p = begin;
+  for (;;) {
+    const char* colons = FindTripleColon(p, end);
+    if (colons == nullptr || end - colons < static_cast<std::ptrdiff_t>(kMarkerPrefixLength)) return nullptr;
+    if (colons[3] == 'M' && colons[4] == 'L') return colons;
+    p = colons + 1;  // "::::MLLOG": the marker starts one colon later
+  }
+}
+
+// Calls on_line(marker, eol) for each line holding a marker, with the line's last marker (records glued on one
+// line by interleaved ranks: the last one counts, as in the RCP checker). One pass finds colons and newlines
+// together, 16 bytes at a time, so each byte of a log is looked at once.
+template <typename OnLine>
+void ForEachMarkerLine(const char* begin, const char* end, OnLine on_line) {
+  const char* line_marker = nullptr;
+  auto triple_at = [&](const char* c) {
+    if (end - c >= static_cast<std::ptrdiff_t>(kMarkerPrefixLength) && c[3] == 'M' && c[4] == 'L') line_marker = c;
+  };
+  auto newline_at = [&](const char* nl) {
+    if (line_marker != nullptr) on_line(line_marker, nl);
+    line_marker = nullptr;
+  };
+  const char* p = begin;
+  int colon_run = 0;  // colons right before p (capped at 2), for the scalar tail
+#if defined(__SSE2__)
+  const __m128i colon = _mm_set1_epi8(':');
+  const __m128i newline = _mm_set1_epi8('\n');
+  uint32_t carry = 0;  // bit 0: byte p-2 is ':', bit 1: byte p-1 is ':'
+  while (end - p >= 16) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const auto colons = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(block, colon)));
+    uint32_t newlines = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(block, newline)));
+    const uint32_t window = (colons << 2) | carry;              // bit k: byte p-2+k is ':'
+    uint32_t triples = window & (window >> 1) & (window >> 2);  // bit k: ":::" starts at p-2+k
+    carry = (window >> 16) & 3u;
+    // Events in position order; a triple and a newline never share a byte.
+    while ((triples | newlines) != 0) {
+      const int t = triples != 0 ? __builtin_ctz(triples) - 2 : 64;
+      const int n = newlines != 0 ? __builtin_ctz(newlines) : 64;
+      if (t < n) {
+        triple_at(p + t);
+        triples &= triples - 1;
+      } else {
+        newline_at(p + n);
+        newlines &= newlines - 1;
+      }
+    }
+    p += 16;
+  }
+  colon_run = (carry & 2u) ? ((carry & 1u) ? 2 : 1) : 0;
+#endif
+  for (; p < end; ++p) {
+    if (*p == ':') {
+      if (colon_run >= 2) triple_at(p - 2);
+      colon_run = colon_run < 2 ? colon_run + 1 : 2;
+    } else {
+      colon_run = 0;
+      if (*p == '\n') newline_at(p);
+    }
+  }
+  newline_at(end);  // a last line without a newline
+}
+
+// The "key" field of an MLLOG record: mllog writes it after namespace, time_ms and event_type, none of which
+// holds a 'k', so memchr for 'k' lands on it at once.
+const char* FindKeyField(const char* begin, const char* end) {
+  const char* p = begin;
+  while (p < end) {
+    const char* k = static_cast<const char*>(std::memchr(p, 'k', static_cast<std::size_t>(end - p)));
+    if (k == nullptr) return nullptr;
+    if (k > begin && k[-1] == '"' && end - k >= 4 && k[1] == 'e' && k[2] == 'y' && k[3] == '"') return k - 1;
+    p = k + 1;
+  }
+  return nullptr;
+}
+
+bool StartsWith(const char* p, const char* end, std::string_view prefix) {
+  return static_cast<std::size_t>(end - p) >= prefix.size() && std::memcmp(p, prefix.data(), prefix.size()) == 0;
+}
+
+const char* SkipSpaces(const char* p, const char* end) {
+  while (p < end && (*p == ' ' || *p == '\t')) ++p;
+  return p;
+}
+
+const char* TrimRight(const char* begin, const char* end) {
+  while (end > begin && (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t')) --end;
+  return end;
+}
+
+std::optional<double> ParseDouble(const char* begin, const char* end) {
+  double value = 0;
+  auto [ptr, ec] = std::from_chars(begin, end, value);
+  if (ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+// A record the fast scanner reads (kOk), rejects (kMalformed) or leaves to the full JSON parser (kComplex).
+enum class Scan { kOk, kMalformed, kComplex };
+
+// One JSON object from `p` to `end`: it opens and closes there, quotes are closed, braces and brackets balance
+// outside strings. Catches cut and glued lines without building a document.
+bool BalancedObject(const char* p, const char* end) {
+  if (p >= end || *p != '{' || end[-1] != '}') return false;
+  int depth = 0;
+  for (const char* c = p; c < end; ++c) {
+    switch (*c) {
+      case '"':
+        for (++c; c < end && *c != '"'; ++c) {
+          if (*c == '\\') ++c;
+        }
+        if (c >= end) return false;
+        break;
+      case '{':
+      case '[':
+        ++depth;
+        break;
+      case '}':
+      case ']':
+        if (--depth < 0 || (depth == 0 && c != end - 1)) return false;
+        break;
+      default:
+        break;
+    }
+  }
+  return depth == 0;
+}
+
+// After `"name"` in [from, end): the start of its value, or nullptr.
+const char* FieldValue(const char* from, const char* end, std::string_view quoted_name) {
+  const std::string_view text(from, static_cast<std::size_t>(end - from));
+  for (std::size_t at = text.find(quoted_name); at != std::string_view::npos; at = text.find(quoted_name, at + 1)) {
+    const char* c = SkipSpaces(from + at + quoted_name.size(), end);
+    if (c < end && *c == ':') return SkipSpaces(c + 1, end);
+  }
+  return nullptr;
+}
+
+// A string without escapes, a number, true, false or null at `v`; `v` moves past it. Objects, arrays and
+// escaped strings are kComplex.
+Scan ScanScalar(const char*& v, const char* end, json& out) {
+  if (v >= end) return Scan::kMalformed;
+  const char c = *v;
+  if (c == '"') {
+    const char* close = static_cast<const char*>(std::memchr(v + 1, '"', static_cast<std::size_t>(end - v - 1)));
+    if (close == nullptr) return Scan::kMalformed;
+    if (std::memchr(v + 1, '\\', static_cast<std::size_t>(close - v - 1)) != nullptr) return Scan::kComplex;
+    out = std::string(v + 1, close);
+    v = close + 1;
+    return Scan::kOk;
+  }
+  if (c == '{' || c == '[') return Scan::kComplex;
+  auto word = [&](std::string_view w, json value) {
+    if (static_cast<std::size_t>(end - v) < w.size() || std::memcmp(v, w.data(), w.size()) != 0) return false;
+    out = std::move(value);
+    v += w.size();
+    return true;
+  };
+  if (c == 'n') return word("null", json()) ? Scan::kOk : Scan::kMalformed;
+  if (c == 't') return word("true", json(true)) ? Scan::kOk : Scan::kMalformed;
+  if (c == 'f') return word("false", json(false)) ? Scan::kOk : Scan::kMalformed;
+  if (c != '-' && (c < '0' || c > '9')) return Scan::kMalformed;
+  const char* e = v + 1;
+  bool integral = true;
+  while (e < end && ((*e >= '0' && *e <= '9') || *e == '.' || *e == 'e' || *e == 'E' || *e == '+' || *e == '-')) {
+    if (*e == '.' || *e == 'e' || *e == 'E') integral = false;
+    ++e;
+  }
+  if (integral) {
+    int64_t i = 0;
+    auto [ptr, ec] = std::from_chars(v, e, i);
+    if (ec == std::errc() && ptr == e) {
+      out = i;
+      v = e;
+      return Scan::kOk;
+    }
+  }
+  double d = 0;
+  auto [ptr, ec] = std::from_chars(v, e, d);
+  if (ec != std::errc() || ptr != e) return Scan::kMalformed;
+  out = d;
+  v = e;
+  return Scan::kOk;
+}
+
+// A value must be followed by ',' or the closing brace.
+bool EndsValue(const char* v, const char* end) {
+  v = SkipSpaces(v, end);
+  return v < end && (*v == ',' || *v == '}');
+}
+
+// time_ms, value and metadata's epoch_num and status of an MLLOG record in mllog's key order (namespace, time_ms,
+// event_type, key, value, metadata); anything else goes to the full parser.
+Scan ScanMllogFields(const char* record, const char* key_end, const char* end, double& time_ms, json& value,
+                     json& metadata) {
+  const char* t = FieldValue(record, key_end, "\"time_ms\"");
+  if (t == nullptr) return Scan::kComplex;
+  json time;
+  Scan scan = ScanScalar(t, end, time);
+  if (scan != Scan::kOk) return scan;
+  if (!time.is_number() || !EndsValue(t, end)) return Scan::kMalformed;
+  time_ms = time.get<double>();
+  const char* v = FieldValue(key_end, end, "\"value\"");
+  if (v == nullptr) return Scan::kComplex;
+  scan = ScanScalar(v, end, value);
+  if (scan != Scan::kOk) return scan;
+  if (!EndsValue(v, end)) return Scan::kMalformed;
+  const char* m = FieldValue(v, end, "\"metadata\"");
+  if (m == nullptr) return Scan::kComplex;
+  if (*m != '{') return Scan::kComplex;
+  if (const char* epoch = FieldValue(m, end, "\"epoch_num\"")) {
+    json e;
+    scan = ScanScalar(epoch, end, e);
+    if (scan != Scan::kOk) return scan;
+    if (!EndsValue(epoch, end)) return Scan::kMalformed;
+    metadata["epoch_num"] = std::move(e);
+  }
+  if (const char* status = FieldValue(m, end, "\"status\"")) {
+    json st;
+    scan = ScanScalar(status, end, st);
+    if (scan != Scan::kOk) return scan;
+    if (!EndsValue(status, end)) return Scan::kMalformed;
+    metadata["status"] = std::move(st);
+  }
+  return Scan::kOk;
+}
+
+// Line numbers are counted only when a warning needs one; the counter only moves forward.
+class LineCounter {
+ public:
+  explicit LineCounter(const char* base) : counted_to_(base) {}
+  long LineOf(const char* p) {
+    while (counted_to_ < p) {
+      const void* nl = std::memchr(counted_to_, '\n', static_cast<std::size_t>(p - counted_to_));
+      if (nl == nullptr) {
+        counted_to_ = p;
+        break;
+      }
+      ++line_;
+      counted_to_ = static_cast<const char*>(nl) + 1;
+    }
+    return line_;
+  }
+
+ private:
+  const char* counted_to_;
+  long line_ = 1;
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string& source) : text_(text), lines_(text.data()) {
+    run_.source = source;
+    run_.bytes = text.size();
+  }
+
+  MlperfRun Run() {
+    ForEachMarkerLine(text_.data(), text_.data() + text_.size(),
+                      [this](const char* marker, const char* eol) { Record(marker, TrimRight(marker, eol)); });
+    Finish();
+    return std::move(run_);
+  }
+
+ private:
+  void Warn(const char* at, const std::string& why) {
+    run_.warnings.push_back(FileLine(run_.source, lines_.LineOf(at)) + ": " + why);
+  }
+
+  void Record(const char* marker, const char* eol) {
+    const char* p = marker + kMarkerPrefixLength;
+    if (StartsWith(p, eol, "LOG")) {
+      RecordV07(marker, p + 3, eol);
+    } else if (StartsWith(p, eol, "L ")) {
+      RecordV06(marker, p + 2, eol);
+    } else if (StartsWith(p, eol, "Pv0.5.0")) {
+      RecordV05(marker, p + 7, eol);
+    }
+    // Any other ":::ML..." is not a marker (e.g. ":::MLPv0.6"): not ours to judge.
+  }
+
+  void NoteFormat(MlperfLogFormat format) {
+    ++run_.records;
+    if (run_.format == MlperfLogFormat::kUnknown) run_.format = format;
+  }
+
+  // :::MLLOG {"namespace": "", "time_ms": 1652207554577, "event_type": "INTERVAL_START", "key": "run_start", ...}
+  void RecordV07(const char* marker, const char* p, const char* eol) {
+    NoteFormat(MlperfLogFormat::kV07);
+    p = SkipSpaces(p, eol);
+    const char* key_field = FindKeyField(p, eol);
+    if (key_field == nullptr) {
+      Warn(marker, "MLLOG record without a \"key\"; line skipped");
+      return;
+    }
+    const char* k = SkipSpaces(key_field + 5, eol);
+    if (k < eol && *k == ':') k = SkipSpaces(k + 1, eol);
+    if (k >= eol || *k != '"') {
+      Warn(marker, "MLLOG record with a malformed \"key\"; line skipped");
+      return;
+    }
+    const char* key_begin = k + 1;
+    const char* key_end =
+        static_cast<const char*>(std::memchr(key_begin, '"', static_cast<std::size_t>(eol - key_begin)));
+    if (key_end == nullptr) {
+      Warn(marker, "MLLOG record with an unterminated \"key\"; line skipped");
+      return;
+    }
+    const Key key =
+        Classify(std::string_view(key_begin, static_cast<std::size_t>(key_end - key_begin)), MlperfLogFormat::kV07);
+    if (key == Key::kOther) return;
+    const std::string key_name(key_begin, key_end);
+    if (!BalancedObject(p, eol)) {
+      Warn(marker, "malformed MLLOG JSON (cut or unbalanced); line skipped");
+      return;
+    }
+    double time_ms = 0;
+    json value;
+    json metadata = json::object();
+    switch (ScanMllogFields(p, key_end, eol, time_ms, value, metadata)) {
+      case Scan::kOk:
+        break;
+      case Scan::kMalformed:
+        Warn(marker, "malformed MLLOG JSON; line skipped");
+        return;
+      case Scan::kComplex: {  // an object value (maskrcnn), escapes, another key order: the full parser decides
+        json record = json::parse(p, eol, nullptr, /*allow_exceptions=*/false);
+        if (record.is_discarded() || !record.is_object()) {
+          Warn(marker, "malformed MLLOG JSON; line skipped");
+          return;
+        }
+        auto time = record.find("time_ms");
+        if (time == record.end() || !time->is_number()) {
+          Warn(marker, "MLLOG record without a numeric \"time_ms\"; line skipped");
+          return;
+        }
+        time_ms = time->get<double>();
+        auto v = record.find("value");
+        value = v == record.end() ? json() : *v;
+        auto m = record.find("metadata");
+        if (m != record.end() && m->is_object()) metadata = *m;
+        break;
+      }
+    }
+    Event(marker, key, key_name, time_ms, value, metadata);
+  }
+
+  // :::MLL 1558516333.790 eval_accuracy: {"value": 0.7613, "metadata": {"epoch_num": 64}}
+  void RecordV06(const char* marker, const char* p, const char* eol) {
+    NoteFormat(MlperfLogFormat::kV06);
+    p = SkipSpaces(p, eol);
+    const char* ts_end = p;
+    while (ts_end < eol && *ts_end != ' ' && *ts_end != '\t') ++ts_end;
+    std::optional<double> seconds = ParseDouble(p, ts_end);
+    if (!seconds) {
+      Warn(marker, "MLL record without a timestamp in seconds; line skipped");
+      return;
+    }
+    const char* key_begin = SkipSpaces(ts_end, eol);
+    const char* key_end = key_begin;
+    while (key_end < eol && *key_end != ':' && *key_end != ' ' && *key_end != '\t') ++key_end;
+    if (key_end == key_begin) {
+      Warn(marker, "MLL record without a key; line skipped");
+      return;
+    }
+    const Key key =
+        Classify(std::string_view(key_begin, static_cast<std::size_t>(key_end - key_begin)), MlperfLogFormat::kV06);
+    if (key == Key::kOther) return;
+    const char* rest = SkipSpaces(key_end, eol);
+    json value;
+    json metadata = json::object();
+    if (rest < eol && *rest == ':') {
+      rest = SkipSpaces(rest + 1, eol);
+      if (rest < eol) {
+        json record = json::parse(rest, eol, nullptr, /*allow_exceptions=*/false);
+        if (record.is_discarded()) {
+          Warn(marker, "malformed MLL value JSON; line skipped");
+          return;
+        }
+        if (record.is_object() && (record.contains("value") || record.contains("metadata"))) {
+          value = record.value("value", json());
+          if (record.contains("metadata") && record["metadata"].is_object()) metadata = record["metadata"];
+        } else {
+          value = std::move(record);
+        }
+      }
+    }
+    Event(marker, key, std::string(key_begin, key_end), *seconds * 1000.0, value, metadata);
+  }
+
+  // :::MLPv0.5.0 resnet 1543785258.927179813 (benchmark_cnn.py:1271) eval_accuracy: {"epoch": 1, "value": 0.2}
+  void RecordV05(const char* marker, const char* p, const char* eol) {
+    NoteFormat(MlperfLogFormat::kV05);
+    auto token = [&](const char*& at) {
+      at = SkipSpaces(at, eol);
+      const char* b = at;
+      while (at < eol && *at != ' ' && *at != '\t') ++at;
+      return std::string_view(b, static_cast<std::size_t>(at - b));
+    };
+    const std::string_view benchmark = token(p);
+    const std::string_view stamp = token(p);
+    std::optional<double> seconds = ParseDouble(stamp.data(), stamp.data() + stamp.size());
+    if (benchmark.empty() || !seconds) {
+      Warn(marker, "MLPv0.5.0 record without benchmark and timestamp; line skipped");
+      return;
+    }
+    p = SkipSpaces(p, eol);
+    if (p < eol && *p == '(') {  // (file.py:123)
+      const char* close = static_cast<const char*>(std::memchr(p, ')', static_cast<std::size_t>(eol - p)));
+      p = close == nullptr ? eol : close + 1;
+    }
+    const char* key_begin = SkipSpaces(p, eol);
+    const char* key_end = key_begin;
+    while (key_end < eol && *key_end != ':' && *key_end != ' ' && *key_end != '\t') ++key_end;
+    if (key_end == key_begin) {
+      Warn(marker, "MLPv0.5.0 record without a key; line skipped");
+      return;
+    }
+    if (run_.benchmark.empty()) run_.benchmark = std::string(benchmark);
+    const Key key =
+        Classify(std::string_view(key_begin, static_cast<std::size_t>(key_end - key_begin)), MlperfLogFormat::kV05);
+    if (key == Key::kOther) return;
+    json value;
+    const char* rest = SkipSpaces(key_end, eol);
+    if (rest < eol && *rest == ':') {
+      rest = SkipSpaces(rest + 1, eol);
+      if (rest < eol) {
+        value = json::parse(rest, eol, nullptr, /*allow_exceptions=*/false);
+        if (value.is_discarded()) {
+          Warn(marker, "malformed MLPv0.5.0 value JSON; line skipped");
+          return;
+        }
+      }
+    }
+    json metadata = json::object();
+    if (key == Key::kEvalAccuracy && value.is_object()) {  // {"epoch": N, "value": x}
+      if (value.contains("epoch")) metadata["epoch_num"] = value["epoch"];
+      value = value.value("value", json());
+    }
+    if ((key == Key::kRunStop || key == Key::kRunFinal) && value.is_object() && value.contains("success")) {
+      metadata["status"] = value["success"].is_boolean() && value["success"].get<bool>() ? "success" : "aborted";
+    }
+    Event(marker, key, std::string(key_begin, key_end), *seconds * 1000.0, value, metadata);
+  }
+
+  void Event(const char* marker, Key key, const std::string& key_name, double time_ms, const json& value,
+             const json& metadata) {
+    switch (key) {
+      case Key::kSubmissionBenchmark:
+        if (value.is_string()) {
+          const std::string name = value.get<std::string>();
+          if (!benchmark_logged_) {
+            run_.benchmark = name;
+            benchmark_logged_ = true;
+          } else if (name != run_.benchmark) {
+            Warn(marker, "submission_benchmark \"" + name + "\" differs from the earlier \"" + run_.benchmark +
+                             "\"; the first one is kept");
+          }
+        }
+        break;
+      case Key::kSubmissionOther:
+        if (!run_.submission.contains(key_name)) run_.submission[key_name] = value;
+        break;
+      case Key::kSeed:
+        if (!run_.seed) run_.seed = value;
+        break;
+      case Key::kGlobalBatchSize:
+        if (value.is_number()) run_.global_batch_size = value.get<double>();
+        break;
+      case Key::kRunStart:
+        // The summarizer keeps the last run_start until it has seen both; one after run_stop counts only when
+        // none came before.
+        if (run_.run_stop_ms && run_.run_start_ms) {
+          Warn(marker, "run_start after run_stop ignored");
+        } else {
+          if (run_.run_start_ms) Warn(marker, "repeated run_start; the last one before run_stop counts");
+          run_.run_start_ms = time_ms;
+        }
+        break;
+      case Key::kRunStop:
+        if (run_.run_stop_ms) {
+          Warn(marker, "repeated run_stop ignored; the first one counts");
+          break;
+        }
+        run_.run_stop_ms = time_ms;
+        run_.stop_status = StatusOf(metadata);
+        if (run_.stop_status.empty()) Warn(marker, "run_stop without a status; the run counts as not successful");
+        evals_before_stop_ = run_.evals.size();
+        break;
+      case Key::kRunFinal:  // v0.5: the end of the run when no run_stop is logged
+        if (!final_ms_) {
+          final_ms_ = time_ms;
+          final_status_ = StatusOf(metadata);
+          evals_before_final_ = run_.evals.size();
+        }
+        break;
+      case Key::kEvalAccuracy: {
+        MlperfEval eval;
+        eval.time_ms = time_ms;
+        eval.value = value;
+        if (metadata.contains("epoch_num") && metadata["epoch_num"].is_number()) {
+          eval.epoch = metadata["epoch_num"].get<double>();
+        }
+        run_.evals.push_back(std::move(eval));
+        break;
+      }
+      case Key::kOther:
+        break;
+    }
+  }
+
+  static std::string StatusOf(const json& metadata) {
+    auto it = metadata.find("status");
+    return it != metadata.end() && it->is_string() ? it->get<std::string>() : std::string();
+  }
+
+  void Finish() {
+    const std::string where = run_.source;
+    if (!run_.run_stop_ms && final_ms_) {
+      run_.run_stop_ms = final_ms_;
+      run_.stop_status = final_status_.empty() ? std::string("success") : final_status_;
+      evals_before_stop_ = evals_before_final_;
+    }
+    if (run_.records == 0) {
+      run_.warnings.push_back(where + ": no MLPerf log lines (:::MLLOG, :::MLL or :::MLPv0.5.0)");
+      return;
+    }
+    if (!run_.run_start_ms) run_.warnings.push_back(where + ": no run_start; the run has no time to train");
+    if (!run_.run_stop_ms) run_.warnings.push_back(where + ": no run_stop; the run is incomplete");
+    run_.evals_before_stop = run_.run_stop_ms ? evals_before_stop_ : run_.evals.size();
+  }
+
+  std::string_view text_;
+  LineCounter lines_;
+  MlperfRun run_;
+  bool benchmark_logged_ = false;
+  std::size_t evals_before_stop_ = 0;
+  std::optional<double> final_ms_;
+  std::string final_status_;
+  std::size_t evals_before_final_ = 0;
+};
+
+}  // namespace
+
+const char* MlperfLogFormatName(MlperfLogFormat format) {
+  switch (format) {
+    case MlperfLogFormat::kV05:
+      return "v0.5";
+    case MlperfLogFormat::kV06:
+      return "v0.6";
+    case MlperfLogFormat::kV07:
+      return "v0.7+";
+    case MlperfLogFormat::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
+bool MlperfRun::Succeeded() const { return run_start_ms && run_stop_ms && stop_status == "success"; }
+
+std::optional<double> MlperfRun::MinutesToTrain() const {
+  if (!Succeeded()) return std::nullopt;
+  return (*run_stop_ms - *run_start_ms) / 60 / 1000;
+}
+
+std::optional<double> MlperfRun::EpochsToConverge() const {
+  if (!Succeeded()) return std::nullopt;
+  for (std::size_t i = std::min(evals_before_stop, evals.size()); i > 0; --i) {
+    if (evals[i - 1].epoch) return std::round(*evals[i - 1].epoch * 1000.0) / 1000.0;
+  }
+  return std::nullopt;
+}
+
+MlperfRun ParseMlperfLog(std::string_view text, const std::string& source_name) {
+  return Parser(text, source_name).Run();
+}
+
+MlperfRun ReadMlperfLog(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError(name, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int err = errno;
+    ::close(fd);
+    throw IoError(name, std::string("cannot stat: ") + std::strerror(err));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw IoError(name, "is a folder, not a result file");
+  }
+  // Mapped: measured against reading into a reused buffer, mapping was as fast or slightly faster.
+  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    ::close(fd);
+    if (map == MAP_FAILED) throw IoError(name, std::string("cannot map: ") + std::strerror(errno));
+    ::madvise(map, size, MADV_SEQUENTIAL);
+    MlperfRun run;
+    try {
+      run = ParseMlperfLog(std::string_view(static_cast<const char*>(map), size), name);
+    } catch (...) {
+      ::munmap(map, size);
+      throw;
+    }
+    ::munmap(map, size);
+    return run;
+  }
+  // Empty, or not a regular file (a pipe, say): read it in chunks.
+  std::string text;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n < 0) {
+      const int err = errno;
+      ::close(fd);
+      throw IoError(name, std::string("read error: ") + std::strerror(err));
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return ParseMlperfLog(text, name);
+}
+
+bool LooksLikeMlperfLog(std::string_view text) {
+  const char* end = text.data() + text.size();
+  for (const char* m = FindMarker(text.data(), end); m != nullptr; m = FindMarker(m + kMarkerPrefixLength, end)) {
+    const char* p = m + kMarkerPrefixLength;
+    if (StartsWith(p, end, "LOG") || StartsWith(p, end, "L ") || StartsWith(p, end, "Pv0.5.0")) return true;
+  }
+  return false;
+}
+
+RunLog ToRunLog(const MlperfRun& run, const std::function<double(const MlperfEval&)>& metric_of) {
+  RunLog log;
+  log.header = {{"format", "mlperf"},
+                {"log_format", MlperfLogFormatName(run.format)},
+                {"file", run.source},
+                {"benchmark", run.benchmark},
+                {"submission", run.submission}};
+  if (run.seed) log.header["seed"] = *run.seed;
+  if (run.global_batch_size) log.header["global_batch_size"] = *run.global_batch_size;
+  if (run.run_start_ms) log.header["run_start_ms"] = *run.run_start_ms;
+  if (run.run_stop_ms) log.header["run_stop_ms"] = *run.run_stop_ms;
+  if (!run.stop_status.empty()) log.header["stop_status"] = run.stop_status;
+  if (auto epochs = run.EpochsToConverge()) log.header["epochs_to_converge"] = *epochs;
+  const double start_ms = run.run_start_ms.value_or(run.evals.empty() ? 0.0 : run.evals.front().time_ms);
+  for (const MlperfEval& eval : run.evals) {
+    const double metric = metric_of(eval);
+    if (std::isnan(metric)) continue;
+    EvalPoint point;
+    point.epoch = eval.epoch.value_or(static_cast<double>(log.points.size() + 1));
+    point.train_seconds = (eval.time_ms - start_ms) / 1000.0;
+    point.wall_seconds = point.train_seconds;
+    point.metric = metric;
+    log.points.push_back(point);
+  }
+  if (run.Succeeded()) {
+    log.status = RunStatus::kReached;
+  } else if (run.run_stop_ms) {
+    log.status = RunStatus::kFailed;
+    log.error = "run_stop status \"" + run.stop_status + "\"";
+  } else {
+    // The log ends without run_stop: MLPerf scores it as a run that did not succeed. It is not an interrupted
+    // attempt that a resume would redo (the store's meaning of "incomplete"), so it is a failure here.
+    log.status = RunStatus::kFailed;
+    log.error = "no run_stop in the log";
+  }
+  if (run.run_start_ms && run.run_stop_ms) {
+    log.train_seconds = (*run.run_stop_ms - *run.run_start_ms) / 1000.0;
+  } else if (!log.points.empty()) {
+    log.train_seconds = log.points.back().train_seconds;
+  }
+  log.wall_seconds = log.train_seconds;
+  log.warnings = run.warnings;
+  return log;
+}
+
+}  // namespace evalsuite::runlog

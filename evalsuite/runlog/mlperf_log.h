@@ -1,0 +1,69 @@
+// MLPerf Training result logs (one run per result_*.txt) in all three line formats, the marker anywhere in a
+// line: v0.5 ":::MLPv0.5.0 <bench> <secs> (<file>:<line>) <key>[: <json>]", v0.6 ":::MLL <secs> <key>: <json>",
+// v0.7+ ":::MLLOG {json}". Streams the bytes and only builds JSON for the few keys a score needs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "evalsuite/runlog/run_log.h"
+
+namespace evalsuite::runlog {
+
+enum class MlperfLogFormat { kUnknown, kV05, kV06, kV07 };
+const char* MlperfLogFormatName(MlperfLogFormat format);  // "unknown", "v0.5", "v0.6", "v0.7+"
+
+struct MlperfEval {
+  double time_ms = 0;           // absolute log time in milliseconds
+  nlohmann::json value;         // a number for most benchmarks, an object for maskrcnn ({"BBOX":..,"SEGM":..})
+  std::optional<double> epoch;  // metadata.epoch_num (v0.6+), value.epoch (v0.5)
+};
+
+// Everything a score, a TTA curve and an RCP check need from one result file.
+struct MlperfRun {
+  std::string source;  // file name as given
+  MlperfLogFormat format = MlperfLogFormat::kUnknown;
+  std::string benchmark;                                 // submission_benchmark (v0.5: the benchmark token of the line)
+  nlohmann::json submission = nlohmann::json::object();  // other submission_* values (org, division, platform...)
+  // As the official summarizer reads them: the last run_start before the first run_stop, the first run_stop.
+  std::optional<double> run_start_ms;
+  std::optional<double> run_stop_ms;
+  std::string stop_status;  // run_stop's metadata.status ("success", "aborted"); "" when there is no run_stop
+  std::optional<nlohmann::json> seed;
+  std::optional<double> global_batch_size;
+  std::vector<MlperfEval> evals;      // every eval_accuracy, in log order
+  std::size_t evals_before_stop = 0;  // how many of `evals` came before run_stop (all of them without one)
+  std::size_t bytes = 0;
+  std::size_t records = 0;            // marker lines seen
+  std::vector<std::string> warnings;  // "file:line: why", one per skipped line or missing fact
+
+  bool Succeeded() const;  // run_start, run_stop and status "success"
+  // (run_stop - run_start) / 60 / 1000, exactly as the summarizer; nullopt unless the run succeeded.
+  std::optional<double> MinutesToTrain() const;
+  // The RCP checker's epochs to converge: epoch_num of the last eval before run_stop, rounded to 3 decimals;
+  // nullopt unless the run succeeded.
+  std::optional<double> EpochsToConverge() const;
+};
+
+// Parses the bytes of one result file. Never throws on content: malformed lines become warnings.
+MlperfRun ParseMlperfLog(std::string_view text, const std::string& source_name);
+// Maps the file and parses it. Throws IoError naming the file when it cannot be opened or read.
+MlperfRun ReadMlperfLog(const std::filesystem::path& file);
+
+// True when the bytes hold at least one MLPerf marker (":::MLLOG", ":::MLL ", ":::MLPv0.5.0").
+bool LooksLikeMlperfLog(std::string_view text);
+
+// The run as the shared run type: points with train_seconds = wall_seconds = seconds since run_start and
+// metric = `metric_of(eval)` (NaN skips the point); status reached when run_stop says success, else failed
+// (aborted, or no run_stop at all: MLPerf counts both as runs that did not succeed).
+// train_seconds of the run = (run_stop - run_start) in seconds.
+RunLog ToRunLog(const MlperfRun& run, const std::function<double(const MlperfEval&)>& metric_of);
+
+}  // namespace evalsuite::runlog

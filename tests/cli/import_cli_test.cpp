@@ -1,0 +1,180 @@
+// `evalsuite import` as a user runs it: exit codes (0 clean, 3 warnings, 1 unreadable file, 2 usage), --json in
+// the issue's shape, the default store in the current folder, --no-store, and that import never writes into
+// the folders it reads (the tree is hashed before and after).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "evalsuite/common/sha256.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::ReadFile;
+using testing::RunCommand;
+using testing::RunEvalsuite;
+using testing::TempDir;
+using testing::WriteFile;
+
+std::string Line(long t, const std::string& key, const std::string& value, const std::string& metadata = "{}") {
+  return ":::MLLOG {\"namespace\": \"\", \"time_ms\": " + std::to_string(t) +
+         ", \"event_type\": \"POINT_IN_TIME\", \"key\": \"" + key + "\", \"value\": " + value +
+         ", \"metadata\": " + metadata + "}\n";
+}
+
+// results/<system>/resnet/result_{0..4}.txt, run i takes 20 + i minutes.
+fs::path MakeSubmission(const fs::path& root, const std::string& extra_line_in_run_2 = "") {
+  const fs::path dir = root / "ORG" / "results" / "sysA_mxnet" / "resnet";
+  fs::create_directories(dir);
+  for (int i = 0; i < 5; ++i) {
+    const long start = 1000000L * (i + 1);
+    std::string log = "+ docker run\n";
+    log += Line(start - 10, "submission_benchmark", "\"resnet\"");
+    log += Line(start - 5, "global_batch_size", "3264");
+    log += Line(start, "run_start", "null");
+    log += Line(start + 60000, "eval_accuracy", "0.7", "{\"epoch_num\": 4}");
+    if (i == 2) log += extra_line_in_run_2;
+    log += Line(start + (20 + i) * 60000L, "eval_accuracy", "0.76", "{\"epoch_num\": 35}");
+    log += Line(start + (20 + i) * 60000L, "run_stop", "null", "{\"status\": \"success\"}");
+    WriteFile(dir / ("result_" + std::to_string(i) + ".txt"), log);
+  }
+  return dir;
+}
+
+// Names, sizes, modification times and contents of every file below `root`.
+std::map<std::string, std::string> TreeFingerprint(const fs::path& root) {
+  std::map<std::string, std::string> tree;
+  for (const auto& e : fs::recursive_directory_iterator(root)) {
+    const std::string rel = fs::relative(e.path(), root).generic_string();
+    if (e.is_regular_file()) {
+      tree[rel] = Sha256FileHex(e.path()) + " " + std::to_string(e.file_size()) + " " +
+                  std::to_string(e.last_write_time().time_since_epoch().count());
+    } else {
+      tree[rel] = "folder";
+    }
+  }
+  return tree;
+}
+
+TEST(ImportCliTest, CleanImportWritesJsonInTheIssueShape) {
+  TempDir dir;
+  MakeSubmission(dir / "in");
+  auto r = RunEvalsuite({"import", (dir / "in" / "ORG").string(), "--store", (dir / "out.db").string(), "--json",
+                         (dir / "out.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("olympic mean 22 min"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir / "out.db"));
+  const nlohmann::json json = nlohmann::json::parse(ReadFile(dir / "out.json"));
+  EXPECT_EQ(json["schema_version"], 1);
+  ASSERT_EQ(json["groups"].size(), 1u);
+  const nlohmann::json& g = json["groups"][0];
+  EXPECT_EQ(g["source"], "ORG/results/sysA_mxnet/resnet");
+  EXPECT_EQ(g["format"], "mlperf");
+  EXPECT_EQ(g["benchmark"], "resnet");
+  EXPECT_EQ(g["system"], "sysA_mxnet");
+  EXPECT_EQ(g["runs"], 5);
+  EXPECT_EQ(g["converged"], 5);
+  ASSERT_EQ(g["tta_minutes"].size(), 5u);
+  EXPECT_DOUBLE_EQ(g["tta_minutes"][4].get<double>(), 24.0);
+  EXPECT_DOUBLE_EQ(g["olympic_minutes"].get<double>(), 22.0);
+  EXPECT_TRUE(g["cov"].is_number());
+}
+
+TEST(ImportCliTest, MalformedLineIsAWarningAndExitThree) {
+  TempDir dir;
+  MakeSubmission(dir / "in", ":::MLLOG {\"time_ms\": 5, \"key\": \"eval_accuracy\", \"value\": 0.7, \"metad\n");
+  auto r = RunEvalsuite({"import", (dir / "in").string(), "--no-store", "--json", (dir / "o.json").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("result_2.txt:6:"), std::string::npos) << r.err;
+  const nlohmann::json json = nlohmann::json::parse(ReadFile(dir / "o.json"));
+  EXPECT_EQ(json["groups"][0]["converged"], 5);  // the line was skipped, the run still counts
+}
+
+TEST(ImportCliTest, UnreadableFileFailsButTheRestIsImported) {
+  TempDir dir;
+  const fs::path bench = MakeSubmission(dir / "in");
+  fs::create_symlink(dir / "gone.txt", bench / "result_5.txt");
+  auto r = RunEvalsuite({"import", (dir / "in").string(), "--no-store", "--json", (dir / "o.json").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("result_5.txt"), std::string::npos) << r.err;
+  const nlohmann::json json = nlohmann::json::parse(ReadFile(dir / "o.json"));
+  EXPECT_EQ(json["groups"][0]["runs"], 5);
+}
+
+TEST(ImportCliTest, NothingToImportFailsAndBadOptionsAreUsageErrors) {
+  TempDir dir;
+  WriteFile(dir / "readme.md", "nothing here");
+  EXPECT_EQ(RunEvalsuite({"import", dir.path().string(), "--no-store"}).exit_code, 1);
+  EXPECT_EQ(RunEvalsuite({"import", dir.path().string(), "--no-store", "--format", "csv"}).exit_code, 2);
+  EXPECT_EQ(RunEvalsuite({"import"}).exit_code, 2);
+}
+
+TEST(ImportCliTest, RefusesToWriteInsideWhatItImports) {
+  TempDir dir;
+  MakeSubmission(dir / "in");
+  const auto before = TreeFingerprint(dir / "in");
+  auto r = RunEvalsuite({"import", (dir / "in").string(), "--store", (dir / "in" / "ORG" / "x.db").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--store"), std::string::npos);
+  r = RunEvalsuite({"import", (dir / "in").string(), "--no-store", "--json", (dir / "in" / "o.json").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(TreeFingerprint(dir / "in"), before);
+}
+
+TEST(ImportCliTest, DefaultStoreIsInTheCurrentFolderAndNoStoreWritesNothing) {
+  TempDir dir;
+  MakeSubmission(dir / "in");
+  fs::create_directory(dir / "work");
+  const std::string cd = "cd '" + (dir / "work").string() + "' && exec '" + std::string(EVALSUITE_BINARY) + "' ";
+  auto r = RunCommand({"sh", "-c", cd + "import ../in --no-store"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::is_empty(dir / "work"));
+  r = RunCommand({"sh", "-c", cd + "import ../in"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(dir / "work" / "evalsuite.db"));
+  // A second import of the same logs is a second study, not an error.
+  r = RunCommand({"sh", "-c", cd + "import ../in"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(ImportCliTest, SharedDataIsReadNotWritten) {
+  EVALSUITE_REQUIRE_SHARED_DATA(shared);
+  const fs::path org = shared / "mlperf" / "training_results_v2.0" / "GIGABYTE";
+  const fs::path dawn = shared / "dawnbench";
+  if (!fs::exists(org) || !fs::exists(dawn)) GTEST_SKIP() << "shared MLPerf or DAWNBench folders absent";
+  const auto before_org = TreeFingerprint(org);
+  const auto before_dawn = TreeFingerprint(dawn);
+  TempDir dir;
+  for (int pass = 0; pass < 2; ++pass) {  // twice: a second run must give the same scores
+    auto r = RunEvalsuite({"import", org.string(), dawn.string(), "--store", (dir / "s.db").string(), "--json",
+                           (dir / ("o" + std::to_string(pass) + ".json")).string(), "--rcp",
+                           (shared / "mlperf" / "rcp" / "training_2.0.0").string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
+  EXPECT_EQ(TreeFingerprint(org), before_org);
+  EXPECT_EQ(TreeFingerprint(dawn), before_dawn);
+  const nlohmann::json first = nlohmann::json::parse(ReadFile(dir / "o0.json"));
+  const nlohmann::json second = nlohmann::json::parse(ReadFile(dir / "o1.json"));
+  EXPECT_EQ(first, second);
+  // 2 MLPerf groups and 7 DAWNBench entries.
+  ASSERT_EQ(first["groups"].size(), 9u);
+  std::map<std::string, nlohmann::json> by_source;
+  for (const auto& g : first["groups"]) by_source[g["source"].get<std::string>()] = g;
+  const auto& bert = by_source.at("GIGABYTE/results/G492-ID0_pytorch/bert");
+  EXPECT_NEAR(bert["olympic_minutes"].get<double>(), 18.488716666666665, 1e-9 * 18.49);
+  const auto& page = by_source.at("dawnbench/CIFAR10/train/davidcpage_resnet9_1v100-ec2_pytorch.tsv");
+  EXPECT_EQ(page["tta_hours"], 0.02056706);
+  EXPECT_EQ(page["threshold"], 94.0);
+  const auto& squad = by_source.at("dawnbench/SQuAD/train/dawn_drqa_1p100-ec2.tsv");
+  EXPECT_NEAR(squad["cost"].get<double>(), 0.60626280638888 * 3.06, 1e-12);
+}
+
+}  // namespace
+}  // namespace evalsuite

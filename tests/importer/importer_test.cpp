@@ -1,0 +1,346 @@
+// Import end to end below the CLI: grouping by <system>/<benchmark> folder, natural file order, MLPerf olympic
+// scoring with failures (unet3d drop 4 + 4), DAWNBench TTA and cost, JSON shape, and the summary.csv acceptance
+// test on the shared v2.0 logs.
+#include "evalsuite/importer/importer.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "evalsuite/runlog/jsonl_run_log.h"
+#include "evalsuite/study/run_store.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::importer {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+using testing::WriteFile;
+
+std::string Line(long t, const std::string& key, const std::string& value, const std::string& metadata = "{}") {
+  return ":::MLLOG {\"namespace\": \"\", \"time_ms\": " + std::to_string(t) +
+         ", \"event_type\": \"POINT_IN_TIME\", \"key\": \"" + key + "\", \"value\": " + value +
+         ", \"metadata\": " + metadata + "}\n";
+}
+
+// One run: starts at `start_ms`, evaluates each minute with rising accuracy, stops after `minutes` minutes.
+std::string RunLogText(const std::string& benchmark, long start_ms, double minutes, const std::string& status, int seed,
+                       int batch = 256) {
+  std::string log = "some shell output\n";
+  log += Line(start_ms - 5000, "submission_benchmark", "\"" + benchmark + "\"");
+  log += Line(start_ms - 4000, "seed", std::to_string(seed));
+  log += Line(start_ms - 3000, "global_batch_size", std::to_string(batch));
+  log += Line(start_ms, "run_start", "null");
+  const long stop = start_ms + static_cast<long>(std::llround(minutes * 60000));
+  int epoch = 1;
+  for (long t = start_ms + 60000; t < stop; t += 60000, ++epoch) {
+    log +=
+        Line(t, "eval_accuracy", std::to_string(0.5 + 0.01 * epoch), "{\"epoch_num\": " + std::to_string(epoch) + "}");
+  }
+  log += Line(stop, "run_stop", "null", "{\"status\": \"" + status + "\"}");
+  return log;
+}
+
+fs::path MakeBenchmark(const fs::path& root, const std::string& system, const std::string& benchmark,
+                       const std::vector<std::pair<double, std::string>>& runs, int first_index = 0) {
+  const fs::path dir = root / "results" / system / benchmark;
+  fs::create_directories(dir);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    WriteFile(dir / ("result_" + std::to_string(first_index + static_cast<int>(i)) + ".txt"),
+              RunLogText(benchmark, 1000000 + static_cast<long>(i) * 10000000, runs[i].first, runs[i].second,
+                         static_cast<int>(i) + 1));
+  }
+  return dir;
+}
+
+const ImportedGroup* FindGroup(const ImportResult& result, const std::string& benchmark) {
+  for (const auto& g : result.groups) {
+    if (g.benchmark == benchmark) return &g;
+  }
+  return nullptr;
+}
+
+TEST(ImporterTest, GroupsBySystemAndBenchmarkInNaturalOrderAndScoresOlympic) {
+  TempDir dir;
+  const fs::path root = dir / "ACME";
+  // result_1 .. result_11: natural order puts result_2 before result_10.
+  std::vector<std::pair<double, std::string>> runs;
+  for (double m : {10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 40.0, 9.0}) runs.push_back({m, "success"});
+  MakeBenchmark(root, "sys_pytorch", "bert", runs, 1);
+  ImportOptions options;
+  options.paths = {root};
+  ImportResult result = Import(options);
+  EXPECT_TRUE(result.errors.empty());
+  EXPECT_TRUE(result.warnings.empty()) << result.warnings.front();
+  ASSERT_EQ(result.groups.size(), 1u);
+  const ImportedGroup& g = result.groups[0];
+  EXPECT_EQ(g.source, "ACME/results/sys_pytorch/bert");
+  EXPECT_EQ(g.system, "sys_pytorch");
+  EXPECT_EQ(g.benchmark, "bert");
+  EXPECT_EQ(g.format, "mlperf");
+  ASSERT_EQ(g.runs.size(), 11u);
+  EXPECT_EQ(g.runs[1].file.filename(), "result_2.txt");
+  EXPECT_EQ(g.runs[9].file.filename(), "result_10.txt");
+  EXPECT_EQ(g.runs[9].tta_minutes, 40.0);
+  EXPECT_EQ(g.converged, 11u);
+  // Drop 9 and 40: mean of 10..18.
+  ASSERT_TRUE(g.olympic_minutes.has_value());
+  EXPECT_NEAR(*g.olympic_minutes, 14.0, 1e-12);
+  ASSERT_TRUE(g.cov.has_value());
+  EXPECT_GT(*g.cov, 0.0);
+  EXPECT_EQ(g.runs[0].seeds.value("seed", 0), 1);
+  EXPECT_EQ(g.runs[0].log.status, runlog::RunStatus::kReached);
+}
+
+TEST(ImporterTest, OneFailureIsTheSlowestTwoFailuresNoScore) {
+  TempDir dir;
+  MakeBenchmark(dir.path(), "s", "resnet",
+                {{20, "success"}, {21, "aborted"}, {22, "success"}, {23, "success"}, {24, "success"}});
+  MakeBenchmark(dir.path(), "s", "ssd",
+                {{20, "success"}, {21, "aborted"}, {22, "aborted"}, {23, "success"}, {24, "success"}});
+  ImportOptions options;
+  options.paths = {dir.path()};
+  ImportResult result = Import(options);
+  const ImportedGroup* resnet = FindGroup(result, "resnet");
+  ASSERT_NE(resnet, nullptr);
+  EXPECT_EQ(resnet->converged, 4u);
+  EXPECT_FALSE(resnet->runs[1].tta_minutes.has_value());
+  EXPECT_EQ(resnet->runs[1].log.status, runlog::RunStatus::kFailed);
+  ASSERT_TRUE(resnet->olympic_minutes.has_value());
+  EXPECT_NEAR(*resnet->olympic_minutes, (22.0 + 23 + 24) / 3, 1e-12);  // 20 dropped, the failure is the slowest
+  const ImportedGroup* ssd = FindGroup(result, "ssd");
+  ASSERT_NE(ssd, nullptr);
+  EXPECT_FALSE(ssd->olympic_minutes.has_value());
+}
+
+TEST(ImporterTest, Unet3dDropsFourEachSideAndAllowsFourFailures) {
+  TempDir dir;
+  std::vector<std::pair<double, std::string>> runs;
+  for (int i = 0; i < 36; ++i) runs.push_back({30.0 + i, "success"});
+  for (int i = 0; i < 4; ++i) runs.push_back({99.0, "aborted"});
+  MakeBenchmark(dir.path(), "s", "unet3d", runs);
+  ImportOptions options;
+  options.paths = {dir.path()};
+  ImportResult result = Import(options);
+  ASSERT_EQ(result.groups.size(), 1u);
+  const ImportedGroup& g = result.groups[0];
+  EXPECT_EQ(g.runs.size(), 40u);
+  ASSERT_TRUE(g.olympic_minutes.has_value());
+  // Drop the 4 fastest (30..33); the 4 failures are the 4 slowest: mean of 34..65.
+  EXPECT_NEAR(*g.olympic_minutes, (34.0 + 65.0) / 2, 1e-9);
+  // A fifth failure: no score.
+  WriteFile(g.location / "result_0.txt", RunLogText("unet3d", 0, 30, "aborted", 1));
+  ImportResult again = Import(options);
+  EXPECT_FALSE(again.groups[0].olympic_minutes.has_value());
+}
+
+TEST(ImporterTest, ThresholdOverrideRecomputesMlperfTta) {
+  TempDir dir;
+  MakeBenchmark(dir.path(), "s", "resnet", {{10.5, "success"}, {12.5, "success"}, {20.5, "aborted"}});
+  ImportOptions options;
+  options.paths = {dir.path()};
+  options.threshold = 0.53;  // 0.5 + 0.01 * 3: reached at the third eval, 3 minutes after run_start
+  ImportResult result = Import(options);
+  const ImportedGroup& g = result.groups[0];
+  ASSERT_EQ(g.runs.size(), 3u);
+  EXPECT_EQ(g.runs[0].tta_minutes, 3.0);
+  EXPECT_EQ(g.runs[1].tta_minutes, 3.0);
+  EXPECT_EQ(g.runs[2].tta_minutes, 3.0);  // the aborted run's curve crossed the lower target too
+  EXPECT_EQ(g.runs[2].log.status, runlog::RunStatus::kFailed);
+}
+
+TEST(ImporterTest, DawnbenchEntryWithCostAndJsonShape) {
+  TempDir dir;
+  const fs::path train = dir / "dawn" / "CIFAR10" / "train";
+  fs::create_directories(train);
+  WriteFile(train / "me_resnet9_v100_pytorch.tsv",
+            "\xEF\xBB\xBFtop1Accuracy\tepoch\thours\r\n50\t1\t0.1\r\n\r\n94.0\t2\t0.2\r\n95\t3\t0.3");
+  WriteFile(train / "me_resnet9_v100_pytorch.json",
+            "{\"author\": \"Me\", \"model\": \"ResNet 9\", \"hardware\": \"1 V100\", \"framework\": \"PyTorch\", "
+            "\"costPerHour\": 3.06}");
+  ImportOptions options;
+  options.paths = {dir / "dawn"};
+  ImportResult result = Import(options);
+  ASSERT_EQ(result.groups.size(), 1u);
+  const ImportedGroup& g = result.groups[0];
+  EXPECT_EQ(g.source, "dawn/CIFAR10/train/me_resnet9_v100_pytorch.tsv");
+  EXPECT_EQ(g.tta_hours, 0.2);
+  nlohmann::json json = ToJson(result);
+  EXPECT_EQ(json["schema_version"], kImportJsonSchemaVersion);
+  const nlohmann::json& group = json["groups"][0];
+  for (const char* key : {"source", "format", "benchmark", "system", "runs", "converged", "tta_minutes",
+                          "olympic_minutes", "cov", "metric", "threshold", "tta_hours"}) {
+    EXPECT_TRUE(group.contains(key)) << key;
+  }
+  EXPECT_EQ(group["format"], "dawnbench");
+  EXPECT_EQ(group["benchmark"], "CIFAR10");
+  EXPECT_EQ(group["metric"], "top1Accuracy");
+  EXPECT_EQ(group["threshold"], 94.0);
+  EXPECT_EQ(group["runs"], 1);
+  EXPECT_EQ(group["converged"], 1);
+  EXPECT_DOUBLE_EQ(group["tta_minutes"][0].get<double>(), 12.0);
+  EXPECT_TRUE(group["olympic_minutes"].is_null());
+  EXPECT_TRUE(group["cov"].is_null());
+  EXPECT_EQ(group["author"], "Me");
+  EXPECT_DOUBLE_EQ(group["cost"].get<double>(), 0.2 * 3.06);
+  // --threshold overrides the task's default.
+  options.threshold = 95;
+  EXPECT_EQ(Import(options).groups[0].tta_hours, 0.3);
+}
+
+TEST(ImporterTest, UnreadableFileIsAnErrorAndTheRestIsImported) {
+  TempDir dir;
+  const fs::path bench = MakeBenchmark(dir.path(), "s", "resnet", {{10, "success"}, {11, "success"}});
+  fs::create_symlink(dir / "nowhere.txt", bench / "result_9.txt");  // a result file that cannot be read
+  ImportOptions options;
+  options.paths = {dir.path(), dir / "does-not-exist"};
+  ImportResult result = Import(options);
+  ASSERT_EQ(result.errors.size(), 2u);
+  EXPECT_NE(result.errors[0].find("result_9.txt"), std::string::npos);
+  EXPECT_NE(result.errors[1].find("does-not-exist"), std::string::npos);
+  ASSERT_EQ(result.groups.size(), 1u);
+  EXPECT_EQ(result.groups[0].runs.size(), 2u);
+  EXPECT_FALSE(result.groups[0].olympic_minutes.has_value());  // 2 runs cannot be olympic-scored
+}
+
+TEST(ImporterTest, WritesOneImportStudyWithSecondsAndFractions) {
+  TempDir dir;
+  MakeBenchmark(dir / "in", "sysA", "resnet", {{10.5, "success"}, {11.5, "success"}, {12.5, "aborted"}});
+  const fs::path train = dir / "in" / "ImageNet" / "train";
+  fs::create_directories(train);
+  WriteFile(train / "e.tsv", "epoch\thours\ttop1Accuracy\ttop5Accuracy\n1\t0.5\t70\t92\n2\t1.0\t75\t93.5\n");
+  ImportOptions options;
+  options.paths = {dir / "in"};
+  ImportResult result = Import(options);
+  ASSERT_EQ(result.groups.size(), 2u);
+  auto store = study::RunStore::Open(dir / "s.db");
+  std::string name;
+  const int64_t id =
+      WriteToStore(*store, result, "import test", {{"command", "import"}}, nlohmann::json::object(), &name);
+  EXPECT_EQ(name, "import test");
+  WriteToStore(*store, result, "import test", {{"command", "import"}}, nlohmann::json::object(), &name);
+  EXPECT_EQ(name, "import test #2");  // study names stay unique
+  auto study = store->FindStudy("import test");
+  ASSERT_TRUE(study.has_value());
+  EXPECT_EQ(study->kind, "import");
+  auto entries = store->LoadEntries(id);
+  ASSERT_EQ(entries.size(), 2u);
+  std::map<std::string, study::EntryRecord> by_name;
+  for (const auto& e : entries) by_name[e.name] = e;
+  ASSERT_TRUE(by_name.count("sysA/resnet"));
+  EXPECT_EQ(by_name["sysA/resnet"].source, "mlperf");
+  EXPECT_EQ(by_name["sysA/resnet"].time_unit, "seconds");
+  EXPECT_DOUBLE_EQ(by_name["sysA/resnet"].threshold, 0.759);
+  ASSERT_TRUE(by_name.count("ImageNet/e"));
+  EXPECT_DOUBLE_EQ(by_name["ImageNet/e"].threshold, 0.93);  // 93 % stored as a fraction
+  auto runs = store->LoadRuns(id);
+  ASSERT_EQ(runs.size(), 4u);
+  std::size_t reached = 0;
+  for (const auto& run : runs) {
+    if (run.entry == "sysA/resnet" && run.run_index == 0) {
+      EXPECT_DOUBLE_EQ(run.log.train_seconds, 630.0);
+      ASSERT_FALSE(run.log.points.empty());
+      EXPECT_DOUBLE_EQ(run.log.points[0].train_seconds, 60.0);
+      EXPECT_EQ(run.seeds.value("seed", 0), 1);
+    }
+    if (run.entry == "ImageNet/e") {
+      ASSERT_EQ(run.log.points.size(), 2u);
+      EXPECT_DOUBLE_EQ(run.log.points[1].train_seconds, 3600.0);
+      EXPECT_DOUBLE_EQ(run.log.points[1].metric, 0.935);
+    }
+    if (run.log.status == runlog::RunStatus::kReached) ++reached;
+  }
+  EXPECT_EQ(reached, 3u);
+}
+
+TEST(ImporterTest, JsonlRunLogsGroupByFolderWithTheirThreshold) {
+  TempDir dir;
+  fs::create_directories(dir / "study" / "baseline");
+  for (int run = 0; run < 3; ++run) {
+    runlog::JsonlRunLogWriter writer(dir / "study" / "baseline" / ("run_" + std::to_string(run) + ".jsonl"));
+    writer.WriteHeader({{"entry", "baseline"}, {"metric", "val_top1"}, {"threshold", 0.9}, {"seeds", {{"run", run}}}});
+    for (int epoch = 1; epoch <= 3; ++epoch) {
+      runlog::EvalPoint p;
+      p.epoch = epoch;
+      p.train_seconds = 60.0 * epoch * (1 + run);
+      p.wall_seconds = p.train_seconds + 1;
+      p.metric = 0.8 + 0.05 * epoch;  // 0.9 at epoch 2
+      writer.WriteEval(p);
+    }
+    writer.WriteEnd(runlog::RunStatus::kReached, 120.0 * (1 + run), 3, 180.0 * (1 + run), 181.0 * (1 + run));
+  }
+  ImportOptions options;
+  options.paths = {dir / "study"};
+  ImportResult result = Import(options);
+  ASSERT_EQ(result.groups.size(), 1u);
+  const ImportedGroup& g = result.groups[0];
+  EXPECT_EQ(g.format, "jsonl");
+  EXPECT_EQ(g.benchmark, "baseline");
+  ASSERT_EQ(g.runs.size(), 3u);
+  EXPECT_NEAR(*g.runs[0].tta_minutes, 2.0, 1e-9);
+  EXPECT_NEAR(*g.runs[2].tta_minutes, 6.0, 1e-9);
+  ASSERT_TRUE(g.olympic_minutes.has_value());
+  EXPECT_NEAR(*g.olympic_minutes, 4.0, 1e-9);
+  EXPECT_EQ(g.runs[1].seeds.value("run", -1), 1);
+}
+
+// Acceptance: every score in summary.csv whose logs are beside it is reproduced to a relative 1e-9.
+TEST(ImporterTest, ReproducesSummaryCsvScores) {
+  EVALSUITE_REQUIRE_SHARED_DATA(shared);
+  const fs::path org = shared / "mlperf" / "training_results_v2.0" / "GIGABYTE";
+  if (!fs::exists(org / "summary.csv")) GTEST_SKIP() << "no GIGABYTE summary.csv";
+  ImportOptions options;
+  options.paths = {org};
+  ImportResult result = Import(options);
+  EXPECT_TRUE(result.errors.empty());
+
+  std::ifstream in(org / "summary.csv");
+  std::string line;
+  std::getline(in, line);
+  auto split = [](const std::string& s) {
+    std::vector<std::string> fields;
+    std::stringstream ss(s);
+    std::string f;
+    while (std::getline(ss, f, ',')) fields.push_back(f);
+    if (!s.empty() && s.back() == ',') fields.push_back("");
+    return fields;
+  };
+  const std::vector<std::string> header = split(line);
+  std::map<std::string, std::size_t> column;
+  for (std::size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
+  const std::vector<std::string> benchmarks = {"bert", "dlrm", "maskrcnn", "minigo", "resnet", "ssd", "rnnt", "unet3d"};
+  int compared = 0;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const std::vector<std::string> row = split(line);
+    std::string framework = row[column["framework"]];
+    for (char& c : framework) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string system_folder = row[column["system"]] + "_" + framework;
+    for (const std::string& bench : benchmarks) {
+      const std::string& cell = row[column[bench]];
+      if (cell.empty()) continue;
+      const std::string source = "GIGABYTE/results/" + system_folder + "/" + bench;
+      const ImportedGroup* group = nullptr;
+      for (const auto& g : result.groups) {
+        if (g.source == source) group = &g;
+      }
+      if (!fs::exists(org / "results" / system_folder / bench)) continue;  // the score's logs are not in shared/
+      ASSERT_NE(group, nullptr) << source;
+      ASSERT_TRUE(group->olympic_minutes.has_value()) << source;
+      const double expected = std::stod(cell);
+      EXPECT_LE(std::fabs(*group->olympic_minutes - expected) / expected, 1e-9)
+          << source << ": " << *group->olympic_minutes << " vs summary.csv " << cell;
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 2);  // bert and resnet have their logs in shared/
+}
+
+}  // namespace
+}  // namespace evalsuite::importer
