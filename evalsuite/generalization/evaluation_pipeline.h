@@ -1,0 +1,48 @@
+// The evaluation pipeline: a pool of threads decodes and preprocesses images into batch buffers while the
+// calling thread runs every model on the previous batch. Memory is bounded by (depth + 1) batch buffers per
+// distinct preprocessing plus one decoded image per worker, whatever the number of images. A file that
+// cannot be decoded is recorded with its reason and skipped; it never stops the run.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "datasets/images/image_decode.h"
+#include "datasets/images/preprocess.h"
+#include "evalsuite/generalization/classifier.h"
+
+namespace evalsuite::generalization {
+
+struct PipelineOptions {
+  int threads = 2;  // decode + preprocess workers; LibTorch's own thread count is set by the caller
+  int batch = 32;   // images per inference call: larger amortizes per-call overhead, costs memory linearly
+  int depth = 2;    // batches prepared ahead of the one in inference: more hides decode-time jitter
+  datasets::DecodeOptions decode;
+  std::function<void(size_t done, size_t total)> progress;  // called after each batch, from the calling thread
+};
+
+struct PipelineModel {
+  Classifier* classifier = nullptr;
+  int spec = 0;  // index into the specs passed to RunPipeline
+};
+
+struct ImageOutcome {
+  datasets::DecodeStatus status = datasets::DecodeStatus::kOk;
+  std::string reason;  // empty when decoded
+};
+
+struct PipelineResult {
+  std::vector<ImageOutcome> images;       // one per file, in order
+  std::vector<std::vector<int32_t>> top;  // per model: kTopK output indices per image (-1 for failed images)
+  double seconds = 0;                     // wall time of the whole run
+  int64_t buffer_bytes = 0;               // batch buffers held (the memory bound, excluding decoded images)
+};
+
+PipelineResult RunPipeline(const std::vector<std::filesystem::path>& files,
+                           const std::vector<datasets::PreprocessSpec>& specs, const std::vector<PipelineModel>& models,
+                           const PipelineOptions& options);
+
+}  // namespace evalsuite::generalization

@@ -1,0 +1,175 @@
+#include "evalsuite/generalization/group_verdict.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "evalsuite/common/error.h"
+#include "reports/json_number.h"
+
+namespace evalsuite::generalization {
+namespace {
+using nlohmann::json;
+using reports::JsonNumber;
+
+std::string Points(double proportion) { return fmt::format("{:+.2f}", proportion * 100); }
+
+}  // namespace
+
+std::vector<double> HolmAdjust(const std::vector<double>& p_values) {
+  const size_t m = p_values.size();
+  std::vector<size_t> order(m);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return p_values[x] < p_values[y]; });
+  std::vector<double> adjusted(m);
+  double running = 0;
+  for (size_t rank = 0; rank < m; ++rank) {
+    running = std::max(running, std::min(1.0, (m - rank) * p_values[order[rank]]));
+    adjusted[order[rank]] = running;
+  }
+  return adjusted;
+}
+
+GroupVerdict JudgeGeneralization(const std::vector<ModelOutcomes>& models, const VerdictRule& rule) {
+  GroupVerdict verdict;
+  const std::string metric_name = rule.metric == "top5" ? "top-5" : "top-1";
+  std::vector<const ModelOutcomes*> candidates, references;
+  for (const ModelOutcomes& model : models) {
+    if (model.group == rule.candidate_group) candidates.push_back(&model);
+    if (model.group == rule.reference_group) references.push_back(&model);
+  }
+  const ModelOutcomes* reference = nullptr;
+  if (!rule.reference.empty()) {
+    for (const ModelOutcomes* model : references) {
+      if (model->name == rule.reference) reference = model;
+    }
+    if (reference == nullptr) {
+      throw UsageError("--reference", "no " + rule.reference_group + " model is named \"" + rule.reference + "\"");
+    }
+  } else {
+    double best = -1;
+    for (const ModelOutcomes* model : references) {
+      const AccuracyCount count = CountAccuracy(model->Metric(rule.metric));
+      if (count.n > 0 && count.accuracy() > best) {
+        best = count.accuracy();
+        reference = model;
+      }
+    }
+  }
+  if (candidates.empty() || reference == nullptr) {
+    verdict.statement = candidates.empty()
+                            ? "no " + rule.candidate_group + " model to judge"
+                            : "no " + rule.reference_group + " model with evaluated images to compare against";
+    verdict.test = "none";
+    return verdict;
+  }
+  verdict.reference = reference->name;
+  std::vector<double> p_values;
+  for (const ModelOutcomes* candidate : candidates) {
+    VerdictComparison comparison;
+    comparison.pair = ComparePair(*candidate, *reference, rule.metric);
+    p_values.push_back(comparison.pair.p_value);
+    verdict.comparisons.push_back(comparison);
+  }
+  const std::vector<double> adjusted = HolmAdjust(p_values);
+  std::vector<std::string> losers;
+  int non_inferior = 0;
+  double lowest = 1, highest = -1;
+  for (size_t i = 0; i < verdict.comparisons.size(); ++i) {
+    VerdictComparison& c = verdict.comparisons[i];
+    c.p_holm = adjusted[i];
+    const bool significant = c.pair.n > 0 && c.p_holm < rule.alpha;
+    if (!significant) {
+      c.outcome = "no significant difference";
+    } else if (c.pair.difference > 0) {
+      c.outcome = "better";
+    } else if (-c.pair.difference > rule.margin) {
+      c.outcome = "loss beyond margin";
+      losers.push_back(fmt::format("{} ({} points, Holm p = {:.3g})", c.pair.a, Points(c.pair.difference), c.p_holm));
+    } else {
+      c.outcome = "significant loss within margin";
+    }
+    c.non_inferior = c.pair.n > 0 && c.pair.lower > -rule.margin;
+    non_inferior += c.non_inferior;
+    lowest = std::min(lowest, c.pair.difference);
+    highest = std::max(highest, c.pair.difference);
+  }
+  const AccuracyCount reference_count = CountAccuracy(reference->Metric(rule.metric));
+  const size_t k = verdict.comparisons.size();
+  verdict.generalizes = losers.empty();
+  if (losers.empty()) {
+    verdict.statement = fmt::format(
+        "{} {} model{} generalize{} as well as {} \"{}\" ({} {:.2f}%): none loses significantly more than {:.2f} "
+        "points (differences {} to {} points; {} of {} shown within the margin at 95%)",
+        k, rule.candidate_group, k == 1 ? "" : "s", k == 1 ? "s" : "", rule.reference_group, reference->name,
+        metric_name, reference_count.accuracy() * 100, rule.margin * 100, Points(lowest), Points(highest), non_inferior,
+        k);
+  } else {
+    std::string names;
+    for (const std::string& loser : losers) names += (names.empty() ? "" : ", ") + loser;
+    verdict.statement = fmt::format(
+        "{} of {} {} models lose significantly more than {:.2f} points of {} against {} "
+        "\"{}\" ({:.2f}%): {}",
+        losers.size(), k, rule.candidate_group, rule.margin * 100, metric_name, rule.reference_group, reference->name,
+        reference_count.accuracy() * 100, names);
+  }
+  verdict.test = fmt::format(
+      "exact McNemar of each {} model against {} pretrained model \"{}\" on {}, Holm-adjusted over {} "
+      "comparison{}, alpha {}; a loss counts when significant and larger than the {:.2f}-point margin; "
+      "difference intervals: Newcombe 95%",
+      rule.candidate_group, rule.reference.empty() ? "the best" : "the chosen", reference->name, metric_name, k,
+      k == 1 ? "" : "s", rule.alpha, rule.margin * 100);
+  return verdict;
+}
+
+json VerdictJson(const GroupVerdict& verdict, const VerdictRule& rule) {
+  json comparisons = json::array();
+  for (const VerdictComparison& c : verdict.comparisons) {
+    comparisons.push_back({{"model", c.pair.a},
+                           {"n", c.pair.n},
+                           {"difference", JsonNumber(c.pair.difference)},
+                           {"lower", JsonNumber(c.pair.lower)},
+                           {"upper", JsonNumber(c.pair.upper)},
+                           {"p_value", JsonNumber(c.pair.p_value)},
+                           {"p_holm", JsonNumber(c.p_holm)},
+                           {"outcome", c.outcome},
+                           {"non_inferior", c.non_inferior}});
+  }
+  return {{"generalizes", verdict.generalizes ? json(*verdict.generalizes) : json(nullptr)},
+          {"statement", verdict.statement},
+          {"test", verdict.test},
+          {"metric", rule.metric},
+          {"margin", rule.margin},
+          {"alpha", rule.alpha},
+          {"reference", verdict.reference.empty() ? json(nullptr) : json(verdict.reference)},
+          {"comparisons", comparisons}};
+}
+
+json GroupsJson(const std::vector<ModelOutcomes>& models) {
+  std::vector<std::string> order;
+  for (const ModelOutcomes& model : models) {
+    if (std::find(order.begin(), order.end(), model.group) == order.end()) order.push_back(model.group);
+  }
+  json groups = json::array();
+  for (const std::string& group : order) {
+    int count = 0, with_images = 0;
+    double top1 = 0, top5 = 0;
+    for (const ModelOutcomes& model : models) {
+      if (model.group != group) continue;
+      ++count;
+      const AccuracyCount a1 = CountAccuracy(model.top1), a5 = CountAccuracy(model.top5);
+      if (a1.n == 0) continue;
+      ++with_images;
+      top1 += a1.accuracy();
+      top5 += a5.accuracy();
+    }
+    groups.push_back({{"group", group},
+                      {"models", count},
+                      {"mean_top1", with_images ? JsonNumber(top1 / with_images) : json(nullptr)},
+                      {"mean_top5", with_images ? JsonNumber(top5 / with_images) : json(nullptr)}});
+  }
+  return groups;
+}
+
+}  // namespace evalsuite::generalization

@@ -1,0 +1,64 @@
+// `holdout eval` as a library: verify a frozen holdout (a modified one is refused), run every model through
+// the pipeline, and build the report's "generalization" object for the image set (JSON shape fixed in
+// reports/generalization_section.h), plus a compact Table-4 style text summary.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "datasets/images/preprocess.h"
+#include "evalsuite/generalization/classifier.h"
+#include "evalsuite/generalization/evaluation_pipeline.h"
+#include "evalsuite/generalization/group_verdict.h"
+#include "evalsuite/generalization/model_spec.h"
+
+namespace evalsuite::generalization {
+
+constexpr size_t kMaxListedFailures = 50;
+
+struct EvaluationOptions {
+  PipelineOptions pipeline;
+  VerdictRule verdict;
+  std::vector<std::string> pair_metrics = {"top1"};  // metrics for which every pair is tested
+  // Missing image files are recorded per image ("missing file") instead of refusing the holdout. Changed
+  // files and a changed manifest are always refused.
+  bool tolerate_missing = false;
+  datasets::PreprocessSpec default_preprocess;  // for models whose sidecar names none
+  ClassifierOptions classifier;
+};
+
+// The preset a holdout's class list suggests: "fashion-mnist" for Fashion-MNIST, "imagenet" otherwise.
+datasets::PreprocessSpec DefaultPreprocessFor(const std::string& class_list);
+
+// Loads each model once (on construction) and evaluates them on any number of image sets.
+class HoldoutEvaluator {
+ public:
+  // Throws the loading errors (file missing, not TorchScript, wrong input shape) naming the model's file.
+  HoldoutEvaluator(std::vector<ModelSpec> models, EvaluationOptions options);
+  ~HoldoutEvaluator();
+
+  // One image set object of the "generalization" array. Throws InputError when the holdout was modified
+  // (listing what changed) or a model's classes cannot be related to the holdout's.
+  nlohmann::json Evaluate(const std::filesystem::path& holdout_dir);
+
+  const std::vector<ModelSpec>& models() const { return models_; }
+  const std::vector<std::string>& notes() const { return notes_; }  // per model: how it was loaded
+  double last_pipeline_seconds() const { return last_pipeline_seconds_; }
+
+ private:
+  std::vector<ModelSpec> models_;
+  EvaluationOptions options_;
+  std::vector<datasets::PreprocessSpec> specs_;  // distinct preprocessings
+  std::vector<int> model_spec_;                  // model -> index in specs_
+  std::vector<std::unique_ptr<Classifier>> classifiers_;
+  std::vector<std::string> notes_;
+  double last_pipeline_seconds_ = 0;
+};
+
+// A compact text table per image set: model, group, top-1 and top-5 with intervals, gap; groups; verdict.
+std::string SummarizeImageSet(const nlohmann::json& image_set);
+
+}  // namespace evalsuite::generalization

@@ -1,0 +1,119 @@
+#include "evalsuite/generalization/model_spec.h"
+
+#include <cctype>
+#include <fstream>
+
+#include "evalsuite/common/error.h"
+
+namespace evalsuite::generalization {
+namespace {
+using nlohmann::json;
+
+bool IsGroupTag(const std::string& text) {
+  if (text.empty()) return false;
+  for (unsigned char c : text) {
+    if (!std::isalnum(c) && c != '-' && c != '_') return false;
+  }
+  return true;
+}
+
+std::optional<double> ReadAccuracy(const json& value, const std::string& where) {
+  if (value.is_null()) return std::nullopt;
+  if (!value.is_number() || value.get<double>() < 0 || value.get<double>() > 1) {
+    throw InputError(where, "expected an accuracy in [0, 1]");
+  }
+  return value.get<double>();
+}
+
+}  // namespace
+
+ModelSpec ParseModelArgument(const std::string& argument) {
+  const size_t equals = argument.find('=');
+  if (equals == std::string::npos || equals == 0 || equals + 1 == argument.size()) {
+    throw UsageError("--model", "expected NAME=FILE[:group], got \"" + argument + "\"");
+  }
+  ModelSpec spec;
+  spec.name = argument.substr(0, equals);
+  std::string file = argument.substr(equals + 1);
+  const size_t colon = file.rfind(':');
+  if (colon != std::string::npos) {
+    const std::string tag = file.substr(colon + 1);
+    if (!IsGroupTag(tag)) {
+      throw UsageError("--model", "group \"" + tag + "\" in \"" + argument +
+                                      "\": use letters, digits, '-' or '_' (e.g. pretrained, tta-optimized)");
+    }
+    spec.group = tag;
+    file = file.substr(0, colon);
+  }
+  if (file.empty()) throw UsageError("--model", "no file in \"" + argument + "\"");
+  spec.file = file;
+  return spec;
+}
+
+void ApplySidecarJson(ModelSpec* spec, const json& root, const std::string& where) {
+  if (!root.is_object()) throw InputError(where, "expected a JSON object");
+  const std::string stem = spec->file.stem().string();
+  if (root.contains("validation_accuracy")) {
+    const json& value = root["validation_accuracy"];
+    if (value.is_object()) {
+      if (value.contains(stem))
+        spec->validation_accuracy = ReadAccuracy(value[stem], where + ": validation_accuracy." + stem);
+    } else {
+      spec->validation_accuracy = ReadAccuracy(value, where + ": validation_accuracy");
+    }
+  }
+  for (const json* per_file :
+       {root.contains(stem) ? &root[stem] : nullptr,
+        root.contains("models") && root["models"].is_object() && root["models"].contains(stem) ? &root["models"][stem]
+                                                                                               : nullptr}) {
+    if (per_file == nullptr || !per_file->is_object()) continue;
+    for (const char* key : {"validation_accuracy", "val_top1"}) {  // val_top1: evalsuite train's model.json
+      if (per_file->contains(key)) {
+        spec->validation_accuracy = ReadAccuracy((*per_file)[key], where + ": " + stem + "." + key);
+      }
+    }
+  }
+  for (const char* key : {"preprocess", "preprocessing"}) {
+    if (!root.contains(key)) continue;
+    const json& value = root[key];
+    if (value.is_string()) {
+      try {
+        spec->preprocess = datasets::PresetSpec(value.get<std::string>());
+      } catch (const Error& e) {
+        throw InputError(where + ": " + key, e.message());
+      }
+    } else {
+      spec->preprocess = datasets::PreprocessSpecFromJson(value, where + ": " + key);
+    }
+  }
+  for (const char* key : {"classes", "class_names"}) {
+    if (!root.contains(key)) continue;
+    try {
+      spec->classes = root[key].get<std::vector<std::string>>();
+    } catch (const json::exception&) {
+      throw InputError(where + ": " + key, "expected an array of class names");
+    }
+  }
+  if (root.contains("class_list")) {
+    if (!root["class_list"].is_string()) throw InputError(where + ": class_list", "expected a string");
+    spec->class_list = root["class_list"].get<std::string>();
+  }
+}
+
+void ApplySidecar(ModelSpec* spec) {
+  std::filesystem::path candidates[] = {std::filesystem::path(spec->file).replace_extension(".json"),
+                                        spec->file.parent_path() / "model.json"};
+  for (const std::filesystem::path& candidate : candidates) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(candidate, ec)) continue;
+    std::ifstream in(candidate, std::ios::binary);
+    if (!in) throw IoError(candidate.string(), "cannot read the model's JSON sidecar");
+    const json root = json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (root.is_discarded()) throw InputError(candidate.string(), "not valid JSON");
+    ApplySidecarJson(spec, root, candidate.string());
+    spec->sidecar = candidate;
+    return;
+  }
+}
+
+}  // namespace evalsuite::generalization

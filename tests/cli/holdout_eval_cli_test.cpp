@@ -1,0 +1,160 @@
+// `evalsuite holdout fashion-mnist` and `evalsuite holdout eval` end to end, as a user runs them: a small
+// Fashion-MNIST holdout (--limit) with one shifted variant, two TorchScript models with known answers (made by
+// Debian's python3-torch: constant logits, so every prediction is known from the manifest alone), the JSON
+// section, the exit codes, and a modified holdout refused.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/test_support.h"
+
+namespace evalsuite::testing {
+namespace {
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr const char* kFashionMnistDir = "/usr/share/datasets/fashion-mnist";
+
+// Two models with constant logits: "zero-first" ranks classes 0,1,2,... (top-1 = class 0, top-5 = 0..4) and
+// "nine-first" ranks 9,8,7,... (top-1 = 9, top-5 = 5..9).
+bool MakeConstantModels(const fs::path& dir) {
+  const std::string script = R"(
+import sys, torch
+class Constant(torch.nn.Module):
+    def __init__(self, logits):
+        super().__init__()
+        self.register_buffer("logits", torch.tensor(logits))
+    def forward(self, x):
+        return x.mean(dim=[1, 2, 3]).unsqueeze(1) * 0 + self.logits
+torch.jit.script(Constant([9.0 - k for k in range(10)])).save(sys.argv[1] + "/zero_first.pt")
+torch.jit.script(Constant([float(k) for k in range(10)])).save(sys.argv[1] + "/nine_first.pt")
+)";
+  WriteFile(dir / "make_models.py", script);
+  return RunCommand({"/usr/bin/python3", (dir / "make_models.py").string(), dir.string()}).exit_code == 0;
+}
+
+class HoldoutEvalCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(kFashionMnistDir)) GTEST_SKIP() << kFashionMnistDir << " is absent (dataset-fashion-mnist)";
+    if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "/usr/bin/python3 is absent";
+    const CommandResult exported = RunEvalsuite(
+        {"holdout", "fashion-mnist", "--out", (dir_ / "holdout").string(), "--limit", "60", "--variants", "contrast"});
+    ASSERT_EQ(exported.exit_code, 0) << exported.err;
+    ASSERT_TRUE(MakeConstantModels(dir_.path())) << "python3-torch could not make the test models";
+  }
+
+  std::vector<std::string> EvalArgs() const {
+    return {"holdout",   "eval",
+            "--holdout", (dir_ / "holdout").string(),
+            "--holdout", (dir_ / "holdout" / "contrast").string(),
+            "--model",   "zero=" + (dir_ / "zero_first.pt").string() + ":pretrained",
+            "--model",   "nine=" + (dir_ / "nine_first.pt").string() + ":tta-optimized",
+            "--threads", "2",
+            "--batch",   "16"};
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(HoldoutEvalCli, KnownAnswersJsonAndSummary) {
+  const json manifest = json::parse(ReadFile(dir_ / "holdout" / "manifest.json"));
+  ASSERT_EQ(manifest["items"].size(), 60u);
+  EXPECT_EQ(manifest["class_list"], "fashion-mnist");
+  size_t class0 = 0, class9 = 0, below5 = 0;
+  for (const json& item : manifest["items"]) {
+    const int label = item["class_index"];
+    class0 += label == 0;
+    class9 += label == 9;
+    below5 += label < 5;
+  }
+  std::vector<std::string> args = EvalArgs();
+  args.insert(args.end(), {"--json", (dir_ / "gen.json").string()});
+  const CommandResult result = RunEvalsuite(args);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.out.find("fashion-mnist-holdout (60 images, 0 unreadable)"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("verdict:"), std::string::npos);
+  const json sections = json::parse(ReadFile(dir_ / "gen.json"));
+  ASSERT_TRUE(sections.is_array());
+  ASSERT_EQ(sections.size(), 2u);
+  EXPECT_EQ(sections[1]["image_set"], "fashion-mnist-holdout:contrast");
+  for (const json& set : sections) {
+    EXPECT_EQ(set["holdout_version"].get<std::string>().size(), 64u);
+    const json& zero = set["models"][0];
+    const json& nine = set["models"][1];
+    EXPECT_EQ(zero["name"], "zero");
+    EXPECT_EQ(zero["evaluated"], 60);
+    EXPECT_EQ(zero["top1"]["correct"], class0);
+    EXPECT_EQ(zero["top5"]["correct"], below5);
+    EXPECT_EQ(nine["top1"]["correct"], class9);
+    EXPECT_EQ(nine["top5"]["correct"], 60 - below5);
+    ASSERT_EQ(set["pairs"].size(), 1u);
+    EXPECT_EQ(set["pairs"][0]["only_a"], class0);
+    EXPECT_EQ(set["pairs"][0]["only_b"], class9);
+    EXPECT_EQ(set["verdict"]["reference"], "zero");
+    EXPECT_TRUE(set["verdict"]["generalizes"].is_boolean());
+    EXPECT_FALSE(set["verdict"]["test"].get<std::string>().empty());
+  }
+}
+
+TEST_F(HoldoutEvalCli, ExportIsDeterministic) {
+  const CommandResult again = RunEvalsuite(
+      {"holdout", "fashion-mnist", "--out", (dir_ / "again").string(), "--limit", "60", "--variants", "contrast"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  for (const std::string sub : {"", "contrast"}) {
+    const json first = json::parse(ReadFile(dir_ / "holdout" / sub / "manifest.json"));
+    const json second = json::parse(ReadFile(dir_ / "again" / sub / "manifest.json"));
+    EXPECT_EQ(first["version_hash"], second["version_hash"]) << sub;
+    EXPECT_EQ(first["items"], second["items"]) << sub;
+  }
+  const json variant = json::parse(ReadFile(dir_ / "holdout" / "contrast" / "manifest.json"));
+  EXPECT_EQ(variant["name"], "fashion-mnist-holdout:contrast");
+  EXPECT_EQ(variant["rule"]["shift"]["name"], "contrast");
+  EXPECT_EQ(variant["class_names"][9], "Ankle boot");
+}
+
+TEST_F(HoldoutEvalCli, ModifiedHoldoutIsRefused) {
+  const json manifest = json::parse(ReadFile(dir_ / "holdout" / "manifest.json"));
+  const fs::path victim = dir_ / "holdout" / manifest["items"][7]["path"].get<std::string>();
+  const std::string other = ReadFile(dir_ / "holdout" / manifest["items"][8]["path"].get<std::string>());
+  WriteFile(victim, other);
+  const CommandResult result = RunEvalsuite(EvalArgs());
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("modified"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find(victim.filename().string()), std::string::npos) << result.err;
+}
+
+TEST_F(HoldoutEvalCli, MissingImageToleratedOnRequestWithExitCode3) {
+  const json manifest = json::parse(ReadFile(dir_ / "holdout" / "manifest.json"));
+  fs::remove(dir_ / "holdout" / manifest["items"][3]["path"].get<std::string>());
+  EXPECT_EQ(RunEvalsuite(EvalArgs()).exit_code, 1);
+  std::vector<std::string> args = EvalArgs();
+  args.insert(args.end(), {"--tolerate-missing", "--json", (dir_ / "gen.json").string()});
+  const CommandResult result = RunEvalsuite(args);
+  EXPECT_EQ(result.exit_code, 3) << result.err;
+  const json sections = json::parse(ReadFile(dir_ / "gen.json"));
+  EXPECT_EQ(sections[0]["unreadable"], 1);
+  EXPECT_EQ(sections[0]["failures"][0]["reason"], "missing file");
+  EXPECT_EQ(sections[0]["models"][0]["evaluated"], 59);
+}
+
+TEST_F(HoldoutEvalCli, UsageErrors) {
+  const std::string holdout = (dir_ / "holdout").string();
+  EXPECT_EQ(RunEvalsuite({"holdout", "eval", "--holdout", holdout}).exit_code, 2);  // no model
+  EXPECT_EQ(RunEvalsuite({"holdout", "eval", "--holdout", holdout, "--model", "no-file-given"}).exit_code, 2);
+  const CommandResult bad_preset = RunEvalsuite({"holdout", "eval", "--holdout", holdout, "--model",
+                                                 "z=" + (dir_ / "zero_first.pt").string(), "--preprocess", "cifar"});
+  EXPECT_EQ(bad_preset.exit_code, 2);
+  EXPECT_NE(bad_preset.err.find("--preprocess"), std::string::npos);
+  const CommandResult absent = RunEvalsuite({"holdout", "eval", "--holdout", (dir_ / "nowhere").string(), "--model",
+                                             "z=" + (dir_ / "zero_first.pt").string()});
+  EXPECT_EQ(absent.exit_code, 1);
+  EXPECT_NE(absent.err.find("manifest"), std::string::npos);
+  EXPECT_EQ(RunEvalsuite({"holdout", "fashion-mnist", "--out", (dir_ / "x").string(), "--variants", "snow"}).exit_code,
+            2);
+}
+
+}  // namespace
+}  // namespace evalsuite::testing
