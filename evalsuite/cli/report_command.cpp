@@ -1,9 +1,80 @@
+// evalsuite report STORE --out DIR [--study NAME]... [--title TEXT] [--section NAME=FILE.json]...
+// Loads the studies' runs (all of them by default) and writes report.json (canonical), report.md and a
+// self-contained report.html. --section places a JSON produced elsewhere (e.g. `holdout eval`'s
+// generalization array) into the model under NAME.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/study/run_store.h"
+#include "evalsuite/study/study_summary.h"
+#include "reports/report.h"
 
 namespace evalsuite::cli {
+namespace {
+namespace fs = std::filesystem;
+
+struct ReportArgs {
+  std::string store;
+  std::string out;
+  std::vector<std::string> studies;
+  std::string title;
+  std::vector<std::string> sections;
+};
+
+nlohmann::json ReadSection(const std::string& spec, std::string* name) {
+  std::size_t equals = spec.find('=');
+  if (equals == std::string::npos || equals == 0) throw UsageError("--section", "expected NAME=FILE.json, got " + spec);
+  *name = spec.substr(0, equals);
+  std::string file = spec.substr(equals + 1);
+  std::ifstream in(file);
+  if (!in) throw IoError(file, "cannot read the section file");
+  nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) throw InputError(file, "not valid JSON");
+  // A file holding {"NAME": ...} (a whole model fragment) gives its NAME member.
+  if (json.is_object() && json.size() == 1 && json.contains(*name)) return json[*name];
+  return json;
+}
+
+}  // namespace
 
 void RegisterReportCommand(CLI::App& app) {
-  app.add_subcommand("report", "(not yet implemented)");
+  auto args = std::make_shared<ReportArgs>();
+  CLI::App* report = app.add_subcommand("report", "Write the stability report (JSON, Markdown, HTML) of a store");
+  report->add_option("STORE", args->store, "the run store (SQLite)")->required();
+  report->add_option("--out", args->out, "folder for report.json, report.md and report.html")->required();
+  report->add_option("--study", args->studies, "studies to include, by name or id (default: all)");
+  report->add_option("--title", args->title, "the report's title");
+  report->add_option("--section", args->sections, "NAME=FILE.json: an extra section, e.g. generalization=g.json");
+  report->callback([args] {
+    auto store = study::RunStore::Open(args->store, /*create_if_missing=*/false);
+    std::vector<study::StudyInfo> studies;
+    if (args->studies.empty()) {
+      studies = store->ListStudies();
+      if (studies.empty()) throw UsageError(args->store, "the store holds no study yet");
+    } else {
+      for (const std::string& name : args->studies) studies.push_back(study::ChooseStudy(*store, name, args->store));
+    }
+    reports::StabilityReportInput input = study::BuildReportInput(*store, studies);
+    if (!args->title.empty()) input.title = args->title;
+    for (const std::string& spec : args->sections) {
+      std::string name;
+      nlohmann::json section = ReadSection(spec, &name);
+      input.extra_sections[name] = std::move(section);
+    }
+    nlohmann::json model = reports::BuildStabilityReport(input);
+    reports::WriteReport(model, args->out);
+    std::size_t runs = 0;
+    for (const auto& e : input.entries) runs += e.runs.size();
+    std::cout << "report of " << studies.size() << " stud" << (studies.size() == 1 ? "y" : "ies") << ", "
+              << input.entries.size() << " entries, " << runs << " runs: "
+              << (fs::path(args->out) / "report.html").string() << " (and report.json, report.md)\n";
+  });
 }
 
 }  // namespace evalsuite::cli

@@ -1,9 +1,165 @@
+// evalsuite study run STUDY.toml [--runs N] [--jobs J] [--threads T] [--seed S] [--epochs E] [--train-subset N]
+//                                [--name NAME] [--store FILE] [--out DIR] [--report DIR] [--progress MODE]
+// evalsuite study resume [STUDY] [--store FILE] [--jobs J] [--report DIR] [--progress MODE]
+// evalsuite study list [--store FILE]
+// evalsuite study show [STUDY] [--store FILE]
+// The store defaults to evalsuite.db in the current folder, run folders to evalsuite-runs/<study>/.
+// Exit: 0 every planned run is recorded (failed runs are results, shown by `study show`); 1 stopped, a bad study
+// file (the message names its line and key) or an I/O error; 2 usage.
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/study/study_plan.h"
+#include "evalsuite/study/study_runner.h"
+#include "evalsuite/study/study_summary.h"
+#include "reports/report.h"
 
 namespace evalsuite::cli {
+namespace {
+namespace fs = std::filesystem;
+
+struct StudyArgs {
+  std::string study_file;
+  std::string study;  // resume/show: name or id
+  std::string store = study::kDefaultStoreFile;
+  std::string out;
+  std::string report;
+  std::string progress = "auto";
+  std::string name;
+  std::optional<int> runs, jobs, threads, epochs, train_subset;
+  std::optional<uint64_t> seed;
+};
+
+fs::path OwnBinary() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw IoError("/proc/self/exe", "cannot find the evalsuite binary to run built-in entries");
+  return self;
+}
+
+std::unique_ptr<study::ProgressReporter> MakeProgress(const std::string& mode) {
+  if (mode == "none") return study::MakeSilentProgress();
+  bool terminal = mode == "live" || (mode == "auto" && isatty(STDERR_FILENO));
+  return study::MakeProgressReporter(std::cerr, terminal);
+}
+
+void WriteStudyReport(const std::string& store_file, const std::string& study_name, const std::string& out_dir) {
+  auto store = study::RunStore::Open(store_file, false);
+  study::StudyInfo info = study::ChooseStudy(*store, study_name, store_file);
+  nlohmann::json model = reports::BuildStabilityReport(study::BuildReportInput(*store, {info}));
+  reports::WriteReport(model, out_dir);
+  std::cout << "report: " << (fs::path(out_dir) / "report.html").string() << " (and report.json, report.md)\n";
+}
+
+void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
+  std::cout << "study " << outcome.name << ": " << outcome.finished_before + outcome.ran << " of " << outcome.planned
+            << " runs recorded in " << args.store << " (" << outcome.ran << " now, " << outcome.failed
+            << " of them failed";
+  if (outcome.interrupted_kept > 0) std::cout << ", " << outcome.interrupted_kept << " interrupted attempt(s) kept";
+  std::cout << ")\n";
+  if (outcome.stopped) {
+    throw ExternalError("study " + outcome.name,
+                        "stopped before all runs ran; continue with: evalsuite study resume " + outcome.name +
+                            " --store " + args.store);
+  }
+  auto store = study::RunStore::Open(args.store, false);
+  std::cout << "\n" << study::FormatStudySummary(*store, *store->FindStudy(outcome.name));
+  if (!args.report.empty()) {
+    WriteStudyReport(args.store, outcome.name, args.report);
+  } else {
+    std::cout << "\nreport: evalsuite report " << args.store << " --study " << outcome.name << " --out DIR\n";
+  }
+}
+
+study::StudyRunOptions RunOptions(const StudyArgs& args, study::ProgressReporter* progress,
+                                  const study::StopOnSignals& signals) {
+  study::StudyRunOptions options;
+  options.store_file = args.store;
+  options.evalsuite_binary = OwnBinary();
+  options.progress = progress;
+  options.stop = signals.flag();
+  return options;
+}
+
+void AddProgressOption(CLI::App* cmd, StudyArgs& args) {
+  cmd->add_option("--progress", args.progress, "auto (live line on a terminal), live, plain or none")
+      ->check(CLI::IsMember({"auto", "live", "plain", "none"}));
+}
+
+}  // namespace
 
 void RegisterStudyCommand(CLI::App& app) {
-  app.add_subcommand("study", "(not yet implemented)");
+  auto args = std::make_shared<StudyArgs>();
+  CLI::App* study = app.add_subcommand("study", "Stability studies: rerun entries with different seeds");
+  study->require_subcommand(1);
+
+  CLI::App* run = study->add_subcommand("run", "Run a study file (continues it when the same study is in the store)");
+  run->add_option("STUDY", args->study_file, "the study's TOML file (see studies/)")->required();
+  run->add_option("--runs", args->runs, "runs per entry")->check(CLI::PositiveNumber);
+  run->add_option("--jobs", args->jobs, "runs at once")->check(CLI::PositiveNumber);
+  run->add_option("--threads", args->threads, "threads per run (default: cores / jobs)")->check(CLI::PositiveNumber);
+  run->add_option("--seed", args->seed, "the study's base seed");
+  run->add_option("--epochs", args->epochs, "epoch budget of every entry")->check(CLI::PositiveNumber);
+  run->add_option("--train-subset", args->train_subset, "train on the first N images")->check(CLI::PositiveNumber);
+  run->add_option("--name", args->name, "study name (default: the file's)");
+  run->add_option("--store", args->store, "the run store (SQLite)")->capture_default_str();
+  run->add_option("--out", args->out, "folder for the runs' logs (default: evalsuite-runs/<study>)");
+  run->add_option("--report", args->report, "write report.json/md/html into this folder when done");
+  AddProgressOption(run, *args);
+  run->callback([args] {
+    study::PlanOverrides overrides;
+    if (!args->name.empty()) overrides.name = args->name;
+    overrides.runs = args->runs;
+    overrides.jobs = args->jobs;
+    overrides.threads = args->threads;
+    overrides.seed = args->seed;
+    overrides.epochs = args->epochs;
+    overrides.train_subset = args->train_subset;
+    if (!args->out.empty()) overrides.out_dir = args->out;
+    study::StudyPlan plan = study::LoadStudyPlan(args->study_file, overrides, study::UsableCores());
+    auto progress = MakeProgress(args->progress);
+    study::StopOnSignals signals;
+    study::StudyOutcome outcome = study::RunStudy(plan, RunOptions(*args, progress.get(), signals));
+    Finish(outcome, *args);
+  });
+
+  CLI::App* resume = study->add_subcommand("resume", "Run the runs a stopped or killed study did not finish");
+  resume->add_option("STUDY", args->study, "name or id (default: the one unfinished study)");
+  resume->add_option("--store", args->store, "the run store")->capture_default_str();
+  resume->add_option("--jobs", args->jobs, "runs at once (default: the plan's)")->check(CLI::PositiveNumber);
+  resume->add_option("--report", args->report, "write report.json/md/html into this folder when done");
+  AddProgressOption(resume, *args);
+  resume->callback([args] {
+    auto progress = MakeProgress(args->progress);
+    study::StopOnSignals signals;
+    study::StudyRunOptions options = RunOptions(*args, progress.get(), signals);
+    options.jobs = args->jobs;
+    std::optional<std::string> name;
+    if (!args->study.empty()) name = args->study;
+    Finish(study::ResumeStudy(name, options), *args);
+  });
+
+  CLI::App* list = study->add_subcommand("list", "List the studies in a store");
+  list->add_option("--store", args->store, "the run store")->capture_default_str();
+  list->callback([args] {
+    auto store = study::RunStore::Open(args->store, false);
+    std::cout << study::FormatStudyList(*store);
+  });
+
+  CLI::App* show = study->add_subcommand("show", "A study's statistics per entry, as a compact table");
+  show->add_option("STUDY", args->study, "name or id (default: the latest study)");
+  show->add_option("--store", args->store, "the run store")->capture_default_str();
+  show->callback([args] {
+    auto store = study::RunStore::Open(args->store, false);
+    std::cout << study::FormatStudySummary(*store, study::ChooseStudy(*store, args->study, args->store));
+  });
 }
 
 }  // namespace evalsuite::cli

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "evalsuite/runlog/run_log.h"
@@ -16,7 +17,12 @@
 namespace evalsuite::study {
 
 // One run as stored: which entry, which rerun, its seeds, its log, and how its process ended.
+// A rerun may have several attempts: an interrupted one is kept with status "incomplete" (its points too),
+// and statistics use only the attempts that ended (see IsFinishedRun).
 struct RunRecord {
+  int64_t id = 0;                    // assigned by the store (ignored by InsertRun)
+  int attempt = 0;                   // assigned by the store: 0 for the first record of (entry, run_index)
+  std::string recorded_at;           // assigned by the store (UTC ISO 8601)
   std::string entry;                 // entry name (built-in, external, or "system/benchmark" for imports)
   int run_index = 0;                 // 0-based rerun number within the entry
   nlohmann::json seeds = nlohmann::json::object();
@@ -47,17 +53,26 @@ struct StudyInfo {
   std::string created_at;
   nlohmann::json plan;
   nlohmann::json environment;
-  int runs_recorded = 0;
+  int runs_recorded = 0;             // finished runs (attempts with status "incomplete" are not counted)
 };
+
+// True when the run ended (reached, not reached, or failed); false for an interrupted attempt.
+bool IsFinishedRun(const RunRecord& run);
 
 class RunStore {
  public:
-  // Opens (creating when absent) the store; throws IoError naming the file when it is not a usable store.
-  static std::unique_ptr<RunStore> Open(const std::filesystem::path& file);
+  // Opens (creating when absent, unless create_if_missing is false) the store; throws IoError naming the
+  // file when it is missing (and not to be created) or not a usable store.
+  static std::unique_ptr<RunStore> Open(const std::filesystem::path& file, bool create_if_missing = true);
   virtual ~RunStore() = default;
 
+  // Study names are unique in a store: throws InputError naming the study when it exists already.
   virtual int64_t CreateStudy(const std::string& name, const std::string& kind, const nlohmann::json& plan,
                               const nlohmann::json& environment) = 0;
+  // Records a later invocation (e.g. `study resume`) with its effective plan and environment; the study's
+  // plan becomes this one. The history stays in the store (table `invocations`).
+  virtual void RecordInvocation(int64_t study_id, const std::string& command, const nlohmann::json& plan,
+                                const nlohmann::json& environment) = 0;
   virtual void UpsertEntry(int64_t study_id, const EntryRecord& entry) = 0;
   // Commits the run and all its points in one transaction; returns the run's id.
   virtual int64_t InsertRun(int64_t study_id, const RunRecord& run) = 0;
@@ -65,7 +80,16 @@ class RunStore {
   virtual std::vector<StudyInfo> ListStudies() = 0;
   virtual std::optional<StudyInfo> FindStudy(const std::string& name_or_id) = 0;
   virtual std::vector<EntryRecord> LoadEntries(int64_t study_id) = 0;
+  // Every attempt, ordered by entry, run index and attempt, with its points.
   virtual std::vector<RunRecord> LoadRuns(int64_t study_id) = 0;
+
+  const std::filesystem::path& file() const { return file_; }
+
+ protected:
+  explicit RunStore(std::filesystem::path file) : file_(std::move(file)) {}
+
+ private:
+  std::filesystem::path file_;
 };
 
 }  // namespace evalsuite::study

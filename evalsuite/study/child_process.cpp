@@ -1,0 +1,159 @@
+#include "evalsuite/study/child_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+
+#include "evalsuite/common/error.h"
+
+extern char** environ;
+
+namespace evalsuite::study {
+namespace {
+
+void WriteAll(int fd, const char* text) {
+  std::size_t length = strlen(text);
+  while (length > 0) {
+    ssize_t n = write(fd, text, length);
+    if (n <= 0) return;
+    text += n;
+    length -= static_cast<std::size_t>(n);
+  }
+}
+
+ChildExit FromWaitStatus(int status) {
+  ChildExit exit;
+  if (WIFEXITED(status)) exit.exit_status = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) exit.signal = WTERMSIG(status);
+  return exit;
+}
+
+}  // namespace
+
+ChildProcess::ChildProcess(const ChildSpec& spec) {
+  if (spec.argv.empty()) throw Error(ErrorKind::kInternal, "command", "empty command");
+  // Everything the child needs is prepared before fork: after it only async-signal-safe calls are allowed.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; e && *e; ++e) {
+    std::string entry(*e);
+    std::string key = entry.substr(0, entry.find('='));
+    if (!spec.environment.count(key)) env_strings.push_back(entry);
+  }
+  for (const auto& [key, value] : spec.environment) env_strings.push_back(key + "=" + value);
+  std::vector<char*> envp, argv;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = spec.argv;
+  for (auto& s : args) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  std::string out_file = spec.stdout_file.string(), err_file = spec.stderr_file.string();
+  std::string dir = spec.working_dir.string();
+  std::string exec_failed = "evalsuite: cannot run '" + spec.argv[0] + "': ";
+  std::string chdir_failed = "evalsuite: cannot enter " + dir + ": ";
+  pid_t parent = getpid();
+
+  pid_ = fork();
+  if (pid_ < 0) throw ExternalError(spec.argv[0], std::string("cannot start a process: ") + strerror(errno));
+  if (pid_ == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(137);  // the study died between fork and prctl
+    // Children must not inherit the study's handlers' effects: restore default signal dispositions.
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGPIPE, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    int in = open("/dev/null", O_RDONLY);
+    int out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (in < 0 || out < 0 || err < 0) _exit(126);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err, 2);
+    if (!dir.empty() && chdir(dir.c_str()) != 0) {
+      WriteAll(2, chdir_failed.c_str());
+      WriteAll(2, strerror(errno));
+      WriteAll(2, "\n");
+      _exit(126);
+    }
+    execvpe(argv[0], argv.data(), envp.data());
+    WriteAll(2, exec_failed.c_str());
+    WriteAll(2, strerror(errno));
+    WriteAll(2, "\n");
+    _exit(127);
+  }
+  setpgid(pid_, pid_);  // also from the parent, so a Signal() right after start reaches the group
+}
+
+ChildProcess::~ChildProcess() {
+  if (pid_ > 0 && !exit_) {
+    Signal(SIGKILL);
+    Wait();
+  }
+}
+
+std::optional<ChildExit> ChildProcess::Poll() {
+  if (exit_) return exit_;
+  int status = 0;
+  pid_t r = waitpid(pid_, &status, WNOHANG);
+  if (r == pid_) exit_ = FromWaitStatus(status);
+  return exit_;
+}
+
+ChildExit ChildProcess::Wait() {
+  while (!exit_) {
+    int status = 0;
+    pid_t r = waitpid(pid_, &status, 0);
+    if (r == pid_) {
+      exit_ = FromWaitStatus(status);
+    } else if (r < 0 && errno != EINTR) {
+      exit_ = ChildExit{};
+    }
+  }
+  return *exit_;
+}
+
+void ChildProcess::Signal(int signal) {
+  if (pid_ <= 0 || exit_) return;
+  if (kill(-pid_, signal) != 0) kill(pid_, signal);
+}
+
+std::string DescribeExit(const ChildExit& exit) {
+  if (exit.signal) {
+    const char* name = sigabbrev_np(*exit.signal);
+    std::string text = "signal " + std::to_string(*exit.signal) + (name ? std::string(" (SIG") + name + ")" : "");
+    return text;
+  }
+  if (exit.exit_status) return "exit status " + std::to_string(*exit.exit_status);
+  return "unknown end";
+}
+
+std::string TailOfFile(const std::filesystem::path& file, int max_lines, std::size_t max_bytes) {
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in) return "";
+  std::streamoff size = in.tellg();
+  std::streamoff start = size > static_cast<std::streamoff>(max_bytes) ? size - static_cast<std::streamoff>(max_bytes) : 0;
+  in.seekg(start);
+  std::string text(static_cast<std::size_t>(size - start), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  int lines = 0;
+  for (std::size_t i = text.size(); i-- > 0;) {
+    if (text[i] == '\n' && ++lines == max_lines) return text.substr(i + 1);
+  }
+  if (start > 0) {
+    std::size_t first_newline = text.find('\n');  // drop the partial first line
+    if (first_newline != std::string::npos) return text.substr(first_newline + 1);
+  }
+  return text;
+}
+
+}  // namespace evalsuite::study

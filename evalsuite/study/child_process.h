@@ -1,0 +1,56 @@
+// One child process per run: fork/exec into its own process group, stdin from /dev/null, stdout and stderr to
+// files, and PR_SET_PDEATHSIG(SIGKILL) so that it dies with the study (a kill -9 of the study leaves no run
+// training on). Grandchildren of a multi-process command are not covered by the death signal; a timeout or
+// an interrupt kills the whole group.
+#pragma once
+
+#include <sys/types.h>
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace evalsuite::study {
+
+struct ChildSpec {
+  std::vector<std::string> argv;  // argv[0]: a path, or a name looked up in PATH
+  std::filesystem::path working_dir;
+  std::filesystem::path stdout_file;
+  std::filesystem::path stderr_file;
+  std::map<std::string, std::string> environment;  // added to (or replacing in) this process's environment
+};
+
+struct ChildExit {
+  std::optional<int> exit_status;  // when it exited
+  std::optional<int> signal;       // when a signal ended it
+};
+
+class ChildProcess {
+ public:
+  // Throws ExternalError when the process cannot be started; an exec failure shows as exit status 127 with
+  // the reason in the stderr file.
+  explicit ChildProcess(const ChildSpec& spec);
+  ~ChildProcess();  // kills and reaps a child still running
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  pid_t pid() const { return pid_; }
+  // Non-blocking: the exit once the child has ended (and been reaped), nullopt while it runs.
+  std::optional<ChildExit> Poll();
+  ChildExit Wait();
+  // Sends the signal to the child's whole process group.
+  void Signal(int signal);
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<ChildExit> exit_;
+};
+
+// "exit status 3", "signal 11 (SIGSEGV)"...
+std::string DescribeExit(const ChildExit& exit);
+// The last `max_lines` lines of a text file (at most the final `max_bytes`), "" when it can't be read.
+std::string TailOfFile(const std::filesystem::path& file, int max_lines = 20, std::size_t max_bytes = 4096);
+
+}  // namespace evalsuite::study

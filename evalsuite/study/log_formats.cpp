@@ -1,0 +1,63 @@
+#include "evalsuite/study/log_formats.h"
+
+#include <map>
+#include <mutex>
+
+#include <cmath>
+#include <limits>
+
+#include "evalsuite/runlog/jsonl_run_log.h"
+#include "evalsuite/runlog/mlperf_log.h"
+
+namespace evalsuite::study {
+namespace {
+
+// An MLPerf result log (":::MLLOG" lines) as written by a reference implementation run as an entry: the
+// eval_accuracy values are the metric (objects, e.g. maskrcnn's, are skipped), times from run_start.
+runlog::RunLog ReadMlperfAsRunLog(const std::filesystem::path& file) {
+  runlog::MlperfRun run = runlog::ReadMlperfLog(file);
+  runlog::RunLog log = runlog::ToRunLog(run, [](const runlog::MlperfEval& eval) {
+    return eval.value.is_number() ? eval.value.get<double>() : std::numeric_limits<double>::quiet_NaN();
+  });
+  // A run still going has no run_stop: incomplete, not failed (the scheduler decides from the exit).
+  if (!run.run_stop_ms) log.status = runlog::RunStatus::kIncomplete;
+  return log;
+}
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, RunLogReader> readers{
+      {kDefaultLogFormat, [](const std::filesystem::path& file) { return runlog::ReadJsonlRunLog(file); }},
+      {"mlperf", ReadMlperfAsRunLog}};
+};
+
+Registry& TheRegistry() {
+  static Registry registry;
+  return registry;
+}
+
+}  // namespace
+
+void RegisterRunLogFormat(const std::string& name, RunLogReader reader) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  registry.readers[name] = std::move(reader);
+}
+
+std::optional<RunLogReader> FindRunLogFormat(const std::string& name) {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto it = registry.readers.find(name);
+  if (it == registry.readers.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::string> RunLogFormatNames() {
+  Registry& registry = TheRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  std::vector<std::string> names;
+  for (const auto& [name, reader] : registry.readers) names.push_back(name);
+  return names;
+}
+
+}  // namespace evalsuite::study

@@ -1,0 +1,201 @@
+#include "evalsuite/study/run_execution.h"
+
+#include <signal.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/study/command_template.h"
+#include "evalsuite/study/log_formats.h"
+#include "stats/curve.h"
+
+namespace evalsuite::study {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The shortest text that reads back as the same double (0.91, not 0.91000000000000003).
+std::string FormatNumber(double value) {
+  char buffer[64];
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
+    if (std::strtod(buffer, nullptr) == value) break;
+  }
+  return buffer;
+}
+
+runlog::RunLog ReadLog(const PlannedEntry& entry, const fs::path& run_dir) {
+  fs::path file = run_dir / kRunLogFile;
+  runlog::RunLog log;
+  std::error_code ec;
+  if (!fs::exists(file, ec)) {
+    log.warnings.push_back(file.string() + ": no log was written");
+    return log;
+  }
+  auto reader = FindRunLogFormat(entry.builtin ? kDefaultLogFormat : entry.log_format);
+  if (!reader) {
+    log.warnings.push_back(file.string() + ": unknown log format '" + entry.log_format + "'");
+    return log;
+  }
+  try {
+    return (*reader)(file);
+  } catch (const Error& e) {
+    log.warnings.push_back(std::string("log unreadable: ") + e.what());
+    return log;
+  }
+}
+
+// Seeds as stored: the run seed evalsuite chose, plus what the entry derived from it (its header's "seeds").
+nlohmann::json MergeSeeds(const PlannedRun& run, const runlog::RunLog& log) {
+  nlohmann::json seeds = {{"run", run.seed}};
+  auto it = log.header.find("seeds");
+  if (it != log.header.end() && it->is_object()) {
+    for (auto s = it->begin(); s != it->end(); ++s) {
+      if (s.key() != "run") seeds[s.key()] = s.value();
+    }
+  }
+  return seeds;
+}
+
+RunRecord BaseRecord(const StudyPlan& plan, const PlannedRun& run, const fs::path& run_dir, runlog::RunLog log) {
+  RunRecord record;
+  record.entry = run.entry;
+  record.run_index = run.index;
+  record.seeds = MergeSeeds(run, log);
+  record.threads = plan.threads;
+  record.run_dir = run_dir.string();
+  record.log = std::move(log);
+  if (record.log.train_seconds <= 0 && !record.log.points.empty()) {
+    record.log.train_seconds = record.log.points.back().train_seconds;
+  }
+  return record;
+}
+
+}  // namespace
+
+fs::path RunDirFor(const StudyPlan& plan, const std::string& entry, int index, int attempt) {
+  char name[64];
+  std::snprintf(name, sizeof(name), "run-%03d", index);
+  std::string folder = name;
+  if (attempt > 0) folder += ".attempt-" + std::to_string(attempt);
+  return fs::path(plan.out_dir) / entry / folder;
+}
+
+ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                         const fs::path& run_dir, const fs::path& evalsuite_binary) {
+  ChildSpec spec;
+  spec.working_dir = run_dir;
+  spec.stdout_file = run_dir / "stdout.txt";
+  spec.stderr_file = run_dir / "stderr.txt";
+  const std::string threads = std::to_string(plan.threads);
+  // Libraries that size their thread pools from the environment (OpenMP, MKL, PyTorch) get the run's share.
+  spec.environment = {{"OMP_NUM_THREADS", threads},
+                      {"MKL_NUM_THREADS", threads},
+                      {"EVALSUITE_THREADS", threads},
+                      {"EVALSUITE_SEED", std::to_string(run.seed)},
+                      {"EVALSUITE_RUN_DIR", run_dir.string()}};
+  const fs::path log = run_dir / kRunLogFile;
+  if (entry.builtin) {
+    spec.argv = {evalsuite_binary.string(), "train",      entry.name, "--seed",  std::to_string(run.seed),
+                 "--threads",               threads,      "--epochs", std::to_string(entry.epochs),
+                 "--target",                FormatNumber(entry.threshold)};
+    if (entry.train_subset) {
+      spec.argv.push_back("--train-subset");
+      spec.argv.push_back(std::to_string(*entry.train_subset));
+    }
+    if (plan.stop_at_target) spec.argv.push_back("--stop-at-target");
+    spec.argv.push_back("--log");
+    spec.argv.push_back(log.string());
+    if (plan.keep_models) {
+      spec.argv.push_back("--model-dir");
+      spec.argv.push_back((run_dir / "model").string());
+    }
+    return spec;
+  }
+  std::map<std::string, std::string> values = {
+      {"seed", std::to_string(run.seed)},
+      {"run_dir", run_dir.string()},
+      {"log", log.string()},
+      {"threads", threads},
+      {"epochs", std::to_string(entry.epochs)},
+      {"threshold", FormatNumber(entry.threshold)},
+      {"train_subset", entry.train_subset ? std::to_string(*entry.train_subset) : ""},
+      {"model_dir", (run_dir / "model").string()},
+      {"run_index", std::to_string(run.index)},
+      {"study_dir", plan.study_dir},
+  };
+  std::string command = ExpandCommandTemplate(entry.command, values);
+  if (IsSimpleShellCommand(entry.command)) command = "exec " + command;
+  spec.argv = {"/bin/sh", "-c", command};
+  return spec;
+}
+
+RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                             const fs::path& run_dir, const ChildOutcome& outcome) {
+  RunRecord record = BaseRecord(plan, run, run_dir, ReadLog(entry, run_dir));
+  record.exit_status = outcome.exit.exit_status;
+  record.signal = outcome.exit.signal;
+  record.stderr_tail = TailOfFile(run_dir / "stderr.txt");
+  if (record.log.wall_seconds <= 0) record.log.wall_seconds = outcome.wall_seconds;
+  const bool had_end_record = record.log.status != runlog::RunStatus::kIncomplete;
+
+  std::string failure;
+  if (outcome.timed_out) {
+    failure = "timed out after " + FormatNumber(entry.timeout_seconds) + " s (killed)";
+  } else if (outcome.exit.signal) {
+    failure = "killed by " + DescribeExit(outcome.exit);
+    if (*outcome.exit.signal == SIGKILL) failure += "; out of memory, or killed from outside";
+  } else if (!outcome.exit.exit_status || *outcome.exit.exit_status != 0) {
+    failure = "ended with " + DescribeExit(outcome.exit);
+  } else if (record.log.status == runlog::RunStatus::kFailed) {
+    failure = record.log.error.empty() ? "the entry reported a failure" : record.log.error;
+  } else if (record.log.points.empty()) {
+    failure = "exited without recording any evaluation";
+  }
+  if (!failure.empty()) {
+    if (!record.log.error.empty() && record.log.error != failure) failure += ": " + record.log.error;
+    record.log.error = failure;
+    record.log.status = runlog::RunStatus::kFailed;
+    return record;
+  }
+  if (!had_end_record) record.log.warnings.push_back((run_dir / kRunLogFile).string() + ": no end record");
+  stats::RunCurve curve = runlog::ToRunCurve(record.log);
+  record.log.status = stats::TimeToTarget(curve.points, entry.threshold) ? runlog::RunStatus::kReached
+                                                                         : runlog::RunStatus::kNotReached;
+  return record;
+}
+
+RunRecord CollectInterruptedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                const fs::path& run_dir, const std::string& why) {
+  RunRecord record = BaseRecord(plan, run, run_dir, ReadLog(entry, run_dir));
+  record.stderr_tail = TailOfFile(run_dir / "stderr.txt");
+  record.log.status = runlog::RunStatus::kIncomplete;
+  record.log.error = why;
+  return record;
+}
+
+LogProgress PeekLogProgress(const fs::path& log_file) {
+  LogProgress progress;
+  std::string tail = TailOfFile(log_file, 4, 4096);
+  std::size_t end = tail.size();
+  while (end > 0) {
+    std::size_t start = tail.rfind('\n', end - 1);
+    start = start == std::string::npos ? 0 : start + 1;
+    std::string line = tail.substr(start, end - start);
+    end = start > 0 ? start - 1 : 0;
+    auto record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (record.is_object() && record.value("type", "") == "eval") {
+      if (record.contains("epoch") && record["epoch"].is_number()) progress.epoch = record["epoch"].get<double>();
+      if (record.contains("metric") && record["metric"].is_number()) {
+        progress.metric = record["metric"].get<double>();
+      }
+      break;
+    }
+    if (start == 0) break;
+  }
+  return progress;
+}
+
+}  // namespace evalsuite::study

@@ -1,0 +1,48 @@
+// What one planned run is as a process, and how its outcome becomes a stored record: the command line
+// (`evalsuite train ...` for a built-in entry, the expanded template under /bin/sh for an external one), and
+// the record built from its log, its exit and its stderr. A crash, an abort, a timeout or an OOM kill is a
+// failed run with the reason; a run cut short by the study's own end is an incomplete attempt.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "evalsuite/study/child_process.h"
+#include "evalsuite/study/run_store.h"
+#include "evalsuite/study/study_plan.h"
+
+namespace evalsuite::study {
+
+constexpr const char* kRunLogFile = "log.jsonl";
+
+// The folder of attempt `attempt` (0-based) of a run: out_dir/<entry>/run-003, then run-003.attempt-1, ...
+std::filesystem::path RunDirFor(const StudyPlan& plan, const std::string& entry, int index, int attempt);
+
+// The child process of a run; `evalsuite_binary` runs built-in entries (`evalsuite train`).
+ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                         const std::filesystem::path& run_dir, const std::filesystem::path& evalsuite_binary);
+
+struct ChildOutcome {
+  ChildExit exit;
+  bool timed_out = false;
+  double wall_seconds = 0;
+};
+
+// The record of a run whose process ended. Status: failed when the process failed (non-zero exit, signal,
+// timeout) or the log says so or holds no evaluation; else reached or not_reached, derived from the points
+// and the entry's threshold (a log's own claim is not the truth).
+RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                             const std::filesystem::path& run_dir, const ChildOutcome& outcome);
+
+// The record of an attempt that did not end: whatever its log holds, status incomplete.
+RunRecord CollectInterruptedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                const std::filesystem::path& run_dir, const std::string& why);
+
+// Progress of a running run from the tail of its log (JSON Lines only): last epoch and metric seen.
+struct LogProgress {
+  std::optional<double> epoch;
+  std::optional<double> metric;
+};
+LogProgress PeekLogProgress(const std::filesystem::path& log_file);
+
+}  // namespace evalsuite::study

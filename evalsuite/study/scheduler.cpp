@@ -1,0 +1,137 @@
+#include "evalsuite/study/scheduler.h"
+
+#include <signal.h>
+
+#include <chrono>
+#include <list>
+#include <memory>
+#include <thread>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/study/run_execution.h"
+
+namespace evalsuite::study {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+struct Running {
+  const PendingRun* pending = nullptr;
+  const PlannedEntry* entry = nullptr;
+  std::unique_ptr<ChildProcess> child;
+  Clock::time_point started;
+  bool timed_out = false;
+  std::optional<Clock::time_point> term_sent;
+  LogProgress progress;
+};
+
+RunningRunView View(const Running& r) {
+  RunningRunView view;
+  view.entry = r.pending->run.entry;
+  view.index = r.pending->run.index;
+  view.seed = r.pending->run.seed;
+  view.epochs_budget = r.entry->epochs;
+  view.epoch = r.progress.epoch;
+  view.metric = r.progress.metric;
+  view.seconds = SecondsSince(r.started);
+  return view;
+}
+
+// SIGTERM first so an entry can flush its log; SIGKILL once the grace period is over.
+void Escalate(Running& r, double grace_seconds) {
+  if (!r.term_sent) {
+    r.child->Signal(SIGTERM);
+    r.term_sent = Clock::now();
+  } else if (SecondsSince(*r.term_sent) >= grace_seconds) {
+    r.child->Signal(SIGKILL);
+  }
+}
+
+}  // namespace
+
+bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending, const SchedulerConfig& config,
+                  ProgressReporter& progress, const std::function<void(const RunRecord&)>& on_finished,
+                  const std::function<void(const RunRecord&)>& on_interrupted, const std::atomic<bool>* stop) {
+  const int jobs = std::max(1, config.jobs);
+  std::list<Running> running;
+  std::size_t next = 0;
+  Clock::time_point last_progress = Clock::now() - std::chrono::hours(1);
+  auto stopping = [&] { return stop && stop->load(); };
+
+  while (next < pending.size() || !running.empty()) {
+    if (stopping()) break;
+    while (static_cast<int>(running.size()) < jobs && next < pending.size()) {
+      const PendingRun& p = pending[next++];
+      const PlannedEntry* entry = plan.FindEntry(p.run.entry);
+      if (!entry) throw Error(ErrorKind::kInternal, p.run.entry, "run of an entry the plan does not have");
+      std::error_code ec;
+      std::filesystem::create_directories(p.run_dir, ec);
+      if (ec) throw IoError(p.run_dir.string(), "cannot create the run's folder: " + ec.message());
+      Running r;
+      r.pending = &p;
+      r.entry = entry;
+      r.started = Clock::now();
+      r.child = std::make_unique<ChildProcess>(BuildChildSpec(plan, *entry, p.run, p.run_dir, config.evalsuite_binary));
+      running.push_back(std::move(r));
+      progress.RunStarted(View(running.back()));
+    }
+
+    for (auto it = running.begin(); it != running.end();) {
+      std::optional<ChildExit> exit = it->child->Poll();
+      if (!exit) {
+        if (it->entry->timeout_seconds > 0 && SecondsSince(it->started) > it->entry->timeout_seconds) {
+          it->timed_out = true;
+          Escalate(*it, config.kill_grace_seconds);
+        }
+        ++it;
+        continue;
+      }
+      ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started)};
+      RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
+      on_finished(record);
+      progress.RunFinished(record, outcome.wall_seconds);
+      it = running.erase(it);
+    }
+
+    if (SecondsSince(last_progress) >= config.progress_seconds) {
+      last_progress = Clock::now();
+      std::vector<RunningRunView> views;
+      for (auto& r : running) {
+        r.progress = PeekLogProgress(r.pending->run_dir / kRunLogFile);
+        views.push_back(View(r));
+      }
+      if (!running.empty()) progress.Update(views);
+    }
+    std::this_thread::sleep_for(std::chrono::duration<double>(config.poll_seconds));
+  }
+
+  if (!stopping() && running.empty()) return true;
+  // Stopped: a child that ended on its own just now is a finished run; end every other one, then hand over
+  // what each had written as an incomplete attempt.
+  for (auto it = running.begin(); it != running.end();) {
+    if (std::optional<ChildExit> exit = it->child->Poll()) {
+      ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started)};
+      RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
+      on_finished(record);
+      progress.RunFinished(record, outcome.wall_seconds);
+      it = running.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto& r : running) Escalate(r, config.kill_grace_seconds);
+  for (auto& r : running) {
+    Clock::time_point waited = Clock::now();
+    while (!r.child->Poll()) {
+      if (SecondsSince(waited) >= config.kill_grace_seconds) r.child->Signal(SIGKILL);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    on_interrupted(CollectInterruptedRun(plan, *r.entry, r.pending->run, r.pending->run_dir,
+                                         "interrupted: the study was stopped before this run ended"));
+  }
+  return false;
+}
+
+}  // namespace evalsuite::study

@@ -1,0 +1,108 @@
+#include "evalsuite/study/sqlite_db.h"
+
+#include "evalsuite/common/error.h"
+
+namespace evalsuite::study {
+
+SqliteDb::SqliteDb(const std::filesystem::path& file) : file_(file) {
+  int code = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                             nullptr);
+  if (code != SQLITE_OK) {
+    std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(code);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw IoError(file.string(), "cannot open the store: " + message);
+  }
+  sqlite3_extended_result_codes(db_, 1);
+  // Another evalsuite process (a report while a study runs) may hold the write lock for a moment.
+  sqlite3_busy_timeout(db_, 10000);
+}
+
+SqliteDb::~SqliteDb() { sqlite3_close(db_); }
+
+void SqliteDb::Fail(const std::string& doing, int code) const {
+  std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(code);
+  if (code == SQLITE_NOTADB) message += " (not an evalsuite store?)";
+  throw IoError(file_.string(), doing + ": " + message);
+}
+
+void SqliteDb::Exec(const std::string& sql) {
+  char* error = nullptr;
+  int code = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error);
+  if (code != SQLITE_OK) {
+    std::string message = error ? error : sqlite3_errstr(code);
+    sqlite3_free(error);
+    if (code == SQLITE_NOTADB) message += " (not an evalsuite store?)";
+    throw IoError(file_.string(), "SQLite error running '" + sql.substr(0, 60) + "': " + message);
+  }
+}
+
+int64_t SqliteDb::LastInsertId() const { return sqlite3_last_insert_rowid(db_); }
+
+SqliteStatement::SqliteStatement(SqliteDb& db, const std::string& sql) : db_(db), sql_(sql) {
+  int code = sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &statement_, nullptr);
+  if (code != SQLITE_OK) db_.Fail("preparing '" + sql.substr(0, 60) + "'", code);
+}
+
+SqliteStatement::~SqliteStatement() { sqlite3_finalize(statement_); }
+
+SqliteStatement& SqliteStatement::Bind(int index, int64_t value) {
+  int code = sqlite3_bind_int64(statement_, index, value);
+  if (code != SQLITE_OK) db_.Fail("binding", code);
+  return *this;
+}
+SqliteStatement& SqliteStatement::Bind(int index, double value) {
+  int code = sqlite3_bind_double(statement_, index, value);
+  if (code != SQLITE_OK) db_.Fail("binding", code);
+  return *this;
+}
+SqliteStatement& SqliteStatement::Bind(int index, const std::string& value) {
+  int code = sqlite3_bind_text(statement_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+  if (code != SQLITE_OK) db_.Fail("binding", code);
+  return *this;
+}
+SqliteStatement& SqliteStatement::BindNull(int index) {
+  int code = sqlite3_bind_null(statement_, index);
+  if (code != SQLITE_OK) db_.Fail("binding", code);
+  return *this;
+}
+
+bool SqliteStatement::Step() {
+  int code = sqlite3_step(statement_);
+  if (code == SQLITE_ROW) return true;
+  if (code == SQLITE_DONE) return false;
+  db_.Fail("running '" + sql_.substr(0, 60) + "'", code);
+}
+
+void SqliteStatement::Run() {
+  while (Step()) {
+  }
+  Reset();
+}
+
+void SqliteStatement::Reset() {
+  sqlite3_reset(statement_);
+  sqlite3_clear_bindings(statement_);
+}
+
+int64_t SqliteStatement::Int(int column) const { return sqlite3_column_int64(statement_, column); }
+double SqliteStatement::Double(int column) const { return sqlite3_column_double(statement_, column); }
+std::string SqliteStatement::Text(int column) const {
+  const unsigned char* text = sqlite3_column_text(statement_, column);
+  return text ? std::string(reinterpret_cast<const char*>(text), sqlite3_column_bytes(statement_, column))
+              : std::string();
+}
+bool SqliteStatement::IsNull(int column) const { return sqlite3_column_type(statement_, column) == SQLITE_NULL; }
+
+SqliteTransaction::SqliteTransaction(SqliteDb& db) : db_(db) { db_.Exec("BEGIN IMMEDIATE"); }
+
+SqliteTransaction::~SqliteTransaction() {
+  if (!done_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void SqliteTransaction::Commit() {
+  db_.Exec("COMMIT");
+  done_ = true;
+}
+
+}  // namespace evalsuite::study

@@ -1,0 +1,380 @@
+// RunStore on SQLite in WAL mode. Schema (PRAGMA user_version = 1):
+//   studies(id, name UNIQUE, kind, created_at, plan, environment)      plan/environment as JSON text
+//   invocations(study_id, started_at, command, plan, environment)      every `study run`/`resume`
+//   entries(study_id, name, description, source, metric, time_unit, threshold, extra_thresholds, extra)
+//   runs(id, study_id, entry, run_index, attempt, status, threads, exit_status, signal, stderr_tail, run_dir,
+//        train_seconds, wall_seconds, error, header, warnings, recorded_at)
+//   points(run_id, seq, epoch, train_seconds, wall_seconds, metric, train_loss)
+//   seeds(run_id, name, value)                                         value as JSON text (uint64 safe)
+// synchronous=FULL: a commit survives a kill -9 of the process and a power cut.
+#include <cmath>
+#include <limits>
+
+#include "evalsuite/common/environment.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/study/run_store.h"
+#include "evalsuite/study/sqlite_db.h"
+
+namespace evalsuite::study {
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS studies (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  environment TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS invocations (
+  id INTEGER PRIMARY KEY,
+  study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+  started_at TEXT NOT NULL,
+  command TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  environment TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+  study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL,
+  source TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  time_unit TEXT NOT NULL,
+  threshold REAL NOT NULL,
+  extra_thresholds TEXT NOT NULL,
+  extra TEXT NOT NULL,
+  PRIMARY KEY (study_id, name));
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY,
+  study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+  entry TEXT NOT NULL,
+  run_index INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  threads INTEGER NOT NULL,
+  exit_status INTEGER,
+  signal INTEGER,
+  stderr_tail TEXT NOT NULL,
+  run_dir TEXT NOT NULL,
+  train_seconds REAL NOT NULL,
+  wall_seconds REAL NOT NULL,
+  error TEXT NOT NULL,
+  header TEXT NOT NULL,
+  warnings TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  UNIQUE (study_id, entry, run_index, attempt));
+CREATE TABLE IF NOT EXISTS points (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  epoch REAL NOT NULL,
+  train_seconds REAL NOT NULL,
+  wall_seconds REAL NOT NULL,
+  metric REAL,
+  train_loss REAL,
+  PRIMARY KEY (run_id, seq));
+CREATE TABLE IF NOT EXISTS seeds (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, name));
+)sql";
+
+nlohmann::json ParseJsonColumn(const SqliteDb& db, const std::string& text, const std::string& what) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw IoError(db.file().string(), "corrupt " + what + " in the store: " + e.what());
+  }
+}
+
+// SQLite stores a NaN double as NULL; a NaN metric (a diverged run) comes back as NaN.
+std::optional<double> Finite(double value) {
+  return std::isnan(value) ? std::nullopt : std::optional<double>(value);
+}
+
+class SqliteRunStore : public RunStore {
+ public:
+  explicit SqliteRunStore(const std::filesystem::path& file) : RunStore(file), db_(file) {
+    db_.Exec("PRAGMA foreign_keys = ON");
+    int64_t found = 0;
+    {
+      SqliteStatement version(db_, "PRAGMA user_version");
+      version.Step();
+      found = version.Int(0);
+    }
+    if (found > kSchemaVersion) {
+      throw IoError(file.string(), "the store was written by a newer evalsuite (schema " + std::to_string(found) +
+                                       ", this one reads " + std::to_string(kSchemaVersion) + ")");
+    }
+    db_.Exec("PRAGMA journal_mode = WAL");
+    db_.Exec("PRAGMA synchronous = FULL");
+    if (found < kSchemaVersion) {
+      SqliteTransaction transaction(db_);
+      db_.Exec(kSchema);
+      db_.Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+      transaction.Commit();
+    }
+  }
+
+  int64_t CreateStudy(const std::string& name, const std::string& kind, const nlohmann::json& plan,
+                      const nlohmann::json& environment) override {
+    if (name.empty()) throw InputError("name", "a study needs a name");
+    SqliteTransaction transaction(db_);
+    {
+      SqliteStatement exists(db_, "SELECT id FROM studies WHERE name = ?");
+      exists.Bind(1, name);
+      if (exists.Step()) {
+        throw InputError(file().string(), "a study named '" + name + "' exists already in this store");
+      }
+    }
+    std::string now = UtcNowIso8601();
+    SqliteStatement insert(db_,
+                           "INSERT INTO studies (name, kind, created_at, plan, environment) VALUES (?, ?, ?, ?, ?)");
+    insert.Bind(1, name).Bind(2, kind).Bind(3, now).Bind(4, plan.dump()).Bind(5, environment.dump()).Run();
+    int64_t id = db_.LastInsertId();
+    InsertInvocation(id, kind == "import" ? "import" : "study run", plan, environment, now);
+    transaction.Commit();
+    return id;
+  }
+
+  void RecordInvocation(int64_t study_id, const std::string& command, const nlohmann::json& plan,
+                        const nlohmann::json& environment) override {
+    SqliteTransaction transaction(db_);
+    InsertInvocation(study_id, command, plan, environment, UtcNowIso8601());
+    SqliteStatement update(db_, "UPDATE studies SET plan = ? WHERE id = ?");
+    update.Bind(1, plan.dump()).Bind(2, study_id).Run();
+    transaction.Commit();
+  }
+
+  void UpsertEntry(int64_t study_id, const EntryRecord& entry) override {
+    SqliteStatement upsert(db_, R"sql(
+      INSERT INTO entries (study_id, name, description, source, metric, time_unit, threshold, extra_thresholds,
+                           extra)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (study_id, name) DO UPDATE SET description = excluded.description, source = excluded.source,
+        metric = excluded.metric, time_unit = excluded.time_unit, threshold = excluded.threshold,
+        extra_thresholds = excluded.extra_thresholds, extra = excluded.extra)sql");
+    upsert.Bind(1, study_id)
+        .Bind(2, entry.name)
+        .Bind(3, entry.description)
+        .Bind(4, entry.source)
+        .Bind(5, entry.metric)
+        .Bind(6, entry.time_unit)
+        .Bind(7, entry.threshold)
+        .Bind(8, nlohmann::json(entry.extra_thresholds).dump())
+        .Bind(9, entry.extra.dump())
+        .Run();
+  }
+
+  int64_t InsertRun(int64_t study_id, const RunRecord& run) override {
+    SqliteTransaction transaction(db_);
+    int attempt = 0;
+    {
+      SqliteStatement next(db_,
+                           "SELECT COALESCE(MAX(attempt) + 1, 0) FROM runs WHERE study_id = ? AND entry = ? AND "
+                           "run_index = ?");
+      next.Bind(1, study_id).Bind(2, run.entry).Bind(3, run.run_index);
+      next.Step();
+      attempt = static_cast<int>(next.Int(0));
+    }
+    SqliteStatement insert(db_, R"sql(
+      INSERT INTO runs (study_id, entry, run_index, attempt, status, threads, exit_status, signal, stderr_tail,
+                        run_dir, train_seconds, wall_seconds, error, header, warnings, recorded_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
+    insert.Bind(1, study_id)
+        .Bind(2, run.entry)
+        .Bind(3, run.run_index)
+        .Bind(4, attempt)
+        .Bind(5, std::string(runlog::RunStatusName(run.log.status)))
+        .Bind(6, run.threads)
+        .Bind(7, run.exit_status)
+        .Bind(8, run.signal)
+        .Bind(9, run.stderr_tail)
+        .Bind(10, run.run_dir)
+        .Bind(11, run.log.train_seconds)
+        .Bind(12, run.log.wall_seconds)
+        .Bind(13, run.log.error)
+        .Bind(14, run.log.header.dump())
+        .Bind(15, nlohmann::json(run.log.warnings).dump())
+        .Bind(16, UtcNowIso8601());
+    try {
+      insert.Run();
+    } catch (const Error& e) {
+      // A foreign-key failure means the study id is wrong: say so rather than quoting SQLite.
+      throw IoError(file().string(), "cannot record run " + std::to_string(run.run_index) + " of '" + run.entry +
+                                         "' in study " + std::to_string(study_id) + ": " + e.message());
+    }
+    int64_t run_id = db_.LastInsertId();
+    SqliteStatement point(db_, R"sql(
+      INSERT INTO points (run_id, seq, epoch, train_seconds, wall_seconds, metric, train_loss)
+      VALUES (?, ?, ?, ?, ?, ?, ?))sql");
+    int seq = 0;
+    for (const runlog::EvalPoint& p : run.log.points) {
+      std::optional<double> loss = p.train_loss ? Finite(*p.train_loss) : std::nullopt;
+      point.Bind(1, run_id)
+          .Bind(2, seq++)
+          .Bind(3, p.epoch)
+          .Bind(4, p.train_seconds)
+          .Bind(5, p.wall_seconds)
+          .Bind(6, Finite(p.metric))
+          .Bind(7, loss)
+          .Run();
+    }
+    SqliteStatement seed(db_, "INSERT INTO seeds (run_id, name, value) VALUES (?, ?, ?)");
+    nlohmann::json seeds = run.seeds.is_object() ? run.seeds : nlohmann::json{{"run", run.seeds}};
+    for (auto it = seeds.begin(); it != seeds.end(); ++it) {
+      if (it.value().is_null()) continue;
+      seed.Bind(1, run_id).Bind(2, it.key()).Bind(3, it.value().dump()).Run();
+    }
+    transaction.Commit();
+    return run_id;
+  }
+
+  std::vector<StudyInfo> ListStudies() override {
+    std::vector<StudyInfo> studies;
+    SqliteStatement select(db_, std::string(kStudyColumns) + " ORDER BY s.id");
+    while (select.Step()) studies.push_back(ReadStudy(select));
+    return studies;
+  }
+
+  std::optional<StudyInfo> FindStudy(const std::string& name_or_id) override {
+    {
+      SqliteStatement by_name(db_, std::string(kStudyColumns) + " WHERE s.name = ?");
+      by_name.Bind(1, name_or_id);
+      if (by_name.Step()) return ReadStudy(by_name);
+    }
+    if (!name_or_id.empty() && name_or_id.find_first_not_of("0123456789") == std::string::npos &&
+        name_or_id.size() < 18) {
+      SqliteStatement by_id(db_, std::string(kStudyColumns) + " WHERE s.id = ?");
+      by_id.Bind(1, static_cast<int64_t>(std::stoll(name_or_id)));
+      if (by_id.Step()) return ReadStudy(by_id);
+    }
+    return std::nullopt;
+  }
+
+  std::vector<EntryRecord> LoadEntries(int64_t study_id) override {
+    std::vector<EntryRecord> entries;
+    SqliteStatement select(db_, R"sql(
+      SELECT name, description, source, metric, time_unit, threshold, extra_thresholds, extra
+      FROM entries WHERE study_id = ? ORDER BY rowid)sql");
+    select.Bind(1, study_id);
+    while (select.Step()) {
+      EntryRecord entry;
+      entry.name = select.Text(0);
+      entry.description = select.Text(1);
+      entry.source = select.Text(2);
+      entry.metric = select.Text(3);
+      entry.time_unit = select.Text(4);
+      entry.threshold = select.Double(5);
+      entry.extra_thresholds =
+          ParseJsonColumn(db_, select.Text(6), "extra thresholds").get<std::vector<double>>();
+      entry.extra = ParseJsonColumn(db_, select.Text(7), "entry facts");
+      entries.push_back(std::move(entry));
+    }
+    return entries;
+  }
+
+  std::vector<RunRecord> LoadRuns(int64_t study_id) override {
+    std::vector<RunRecord> runs;
+    SqliteStatement select(db_, R"sql(
+      SELECT id, entry, run_index, attempt, status, threads, exit_status, signal, stderr_tail, run_dir,
+             train_seconds, wall_seconds, error, header, warnings, recorded_at
+      FROM runs WHERE study_id = ? ORDER BY entry, run_index, attempt)sql");
+    select.Bind(1, study_id);
+    SqliteStatement points(db_, R"sql(
+      SELECT epoch, train_seconds, wall_seconds, metric, train_loss FROM points WHERE run_id = ? ORDER BY seq)sql");
+    SqliteStatement seeds(db_, "SELECT name, value FROM seeds WHERE run_id = ? ORDER BY rowid");
+    while (select.Step()) {
+      RunRecord run;
+      run.id = select.Int(0);
+      run.entry = select.Text(1);
+      run.run_index = static_cast<int>(select.Int(2));
+      run.attempt = static_cast<int>(select.Int(3));
+      std::string status = select.Text(4);
+      auto parsed = runlog::ParseRunStatus(status);
+      if (!parsed) throw IoError(file().string(), "run " + std::to_string(run.id) + " has unknown status '" + status + "'");
+      run.log.status = *parsed;
+      run.threads = static_cast<int>(select.Int(5));
+      if (!select.IsNull(6)) run.exit_status = static_cast<int>(select.Int(6));
+      if (!select.IsNull(7)) run.signal = static_cast<int>(select.Int(7));
+      run.stderr_tail = select.Text(8);
+      run.run_dir = select.Text(9);
+      run.log.train_seconds = select.Double(10);
+      run.log.wall_seconds = select.Double(11);
+      run.log.error = select.Text(12);
+      run.log.header = ParseJsonColumn(db_, select.Text(13), "run header");
+      run.log.warnings = ParseJsonColumn(db_, select.Text(14), "run warnings").get<std::vector<std::string>>();
+      run.recorded_at = select.Text(15);
+      points.Bind(1, run.id);
+      while (points.Step()) {
+        runlog::EvalPoint p;
+        p.epoch = points.Double(0);
+        p.train_seconds = points.Double(1);
+        p.wall_seconds = points.Double(2);
+        p.metric = points.IsNull(3) ? std::numeric_limits<double>::quiet_NaN() : points.Double(3);
+        if (!points.IsNull(4)) p.train_loss = points.Double(4);
+        run.log.points.push_back(p);
+      }
+      points.Reset();
+      seeds.Bind(1, run.id);
+      while (seeds.Step()) run.seeds[seeds.Text(0)] = ParseJsonColumn(db_, seeds.Text(1), "seed");
+      seeds.Reset();
+      runs.push_back(std::move(run));
+    }
+    return runs;
+  }
+
+ private:
+  static constexpr const char* kStudyColumns = R"sql(
+      SELECT s.id, s.name, s.kind, s.created_at, s.plan, s.environment,
+             (SELECT COUNT(*) FROM runs r WHERE r.study_id = s.id AND r.status != 'incomplete')
+      FROM studies s)sql";
+
+  StudyInfo ReadStudy(const SqliteStatement& row) {
+    StudyInfo info;
+    info.id = row.Int(0);
+    info.name = row.Text(1);
+    info.kind = row.Text(2);
+    info.created_at = row.Text(3);
+    info.plan = ParseJsonColumn(db_, row.Text(4), "study plan");
+    info.environment = ParseJsonColumn(db_, row.Text(5), "study environment");
+    info.runs_recorded = static_cast<int>(row.Int(6));
+    return info;
+  }
+
+  void InsertInvocation(int64_t study_id, const std::string& command, const nlohmann::json& plan,
+                        const nlohmann::json& environment, const std::string& when) {
+    SqliteStatement insert(
+        db_, "INSERT INTO invocations (study_id, started_at, command, plan, environment) VALUES (?, ?, ?, ?, ?)");
+    insert.Bind(1, study_id).Bind(2, when).Bind(3, command).Bind(4, plan.dump()).Bind(5, environment.dump());
+    try {
+      insert.Run();
+    } catch (const Error& e) {
+      throw IoError(file().string(), "no study with id " + std::to_string(study_id) + ": " + e.message());
+    }
+  }
+
+  SqliteDb db_;
+};
+
+}  // namespace
+
+bool IsFinishedRun(const RunRecord& run) { return run.log.status != runlog::RunStatus::kIncomplete; }
+
+std::unique_ptr<RunStore> RunStore::Open(const std::filesystem::path& file, bool create_if_missing) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
+    if (!create_if_missing) throw IoError(file.string(), "no such store (run a study or an import first)");
+    auto parent = file.parent_path();
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+      throw IoError(file.string(), "cannot create the store: folder " + parent.string() + " does not exist");
+    }
+  } else if (std::filesystem::is_directory(file, ec)) {
+    throw IoError(file.string(), "is a folder, not a store file");
+  }
+  return std::make_unique<SqliteRunStore>(file);
+}
+
+}  // namespace evalsuite::study

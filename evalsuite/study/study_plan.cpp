@@ -1,0 +1,539 @@
+#include "evalsuite/study/study_plan.h"
+
+#include <sched.h>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <toml++/toml.h>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/study/builtin_entries.h"
+#include "evalsuite/study/command_template.h"
+#include "evalsuite/study/log_formats.h"
+#include "evalsuite/study/seeds.h"
+
+namespace evalsuite::study {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::set<std::string> kStudyKeys = {"name",      "description",    "entries", "runs",         "seed",
+                                          "threshold", "extra_thresholds", "epochs", "train_subset", "jobs",
+                                          "threads",   "keep_models",    "stop_at_target", "timeout_seconds",
+                                          "stability"};
+const std::set<std::string> kEntryKeys = {"name",      "command",          "log_format", "timeout_seconds",
+                                          "description", "metric",         "threshold",  "extra_thresholds",
+                                          "epochs",    "train_subset"};
+const std::set<std::string> kExternalOnlyKeys = {"command", "log_format"};
+const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached"};
+
+std::string Join(const std::set<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+bool IsSafeName(const std::string& name) {
+  if (name.empty() || name.size() > 100 || name[0] == '.' || name[0] == '-') return false;
+  return name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+         std::string::npos;
+}
+
+bool IsAccuracyMetric(const std::string& metric) {
+  return metric.rfind("val_top", 0) == 0 || metric.find("acc") != std::string::npos;
+}
+
+// Reads typed values off toml++ nodes; every failure names source:line and the key path.
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void Fail(long line, const std::string& key, const std::string& why) const {
+    throw InputError(FileLine(source_, line < 1 ? 1 : line), "key '" + key + "': " + why);
+  }
+  static long Line(const toml::node& node) { return static_cast<long>(node.source().begin.line); }
+
+  int64_t Integer(const toml::node& node, const std::string& key, int64_t min, int64_t max) const {
+    if (!node.is_integer()) Fail(Line(node), key, "must be an integer, got " + TypeName(node));
+    int64_t value = node.as_integer()->get();
+    if (value < min || value > max) {
+      Fail(Line(node), key, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " +
+                                std::to_string(value));
+    }
+    return value;
+  }
+  double Number(const toml::node& node, const std::string& key) const {
+    double value;
+    if (node.is_integer()) {
+      value = static_cast<double>(node.as_integer()->get());
+    } else if (node.is_floating_point()) {
+      value = node.as_floating_point()->get();
+    } else {
+      Fail(Line(node), key, "must be a number, got " + TypeName(node));
+    }
+    if (!std::isfinite(value)) Fail(Line(node), key, "must be a finite number");
+    return value;
+  }
+  bool Bool(const toml::node& node, const std::string& key) const {
+    if (!node.is_boolean()) Fail(Line(node), key, "must be true or false, got " + TypeName(node));
+    return node.as_boolean()->get();
+  }
+  std::string String(const toml::node& node, const std::string& key) const {
+    if (!node.is_string()) Fail(Line(node), key, "must be a string, got " + TypeName(node));
+    return node.as_string()->get();
+  }
+  std::vector<double> Thresholds(const toml::node& node, const std::string& key) const {
+    if (!node.is_array()) Fail(Line(node), key, "must be an array of numbers, got " + TypeName(node));
+    std::vector<double> values;
+    int i = 0;
+    for (const toml::node& element : *node.as_array()) {
+      values.push_back(Threshold(element, key + "[" + std::to_string(i++) + "]"));
+    }
+    return values;
+  }
+  double Threshold(const toml::node& node, const std::string& key) const {
+    double value = Number(node, key);
+    if (value <= 0) Fail(Line(node), key, "a threshold must be positive");
+    return value;
+  }
+  void RejectUnknownKeys(const toml::table& table, const std::set<std::string>& known, const std::string& prefix,
+                         const std::string& what) const {
+    for (auto&& [key, node] : table) {
+      std::string name(key.str());
+      if (!known.count(name)) {
+        Fail(Line(node), prefix + name, "unknown key in " + what + " (known: " + Join(known) + ")");
+      }
+    }
+  }
+  static std::string TypeName(const toml::node& node) {
+    switch (node.type()) {
+      case toml::node_type::string: return "a string";
+      case toml::node_type::integer: return "an integer";
+      case toml::node_type::floating_point: return "a float";
+      case toml::node_type::boolean: return "a boolean";
+      case toml::node_type::array: return "an array";
+      case toml::node_type::table: return "a table";
+      default: return "a date or time";
+    }
+  }
+  const std::string& source() const { return source_; }
+
+ private:
+  std::string source_;
+};
+
+// Facts of an entry as the file gives them, before defaults from the study and the catalog.
+struct EntrySpec {
+  PlannedEntry entry;
+  long line = 1;
+  std::optional<double> threshold;
+  std::optional<std::vector<double>> extra_thresholds;
+  std::optional<int> epochs;
+  std::optional<int> train_subset;
+  std::optional<double> timeout_seconds;
+  bool has_metric = false;
+  bool has_description = false;
+};
+
+EntrySpec ReadEntry(const Reader& reader, const toml::node& node, int position) {
+  const std::string prefix = "entries[" + std::to_string(position) + "]";
+  EntrySpec spec;
+  spec.line = Reader::Line(node);
+  if (node.is_string()) {
+    spec.entry.name = node.as_string()->get();
+    return spec;
+  }
+  if (!node.is_table()) {
+    reader.Fail(spec.line, prefix, "must be a built-in entry's name or a table, got " + Reader::TypeName(node));
+  }
+  const toml::table& table = *node.as_table();
+  reader.RejectUnknownKeys(table, kEntryKeys, prefix + ".", "an entry");
+  const toml::node* name = table.get("name");
+  if (!name) reader.Fail(spec.line, prefix + ".name", "every entry table needs a name");
+  spec.entry.name = reader.String(*name, prefix + ".name");
+  if (const toml::node* n = table.get("command")) {
+    spec.entry.builtin = false;
+    spec.entry.command = reader.String(*n, prefix + ".command");
+    if (spec.entry.command.find_first_not_of(" \t") == std::string::npos) {
+      reader.Fail(Reader::Line(*n), prefix + ".command", "is empty");
+    }
+  }
+  if (const toml::node* n = table.get("log_format")) spec.entry.log_format = reader.String(*n, prefix + ".log_format");
+  if (const toml::node* n = table.get("description")) {
+    spec.entry.description = reader.String(*n, prefix + ".description");
+    spec.has_description = true;
+  }
+  if (const toml::node* n = table.get("metric")) {
+    spec.entry.metric = reader.String(*n, prefix + ".metric");
+    spec.has_metric = true;
+  }
+  if (const toml::node* n = table.get("threshold")) spec.threshold = reader.Threshold(*n, prefix + ".threshold");
+  if (const toml::node* n = table.get("extra_thresholds")) {
+    spec.extra_thresholds = reader.Thresholds(*n, prefix + ".extra_thresholds");
+  }
+  if (const toml::node* n = table.get("epochs")) {
+    spec.epochs = static_cast<int>(reader.Integer(*n, prefix + ".epochs", 1, 100000));
+  }
+  if (const toml::node* n = table.get("train_subset")) {
+    spec.train_subset = static_cast<int>(reader.Integer(*n, prefix + ".train_subset", 1, 1000000000));
+  }
+  if (const toml::node* n = table.get("timeout_seconds")) {
+    spec.timeout_seconds = reader.Number(*n, prefix + ".timeout_seconds");
+    if (*spec.timeout_seconds < 0) reader.Fail(Reader::Line(*n), prefix + ".timeout_seconds", "must be >= 0");
+  }
+  if (spec.entry.builtin) {
+    for (const auto& key : kExternalOnlyKeys) {
+      if (const toml::node* n = table.get(key)) {
+        reader.Fail(Reader::Line(*n), prefix + "." + key, "only external entries (with a command) take it");
+      }
+    }
+    if (spec.has_metric) {
+      reader.Fail(Reader::Line(*table.get("metric")), prefix + ".metric",
+                  "built-in entries measure their own metric; only external entries declare one");
+    }
+  }
+  return spec;
+}
+
+void CheckThresholdFitsMetric(const Reader& reader, long line, const std::string& key, double threshold,
+                              const std::string& metric) {
+  if (IsAccuracyMetric(metric) && threshold > 1) {
+    std::ostringstream message;
+    message << "accuracy thresholds are fractions (e.g. 0.91, not 91), got " << threshold;
+    reader.Fail(line, key, message.str());
+  }
+}
+
+StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::path& source_path,
+                    const PlanOverrides& overrides, int cores) {
+  reader.RejectUnknownKeys(root, kStudyKeys, "", "a study");
+  StudyPlan plan;
+  std::optional<double> threshold;
+  std::optional<std::vector<double>> extra_thresholds;
+  std::optional<int> epochs, train_subset, threads;
+  std::optional<double> timeout_seconds;
+  long threshold_line = 1;
+
+  if (const toml::node* n = root.get("name")) {
+    plan.name = reader.String(*n, "name");
+    if (!IsSafeName(plan.name)) {
+      reader.Fail(Reader::Line(*n), "name", "use letters, digits, '.', '_' and '-' only (it names folders)");
+    }
+  } else {
+    plan.name = source_path.stem().string();
+  }
+  if (const toml::node* n = root.get("description")) plan.description = reader.String(*n, "description");
+  if (const toml::node* n = root.get("runs")) plan.runs = static_cast<int>(reader.Integer(*n, "runs", 1, 10000));
+  if (const toml::node* n = root.get("seed")) {
+    plan.seed = static_cast<uint64_t>(reader.Integer(*n, "seed", 0, INT64_MAX));
+  }
+  if (const toml::node* n = root.get("threshold")) {
+    threshold = reader.Threshold(*n, "threshold");
+    threshold_line = Reader::Line(*n);
+  }
+  if (const toml::node* n = root.get("extra_thresholds")) extra_thresholds = reader.Thresholds(*n, "extra_thresholds");
+  if (const toml::node* n = root.get("epochs")) epochs = static_cast<int>(reader.Integer(*n, "epochs", 1, 100000));
+  if (const toml::node* n = root.get("train_subset")) {
+    train_subset = static_cast<int>(reader.Integer(*n, "train_subset", 1, 1000000000));
+  }
+  if (const toml::node* n = root.get("jobs")) plan.jobs = static_cast<int>(reader.Integer(*n, "jobs", 1, 256));
+  if (const toml::node* n = root.get("threads")) threads = static_cast<int>(reader.Integer(*n, "threads", 1, 1024));
+  if (const toml::node* n = root.get("keep_models")) plan.keep_models = reader.Bool(*n, "keep_models");
+  if (const toml::node* n = root.get("stop_at_target")) plan.stop_at_target = reader.Bool(*n, "stop_at_target");
+  if (const toml::node* n = root.get("timeout_seconds")) {
+    timeout_seconds = reader.Number(*n, "timeout_seconds");
+    if (*timeout_seconds < 0) reader.Fail(Reader::Line(*n), "timeout_seconds", "must be >= 0");
+  }
+  if (const toml::node* n = root.get("stability")) {
+    if (!n->is_table()) reader.Fail(Reader::Line(*n), "stability", "must be a table");
+    const toml::table& rule = *n->as_table();
+    reader.RejectUnknownKeys(rule, kStabilityKeys, "stability.", "[stability]");
+    if (const toml::node* r = rule.get("max_cov_upper")) {
+      plan.rule.max_cov_upper = reader.Number(*r, "stability.max_cov_upper");
+      if (plan.rule.max_cov_upper <= 0) reader.Fail(Reader::Line(*r), "stability.max_cov_upper", "must be > 0");
+    }
+    if (const toml::node* r = rule.get("min_hit_rate")) {
+      plan.rule.min_hit_rate = reader.Number(*r, "stability.min_hit_rate");
+      if (plan.rule.min_hit_rate < 0 || plan.rule.min_hit_rate > 1) {
+        reader.Fail(Reader::Line(*r), "stability.min_hit_rate", "must be a fraction in [0, 1]");
+      }
+    }
+    if (const toml::node* r = rule.get("min_reached")) {
+      plan.rule.min_reached = static_cast<std::size_t>(reader.Integer(*r, "stability.min_reached", 0, 100000));
+    }
+  }
+
+  // Command-line flags win over the file.
+  if (overrides.name) {
+    if (!IsSafeName(*overrides.name)) throw UsageError("--name", "use letters, digits, '.', '_' and '-' only");
+    plan.name = *overrides.name;
+  }
+  if (overrides.runs) plan.runs = *overrides.runs;
+  if (overrides.jobs) plan.jobs = *overrides.jobs;
+  if (overrides.threads) threads = *overrides.threads;
+  if (overrides.seed) plan.seed = *overrides.seed;
+  if (overrides.epochs) epochs = *overrides.epochs;
+  if (overrides.train_subset) train_subset = *overrides.train_subset;
+  if (plan.runs < 1) throw UsageError("--runs", "must be at least 1");
+  if (plan.jobs < 1) throw UsageError("--jobs", "must be at least 1");
+  if (threads && *threads < 1) throw UsageError("--threads", "must be at least 1");
+  if (epochs && *epochs < 1) throw UsageError("--epochs", "must be at least 1");
+  if (train_subset && *train_subset < 1) throw UsageError("--train-subset", "must be at least 1");
+  if (!root.get("jobs") && !overrides.jobs) plan.jobs = DefaultJobs(cores);
+  plan.threads = threads ? *threads : std::max(1, cores / plan.jobs);
+
+  const toml::node* entries = root.get("entries");
+  if (!entries) reader.Fail(1, "entries", "a study needs at least one entry");
+  if (!entries->is_array() || entries->as_array()->empty()) {
+    reader.Fail(Reader::Line(*entries), "entries", "must be a non-empty array of entry names or tables");
+  }
+  std::set<std::string> seen;
+  int position = 0;
+  for (const toml::node& node : *entries->as_array()) {
+    const std::string prefix = "entries[" + std::to_string(position) + "]";
+    EntrySpec spec = ReadEntry(reader, node, position++);
+    PlannedEntry& entry = spec.entry;
+    if (!IsSafeName(entry.name)) {
+      reader.Fail(spec.line, prefix + ".name",
+                  "'" + entry.name + "': use letters, digits, '.', '_' and '-' only (it names folders)");
+    }
+    if (!seen.insert(entry.name).second) reader.Fail(spec.line, prefix + ".name", "'" + entry.name + "' is listed twice");
+    std::optional<double> entry_threshold = spec.threshold ? spec.threshold : threshold;
+    std::optional<int> entry_epochs = spec.epochs ? spec.epochs : epochs;
+    if (overrides.epochs) entry_epochs = overrides.epochs;
+    entry.train_subset = spec.train_subset ? spec.train_subset : train_subset;
+    if (overrides.train_subset) entry.train_subset = overrides.train_subset;
+    entry.extra_thresholds = spec.extra_thresholds ? *spec.extra_thresholds
+                                                   : extra_thresholds.value_or(std::vector<double>{});
+    entry.timeout_seconds = spec.timeout_seconds ? *spec.timeout_seconds : timeout_seconds.value_or(0);
+    if (entry.builtin) {
+      auto facts = FindBuiltinEntry(entry.name);
+      if (!facts) {
+        std::string names;
+        for (const auto& e : BuiltinEntries()) names += (names.empty() ? "" : ", ") + e.name;
+        reader.Fail(spec.line, node.is_string() ? prefix : prefix + ".name",
+                    "no built-in entry '" + entry.name + "' (built-in: " + names +
+                        "; an external entry needs a command)");
+      }
+      if (!spec.has_description) entry.description = facts->description;
+      entry.metric = facts->metric;
+      entry.threshold = entry_threshold.value_or(facts->default_threshold);
+      entry.epochs = entry_epochs.value_or(facts->default_epochs);
+    } else {
+      if (!FindRunLogFormat(entry.log_format)) {
+        std::string names;
+        for (const auto& n : RunLogFormatNames()) names += (names.empty() ? "" : ", ") + n;
+        reader.Fail(spec.line, prefix + ".log_format", "unknown format '" + entry.log_format + "' (known: " + names + ")");
+      }
+      if (!entry_threshold) {
+        reader.Fail(spec.line, prefix + ".threshold", "an external entry needs a threshold (here or at the top)");
+      }
+      entry.threshold = *entry_threshold;
+      entry.epochs = entry_epochs.value_or(0);
+      bool tells_log = false;
+      for (const std::string& name : TemplatePlaceholders(entry.command)) {
+        if (!KnownPlaceholders().count(name)) {
+          std::string known;
+          for (const auto& [k, what] : KnownPlaceholders()) known += (known.empty() ? "{" : ", {") + k + "}";
+          reader.Fail(spec.line, prefix + ".command", "unknown placeholder {" + name + "} (known: " + known + ")");
+        }
+        if (name == "epochs" && entry.epochs == 0) {
+          reader.Fail(spec.line, prefix + ".command", "uses {epochs} but no epochs budget is set");
+        }
+        if (name == "train_subset" && !entry.train_subset) {
+          reader.Fail(spec.line, prefix + ".command", "uses {train_subset} but no train_subset is set");
+        }
+        if (name == "log" || name == "run_dir") tells_log = true;
+      }
+      if (!tells_log) {
+        reader.Fail(spec.line, prefix + ".command",
+                    "the command must be told where to write its log: use {log} (or {run_dir}/log.jsonl)");
+      }
+    }
+    CheckThresholdFitsMetric(reader, spec.threshold ? spec.line : threshold_line,
+                             spec.threshold ? prefix + ".threshold" : "threshold", entry.threshold, entry.metric);
+    for (double extra : entry.extra_thresholds) {
+      CheckThresholdFitsMetric(reader, spec.line, prefix + ".extra_thresholds", extra, entry.metric);
+    }
+    plan.entries.push_back(std::move(entry));
+  }
+
+  std::vector<std::string> names;
+  for (const auto& e : plan.entries) names.push_back(e.name);
+  std::vector<RunKey> order = InterleavedRunOrder(plan.seed, names, plan.runs);
+  // Seeds are derived in plan order (entry by entry, index by index), independent of the run order.
+  std::vector<RunKey> by_entry;
+  for (const auto& name : names) {
+    for (int i = 0; i < plan.runs; ++i) by_entry.push_back({name, i});
+  }
+  std::vector<uint64_t> seeds = DeriveRunSeeds(plan.seed, by_entry);
+  for (const RunKey& key : order) {
+    std::size_t entry_position = std::find(names.begin(), names.end(), key.entry) - names.begin();
+    plan.schedule.push_back({key.entry, key.index, seeds[entry_position * plan.runs + key.index]});
+  }
+
+  if (!source_path.empty()) {
+    fs::path absolute = fs::absolute(source_path).lexically_normal();
+    plan.study_file = absolute.string();
+    plan.study_dir = absolute.parent_path().string();
+  } else {
+    plan.study_dir = fs::current_path().string();
+  }
+  fs::path out = overrides.out_dir ? fs::path(*overrides.out_dir) : fs::path("evalsuite-runs") / plan.name;
+  plan.out_dir = fs::absolute(out).lexically_normal().string();
+  return plan;
+}
+
+toml::table ParseToml(const std::string& text, const std::string& source_name) {
+  try {
+    return toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    throw InputError(FileLine(source_name, static_cast<long>(e.source().begin.line)),
+                     "not valid TOML: " + std::string(e.description()));
+  }
+}
+
+}  // namespace
+
+const PlannedEntry* StudyPlan::FindEntry(const std::string& entry_name) const {
+  for (const auto& e : entries) {
+    if (e.name == entry_name) return &e;
+  }
+  return nullptr;
+}
+
+const PlannedRun* StudyPlan::FindRun(const std::string& entry, int index) const {
+  for (const auto& r : schedule) {
+    if (r.entry == entry && r.index == index) return &r;
+  }
+  return nullptr;
+}
+
+StudyPlan LoadStudyPlan(const fs::path& file, const PlanOverrides& overrides, int cores) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw IoError(file.string(), "cannot read the study file");
+  std::stringstream text;
+  text << in.rdbuf();
+  Reader reader(file.string());
+  return BuildPlan(ParseToml(text.str(), file.string()), reader, file, overrides, cores);
+}
+
+StudyPlan ParseStudyPlan(const std::string& toml_text, const std::string& source_name,
+                         const PlanOverrides& overrides, int cores) {
+  Reader reader(source_name);
+  return BuildPlan(ParseToml(toml_text, source_name), reader, fs::path(source_name), overrides, cores);
+}
+
+nlohmann::json PlanToJson(const StudyPlan& plan) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const auto& e : plan.entries) {
+    nlohmann::json j = {{"name", e.name},
+                        {"builtin", e.builtin},
+                        {"description", e.description},
+                        {"metric", e.metric},
+                        {"threshold", e.threshold},
+                        {"extra_thresholds", e.extra_thresholds},
+                        {"epochs", e.epochs},
+                        {"train_subset", e.train_subset ? nlohmann::json(*e.train_subset) : nlohmann::json()},
+                        {"timeout_seconds", e.timeout_seconds}};
+    if (!e.builtin) {
+      j["command"] = e.command;
+      j["log_format"] = e.log_format;
+    }
+    entries.push_back(std::move(j));
+  }
+  nlohmann::json schedule = nlohmann::json::array();
+  for (const auto& r : plan.schedule) schedule.push_back({{"entry", r.entry}, {"index", r.index}, {"seed", r.seed}});
+  return {{"plan_version", 1},
+          {"name", plan.name},
+          {"description", plan.description},
+          {"study_file", plan.study_file},
+          {"study_dir", plan.study_dir},
+          {"out_dir", plan.out_dir},
+          {"runs", plan.runs},
+          {"seed", plan.seed},
+          {"jobs", plan.jobs},
+          {"threads", plan.threads},
+          {"keep_models", plan.keep_models},
+          {"stop_at_target", plan.stop_at_target},
+          {"stability",
+           {{"max_cov_upper", plan.rule.max_cov_upper},
+            {"min_hit_rate", plan.rule.min_hit_rate},
+            {"min_reached", plan.rule.min_reached}}},
+          {"entries", entries},
+          {"schedule", schedule}};
+}
+
+StudyPlan PlanFromJson(const nlohmann::json& json) {
+  StudyPlan plan;
+  std::string key;
+  try {
+    auto get = [&](const nlohmann::json& j, const std::string& name) -> const nlohmann::json& {
+      key = name;
+      return j.at(name);
+    };
+    if (get(json, "plan_version").get<int>() != 1) throw InputError("plan_version", "unknown plan version");
+    plan.name = get(json, "name").get<std::string>();
+    plan.description = get(json, "description").get<std::string>();
+    plan.study_file = get(json, "study_file").get<std::string>();
+    plan.study_dir = get(json, "study_dir").get<std::string>();
+    plan.out_dir = get(json, "out_dir").get<std::string>();
+    plan.runs = get(json, "runs").get<int>();
+    plan.seed = get(json, "seed").get<uint64_t>();
+    plan.jobs = get(json, "jobs").get<int>();
+    plan.threads = get(json, "threads").get<int>();
+    plan.keep_models = get(json, "keep_models").get<bool>();
+    plan.stop_at_target = get(json, "stop_at_target").get<bool>();
+    const auto& rule = get(json, "stability");
+    plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
+    plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();
+    plan.rule.min_reached = get(rule, "min_reached").get<std::size_t>();
+    for (const auto& j : get(json, "entries")) {
+      PlannedEntry e;
+      e.name = get(j, "name").get<std::string>();
+      e.builtin = get(j, "builtin").get<bool>();
+      e.description = get(j, "description").get<std::string>();
+      e.metric = get(j, "metric").get<std::string>();
+      e.threshold = get(j, "threshold").get<double>();
+      e.extra_thresholds = get(j, "extra_thresholds").get<std::vector<double>>();
+      e.epochs = get(j, "epochs").get<int>();
+      if (!get(j, "train_subset").is_null()) e.train_subset = j["train_subset"].get<int>();
+      e.timeout_seconds = get(j, "timeout_seconds").get<double>();
+      if (!e.builtin) {
+        e.command = get(j, "command").get<std::string>();
+        e.log_format = get(j, "log_format").get<std::string>();
+      }
+      plan.entries.push_back(std::move(e));
+    }
+    for (const auto& j : get(json, "schedule")) {
+      plan.schedule.push_back(
+          {get(j, "entry").get<std::string>(), get(j, "index").get<int>(), get(j, "seed").get<uint64_t>()});
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("plan." + key, std::string("the stored plan is not one this evalsuite reads: ") + e.what());
+  }
+  return plan;
+}
+
+nlohmann::json PlanFingerprint(const StudyPlan& plan) {
+  nlohmann::json json = PlanToJson(plan);
+  json.erase("jobs");
+  json.erase("out_dir");
+  json.erase("study_file");
+  json.erase("study_dir");
+  return json;
+}
+
+int DefaultJobs(int cores) { return std::max(1, std::min(2, cores)); }
+
+int UsableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace evalsuite::study

@@ -1,0 +1,115 @@
+// A study, parsed once from its TOML file (toml++), overridden by command-line flags and validated into an
+// effective plan: every value resolved (thresholds, epochs, threads), every run's seed and the run order
+// fixed. Every error names the file, the line and the key; unknown keys are errors (typos do not pass
+// silently). The plan round-trips through JSON: it is stored with the results and `study resume` reads it.
+//
+//   name = "quick"                 # default: the file's stem
+//   description = "..."
+//   entries = ["baseline", "fast"] # built-in names, and/or tables (inline or [[entries]]):
+//   # { name = "torch-mlp", command = "/usr/bin/python3 {study_dir}/x.py --seed {seed} --log {log}",
+//   #   log_format = "jsonl", timeout_seconds = 600, description = "...", metric = "val_top1",
+//   #   threshold = 0.85, extra_thresholds = [0.8], epochs = 3, train_subset = 5000 }
+//   runs = 5                       # runs per entry
+//   seed = 1                       # the study's base seed
+//   threshold = 0.91               # default: each built-in entry's own
+//   extra_thresholds = [0.90, 0.92]
+//   epochs = 10                    # epoch budget; default: each built-in entry's own
+//   train_subset = 10000           # optional: train on the first N training images
+//   jobs = 2                       # runs at once; default: 2 (1 on a single core), see DefaultJobs
+//   threads = 1                    # per run; default: cores / jobs
+//   keep_models = false            # true: built-in runs save their model under run_dir/model
+//   stop_at_target = false         # true: runs stop at the target (faster; no data above it)
+//   timeout_seconds = 0            # per run, 0 = none; entries may set their own
+//   [stability]                    # the verdict's rule (stats/stability.h StabilityRule)
+//   max_cov_upper = 0.10
+//   min_hit_rate = 0.90
+//   min_reached = 3
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stats/stability.h"
+
+namespace evalsuite::study {
+
+struct PlannedEntry {
+  std::string name;
+  bool builtin = true;
+  std::string description;
+  std::string command;                   // external entries: the template ({seed}, {run_dir}, {threads}, ...)
+  std::string log_format = "jsonl";      // external entries: how their log is read (log_formats.h)
+  std::string metric = "val_top1";
+  double threshold = 0;
+  std::vector<double> extra_thresholds;
+  int epochs = 0;                        // 0: not set (external entry that does not use {epochs})
+  std::optional<int> train_subset;
+  double timeout_seconds = 0;            // 0: no timeout
+};
+
+struct PlannedRun {
+  std::string entry;
+  int index = 0;       // 0-based rerun number within the entry
+  uint64_t seed = 0;   // passed to the entry as --seed / {seed}
+};
+
+struct StudyPlan {
+  std::string name;
+  std::string description;
+  std::string study_file;  // absolute path of the TOML file (may be empty for plans built in code)
+  std::string study_dir;   // its folder: {study_dir} in command templates
+  std::string out_dir;     // run folders: out_dir/<entry>/run-<index>
+  int runs = 5;
+  uint64_t seed = 1;
+  int jobs = 1;
+  int threads = 1;
+  bool keep_models = false;
+  bool stop_at_target = false;
+  stats::StabilityRule rule;
+  std::vector<PlannedEntry> entries;
+  std::vector<PlannedRun> schedule;  // every run, in the order they start
+
+  const PlannedEntry* FindEntry(const std::string& name) const;
+  const PlannedRun* FindRun(const std::string& entry, int index) const;
+};
+
+// Command-line flags that override the file.
+struct PlanOverrides {
+  std::optional<std::string> name;
+  std::optional<int> runs;
+  std::optional<int> jobs;
+  std::optional<int> threads;
+  std::optional<uint64_t> seed;
+  std::optional<int> epochs;
+  std::optional<int> train_subset;
+  std::optional<std::string> out_dir;
+};
+
+// Reads and validates the study file; throws InputError "file:line: key 'x': why" (IoError when unreadable).
+// `cores` is what threads per run default from (cores / jobs, at least 1).
+StudyPlan LoadStudyPlan(const std::filesystem::path& file, const PlanOverrides& overrides, int cores);
+// The same from text (tests); source_name stands in for the file in messages and {study_dir} is its folder.
+StudyPlan ParseStudyPlan(const std::string& toml_text, const std::string& source_name,
+                         const PlanOverrides& overrides, int cores);
+
+nlohmann::json PlanToJson(const StudyPlan& plan);
+// Throws InputError naming the key when the stored plan is not one this evalsuite wrote.
+StudyPlan PlanFromJson(const nlohmann::json& json);
+
+// The parts of a plan that change results (everything but jobs and out_dir): two invocations with the same
+// fingerprint run the same study.
+nlohmann::json PlanFingerprint(const StudyPlan& plan);
+
+// Runs at once when neither the file nor a flag says: 2 (1 on one core). bench/study_jobs_bench on 2 cores:
+// `--jobs 2 --threads 1` finished the same runs 3.05x faster than `--jobs 1 --threads 2` (the small CNNs scale
+// poorly over threads, and startup, data loading and evaluation are serial), so processes beat threads.
+int DefaultJobs(int cores);
+
+// Cores this process may use (its CPU affinity), at least 1.
+int UsableCores();
+
+}  // namespace evalsuite::study

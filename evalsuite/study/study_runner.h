@@ -1,0 +1,62 @@
+// Runs a study end to end against a store: creates it (or continues the same plan), records every
+// invocation's effective plan and environment, keeps any attempt a killed study left behind as "incomplete"
+// (with its points), runs only the runs not yet finished and commits each the moment it ends.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "evalsuite/study/progress.h"
+#include "evalsuite/study/run_store.h"
+#include "evalsuite/study/scheduler.h"
+#include "evalsuite/study/study_plan.h"
+
+namespace evalsuite::study {
+
+constexpr const char* kDefaultStoreFile = "evalsuite.db";
+
+struct StudyRunOptions {
+  std::filesystem::path store_file = kDefaultStoreFile;
+  std::filesystem::path evalsuite_binary;  // runs built-in entries (`evalsuite train`)
+  ProgressReporter* progress = nullptr;    // silent when null
+  const std::atomic<bool>* stop = nullptr;  // set from a signal handler: stop, keep what ran
+  std::optional<int> jobs;                  // resume: runs at once (the plan's otherwise)
+  SchedulerConfig scheduler;                // jobs and binary are filled from the plan and the fields above
+};
+
+struct StudyOutcome {
+  int64_t study_id = 0;
+  std::string name;
+  int planned = 0;             // runs in the plan
+  int finished_before = 0;     // already recorded when this invocation started
+  int ran = 0;                 // finished by this invocation
+  int failed = 0;              // of those, failed (crash, timeout, non-zero exit)
+  int interrupted_kept = 0;    // incomplete attempts recorded (left by a killed study, or stopped now)
+  bool resumed = false;        // the study existed already
+  bool stopped = false;        // a stop was requested before all runs ran
+  bool complete() const { return finished_before + ran == planned; }
+};
+
+// Runs `plan` in the store: a new study, or — when a study of that name with the same plan exists — the
+// runs it still lacks. A study of that name with a different plan is a UsageError naming what differs.
+StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options);
+
+// Continues a study from its stored plan. Without a name, the one unfinished study in the store.
+StudyOutcome ResumeStudy(const std::optional<std::string>& name, const StudyRunOptions& options);
+
+// Planned runs with a finished record in the store, and whether each planned run is done.
+int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<RunRecord>& runs);
+
+// Sets a flag on SIGINT, SIGTERM and SIGHUP for its lifetime (restores the old handlers after).
+class StopOnSignals {
+ public:
+  StopOnSignals();
+  ~StopOnSignals();
+  StopOnSignals(const StopOnSignals&) = delete;
+  StopOnSignals& operator=(const StopOnSignals&) = delete;
+  const std::atomic<bool>* flag() const;
+};
+
+}  // namespace evalsuite::study

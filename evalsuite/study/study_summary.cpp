@@ -1,0 +1,194 @@
+#include "evalsuite/study/study_summary.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/study/study_plan.h"
+#include "stats/stability.h"
+
+namespace evalsuite::study {
+namespace {
+
+stats::StabilityRule RuleFromPlan(const nlohmann::json& plan) {
+  stats::StabilityRule rule;
+  auto it = plan.find("stability");
+  if (it == plan.end() || !it->is_object()) return rule;
+  rule.max_cov_upper = it->value("max_cov_upper", rule.max_cov_upper);
+  rule.min_hit_rate = it->value("min_hit_rate", rule.min_hit_rate);
+  rule.min_reached = it->value("min_reached", rule.min_reached);
+  return rule;
+}
+
+std::string LastLines(const std::string& text, int lines) {
+  std::size_t pos = text.size();
+  for (int i = 0; i < lines && pos != std::string::npos && pos > 0; ++i) pos = text.rfind('\n', pos - 1);
+  return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
+}
+
+reports::RunInput ToRunInput(const RunRecord& run) {
+  reports::RunInput input;
+  input.index = run.run_index;
+  input.seeds = run.seeds;
+  input.status = runlog::RunStatusName(run.log.status);
+  for (const runlog::EvalPoint& p : run.log.points) input.points.push_back({p.train_seconds, p.metric});
+  input.time_spent = run.log.train_seconds;
+  input.wall_seconds = run.log.wall_seconds;
+  input.threads = run.threads;
+  input.error = run.log.error;
+  if (run.log.status != runlog::RunStatus::kReached && run.log.status != runlog::RunStatus::kNotReached &&
+      !run.stderr_tail.empty()) {
+    input.error += (input.error.empty() ? "" : "; ") + std::string("stderr: ") + LastLines(run.stderr_tail, 3);
+  }
+  return input;
+}
+
+std::string Percent(double fraction) {
+  if (!std::isfinite(fraction)) return "inf";
+  return fmt::format("{:.1f}%", 100 * fraction);
+}
+
+std::optional<int> PlannedRunsOf(const nlohmann::json& plan, const std::string& entry) {
+  auto schedule = plan.find("schedule");
+  if (schedule == plan.end() || !schedule->is_array()) return std::nullopt;
+  int count = 0;
+  for (const auto& run : *schedule) count += run.value("entry", "") == entry;
+  return count;
+}
+
+}  // namespace
+
+reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vector<StudyInfo>& studies) {
+  reports::StabilityReportInput input;
+  if (studies.empty()) return input;
+  const bool several = studies.size() > 1;
+  std::string names;
+  for (const auto& s : studies) names += (names.empty() ? "" : ", ") + s.name;
+  input.title = "evalsuite stability report: " + names;
+  input.environment = studies.front().environment;
+  input.rule = RuleFromPlan(studies.front().plan);
+  if (several) {
+    input.plan = {{"studies", nlohmann::json::object()}};
+    for (const auto& s : studies) input.plan["studies"][s.name] = s.plan;
+  } else {
+    input.plan = studies.front().plan;
+  }
+  for (const StudyInfo& study : studies) {
+    std::map<std::string, std::vector<reports::RunInput>> runs;
+    for (const RunRecord& run : store.LoadRuns(study.id)) runs[run.entry].push_back(ToRunInput(run));
+    for (const EntryRecord& entry : store.LoadEntries(study.id)) {
+      reports::EntryInput e;
+      e.name = several ? study.name + "/" + entry.name : entry.name;
+      e.description = entry.description;
+      e.source = entry.source;
+      e.metric = entry.metric;
+      e.time_unit = entry.time_unit;
+      e.threshold = entry.threshold;
+      e.extra_thresholds = entry.extra_thresholds;
+      e.extra = entry.extra;
+      e.extra["study"] = study.name;
+      e.runs = std::move(runs[entry.name]);
+      runs.erase(entry.name);
+      input.entries.push_back(std::move(e));
+    }
+    for (auto& [name, orphan_runs] : runs) {  // runs of an entry the store has no row for (should not happen)
+      reports::EntryInput e;
+      e.name = several ? study.name + "/" + name : name;
+      e.runs = std::move(orphan_runs);
+      input.entries.push_back(std::move(e));
+    }
+  }
+  return input;
+}
+
+std::string FormatStudyList(RunStore& store) {
+  std::vector<StudyInfo> studies = store.ListStudies();
+  if (studies.empty()) return "no studies in " + store.file().string() + "\n";
+  std::size_t width = 4;
+  for (const auto& s : studies) width = std::max(width, s.name.size());
+  std::string out = fmt::format("{:>3}  {:<{}}  {:<6}  {:<20}  {:>9}  {}\n", "id", "name", width, "kind", "created",
+                                "runs", "state");
+  for (const auto& s : studies) {
+    std::string runs = std::to_string(s.runs_recorded), state = "-";
+    if (s.kind == "study") {
+      int planned = s.plan.contains("schedule") ? static_cast<int>(s.plan["schedule"].size()) : 0;
+      runs += "/" + std::to_string(planned);
+      state = s.runs_recorded >= planned ? "complete" : "unfinished (evalsuite study resume " + s.name + ")";
+    }
+    out += fmt::format("{:>3}  {:<{}}  {:<6}  {:<20}  {:>9}  {}\n", s.id, s.name, width, s.kind, s.created_at, runs,
+                       state);
+  }
+  return out;
+}
+
+std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
+  stats::StabilityRule rule = RuleFromPlan(study.plan);
+  std::string out = fmt::format("study {} (id {}, {}), created {}\n", study.name, study.id, study.kind,
+                                study.created_at);
+  if (study.kind == "study" && study.plan.contains("schedule")) {
+    out += fmt::format("plan: {} entries x {} runs, seed {}, {} thread(s) per run, {} job(s); runs in {}\n",
+                       study.plan.value("entries", nlohmann::json::array()).size(), study.plan.value("runs", 0),
+                       study.plan.value("seed", uint64_t{0}), study.plan.value("threads", 0),
+                       study.plan.value("jobs", 0), study.plan.value("out_dir", std::string("?")));
+  }
+  out += fmt::format("rule: stable when the CoV interval's upper bound <= {}, hit rate >= {}, at least {} reached\n\n",
+                     Percent(rule.max_cov_upper), Percent(rule.min_hit_rate), rule.min_reached);
+
+  std::map<std::string, std::vector<RunRecord>> runs;
+  for (RunRecord& run : store.LoadRuns(study.id)) runs[run.entry].push_back(std::move(run));
+  std::vector<std::vector<std::string>> rows = {{"entry", "threshold", "runs", "reached", "failed", "interrupted",
+                                                 "median TTA", "CoV [95% CI]", "hit rate [95% CI]", "verdict"}};
+  for (const EntryRecord& entry : store.LoadEntries(study.id)) {
+    std::vector<stats::RunCurve> curves;
+    int failed = 0, interrupted = 0;
+    for (const RunRecord& run : runs[entry.name]) {
+      if (!IsFinishedRun(run)) {
+        ++interrupted;
+        continue;
+      }
+      if (run.log.status == runlog::RunStatus::kFailed) ++failed;
+      curves.push_back(runlog::ToRunCurve(run.log));
+    }
+    stats::StabilityStats s = stats::AnalyzeStability(curves, entry.threshold);
+    stats::StabilityVerdict verdict = stats::JudgeStability(s, rule);
+    std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
+    std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
+    std::string cov = s.cov ? Percent(*s.cov) : "-";
+    if (s.cov_interval) cov += " [" + Percent(s.cov_interval->lower) + ", " + Percent(s.cov_interval->upper) + "]";
+    rows.push_back({entry.name, fmt::format("{:g}", entry.threshold),
+                    std::to_string(curves.size()) + (planned ? "/" + std::to_string(*planned) : ""),
+                    std::to_string(s.reached), std::to_string(failed), std::to_string(interrupted),
+                    s.reached > 0 ? fmt::format("{:.1f} {}", s.tta_summary.median, unit) : "-", cov,
+                    s.runs > 0 ? Percent(s.hit_rate) + " [" + Percent(s.hit_rate_interval.lower) + ", " +
+                                     Percent(s.hit_rate_interval.upper) + "]"
+                               : "-",
+                    s.runs == 0 ? "no runs yet" : (verdict.stable ? "stable" : "NOT stable")});
+  }
+  std::vector<std::size_t> widths(rows.front().size(), 0);
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      line += (c == 0 ? "" : "  ") + row[c] + (c + 1 < row.size() ? std::string(widths[c] - row[c].size(), ' ') : "");
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+StudyInfo ChooseStudy(RunStore& store, const std::string& name_or_id, const std::string& store_name) {
+  std::vector<StudyInfo> studies = store.ListStudies();
+  if (studies.empty()) throw UsageError(store_name, "the store holds no study yet");
+  if (name_or_id.empty()) return studies.back();
+  if (auto found = store.FindStudy(name_or_id)) return *found;
+  std::string names;
+  for (const auto& s : studies) names += (names.empty() ? "" : ", ") + s.name;
+  throw UsageError(name_or_id, "no such study in " + store_name + " (studies: " + names + ")");
+}
+
+}  // namespace evalsuite::study

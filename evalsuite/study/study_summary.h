@@ -1,0 +1,28 @@
+// Stored studies seen from outside: the report's input built from the store (every attempt, incomplete ones
+// marked so reports/ leaves them out of statistics), and the compact tables of `study list` and `study show`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "evalsuite/study/run_store.h"
+#include "reports/report_input.h"
+
+namespace evalsuite::study {
+
+// One or more studies of one store. With several, entry names become "study/entry" and the plan is
+// {"studies": {name: plan}}. The rule is the (first) study plan's [stability], else the default.
+reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vector<StudyInfo>& studies);
+
+// id, name, kind, created, runs recorded of planned, complete or not.
+std::string FormatStudyList(RunStore& store);
+
+// Per entry: runs recorded of planned, reached, failed, interrupted attempts, median TTA, CoV with its
+// interval, hit rate with its interval, and the verdict under the study's rule.
+std::string FormatStudySummary(RunStore& store, const StudyInfo& study);
+
+// The study a command means: by name or id; without one, the only study in the store, else the latest.
+// Throws UsageError naming the choices when the store has none or the name is unknown.
+StudyInfo ChooseStudy(RunStore& store, const std::string& name_or_id, const std::string& store_name);
+
+}  // namespace evalsuite::study

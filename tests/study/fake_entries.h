@@ -1,0 +1,38 @@
+// Fake external entries for study tests: a POSIX shell script that writes evalsuite JSON Lines quickly, and
+// misbehaves on request (crash by SIGSEGV, non-zero exit, hang past a timeout), so the scheduler and the store
+// are tested without training anything.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "tests/support/test_support.h"
+
+namespace evalsuite::study::testing {
+
+// fake_entry.sh LOG SEED MODE [EVALS] [SLEEP]: EVALS evaluations (default 3) with metric 0.80, 0.85, 0.90, ...
+// at training time epoch * (10 + seed % 5); MODE is ok, crash, fail (exit 3 with "boom" on stderr), hang,
+// or slow (SLEEP seconds after each evaluation).
+inline std::filesystem::path WriteFakeEntry(const std::filesystem::path& dir) {
+  std::filesystem::path script = dir / "fake_entry.sh";
+  evalsuite::testing::WriteFile(script, R"(#!/bin/sh
+log=$1; seed=$2; mode=$3; evals=${4:-3}; pause=${5:-0}
+step=$((10 + seed % 5))
+echo "{\"type\":\"header\",\"entry\":\"fake\",\"seeds\":{\"run\":$seed,\"init\":$((seed + 1))}}" > "$log"
+i=1
+while [ $i -le $evals ]; do
+  echo "{\"type\":\"eval\",\"epoch\":$i,\"train_seconds\":$((i * step)),\"wall_seconds\":$((i * step + 1)),\"metric\":0.$((75 + 5 * i))}" >> "$log"
+  if [ "$mode" = slow ]; then sleep "$pause"; fi
+  i=$((i + 1))
+done
+case $mode in
+  crash) echo "about to crash" >&2; kill -SEGV $$ ;;
+  fail) echo "boom" >&2; exit 3 ;;
+  hang) sleep 30 ;;
+esac
+echo "{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":$((evals * step))}" >> "$log"
+)");
+  return script;
+}
+
+}  // namespace evalsuite::study::testing

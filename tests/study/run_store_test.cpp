@@ -1,0 +1,149 @@
+// The SQLite run store: a run and its points, seeds and process facts survive a round trip; attempts are
+// numbered; study names are unique; a file that is not a store is refused with its name.
+#include "evalsuite/study/run_store.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "evalsuite/common/error.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::study {
+namespace {
+
+using evalsuite::testing::TempDir;
+using evalsuite::testing::WriteFile;
+
+RunRecord SampleRun(const std::string& entry, int index, runlog::RunStatus status) {
+  RunRecord run;
+  run.entry = entry;
+  run.run_index = index;
+  run.seeds = {{"run", 12345678901234567890ULL}, {"init", 7}};
+  run.threads = 2;
+  run.log.status = status;
+  run.log.header = {{"entry", entry}, {"threads", 2}};
+  run.log.points.push_back({1, 10.5, 11.0, 0.80, 0.5});
+  run.log.points.push_back({2, 21.0, 22.5, 0.91, std::nullopt});
+  run.log.train_seconds = 21.0;
+  run.log.wall_seconds = 23.0;
+  run.log.warnings = {"log.jsonl:3: skipped"};
+  run.run_dir = "/tmp/run";
+  return run;
+}
+
+TEST(RunStoreTest, RoundTripsStudyEntriesRunsPointsAndSeeds) {
+  TempDir dir;
+  auto store = RunStore::Open(dir / "s.db");
+  nlohmann::json plan = {{"name", "s"}, {"runs", 3}};
+  int64_t id = store->CreateStudy("s", "study", plan, {{"host", "h"}});
+  EntryRecord entry;
+  entry.name = "baseline";
+  entry.description = "the baseline";
+  entry.threshold = 0.9;
+  entry.extra_thresholds = {0.85, 0.92};
+  entry.extra = {{"epochs", 10}};
+  store->UpsertEntry(id, entry);
+  entry.description = "changed";
+  store->UpsertEntry(id, entry);  // an upsert, not a second row
+
+  RunRecord failed = SampleRun("baseline", 1, runlog::RunStatus::kFailed);
+  failed.exit_status = std::nullopt;
+  failed.signal = 11;
+  failed.stderr_tail = "Segmentation fault";
+  failed.log.error = "killed by signal 11";
+  store->InsertRun(id, SampleRun("baseline", 0, runlog::RunStatus::kReached));
+  store->InsertRun(id, failed);
+  store->InsertRun(id, SampleRun("baseline", 2, runlog::RunStatus::kIncomplete));
+  store->InsertRun(id, SampleRun("baseline", 2, runlog::RunStatus::kNotReached));
+  store.reset();
+
+  auto reopened = RunStore::Open(dir / "s.db", /*create_if_missing=*/false);
+  auto studies = reopened->ListStudies();
+  ASSERT_EQ(studies.size(), 1u);
+  EXPECT_EQ(studies[0].name, "s");
+  EXPECT_EQ(studies[0].plan, plan);
+  EXPECT_EQ(studies[0].environment["host"], "h");
+  EXPECT_EQ(studies[0].runs_recorded, 3);  // the incomplete attempt is not a recorded run
+
+  auto entries = reopened->LoadEntries(id);
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].description, "changed");
+  EXPECT_EQ(entries[0].extra_thresholds, (std::vector<double>{0.85, 0.92}));
+  EXPECT_EQ(entries[0].extra["epochs"], 10);
+
+  auto runs = reopened->LoadRuns(id);
+  ASSERT_EQ(runs.size(), 4u);
+  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);
+  ASSERT_EQ(runs[0].log.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(runs[0].log.points[1].metric, 0.91);
+  EXPECT_DOUBLE_EQ(*runs[0].log.points[0].train_loss, 0.5);
+  EXPECT_FALSE(runs[0].log.points[1].train_loss.has_value());
+  EXPECT_EQ(runs[0].seeds["run"].get<uint64_t>(), 12345678901234567890ULL);
+  EXPECT_EQ(runs[0].seeds["init"], 7);
+  EXPECT_EQ(runs[0].log.warnings.size(), 1u);
+  EXPECT_EQ(runs[1].signal, 11);
+  EXPECT_FALSE(runs[1].exit_status.has_value());
+  EXPECT_EQ(runs[1].stderr_tail, "Segmentation fault");
+  EXPECT_EQ(runs[2].attempt, 0);
+  EXPECT_EQ(runs[2].log.status, runlog::RunStatus::kIncomplete);
+  EXPECT_FALSE(IsFinishedRun(runs[2]));
+  EXPECT_EQ(runs[3].attempt, 1);
+  EXPECT_TRUE(IsFinishedRun(runs[3]));
+}
+
+TEST(RunStoreTest, KeepsNanMetricsAsNan) {
+  TempDir dir;
+  auto store = RunStore::Open(dir / "s.db");
+  int64_t id = store->CreateStudy("s", "study", {}, {});
+  RunRecord run = SampleRun("e", 0, runlog::RunStatus::kNotReached);
+  run.log.points[1].metric = std::nan("");
+  store->InsertRun(id, run);
+  EXPECT_TRUE(std::isnan(store->LoadRuns(id)[0].log.points[1].metric));
+}
+
+TEST(RunStoreTest, FindsStudiesByNameOrId) {
+  TempDir dir;
+  auto store = RunStore::Open(dir / "s.db");
+  int64_t a = store->CreateStudy("alpha", "study", {}, {});
+  int64_t b = store->CreateStudy("beta", "import", {}, {});
+  EXPECT_EQ(store->FindStudy("alpha")->id, a);
+  EXPECT_EQ(store->FindStudy(std::to_string(b))->name, "beta");
+  EXPECT_FALSE(store->FindStudy("gamma").has_value());
+  store->RecordInvocation(a, "study resume", {{"jobs", 2}}, {});
+  EXPECT_EQ(store->FindStudy("alpha")->plan["jobs"], 2);
+}
+
+TEST(RunStoreTest, RefusesDuplicateStudyNames) {
+  TempDir dir;
+  auto store = RunStore::Open(dir / "s.db");
+  store->CreateStudy("alpha", "study", {}, {});
+  try {
+    store->CreateStudy("alpha", "study", {}, {});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("alpha"), std::string::npos);
+  }
+}
+
+TEST(RunStoreTest, RefusesAFileThatIsNotAStore) {
+  TempDir dir;
+  WriteFile(dir / "notes.txt", std::string(200, 'x'));
+  try {
+    RunStore::Open(dir / "notes.txt");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kIo);
+    EXPECT_NE(e.where().find("notes.txt"), std::string::npos);
+  }
+  EXPECT_THROW(RunStore::Open(dir / "missing.db", /*create_if_missing=*/false), Error);
+}
+
+TEST(RunStoreTest, RejectsRunsOfAnUnknownStudy) {
+  TempDir dir;
+  auto store = RunStore::Open(dir / "s.db");
+  EXPECT_THROW(store->InsertRun(42, SampleRun("e", 0, runlog::RunStatus::kReached)), Error);
+}
+
+}  // namespace
+}  // namespace evalsuite::study

@@ -1,0 +1,52 @@
+// Seeds: run seeds are distinct and reproducible, and the run order
+// interleaves entries, shuffled per round, the same way every time.
+#include "evalsuite/study/seeds.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+namespace evalsuite::study {
+namespace {
+
+TEST(SeedsTest, RunSeedsAreDistinctReproducibleAndDependOnTheStudySeed) {
+  std::vector<RunKey> runs;
+  for (int e = 0; e < 40; ++e) {
+    for (int i = 0; i < 250; ++i) runs.push_back({"entry-" + std::to_string(e), i});
+  }
+  std::vector<uint64_t> seeds = DeriveRunSeeds(1, runs);
+  ASSERT_EQ(seeds.size(), runs.size());
+  EXPECT_EQ(std::set<uint64_t>(seeds.begin(), seeds.end()).size(), seeds.size());  // 10,000 runs, no repeat
+  for (uint64_t s : seeds) EXPECT_LE(s, kSeedMask);
+  EXPECT_EQ(DeriveRunSeeds(1, runs), seeds);
+  std::vector<uint64_t> other = DeriveRunSeeds(2, runs);
+  int same = 0;
+  for (std::size_t i = 0; i < seeds.size(); ++i) same += seeds[i] == other[i];
+  EXPECT_LT(same, 3);
+  // A run's seed depends on its entry and index, not on which other runs are planned.
+  std::vector<uint64_t> alone = DeriveRunSeeds(1, {{"entry-3", 17}});
+  EXPECT_EQ(alone[0], seeds[3 * 250 + 17]);
+}
+
+TEST(SeedsTest, RunOrderInterleavesAndShufflesEachRound) {
+  std::vector<std::string> entries = {"a", "b", "c", "d", "e"};
+  std::vector<RunKey> order = InterleavedRunOrder(11, entries, 6);
+  ASSERT_EQ(order.size(), 30u);
+  std::set<std::vector<std::string>> distinct_rounds;
+  for (int round = 0; round < 6; ++round) {
+    std::vector<std::string> names;
+    for (int k = 0; k < 5; ++k) {
+      EXPECT_EQ(order[round * 5 + k].index, round);
+      names.push_back(order[round * 5 + k].entry);
+    }
+    EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), 5u);
+    distinct_rounds.insert(names);
+  }
+  EXPECT_GT(distinct_rounds.size(), 1u);  // not the same order every round
+  std::vector<RunKey> again = InterleavedRunOrder(11, entries, 6);
+  for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(again[i].entry, order[i].entry);
+}
+
+}  // namespace
+}  // namespace evalsuite::study

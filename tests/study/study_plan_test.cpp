@@ -1,0 +1,254 @@
+// Study plans: defaults resolved from the catalog and the file, flags win, and every error names the line
+// and the key (typos included). The plan survives its JSON round trip (the store keeps it; resume reads it).
+#include "evalsuite/study/study_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/study/command_template.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::study {
+namespace {
+
+constexpr int kCores = 4;
+
+StudyPlan Parse(const std::string& text, const PlanOverrides& overrides = {}) {
+  return ParseStudyPlan(text, "/studies/s.toml", overrides, kCores);
+}
+
+// The error's text for a file that must not pass, "" when it passed.
+std::string ErrorOf(const std::string& text, const PlanOverrides& overrides = {}) {
+  try {
+    Parse(text, overrides);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(StudyPlanTest, ResolvesBuiltinAndExternalEntries) {
+  StudyPlan plan = Parse(R"(
+name = "demo"
+runs = 3
+seed = 42
+jobs = 2
+train_subset = 5000
+entries = ["baseline", { name = "ext", command = "sh run.sh {seed} {log}", threshold = 0.8, epochs = 4 }]
+[stability]
+min_reached = 2
+)");
+  EXPECT_EQ(plan.name, "demo");
+  EXPECT_EQ(plan.threads, 2);  // cores / jobs
+  ASSERT_EQ(plan.entries.size(), 2u);
+  const PlannedEntry& baseline = plan.entries[0];
+  EXPECT_TRUE(baseline.builtin);
+  EXPECT_DOUBLE_EQ(baseline.threshold, 0.91);  // the catalog's default
+  EXPECT_GT(baseline.epochs, 0);
+  EXPECT_FALSE(baseline.description.empty());
+  EXPECT_EQ(baseline.train_subset, 5000);
+  const PlannedEntry& ext = plan.entries[1];
+  EXPECT_FALSE(ext.builtin);
+  EXPECT_DOUBLE_EQ(ext.threshold, 0.8);
+  EXPECT_EQ(ext.epochs, 4);
+  EXPECT_EQ(ext.log_format, "jsonl");
+  EXPECT_EQ(plan.rule.min_reached, 2u);
+  EXPECT_EQ(plan.schedule.size(), 6u);
+  EXPECT_EQ(plan.study_dir, "/studies");
+}
+
+TEST(StudyPlanTest, ArrayOfTablesFormWorksAndNameDefaultsToTheFileStem) {
+  StudyPlan plan = Parse(R"(
+[[entries]]
+name = "baseline"
+threshold = 0.9
+epochs = 2
+[[entries]]
+name = "fast"
+)");
+  EXPECT_EQ(plan.name, "s");
+  EXPECT_DOUBLE_EQ(plan.entries[0].threshold, 0.9);
+  EXPECT_EQ(plan.entries[0].epochs, 2);
+  EXPECT_EQ(plan.runs, 5);
+}
+
+TEST(StudyPlanTest, FlagsOverrideTheFile) {
+  PlanOverrides overrides;
+  overrides.runs = 7;
+  overrides.jobs = 4;
+  overrides.seed = 9;
+  overrides.epochs = 3;
+  overrides.train_subset = 100;
+  overrides.name = "other";
+  StudyPlan plan = Parse("runs = 2\njobs = 1\nepochs = 8\nentries = [\"baseline\"]\n", overrides);
+  EXPECT_EQ(plan.runs, 7);
+  EXPECT_EQ(plan.jobs, 4);
+  EXPECT_EQ(plan.threads, 1);
+  EXPECT_EQ(plan.seed, 9u);
+  EXPECT_EQ(plan.entries[0].epochs, 3);
+  EXPECT_EQ(plan.entries[0].train_subset, 100);
+  EXPECT_EQ(plan.name, "other");
+  EXPECT_EQ(plan.schedule.size(), 7u);
+}
+
+TEST(StudyPlanTest, ErrorsNameTheLineAndTheKey) {
+  // A typo is an error, not a silent default.
+  std::string e = ErrorOf("entries = [\"baseline\"]\n\nrnus = 5\n");
+  EXPECT_NE(e.find("s.toml:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("key 'rnus'"), std::string::npos) << e;
+
+  e = ErrorOf("entries = [\"baseline\"]\nruns = \"five\"\n");
+  EXPECT_NE(e.find("s.toml:2"), std::string::npos) << e;
+  EXPECT_NE(e.find("key 'runs'"), std::string::npos) << e;
+  EXPECT_NE(e.find("integer"), std::string::npos) << e;
+
+  e = ErrorOf("entries = [\"baseline\"]\nruns = 0\n");
+  EXPECT_NE(e.find("key 'runs'"), std::string::npos) << e;
+
+  e = ErrorOf("runs = 3\n[[entries]]\nname = \"baseline\"\n\nthreshhold = 0.9\n");
+  EXPECT_NE(e.find("s.toml:5"), std::string::npos) << e;
+  EXPECT_NE(e.find("entries[0].threshhold"), std::string::npos) << e;
+
+  e = ErrorOf("entries = [\"baseline\", \"nosuch\"]\n");
+  EXPECT_NE(e.find("s.toml:1"), std::string::npos) << e;
+  EXPECT_NE(e.find("entries[1]"), std::string::npos) << e;
+  EXPECT_NE(e.find("nosuch"), std::string::npos) << e;
+  EXPECT_NE(e.find("fast"), std::string::npos) << e;  // lists the valid names
+
+  e = ErrorOf("threshold = 91\nentries = [\"baseline\"]\n");
+  EXPECT_NE(e.find("s.toml:1"), std::string::npos) << e;
+  EXPECT_NE(e.find("key 'threshold'"), std::string::npos) << e;
+  EXPECT_NE(e.find("fractions"), std::string::npos) << e;
+
+  e = ErrorOf("entries = [\"baseline\"]\n[stability]\nmax_cov = 0.1\n");
+  EXPECT_NE(e.find("s.toml:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("stability.max_cov"), std::string::npos) << e;
+
+  e = ErrorOf("runs = 3\n");
+  EXPECT_NE(e.find("key 'entries'"), std::string::npos) << e;
+
+  e = ErrorOf("entries = [\"baseline\", \"baseline\"]\n");
+  EXPECT_NE(e.find("twice"), std::string::npos) << e;
+
+  e = ErrorOf("entries = [\"baseline\"]\nruns = [1\n");  // not TOML at all
+  EXPECT_NE(e.find("s.toml:2"), std::string::npos) << e;
+}
+
+TEST(StudyPlanTest, ExternalEntriesAreCheckedWhenPlanned) {
+  std::string e = ErrorOf("entries = [\"baseline\"]\n[[entries]]\n");
+  EXPECT_FALSE(e.empty());  // entries defined twice: TOML itself refuses
+
+  e = ErrorOf("[[entries]]\nname = \"x\"\ncommand = \"run {seed} {log}\"\n");
+  EXPECT_NE(e.find("entries[0].threshold"), std::string::npos) << e;
+
+  e = ErrorOf("threshold = 0.8\n[[entries]]\nname = \"x\"\ncommand = \"run {sede} {log}\"\n");
+  EXPECT_NE(e.find("s.toml:2"), std::string::npos) << e;
+  EXPECT_NE(e.find("{sede}"), std::string::npos) << e;
+
+  e = ErrorOf("threshold = 0.8\n[[entries]]\nname = \"x\"\ncommand = \"run {seed}\"\n");
+  EXPECT_NE(e.find("{log}"), std::string::npos) << e;
+
+  e = ErrorOf("threshold = 0.8\n[[entries]]\nname = \"x\"\ncommand = \"run {log}\"\nlog_format = \"csv\"\n");
+  EXPECT_NE(e.find("entries[0].log_format"), std::string::npos) << e;
+
+  e = ErrorOf("threshold = 0.8\n[[entries]]\nname = \"x\"\ncommand = \"run {log} {epochs}\"\n");
+  EXPECT_NE(e.find("{epochs}"), std::string::npos) << e;
+
+  e = ErrorOf("[[entries]]\nname = \"baseline\"\nlog_format = \"jsonl\"\n");
+  EXPECT_NE(e.find("entries[0].log_format"), std::string::npos) << e;
+
+  e = ErrorOf("threshold = 0.8\n[[entries]]\nname = \"../up\"\ncommand = \"run {log}\"\n");
+  EXPECT_NE(e.find("entries[0].name"), std::string::npos) << e;
+
+  // "${HOME}" belongs to the shell, not to the template.
+  EXPECT_EQ(ErrorOf("threshold = 0.8\n[[entries]]\nname = \"x\"\ncommand = \"${HOME}/run {log}\"\n"), "");
+}
+
+TEST(StudyPlanTest, FlagErrorsNameTheFlag) {
+  PlanOverrides overrides;
+  overrides.jobs = 0;
+  std::string e = ErrorOf("entries = [\"baseline\"]\n", overrides);
+  EXPECT_NE(e.find("--jobs"), std::string::npos) << e;
+}
+
+TEST(StudyPlanTest, RoundTripsThroughJson) {
+  StudyPlan plan = Parse(R"(
+seed = 3
+runs = 2
+extra_thresholds = [0.85]
+keep_models = true
+stop_at_target = true
+timeout_seconds = 60
+entries = ["baseline", { name = "ext", command = "sh run.sh {seed} {log}", threshold = 0.8 }]
+)");
+  nlohmann::json json = PlanToJson(plan);
+  StudyPlan back = PlanFromJson(json);
+  EXPECT_EQ(PlanToJson(back), json);
+  EXPECT_EQ(back.entries[1].command, "sh run.sh {seed} {log}");
+  EXPECT_DOUBLE_EQ(back.entries[0].timeout_seconds, 60);
+  EXPECT_TRUE(back.keep_models);
+  nlohmann::json broken = json;
+  broken.erase("schedule");
+  EXPECT_THROW(PlanFromJson(broken), Error);
+}
+
+TEST(StudyPlanTest, ScheduleInterleavesEntriesAndSeedsAreDistinct) {
+  StudyPlan plan = Parse("runs = 4\nentries = [\"baseline\", \"fast\", \"cyclic-lr\"]\n");
+  ASSERT_EQ(plan.schedule.size(), 12u);
+  for (int round = 0; round < 4; ++round) {
+    std::set<std::string> in_round;
+    for (int k = 0; k < 3; ++k) {
+      const PlannedRun& run = plan.schedule[round * 3 + k];
+      EXPECT_EQ(run.index, round);
+      in_round.insert(run.entry);
+    }
+    EXPECT_EQ(in_round.size(), 3u);  // every entry once per round
+  }
+  std::set<uint64_t> seeds;
+  for (const auto& run : plan.schedule) seeds.insert(run.seed);
+  EXPECT_EQ(seeds.size(), 12u);
+  // The same file gives the same plan.
+  EXPECT_EQ(PlanToJson(Parse("runs = 4\nentries = [\"baseline\", \"fast\", \"cyclic-lr\"]\n")), PlanToJson(plan));
+}
+
+TEST(CommandTemplateTest, QuotesValuesAndKnowsSimpleCommands) {
+  EXPECT_EQ(ExpandCommandTemplate("run --dir {run_dir} --s {seed}", {{"run_dir", "/a b/it's"}, {"seed", "7"}}),
+            "run --dir '/a b/it'\\''s' --s 7");
+  EXPECT_EQ(TemplatePlaceholders("a {x} ${y} {z_w}"), (std::vector<std::string>{"x", "z_w"}));
+  EXPECT_TRUE(IsSimpleShellCommand("python3 x.py --log {log} 2>&1"));
+  EXPECT_TRUE(IsSimpleShellCommand("python3 'a;b' \"c|d\""));
+  EXPECT_FALSE(IsSimpleShellCommand("cd x && run"));
+  EXPECT_FALSE(IsSimpleShellCommand("run | tee log"));
+  EXPECT_FALSE(IsSimpleShellCommand("A=1 run"));
+  EXPECT_FALSE(IsSimpleShellCommand("run $(date)"));
+}
+
+}  // namespace
+}  // namespace evalsuite::study
+
+namespace evalsuite::study {
+namespace {
+
+// The study files shipped in studies/ are valid plans.
+TEST(ShippedStudiesTest, ParseAndValidate) {
+  const auto dir = evalsuite::testing::SourceDir() / "studies";
+  int files = 0;
+  for (const auto& file : std::filesystem::directory_iterator(dir)) {
+    if (file.path().extension() != ".toml") continue;
+    ++files;
+    SCOPED_TRACE(file.path().string());
+    StudyPlan plan = LoadStudyPlan(file.path(), {}, 2);
+    EXPECT_EQ(plan.name, file.path().stem().string());
+    EXPECT_FALSE(plan.entries.empty());
+    EXPECT_EQ(plan.schedule.size(), plan.entries.size() * plan.runs);
+  }
+  EXPECT_GE(files, 3);
+  StudyPlan quick = LoadStudyPlan(dir / "quick.toml", {}, 2);
+  EXPECT_GE(quick.entries.size(), 3u);
+  EXPECT_GE(quick.runs, 5);
+}
+
+}  // namespace
+}  // namespace evalsuite::study

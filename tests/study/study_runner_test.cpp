@@ -1,0 +1,278 @@
+// The scheduler and the study runner with fake external entries: every run in its own process; a crash, a
+// non-zero exit and a timeout become failed runs with the signal, exit status and stderr; a stopped study
+// keeps its interrupted attempt (points included) and resume runs only what is missing.
+#include "evalsuite/study/study_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "evalsuite/common/error.h"
+#include "tests/study/fake_entries.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::study {
+namespace {
+
+using evalsuite::testing::TempDir;
+
+StudyPlan FakePlan(const TempDir& dir, const std::string& body, PlanOverrides overrides = {}) {
+  testing::WriteFakeEntry(dir.path());
+  overrides.out_dir = (dir / "runs").string();
+  return ParseStudyPlan(body, (dir / "study.toml").string(), overrides, 2);
+}
+
+StudyRunOptions Options(const TempDir& dir) {
+  StudyRunOptions options;
+  options.store_file = dir / "store.db";
+  options.scheduler.poll_seconds = 0.01;
+  options.scheduler.kill_grace_seconds = 0.5;
+  return options;
+}
+
+std::map<std::string, std::vector<RunRecord>> RunsByEntry(const std::filesystem::path& store_file,
+                                                          const std::string& study) {
+  auto store = RunStore::Open(store_file, false);
+  std::map<std::string, std::vector<RunRecord>> by_entry;
+  for (RunRecord& r : store->LoadRuns(store->FindStudy(study)->id)) by_entry[r.entry].push_back(std::move(r));
+  return by_entry;
+}
+
+TEST(StudyRunnerTest, RecordsCrashesFailuresAndTimeoutsAndGoesOn) {
+  TempDir dir;
+  StudyPlan plan = FakePlan(dir, R"(
+name = "mixed"
+runs = 2
+jobs = 2
+threshold = 0.85
+entries = [
+  { name = "ok", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok" },
+  { name = "crash", command = "sh {study_dir}/fake_entry.sh {log} {seed} crash" },
+  { name = "fail", command = "sh {study_dir}/fake_entry.sh {log} {seed} fail" },
+  { name = "hang", command = "sh {study_dir}/fake_entry.sh {log} {seed} hang", timeout_seconds = 0.5 },
+  { name = "high", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok", threshold = 0.99 },
+  { name = "pipe", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok 3 | cat" },
+]
+)");
+  StudyOutcome outcome = RunStudy(plan, Options(dir));
+  EXPECT_EQ(outcome.planned, 12);
+  EXPECT_EQ(outcome.ran, 12);
+  EXPECT_EQ(outcome.failed, 6);
+  EXPECT_TRUE(outcome.complete());
+
+  auto runs = RunsByEntry(dir / "store.db", "mixed");
+  for (const auto& [entry, list] : runs) ASSERT_EQ(list.size(), 2u) << entry;
+  for (const RunRecord& r : runs["ok"]) {
+    EXPECT_EQ(r.log.status, runlog::RunStatus::kReached);
+    EXPECT_EQ(r.exit_status, 0);
+    EXPECT_EQ(r.log.points.size(), 3u);
+    EXPECT_EQ(r.seeds["run"], plan.FindRun("ok", r.run_index)->seed);
+    EXPECT_EQ(r.seeds["init"], r.seeds["run"].get<uint64_t>() + 1);  // the entry's own seeds are kept
+    EXPECT_EQ(r.threads, plan.threads);
+  }
+  for (const RunRecord& r : runs["crash"]) {
+    EXPECT_EQ(r.log.status, runlog::RunStatus::kFailed);
+    EXPECT_EQ(r.signal, 11);
+    EXPECT_NE(r.log.error.find("SIGSEGV"), std::string::npos) << r.log.error;
+    EXPECT_NE(r.stderr_tail.find("about to crash"), std::string::npos);
+    EXPECT_EQ(r.log.points.size(), 3u);  // what it wrote before crashing is kept
+  }
+  for (const RunRecord& r : runs["fail"]) {
+    EXPECT_EQ(r.log.status, runlog::RunStatus::kFailed);
+    EXPECT_EQ(r.exit_status, 3);
+    EXPECT_NE(r.stderr_tail.find("boom"), std::string::npos);
+  }
+  for (const RunRecord& r : runs["hang"]) {
+    EXPECT_EQ(r.log.status, runlog::RunStatus::kFailed);
+    EXPECT_NE(r.log.error.find("timed out"), std::string::npos) << r.log.error;
+    EXPECT_TRUE(r.signal.has_value());
+  }
+  for (const RunRecord& r : runs["high"]) EXPECT_EQ(r.log.status, runlog::RunStatus::kNotReached);
+  for (const RunRecord& r : runs["pipe"]) EXPECT_EQ(r.log.status, runlog::RunStatus::kReached);  // not exec-able: still runs
+}
+
+// Stops the study (as SIGINT would) once `after` runs have finished and a running run has written a point.
+class StopAfter : public ProgressReporter {
+ public:
+  StopAfter(int after, std::atomic<bool>* stop) : after_(after), stop_(stop) {}
+  void StudyStarted(const std::string&, int, int, int, int) override {}
+  void RunStarted(const RunningRunView&) override {}
+  void Update(const std::vector<RunningRunView>& running) override {
+    for (const auto& r : running) {
+      if (finished_ >= after_ && r.epoch) stop_->store(true);
+    }
+  }
+  void RunFinished(const RunRecord&, double) override { ++finished_; }
+  void StudyFinished() override {}
+
+ private:
+  int after_;
+  int finished_ = 0;
+  std::atomic<bool>* stop_;
+};
+
+TEST(StudyRunnerTest, StoppedStudyKeepsItsIncompleteAttemptAndResumeRunsOnlyTheMissingRuns) {
+  TempDir dir;
+  StudyPlan plan = FakePlan(dir, R"(
+name = "stoppable"
+runs = 3
+jobs = 1
+threshold = 0.85
+entries = [
+  { name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} slow 3 0.1" },
+  { name = "b", command = "sh {study_dir}/fake_entry.sh {log} {seed} slow 3 0.1" },
+]
+)");
+  std::atomic<bool> stop{false};
+  StopAfter reporter(2, &stop);
+  StudyRunOptions options = Options(dir);
+  options.progress = &reporter;
+  options.stop = &stop;
+  options.scheduler.progress_seconds = 0.02;
+  StudyOutcome first = RunStudy(plan, options);
+  EXPECT_TRUE(first.stopped);
+  EXPECT_EQ(first.ran, 2);
+  EXPECT_EQ(first.interrupted_kept, 1);
+
+  auto runs = RunsByEntry(dir / "store.db", "stoppable");
+  int incomplete = 0;
+  std::set<int64_t> finished_ids;
+  for (const auto& [entry, list] : runs) {
+    for (const RunRecord& r : list) {
+      if (IsFinishedRun(r)) {
+        finished_ids.insert(r.id);
+      } else {
+        ++incomplete;
+        EXPECT_FALSE(r.log.points.empty());  // the interrupted run's points are kept
+        EXPECT_NE(r.log.error.find("interrupted"), std::string::npos);
+      }
+    }
+  }
+  EXPECT_EQ(incomplete, 1);
+  EXPECT_EQ(finished_ids.size(), 2u);
+
+  StudyRunOptions resume_options = Options(dir);
+  StudyOutcome second = ResumeStudy(std::nullopt, resume_options);
+  EXPECT_EQ(second.finished_before, 2);
+  EXPECT_EQ(second.ran, 4);
+  EXPECT_TRUE(second.complete());
+
+  runs = RunsByEntry(dir / "store.db", "stoppable");
+  std::set<std::pair<std::string, int>> done;
+  int finished = 0;
+  for (const auto& [entry, list] : runs) {
+    for (const RunRecord& r : list) {
+      if (!IsFinishedRun(r)) continue;
+      ++finished;
+      EXPECT_TRUE(done.insert({r.entry, r.run_index}).second) << "run recorded twice";
+    }
+  }
+  EXPECT_EQ(finished, 6);
+  for (int64_t id : finished_ids) {
+    bool kept = false;
+    for (const auto& [entry, list] : runs) {
+      for (const RunRecord& r : list) kept |= r.id == id;
+    }
+    EXPECT_TRUE(kept);
+  }
+  // Nothing left: a further resume of this study runs nothing.
+  EXPECT_EQ(ResumeStudy(std::string("stoppable"), resume_options).ran, 0);
+  EXPECT_THROW(ResumeStudy(std::nullopt, resume_options), Error);  // no unfinished study
+}
+
+TEST(StudyRunnerTest, KeepsAttemptFoldersAKilledStudyLeftBehind) {
+  TempDir dir;
+  StudyPlan plan = FakePlan(dir, R"(
+name = "left"
+runs = 1
+threshold = 0.85
+entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok" }]
+)");
+  // As if the study was killed while run 0 was running: the store has the study but not the run.
+  {
+    auto store = RunStore::Open(dir / "store.db");
+    store->CreateStudy(plan.name, "study", PlanToJson(plan), {});
+  }
+  std::filesystem::path left = std::filesystem::path(plan.out_dir) / "a" / "run-000";
+  std::filesystem::create_directories(left);
+  evalsuite::testing::WriteFile(left / "log.jsonl",
+                                "{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":2,\"metric\":0.5}\n{\"type\":\"ev");
+  StudyOutcome outcome = ResumeStudy(std::string("left"), Options(dir));
+  EXPECT_EQ(outcome.interrupted_kept, 1);
+  EXPECT_EQ(outcome.ran, 1);
+  auto runs = RunsByEntry(dir / "store.db", "left")["a"];
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kIncomplete);
+  EXPECT_EQ(runs[0].log.points.size(), 1u);
+  EXPECT_EQ(runs[1].log.status, runlog::RunStatus::kReached);
+  EXPECT_NE(runs[1].run_dir.find("run-000.attempt-1"), std::string::npos);
+}
+
+TEST(StudyRunnerTest, SameNameWithAnotherPlanIsRefusedAndTheSamePlanContinues) {
+  TempDir dir;
+  const std::string body = R"(
+name = "same"
+runs = 1
+threshold = 0.85
+entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok" }]
+)";
+  StudyPlan plan = FakePlan(dir, body);
+  EXPECT_EQ(RunStudy(plan, Options(dir)).ran, 1);
+  StudyOutcome again = RunStudy(plan, Options(dir));
+  EXPECT_TRUE(again.resumed);
+  EXPECT_EQ(again.ran, 0);
+  PlanOverrides more;
+  more.runs = 2;
+  try {
+    RunStudy(FakePlan(dir, body, more), Options(dir));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("runs"), std::string::npos) << e.what();
+  }
+}
+
+TEST(StudyRunnerTest, AMissingProgramIsAFailedRunNotAStudyError) {
+  TempDir dir;
+  StudyPlan plan = FakePlan(dir, R"(
+name = "missing"
+runs = 1
+threshold = 0.85
+entries = [{ name = "a", command = "/nonexistent/program {log}" }]
+)");
+  EXPECT_EQ(RunStudy(plan, Options(dir)).failed, 1);
+  auto runs = RunsByEntry(dir / "store.db", "missing")["a"];
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].exit_status, 127);
+  EXPECT_NE(runs[0].stderr_tail.find("nonexistent"), std::string::npos);
+}
+
+TEST(StudyRunnerTest, ReadsAnEntrysLogInItsDeclaredFormat) {
+  TempDir dir;
+  // An entry that writes an MLPerf result log (as a reference implementation would).
+  evalsuite::testing::WriteFile(dir / "mlperf_entry.sh", R"(#!/bin/sh
+line() { echo ":::MLLOG {\"namespace\": \"\", \"time_ms\": $1, \"event_type\": \"$2\", \"key\": \"$3\", \"value\": $4, \"metadata\": $5}"; }
+{
+  line 1000 INTERVAL_START run_start null '{}'
+  line 61000 POINT_IN_TIME eval_accuracy 0.70 '{"epoch_num": 1}'
+  line 121000 POINT_IN_TIME eval_accuracy 0.76 '{"epoch_num": 2}'
+  line 121500 INTERVAL_END run_stop null '{"status": "success"}'
+} > "$1"
+)");
+  StudyPlan plan = FakePlan(dir, R"(
+name = "formats"
+runs = 1
+threshold = 0.75
+entries = [{ name = "ref", command = "sh {study_dir}/mlperf_entry.sh {log}", log_format = "mlperf" }]
+)");
+  EXPECT_EQ(RunStudy(plan, Options(dir)).failed, 0);
+  auto runs = RunsByEntry(dir / "store.db", "formats")["ref"];
+  ASSERT_EQ(runs.size(), 1u);
+  ASSERT_EQ(runs[0].log.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(runs[0].log.points[1].metric, 0.76);
+  EXPECT_DOUBLE_EQ(runs[0].log.points[1].train_seconds, 120);
+  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);
+}
+
+}  // namespace
+}  // namespace evalsuite::study
