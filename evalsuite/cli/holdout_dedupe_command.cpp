@@ -1,9 +1,71 @@
+// `evalsuite holdout dedupe DIR [--reference FOLDER]... [--threshold 8]`: flags near-duplicate candidates
+// (within DIR/candidates.json and against reference folders) by perceptual hash and writes the flags back
+// into the manifest. Nothing is deleted; the labeling tool shows the flags. Exit 3 when some images could not
+// be hashed.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+#include <thread>
+
+#include "datasets/images/candidate_manifest.h"
+#include "datasets/images/near_duplicates.h"
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/common/exit_codes.h"
 
 namespace evalsuite::cli {
+namespace {
+
+struct DedupeArgs {
+  std::string candidates;
+  std::vector<std::string> references;
+  int threshold = datasets::kDefaultNearDuplicateThreshold;
+  int threads = 0;
+};
+
+void RunDedupe(const DedupeArgs& args) {
+  namespace fs = std::filesystem;
+  const fs::path input(args.candidates);
+  const fs::path manifest_file = fs::is_directory(input) ? input / datasets::kCandidateManifestFile : input;
+  datasets::CandidateManifest manifest = datasets::ReadCandidateManifest(manifest_file);
+  datasets::DedupeOptions options;
+  options.threshold = args.threshold;
+  options.threads = args.threads > 0 ? args.threads : std::max(1u, std::thread::hardware_concurrency());
+  for (const std::string& reference : args.references) options.references.emplace_back(reference);
+  const datasets::DedupeSummary s = datasets::AnnotateNearDuplicates(manifest, manifest_file.parent_path(), options);
+  datasets::WriteCandidateManifest(manifest, manifest_file);
+
+  std::cout << fmt::format("{} candidates hashed of {}; threshold {} bits of 64\n", s.hashed, s.candidates,
+                           args.threshold);
+  std::cout << fmt::format("near-duplicates within the candidates: {} candidates flagged\n", s.flagged_within);
+  if (!args.references.empty()) {
+    std::cout << fmt::format("near-duplicates of the {} reference images: {} candidates flagged\n", s.references_hashed,
+                             s.flagged_reference);
+  }
+  for (const auto& failure : s.candidate_failures) {
+    std::cerr << "warning: " << failure.path << ": not hashed: " << failure.reason << "\n";
+  }
+  for (const auto& failure : s.reference_failures) {
+    std::cerr << "warning: reference " << failure.path << ": not hashed: " << failure.reason << "\n";
+  }
+  std::cout << "flags written to " << manifest_file.string() << " (nothing deleted)\n";
+  if (!s.candidate_failures.empty() || !s.reference_failures.empty()) SetExitCode(kExitWithWarnings);
+}
+
+}  // namespace
 
 void RegisterHoldoutDedupeCommand(CLI::App& holdout) {
-  holdout.add_subcommand("dedupe", "(not yet implemented)");
+  auto args = std::make_shared<DedupeArgs>();
+  CLI::App* c = holdout.add_subcommand(
+      "dedupe", "Flag near-duplicate candidates (perceptual hash) within the crawl and against reference folders");
+  c->add_option("candidates", args->candidates, "Crawl folder or its candidates.json")->required();
+  c->add_option("--reference", args->references,
+                "Folder of images to compare against (training set, ImageNet val); repeatable");
+  c->add_option("--threshold", args->threshold, "Flag pairs at Hamming distance <= N of 64 PHash bits")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
+  c->add_option("--threads", args->threads, "Hashing threads (default: all cores)");
+  c->callback([args] { RunDedupe(*args); });
 }
 
 }  // namespace evalsuite::cli

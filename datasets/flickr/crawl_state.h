@@ -1,0 +1,72 @@
+// The crawl's memory between runs: DIR/crawl.db (SQLite). Every finished search page and every finished
+// download is committed the moment it is known, so a crawl killed at any point resumes without repeating
+// them. The API key is never stored: the settings row holds what makes two runs comparable (cutoff, k, ...).
+// Not thread-safe: the crawl writes from its main thread only.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "datasets/flickr/search_response.h"
+
+namespace evalsuite::flickr {
+
+constexpr const char* kCrawlStateFile = "crawl.db";
+
+struct StoredSearch {
+  int64_t pages = 0;
+  int64_t total = 0;
+  std::vector<FlickrPhoto> photos;  // in relevance order
+};
+
+// How one image URL ended. Only final outcomes are stored: a download that failed for a reason a retry
+// might fix (timeout, 5xx after all retries) is not, so a rerun tries it again.
+struct StoredDownload {
+  bool stored = false;  // true: a decodable image at `path`; false: rejected for `reason`
+  std::string sha256;
+  std::string path;  // "images/<sha256>.<ext>", relative to the crawl folder
+  int width = 0;
+  int height = 0;
+  int64_t bytes = 0;
+  std::string reason_code;  // "html", "truncated", "not_an_image", "http_status", ...
+  std::string reason;
+};
+
+class CrawlState {
+ public:
+  // Creates or opens DIR/crawl.db. Throws IoError naming the file.
+  explicit CrawlState(const std::filesystem::path& file);
+  ~CrawlState();
+  CrawlState(const CrawlState&) = delete;
+  CrawlState& operator=(const CrawlState&) = delete;
+
+  // The settings a resumed crawl must share with the first run. Stored on first use; afterwards a different
+  // value for a stored key throws UsageError naming the key and both values.
+  void CheckOrStoreSettings(const std::map<std::string, std::string>& settings);
+  std::optional<std::string> FindSetting(const std::string& key);
+
+  std::optional<StoredSearch> FindSearch(const std::string& wnid, const std::string& text, int page);
+  void StoreSearch(const std::string& wnid, const std::string& text, int page, const StoredSearch& search);
+  int64_t searches_stored();
+
+  std::map<std::string, StoredDownload> LoadDownloads();  // by URL
+  void StoreDownload(const std::string& url, const StoredDownload& download);
+
+  // Times of API calls (seconds since the epoch), for the rate limiter of a resumed crawl. ApiCallsSince
+  // also forgets the calls before `time`.
+  void RecordApiCall(double time);
+  std::vector<double> ApiCallsSince(double time);
+
+  const std::filesystem::path& file() const { return file_; }
+
+ private:
+  void Exec(const std::string& sql);
+  std::filesystem::path file_;
+  void* db_ = nullptr;  // sqlite3*
+};
+
+}  // namespace evalsuite::flickr

@@ -1,0 +1,502 @@
+#include "datasets/flickr/crawler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+#include "datasets/flickr/crawl_state.h"
+#include "datasets/flickr/downloader.h"
+#include "evalsuite/common/environment.h"
+#include "evalsuite/common/error.h"
+
+namespace evalsuite::flickr {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+// Adds the wall time of a scope to a counter.
+class ScopedTimer {
+ public:
+  explicit ScopedTimer(double* total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~ScopedTimer() { *total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  double* total_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+struct QueryRun {
+  std::string text;
+  std::vector<FlickrPhoto> photos;  // relevance order, pages appended
+  int pages_fetched = 0;
+  int64_t pages_known = 0;
+  bool failed = false;  // its last fetch failed: no more pages from it in this run
+};
+
+struct ClassRun {
+  const CrawlClass* cls = nullptr;
+  std::vector<QueryRun> queries;
+  bool done = false;
+  std::vector<datasets::Candidate> items;
+  json rejected = json::array();
+};
+
+struct Ranked {
+  const QueryRun* query;
+  const FlickrPhoto* photo;
+};
+
+class Crawl {
+ public:
+  Crawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options);
+  CrawlResult Run();
+
+ private:
+  void SearchClass(ClassRun& run);
+  bool FetchPage(const ClassRun& run, QueryRun& query, int page);
+  bool FetchMorePages(ClassRun& run);
+  void Walk(size_t class_position);
+  void Record(DownloadResult result);
+  void DrainFinished();
+  const PhotoUrl* PickUrl(const FlickrPhoto& photo) const;
+  datasets::CandidateManifest BuildManifest() const;
+  void Log(const std::string& line) const {
+    if (options_.log) options_.log(line);
+  }
+
+  const std::vector<CrawlClass>& classes_;
+  CrawlOptions options_;
+  CrawlStats stats_;
+  std::unique_ptr<CrawlState> state_;
+  std::unique_ptr<RateLimiter> limiter_;
+  std::unique_ptr<HttpClient> api_http_;
+  std::unique_ptr<FlickrSearchClient> search_;
+  std::unique_ptr<DownloadPool> pool_;
+  std::vector<ClassRun> runs_;
+  std::map<std::string, StoredDownload> downloads_;        // final outcomes, by URL
+  std::map<std::string, std::string> transient_failures_;  // this run only, by URL
+  std::map<std::string, std::vector<size_t>> in_flight_;   // URL -> classes waiting for it
+  std::set<size_t> dirty_;                                 // classes to walk again
+  json failed_queries_ = json::array();
+  int consecutive_failures_ = 0;
+  int classes_done_ = 0;
+};
+
+int DefaultPerPage(int per_class) { return std::min(kMaxPerPage, std::max(20, 4 * per_class)); }
+
+Crawl::Crawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options)
+    : classes_(classes), options_(options) {
+  if (options_.per_class < 1) throw UsageError("--per-class", "must be at least 1");
+  if (options_.out_dir.empty()) throw UsageError("--out", "is required");
+  if (options_.api_key.empty()) throw UsageError("FLICKR_API_KEY", "is empty: set it to your Flickr API key");
+  if (options_.sizes.empty()) throw UsageError("--size", "names no size");
+  for (const std::string& size : options_.sizes) {
+    if (size != "m" && size != "z" && size != "l") throw UsageError("--size", "'" + size + "' is not m, z or l");
+  }
+  std::error_code ec;
+  fs::create_directories(options_.out_dir, ec);
+  if (ec) throw IoError(options_.out_dir.string(), "cannot create the crawl folder: " + ec.message());
+  state_ = std::make_unique<CrawlState>(options_.out_dir / kCrawlStateFile);
+  if (options_.per_page == 0) {
+    const auto stored = state_->FindSetting("per_page");
+    options_.per_page = stored ? std::stoi(*stored) : DefaultPerPage(options_.per_class);
+  }
+  if (options_.per_page < 1 || options_.per_page > kMaxPerPage) {
+    throw UsageError("--per-page", "must be between 1 and 500 (Flickr's maximum)");
+  }
+  // What the stored searches depend on: resuming with other values would mix two different crawls.
+  state_->CheckOrStoreSettings({{"min_upload_date", std::to_string(options_.min_upload_date)},
+                                {"per_page", std::to_string(options_.per_page)},
+                                {"license", options_.license}});
+
+  limiter_ = std::make_unique<RateLimiter>(options_.rate, options_.clock, options_.sleeper);
+  if (options_.rate.enabled()) limiter_->Seed(state_->ApiCallsSince(options_.clock() - options_.rate.window_seconds));
+  api_http_ = options_.make_client();
+  SearchClientOptions search;
+  search.endpoint = options_.endpoint;
+  search.api_key = options_.api_key;
+  search.http.timeout_seconds = options_.timeout_seconds;
+  search.http.accept_gzip = true;
+  search.http.connect_timeout_seconds = std::min(options_.timeout_seconds, 10.0);
+  search.retry = options_.retry;
+  search.limiter = limiter_.get();
+  if (options_.rate.enabled()) {
+    search.on_call = [this](double time) {
+      ScopedTimer timer(&stats_.state_seconds);
+      state_->RecordApiCall(time);
+    };
+  }
+  search.sleeper = options_.sleeper;
+  search.clock = options_.clock;
+  search_ = std::make_unique<FlickrSearchClient>(*api_http_, search);
+
+  {
+    ScopedTimer timer(&stats_.state_seconds);
+    downloads_ = state_->LoadDownloads();
+  }
+  stats_.downloads_reused = static_cast<int64_t>(downloads_.size());
+  DownloadPoolOptions pool;
+  pool.threads = options_.download_threads;
+  pool.crawl_dir = options_.out_dir;
+  pool.http.timeout_seconds = options_.timeout_seconds;
+  pool.http.connect_timeout_seconds = std::min(options_.timeout_seconds, 10.0);
+  pool.retry = options_.retry;
+  pool.sleeper = options_.sleeper;
+  pool.make_client = options_.make_client;
+  pool_ = std::make_unique<DownloadPool>(pool);
+
+  runs_.resize(classes_.size());
+  std::set<std::string> wnids;
+  for (size_t i = 0; i < classes_.size(); ++i) {
+    runs_[i].cls = &classes_[i];
+    if (!wnids.insert(classes_[i].wnid).second) throw UsageError("--classes", classes_[i].wnid + " is listed twice");
+  }
+}
+
+const PhotoUrl* Crawl::PickUrl(const FlickrPhoto& photo) const {
+  for (const std::string& size : options_.sizes) {
+    const PhotoUrl* url = size == "m" ? &photo.url_m : size == "z" ? &photo.url_z : &photo.url_l;
+    if (!url->url.empty()) return url;
+  }
+  return nullptr;
+}
+
+bool Crawl::FetchPage(const ClassRun& run, QueryRun& query, int page) {
+  std::optional<StoredSearch> stored;
+  {
+    ScopedTimer timer(&stats_.state_seconds);
+    stored = state_->FindSearch(run.cls->wnid, query.text, page);
+  }
+  if (stored) {
+    ++stats_.searches_reused;
+  } else {
+    SearchQuery request;
+    request.text = query.text;
+    request.min_upload_date = options_.min_upload_date;
+    request.per_page = options_.per_page;
+    request.page = page;
+    request.license = options_.license;
+    SearchOutcome outcome = search_->Search(request);  // throws on an invalid API key
+    if (!outcome.ok) {
+      query.failed = true;
+      ++stats_.failed_queries;
+      failed_queries_.push_back({{"wnid", run.cls->wnid},
+                                 {"query", query.text},
+                                 {"page", page},
+                                 {"code", outcome.flickr_code},
+                                 {"error", outcome.error}});
+      Log("warning: " + run.cls->wnid + " \"" + query.text + "\" page " + std::to_string(page) +
+          ": search failed: " + outcome.error);
+      if (++consecutive_failures_ >= options_.max_consecutive_failed_queries) {
+        throw ExternalError("flickr.photos.search", std::to_string(consecutive_failures_) +
+                                                        " searches failed in a row (last: " + outcome.error +
+                                                        "); stopping. Finished work is kept in " +
+                                                        state_->file().string() + " and a rerun resumes.");
+      }
+      return false;
+    }
+    consecutive_failures_ = 0;
+    ++stats_.searches_run;
+    stored.emplace();
+    stored->pages = outcome.page.pages;
+    stored->total = outcome.page.total;
+    stored->photos = std::move(outcome.page.photos);
+    ScopedTimer timer(&stats_.state_seconds);
+    state_->StoreSearch(run.cls->wnid, query.text, page, *stored);
+  }
+  query.pages_known = stored->pages;
+  query.pages_fetched = page;
+  query.photos.insert(query.photos.end(), std::make_move_iterator(stored->photos.begin()),
+                      std::make_move_iterator(stored->photos.end()));
+  return true;
+}
+
+void Crawl::SearchClass(ClassRun& run) {
+  const auto& synonyms = run.cls->synonyms;
+  const size_t count =
+      options_.max_synonyms > 0 ? std::min<size_t>(synonyms.size(), options_.max_synonyms) : synonyms.size();
+  std::set<std::string> asked;
+  for (size_t i = 0; i < count; ++i) {
+    if (!asked.insert(synonyms[i]).second) continue;  // the same text twice would only repeat a call
+    QueryRun query;
+    query.text = synonyms[i];
+    FetchPage(run, query, 1);
+    run.queries.push_back(std::move(query));
+  }
+}
+
+bool Crawl::FetchMorePages(ClassRun& run) {
+  bool fetched = false;
+  for (QueryRun& query : run.queries) {
+    if (query.failed || query.pages_fetched == 0) continue;
+    if (query.pages_fetched >= query.pages_known || query.pages_fetched >= options_.max_pages) continue;
+    fetched = FetchPage(run, query, query.pages_fetched + 1) || fetched;
+  }
+  return fetched;
+}
+
+void Crawl::Walk(size_t position) {
+  ClassRun& run = runs_[position];
+  if (run.done) return;
+  const size_t k = static_cast<size_t>(options_.per_class);
+  while (true) {
+    // Interleave the synonyms' relevance lists, skipping photos already seen.
+    std::vector<Ranked> merged;
+    std::unordered_set<std::string> seen;
+    size_t longest = 0;
+    for (const QueryRun& query : run.queries) longest = std::max(longest, query.photos.size());
+    for (size_t at = 0; at < longest; ++at) {
+      for (const QueryRun& query : run.queries) {
+        if (at < query.photos.size() && seen.insert(query.photos[at].id).second) {
+          merged.push_back({&query, &query.photos[at]});
+        }
+      }
+    }
+
+    std::vector<std::pair<Ranked, const StoredDownload*>> accepted;
+    json rejected = json::array();
+    std::map<std::string, std::string> first_with_sha;  // sha256 -> flickr id
+    size_t waiting = 0;
+    for (const Ranked& ranked : merged) {
+      if (accepted.size() + waiting >= k) break;
+      const FlickrPhoto& photo = *ranked.photo;
+      auto reject = [&](const std::string& code, const std::string& reason, const std::string& url) {
+        rejected.push_back({{"wnid", run.cls->wnid},
+                            {"flickr_id", photo.id},
+                            {"query", ranked.query->text},
+                            {"url", url},
+                            {"code", code},
+                            {"reason", reason}});
+      };
+      if (!photo.date_upload) {
+        reject("no-upload-date", "the response has no dateupload, so the cutoff cannot be checked", "");
+        continue;
+      }
+      if (*photo.date_upload < options_.min_upload_date) {
+        reject(
+            "before-cutoff",
+            "uploaded " + FormatUtc(*photo.date_upload) + ", before the cutoff " + FormatUtc(options_.min_upload_date),
+            "");
+        continue;
+      }
+      const PhotoUrl* url = PickUrl(*ranked.photo);
+      if (url == nullptr) {
+        reject("no-url", "the response has none of the sizes asked for (url_z, url_m, url_l)", "");
+        continue;
+      }
+      if (auto done = downloads_.find(url->url); done != downloads_.end()) {
+        const StoredDownload& download = done->second;
+        if (!download.stored) {
+          reject(download.reason_code, download.reason, url->url);
+          continue;
+        }
+        auto [first, fresh] = first_with_sha.emplace(download.sha256, photo.id);
+        if (!fresh) {
+          reject("same-image", "the same bytes as Flickr photo " + first->second + ", ranked higher", url->url);
+          continue;
+        }
+        accepted.push_back({ranked, &download});
+        continue;
+      }
+      if (auto failed = transient_failures_.find(url->url); failed != transient_failures_.end()) {
+        reject("download-failed", failed->second + "; a rerun tries again", url->url);
+        continue;
+      }
+      ++waiting;
+      std::vector<size_t>& waiters = in_flight_[url->url];
+      if (waiters.empty()) pool_->Submit(url->url);
+      if (std::find(waiters.begin(), waiters.end(), position) == waiters.end()) waiters.push_back(position);
+    }
+    if (waiting > 0) return;  // walked again when those downloads finish
+    if (accepted.size() < k && FetchMorePages(run)) continue;
+
+    for (size_t rank = 0; rank < accepted.size(); ++rank) {
+      const FlickrPhoto& photo = *accepted[rank].first.photo;
+      const StoredDownload& download = *accepted[rank].second;
+      datasets::Candidate c;
+      c.id = run.cls->wnid + "/" + photo.id;
+      c.class_index = run.cls->index;
+      c.wnid = run.cls->wnid;
+      c.query = accepted[rank].first.query->text;
+      c.rank = static_cast<int>(rank) + 1;
+      c.flickr_id = photo.id;
+      c.owner = photo.owner;
+      c.owner_name = photo.owner_name;
+      c.license = photo.license;
+      c.date_upload = *photo.date_upload;
+      c.date_taken = photo.date_taken;
+      c.url = PickUrl(photo)->url;
+      c.path = download.path;
+      c.sha256 = download.sha256;
+      c.width = download.width;
+      c.height = download.height;
+      run.items.push_back(std::move(c));
+    }
+    run.rejected = std::move(rejected);
+    run.done = true;
+    ++classes_done_;
+    const std::string name = run.cls->synonyms.empty() ? "" : " " + run.cls->synonyms.front();
+    Log("[" + std::to_string(classes_done_) + "/" + std::to_string(runs_.size()) + "] " + run.cls->wnid + name + ": " +
+        std::to_string(run.items.size()) + " of " + std::to_string(k) + " candidates, " +
+        std::to_string(run.rejected.size()) + " rejected");
+    return;
+  }
+}
+
+void Crawl::Record(DownloadResult result) {
+  stats_.download_network_seconds += result.network_seconds;
+  stats_.download_work_seconds += result.work_seconds;
+  if (result.final) {
+    ++stats_.downloads_run;
+    ScopedTimer timer(&stats_.state_seconds);
+    state_->StoreDownload(result.url, result.record);
+    downloads_[result.url] = result.record;
+  } else {
+    ++stats_.download_failures;
+    transient_failures_[result.url] = result.failure;
+    Log("warning: download failed: " + result.failure);
+  }
+  auto waiting = in_flight_.find(result.url);
+  if (waiting != in_flight_.end()) {
+    dirty_.insert(waiting->second.begin(), waiting->second.end());
+    in_flight_.erase(waiting);
+  }
+}
+
+void Crawl::DrainFinished() {
+  while (auto result = pool_->TryNext()) Record(std::move(*result));
+}
+
+datasets::CandidateManifest Crawl::BuildManifest() const {
+  datasets::CandidateManifest manifest;
+  json short_classes = json::array();
+  for (const ClassRun& run : runs_) {
+    datasets::CandidateClass c;
+    c.index = run.cls->index;
+    c.wnid = run.cls->wnid;
+    c.synonyms = run.cls->synonyms;
+    c.gloss = run.cls->gloss;
+    manifest.classes[c.wnid] = c;
+    manifest.items.insert(manifest.items.end(), run.items.begin(), run.items.end());
+    for (const json& r : run.rejected) manifest.rejected.push_back(r);
+    if (static_cast<int>(run.items.size()) < options_.per_class) {
+      short_classes.push_back({{"wnid", run.cls->wnid}, {"found", run.items.size()}});
+    }
+  }
+  json source = {{"tool", "evalsuite holdout crawl"},
+                 {"evalsuite_version", EVALSUITE_VERSION},
+                 {"api", "flickr.photos.search"},
+                 {"endpoint", EndpointForRecord(options_.endpoint)},
+                 {"since", FormatUtc(options_.min_upload_date)},
+                 {"min_upload_date", options_.min_upload_date},
+                 {"per_class", options_.per_class},
+                 {"per_page", options_.per_page},
+                 {"max_pages", options_.max_pages},
+                 {"max_synonyms", options_.max_synonyms},
+                 {"sort", "relevance"},
+                 {"content_type", 1},
+                 {"media", "photos"},
+                 {"extras", kSearchExtras},
+                 {"license", options_.license},
+                 {"sizes", options_.sizes},
+                 {"ranking", "synonym lists interleaved by relevance rank, repeated photos skipped"},
+                 {"rate", options_.rate.ToString()},
+                 {"classes_requested", runs_.size()},
+                 {"classes_short", short_classes},
+                 {"failed_queries", failed_queries_},
+                 {"download_failures", stats_.download_failures},
+                 {"finished_at", UtcNowIso8601()}};
+  for (const auto& [key, value] : options_.source_extra.items()) source[key] = value;
+  manifest.source = std::move(source);
+  return manifest;
+}
+
+CrawlResult Crawl::Run() {
+  const auto start = std::chrono::steady_clock::now();
+  size_t next = 0;
+  try {
+    while (true) {
+      DrainFinished();
+      const std::set<size_t> dirty = std::move(dirty_);
+      dirty_.clear();
+      for (size_t position : dirty) Walk(position);
+      if (next < runs_.size()) {
+        SearchClass(runs_[next]);
+        dirty_.insert(next);
+        ++next;
+        continue;
+      }
+      if (pool_->pending() > 0) {
+        ScopedTimer timer(&stats_.download_wait_seconds);
+        DownloadResult result = pool_->Next();
+        Record(std::move(result));
+        continue;
+      }
+      if (dirty_.empty()) break;
+    }
+  } catch (...) {
+    DrainFinished();  // keep every download that finished before the crawl stopped
+    throw;
+  }
+  for (const ClassRun& run : runs_) {
+    if (!run.done) throw Error(ErrorKind::kInternal, run.cls->wnid, "the crawl ended with the class unfinished");
+  }
+
+  CrawlResult result;
+  result.manifest = BuildManifest();
+  const std::string text = Redact(datasets::ToJson(result.manifest).dump(2) + "\n", options_.api_key);
+  datasets::WriteFileAtomically(options_.out_dir / datasets::kCandidateManifestFile, text);
+
+  const SearchStats& search = search_->stats();
+  stats_.classes = static_cast<int>(runs_.size());
+  for (const ClassRun& run : runs_) {
+    if (static_cast<int>(run.items.size()) < options_.per_class) ++stats_.classes_short;
+  }
+  stats_.items = static_cast<int64_t>(result.manifest.items.size());
+  stats_.rejected = static_cast<int64_t>(result.manifest.rejected.size());
+  stats_.api_calls = search.calls;
+  stats_.search_network_seconds = search.network_seconds;
+  stats_.search_parse_seconds = search.parse_seconds;
+  stats_.rate_wait_seconds = search.rate_wait_seconds;
+  stats_.backoff_seconds = search.backoff_seconds;
+  stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.stats = stats_;
+  result.warnings = stats_.failed_queries > 0 || stats_.download_failures > 0;
+  return result;
+}
+
+}  // namespace
+
+CrawlResult RunCrawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options) {
+  Crawl crawl(classes, options);
+  return crawl.Run();
+}
+
+int64_t ParseCutoff(const std::string& text, const std::string& option) {
+  if (!text.empty() && text.size() <= 12 &&
+      std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+    return std::stoll(text);
+  }
+  for (const char* format : {"%Y-%m-%d", "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%d %H:%M:%S"}) {
+    std::tm tm{};
+    const char* end = strptime(text.c_str(), format, &tm);
+    if (end != nullptr && *end == '\0') return static_cast<int64_t>(timegm(&tm));
+  }
+  throw UsageError(option, "'" + text + "' is not a date: use 2014-01-01, 2014-01-01T00:00:00Z or Unix seconds");
+}
+
+std::string FormatUtc(int64_t unix_seconds) {
+  const std::time_t time = static_cast<std::time_t>(unix_seconds);
+  std::tm tm{};
+  gmtime_r(&time, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+}  // namespace evalsuite::flickr

@@ -1,0 +1,106 @@
+// The holdout crawl: for each class, flickr.photos.search once per synonym (uploaded after the cutoff, by
+// relevance), the top k photos across synonyms without repeating one, downloaded, checked and stored once,
+// written out as the candidate manifest (datasets/images/candidate_manifest.h) for the labeling tool.
+//
+// Ranking across synonyms: the synonyms' relevance lists are interleaved (1st of each synonym in WordNet
+// order, then the 2nd of each, ...) and a photo seen before is skipped. The k candidates of a class are the
+// first k in that order that pass every check: uploaded at or after the cutoff (checked here again,
+// whatever the server sent), a URL in a wanted size, a download that decodes as an image and is not the same
+// image as a better-ranked candidate. Every photo passed over is listed in the manifest's `rejected` with
+// its reason. The outcome does not depend on download order or on interruptions: a rerun computes the same
+// walk from the persisted state (crawl.db) and only does the work still missing.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "datasets/flickr/flickr_api.h"
+#include "datasets/flickr/http_client.h"
+#include "datasets/flickr/rate_limiter.h"
+#include "datasets/flickr/retry.h"
+#include "datasets/flickr/timing.h"
+#include "datasets/images/candidate_manifest.h"
+
+namespace evalsuite::flickr {
+
+struct CrawlClass {
+  int index = -1;
+  std::string wnid;
+  std::vector<std::string> synonyms;  // search texts, best first (WordNet lemma order)
+  std::string gloss;
+};
+
+struct CrawlOptions {
+  std::filesystem::path out_dir;
+  int64_t min_upload_date = 0;  // the cutoff, Unix seconds (UTC)
+  int per_class = 5;
+  // Photos asked per search call; 0 = what this folder's crawl used before, else max(20, 4 * per_class),
+  // at most 500. Four times k leaves room for rejections and duplicates across synonyms at one call each.
+  int per_page = 0;
+  int max_pages = 5;     // more pages of a query are fetched only when a class is still short
+  int max_synonyms = 0;  // 0: all
+  std::string license;   // Flickr license ids, "4,5,9"; "" = any
+  std::vector<std::string> sizes = {"z", "m", "l"};  // url_<size> preference: 640, 500, 1024 px long side
+  std::string endpoint = kFlickrRestEndpoint;
+  std::string api_key;  // never written anywhere
+  RateLimit rate;       // 3600/h, Flickr's stated limit per key
+  RetryPolicy retry;
+  double timeout_seconds = 30;
+  int download_threads = 8;
+  // A query failing this many times in a row (other than an invalid key, which stops at once) means
+  // something systematic; stop rather than spend the hourly budget on failures.
+  int max_consecutive_failed_queries = 20;
+  nlohmann::json source_extra = nlohmann::json::object();  // merged into manifest.source (class list, WordNet)
+  Sleeper sleeper = RealSleep;
+  WallClock clock = SystemNowSeconds;
+  std::function<std::unique_ptr<HttpClient>()> make_client = [] { return std::make_unique<CurlHttpClient>(); };
+  std::function<void(const std::string&)> log;  // progress lines; nullptr: silent
+};
+
+struct CrawlStats {
+  int classes = 0;
+  int classes_short = 0;  // fewer than per_class candidates
+  int64_t items = 0;
+  int64_t rejected = 0;
+  int64_t searches_run = 0;     // search pages asked from the API in this run
+  int64_t searches_reused = 0;  // search pages read back from crawl.db
+  int64_t api_calls = 0;        // HTTP requests to the API, retries included
+  int64_t failed_queries = 0;
+  int64_t downloads_run = 0;      // downloads finished in this run (stored or rejected)
+  int64_t downloads_reused = 0;   // download outcomes known from crawl.db when the run started
+  int64_t download_failures = 0;  // transient failures left for a rerun
+  double wall_seconds = 0;
+  // Where the main thread's time went: waiting on API responses, waiting for downloads it needs, the rest
+  // (parsing, SQLite, ranking) is evalsuite's own work.
+  double search_network_seconds = 0;
+  double search_parse_seconds = 0;
+  double rate_wait_seconds = 0;
+  double backoff_seconds = 0;
+  double download_wait_seconds = 0;
+  double state_seconds = 0;  // SQLite reads and writes
+  // Summed over download workers.
+  double download_network_seconds = 0;
+  double download_work_seconds = 0;  // decode check, SHA-256, writing the file
+};
+
+struct CrawlResult {
+  datasets::CandidateManifest manifest;
+  CrawlStats stats;
+  bool warnings = false;  // failed queries or downloads a rerun may fix
+};
+
+// Runs (or resumes) the crawl in options.out_dir and writes out_dir/candidates.json. Throws UsageError for
+// bad options or settings that contradict the folder's earlier crawl, ExternalError when Flickr rejects the
+// API key or too many queries fail in a row; whatever finished before is in crawl.db either way.
+CrawlResult RunCrawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options);
+
+// "2014-01-01" (UTC midnight), "2014-01-01T12:00:00Z" or Unix seconds. Throws UsageError naming `option`.
+int64_t ParseCutoff(const std::string& text, const std::string& option = "--since");
+std::string FormatUtc(int64_t unix_seconds);  // "2014-01-01T00:00:00Z"
+
+}  // namespace evalsuite::flickr

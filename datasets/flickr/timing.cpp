@@ -1,0 +1,16 @@
+#include "datasets/flickr/timing.h"
+
+#include <chrono>
+#include <thread>
+
+namespace evalsuite::flickr {
+
+double SystemNowSeconds() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+void RealSleep(double seconds) {
+  if (seconds > 0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+}  // namespace evalsuite::flickr
