@@ -1,9 +1,116 @@
+// `evalsuite train ENTRY`: one training run of a built-in entry on Fashion-MNIST, with a JSON Lines log of
+// every evaluation and a human summary (TTA first) on stdout.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "datasets/fashion_mnist/fashion_mnist.h"
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/entries/builtin_entries.h"
+#include "evalsuite/runlog/jsonl_run_log.h"
+#include "evalsuite/training/trainer.h"
 
 namespace evalsuite::cli {
+namespace {
+
+struct TrainArgs {
+  std::string entry;
+  uint64_t seed = 0;
+  int threads = 0;
+  std::optional<double> target;
+  std::optional<int> epochs;
+  std::optional<size_t> train_subset;
+  bool stop_at_target = false;
+  std::string log;
+  std::string data = datasets::kDefaultFashionMnistDir;
+  std::string model_dir;
+};
+
+void RunTrain(const TrainArgs& args) {
+  const entries::BuiltinEntry& entry = entries::BuiltinEntryOrThrow(args.entry);
+  // Everything that can be checked cheaply is checked before the data is loaded and training starts.
+  if (args.threads < 0) throw UsageError("--threads", "must be at least 1 (0 = every core)");
+  if (args.epochs && *args.epochs < 1) throw UsageError("--epochs", "must be at least 1");
+  if (args.target && !(*args.target > 0 && *args.target <= 1)) {
+    throw UsageError("--target", "must be a fraction in (0, 1], e.g. 0.91");
+  }
+  if (args.train_subset && *args.train_subset < 1) throw UsageError("--train-subset", "must be at least 1");
+  std::unique_ptr<runlog::JsonlRunLogWriter> log;
+  if (!args.log.empty()) log = std::make_unique<runlog::JsonlRunLogWriter>(args.log);
+
+  const datasets::FashionMnist data = datasets::LoadFashionMnist(args.data);
+
+  training::TrainOptions options;
+  options.seed = args.seed;
+  options.threads = args.threads;
+  options.target = args.target;
+  options.epochs = args.epochs;
+  options.train_subset = args.train_subset;
+  options.stop_at_target = args.stop_at_target;
+  options.log = log.get();
+  if (!args.model_dir.empty()) options.model_dir = args.model_dir;
+  const int epochs = args.epochs.value_or(entry.epoch_budget);
+  const double target = args.target.value_or(entry.threshold);
+  options.on_eval = [epochs, target](const runlog::EvalPoint& p) {
+    std::cout << fmt::format("epoch {:>2}/{}  val_top1 {:.4f}{}  train_loss {:.4f}  train {:7.1f} s  wall {:7.1f} s\n",
+                             static_cast<int>(p.epoch), epochs, p.metric, p.metric >= target ? "*" : " ",
+                             p.train_loss.value_or(0.0), p.train_seconds, p.wall_seconds)
+              << std::flush;
+  };
+  std::cout << fmt::format("evalsuite train {}: seed {}, {} epochs, target {} {}, data {}{}\n", entry.name,
+                           args.seed, epochs, entry.metric, target, args.data,
+                           args.train_subset ? fmt::format(" (first {} training images)", *args.train_subset) : "")
+            << std::flush;
+
+  const training::TrainResult result = training::Train(entry, data, options);
+
+  double best = 0;
+  for (const auto& p : result.run.points) best = std::max(best, p.metric);
+  std::cout << fmt::format("threads {}; seeds init {} data_order {} augmentation {}\n", result.threads,
+                           result.seeds.init, result.seeds.data_order, result.seeds.augmentation);
+  if (result.tta_seconds) {
+    const auto reached = std::find_if(result.run.points.begin(), result.run.points.end(),
+                                      [&](const runlog::EvalPoint& p) { return p.metric >= target; });
+    std::cout << fmt::format("TTA {:.1f} s: {} reached {} >= {} at epoch {} (training time, evaluation excluded)\n",
+                             *result.tta_seconds, entry.name, entry.metric, target, static_cast<int>(reached->epoch));
+  } else if (result.run.status == runlog::RunStatus::kNotReached) {
+    std::cout << fmt::format("TTA none: {} did not reach {} >= {} in {} epochs (best {:.4f})\n", entry.name,
+                             entry.metric, target, result.epochs_run, best);
+  }
+  std::cout << fmt::format("status {}; {} epochs, best {} {:.4f}, training {:.1f} s, wall {:.1f} s\n",
+                           runlog::RunStatusName(result.run.status), result.epochs_run, entry.metric, best,
+                           result.run.train_seconds, result.run.wall_seconds);
+  if (!args.log.empty()) std::cout << "log: " << args.log << "\n";
+  if (!args.model_dir.empty()) std::cout << "models: " << args.model_dir << "\n";
+  if (result.run.status == runlog::RunStatus::kFailed) {
+    throw ExternalError(entry.name, "training failed: " + result.run.error);
+  }
+}
+
+}  // namespace
 
 void RegisterTrainCommand(CLI::App& app) {
-  app.add_subcommand("train", "(not yet implemented)");
+  auto args = std::make_shared<TrainArgs>();
+  CLI::App* command = app.add_subcommand(
+      "train", "Train one built-in entry once on Fashion-MNIST and report its time-to-accuracy (TTA)");
+  command->add_option("ENTRY", args->entry, "Built-in entry (see `evalsuite entries`)")->required();
+  command->add_option("--seed", args->seed, "Run seed; init, data-order and augmentation seeds derive from it")
+      ->capture_default_str();
+  command->add_option("--threads", args->threads, "LibTorch threads (0 = every core)")->capture_default_str();
+  command->add_option("--target", args->target, "Target validation top-1 (default: the entry's threshold)");
+  command->add_option("--epochs", args->epochs, "Epochs to run (default: the entry's budget)");
+  command->add_option("--train-subset", args->train_subset, "Train on the first N training images only");
+  command->add_flag("--stop-at-target", args->stop_at_target, "Stop after the first evaluation at the target");
+  command->add_option("--log", args->log, "Write the JSON Lines run log to FILE");
+  command->add_option("--data", args->data, "Folder with the Fashion-MNIST IDX files (gzipped or plain)")
+      ->capture_default_str();
+  command->add_option("--model-dir", args->model_dir,
+                      "Save at_target.pt and final.pt (TorchScript) and model.json in DIR");
+  command->callback([args] { RunTrain(*args); });
 }
 
 }  // namespace evalsuite::cli

@@ -1,0 +1,98 @@
+#include "evalsuite/training/convnet.h"
+
+#include <fmt/format.h>
+
+#include "evalsuite/common/error.h"
+
+namespace evalsuite::training {
+namespace nn = torch::nn;
+namespace F = torch::nn::functional;
+
+namespace {
+constexpr int kFeatureGrid = 7;  // 28 / 2 / 2: the grid the 7x7 head convolution covers
+constexpr double kBatchNormEps = 1e-5;
+}  // namespace
+
+ConvNetImpl::ConvNetImpl(const entries::ModelSpec& spec) : spec_(spec) {
+  conv1 = register_module("conv1", nn::Conv2d(nn::Conv2dOptions(1, spec.conv1_channels, 3).padding(1).bias(false)));
+  bn1 = register_module("bn1", nn::BatchNorm2d(nn::BatchNorm2dOptions(spec.conv1_channels).eps(kBatchNormEps)));
+  conv2 = register_module(
+      "conv2", nn::Conv2d(nn::Conv2dOptions(spec.conv1_channels, spec.conv2_channels, 3).padding(1).bias(false)));
+  bn2 = register_module("bn2", nn::BatchNorm2d(nn::BatchNorm2dOptions(spec.conv2_channels).eps(kBatchNormEps)));
+  head = register_module("head", nn::Conv2d(nn::Conv2dOptions(spec.conv2_channels, spec.head_units, kFeatureGrid)));
+  out = register_module("out", nn::Linear(spec.head_units, entries::kNumClasses));
+}
+
+torch::Tensor ConvNetImpl::forward(torch::Tensor x) {
+  x = F::max_pool2d(torch::relu(bn1(conv1(x))), F::MaxPool2dFuncOptions(2));
+  x = F::max_pool2d(torch::relu(bn2(conv2(x))), F::MaxPool2dFuncOptions(2));
+  if (x.size(2) != kFeatureGrid || x.size(3) != kFeatureGrid) {
+    x = F::adaptive_avg_pool2d(x, F::AdaptiveAvgPool2dFuncOptions({kFeatureGrid, kFeatureGrid}));
+  }
+  x = torch::relu(head(x)).flatten(1);
+  return out(x);
+}
+
+void UseChannelsLast(ConvNet& model) {
+  torch::NoGradGuard no_grad;
+  for (torch::Tensor& p : model->parameters()) {
+    if (p.dim() == 4) p.set_data(p.contiguous(at::MemoryFormat::ChannelsLast));
+  }
+}
+
+torch::jit::Module ExportTorchScript(ConvNet& model) {
+  torch::NoGradGuard no_grad;
+  torch::jit::Module module("EvalsuiteFashionConvNet");
+  auto copy = [](const torch::Tensor& t) { return t.detach().to(torch::kFloat32).contiguous().clone(); };
+  auto add_param = [&](const std::string& name, const torch::Tensor& t) {
+    module.register_parameter(name, copy(t), /*is_buffer=*/false);
+  };
+  add_param("conv1_weight", model->conv1->weight);
+  add_param("bn1_weight", model->bn1->weight);
+  add_param("bn1_bias", model->bn1->bias);
+  module.register_buffer("bn1_running_mean", copy(model->bn1->running_mean));
+  module.register_buffer("bn1_running_var", copy(model->bn1->running_var));
+  add_param("conv2_weight", model->conv2->weight);
+  add_param("bn2_weight", model->bn2->weight);
+  add_param("bn2_bias", model->bn2->bias);
+  module.register_buffer("bn2_running_mean", copy(model->bn2->running_mean));
+  module.register_buffer("bn2_running_var", copy(model->bn2->running_var));
+  add_param("head_weight", model->head->weight);
+  add_param("head_bias", model->head->bias);
+  add_param("out_weight", model->out->weight);
+  add_param("out_bias", model->out->bias);
+  // Mirrors ConvNetImpl::forward in eval mode, with the input normalization in front so that consumers feed
+  // plain [0, 1] pixels.
+  module.define(fmt::format(R"JIT(
+def forward(self, x):
+    x = (x - {mean:.17g}) / {std:.17g}
+    x = torch.conv2d(x, self.conv1_weight, None, [1, 1], [1, 1])
+    x = torch.batch_norm(x, self.bn1_weight, self.bn1_bias, self.bn1_running_mean, self.bn1_running_var,
+                         False, 0.0, {eps:.17g}, False)
+    x = torch.max_pool2d(torch.relu(x), [2, 2])
+    x = torch.conv2d(x, self.conv2_weight, None, [1, 1], [1, 1])
+    x = torch.batch_norm(x, self.bn2_weight, self.bn2_bias, self.bn2_running_mean, self.bn2_running_var,
+                         False, 0.0, {eps:.17g}, False)
+    x = torch.max_pool2d(torch.relu(x), [2, 2])
+    if x.size(2) != {grid} or x.size(3) != {grid}:
+        x = torch.adaptive_avg_pool2d(x, [{grid}, {grid}])
+    x = torch.relu(torch.conv2d(x, self.head_weight, self.head_bias))
+    x = torch.flatten(x, 1)
+    return torch.addmm(self.out_bias, x, self.out_weight.t())
+)JIT",
+                            fmt::arg("mean", entries::kInputMean), fmt::arg("std", entries::kInputStd),
+                            fmt::arg("eps", kBatchNormEps), fmt::arg("grid", kFeatureGrid)));
+  module.eval();
+  return module;
+}
+
+void SaveTorchScript(ConvNet& model, const std::filesystem::path& file) {
+  torch::jit::Module module = ExportTorchScript(model);
+  try {
+    module.save(file.string());
+  } catch (const c10::Error& e) {
+    throw IoError(file.string(), std::string("cannot write the TorchScript model: ") + e.what_without_backtrace());
+  }
+}
+
+}  // namespace evalsuite::training

@@ -1,0 +1,70 @@
+// One training run of a built-in entry on Fashion-MNIST: trains on the train split, evaluates top-1 on the
+// validation split after every epoch, and records the run as evaluation points (JSON Lines log optional).
+// TTA follows DAWNBench: training seconds, evaluation excluded, until the first evaluation at or above the
+// target. The holdout split is never touched here. LibTorch stays inside the .cpp files.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "datasets/fashion_mnist/fashion_mnist.h"
+#include "evalsuite/entries/builtin_entries.h"
+#include "evalsuite/runlog/jsonl_run_log.h"
+#include "evalsuite/runlog/run_log.h"
+
+namespace evalsuite::training {
+
+// Separate seeds for each source of randomness, derived from the run seed with SplitMix64
+// (evalsuite/common/seeds.h): stream 1 = weight initialization, 2 = data order, 3 = augmentation.
+struct RunSeeds {
+  uint64_t run = 0;
+  uint64_t init = 0;
+  uint64_t data_order = 0;
+  uint64_t augmentation = 0;
+};
+RunSeeds DeriveRunSeeds(uint64_t run_seed);
+nlohmann::json RunSeedsToJson(const RunSeeds& seeds);
+
+struct TrainOptions {
+  uint64_t seed = 0;
+  int threads = 0;                    // LibTorch intra-op threads; 0 = every core
+  std::optional<double> target;       // default: the entry's threshold
+  std::optional<int> epochs;          // default: the entry's epoch budget; the LR schedule spans these
+  std::optional<size_t> train_subset; // train on the first N training images only (quick runs, tests)
+  bool stop_at_target = false;        // stop after the first evaluation at or above the target
+  // Where to write the JSON Lines log; nullptr = no log. Opened by the caller, so an unwritable path is
+  // reported before any data is loaded or any training starts.
+  runlog::JsonlRunLogWriter* log = nullptr;
+  // When set: DIR/at_target.pt (the model at the first evaluation at or above the target), DIR/final.pt
+  // (the model at the end) as TorchScript, and DIR/model.json (preprocessing spec, accuracies).
+  std::optional<std::filesystem::path> model_dir;
+  // Called after every evaluation (progress output).
+  std::function<void(const runlog::EvalPoint&)> on_eval;
+  // Facts the caller adds to the log header (e.g. the data folder).
+  nlohmann::json extra_header = nlohmann::json::object();
+};
+
+struct TrainResult {
+  runlog::RunLog run;  // header, one point per evaluation, status, total times
+  std::optional<double> tta_seconds;
+  int epochs_run = 0;
+  double target = 0;
+  int threads = 0;
+  RunSeeds seeds;
+};
+
+// Runs `entry` on `data` (train and validation splits). Never throws for a failure of training itself
+// (a LibTorch error, a loss that turned NaN): the run ends with status "failed" and RunLog::error, as the
+// log's end record says. Throws evalsuite::Error for bad options (UsageError naming the option) and for
+// files it cannot write (IoError).
+TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data,
+                  const TrainOptions& options);
+
+// LibTorch's version ("1.13.0") and the facts of the LibTorch build the run used.
+nlohmann::json TrainingLibraryVersions();
+
+}  // namespace evalsuite::training

@@ -1,0 +1,182 @@
+// Short training runs on real Fashion-MNIST (small subsets, one thread): every entry learns, the same seed
+// gives the same curve, the log and the end status say what happened. Skips when Debian's
+// dataset-fashion-mnist is not installed.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <sstream>
+
+#include "datasets/fashion_mnist/fashion_mnist.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/common/seeds.h"
+#include "evalsuite/entries/builtin_entries.h"
+#include "evalsuite/runlog/jsonl_run_log.h"
+#include "evalsuite/training/trainer.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::training {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::ReadFile;
+using testing::TempDir;
+
+class TrainerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (std::filesystem::is_directory(datasets::kDefaultFashionMnistDir)) {
+      data_ = std::make_unique<datasets::FashionMnist>(datasets::LoadFashionMnist());
+    }
+  }
+  static void TearDownTestSuite() { data_.reset(); }
+  void SetUp() override {
+    if (!data_) GTEST_SKIP() << datasets::kDefaultFashionMnistDir << " is absent (dataset-fashion-mnist)";
+  }
+  static TrainOptions Quick(size_t subset, int epochs, uint64_t seed = 1) {
+    TrainOptions options;
+    options.seed = seed;
+    options.threads = 1;
+    options.epochs = epochs;
+    options.train_subset = subset;
+    return options;
+  }
+  static std::unique_ptr<datasets::FashionMnist> data_;
+};
+std::unique_ptr<datasets::FashionMnist> TrainerTest::data_;
+
+TEST_F(TrainerTest, EveryEntryBeatsChanceAfterOneShortEpoch) {
+  for (const entries::BuiltinEntry& entry : entries::BuiltinEntries()) {
+    // At least 24 steps, so that batch norm's running statistics (momentum 0.1) have left their initial
+    // values behind before the evaluation uses them.
+    const size_t subset = std::max<size_t>(4096, 24 * static_cast<size_t>(entry.recipe.batch_size));
+    const TrainResult result = Train(entry, *data_, Quick(subset, 1));
+    ASSERT_EQ(result.run.status, runlog::RunStatus::kNotReached) << entry.name << ": " << result.run.error;
+    ASSERT_EQ(result.run.points.size(), 1u) << entry.name;
+    EXPECT_GT(result.run.points[0].metric, 0.2) << entry.name;  // chance is 0.1
+    EXPECT_GT(result.run.points[0].train_seconds, 0) << entry.name;
+  }
+}
+
+TEST_F(TrainerTest, SameSeedAndThreadsGiveTheIdenticalCurve) {
+  const entries::BuiltinEntry& entry = *entries::FindBuiltinEntry("baseline");
+  const TrainResult a = Train(entry, *data_, Quick(2000, 2, 7));
+  const TrainResult b = Train(entry, *data_, Quick(2000, 2, 7));
+  ASSERT_EQ(a.run.points.size(), 2u);
+  ASSERT_EQ(b.run.points.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(a.run.points[i].metric, b.run.points[i].metric) << "epoch " << i + 1;
+    EXPECT_EQ(*a.run.points[i].train_loss, *b.run.points[i].train_loss) << "epoch " << i + 1;
+  }
+  const TrainResult other = Train(entry, *data_, Quick(2000, 2, 8));
+  EXPECT_NE(*other.run.points[1].train_loss, *a.run.points[1].train_loss);
+}
+
+TEST_F(TrainerTest, SeedsAreDerivedPerSourceOfRandomness) {
+  const RunSeeds seeds = DeriveRunSeeds(7);
+  EXPECT_EQ(seeds.run, 7u);
+  EXPECT_EQ(seeds.init, DeriveSeed(7, 1));
+  EXPECT_EQ(seeds.data_order, DeriveSeed(7, 2));
+  EXPECT_EQ(seeds.augmentation, DeriveSeed(7, 3));
+  EXPECT_NE(seeds.init, seeds.data_order);
+  EXPECT_NE(seeds.data_order, seeds.augmentation);
+  EXPECT_NE(DeriveRunSeeds(8).init, seeds.init);
+}
+
+TEST_F(TrainerTest, LogRecordsHeaderEvaluationsAndEnd) {
+  TempDir dir;
+  const auto log_file = dir / "run.jsonl";
+  TrainOptions options = Quick(1500, 2, 3);
+  options.target = 0.5;
+  auto writer = std::make_unique<runlog::JsonlRunLogWriter>(log_file);
+  options.log = writer.get();
+  std::vector<double> seen;
+  options.on_eval = [&](const runlog::EvalPoint& p) { seen.push_back(p.metric); };
+  const TrainResult result = Train(*entries::FindBuiltinEntry("progressive-resize"), *data_, options);
+  writer.reset();
+
+  const runlog::RunLog log = runlog::ReadJsonlRunLog(log_file);
+  EXPECT_TRUE(log.warnings.empty());
+  EXPECT_EQ(log.header["entry"], "progressive-resize");
+  EXPECT_EQ(log.header["threads"], 1);
+  EXPECT_EQ(log.header["seeds"]["run"], 3);
+  EXPECT_EQ(log.header["seeds"]["init"], DeriveSeed(3, 1));
+  EXPECT_EQ(log.header["hyperparameters"]["epochs"], 2);
+  EXPECT_EQ(log.header["hyperparameters"]["train_subset"], 1500);
+  EXPECT_EQ(log.header["data"]["train_images"], 1500);
+  EXPECT_EQ(log.header["data"]["validation_images"], 5000);
+  EXPECT_TRUE(log.header["library_versions"].contains("libtorch"));
+  EXPECT_TRUE(log.header["environment"].contains("host"));
+  EXPECT_TRUE(log.header.contains("start_time"));
+  ASSERT_EQ(log.points.size(), 2u);
+  ASSERT_EQ(seen.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(log.points[i].epoch, static_cast<double>(i + 1));
+    EXPECT_EQ(log.points[i].metric, seen[i]);
+    EXPECT_TRUE(log.points[i].train_loss.has_value());
+    EXPECT_LT(log.points[i].train_seconds, log.points[i].wall_seconds);  // evaluation is excluded
+  }
+  EXPECT_GT(log.points[1].train_seconds, log.points[0].train_seconds);
+  // Progressive resizing: the first of two epochs at low resolution (the raw records carry it).
+  const std::string text = ReadFile(log_file);
+  EXPECT_THAT(text, HasSubstr("\"resolution\":14"));
+  EXPECT_THAT(text, HasSubstr("\"resolution\":28"));
+  // The end record agrees with the result: TTA is the training time of the first evaluation at the target.
+  EXPECT_EQ(log.status, result.run.status);
+  if (log.status == runlog::RunStatus::kReached) {
+    ASSERT_TRUE(result.tta_seconds.has_value());
+    const auto first = std::find_if(log.points.begin(), log.points.end(),
+                                    [](const runlog::EvalPoint& p) { return p.metric >= 0.5; });
+    EXPECT_DOUBLE_EQ(*result.tta_seconds, first->train_seconds);
+  }
+}
+
+TEST_F(TrainerTest, StopAtTargetEndsAtTheFirstEvaluationAtTheTarget) {
+  TrainOptions options = Quick(2000, 3, 5);
+  options.target = 0.3;
+  options.stop_at_target = true;
+  const TrainResult result = Train(*entries::FindBuiltinEntry("baseline"), *data_, options);
+  EXPECT_EQ(result.run.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(result.epochs_run, 1);
+  ASSERT_TRUE(result.tta_seconds.has_value());
+  EXPECT_DOUBLE_EQ(*result.tta_seconds, result.run.points[0].train_seconds);
+}
+
+TEST_F(TrainerTest, UnreachableTargetIsNotReachedWithNoTta) {
+  TrainOptions options = Quick(1000, 1, 5);
+  options.target = 0.999;
+  const TrainResult result = Train(*entries::FindBuiltinEntry("baseline"), *data_, options);
+  EXPECT_EQ(result.run.status, runlog::RunStatus::kNotReached);
+  EXPECT_FALSE(result.tta_seconds.has_value());
+}
+
+TEST_F(TrainerTest, DivergingRunEndsAsFailedWithTheReason) {
+  entries::BuiltinEntry wild = *entries::FindBuiltinEntry("baseline");
+  wild.recipe.learning_rate = 1e12;
+  wild.recipe.schedule = "constant";
+  TempDir dir;
+  auto writer = std::make_unique<runlog::JsonlRunLogWriter>(dir / "run.jsonl");
+  TrainOptions options = Quick(2000, 2, 1);
+  options.log = writer.get();
+  const TrainResult result = Train(wild, *data_, options);
+  writer.reset();
+  EXPECT_EQ(result.run.status, runlog::RunStatus::kFailed);
+  EXPECT_THAT(result.run.error, HasSubstr("diverged"));
+  const runlog::RunLog log = runlog::ReadJsonlRunLog(dir / "run.jsonl");
+  EXPECT_EQ(log.status, runlog::RunStatus::kFailed);
+  EXPECT_THAT(log.error, HasSubstr("diverged"));
+}
+
+TEST_F(TrainerTest, BadOptionsNameTheOption) {
+  TrainOptions options = Quick(100, 0);
+  try {
+    Train(*entries::FindBuiltinEntry("baseline"), *data_, options);
+    FAIL() << "expected a UsageError";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+    EXPECT_EQ(e.where(), "--epochs");
+  }
+}
+
+}  // namespace
+}  // namespace evalsuite::training
