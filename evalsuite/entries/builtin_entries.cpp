@@ -35,11 +35,12 @@ std::vector<BuiltinEntry> MakeCatalog() {
 
   BuiltinEntry cyclic;
   cyclic.name = "cyclic-lr";
-  cyclic.description = "baseline model with a one-cycle learning rate peaking at 0.4 (super-convergence)";
+  cyclic.description = "baseline with a one-cycle learning rate: 0.008 up to 0.2 (4x baseline) in 25%, then down";
   cyclic.epoch_budget = 10;
   cyclic.recipe = BaselineRecipe();
   cyclic.recipe.schedule = "one-cycle";
-  cyclic.recipe.learning_rate = cyclic.recipe.reference_learning_rate = 0.4;
+  // A peak of 0.4 ends below 0.91 after 10 epochs (0.905): too hot for this model; 0.2 ends near 0.92.
+  cyclic.recipe.learning_rate = cyclic.recipe.reference_learning_rate = 0.2;
   cyclic.recipe.one_cycle_peak_fraction = 0.25;
   catalog.push_back(cyclic);
 

@@ -76,6 +76,17 @@ TEST(FashionMnistSplit, RealDebianFilesGiveTheDocumentedSplits) {
   }
   std::set<uint32_t> validation(data.validation.source_indices.begin(), data.validation.source_indices.end());
   for (uint32_t i : data.holdout.source_indices) EXPECT_EQ(validation.count(i), 0u) << "test image " << i;
+  // Pinned: the split is part of the dataset's definition, so a change of the algorithm or the seed (which
+  // would silently change every validation accuracy and the holdout) fails here.
+  const std::vector<uint32_t> first_validation(data.validation.source_indices.begin(),
+                                               data.validation.source_indices.begin() + 8);
+  const std::vector<uint32_t> first_holdout(data.holdout.source_indices.begin(),
+                                            data.holdout.source_indices.begin() + 8);
+  EXPECT_EQ(first_validation, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 11, 13}));
+  EXPECT_EQ(first_holdout, (std::vector<uint32_t>{6, 7, 8, 9, 10, 12, 15, 16}));
+  uint64_t fnv = 1469598103934665603ULL;  // FNV-1a over all validation indices
+  for (uint32_t i : data.validation.source_indices) fnv = (fnv ^ i) * 1099511628211ULL;
+  EXPECT_EQ(fnv, 8073712466012083852ULL);
   // Stable across calls (and machines: the split is a pure function of the labels and the fixed seed).
   const datasets::FashionMnist again = datasets::LoadFashionMnist();
   EXPECT_EQ(again.validation.source_indices, data.validation.source_indices);
