@@ -39,21 +39,6 @@ bool ConstantTimeEquals(const std::string& a, const std::string& b) {
 }
 
 // Percent-encodes everything but unreserved characters and '/', for image URLs built from manifest paths.
-std::string EncodePath(const std::string& path) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 std::optional<std::string> ImageContentType(const fs::path& file) {
   std::string extension = file.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
@@ -403,7 +388,7 @@ void LabelServer::ServeQueue(const httplib::Request& request, httplib::Response&
                      {"class_index", item.class_index},
                      {"query", item.query},
                      {"rank", item.rank},
-                     {"image", "/images/" + EncodePath(item.path)},
+                     {"image", "/images/" + PercentEncode(item.path, /*keep_slash=*/true)},
                      {"label", StandingLabel(decisions, item.id, *labeler)}});
   }
   Reply(response,
@@ -441,7 +426,8 @@ void LabelServer::ServeExamples(const httplib::Request& request, httplib::Respon
   }
   json images = json::array();
   if (!examples_root_.empty()) {
-    for (const std::string& path : ExamplesOf(wnid)) images.push_back("/examples/" + EncodePath(path));
+    for (const std::string& path : ExamplesOf(wnid))
+      images.push_back("/examples/" + PercentEncode(path, /*keep_slash=*/true));
   }
   Reply(response, {{"wnid", wnid}, {"images", images}});
 }

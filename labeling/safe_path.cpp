@@ -1,6 +1,7 @@
 #include "labeling/safe_path.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace evalsuite::labeling {
 namespace fs = std::filesystem;
@@ -27,6 +28,21 @@ std::optional<fs::path> ResolveInside(const fs::path& root_canonical, const std:
     if (it == resolved.end() || *it != *root_it) return std::nullopt;
   }
   return resolved;
+}
+
+std::string PercentEncode(const std::string& text, bool keep_slash) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || (keep_slash && c == '/')) {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
 }
 
 }  // namespace evalsuite::labeling

@@ -13,4 +13,8 @@ namespace evalsuite::labeling {
 std::optional<std::filesystem::path> ResolveInside(const std::filesystem::path& root_canonical,
                                                    const std::string& relative);
 
+// Percent-encodes everything but RFC 3986's unreserved characters (and '/' when `keep_slash`, for paths in
+// URLs): the inverse of the decoding ResolveInside's callers do, for image URLs and query values.
+std::string PercentEncode(const std::string& text, bool keep_slash);
+
 }  // namespace evalsuite::labeling

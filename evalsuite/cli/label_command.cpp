@@ -22,6 +22,7 @@
 #include "labeling/agreement.h"
 #include "labeling/label_server.h"
 #include "labeling/label_store.h"
+#include "labeling/safe_path.h"
 
 namespace evalsuite::cli {
 namespace {
@@ -55,21 +56,6 @@ void AddCommonOptions(CLI::App& command, CommonArgs& args) {
   command.add_option("--candidates", args.candidates, "The candidate manifest (DIR/candidates.json or DIR)")
       ->required();
   command.add_option("--store", args.store, "The label store (SQLite); default: labels.sqlite beside the manifest");
-}
-
-std::string UrlEncode(const std::string& text) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
 }
 
 std::string HostName() {
@@ -118,8 +104,10 @@ void RunServe(const ServeArgs& args) {
   const int port = server.Bind();
   const std::string host = loopback ? (args.bind == "::1" ? "[::1]" : args.bind)
                                     : (args.bind == "0.0.0.0" || args.bind == "::" ? HostName() : args.bind);
-  std::string url = "http://" + host + ":" + std::to_string(port) + "/?labeler=" + UrlEncode(args.labeler);
-  if (!options.access_token.empty()) url += "&token=" + UrlEncode(options.access_token);
+  std::string url = "http://" + host + ":" + std::to_string(port) +
+                    "/?labeler=" + labeling::PercentEncode(args.labeler, /*keep_slash=*/false);
+  if (!options.access_token.empty())
+    url += "&token=" + labeling::PercentEncode(options.access_token, /*keep_slash=*/false);
   std::cout << "Labeling " << server.item_count() << " candidates of " << manifest.classes.size() << " classes as "
             << args.labeler << "\n"
             << "Store: " << store.file().string() << "\n"
