@@ -38,7 +38,6 @@ bool ConstantTimeEquals(const std::string& a, const std::string& b) {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
-// Percent-encodes everything but unreserved characters and '/', for image URLs built from manifest paths.
 std::optional<std::string> ImageContentType(const fs::path& file) {
   std::string extension = file.extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
