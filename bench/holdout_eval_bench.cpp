@@ -14,6 +14,7 @@
 
 #include "bench/synthetic_photos.h"
 #include "datasets/images/holdout_manifest.h"
+#include "evalsuite/common/allocator_tuning.h"
 #include "evalsuite/common/sha256.h"
 #include "evalsuite/generalization/holdout_evaluation.h"
 
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
   }
 
   generalization::SetInferenceThreads(threads);
+  TuneAllocatorForTensors();  // as `evalsuite holdout eval` does
   auto make_evaluator = [&](bool optimize) {
     generalization::ModelSpec model;
     model.name = "resnet18-random";

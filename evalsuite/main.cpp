@@ -5,13 +5,14 @@
 #include <iostream>
 
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"evalsuite: is time-to-accuracy stable, and do TTA-optimized models generalize?"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", EVALSUITE_VERSION " (" EVALSUITE_GIT_REVISION ")");
+  app.set_version_flag("--version", evalsuite::EvalsuiteVersion() + " (" + evalsuite::EvalsuiteGitRevision() + ")");
   namespace cli = evalsuite::cli;
   cli::RegisterEntriesCommand(app);
   cli::RegisterTrainCommand(app);

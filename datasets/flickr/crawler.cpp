@@ -389,7 +389,7 @@ datasets::CandidateManifest Crawl::BuildManifest() const {
     }
   }
   json source = {{"tool", "evalsuite holdout crawl"},
-                 {"evalsuite_version", EVALSUITE_VERSION},
+                 {"evalsuite_version", EvalsuiteVersion()},
                  {"api", "flickr.photos.search"},
                  {"endpoint", EndpointForRecord(options_.endpoint)},
                  {"since", FormatUtc(options_.min_upload_date)},

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <mutex>
 
+#include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 
 namespace evalsuite::flickr {
@@ -136,7 +137,8 @@ HttpResponse CurlHttpClient::Get(const std::string& url, const HttpRequestOption
   curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
   // gzip only: what Flickr serves, and cheap to produce (a server offered "br" may compress at its slowest).
   curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, options.accept_gzip ? "gzip" : nullptr);
-  curl_easy_setopt(curl, CURLOPT_USERAGENT, "evalsuite/" EVALSUITE_VERSION " (holdout crawl)");
+  const std::string user_agent = "evalsuite/" + EvalsuiteVersion() + " (holdout crawl)";
+  curl_easy_setopt(curl, CURLOPT_USERAGENT, user_agent.c_str());
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, OnBody);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, OnHeader);

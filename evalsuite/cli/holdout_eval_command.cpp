@@ -10,6 +10,7 @@
 
 #include "datasets/images/holdout_manifest.h"
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/common/allocator_tuning.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
@@ -141,6 +142,7 @@ void Run(const HoldoutEvalArgs& args) {
   options.tolerate_missing = args.tolerate_missing;
   options.classifier.optimize = !args.no_optimize;
   generalization::SetInferenceThreads(args.threads);
+  const json allocator = TuneAllocatorForTensors();
 
   generalization::HoldoutEvaluator evaluator(std::move(models), options);
   for (const std::string& note : evaluator.notes()) std::cerr << "model " << note << "\n";
@@ -148,6 +150,7 @@ void Run(const HoldoutEvalArgs& args) {
   size_t unreadable = 0;
   for (const std::string& dir : args.holdouts) {
     json set = evaluator.Evaluate(dir);
+    set["pipeline"]["allocator"] = allocator;
     unreadable += set["unreadable"].get<size_t>();
     std::cout << generalization::SummarizeImageSet(set) << "\n";
     std::cerr << fmt::format("{}: {:.1f} s, {:.0f} images/s\n", set["image_set"].get<std::string>(),

@@ -23,6 +23,9 @@ nlohmann::json DescribeEnvironment() {
   return env;
 }
 
+std::string EvalsuiteVersion() { return EVALSUITE_VERSION; }
+std::string EvalsuiteGitRevision() { return EVALSUITE_GIT_REVISION; }
+
 std::string UtcNowIso8601() {
   std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};

@@ -8,6 +8,9 @@
 namespace evalsuite {
 
 nlohmann::json DescribeEnvironment();
+// "0.1.0" and the short git revision the build was configured from ("unknown" outside a git checkout).
+std::string EvalsuiteVersion();
+std::string EvalsuiteGitRevision();
 // UTC time now as ISO 8601 ("2026-11-21T23:46:04Z").
 std::string UtcNowIso8601();
 

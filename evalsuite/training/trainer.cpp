@@ -12,6 +12,7 @@
 #include <map>
 #include <thread>
 
+#include "evalsuite/common/allocator_tuning.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/seeds.h"
@@ -32,8 +33,8 @@ double SecondsSince(Clock::time_point start) { return std::chrono::duration<doub
 // [N, 1, 28, 28] float, normalized as every built-in model expects: (x / 255 - mean) / std.
 torch::Tensor ImagesToTensor(const datasets::ImageSet& set) {
   const auto n = static_cast<int64_t>(set.size());
-  torch::Tensor bytes = torch::from_blob(const_cast<uint8_t*>(set.pixels.data()), {n, 1, set.rows, set.cols},
-                                         torch::kUInt8);
+  torch::Tensor bytes =
+      torch::from_blob(const_cast<uint8_t*>(set.pixels.data()), {n, 1, set.rows, set.cols}, torch::kUInt8);
   return ((bytes.to(torch::kFloat32) / 255.0f) - static_cast<float>(entries::kInputMean)) /
          static_cast<float>(entries::kInputStd);
 }
@@ -209,13 +210,10 @@ json RunSeedsToJson(const RunSeeds& seeds) {
 }
 
 json TrainingLibraryVersions() {
-  return {{"libtorch", TORCH_VERSION},
-          {"zlib", ZLIB_VERSION},
-          {"libtorch_parallel", at::get_parallel_info()}};
+  return {{"libtorch", TORCH_VERSION}, {"zlib", ZLIB_VERSION}, {"libtorch_parallel", at::get_parallel_info()}};
 }
 
-TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data,
-                  const TrainOptions& options) {
+TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data, const TrainOptions& options) {
   const Clock::time_point wall_start = Clock::now();
   const entries::Recipe& recipe = entry.recipe;
   const int epochs = options.epochs.value_or(entry.epoch_budget);
@@ -226,9 +224,10 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   TrainResult result;
   result.target = target;
   result.seeds = DeriveRunSeeds(options.seed);
-  const int threads = options.threads > 0 ? options.threads
-                                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads =
+      options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   torch::set_num_threads(threads);
+  const json allocator = TuneAllocatorForTensors();
   result.threads = torch::get_num_threads();
 
   const datasets::ImageSet train_set =
@@ -258,6 +257,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
         {"split_seed", datasets::kFashionMnistSplitSeed}}},
   };
   header["environment"]["threads"] = result.threads;
+  header["environment"]["allocator"] = allocator;
   if (options.model_dir) header["model_dir"] = options.model_dir->string();
   header.update(options.extra_header);
   result.run.header = header;
@@ -277,6 +277,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
                                                          .momentum(recipe.momentum)
                                                          .nesterov(recipe.nesterov)
                                                          .weight_decay(recipe.weight_decay));
+    std::vector<torch::Tensor> parameters = model->parameters();
     const torch::Tensor train_images = ImagesToTensor(train_set);
     const torch::Tensor train_labels = LabelsToTensor(train_set);
     const torch::Tensor val_images = ImagesToTensor(data.validation);
@@ -300,9 +301,10 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
         if (it == resized.end()) {
           torch::NoGradGuard no_grad;
           it = resized
-                   .emplace(side, F::interpolate(train_images, F::InterpolateFuncOptions()
-                                                                   .size(std::vector<int64_t>{side, side})
-                                                                   .mode(torch::kArea)))
+                   .emplace(side,
+                            F::interpolate(
+                                train_images,
+                                F::InterpolateFuncOptions().size(std::vector<int64_t>{side, side}).mode(torch::kArea)))
                    .first;
         }
         images = &it->second;
@@ -321,7 +323,9 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
         x = x.contiguous(at::MemoryFormat::ChannelsLast);
         lr = entries::LearningRateAt(recipe, epoch + static_cast<double>(step) / static_cast<double>(steps), epochs);
         SetLearningRate(optimizer, lr);
-        optimizer.zero_grad();
+        // Gradients are dropped rather than zeroed (PyTorch 2's default, set_to_none): backward then hands its
+        // fresh gradient buffers to the parameters instead of adding them into zero-filled ones.
+        for (torch::Tensor& p : parameters) p.mutable_grad().reset();
         torch::Tensor logits;
         {
           CpuAutocast autocast(bf16);

@@ -1,6 +1,8 @@
 // Short training runs on real Fashion-MNIST (small subsets, one thread): every entry learns, the same seed
 // gives the same curve, the log and the end status say what happened. Skips when Debian's
 // dataset-fashion-mnist is not installed.
+#include "evalsuite/training/trainer.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,7 +14,6 @@
 #include "evalsuite/common/seeds.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/training/trainer.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::training {
@@ -110,6 +111,9 @@ TEST_F(TrainerTest, LogRecordsHeaderEvaluationsAndEnd) {
   EXPECT_EQ(log.header["data"]["validation_images"], 5000);
   EXPECT_TRUE(log.header["library_versions"].contains("libtorch"));
   EXPECT_TRUE(log.header["environment"].contains("host"));
+  EXPECT_EQ(log.header["environment"]["threads"], 1);
+  ASSERT_TRUE(log.header["environment"].contains("allocator"));
+  EXPECT_EQ(log.header["environment"]["allocator"]["allocator"], "glibc malloc");
   EXPECT_TRUE(log.header.contains("start_time"));
   ASSERT_EQ(log.points.size(), 2u);
   ASSERT_EQ(seen.size(), 2u);
@@ -128,8 +132,8 @@ TEST_F(TrainerTest, LogRecordsHeaderEvaluationsAndEnd) {
   EXPECT_EQ(log.status, result.run.status);
   if (log.status == runlog::RunStatus::kReached) {
     ASSERT_TRUE(result.tta_seconds.has_value());
-    const auto first = std::find_if(log.points.begin(), log.points.end(),
-                                    [](const runlog::EvalPoint& p) { return p.metric >= 0.5; });
+    const auto first =
+        std::find_if(log.points.begin(), log.points.end(), [](const runlog::EvalPoint& p) { return p.metric >= 0.5; });
     EXPECT_DOUBLE_EQ(*result.tta_seconds, first->train_seconds);
   }
 }
