@@ -35,6 +35,7 @@ struct HoldoutEvalArgs {
   int depth = 2;
   double margin = 0.01;
   std::string metric = "top1";
+  std::string basis = "accuracy";
   std::string reference;
   std::string pair_metrics;
   bool tolerate_missing = false;
@@ -98,6 +99,10 @@ void Run(const HoldoutEvalArgs& args) {
   if (args.depth < 0) throw UsageError("--depth", "must be at least 0");
   if (!(args.margin >= 0 && args.margin < 1)) throw UsageError("--margin", "must be a proportion in [0, 1), e.g. 0.01");
   if (args.metric != "top1" && args.metric != "top5") throw UsageError("--metric", "must be top1 or top5");
+  if (args.basis != "accuracy" && args.basis != "gap") throw UsageError("--verdict-basis", "must be accuracy or gap");
+  if (args.basis == "gap" && args.metric != "top1") {
+    throw UsageError("--verdict-basis", "gap compares with validation top-1; use it with --metric top1");
+  }
   if (args.which != "at_target" && args.which != "final") throw UsageError("--which", "must be at_target or final");
   if (args.max_pixels < 1) throw UsageError("--max-pixels", "must be positive");
   // Every holdout must at least be readable before any model is loaded.
@@ -136,6 +141,7 @@ void Run(const HoldoutEvalArgs& args) {
   options.pipeline.decode.max_pixels = args.max_pixels;
   options.verdict.metric = args.metric;
   options.verdict.margin = args.margin;
+  options.verdict.basis = args.basis;
   options.verdict.reference = args.reference;
   options.pair_metrics = {args.metric};
   if (args.pair_metrics == "both") options.pair_metrics = {"top1", "top5"};
@@ -201,6 +207,11 @@ void RegisterHoldoutEvalCommand(CLI::App& holdout) {
   command->add_option("--margin", args->margin, "Accuracy loss tolerated in the verdict (proportion)")
       ->capture_default_str();
   command->add_option("--metric", args->metric, "Verdict metric: top1 or top5")->capture_default_str();
+  command
+      ->add_option("--verdict-basis", args->basis,
+                   "accuracy: holdout accuracy against the reference's; gap: the holdout difference beyond what the "
+                   "validation accuracies predict (for models stopped at different accuracies)")
+      ->capture_default_str();
   command->add_option("--reference", args->reference, "Pretrained model to compare against (default: the best)");
   command->add_option("--pair-metrics", args->pair_metrics, "\"both\": test every pair on top-1 and top-5");
   command->add_flag("--tolerate-missing", args->tolerate_missing,

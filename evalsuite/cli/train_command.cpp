@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -25,10 +26,17 @@ struct TrainArgs {
   std::optional<int> epochs;
   std::optional<size_t> train_subset;
   bool stop_at_target = false;
+  int evals_per_epoch = 1;
   std::string log;
   std::string data = datasets::kDefaultFashionMnistDir;
   std::string model_dir;
 };
+
+// "3" at an epoch's end, "2.25" for an evaluation within an epoch (--evals-per-epoch).
+std::string FormatEpoch(double epoch) {
+  const double whole = std::round(epoch);
+  return std::abs(epoch - whole) < 1e-9 ? fmt::format("{}", static_cast<int>(whole)) : fmt::format("{:.2f}", epoch);
+}
 
 void RunTrain(const TrainArgs& args) {
   const entries::BuiltinEntry& entry = entries::BuiltinEntryOrThrow(args.entry);
@@ -39,6 +47,7 @@ void RunTrain(const TrainArgs& args) {
     throw UsageError("--target", "must be a fraction in (0, 1], e.g. 0.91");
   }
   if (args.train_subset && *args.train_subset < 1) throw UsageError("--train-subset", "must be at least 1");
+  if (args.evals_per_epoch < 1) throw UsageError("--evals-per-epoch", "must be at least 1");
   std::unique_ptr<runlog::JsonlRunLogWriter> log;
   if (!args.log.empty()) log = std::make_unique<runlog::JsonlRunLogWriter>(args.log);
 
@@ -51,18 +60,19 @@ void RunTrain(const TrainArgs& args) {
   options.epochs = args.epochs;
   options.train_subset = args.train_subset;
   options.stop_at_target = args.stop_at_target;
+  options.evals_per_epoch = args.evals_per_epoch;
   options.log = log.get();
   if (!args.model_dir.empty()) options.model_dir = args.model_dir;
   const int epochs = args.epochs.value_or(entry.epoch_budget);
   const double target = args.target.value_or(entry.threshold);
   options.on_eval = [epochs, target](const runlog::EvalPoint& p) {
-    std::cout << fmt::format("epoch {:>2}/{}  val_top1 {:.4f}{}  train_loss {:.4f}  train {:7.1f} s  wall {:7.1f} s\n",
-                             static_cast<int>(p.epoch), epochs, p.metric, p.metric >= target ? "*" : " ",
+    std::cout << fmt::format("epoch {:>5}/{}  val_top1 {:.4f}{}  train_loss {:.4f}  train {:7.1f} s  wall {:7.1f} s\n",
+                             FormatEpoch(p.epoch), epochs, p.metric, p.metric >= target ? "*" : " ",
                              p.train_loss.value_or(0.0), p.train_seconds, p.wall_seconds)
               << std::flush;
   };
-  std::cout << fmt::format("evalsuite train {}: seed {}, {} epochs, target {} {}, data {}{}\n", entry.name,
-                           args.seed, epochs, entry.metric, target, args.data,
+  std::cout << fmt::format("evalsuite train {}: seed {}, {} epochs, target {} {}, data {}{}\n", entry.name, args.seed,
+                           epochs, entry.metric, target, args.data,
                            args.train_subset ? fmt::format(" (first {} training images)", *args.train_subset) : "")
             << std::flush;
 
@@ -76,7 +86,7 @@ void RunTrain(const TrainArgs& args) {
     const auto reached = std::find_if(result.run.points.begin(), result.run.points.end(),
                                       [&](const runlog::EvalPoint& p) { return p.metric >= target; });
     std::cout << fmt::format("TTA {:.1f} s: {} reached {} >= {} at epoch {} (training time, evaluation excluded)\n",
-                             *result.tta_seconds, entry.name, entry.metric, target, static_cast<int>(reached->epoch));
+                             *result.tta_seconds, entry.name, entry.metric, target, FormatEpoch(reached->epoch));
   } else if (result.run.status == runlog::RunStatus::kNotReached) {
     std::cout << fmt::format("TTA none: {} did not reach {} >= {} in {} epochs (best {:.4f})\n", entry.name,
                              entry.metric, target, result.epochs_run, best);
@@ -105,6 +115,10 @@ void RegisterTrainCommand(CLI::App& app) {
   command->add_option("--epochs", args->epochs, "Epochs to run (default: the entry's budget)");
   command->add_option("--train-subset", args->train_subset, "Train on the first N training images only");
   command->add_flag("--stop-at-target", args->stop_at_target, "Stop after the first evaluation at the target");
+  command
+      ->add_option("--evals-per-epoch", args->evals_per_epoch,
+                   "Validation evaluations per epoch, evenly spaced (finer TTA; evaluation time is excluded)")
+      ->capture_default_str();
   command->add_option("--log", args->log, "Write the JSON Lines run log to FILE");
   command->add_option("--data", args->data, "Folder with the Fashion-MNIST IDX files (gzipped or plain)")
       ->capture_default_str();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "evalsuite/common/error.h"
@@ -14,6 +15,17 @@ using nlohmann::json;
 using reports::JsonNumber;
 
 std::string Points(double proportion) { return fmt::format("{:+.2f}", proportion * 100); }
+
+// Two-sided Wald test of H0: acc(a) - acc(b) = expected on paired outcomes (only_a, only_b discordant of n),
+// with half a count added to each discordant cell so that no discordance still has a variance.
+double PairedDifferenceP(const PairComparison& pair, double expected) {
+  if (pair.n == 0) return 1;
+  const double n = static_cast<double>(pair.n);
+  const double b = static_cast<double>(pair.only_a) + 0.5, c = static_cast<double>(pair.only_b) + 0.5;
+  const double variance = ((b + c) - (b - c) * (b - c) / n) / (n * n);
+  const double z = (pair.difference - expected) / std::sqrt(std::max(variance, 1e-300));
+  return std::erfc(std::abs(z) / std::sqrt(2.0));
+}
 
 }  // namespace
 
@@ -65,11 +77,32 @@ GroupVerdict JudgeGeneralization(const std::vector<ModelOutcomes>& models, const
     return verdict;
   }
   verdict.reference = reference->name;
+  const bool gap = rule.basis == "gap";
+  if (gap) {
+    if (rule.metric != "top1") {
+      throw UsageError("--verdict-basis", "gap compares with validation top-1, so the metric must be top1");
+    }
+    for (const ModelOutcomes* model : candidates) {
+      if (!model->validation_accuracy) {
+        throw UsageError("--verdict-basis", "gap needs every compared model's validation accuracy; \"" + model->name +
+                                                "\" has none (model.json val_top1 or a sidecar's validation_accuracy)");
+      }
+    }
+    if (!reference->validation_accuracy) {
+      throw UsageError("--verdict-basis", "gap needs the reference's validation accuracy; \"" + reference->name +
+                                              "\" has none (model.json val_top1 or a sidecar's validation_accuracy)");
+    }
+  }
   std::vector<double> p_values;
   for (const ModelOutcomes* candidate : candidates) {
     VerdictComparison comparison;
     comparison.pair = ComparePair(*candidate, *reference, rule.metric);
-    p_values.push_back(comparison.pair.p_value);
+    const double expected = gap ? *candidate->validation_accuracy - *reference->validation_accuracy : 0.0;
+    if (gap) comparison.expected = expected;
+    comparison.judged = comparison.pair.difference - expected;
+    comparison.judged_lower = comparison.pair.lower - expected;
+    comparison.judged_upper = comparison.pair.upper - expected;
+    p_values.push_back(gap ? PairedDifferenceP(comparison.pair, expected) : comparison.pair.p_value);
     verdict.comparisons.push_back(comparison);
   }
   const std::vector<double> adjusted = HolmAdjust(p_values);
@@ -82,37 +115,50 @@ GroupVerdict JudgeGeneralization(const std::vector<ModelOutcomes>& models, const
     const bool significant = c.pair.n > 0 && c.p_holm < rule.alpha;
     if (!significant) {
       c.outcome = "no significant difference";
-    } else if (c.pair.difference > 0) {
+    } else if (c.judged > 0) {
       c.outcome = "better";
-    } else if (-c.pair.difference > rule.margin) {
+    } else if (-c.judged > rule.margin) {
       c.outcome = "loss beyond margin";
-      losers.push_back(fmt::format("{} ({} points, Holm p = {:.3g})", c.pair.a, Points(c.pair.difference), c.p_holm));
+      losers.push_back(fmt::format("{} ({} points, Holm p = {:.3g})", c.pair.a, Points(c.judged), c.p_holm));
     } else {
       c.outcome = "significant loss within margin";
     }
-    c.non_inferior = c.pair.n > 0 && c.pair.lower > -rule.margin;
+    c.non_inferior = c.pair.n > 0 && c.judged_lower > -rule.margin;
     non_inferior += c.non_inferior;
-    lowest = std::min(lowest, c.pair.difference);
-    highest = std::max(highest, c.pair.difference);
+    lowest = std::min(lowest, c.judged);
+    highest = std::max(highest, c.judged);
   }
   const AccuracyCount reference_count = CountAccuracy(reference->Metric(rule.metric));
   const size_t k = verdict.comparisons.size();
   verdict.generalizes = losers.empty();
+  const std::string beyond = gap ? " beyond what validation predicts" : "";
+  const std::string differences = gap ? "shift-adjusted differences" : "differences";
   if (losers.empty()) {
     verdict.statement = fmt::format(
         "{} {} model{} generalize{} as well as {} \"{}\" ({} {:.2f}%): none loses significantly more than {:.2f} "
-        "points (differences {} to {} points; {} of {} shown within the margin at 95%)",
+        "points{} ({} {} to {} points; {} of {} shown within the margin at 95%)",
         k, rule.candidate_group, k == 1 ? "" : "s", k == 1 ? "s" : "", rule.reference_group, reference->name,
-        metric_name, reference_count.accuracy() * 100, rule.margin * 100, Points(lowest), Points(highest), non_inferior,
-        k);
+        metric_name, reference_count.accuracy() * 100, rule.margin * 100, beyond, differences, Points(lowest),
+        Points(highest), non_inferior, k);
   } else {
     std::string names;
     for (const std::string& loser : losers) names += (names.empty() ? "" : ", ") + loser;
     verdict.statement = fmt::format(
-        "{} of {} {} models lose significantly more than {:.2f} points of {} against {} "
+        "{} of {} {} models lose significantly more than {:.2f} points of {}{} against {} "
         "\"{}\" ({:.2f}%): {}",
-        losers.size(), k, rule.candidate_group, rule.margin * 100, metric_name, rule.reference_group, reference->name,
-        reference_count.accuracy() * 100, names);
+        losers.size(), k, rule.candidate_group, rule.margin * 100, metric_name, beyond, rule.reference_group,
+        reference->name, reference_count.accuracy() * 100, names);
+  }
+  if (gap) {
+    verdict.test = fmt::format(
+        "gap basis: each {} model's holdout {} difference to {} pretrained model \"{}\" minus their validation "
+        "difference (validation accuracies taken as given), Wald z on the paired holdout outcomes against that "
+        "expectation, Holm-adjusted over {} comparison{}, alpha {}; a loss counts when significant and larger than "
+        "the {:.2f}-point margin; intervals: Newcombe 95% of the holdout difference, shifted by the validation "
+        "difference",
+        rule.candidate_group, metric_name, rule.reference.empty() ? "the best" : "the chosen", reference->name, k,
+        k == 1 ? "" : "s", rule.alpha, rule.margin * 100);
+    return verdict;
   }
   verdict.test = fmt::format(
       "exact McNemar of each {} model against {} pretrained model \"{}\" on {}, Holm-adjusted over {} "
@@ -134,12 +180,17 @@ json VerdictJson(const GroupVerdict& verdict, const VerdictRule& rule) {
                            {"p_value", JsonNumber(c.pair.p_value)},
                            {"p_holm", JsonNumber(c.p_holm)},
                            {"outcome", c.outcome},
-                           {"non_inferior", c.non_inferior}});
+                           {"non_inferior", c.non_inferior},
+                           {"validation_difference", c.expected ? JsonNumber(*c.expected) : json(nullptr)},
+                           {"judged_difference", JsonNumber(c.judged)},
+                           {"judged_lower", JsonNumber(c.judged_lower)},
+                           {"judged_upper", JsonNumber(c.judged_upper)}});
   }
   return {{"generalizes", verdict.generalizes ? json(*verdict.generalizes) : json(nullptr)},
           {"statement", verdict.statement},
           {"test", verdict.test},
           {"metric", rule.metric},
+          {"basis", rule.basis},
           {"margin", rule.margin},
           {"alpha", rule.alpha},
           {"reference", verdict.reference.empty() ? json(nullptr) : json(verdict.reference)},

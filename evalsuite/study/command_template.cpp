@@ -40,6 +40,7 @@ const std::map<std::string, std::string>& KnownPlaceholders() {
       {"train_subset", "training images to use"},
       {"model_dir", "where to save the model ({run_dir}/model)"},
       {"run_index", "the rerun number, 0-based"},
+      {"evals_per_epoch", "validation evaluations per epoch the study asks for (evals_per_epoch)"},
       {"study_dir", "the folder of the study file"},
   };
   return known;
@@ -47,7 +48,8 @@ const std::map<std::string, std::string>& KnownPlaceholders() {
 
 std::vector<std::string> TemplatePlaceholders(const std::string& command_template) {
   std::vector<std::string> names;
-  Scan(command_template, [](const std::string&) {}, [&](const std::string& name) { names.push_back(name); });
+  Scan(
+      command_template, [](const std::string&) {}, [&](const std::string& name) { names.push_back(name); });
   return names;
 }
 

@@ -98,14 +98,26 @@ ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const
                       {"EVALSUITE_RUN_DIR", run_dir.string()}};
   const fs::path log = run_dir / kRunLogFile;
   if (entry.builtin) {
-    spec.argv = {evalsuite_binary.string(), "train",      entry.name, "--seed",  std::to_string(run.seed),
-                 "--threads",               threads,      "--epochs", std::to_string(entry.epochs),
-                 "--target",                FormatNumber(entry.threshold)};
+    spec.argv = {evalsuite_binary.string(),
+                 "train",
+                 entry.name,
+                 "--seed",
+                 std::to_string(run.seed),
+                 "--threads",
+                 threads,
+                 "--epochs",
+                 std::to_string(entry.epochs),
+                 "--target",
+                 FormatNumber(entry.threshold)};
     if (entry.train_subset) {
       spec.argv.push_back("--train-subset");
       spec.argv.push_back(std::to_string(*entry.train_subset));
     }
     if (plan.stop_at_target) spec.argv.push_back("--stop-at-target");
+    if (plan.evals_per_epoch != 1) {
+      spec.argv.push_back("--evals-per-epoch");
+      spec.argv.push_back(std::to_string(plan.evals_per_epoch));
+    }
     spec.argv.push_back("--log");
     spec.argv.push_back(log.string());
     if (plan.keep_models) {
@@ -124,6 +136,7 @@ ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const
       {"train_subset", entry.train_subset ? std::to_string(*entry.train_subset) : ""},
       {"model_dir", (run_dir / "model").string()},
       {"run_index", std::to_string(run.index)},
+      {"evals_per_epoch", std::to_string(plan.evals_per_epoch)},
       {"study_dir", plan.study_dir},
   };
   std::string command = ExpandCommandTemplate(entry.command, values);
@@ -162,8 +175,8 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
   }
   if (!had_end_record) record.log.warnings.push_back((run_dir / kRunLogFile).string() + ": no end record");
   stats::RunCurve curve = runlog::ToRunCurve(record.log);
-  record.log.status = stats::TimeToTarget(curve.points, entry.threshold) ? runlog::RunStatus::kReached
-                                                                         : runlog::RunStatus::kNotReached;
+  record.log.status =
+      stats::TimeToTarget(curve.points, entry.threshold) ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
   return record;
 }
 

@@ -1,13 +1,13 @@
 #include "evalsuite/study/study_plan.h"
 
 #include <sched.h>
+#include <toml++/toml.h>
 
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <thread>
-#include <toml++/toml.h>
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/builtin_entries.h"
@@ -20,13 +20,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::set<std::string> kStudyKeys = {"name",      "description",    "entries", "runs",         "seed",
-                                          "threshold", "extra_thresholds", "epochs", "train_subset", "jobs",
-                                          "threads",   "keep_models",    "stop_at_target", "timeout_seconds",
-                                          "stability"};
-const std::set<std::string> kEntryKeys = {"name",      "command",          "log_format", "timeout_seconds",
-                                          "description", "metric",         "threshold",  "extra_thresholds",
-                                          "epochs",    "train_subset"};
+const std::set<std::string> kStudyKeys = {
+    "name",      "description",    "entries", "runs",    "seed",        "threshold",      "extra_thresholds",
+    "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
+    "stability", "evals_per_epoch"};
+const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
+                                          "metric", "threshold", "extra_thresholds", "epochs",          "train_subset"};
 const std::set<std::string> kExternalOnlyKeys = {"command", "log_format"};
 const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached"};
 
@@ -60,8 +59,8 @@ class Reader {
     if (!node.is_integer()) Fail(Line(node), key, "must be an integer, got " + TypeName(node));
     int64_t value = node.as_integer()->get();
     if (value < min || value > max) {
-      Fail(Line(node), key, "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " +
-                                std::to_string(value));
+      Fail(Line(node), key,
+           "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + std::to_string(value));
     }
     return value;
   }
@@ -110,13 +109,20 @@ class Reader {
   }
   static std::string TypeName(const toml::node& node) {
     switch (node.type()) {
-      case toml::node_type::string: return "a string";
-      case toml::node_type::integer: return "an integer";
-      case toml::node_type::floating_point: return "a float";
-      case toml::node_type::boolean: return "a boolean";
-      case toml::node_type::array: return "an array";
-      case toml::node_type::table: return "a table";
-      default: return "a date or time";
+      case toml::node_type::string:
+        return "a string";
+      case toml::node_type::integer:
+        return "an integer";
+      case toml::node_type::floating_point:
+        return "a float";
+      case toml::node_type::boolean:
+        return "a boolean";
+      case toml::node_type::array:
+        return "an array";
+      case toml::node_type::table:
+        return "a table";
+      default:
+        return "a date or time";
     }
   }
   const std::string& source() const { return source_; }
@@ -243,6 +249,9 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
   if (const toml::node* n = root.get("threads")) threads = static_cast<int>(reader.Integer(*n, "threads", 1, 1024));
   if (const toml::node* n = root.get("keep_models")) plan.keep_models = reader.Bool(*n, "keep_models");
   if (const toml::node* n = root.get("stop_at_target")) plan.stop_at_target = reader.Bool(*n, "stop_at_target");
+  if (const toml::node* n = root.get("evals_per_epoch")) {
+    plan.evals_per_epoch = static_cast<int>(reader.Integer(*n, "evals_per_epoch", 1, 10000));
+  }
   if (const toml::node* n = root.get("timeout_seconds")) {
     timeout_seconds = reader.Number(*n, "timeout_seconds");
     if (*timeout_seconds < 0) reader.Fail(Reader::Line(*n), "timeout_seconds", "must be >= 0");
@@ -300,23 +309,24 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
       reader.Fail(spec.line, prefix + ".name",
                   "'" + entry.name + "': use letters, digits, '.', '_' and '-' only (it names folders)");
     }
-    if (!seen.insert(entry.name).second) reader.Fail(spec.line, prefix + ".name", "'" + entry.name + "' is listed twice");
+    if (!seen.insert(entry.name).second)
+      reader.Fail(spec.line, prefix + ".name", "'" + entry.name + "' is listed twice");
     std::optional<double> entry_threshold = spec.threshold ? spec.threshold : threshold;
     std::optional<int> entry_epochs = spec.epochs ? spec.epochs : epochs;
     if (overrides.epochs) entry_epochs = overrides.epochs;
     entry.train_subset = spec.train_subset ? spec.train_subset : train_subset;
     if (overrides.train_subset) entry.train_subset = overrides.train_subset;
-    entry.extra_thresholds = spec.extra_thresholds ? *spec.extra_thresholds
-                                                   : extra_thresholds.value_or(std::vector<double>{});
+    entry.extra_thresholds =
+        spec.extra_thresholds ? *spec.extra_thresholds : extra_thresholds.value_or(std::vector<double>{});
     entry.timeout_seconds = spec.timeout_seconds ? *spec.timeout_seconds : timeout_seconds.value_or(0);
     if (entry.builtin) {
       auto facts = FindBuiltinEntry(entry.name);
       if (!facts) {
         std::string names;
         for (const auto& e : BuiltinEntries()) names += (names.empty() ? "" : ", ") + e.name;
-        reader.Fail(spec.line, node.is_string() ? prefix : prefix + ".name",
-                    "no built-in entry '" + entry.name + "' (built-in: " + names +
-                        "; an external entry needs a command)");
+        reader.Fail(
+            spec.line, node.is_string() ? prefix : prefix + ".name",
+            "no built-in entry '" + entry.name + "' (built-in: " + names + "; an external entry needs a command)");
       }
       if (!spec.has_description) entry.description = facts->description;
       entry.metric = facts->metric;
@@ -326,7 +336,8 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
       if (!FindRunLogFormat(entry.log_format)) {
         std::string names;
         for (const auto& n : RunLogFormatNames()) names += (names.empty() ? "" : ", ") + n;
-        reader.Fail(spec.line, prefix + ".log_format", "unknown format '" + entry.log_format + "' (known: " + names + ")");
+        reader.Fail(spec.line, prefix + ".log_format",
+                    "unknown format '" + entry.log_format + "' (known: " + names + ")");
       }
       if (!entry_threshold) {
         reader.Fail(spec.line, prefix + ".threshold", "an external entry needs a threshold (here or at the top)");
@@ -421,8 +432,8 @@ StudyPlan LoadStudyPlan(const fs::path& file, const PlanOverrides& overrides, in
   return BuildPlan(ParseToml(text.str(), file.string()), reader, file, overrides, cores);
 }
 
-StudyPlan ParseStudyPlan(const std::string& toml_text, const std::string& source_name,
-                         const PlanOverrides& overrides, int cores) {
+StudyPlan ParseStudyPlan(const std::string& toml_text, const std::string& source_name, const PlanOverrides& overrides,
+                         int cores) {
   Reader reader(source_name);
   return BuildPlan(ParseToml(toml_text, source_name), reader, fs::path(source_name), overrides, cores);
 }
@@ -459,6 +470,7 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"threads", plan.threads},
           {"keep_models", plan.keep_models},
           {"stop_at_target", plan.stop_at_target},
+          {"evals_per_epoch", plan.evals_per_epoch},
           {"stability",
            {{"max_cov_upper", plan.rule.max_cov_upper},
             {"min_hit_rate", plan.rule.min_hit_rate},
@@ -487,6 +499,8 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     plan.threads = get(json, "threads").get<int>();
     plan.keep_models = get(json, "keep_models").get<bool>();
     plan.stop_at_target = get(json, "stop_at_target").get<bool>();
+    // Absent from plans stored before the key existed: those evaluated once per epoch.
+    plan.evals_per_epoch = json.contains("evals_per_epoch") ? get(json, "evals_per_epoch").get<int>() : 1;
     const auto& rule = get(json, "stability");
     plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
     plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();

@@ -19,6 +19,7 @@
 //   threads = 1                    # per run; default: cores / jobs
 //   keep_models = false            # true: built-in runs save their model under run_dir/model
 //   stop_at_target = false         # true: runs stop at the target (faster; no data above it)
+//   evals_per_epoch = 1            # built-in entries: validation evaluations per epoch (finer TTA)
 //   timeout_seconds = 0            # per run, 0 = none; entries may set their own
 //   [stability]                    # the verdict's rule (stats/stability.h StabilityRule)
 //   max_cov_upper = 0.10
@@ -41,20 +42,20 @@ struct PlannedEntry {
   std::string name;
   bool builtin = true;
   std::string description;
-  std::string command;                   // external entries: the template ({seed}, {run_dir}, {threads}, ...)
-  std::string log_format = "jsonl";      // external entries: how their log is read (log_formats.h)
+  std::string command;               // external entries: the template ({seed}, {run_dir}, {threads}, ...)
+  std::string log_format = "jsonl";  // external entries: how their log is read (log_formats.h)
   std::string metric = "val_top1";
   double threshold = 0;
   std::vector<double> extra_thresholds;
-  int epochs = 0;                        // 0: not set (external entry that does not use {epochs})
+  int epochs = 0;  // 0: not set (external entry that does not use {epochs})
   std::optional<int> train_subset;
-  double timeout_seconds = 0;            // 0: no timeout
+  double timeout_seconds = 0;  // 0: no timeout
 };
 
 struct PlannedRun {
   std::string entry;
-  int index = 0;       // 0-based rerun number within the entry
-  uint64_t seed = 0;   // passed to the entry as --seed / {seed}
+  int index = 0;      // 0-based rerun number within the entry
+  uint64_t seed = 0;  // passed to the entry as --seed / {seed}
 };
 
 struct StudyPlan {
@@ -69,6 +70,7 @@ struct StudyPlan {
   int threads = 1;
   bool keep_models = false;
   bool stop_at_target = false;
+  int evals_per_epoch = 1;  // built-in entries; external ones get {evals_per_epoch} in their command
   stats::StabilityRule rule;
   std::vector<PlannedEntry> entries;
   std::vector<PlannedRun> schedule;  // every run, in the order they start
@@ -93,8 +95,8 @@ struct PlanOverrides {
 // `cores` is what threads per run default from (cores / jobs, at least 1).
 StudyPlan LoadStudyPlan(const std::filesystem::path& file, const PlanOverrides& overrides, int cores);
 // The same from text (tests); source_name stands in for the file in messages and {study_dir} is its folder.
-StudyPlan ParseStudyPlan(const std::string& toml_text, const std::string& source_name,
-                         const PlanOverrides& overrides, int cores);
+StudyPlan ParseStudyPlan(const std::string& toml_text, const std::string& source_name, const PlanOverrides& overrides,
+                         int cores);
 
 nlohmann::json PlanToJson(const StudyPlan& plan);
 // Throws InputError naming the key when the stored plan is not one this evalsuite wrote.

@@ -1,7 +1,8 @@
 // One training run of a built-in entry on Fashion-MNIST: trains on the train split, evaluates top-1 on the
-// validation split after every epoch, and records the run as evaluation points (JSON Lines log optional).
-// TTA follows DAWNBench: training seconds, evaluation excluded, until the first evaluation at or above the
-// target. The holdout split is never touched here. LibTorch stays inside the .cpp files.
+// validation split after every epoch (or several times per epoch), and records the run as evaluation
+// points (JSON Lines log optional). TTA follows DAWNBench: training seconds, evaluation excluded, until the
+// first evaluation at or above the target. The holdout split is never touched here. LibTorch stays inside the .cpp
+// files.
 #pragma once
 
 #include <cstdint>
@@ -31,11 +32,14 @@ nlohmann::json RunSeedsToJson(const RunSeeds& seeds);
 
 struct TrainOptions {
   uint64_t seed = 0;
-  int threads = 0;                    // LibTorch intra-op threads; 0 = every core
-  std::optional<double> target;       // default: the entry's threshold
-  std::optional<int> epochs;          // default: the entry's epoch budget; the LR schedule spans these
-  std::optional<size_t> train_subset; // train on the first N training images only (quick runs, tests)
-  bool stop_at_target = false;        // stop after the first evaluation at or above the target
+  int threads = 0;                     // LibTorch intra-op threads; 0 = every core
+  std::optional<double> target;        // default: the entry's threshold
+  std::optional<int> epochs;           // default: the entry's epoch budget; the LR schedule spans these
+  std::optional<size_t> train_subset;  // train on the first N training images only (quick runs, tests)
+  bool stop_at_target = false;         // stop after the first evaluation at or above the target
+  // Validation evaluations per epoch, evenly spaced by steps, the last at the epoch's end. 1 is DAWNBench's
+  // grid; more make TTA finer (a run's TTA can only be one of the evaluation times). At most the epoch's steps.
+  int evals_per_epoch = 1;
   // Where to write the JSON Lines log; nullptr = no log. Opened by the caller, so an unwritable path is
   // reported before any data is loaded or any training starts.
   runlog::JsonlRunLogWriter* log = nullptr;
@@ -51,7 +55,8 @@ struct TrainOptions {
 struct TrainResult {
   runlog::RunLog run;  // header, one point per evaluation, status, total times
   std::optional<double> tta_seconds;
-  int epochs_run = 0;
+  int epochs_run = 0;       // epochs begun (the last may be partial when the run stopped at the target)
+  int evals_per_epoch = 1;  // as used: the option, capped at the steps of an epoch
   double target = 0;
   int threads = 0;
   RunSeeds seeds;
@@ -61,8 +66,7 @@ struct TrainResult {
 // (a LibTorch error, a loss that turned NaN): the run ends with status "failed" and RunLog::error, as the
 // log's end record says. Throws evalsuite::Error for bad options (UsageError naming the option) and for
 // files it cannot write (IoError).
-TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data,
-                  const TrainOptions& options);
+TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data, const TrainOptions& options);
 
 // LibTorch's version ("1.13.0") and the facts of the LibTorch build the run used.
 nlohmann::json TrainingLibraryVersions();

@@ -117,6 +117,62 @@ TEST(GroupVerdict, SmallSignificantLossIsWithinMargin) {
   EXPECT_EQ(j["comparisons"][0]["model"], "tta");
 }
 
+TEST(GroupVerdict, GapBasisJudgesTheDropFromValidationNotTheAccuracyLevel) {
+  // The reference sits at 92% on validation and on the holdout. "early" stopped at 88% and keeps 88% on the
+  // holdout: 4 points lower, but no lower than validation predicts. "overfit" claims 90% on validation and
+  // gets 85%: 3 points beyond what validation predicts.
+  ModelOutcomes reference = Outcomes("reference", "pretrained", 2000, 1840);
+  ModelOutcomes early = Outcomes("early", "tta-optimized", 2000, 1760);
+  ModelOutcomes overfit = Outcomes("overfit", "tta-optimized", 2000, 1700);
+  reference.validation_accuracy = 0.92;
+  early.validation_accuracy = 0.88;
+  overfit.validation_accuracy = 0.90;
+
+  const GroupVerdict by_accuracy = JudgeGeneralization({reference, early}, VerdictRule{});
+  EXPECT_FALSE(*by_accuracy.generalizes);  // 4 points below the reference
+  VerdictRule gap;
+  gap.basis = "gap";
+  const GroupVerdict early_only = JudgeGeneralization({reference, early}, gap);
+  ASSERT_TRUE(early_only.generalizes.has_value());
+  EXPECT_TRUE(*early_only.generalizes) << early_only.statement;
+  EXPECT_EQ(early_only.comparisons[0].outcome, "no significant difference");
+  EXPECT_NEAR(*early_only.comparisons[0].expected, -0.04, 1e-12);
+  EXPECT_NEAR(early_only.comparisons[0].judged, 0.0, 1e-12);
+  EXPECT_TRUE(early_only.comparisons[0].non_inferior);
+  EXPECT_NE(early_only.statement.find("beyond what validation predicts"), std::string::npos);
+  EXPECT_NE(early_only.test.find("gap basis"), std::string::npos);
+
+  const GroupVerdict both = JudgeGeneralization({reference, early, overfit}, gap);
+  EXPECT_FALSE(*both.generalizes);
+  EXPECT_EQ(both.comparisons[1].outcome, "loss beyond margin");
+  EXPECT_NEAR(both.comparisons[1].judged, -0.05, 1e-12);  // -0.07 on the holdout, -0.02 expected
+  EXPECT_LT(both.comparisons[1].judged_upper, -0.01);
+  EXPECT_NE(both.statement.find("overfit"), std::string::npos);
+  const json j = VerdictJson(both, gap);
+  EXPECT_EQ(j["basis"], "gap");
+  EXPECT_NEAR(j["comparisons"][1]["validation_difference"].get<double>(), -0.02, 1e-12);
+  EXPECT_NEAR(j["comparisons"][1]["judged_difference"].get<double>(), -0.05, 1e-12);
+}
+
+TEST(GroupVerdict, GapBasisNeedsValidationAccuraciesAndTop1) {
+  ModelOutcomes reference = Outcomes("reference", "pretrained", 100, 90);
+  ModelOutcomes candidate = Outcomes("candidate", "tta-optimized", 100, 85);
+  reference.validation_accuracy = 0.9;
+  VerdictRule gap;
+  gap.basis = "gap";
+  try {
+    JudgeGeneralization({reference, candidate}, gap);
+    FAIL() << "a candidate without validation accuracy was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+    EXPECT_NE(std::string(e.what()).find("candidate"), std::string::npos) << e.what();
+  }
+  candidate.validation_accuracy = 0.85;
+  EXPECT_NO_THROW(JudgeGeneralization({reference, candidate}, gap));
+  gap.metric = "top5";
+  EXPECT_THROW(JudgeGeneralization({reference, candidate}, gap), Error);
+}
+
 TEST(GroupVerdict, NoVerdictWithoutBothGroups) {
   const GroupVerdict verdict = JudgeGeneralization({Outcomes("a", "pretrained", 10, 9)}, VerdictRule{});
   EXPECT_FALSE(verdict.generalizes.has_value());

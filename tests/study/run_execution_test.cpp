@@ -21,9 +21,10 @@ bool Has(const std::vector<std::string>& argv, const std::vector<std::string>& s
 }
 
 TEST(RunExecutionTest, BuiltinRunsCallEvalsuiteTrainWithThePlansSettings) {
-  StudyPlan plan = ParseStudyPlan("runs = 1\nthreads = 3\nepochs = 2\ntrain_subset = 100\nkeep_models = true\n"
-                                  "stop_at_target = true\nentries = [\"fast\"]\n",
-                                  "/s/q.toml", {}, 2);
+  StudyPlan plan = ParseStudyPlan(
+      "runs = 1\nthreads = 3\nepochs = 2\ntrain_subset = 100\nkeep_models = true\n"
+      "stop_at_target = true\nentries = [\"fast\"]\n",
+      "/s/q.toml", {}, 2);
   const PlannedRun& run = plan.schedule[0];
   ChildSpec spec = BuildChildSpec(plan, plan.entries[0], run, "/r/run-000", "/bin/evalsuite");
   EXPECT_EQ(spec.argv[0], "/bin/evalsuite");
@@ -35,15 +36,20 @@ TEST(RunExecutionTest, BuiltinRunsCallEvalsuiteTrainWithThePlansSettings) {
   EXPECT_TRUE(Has(spec.argv, {"--stop-at-target"}));
   EXPECT_TRUE(Has(spec.argv, {"--log", "/r/run-000/log.jsonl"}));
   EXPECT_TRUE(Has(spec.argv, {"--model-dir", "/r/run-000/model"}));
+  EXPECT_FALSE(Has(spec.argv, {"--evals-per-epoch"}));  // the default, once per epoch, is not spelled out
   EXPECT_EQ(spec.environment["OMP_NUM_THREADS"], "3");
+  plan.evals_per_epoch = 4;
+  EXPECT_TRUE(
+      Has(BuildChildSpec(plan, plan.entries[0], run, "/r/run-000", "/bin/evalsuite").argv, {"--evals-per-epoch", "4"}));
   EXPECT_EQ(RunDirFor(plan, "fast", 7, 0).filename(), "run-007");
   EXPECT_EQ(RunDirFor(plan, "fast", 7, 2).filename(), "run-007.attempt-2");
 }
 
 TEST(RunExecutionTest, ExternalRunsGoThroughTheShellWithQuotedValues) {
-  StudyPlan plan = ParseStudyPlan("runs = 1\nthreshold = 0.5\n[[entries]]\nname = \"x\"\n"
-                                  "command = \"run --log {log} --dir {study_dir}\"\n",
-                                  "/my studies/q.toml", {}, 2);
+  StudyPlan plan = ParseStudyPlan(
+      "runs = 1\nthreshold = 0.5\n[[entries]]\nname = \"x\"\n"
+      "command = \"run --log {log} --dir {study_dir}\"\n",
+      "/my studies/q.toml", {}, 2);
   ChildSpec spec = BuildChildSpec(plan, plan.entries[0], plan.schedule[0], "/r/run-000", "/bin/evalsuite");
   ASSERT_EQ(spec.argv.size(), 3u);
   EXPECT_EQ(spec.argv[0], "/bin/sh");

@@ -129,6 +129,10 @@ TEST(StudyPlanTest, ErrorsNameTheLineAndTheKey) {
   e = ErrorOf("runs = 3\n");
   EXPECT_NE(e.find("key 'entries'"), std::string::npos) << e;
 
+  e = ErrorOf("entries = [\"baseline\"]\nevals_per_epoch = 0\n");
+  EXPECT_NE(e.find("s.toml:2"), std::string::npos) << e;
+  EXPECT_NE(e.find("key 'evals_per_epoch'"), std::string::npos) << e;
+
   e = ErrorOf("entries = [\"baseline\", \"baseline\"]\n");
   EXPECT_NE(e.find("twice"), std::string::npos) << e;
 
@@ -181,11 +185,17 @@ extra_thresholds = [0.85]
 keep_models = true
 stop_at_target = true
 timeout_seconds = 60
+evals_per_epoch = 4
 entries = ["baseline", { name = "ext", command = "sh run.sh {seed} {log}", threshold = 0.8 }]
 )");
   nlohmann::json json = PlanToJson(plan);
   StudyPlan back = PlanFromJson(json);
   EXPECT_EQ(PlanToJson(back), json);
+  EXPECT_EQ(back.evals_per_epoch, 4);
+  // A plan stored before evals_per_epoch existed evaluated once per epoch.
+  nlohmann::json older = json;
+  older.erase("evals_per_epoch");
+  EXPECT_EQ(PlanFromJson(older).evals_per_epoch, 1);
   EXPECT_EQ(back.entries[1].command, "sh run.sh {seed} {log}");
   EXPECT_DOUBLE_EQ(back.entries[0].timeout_seconds, 60);
   EXPECT_TRUE(back.keep_models);

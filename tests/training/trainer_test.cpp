@@ -149,6 +149,55 @@ TEST_F(TrainerTest, StopAtTargetEndsAtTheFirstEvaluationAtTheTarget) {
   EXPECT_DOUBLE_EQ(*result.tta_seconds, result.run.points[0].train_seconds);
 }
 
+TEST_F(TrainerTest, EvalsPerEpochAddEvenlySpacedPointsWithoutChangingTheTraining) {
+  // 2,560 images at batch 128: 20 steps per epoch, evaluations after steps 5, 10, 15 and 20.
+  TrainOptions once = Quick(2560, 2, 7);
+  TrainOptions four = once;
+  four.evals_per_epoch = 4;
+  const entries::BuiltinEntry& baseline = *entries::FindBuiltinEntry("baseline");
+  const TrainResult coarse = Train(baseline, *data_, once);
+  const TrainResult fine = Train(baseline, *data_, four);
+  ASSERT_EQ(coarse.run.points.size(), 2u);
+  ASSERT_EQ(fine.run.points.size(), 8u);
+  EXPECT_EQ(fine.evals_per_epoch, 4);
+  EXPECT_EQ(fine.run.header["hyperparameters"]["evals_per_epoch"], 4);
+  for (size_t i = 0; i < 8; ++i) {
+    EXPECT_DOUBLE_EQ(fine.run.points[i].epoch, 0.25 * static_cast<double>(i + 1));
+    if (i > 0) EXPECT_GT(fine.run.points[i].train_seconds, fine.run.points[i - 1].train_seconds);
+  }
+  // Evaluating changes nothing in training (no RNG draws, batch-norm statistics untouched in eval mode): at the
+  // epoch ends the fine run scores exactly what the once-per-epoch run scores.
+  EXPECT_EQ(fine.run.points[3].metric, coarse.run.points[0].metric);
+  EXPECT_EQ(fine.run.points[7].metric, coarse.run.points[1].metric);
+  EXPECT_EQ(fine.epochs_run, 2);
+}
+
+TEST_F(TrainerTest, EvalsPerEpochAreCappedAtTheStepsAndCanStopMidEpoch) {
+  TrainOptions options = Quick(256, 1, 3);  // 2 steps of 128
+  options.evals_per_epoch = 100;
+  const TrainResult capped = Train(*entries::FindBuiltinEntry("baseline"), *data_, options);
+  EXPECT_EQ(capped.evals_per_epoch, 2);
+  EXPECT_EQ(capped.run.header["hyperparameters"]["evals_per_epoch"], 2);
+  ASSERT_EQ(capped.run.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(capped.run.points[0].epoch, 0.5);
+
+  TrainOptions stop = Quick(2560, 2, 5);
+  stop.evals_per_epoch = 4;
+  stop.target = 0.3;
+  stop.stop_at_target = true;
+  const TrainResult stopped = Train(*entries::FindBuiltinEntry("baseline"), *data_, stop);
+  ASSERT_EQ(stopped.run.status, runlog::RunStatus::kReached);
+  ASSERT_FALSE(stopped.run.points.empty());
+  EXPECT_GE(stopped.run.points.back().metric, 0.3);
+  for (size_t i = 0; i + 1 < stopped.run.points.size(); ++i) EXPECT_LT(stopped.run.points[i].metric, 0.3);
+  EXPECT_LT(stopped.run.points.back().epoch, 2.0) << "a 0.3 target is met well before the end";
+  EXPECT_DOUBLE_EQ(*stopped.tta_seconds, stopped.run.points.back().train_seconds);
+
+  TrainOptions bad = Quick(256, 1, 3);
+  bad.evals_per_epoch = 0;
+  EXPECT_THROW(Train(*entries::FindBuiltinEntry("baseline"), *data_, bad), evalsuite::Error);
+}
+
 TEST_F(TrainerTest, UnreachableTargetIsNotReachedWithNoTta) {
   TrainOptions options = Quick(1000, 1, 5);
   options.target = 0.999;
