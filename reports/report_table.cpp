@@ -30,6 +30,8 @@ std::string SeedsText(const json& seeds) {
   if (!seeds.is_object()) return seeds.is_null() ? kMissing : StringOf(seeds);
   std::string text;
   for (const auto& [key, value] : seeds.items()) {
+    // Seed values only: prose such as evalsuite's "derivation" note stays in report.json, out of the table.
+    if (!value.is_number()) continue;
     if (!text.empty()) text += ' ';
     text += key + "=" + StringOf(value);
   }

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +27,9 @@ void WriteAll(int fd, const char* text) {
     length -= static_cast<std::size_t>(n);
   }
 }
+
+// The supervisor's SIGHUP handler (the study died): SIGKILL to every process of the run's group, itself too.
+void KillOwnProcessGroup(int) { kill(0, SIGKILL); }
 
 ChildExit FromWaitStatus(int status) {
   ChildExit exit;
@@ -61,34 +65,62 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
   pid_ = fork();
   if (pid_ < 0) throw ExternalError(spec.argv[0], std::string("cannot start a process: ") + strerror(errno));
   if (pid_ == 0) {
+    // The supervisor: leader of the run's process group. It forks the command into the group and waits for it.
+    // A death signal only reaches a process's direct child, so when the study dies (even by kill -9) the
+    // supervisor gets SIGHUP and kills the whole group: every process of a pipeline or a launcher script,
+    // not only the shell. Its own exit mirrors the command's (status or signal), which is what the study sees.
     setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(137);  // the study died between fork and prctl
-    // Children must not inherit the study's handlers' effects: restore default signal dispositions.
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGPIPE, SIG_DFL);
+    signal(SIGHUP, KillOwnProcessGroup);
+    prctl(PR_SET_PDEATHSIG, SIGHUP);
+    if (getppid() != parent) KillOwnProcessGroup(SIGHUP);  // the study died between fork and prctl
+    // Interrupts and timeouts are signalled to the whole group: they are for the command, which the
+    // supervisor outlives so that it can report how the command ended.
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
-    int in = open("/dev/null", O_RDONLY);
-    int out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (in < 0 || out < 0 || err < 0) _exit(126);
-    dup2(in, 0);
-    dup2(out, 1);
-    dup2(err, 2);
-    if (!dir.empty() && chdir(dir.c_str()) != 0) {
-      WriteAll(2, chdir_failed.c_str());
+    const pid_t supervisor = getpid();
+    const pid_t command = fork();
+    if (command < 0) _exit(126);
+    if (command == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != supervisor) _exit(137);
+      // The command starts with default dispositions, not the study's nor the supervisor's.
+      signal(SIGHUP, SIG_DFL);
+      signal(SIGINT, SIG_DFL);
+      signal(SIGTERM, SIG_DFL);
+      signal(SIGPIPE, SIG_DFL);
+      int in = open("/dev/null", O_RDONLY);
+      int out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (in < 0 || out < 0 || err < 0) _exit(126);
+      dup2(in, 0);
+      dup2(out, 1);
+      dup2(err, 2);
+      if (!dir.empty() && chdir(dir.c_str()) != 0) {
+        WriteAll(2, chdir_failed.c_str());
+        WriteAll(2, strerror(errno));
+        WriteAll(2, "\n");
+        _exit(126);
+      }
+      execvpe(argv[0], argv.data(), envp.data());
+      WriteAll(2, exec_failed.c_str());
       WriteAll(2, strerror(errno));
       WriteAll(2, "\n");
-      _exit(126);
+      _exit(127);
     }
-    execvpe(argv[0], argv.data(), envp.data());
-    WriteAll(2, exec_failed.c_str());
-    WriteAll(2, strerror(errno));
-    WriteAll(2, "\n");
-    _exit(127);
+    int status = 0;
+    while (waitpid(command, &status, 0) < 0) {
+      if (errno != EINTR) _exit(126);
+    }
+    if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+    const int ended_by = WTERMSIG(status);
+    const rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);  // a crash of the command must not dump the supervisor (a study copy)
+    signal(ended_by, SIG_DFL);
+    raise(ended_by);
+    _exit(128 + ended_by);
   }
   setpgid(pid_, pid_);  // also from the parent, so a Signal() right after start reaches the group
 }
@@ -140,7 +172,8 @@ std::string TailOfFile(const std::filesystem::path& file, int max_lines, std::si
   std::ifstream in(file, std::ios::binary | std::ios::ate);
   if (!in) return "";
   std::streamoff size = in.tellg();
-  std::streamoff start = size > static_cast<std::streamoff>(max_bytes) ? size - static_cast<std::streamoff>(max_bytes) : 0;
+  std::streamoff start =
+      size > static_cast<std::streamoff>(max_bytes) ? size - static_cast<std::streamoff>(max_bytes) : 0;
   in.seekg(start);
   std::string text(static_cast<std::size_t>(size - start), '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));

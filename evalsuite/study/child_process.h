@@ -1,7 +1,7 @@
-// One child process per run: fork/exec into its own process group, stdin from /dev/null, stdout and stderr to
-// files, and PR_SET_PDEATHSIG(SIGKILL) so that it dies with the study (a kill -9 of the study leaves no run
-// training on). Grandchildren of a multi-process command are not covered by the death signal; a timeout or
-// an interrupt kills the whole group.
+// One child process per run, in its own process group: a small supervisor (the group leader, forked from the
+// study) runs the command (stdin from /dev/null, stdout and stderr to files) and exits as the command did. When
+// the study dies, even by kill -9, the supervisor's death signal makes it SIGKILL the whole group, so no process
+// of a run (a pipeline, a launcher's workers) trains on. A timeout or an interrupt signals the whole group.
 #pragma once
 
 #include <sys/types.h>

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "tests/support/test_support.h"
@@ -138,6 +139,57 @@ TEST_F(HoldoutEvalCli, MissingImageToleratedOnRequestWithExitCode3) {
   EXPECT_EQ(sections[0]["unreadable"], 1);
   EXPECT_EQ(sections[0]["failures"][0]["reason"], "missing file");
   EXPECT_EQ(sections[0]["models"][0]["evaluated"], 59);
+}
+
+TEST_F(HoldoutEvalCli, ModelsFromAStudyStoreAndTheGapBasis) {
+  // A real two-run study of the baseline entry (512 images, one epoch, a target it cannot miss) keeping models.
+  WriteFile(dir_ / "tiny.toml",
+            "name = \"tiny\"\nentries = [\"baseline\"]\nruns = 2\nepochs = 1\ntrain_subset = 512\n"
+            "threshold = 0.05\nkeep_models = true\njobs = 2\nthreads = 1\n");
+  const std::string store = (dir_ / "tiny.db").string();
+  const CommandResult study = RunEvalsuite({"study", "run", (dir_ / "tiny.toml").string(), "--store", store, "--out",
+                                            (dir_ / "runs").string(), "--progress", "plain"});
+  ASSERT_EQ(study.exit_code, 0) << study.out << study.err;
+
+  std::vector<std::string> args = {"holdout",
+                                   "eval",
+                                   "--holdout",
+                                   (dir_ / "holdout").string(),
+                                   "--models-from-store",
+                                   store,
+                                   "--model",
+                                   "zero=" + (dir_ / "zero_first.pt").string() + ":pretrained",
+                                   "--threads",
+                                   "2",
+                                   "--json",
+                                   (dir_ / "store.json").string()};
+  const CommandResult eval = RunEvalsuite(args);
+  ASSERT_EQ(eval.exit_code, 0) << eval.err;
+  EXPECT_NE(eval.err.find("study tiny: 2 run models (at_target.pt)"), std::string::npos) << eval.err;
+  const json sections = json::parse(ReadFile(dir_ / "store.json"));
+  ASSERT_EQ(sections.size(), 1u);
+  std::map<std::string, json> models;
+  for (const json& m : sections[0]["models"]) models[m["name"].get<std::string>()] = m;
+  ASSERT_TRUE(models.count("baseline-run0") && models.count("baseline-run1")) << sections[0]["models"].dump();
+  EXPECT_EQ(models["baseline-run0"]["group"], "tta-optimized");
+  EXPECT_EQ(models["baseline-run0"]["evaluated"], 60);
+  EXPECT_EQ(sections[0]["verdict"]["basis"], "accuracy");
+
+  // The gap basis needs every compared model's validation accuracy: the run models have theirs (model.json),
+  // the constant reference has none until a sidecar gives it.
+  args.push_back("--verdict-basis");
+  args.push_back("gap");
+  const CommandResult missing = RunEvalsuite(args);
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("\"zero\" has none"), std::string::npos) << missing.err;
+  WriteFile(dir_ / "zero_first.json", R"({"validation_accuracy": 0.1})");
+  const CommandResult gap = RunEvalsuite(args);
+  ASSERT_EQ(gap.exit_code, 0) << gap.err;
+  const json judged = json::parse(ReadFile(dir_ / "store.json"))[0]["verdict"];
+  EXPECT_EQ(judged["basis"], "gap");
+  ASSERT_EQ(judged["comparisons"].size(), 2u);
+  EXPECT_TRUE(judged["comparisons"][0]["validation_difference"].is_number());
+  EXPECT_NE(judged["test"].get<std::string>().find("gap basis"), std::string::npos);
 }
 
 TEST_F(HoldoutEvalCli, UsageErrors) {

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -62,8 +63,12 @@ std::vector<std::vector<std::string>> Query(const fs::path& db, const std::strin
 std::string FakeStudy(const std::string& name, int runs, const std::string& mode_args) {
   return "name = \"" + name + "\"\nruns = " + std::to_string(runs) + "\nseed = 5\nthreshold = 0.85\njobs = 2\n" +
          "entries = [\n"
-         "  { name = \"alpha\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} " + mode_args + "\" },\n"
-         "  { name = \"beta\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} " + mode_args + "\" },\n"
+         "  { name = \"alpha\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} " +
+         mode_args +
+         "\" },\n"
+         "  { name = \"beta\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} " +
+         mode_args +
+         "\" },\n"
          "  { name = \"gamma\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} crash\" },\n"
          "]\n";
 }
@@ -172,6 +177,51 @@ bool SomeRunIsMidway(const fs::path& runs_dir, const std::set<std::string>& stor
   return false;
 }
 
+// Pids of running processes whose command line contains `marker`.
+std::vector<pid_t> ProcessesWith(const std::string& marker) {
+  std::vector<pid_t> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = ReadFile(entry.path() / "cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(marker) != std::string::npos) found.push_back(static_cast<pid_t>(std::stoi(name)));
+  }
+  return found;
+}
+
+TEST(StudyCliTest, SigkillOfTheStudyEndsEveryProcessOfAPipelineEntry) {
+  TempDir dir;
+  // A pipeline: the shell, sleep and cat are three processes; only the shell is the study's direct child.
+  const std::string marker = "86123." + std::to_string(getpid());
+  WriteFile(dir / "p.toml",
+            "name = \"pipes\"\nruns = 1\nthreshold = 0.5\nentries = [\n"
+            "  { name = \"pipeline\", command = \"sleep " +
+                marker + " | cat > {log}\" },\n]\n");
+  pid_t pid = Spawn({"study", "run", (dir / "p.toml").string(), "--store", (dir / "p.db").string(), "--out",
+                     (dir / "runs").string(), "--progress", "plain"},
+                    dir / "out.txt", dir / "err.txt");
+  ASSERT_GT(pid, 0);
+  bool started = false;
+  for (int i = 0; i < 400 && !started; ++i) {  // at most 20 s
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    started = !ProcessesWith("sleep " + marker).empty();
+  }
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(started) << ReadFile(dir / "err.txt");
+
+  std::vector<pid_t> left = ProcessesWith(marker);
+  for (int i = 0; i < 100 && !left.empty(); ++i) {  // the group is killed asynchronously: give it 5 s
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    left = ProcessesWith(marker);
+  }
+  EXPECT_TRUE(left.empty()) << left.size() << " process(es) of the killed study's run still running";
+  for (pid_t orphan : left) kill(orphan, SIGKILL);
+}
+
 TEST(StudyCliTest, SigkillMidStudyLosesNoFinishedRunAndResumeRunsOnlyTheMissingOnes) {
   TempDir dir;
   study::testing::WriteFakeEntry(dir.path());
@@ -267,11 +317,13 @@ TEST(StudyCliTest, PythonPyTorchScriptRunsAsAnEntry) {
   if (!fs::exists("/usr/share/datasets/fashion-mnist")) GTEST_SKIP() << "no Fashion-MNIST";
   TempDir dir;
   const std::string script = (testing::SourceDir() / "examples" / "pytorch_entry.py").string();
-  WriteFile(dir / "py.toml", "name = \"py\"\nruns = 1\nthreshold = 0.3\nepochs = 1\ntrain_subset = 256\n"
-                             "[[entries]]\nname = \"pytorch-python\"\n"
-                             "command = \"/usr/bin/python3 " + script +
-                                 " --seed {seed} --threads {threads} --epochs {epochs} --target {threshold}"
-                                 " --train-subset {train_subset} --log {log}\"\ntimeout_seconds = 600\n");
+  WriteFile(dir / "py.toml",
+            "name = \"py\"\nruns = 1\nthreshold = 0.3\nepochs = 1\ntrain_subset = 256\n"
+            "[[entries]]\nname = \"pytorch-python\"\n"
+            "command = \"/usr/bin/python3 " +
+                script +
+                " --seed {seed} --threads {threads} --epochs {epochs} --target {threshold}"
+                " --train-subset {train_subset} --log {log}\"\ntimeout_seconds = 600\n");
   const std::string store = (dir / "py.db").string();
   auto run = RunEvalsuite({"study", "run", (dir / "py.toml").string(), "--store", store, "--out",
                            (dir / "runs").string(), "--threads", "1", "--progress", "plain"});
@@ -290,8 +342,9 @@ TEST(StudyCliTest, PythonPyTorchScriptRunsAsAnEntry) {
 TEST(StudyCliTest, BuiltinEntrySmokeRun) {
   if (!fs::exists("/usr/share/datasets/fashion-mnist")) GTEST_SKIP() << "no Fashion-MNIST";
   TempDir dir;
-  WriteFile(dir / "b.toml", "name = \"smoke\"\nruns = 1\nepochs = 1\ntrain_subset = 256\nthreshold = 0.2\n"
-                            "keep_models = true\nentries = [\"fast\"]\n");
+  WriteFile(dir / "b.toml",
+            "name = \"smoke\"\nruns = 1\nepochs = 1\ntrain_subset = 256\nthreshold = 0.2\n"
+            "keep_models = true\nentries = [\"fast\"]\n");
   const std::string store = (dir / "b.db").string();
   auto run = RunEvalsuite({"study", "run", (dir / "b.toml").string(), "--store", store, "--out",
                            (dir / "runs").string(), "--threads", "1", "--progress", "plain"});
