@@ -55,7 +55,9 @@ StabilityStats AnalyzeStability(const std::vector<RunCurve>& runs, double thresh
   for (const RunCurve& run : runs) {
     const std::optional<double> tta = TimeToTarget(run.points, threshold);
     stats.tta.push_back(tta);
-    time_spent.push_back(run.time_spent);
+    // COCO's ERT counts a successful run until it reached the target (where a TTA benchmark stops it), not the
+    // training it did after that for the curve; a failed run counts with all its time.
+    time_spent.push_back(tta ? *tta : run.time_spent);
     if (tta) {
       reached_tta.push_back(*tta);
       observations.push_back({*tta, true});

@@ -37,7 +37,7 @@ struct StabilityStats {
   KaplanMeierCurve time_to_target;  // survival = share of runs not yet at the target
 };
 
-// ERT uses each run's time_spent as recorded; Kaplan-Meier has an event at the TTA of each run that reached
+// ERT counts a run that reached the target until its TTA and a failed run with its time_spent; Kaplan-Meier has an event at the TTA of each run that reached
 // the target and censors the others at their time_spent. The olympic mean drops one run each side (MLPerf).
 StabilityStats AnalyzeStability(const std::vector<RunCurve>& runs, double threshold, double alpha = 0.05);
 

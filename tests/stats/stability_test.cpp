@@ -56,9 +56,10 @@ TEST(AnalyzeStabilityTest, FourOfFiveReach) {
   // The failure stands in for the slowest: scores [90, 100, 110, 120][1 : 4] -> (100 + 110 + 120) / 3.
   ASSERT_TRUE(s.olympic_mean.has_value());
   EXPECT_DOUBLE_EQ(*s.olympic_mean, 110);
-  // ERT: (100 + 120 + 120 + 130 + 150) / 4, each run's whole time spent.
+  // ERT: (90 + 100 + 110 + 120 + 150) / 4: the runs that reached the target count until their TTA (not the
+  // 100, 120, 120, 130 s they trained in all), the failed run with all its 150 s.
   ASSERT_TRUE(s.ert.has_value());
-  EXPECT_DOUBLE_EQ(*s.ert, 155);
+  EXPECT_DOUBLE_EQ(*s.ert, 142.5);
 
   // Kaplan-Meier of "not yet at the target": events at the TTAs, the stalled run censored at 150.
   const auto& steps = s.time_to_target.steps;
@@ -101,7 +102,7 @@ TEST(AnalyzeStabilityTest, NoRunsAndOneRun) {
   EXPECT_DOUBLE_EQ(*one.tta[0], 20);
   EXPECT_FALSE(one.cov.has_value());  // CoV needs two runs that reached
   EXPECT_FALSE(one.olympic_mean.has_value());
-  EXPECT_DOUBLE_EQ(*one.ert, 30);
+  EXPECT_DOUBLE_EQ(*one.ert, 20);  // its TTA: the 10 s it trained after the target do not count
 }
 
 TEST(AnalyzeStabilityTest, IdenticalRunsHaveZeroCov) {
