@@ -107,7 +107,7 @@ StudyPlan PlanFromJson(const nlohmann::json& json);
 nlohmann::json PlanFingerprint(const StudyPlan& plan);
 
 // Runs at once when neither the file nor a flag says: 2 (1 on one core). bench/study_jobs_bench on 2 cores:
-// `--jobs 2 --threads 1` finished the same runs 3.05x faster than `--jobs 1 --threads 2` (the small CNNs scale
+// `--jobs 2 --threads 1` finished the same runs 1.44x faster than `--jobs 1 --threads 2` (the small CNNs scale
 // poorly over threads, and startup, data loading and evaluation are serial), so processes beat threads.
 int DefaultJobs(int cores);
 
