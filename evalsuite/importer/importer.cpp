@@ -155,6 +155,10 @@ class GroupBuilder {
     group.stored_threshold = group.threshold;
 
     std::optional<double> batch;
+    // A run that ended in success met the target at its last evaluation, so the true target is at most the
+    // lowest such final metric; with it, TTA from the curve reproduces the official run_stop times.
+    std::optional<double> lowest_success_final;
+    std::string lowest_success_file;
     json files_json = json::array();
     std::vector<RcpRun> rcp_runs;
     for (std::size_t i = 0; i < parsed.size(); ++i) {
@@ -174,11 +178,48 @@ class GroupBuilder {
       } else {
         imported.tta_minutes = run.MinutesToTrain();
       }
+      if (run.Succeeded()) {
+        // The last usable evaluation before run_stop.
+        for (std::size_t e = std::min(run.evals_before_stop, run.evals.size()); e > 0; --e) {
+          const double final_metric = MetricOf(benchmark, run.evals[e - 1]);
+          if (!std::isfinite(final_metric)) continue;
+          if (!lowest_success_final || final_metric < *lowest_success_final) {
+            lowest_success_final = final_metric;
+            lowest_success_file = files[i]->file.filename().string();
+          }
+          break;
+        }
+      }
       if (run.seed) imported.seeds["seed"] = *run.seed;
       if (run.global_batch_size && !batch) batch = run.global_batch_size;
       files_json.push_back(files[i]->file.filename().string());
       rcp_runs.push_back({files[i]->file.string(), run.EpochsToConverge(), run.global_batch_size});
       group.runs.push_back(std::move(imported));
+    }
+    if (!options_.threshold && lowest_success_final) {
+      const double tolerance = 1e-9;
+      if (!group.threshold) {
+        group.threshold = *lowest_success_final;
+        group.details["threshold_source"] = "inferred from run_stop success";
+        result_.warnings.push_back(fmt::format(
+            "{}: no target is known for benchmark \"{}\"; using {:.6g}, the lowest final {} of a run that ended in "
+            "success ({}); give --threshold to set one",
+            group.source, benchmark, *lowest_success_final, group.metric, lowest_success_file));
+      } else if (*group.threshold > *lowest_success_final + tolerance) {
+        result_.warnings.push_back(fmt::format(
+            "{}: run {} ended in success at {} {:.6g}, below the target {:.6g} of the v1.0-v2.x rules: these logs "
+            "follow other rules; using {:.6g} (the lowest final metric of a successful run); give --threshold to "
+            "set one",
+            group.source, lowest_success_file, group.metric, *lowest_success_final, *group.threshold,
+            *lowest_success_final));
+        group.threshold = *lowest_success_final;
+        group.details["threshold_source"] = "inferred from run_stop success";
+      }
+      group.stored_threshold = group.threshold;
+      for (ImportedRun& imported : group.runs) imported.log.header["threshold"] = *group.threshold;
+    }
+    if (!group.details.contains("threshold_source")) {
+      group.details["threshold_source"] = options_.threshold ? "--threshold" : group.threshold ? "rules" : "none";
     }
     Score(group, OlympicDropEachSide(benchmark));
     group.details["log_format"] = runlog::MlperfLogFormatName(log_format);

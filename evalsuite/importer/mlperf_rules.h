@@ -23,7 +23,9 @@ struct MlperfTarget {
   std::string metric;  // name stored with the entry
   double threshold = 0;
 };
-// Targets of the MLPerf Training v1.0-v2.x rules (v0.5 resnet: 0.749); nullopt for an unknown benchmark.
+// Targets of the MLPerf Training v1.0-v2.x rules (v0.5 resnet: 0.749); nullopt for an unknown benchmark. The
+// importer checks them against the logs: when a run ended in success below the target (other rules), or no
+// target is known, it uses the lowest final metric of a successful run instead and says so.
 std::optional<MlperfTarget> TargetFor(const std::string& benchmark, runlog::MlperfLogFormat format);
 
 // The stored metric of one eval_accuracy record (NaN when the value is not usable).

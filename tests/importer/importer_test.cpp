@@ -14,6 +14,7 @@
 
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/study/run_store.h"
+#include "stats/curve.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {
@@ -31,7 +32,7 @@ std::string Line(long t, const std::string& key, const std::string& value, const
 
 // One run: starts at `start_ms`, evaluates each minute with rising accuracy, stops after `minutes` minutes.
 std::string RunLogText(const std::string& benchmark, long start_ms, double minutes, const std::string& status, int seed,
-                       int batch = 256) {
+                       int batch = 256, const std::string& final_accuracy = "0.999") {
   std::string log = "some shell output\n";
   log += Line(start_ms - 5000, "submission_benchmark", "\"" + benchmark + "\"");
   log += Line(start_ms - 4000, "seed", std::to_string(seed));
@@ -43,6 +44,9 @@ std::string RunLogText(const std::string& benchmark, long start_ms, double minut
     log +=
         Line(t, "eval_accuracy", std::to_string(0.5 + 0.01 * epoch), "{\"epoch_num\": " + std::to_string(epoch) + "}");
   }
+  // A run ends in success at an evaluation that meets the target (0.999 is above every benchmark's here).
+  if (status == "success")
+    log += Line(stop - 1000, "eval_accuracy", final_accuracy, "{\"epoch_num\": " + std::to_string(epoch) + "}");
   log += Line(stop, "run_stop", "null", "{\"status\": \"" + status + "\"}");
   return log;
 }
@@ -138,6 +142,60 @@ TEST(ImporterTest, Unet3dDropsFourEachSideAndAllowsFourFailures) {
   WriteFile(g.location / "result_0.txt", RunLogText("unet3d", 0, 30, "aborted", 1));
   ImportResult again = Import(options);
   EXPECT_FALSE(again.groups[0].olympic_minutes.has_value());
+}
+
+TEST(ImporterTest, TargetIsInferredFromSuccessfulRunsWhenTheRulesDoNotFitTheLogs) {
+  TempDir dir;
+  // SSD-ResNet34 logs of the v1.x rules end in success at mAP 0.23; the stored v2.0 target (RetinaNet) is 0.34.
+  const fs::path ssd = dir / "results" / "s" / "ssd";
+  fs::create_directories(ssd);
+  WriteFile(ssd / "result_0.txt", RunLogText("ssd", 1000000, 10.5, "success", 1, 256, "0.2312"));
+  WriteFile(ssd / "result_1.txt", RunLogText("ssd", 2000000, 12.5, "success", 2, 256, "0.2305"));
+  WriteFile(ssd / "result_2.txt", RunLogText("ssd", 3000000, 20.5, "aborted", 3));
+  // A benchmark with no stored target at all.
+  const fs::path llm = dir / "results" / "s" / "llm";
+  fs::create_directories(llm);
+  WriteFile(llm / "result_0.txt", RunLogText("llm", 1000000, 8.5, "success", 1, 256, "0.71"));
+  WriteFile(llm / "result_1.txt", RunLogText("llm", 2000000, 9.5, "success", 2, 256, "0.7"));
+  ImportOptions options;
+  options.paths = {dir.path()};
+  ImportResult result = Import(options);
+  EXPECT_TRUE(result.errors.empty());
+
+  const ImportedGroup* g = FindGroup(result, "ssd");
+  ASSERT_NE(g, nullptr);
+  ASSERT_TRUE(g->threshold.has_value());
+  EXPECT_DOUBLE_EQ(*g->threshold, 0.2305);
+  EXPECT_EQ(g->details["threshold_source"], "inferred from run_stop success");
+  for (const ImportedRun& run : g->runs) EXPECT_EQ(run.log.header["threshold"], 0.2305);
+  ASSERT_EQ(g->runs.size(), 3u);
+  const ImportedGroup* unknown = FindGroup(result, "llm");
+  ASSERT_NE(unknown, nullptr);
+  ASSERT_TRUE(unknown->threshold.has_value());
+  EXPECT_DOUBLE_EQ(*unknown->threshold, 0.7);
+  // With it, TTA from the curve is the official time: the first evaluation at the target is the last one.
+  for (std::size_t i = 0; i < 2; ++i) {
+    std::vector<stats::CurvePoint> curve;
+    for (const runlog::EvalPoint& p : unknown->runs[i].log.points) curve.push_back({p.train_seconds, p.metric});
+    const std::optional<double> tta = stats::TimeToTarget(curve, *unknown->threshold);
+    ASSERT_TRUE(tta.has_value());
+    EXPECT_NEAR(*tta / 60.0, (i == 0 ? 8.5 : 9.5) - 1.0 / 60, 1e-9);  // the last evaluation, 1 s before run_stop
+  }
+
+  int about_ssd = 0, about_llm = 0;
+  for (const std::string& w : result.warnings) {
+    about_ssd += w.find("ssd") != std::string::npos && w.find("0.34") != std::string::npos &&
+                 w.find("result_1.txt") != std::string::npos;
+    about_llm += w.find("\"llm\"") != std::string::npos && w.find("0.7") != std::string::npos;
+  }
+  EXPECT_EQ(about_ssd, 1) << ::testing::PrintToString(result.warnings);
+  EXPECT_EQ(about_llm, 1) << ::testing::PrintToString(result.warnings);
+
+  // --threshold still decides when given, without a warning about the rules.
+  options.threshold = 0.5;
+  const ImportResult given = Import(options);
+  EXPECT_DOUBLE_EQ(*FindGroup(given, "ssd")->threshold, 0.5);
+  EXPECT_EQ(FindGroup(given, "ssd")->details["threshold_source"], "--threshold");
 }
 
 TEST(ImporterTest, ThresholdOverrideRecomputesMlperfTta) {
