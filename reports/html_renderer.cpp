@@ -82,6 +82,7 @@ void AppendVerdicts(const json& model, std::string& out) {
 void AppendOverview(const json& model, std::string& out) {
   out += "<section id=\"table\"><h2>Time to accuracy (DAWNBench Tables 2-3)</h2>\n";
   AppendTable(StabilityTable(model), out);
+  out += std::string("<p class=\"muted\">") + kEpochsColumnNote + "</p>\n";  // plain text: no escaping needed
   for (const auto& [unit, entries] : GroupByTimeUnit(Field(model, "entries"))) {
     AppendFigure(TtaPerRunChart(entries, unit),
                  "Time to accuracy of every run. Dots: runs that reached the target; bar: median; crosses in the "

@@ -175,6 +175,7 @@ std::string RenderMarkdown(const json& model) {
 
   out += "## Time to accuracy (DAWNBench Tables 2-3)\n\n";
   AppendTable(StabilityTable(model), out);
+  out += std::string(kEpochsColumnNote) + "\n\n";
 
   const json& entries = ArrayOf(Field(model, "entries"));
   if (!entries.empty()) out += "## Entries\n\n";

@@ -13,23 +13,26 @@
 namespace evalsuite::reports {
 
 struct RunInput {
-  int index = 0;                       // run number within its entry (0-based)
+  int index = 0;                                    // run number within its entry (0-based)
   nlohmann::json seeds = nlohmann::json::object();  // {"run":..,"init":..,"data_order":..,"augmentation":..}
-  std::string status;                  // "reached", "not_reached", "failed", "incomplete" (runlog::RunStatusName)
+  std::string status;                     // "reached", "not_reached", "failed", "incomplete" (runlog::RunStatusName)
   std::vector<stats::CurvePoint> points;  // (training seconds, metric)
-  double time_spent = 0;               // training seconds the run used in all
+  // The epoch of each point (fractional within an epoch), parallel to `points`; empty when the log has none.
+  // Epochs to target separate the training's own variation (seeds) from the machine's (time per epoch).
+  std::vector<double> epochs;
+  double time_spent = 0;  // training seconds the run used in all
   double wall_seconds = 0;
   int threads = 0;
-  std::string error;                   // why a failed run failed (exit status, signal, stderr tail)
+  std::string error;  // why a failed run failed (exit status, signal, stderr tail)
 };
 
 struct EntryInput {
-  std::string name;                    // entry name, e.g. "baseline" or "GIGABYTE/resnet"
+  std::string name;  // entry name, e.g. "baseline" or "GIGABYTE/resnet"
   std::string description;
-  std::string source = "study";        // "study", "mlperf", "dawnbench", "jsonl"
+  std::string source = "study";  // "study", "mlperf", "dawnbench", "jsonl"
   std::string metric = "val_top1";
-  std::string time_unit = "seconds";   // unit of CurvePoint::time and time_spent ("seconds", "minutes", "hours")
-  double threshold = 0;                // the entry's target
+  std::string time_unit = "seconds";     // unit of CurvePoint::time and time_spent ("seconds", "minutes", "hours")
+  double threshold = 0;                  // the entry's target
   std::vector<double> extra_thresholds;  // sensitivity grid (besides the default grid around the target)
   std::vector<RunInput> runs;
   nlohmann::json extra = nlohmann::json::object();  // source-specific facts (MLPerf score, DAWNBench cost...)

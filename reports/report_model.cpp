@@ -1,6 +1,7 @@
 // BuildStabilityReport: plain run data in, the canonical report model out (shape documented in report.h).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
@@ -28,6 +29,28 @@ stats::RunCurve ToRunCurve(const RunInput& run) {
   return curve;
 }
 
+bool HasEpochs(const RunInput& run) { return !run.points.empty() && run.epochs.size() == run.points.size(); }
+
+// The run's curve against epochs instead of training time: AnalyzeStability on these gives epochs to target.
+stats::RunCurve ToEpochCurve(const RunInput& run) {
+  stats::RunCurve curve;
+  for (std::size_t i = 0; i < run.points.size(); ++i) curve.points.push_back({run.epochs[i], run.points[i].metric});
+  curve.time_spent = run.epochs.back();
+  return curve;
+}
+
+// Epochs to target over the counted runs; nullopt unless every counted run has epochs.
+std::optional<stats::StabilityStats> EpochStats(const EntryInput& entry) {
+  std::vector<stats::RunCurve> curves;
+  for (const RunInput& run : entry.runs) {
+    if (!CountsInStatistics(run)) continue;
+    if (!HasEpochs(run)) return std::nullopt;
+    curves.push_back(ToEpochCurve(run));
+  }
+  if (curves.empty()) return std::nullopt;
+  return stats::AnalyzeStability(curves, entry.threshold);
+}
+
 json RunJson(const RunInput& run, double threshold) {
   json points = json::array();
   for (const auto& point : run.points) points.push_back({JsonNumber(point.time), JsonNumber(point.metric)});
@@ -36,6 +59,8 @@ json RunJson(const RunInput& run, double threshold) {
           {"status", run.status},
           {"counted", CountsInStatistics(run)},
           {"tta", JsonNumber(stats::TimeToTarget(run.points, threshold))},
+          {"epochs_to_target",
+           HasEpochs(run) ? JsonNumber(stats::TimeToTarget(ToEpochCurve(run).points, threshold)) : json(nullptr)},
           {"time_spent", JsonNumber(ToRunCurve(run).time_spent)},
           {"wall_seconds", JsonNumber(run.wall_seconds)},
           {"threads", run.threads},
@@ -61,11 +86,21 @@ json SensitivityJson(const EntryInput& entry, const std::vector<stats::RunCurve>
           {"thresholds", std::move(rows)}};
 }
 
-json TableRow(const EntryInput& entry, const stats::StabilityStats& at_target) {
+json TableRow(const EntryInput& entry, const stats::StabilityStats& at_target,
+              const std::optional<stats::StabilityStats>& in_epochs) {
   json cov_lower = nullptr, cov_upper = nullptr;
   if (at_target.cov_interval) {
     cov_lower = JsonNumber(at_target.cov_interval->lower);
     cov_upper = JsonNumber(at_target.cov_interval->upper);
+  }
+  json epochs_cov = nullptr, epochs_cov_lower = nullptr, epochs_cov_upper = nullptr, median_epochs = nullptr;
+  if (in_epochs) {
+    epochs_cov = JsonNumber(in_epochs->cov);
+    if (in_epochs->cov_interval) {
+      epochs_cov_lower = JsonNumber(in_epochs->cov_interval->lower);
+      epochs_cov_upper = JsonNumber(in_epochs->cov_interval->upper);
+    }
+    if (in_epochs->reached > 0) median_epochs = JsonNumber(in_epochs->tta_summary.median);
   }
   return {{"entry", entry.name},
           {"metric", entry.metric},
@@ -81,6 +116,10 @@ json TableRow(const EntryInput& entry, const stats::StabilityStats& at_target) {
           {"median_tta", at_target.reached > 0 ? JsonNumber(at_target.tta_summary.median) : json(nullptr)},
           {"olympic_mean", JsonNumber(at_target.olympic_mean)},
           {"ert", JsonNumber(at_target.ert)},
+          {"epochs_cov", epochs_cov},
+          {"epochs_cov_lower", epochs_cov_lower},
+          {"epochs_cov_upper", epochs_cov_upper},
+          {"median_epochs", median_epochs},
           {"time_unit", entry.time_unit}};
 }
 
@@ -116,7 +155,8 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     verdict_json["cov_interval"] = at_target.cov_interval ? IntervalJson(*at_target.cov_interval) : json(nullptr);
     verdicts.push_back(std::move(verdict_json));
 
-    table.push_back(TableRow(entry, at_target));
+    const std::optional<stats::StabilityStats> in_epochs = EpochStats(entry);
+    table.push_back(TableRow(entry, at_target, in_epochs));
 
     entries.push_back({{"name", entry.name},
                        {"description", entry.description},
@@ -127,6 +167,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
                        {"extra", entry.extra},
                        {"runs", std::move(runs)},
                        {"stats", StabilityStatsJson(at_target)},
+                       {"epochs_to_target", in_epochs ? StabilityStatsJson(*in_epochs) : json(nullptr)},
                        {"sensitivity", SensitivityJson(entry, curves)}});
   }
   model["verdicts"] = std::move(verdicts);

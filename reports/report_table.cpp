@@ -40,15 +40,26 @@ std::string SeedsText(const json& seeds) {
 
 ReportTable StabilityTable(const json& model) {
   ReportTable table;
-  table.header = {"Entry",      "Target",       "Runs", "Reached", "CoV of TTA [95% CI]", "Runs reaching [95% CI]",
-                  "Median TTA", "Olympic mean", "ERT",  "Unit"};
-  table.numeric = {false, true, true, true, true, true, true, true, true, false};
+  table.header = {"Entry",
+                  "Target",
+                  "Runs",
+                  "Reached",
+                  "CoV of TTA [95% CI]",
+                  "CoV of epochs to target [95% CI]",
+                  "Runs reaching [95% CI]",
+                  "Median TTA",
+                  "Olympic mean",
+                  "ERT",
+                  "Unit"};
+  table.numeric = {false, true, true, true, true, true, true, true, true, true, false};
   for (const json& row : ArrayOf(Field(model, "table"))) {
     table.rows.push_back(
         {StringOf(Field(row, "entry")),
          StringOf(Field(row, "metric")) + " ≥ " + FormatThreshold(Field(row, "threshold")), Count(Field(row, "runs")),
          Count(Field(row, "reached")),
          FormatPercentInterval(Field(row, "cov"), Field(row, "cov_lower"), Field(row, "cov_upper")),
+         FormatPercentInterval(Field(row, "epochs_cov"), Field(row, "epochs_cov_lower"),
+                               Field(row, "epochs_cov_upper")),
          FormatPercentInterval(Field(row, "hit_rate"), Field(row, "hit_rate_lower"), Field(row, "hit_rate_upper"), 0),
          FormatMagnitude(Field(row, "median_tta")), FormatMagnitude(Field(row, "olympic_mean")),
          FormatMagnitude(Field(row, "ert")), TimeUnitSymbol(StringOf(Field(row, "time_unit")))});
@@ -59,17 +70,25 @@ ReportTable StabilityTable(const json& model) {
 ReportTable RunsTable(const json& entry) {
   std::string unit = TimeUnitSymbol(StringOf(Field(entry, "time_unit")));
   ReportTable table;
-  table.header = {"Run",      "Status",  "TTA (" + unit + ")", "Time spent (" + unit + ")",
-                  "Wall (s)", "Threads", "Evaluations",        "Seeds",
+  table.header = {"Run",
+                  "Status",
+                  "TTA (" + unit + ")",
+                  "Epochs to target",
+                  "Time spent (" + unit + ")",
+                  "Wall (s)",
+                  "Threads",
+                  "Evaluations",
+                  "Seeds",
                   "Error"};
-  table.numeric = {true, false, true, true, true, true, true, false, false};
+  table.numeric = {true, false, true, true, true, true, true, true, false, false};
   for (const json& run : ArrayOf(Field(entry, "runs"))) {
     std::string status = StringOf(Field(run, "status"), kMissing);
     if (Field(run, "counted") == json(false)) status += " (not counted)";
     table.rows.push_back({Count(Field(run, "index")), status, FormatMagnitude(Field(run, "tta")),
-                          FormatMagnitude(Field(run, "time_spent")), FormatMagnitude(Field(run, "wall_seconds")),
-                          Count(Field(run, "threads")), std::to_string(ArrayOf(Field(run, "points")).size()),
-                          SeedsText(Field(run, "seeds")), StringOf(Field(run, "error"), "")});
+                          FormatMagnitude(Field(run, "epochs_to_target")), FormatMagnitude(Field(run, "time_spent")),
+                          FormatMagnitude(Field(run, "wall_seconds")), Count(Field(run, "threads")),
+                          std::to_string(ArrayOf(Field(run, "points")).size()), SeedsText(Field(run, "seeds")),
+                          StringOf(Field(run, "error"), "")});
   }
   return table;
 }

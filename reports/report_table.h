@@ -17,6 +17,10 @@ struct ReportTable {
 
 // The DAWNBench Tables 2-3 view: one row per entry of model["table"].
 ReportTable StabilityTable(const nlohmann::json& model);
+// What the table's epoch column is for, printed under it by both renderers.
+inline constexpr const char* kEpochsColumnNote =
+    "CoV of epochs to target counts the same runs in epochs instead of seconds, which leaves the machine's speed "
+    "out: when it is much smaller than the CoV of TTA, the time per epoch varied more than the training did.";
 // Raw per-run values of one entry of model["entries"].
 ReportTable RunsTable(const nlohmann::json& entry);
 // The entry's statistics over its threshold grid; the target's row says so in its first cell.

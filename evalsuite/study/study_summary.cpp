@@ -34,7 +34,10 @@ reports::RunInput ToRunInput(const RunRecord& run) {
   input.index = run.run_index;
   input.seeds = run.seeds;
   input.status = runlog::RunStatusName(run.log.status);
-  for (const runlog::EvalPoint& p : run.log.points) input.points.push_back({p.train_seconds, p.metric});
+  for (const runlog::EvalPoint& p : run.log.points) {
+    input.points.push_back({p.train_seconds, p.metric});
+    input.epochs.push_back(p.epoch);
+  }
   input.time_spent = run.log.train_seconds;
   input.wall_seconds = run.log.wall_seconds;
   input.threads = run.threads;
@@ -109,8 +112,8 @@ std::string FormatStudyList(RunStore& store) {
   if (studies.empty()) return "no studies in " + store.file().string() + "\n";
   std::size_t width = 4;
   for (const auto& s : studies) width = std::max(width, s.name.size());
-  std::string out = fmt::format("{:>3}  {:<{}}  {:<6}  {:<20}  {:>9}  {}\n", "id", "name", width, "kind", "created",
-                                "runs", "state");
+  std::string out =
+      fmt::format("{:>3}  {:<{}}  {:<6}  {:<20}  {:>9}  {}\n", "id", "name", width, "kind", "created", "runs", "state");
   for (const auto& s : studies) {
     std::string runs = std::to_string(s.runs_recorded), state = "-";
     if (s.kind == "study") {
@@ -126,8 +129,8 @@ std::string FormatStudyList(RunStore& store) {
 
 std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   stats::StabilityRule rule = RuleFromPlan(study.plan);
-  std::string out = fmt::format("study {} (id {}, {}), created {}\n", study.name, study.id, study.kind,
-                                study.created_at);
+  std::string out =
+      fmt::format("study {} (id {}, {}), created {}\n", study.name, study.id, study.kind, study.created_at);
   if (study.kind == "study" && study.plan.contains("schedule")) {
     out += fmt::format("plan: {} entries x {} runs, seed {}, {} thread(s) per run, {} job(s); runs in {}\n",
                        study.plan.value("entries", nlohmann::json::array()).size(), study.plan.value("runs", 0),

@@ -166,6 +166,44 @@ TEST_F(ReportModelTest, SensitivityCoversTheDefaultGridAndExtraThresholds) {
   EXPECT_TRUE(sensitivity["thresholds"][0]["kaplan_meier"]["steps"].is_array());
 }
 
+TEST_F(ReportModelTest, EpochsToTargetSeparateTheTrainingFromTheMachine) {
+  // Three runs reach 0.9 at the same epoch (3) but at different times: TTA varies, epochs to target do not.
+  StabilityReportInput input;
+  EntryInput entry;
+  entry.name = "steady";
+  entry.threshold = 0.9;
+  for (int i = 0; i < 3; ++i) {
+    RunInput run;
+    run.index = i;
+    run.status = "reached";
+    const double seconds_per_epoch = 10.0 + 5.0 * i;
+    for (int e = 1; e <= 4; ++e) {
+      run.points.push_back({seconds_per_epoch * e, e >= 3 ? 0.91 : 0.8});
+      run.epochs.push_back(e);
+    }
+    run.time_spent = seconds_per_epoch * 4;
+    entry.runs.push_back(run);
+  }
+  EntryInput without = entry;
+  without.name = "no-epochs";
+  without.runs[1].epochs.clear();  // one run's log has no epochs: no epoch statistics for the entry
+  input.entries = {entry, without};
+  const json model = BuildStabilityReport(input);
+
+  const json& row = model["table"][0];
+  EXPECT_GT(row["cov"].get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(row["epochs_cov"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(row["median_epochs"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(model["entries"][0]["runs"][2]["epochs_to_target"].get<double>(), 3.0);
+  EXPECT_DOUBLE_EQ(model["entries"][0]["runs"][2]["tta"].get<double>(), 60.0);
+  EXPECT_EQ(model["entries"][0]["epochs_to_target"]["reached"], 3);
+
+  EXPECT_TRUE(model["table"][1]["epochs_cov"].is_null());
+  EXPECT_TRUE(model["entries"][1]["epochs_to_target"].is_null());
+  EXPECT_TRUE(model["entries"][1]["runs"][1]["epochs_to_target"].is_null());
+  EXPECT_DOUBLE_EQ(model["entries"][1]["runs"][0]["epochs_to_target"].get<double>(), 3.0);
+}
+
 TEST_F(ReportModelTest, ExtraSectionsAreMergedAtTopLevel) {
   StabilityReportInput input = testing::SyntheticInput();
   input.extra_sections["generalization"] = testing::GeneralizationSection();
