@@ -63,14 +63,15 @@ void AppendVerdicts(const json& model, std::string& out) {
   if (verdicts.empty()) out += "<p class=\"muted\">No entries.</p>\n";
   out += "<div class=\"verdicts\">\n";
   for (const json& verdict : verdicts) {
-    bool stable = Field(verdict, "stable") == json(true);
+    const std::string result = StringOf(Field(verdict, "result"), "NOT STABLE");
+    const char* css = result == "STABLE" ? "stable" : result == "INCONCLUSIVE" ? "inconclusive" : "unstable";
     const json& interval = Field(verdict, "cov_interval");
     out += fmt::format(
         "<article class=\"verdict {}\"><span class=\"badge\">Result: {}</span><h3>{}</h3><p>{}/{} runs reached the "
         "target {}; CoV of TTA {}</p><ul>",
-        stable ? "stable" : "unstable", EscapeHtml(StringOf(Field(verdict, "result"), "NOT STABLE")),
-        EscapeHtml(StringOf(Field(verdict, "entry"))), EscapeHtml(StringOf(Field(verdict, "reached"))),
-        EscapeHtml(StringOf(Field(verdict, "runs"))), EscapeHtml(FormatThreshold(Field(verdict, "threshold"))),
+        css, EscapeHtml(result), EscapeHtml(StringOf(Field(verdict, "entry"))),
+        EscapeHtml(StringOf(Field(verdict, "reached"))), EscapeHtml(StringOf(Field(verdict, "runs"))),
+        EscapeHtml(FormatThreshold(Field(verdict, "threshold"))),
         EscapeHtml(FormatPercentInterval(Field(verdict, "cov"), Field(interval, "lower"), Field(interval, "upper"))));
     for (const json& reason : ArrayOf(Field(verdict, "reasons")))
       out += "<li>" + EscapeHtml(StringOf(reason)) + "</li>";

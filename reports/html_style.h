@@ -25,11 +25,13 @@ nav.toc a { color: var(--accent); text-decoration: none; margin-right: 14px; }
            background: var(--bg); }
 .verdict.stable { border-left-color: var(--ok); }
 .verdict.unstable { border-left-color: var(--bad); }
+.verdict.inconclusive { border-left-color: var(--muted); }
 .verdict h3 { margin: 0 0 6px; font-size: 16px; word-break: break-word; }
 .badge { display: inline-block; font-size: 12px; font-weight: 700; letter-spacing: .05em; border-radius: 999px;
          padding: 2px 10px; margin-bottom: 6px; }
 .stable .badge, .badge.ok { color: var(--ok); background: var(--ok-bg); }
 .unstable .badge, .badge.bad { color: var(--bad); background: var(--bad-bg); }
+.inconclusive .badge { color: var(--fg); background: var(--panel); border: 1px solid var(--line); }
 .verdict p { margin: 4px 0; font-size: 14px; }
 .verdict ul { margin: 6px 0 0; padding-left: 18px; font-size: 13px; color: var(--muted); }
 .table-wrap { overflow-x: auto; margin: 8px 0 16px; border: 1px solid var(--line); border-radius: 8px; }

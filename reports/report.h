@@ -18,17 +18,20 @@ constexpr int kReportSchemaVersion = 1;
 // capped time; "incomplete" runs are listed with counted=false and left out of every statistic):
 //   schema_version, title, generated_at, environment (DescribeEnvironment() when the input's is empty), plan,
 //   rule {max_cov_upper, min_hit_rate, min_reached, statement},
-//   verdicts [{entry, result "STABLE"|"NOT STABLE", stable, reasons[] (stats::JudgeStability, one per rule),
-//              runs, reached, threshold, cov, cov_interval}],
+//   verdicts [{entry, result "STABLE"|"NOT STABLE"|"INCONCLUSIVE", stable, reasons[] (stats::JudgeStability, one
+//              per rule, then what more runs would do), reached_runs_needed, runs, reached, threshold, cov,
+//              cov_interval}],
 //   table [{entry, metric, threshold, runs, reached, cov, cov_lower, cov_upper, hit_rate, hit_rate_lower,
-//           hit_rate_upper, median_tta, olympic_mean, ert, time_unit}]          (DAWNBench Tables 2-3)
+//           hit_rate_upper, median_tta, olympic_mean, ert, epochs_cov, epochs_cov_lower, epochs_cov_upper,
+//           median_epochs, time_unit}]                                          (DAWNBench Tables 2-3)
 //   entries [{name, description, source, metric, threshold, time_unit, extra,
-//             runs [{index, seeds, status, counted, tta, time_spent, wall_seconds, threads, error,
-//                    points [[time, metric], ...]}],
+//             runs [{index, seeds, status, counted, tta, epochs_to_target, time_spent, wall_seconds, threads,
+//                    error, points [[time, metric], ...]}],
 //             stats {threshold, alpha, runs, reached, tta[], tta_summary {n, mean, median, stddev, min, max},
 //                    cov, cov_interval {lower, upper}, hit_rate, hit_rate_interval, olympic_mean, ert,
 //                    kaplan_meier {steps [{time, at_risk, events, survival, lower, upper}], median,
 //                                  median_lower, median_upper}},
+//             epochs_to_target {stats as above, in epochs; null unless every counted run has epochs},
 //             sensitivity {grid {step, steps_below, steps_above, extra_thresholds, rule},
 //                          thresholds [stats as above + is_target]}}]   (grid: reports/sensitivity_grid.h)
 //   ...and every key of extra_sections as it is (a key clashing with the above is a UsageError).

@@ -147,7 +147,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
 
     json verdict_json = VerdictJson(verdict);
     verdict_json["entry"] = entry.name;
-    verdict_json["result"] = verdict.stable ? "STABLE" : "NOT STABLE";
+    verdict_json["result"] = verdict.result;
     verdict_json["runs"] = at_target.runs;
     verdict_json["reached"] = at_target.reached;
     verdict_json["threshold"] = JsonNumber(entry.threshold);

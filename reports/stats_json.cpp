@@ -57,16 +57,21 @@ json StabilityStatsJson(const stats::StabilityStats& stats) {
 }
 
 json VerdictJson(const stats::StabilityVerdict& verdict) {
-  return {{"stable", verdict.stable}, {"reasons", verdict.reasons}};
+  return {{"stable", verdict.stable},
+          {"result", verdict.result},
+          {"reasons", verdict.reasons},
+          {"reached_runs_needed", verdict.reached_runs_needed ? json(*verdict.reached_runs_needed) : json(nullptr)}};
 }
 
 json RuleJson(const stats::StabilityRule& rule) {
   return {{"max_cov_upper", JsonNumber(rule.max_cov_upper)},
           {"min_hit_rate", JsonNumber(rule.min_hit_rate)},
           {"min_reached", rule.min_reached},
-          {"statement", fmt::format("An entry is stable when the upper bound of the 95% interval of the CoV of its "
-                                    "TTA is at most {:g}%, at least {:g}% of its runs reach the target, and at least "
-                                    "{} runs reach it.",
+          {"statement", fmt::format("An entry is STABLE when the upper bound of the 95% interval of the CoV of its "
+                                    "TTA is at most {0:g}%, at least {1:g}% of its runs reach the target, and at least "
+                                    "{2} runs reach it. It is NOT STABLE when an interval shows a rule broken (the "
+                                    "CoV's lower bound above {0:g}%, or the hit rate's upper bound below {1:g}%), and "
+                                    "INCONCLUSIVE otherwise: too few runs to tell either way.",
                                     rule.max_cov_upper * 100, rule.min_hit_rate * 100, rule.min_reached)}};
 }
 

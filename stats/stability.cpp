@@ -1,5 +1,6 @@
 #include "stats/stability.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -116,6 +117,48 @@ StabilityVerdict JudgeStability(const StabilityStats& stats, const StabilityRule
   const bool enough = stats.reached >= rule.min_reached;
   add(enough, "runs reaching the target " + std::to_string(stats.reached) + (enough ? " >= " : " < ") +
                   std::to_string(rule.min_reached));
+
+  if (verdict.stable) {
+    verdict.result = "STABLE";
+    return verdict;
+  }
+  // Not stable: shown so by an interval, or only not shown stable by too few runs?
+  const bool cov_shown_high = stats.cov_interval && stats.cov_interval->lower > rule.max_cov_upper;
+  const bool hit_rate_shown_low = stats.runs > 0 && stats.hit_rate_interval.upper < rule.min_hit_rate;
+  if (cov_shown_high || hit_rate_shown_low) {
+    verdict.result = "NOT STABLE";
+    if (cov_shown_high) {
+      verdict.reasons.push_back("shown: even the CoV's " + level + " lower bound " +
+                                Percent(stats.cov_interval->lower) + " is above " + Percent(rule.max_cov_upper));
+    }
+    if (hit_rate_shown_low) {
+      verdict.reasons.push_back("shown: even the hit rate's " + level + " upper bound " +
+                                Percent(stats.hit_rate_interval.upper) + " is below " + Percent(rule.min_hit_rate));
+    }
+    return verdict;
+  }
+  verdict.result = "INCONCLUSIVE";
+  if (stats.cov && *stats.cov < rule.max_cov_upper) {
+    constexpr std::size_t kMostRuns = 1000;
+    for (std::size_t n = std::max<std::size_t>(stats.reached + 1, 2); n <= kMostRuns; ++n) {
+      if (VangelCovInterval(*stats.cov, n, stats.alpha).upper <= rule.max_cov_upper) {
+        verdict.reached_runs_needed = n;
+        break;
+      }
+    }
+  }
+  if (verdict.reached_runs_needed) {
+    verdict.reasons.push_back("inconclusive: too few runs to tell; if the CoV stayed at " + Percent(*stats.cov) +
+                              ", about " + std::to_string(*verdict.reached_runs_needed) +
+                              " runs reaching the target would bring its upper bound within " +
+                              Percent(rule.max_cov_upper));
+  } else if (stats.cov) {
+    verdict.reasons.push_back("inconclusive: too few runs to tell; the CoV itself (" + Percent(*stats.cov) +
+                              ") is not below " + Percent(rule.max_cov_upper) +
+                              ", so more runs would more likely show it unstable");
+  } else {
+    verdict.reasons.push_back("inconclusive: too few runs to tell");
+  }
   return verdict;
 }
 

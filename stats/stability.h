@@ -37,8 +37,9 @@ struct StabilityStats {
   KaplanMeierCurve time_to_target;  // survival = share of runs not yet at the target
 };
 
-// ERT counts a run that reached the target until its TTA and a failed run with its time_spent; Kaplan-Meier has an event at the TTA of each run that reached
-// the target and censors the others at their time_spent. The olympic mean drops one run each side (MLPerf).
+// ERT counts a run that reached the target until its TTA and a failed run with its time_spent; Kaplan-Meier has an
+// event at the TTA of each run that reached the target and censors the others at their time_spent. The olympic mean
+// drops one run each side (MLPerf).
 StabilityStats AnalyzeStability(const std::vector<RunCurve>& runs, double threshold, double alpha = 0.05);
 
 // The stated rule a report's verdict uses. Defaults: the CoV interval's upper bound at most 10% (the paper saw
@@ -52,7 +53,13 @@ struct StabilityRule {
 
 struct StabilityVerdict {
   bool stable = false;
-  std::vector<std::string> reasons;  // one line per rule, "satisfied" or why not
+  // "STABLE" (every rule satisfied), "NOT STABLE" (an interval shows a rule broken: the CoV's lower bound above
+  // the limit, or the hit rate's upper bound below the minimum) or "INCONCLUSIVE" (neither: too few runs to tell).
+  std::string result = "NOT STABLE";
+  std::vector<std::string> reasons;  // one line per rule, "satisfied" or why not; then what more runs would do
+  // INCONCLUSIVE on the CoV: how many runs reaching the target would bring the CoV's upper bound within the limit
+  // if the CoV stayed as measured (nullopt when none would: the CoV itself is at or above the limit).
+  std::optional<std::size_t> reached_runs_needed;
 };
 
 // Reasons read like "CoV 95% upper bound 6.1% <= 10%: satisfied" or "hit rate 4/5 = 80% < 90%: NOT satisfied";

@@ -168,7 +168,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
                     s.runs > 0 ? Percent(s.hit_rate) + " [" + Percent(s.hit_rate_interval.lower) + ", " +
                                      Percent(s.hit_rate_interval.upper) + "]"
                                : "-",
-                    s.runs == 0 ? "no runs yet" : (verdict.stable ? "stable" : "NOT stable")});
+                    s.runs == 0 ? "no runs yet" : verdict.result});
   }
   std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {

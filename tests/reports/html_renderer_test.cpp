@@ -49,7 +49,12 @@ TEST(HtmlRendererTest, OpensWithVerdictsAndShowsTheMarkdownTables) {
   std::string html = RenderHtml(ModelWithGeneralization());
   std::size_t verdict = html.find("id=\"verdict\""), table = html.find("id=\"table\"");
   EXPECT_LT(verdict, table);
-  EXPECT_TRUE(Contains(html, "<span class=\"badge\">Result: NOT STABLE</span><h3>fast</h3>"));
+  EXPECT_TRUE(Contains(html,
+                       "<article class=\"verdict inconclusive\"><span class=\"badge\">Result: INCONCLUSIVE</span>"
+                       "<h3>fast</h3>"));
+  EXPECT_TRUE(Contains(html,
+                       "<article class=\"verdict unstable\"><span class=\"badge\">Result: NOT STABLE</span>"
+                       "<h3>never</h3>"));
   EXPECT_TRUE(Contains(html, "<span class=\"badge\">Result: STABLE</span><h3>slow</h3>"));
   EXPECT_TRUE(Contains(html, "<li>hit rate 4/5 = 80% &lt; 90%: NOT satisfied</li>"));
   EXPECT_TRUE(Contains(html,

@@ -118,12 +118,61 @@ TEST(JudgeStabilityTest, UnstableWhenAHitRateRuleFails) {
   const StabilityStats s = AnalyzeStability(FiveRuns(), 0.9);
   const StabilityVerdict v = JudgeStability(s);
   EXPECT_FALSE(v.stable);
-  ASSERT_EQ(v.reasons.size(), 3u);
+  ASSERT_EQ(v.reasons.size(), 4u);
   // CoV 0.1230 over 4 runs: Vangel's upper bound is far above 10%.
   EXPECT_EQ(v.reasons[0].rfind("CoV 95% upper bound ", 0), 0u) << v.reasons[0];
   EXPECT_NE(v.reasons[0].find("> 10%: NOT satisfied"), std::string::npos) << v.reasons[0];
   EXPECT_EQ(v.reasons[1], "hit rate 4/5 = 80% < 90%: NOT satisfied");
   EXPECT_EQ(v.reasons[2], "runs reaching the target 4 >= 3: satisfied");
+  // Neither interval shows a rule broken (the CoV's lower bound is under 10%, 4/5's Clopper-Pearson upper bound
+  // is 99.5%): five runs cannot tell, and at a CoV of 12.3% more runs would not show it stable either.
+  EXPECT_EQ(v.result, "INCONCLUSIVE");
+  EXPECT_LT(s.cov_interval->lower, 0.10);
+  EXPECT_EQ(v.reasons[3],
+            "inconclusive: too few runs to tell; the CoV itself (12.3%) is not below 10%, so more runs would more "
+            "likely show it unstable");
+  EXPECT_FALSE(v.reached_runs_needed.has_value());
+}
+
+TEST(JudgeStabilityTest, NotStableWhenAnIntervalShowsARuleBroken) {
+  StabilityStats s;
+  s.runs = 10;
+  s.reached = 10;
+  s.hit_rate = 1;
+  s.hit_rate_interval = ClopperPearson(10, 10);
+  s.cov = 0.2;
+  s.cov_interval = VangelCovInterval(0.2, 10);  // about [0.14, 0.37]: even the lower bound is above 10%
+  StabilityVerdict v = JudgeStability(s);
+  EXPECT_EQ(v.result, "NOT STABLE");
+  EXPECT_EQ(v.reasons.back().rfind("shown: even the CoV's 95% lower bound", 0), 0u) << v.reasons.back();
+
+  s.cov = 0.03;
+  s.cov_interval = VangelCovInterval(0.03, 10);
+  s.reached = 2;
+  s.hit_rate = 0.2;
+  s.hit_rate_interval = ClopperPearson(2, 10);  // [0.025, 0.556]: below 90% for sure
+  v = JudgeStability(s);
+  EXPECT_EQ(v.result, "NOT STABLE");
+  EXPECT_EQ(v.reasons.back(), "shown: even the hit rate's 95% upper bound 55.6% is below 90%");
+}
+
+TEST(JudgeStabilityTest, InconclusiveSaysHowManyRunsWouldShowIt) {
+  StabilityStats s;
+  s.runs = 5;
+  s.reached = 5;
+  s.hit_rate = 1;
+  s.hit_rate_interval = ClopperPearson(5, 5);
+  s.cov = 0.05;
+  s.cov_interval = VangelCovInterval(0.05, 5);
+  const StabilityVerdict v = JudgeStability(s);
+  EXPECT_FALSE(v.stable);
+  EXPECT_EQ(v.result, "INCONCLUSIVE");
+  ASSERT_TRUE(v.reached_runs_needed.has_value());
+  const std::size_t n = *v.reached_runs_needed;
+  EXPECT_LE(VangelCovInterval(0.05, n).upper, 0.10);      // enough...
+  EXPECT_GT(VangelCovInterval(0.05, n - 1).upper, 0.10);  // ...and the fewest
+  EXPECT_NE(v.reasons.back().find("about " + std::to_string(n) + " runs reaching the target"), std::string::npos)
+      << v.reasons.back();
 }
 
 TEST(JudgeStabilityTest, StableWhenEveryRuleHolds) {
@@ -135,6 +184,7 @@ TEST(JudgeStabilityTest, StableWhenEveryRuleHolds) {
   s.cov_interval = Interval{0.02, 0.061};
   const StabilityVerdict v = JudgeStability(s);
   EXPECT_TRUE(v.stable);
+  EXPECT_EQ(v.result, "STABLE");
   ASSERT_EQ(v.reasons.size(), 3u);
   EXPECT_EQ(v.reasons[0], "CoV 95% upper bound 6.1% <= 10%: satisfied");
   EXPECT_EQ(v.reasons[1], "hit rate 9/10 = 90% >= 90%: satisfied");
