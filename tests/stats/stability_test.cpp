@@ -134,36 +134,31 @@ TEST(JudgeStabilityTest, UnstableWhenAHitRateRuleFails) {
   EXPECT_FALSE(v.reached_runs_needed.has_value());
 }
 
-TEST(JudgeStabilityTest, NotStableWhenAnIntervalShowsARuleBroken) {
+// Statistics as AnalyzeStability would give them for `reached` of `runs` runs with TTA CoV `cov`.
+StabilityStats Measured(std::size_t runs, std::size_t reached, double cov) {
   StabilityStats s;
-  s.runs = 10;
-  s.reached = 10;
-  s.hit_rate = 1;
-  s.hit_rate_interval = ClopperPearson(10, 10);
-  s.cov = 0.2;
-  s.cov_interval = VangelCovInterval(0.2, 10);  // about [0.14, 0.37]: even the lower bound is above 10%
-  StabilityVerdict v = JudgeStability(s);
+  s.runs = runs;
+  s.reached = reached;
+  s.hit_rate = static_cast<double>(reached) / static_cast<double>(runs);
+  s.hit_rate_interval = ClopperPearson(reached, runs);
+  s.cov = cov;
+  s.cov_interval = VangelCovInterval(cov, reached);
+  return s;
+}
+
+TEST(JudgeStabilityTest, NotStableWhenAnIntervalShowsARuleBroken) {
+  // CoV 20% over 10 runs: about [14%, 37%], even the lower bound is above 10%.
+  StabilityVerdict v = JudgeStability(Measured(10, 10, 0.2));
   EXPECT_EQ(v.result, "NOT STABLE");
   EXPECT_EQ(v.reasons.back().rfind("shown: even the CoV's 95% lower bound", 0), 0u) << v.reasons.back();
-
-  s.cov = 0.03;
-  s.cov_interval = VangelCovInterval(0.03, 10);
-  s.reached = 2;
-  s.hit_rate = 0.2;
-  s.hit_rate_interval = ClopperPearson(2, 10);  // [0.025, 0.556]: below 90% for sure
-  v = JudgeStability(s);
+  // 2 of 10 reach the target: Clopper-Pearson [2.5%, 55.6%], below 90% for sure.
+  v = JudgeStability(Measured(10, 2, 0.03));
   EXPECT_EQ(v.result, "NOT STABLE");
   EXPECT_EQ(v.reasons.back(), "shown: even the hit rate's 95% upper bound 55.6% is below 90%");
 }
 
 TEST(JudgeStabilityTest, InconclusiveSaysHowManyRunsWouldShowIt) {
-  StabilityStats s;
-  s.runs = 5;
-  s.reached = 5;
-  s.hit_rate = 1;
-  s.hit_rate_interval = ClopperPearson(5, 5);
-  s.cov = 0.05;
-  s.cov_interval = VangelCovInterval(0.05, 5);
+  const StabilityStats s = Measured(5, 5, 0.05);
   const StabilityVerdict v = JudgeStability(s);
   EXPECT_FALSE(v.stable);
   EXPECT_EQ(v.result, "INCONCLUSIVE");
