@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -32,27 +31,8 @@ struct TrainArgs {
   std::string model_dir;
 };
 
-// "3" at an epoch's end, "2.25" for an evaluation within an epoch (--evals-per-epoch).
-std::string FormatEpoch(double epoch) {
-  const double whole = std::round(epoch);
-  return std::abs(epoch - whole) < 1e-9 ? fmt::format("{}", static_cast<int>(whole)) : fmt::format("{:.2f}", epoch);
-}
-
 void RunTrain(const TrainArgs& args) {
   const entries::BuiltinEntry& entry = entries::BuiltinEntryOrThrow(args.entry);
-  // Everything that can be checked cheaply is checked before the data is loaded and training starts.
-  if (args.threads < 0) throw UsageError("--threads", "must be at least 1 (0 = every core)");
-  if (args.epochs && *args.epochs < 1) throw UsageError("--epochs", "must be at least 1");
-  if (args.target && !(*args.target > 0 && *args.target <= 1)) {
-    throw UsageError("--target", "must be a fraction in (0, 1], e.g. 0.91");
-  }
-  if (args.train_subset && *args.train_subset < 1) throw UsageError("--train-subset", "must be at least 1");
-  if (args.evals_per_epoch < 1) throw UsageError("--evals-per-epoch", "must be at least 1");
-  std::unique_ptr<runlog::JsonlRunLogWriter> log;
-  if (!args.log.empty()) log = std::make_unique<runlog::JsonlRunLogWriter>(args.log);
-
-  const datasets::FashionMnist data = datasets::LoadFashionMnist(args.data);
-
   training::TrainOptions options;
   options.seed = args.seed;
   options.threads = args.threads;
@@ -61,13 +41,18 @@ void RunTrain(const TrainArgs& args) {
   options.train_subset = args.train_subset;
   options.stop_at_target = args.stop_at_target;
   options.evals_per_epoch = args.evals_per_epoch;
-  options.log = log.get();
   if (!args.model_dir.empty()) options.model_dir = args.model_dir;
+  // Everything that can be checked cheaply is checked before the data is loaded and training starts.
+  training::ValidateTrainOptions(entry, options);
+  std::unique_ptr<runlog::JsonlRunLogWriter> log;
+  if (!args.log.empty()) log = std::make_unique<runlog::JsonlRunLogWriter>(args.log);
+  options.log = log.get();
+  const datasets::FashionMnist data = datasets::LoadFashionMnist(args.data);
   const int epochs = args.epochs.value_or(entry.epoch_budget);
   const double target = args.target.value_or(entry.threshold);
   options.on_eval = [epochs, target](const runlog::EvalPoint& p) {
     std::cout << fmt::format("epoch {:>5}/{}  val_top1 {:.4f}{}  train_loss {:.4f}  train {:7.1f} s  wall {:7.1f} s\n",
-                             FormatEpoch(p.epoch), epochs, p.metric, p.metric >= target ? "*" : " ",
+                             runlog::FormatEpoch(p.epoch), epochs, p.metric, p.metric >= target ? "*" : " ",
                              p.train_loss.value_or(0.0), p.train_seconds, p.wall_seconds)
               << std::flush;
   };
@@ -86,7 +71,8 @@ void RunTrain(const TrainArgs& args) {
     const auto reached = std::find_if(result.run.points.begin(), result.run.points.end(),
                                       [&](const runlog::EvalPoint& p) { return p.metric >= target; });
     std::cout << fmt::format("TTA {:.1f} s: {} reached {} >= {} at epoch {} (training time, evaluation excluded)\n",
-                             *result.tta_seconds, entry.name, entry.metric, target, FormatEpoch(reached->epoch));
+                             *result.tta_seconds, entry.name, entry.metric, target,
+                             runlog::FormatEpoch(reached->epoch));
   } else if (result.run.status == runlog::RunStatus::kNotReached) {
     std::cout << fmt::format("TTA none: {} did not reach {} >= {} in {} epochs (best {:.4f})\n", entry.name,
                              entry.metric, target, result.epochs_run, best);

@@ -1,5 +1,9 @@
 #include "evalsuite/runlog/run_log.h"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 namespace evalsuite::runlog {
 
 const char* RunStatusName(RunStatus status) {
@@ -30,6 +34,12 @@ stats::RunCurve ToRunCurve(const RunLog& run) {
   curve.time_spent = run.train_seconds;
   if (curve.time_spent <= 0 && !run.points.empty()) curve.time_spent = run.points.back().train_seconds;
   return curve;
+}
+
+std::string FormatEpoch(double epoch) {
+  const double whole = std::round(epoch);
+  return std::abs(epoch - whole) < 1e-9 ? fmt::format("{}", static_cast<long long>(whole))
+                                        : fmt::format("{:.2f}", epoch);
 }
 
 }  // namespace evalsuite::runlog

@@ -28,6 +28,8 @@ enum class RunStatus {
 };
 
 const char* RunStatusName(RunStatus status);  // "reached", "not_reached", "failed", "incomplete"
+// An evaluation's epoch for people: "3" at an epoch's end, "2.25" within an epoch (several evaluations per epoch).
+std::string FormatEpoch(double epoch);
 std::optional<RunStatus> ParseRunStatus(const std::string& name);
 
 struct RunLog {
@@ -36,7 +38,7 @@ struct RunLog {
   RunStatus status = RunStatus::kIncomplete;
   double train_seconds = 0;  // total training time used (from the end record, else the last point)
   double wall_seconds = 0;
-  std::string error;  // why a failed run failed, when known
+  std::string error;                  // why a failed run failed, when known
   std::vector<std::string> warnings;  // "file:line: what was skipped"
 };
 

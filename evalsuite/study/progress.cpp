@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <ostream>
 
@@ -21,8 +20,8 @@ std::string Fixed(double value, int digits) {
 
 std::string DescribeRecord(const RunRecord& record, double wall_seconds) {
   std::string text = record.entry + " #" + std::to_string(record.run_index) + " (seed " +
-                     std::to_string(record.seeds.value("run", uint64_t{0})) + "): " +
-                     runlog::RunStatusName(record.log.status);
+                     std::to_string(record.seeds.value("run", uint64_t{0})) +
+                     "): " + runlog::RunStatusName(record.log.status);
   if (record.log.status == runlog::RunStatus::kFailed) {
     text += " - " + record.log.error;
   } else {
@@ -63,8 +62,8 @@ class PlainProgress : public ProgressReporter {
   explicit PlainProgress(std::ostream& out) : out_(out) {}
   void StudyStarted(const std::string& study, int total, int done, int jobs, int threads) override {
     tally_.Start(total, done);
-    out_ << "study " << study << ": " << total - done << " of " << total << " runs to do, " << jobs
-         << " at once, " << threads << " thread(s) each" << std::endl;
+    out_ << "study " << study << ": " << total - done << " of " << total << " runs to do, " << jobs << " at once, "
+         << threads << " thread(s) each" << std::endl;
   }
   void RunStarted(const RunningRunView& run) override {
     out_ << "[" << tally_.Counts() << "] start " << run.entry << " #" << run.index << " (seed " << run.seed << ")"
@@ -88,8 +87,8 @@ class TerminalProgress : public ProgressReporter {
   explicit TerminalProgress(std::ostream& out) : out_(out) {}
   void StudyStarted(const std::string& study, int total, int done, int jobs, int threads) override {
     tally_.Start(total, done);
-    out_ << "study " << study << ": " << total - done << " of " << total << " runs to do, " << jobs
-         << " at once, " << threads << " thread(s) each" << std::endl;
+    out_ << "study " << study << ": " << total - done << " of " << total << " runs to do, " << jobs << " at once, "
+         << threads << " thread(s) each" << std::endl;
   }
   void RunStarted(const RunningRunView& run) override { running_.push_back(run); }
   void Update(const std::vector<RunningRunView>& running) override {
@@ -98,11 +97,10 @@ class TerminalProgress : public ProgressReporter {
   }
   void RunFinished(const RunRecord& record, double wall_seconds) override {
     tally_.Finished();
-    running_.erase(std::remove_if(running_.begin(), running_.end(),
-                                  [&](const RunningRunView& r) {
-                                    return r.entry == record.entry && r.index == record.run_index;
-                                  }),
-                   running_.end());
+    running_.erase(
+        std::remove_if(running_.begin(), running_.end(),
+                       [&](const RunningRunView& r) { return r.entry == record.entry && r.index == record.run_index; }),
+        running_.end());
     out_ << "\r\033[K" << DescribeRecord(record, wall_seconds) << std::endl;
     Draw();
   }
@@ -110,12 +108,12 @@ class TerminalProgress : public ProgressReporter {
 
  private:
   void Draw() {
-    std::string line = "[" + tally_.Counts() + "] " + FormatDuration(tally_.Elapsed()) + " elapsed, " +
-                       tally_.Remaining();
+    std::string line =
+        "[" + tally_.Counts() + "] " + FormatDuration(tally_.Elapsed()) + " elapsed, " + tally_.Remaining();
     for (const auto& run : running_) {
       line += " | " + run.entry + " #" + std::to_string(run.index) + " seed " + std::to_string(run.seed);
       if (run.epoch) {
-        line += " epoch " + Fixed(*run.epoch, std::floor(*run.epoch) == *run.epoch ? 0 : 2);
+        line += " epoch " + runlog::FormatEpoch(*run.epoch);
         if (run.epochs_budget > 0) line += "/" + std::to_string(run.epochs_budget);
         if (run.metric) line += " (" + Fixed(*run.metric, 3) + ")";
       } else {

@@ -188,15 +188,16 @@ void WriteModelJson(const fs::path& dir, const entries::BuiltinEntry& entry, con
   if (!out) throw IoError(file.string(), "cannot write the model description");
 }
 
-void ValidateOptions(const TrainOptions& options, int epochs, double target) {
-  if (options.evals_per_epoch < 1) throw UsageError("--evals-per-epoch", "must be at least 1");
+}  // namespace
+
+void ValidateTrainOptions(const entries::BuiltinEntry& entry, const TrainOptions& options) {
   if (options.threads < 0) throw UsageError("--threads", "must be at least 1 (0 = every core)");
-  if (epochs < 1) throw UsageError("--epochs", "must be at least 1");
+  if (options.epochs.value_or(entry.epoch_budget) < 1) throw UsageError("--epochs", "must be at least 1");
+  const double target = options.target.value_or(entry.threshold);
   if (!(target > 0 && target <= 1)) throw UsageError("--target", "must be a fraction in (0, 1], e.g. 0.91");
   if (options.train_subset && *options.train_subset < 1) throw UsageError("--train-subset", "must be at least 1");
+  if (options.evals_per_epoch < 1) throw UsageError("--evals-per-epoch", "must be at least 1");
 }
-
-}  // namespace
 
 RunSeeds DeriveRunSeeds(uint64_t run_seed) {
   return {run_seed, DeriveSeed(run_seed, 1), DeriveSeed(run_seed, 2), DeriveSeed(run_seed, 3)};
@@ -219,7 +220,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   const entries::Recipe& recipe = entry.recipe;
   const int epochs = options.epochs.value_or(entry.epoch_budget);
   const double target = options.target.value_or(entry.threshold);
-  ValidateOptions(options, epochs, target);
+  ValidateTrainOptions(entry, options);
   if (options.model_dir) CheckWritableFolder(*options.model_dir);
 
   TrainResult result;

@@ -62,6 +62,10 @@ struct TrainResult {
   RunSeeds seeds;
 };
 
+// Throws UsageError naming the option (--threads, --epochs, --target, --train-subset, --evals-per-epoch) that is
+// out of range. Train calls it; the CLI calls it first, before any data is loaded.
+void ValidateTrainOptions(const entries::BuiltinEntry& entry, const TrainOptions& options);
+
 // Runs `entry` on `data` (train and validation splits). Never throws for a failure of training itself
 // (a LibTorch error, a loss that turned NaN): the run ends with status "failed" and RunLog::error, as the
 // log's end record says. Throws evalsuite::Error for bad options (UsageError naming the option) and for
