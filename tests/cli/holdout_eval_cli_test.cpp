@@ -200,6 +200,15 @@ TEST_F(HoldoutEvalCli, UsageErrors) {
                                                  "z=" + (dir_ / "zero_first.pt").string(), "--preprocess", "cifar"});
   EXPECT_EQ(bad_preset.exit_code, 2);
   EXPECT_NE(bad_preset.err.find("--preprocess"), std::string::npos);
+  const std::string zero = "z=" + (dir_ / "zero_first.pt").string();
+  const CommandResult bad_basis =
+      RunEvalsuite({"holdout", "eval", "--holdout", holdout, "--model", zero, "--verdict-basis", "drop"});
+  EXPECT_EQ(bad_basis.exit_code, 2);
+  EXPECT_NE(bad_basis.err.find("--verdict-basis"), std::string::npos) << bad_basis.err;
+  const CommandResult gap_top5 = RunEvalsuite(
+      {"holdout", "eval", "--holdout", holdout, "--model", zero, "--verdict-basis", "gap", "--metric", "top5"});
+  EXPECT_EQ(gap_top5.exit_code, 2);
+  EXPECT_NE(gap_top5.err.find("--verdict-basis"), std::string::npos) << gap_top5.err;
   const CommandResult absent = RunEvalsuite({"holdout", "eval", "--holdout", (dir_ / "nowhere").string(), "--model",
                                              "z=" + (dir_ / "zero_first.pt").string()});
   EXPECT_EQ(absent.exit_code, 1);

@@ -53,6 +53,12 @@ TEST(TrainCli, BadNumberNamesTheOption) {
   const CommandResult threads = RunEvalsuite({"train", "baseline", "--threads", "2x"});
   EXPECT_EQ(threads.exit_code, 2);
   EXPECT_THAT(threads.err, HasSubstr("--threads"));
+  // Checked before any data is loaded: a bad value fails at once even with a data folder that does not exist.
+  const CommandResult evals =
+      RunEvalsuite({"train", "baseline", "--evals-per-epoch", "0", "--data", "/nonexistent-evalsuite-data"});
+  EXPECT_EQ(evals.exit_code, 2);
+  EXPECT_THAT(evals.err, HasSubstr("--evals-per-epoch"));
+  EXPECT_THAT(evals.err, ::testing::Not(HasSubstr("nonexistent")));
 }
 
 TEST(TrainCli, UnwritableLogIsReportedBeforeTraining) {
@@ -76,9 +82,9 @@ TEST(TrainCli, TinyRunWritesItsLogAndPrintsTheSummary) {
   if (!HaveFashionMnist()) GTEST_SKIP() << "dataset-fashion-mnist is not installed";
   TempDir dir;
   const std::string log = (dir / "logs" / "run.jsonl").string();
-  const CommandResult r = RunEvalsuite({"train", "fast", "--seed", "4", "--threads", "1", "--epochs", "1",
-                                        "--train-subset", "1000", "--target", "0.3", "--log", log, "--model-dir",
-                                        (dir / "models").string()});
+  const CommandResult r =
+      RunEvalsuite({"train", "fast", "--seed", "4", "--threads", "1", "--epochs", "1", "--train-subset", "1000",
+                    "--target", "0.3", "--log", log, "--model-dir", (dir / "models").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, AllOf(HasSubstr("TTA"), HasSubstr("status reached"), HasSubstr("threads 1")));
   const std::string text = ReadFile(log);
