@@ -8,8 +8,12 @@
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
+#include "evalsuite/common/onednn_isa_cap.h"
 
 int main(int argc, char** argv) {
+  // Before anything can start LibTorch or a child process: cap oneDNN where this CPU lists instructions it
+  // does not execute (AMX on some Sapphire Rapids VMs), so training, evaluation and external entries run.
+  evalsuite::PrepareOneDnnForThisMachine();
   CLI::App app{"evalsuite: is time-to-accuracy stable, and do TTA-optimized models generalize?"};
   app.require_subcommand(1);
   app.set_version_flag("--version", evalsuite::EvalsuiteVersion() + " (" + evalsuite::EvalsuiteGitRevision() + ")");

@@ -20,6 +20,12 @@ packages=(
   python3 python3-torch python3-torchvision python3-pil
   # the labeling page's browser test
   chromium nodejs
+  # the official MLPerf summarizer and RCP checker as the import oracle (tests and benches)
+  python3-numpy python3-scipy python3-pandas python3-yaml
+  # the Slurm executor's one-node test cluster
+  slurm-wlm munge
+  # fuzz targets (libFuzzer) and the sanitizer build
+  clang libclang-rt-14-dev
 )
 # Debian's nodejs needs Debian's npm; a nodesource nodejs bundles npm and conflicts with that package.
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -7,6 +7,8 @@
 #include <ctime>
 #include <thread>
 
+#include "evalsuite/common/onednn_isa_cap.h"
+
 namespace evalsuite {
 
 nlohmann::json DescribeEnvironment() {
@@ -20,6 +22,8 @@ nlohmann::json DescribeEnvironment() {
   env["compiler"] = std::string("g++ ") + __VERSION__;
   env["evalsuite_version"] = EVALSUITE_VERSION;
   env["git_revision"] = EVALSUITE_GIT_REVISION;
+  // CPU model, ISA flags, whether AMX executes, the oneDNN ISA cap in force (see onednn_isa_cap.h).
+  env["cpu"] = PrepareOneDnnForThisMachine();
   return env;
 }
 

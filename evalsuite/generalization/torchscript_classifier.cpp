@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/onednn_isa_cap.h"
 #include "evalsuite/generalization/classifier.h"
 
 namespace evalsuite::generalization {
@@ -65,6 +66,7 @@ class TorchScriptClassifier : public Classifier {
 
 LoadedClassifier LoadTorchScriptClassifier(const std::filesystem::path& file, const std::vector<int64_t>& input_shape,
                                            const ClassifierOptions& options) {
+  PrepareOneDnnForThisMachine();  // before the model runs its first convolution (see onednn_isa_cap.h)
   const std::string where = file.string();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) throw IoError(where, "model file not found");
@@ -123,6 +125,7 @@ LoadedClassifier LoadTorchScriptClassifier(const std::filesystem::path& file, co
 }
 
 void SetInferenceThreads(int threads) {
+  PrepareOneDnnForThisMachine();  // before a model runs its first convolution (see onednn_isa_cap.h)
   if (threads > 0) torch::set_num_threads(threads);
 }
 

@@ -3,12 +3,17 @@
 #include <fmt/format.h>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/onednn_isa_cap.h"
 
 namespace evalsuite::training {
 namespace nn = torch::nn;
 namespace F = torch::nn::functional;
 
 namespace {
+
+// oneDNN reads its ISA cap at its first use, which may come before Train() in a process that builds models
+// itself (tests, benches): decide it when this library is loaded. main() and Train() call it too (once only).
+[[maybe_unused]] const bool kOneDnnPrepared = !evalsuite::PrepareOneDnnForThisMachine().is_null();
 constexpr int kFeatureGrid = 7;  // 28 / 2 / 2: the grid the 7x7 head convolution covers
 constexpr double kBatchNormEps = 1e-5;
 }  // namespace

@@ -15,6 +15,7 @@
 #include "evalsuite/common/allocator_tuning.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/onednn_isa_cap.h"
 #include "evalsuite/common/seeds.h"
 #include "evalsuite/training/convnet.h"
 
@@ -228,6 +229,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   result.seeds = DeriveRunSeeds(options.seed);
   const int threads =
       options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  PrepareOneDnnForThisMachine();  // before the first convolution (see onednn_isa_cap.h)
   torch::set_num_threads(threads);
   const json allocator = TuneAllocatorForTensors();
   result.threads = torch::get_num_threads();

@@ -1,0 +1,146 @@
+#include "evalsuite/common/json_guard.h"
+
+#include "evalsuite/common/error.h"
+
+namespace evalsuite {
+namespace {
+
+// Length of the valid UTF-8 sequence starting at text[i], or 0 when none starts there (RFC 3629: no
+// overlongs, no surrogates, nothing above U+10FFFF).
+size_t ValidSequenceLength(std::string_view text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b0 = byte(i);
+  if (b0 < 0x80) return 1;
+  size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;  // the allowed range of the second byte
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    length = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    length = 3;
+    if (b0 == 0xE0) low = 0xA0;
+    if (b0 == 0xED) high = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    length = 4;
+    if (b0 == 0xF0) low = 0x90;
+    if (b0 == 0xF4) high = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
+  for (size_t k = 2; k < length; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return length;
+}
+
+// Where no valid sequence starts at text[i]: how many bytes one U+FFFD stands for. A lead byte followed by
+// bytes that could still continue it is one broken sequence (Unicode's "maximal subpart", as Python's
+// errors="replace" counts); any other byte stands alone.
+size_t MaximalInvalidSubpart(std::string_view text, size_t i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char b0 = byte(i);
+  size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    length = 2;
+  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+    length = 3;
+    if (b0 == 0xE0) low = 0xA0;
+    if (b0 == 0xED) high = 0x9F;
+  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+    length = 4;
+    if (b0 == 0xF0) low = 0x90;
+    if (b0 == 0xF4) high = 0x8F;
+  } else {
+    return 1;
+  }
+  size_t k = 1;
+  for (; k < length && i + k < text.size(); ++k) {
+    const unsigned char b = byte(i + k);
+    const unsigned char lo = k == 1 ? low : 0x80, hi = k == 1 ? high : 0xBF;
+    if (b < lo || b > hi) break;
+  }
+  return k;
+}
+
+}  // namespace
+
+int JsonNestingDepth(std::string_view text, int stop_after) {
+  int depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // the escaped character, whatever it is
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest >= stop_after) return deepest;
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+nlohmann::json TryParseUserJson(std::string_view text, std::string& error, int max_depth) {
+  error.clear();
+  if (JsonNestingDepth(text, max_depth + 1) > max_depth) {
+    error = "nested deeper than " + std::to_string(max_depth) + " levels";
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+  }
+  try {
+    return nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
+    const std::string what = e.what();
+    const auto start = what.find("] ");
+    error = "not valid JSON: " + (start == std::string::npos ? what : what.substr(start + 2));
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+  }
+}
+
+nlohmann::json ParseUserJson(std::string_view text, const std::string& where, int max_depth) {
+  std::string error;
+  nlohmann::json value = TryParseUserJson(text, error, max_depth);
+  if (!error.empty()) throw InputError(where, error);
+  return value;
+}
+
+bool IsValidUtf8(std::string_view text) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = ValidSequenceLength(text, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+std::string ToValidUtf8(std::string_view text) {
+  if (IsValidUtf8(text)) return std::string(text);
+  std::string out;
+  out.reserve(text.size() + 8);
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = ValidSequenceLength(text, i);
+    if (n > 0) {
+      out.append(text.substr(i, n));
+      i += n;
+      continue;
+    }
+    out += "\xEF\xBF\xBD";
+    i += MaximalInvalidSubpart(text, i);
+  }
+  return out;
+}
+
+}  // namespace evalsuite
