@@ -93,6 +93,16 @@ CrawlState::CrawlState(const std::filesystem::path& file) : file_(file) {
       path TEXT, width INTEGER, height INTEGER, bytes INTEGER, reason_code TEXT, reason TEXT);
     CREATE TABLE IF NOT EXISTS api_calls(time REAL NOT NULL);
   )sql");
+  // Added after the first release: what a page held that could not be used, and how many entries it had.
+  bool has_skipped = false;
+  {
+    Statement columns(Db(db_), file_.string(), "SELECT name FROM pragma_table_info('searches')");
+    while (columns.Step()) has_skipped = has_skipped || columns.Text(0) == "skipped";
+  }
+  if (!has_skipped) {
+    Exec("ALTER TABLE searches ADD COLUMN skipped TEXT NOT NULL DEFAULT '[]';"
+         "ALTER TABLE searches ADD COLUMN entries INTEGER NOT NULL DEFAULT -1;");
+  }
 }
 
 CrawlState::~CrawlState() { sqlite3_close(Db(db_)); }
@@ -131,10 +141,11 @@ std::optional<std::string> CrawlState::FindSetting(const std::string& key) {
   return find.Text(0);
 }
 
-std::optional<StoredSearch> CrawlState::FindSearch(const std::string& wnid, const std::string& text, int page) {
+std::optional<StoredSearch> CrawlState::FindSearch(const std::string& text, int page) {
   Statement find(Db(db_), file_.string(),
-                 "SELECT pages, total, photos FROM searches WHERE wnid = ? AND text = ? AND page = ?");
-  find.Bind(1, wnid).Bind(2, text).Bind(3, int64_t{page});
+                 "SELECT pages, total, photos, skipped, entries FROM searches WHERE text = ? AND page = ? "
+                 "ORDER BY rowid LIMIT 1");
+  find.Bind(1, text).Bind(2, int64_t{page});
   if (!find.Step()) return std::nullopt;
   StoredSearch search;
   search.pages = find.Int(0);
@@ -142,6 +153,14 @@ std::optional<StoredSearch> CrawlState::FindSearch(const std::string& wnid, cons
   // Stored in the response's own shape, so the same tolerant parser reads it back.
   const json photos = {{"stat", "ok"}, {"photos", {{"photo", json::parse(find.Text(2))}}}};
   search.photos = ParseSearchResponse(photos.dump(), file_.string()).page.photos;
+  const json skipped = json::parse(find.Text(3), nullptr, /*allow_exceptions=*/false);
+  if (skipped.is_array()) {
+    for (const json& reason : skipped) {
+      if (reason.is_string()) search.skipped.push_back(reason.get<std::string>());
+    }
+  }
+  const int64_t entries = find.Int(4);
+  search.entries = entries >= 0 ? entries : static_cast<int64_t>(search.photos.size() + search.skipped.size());
   return search;
 }
 
@@ -149,9 +168,10 @@ void CrawlState::StoreSearch(const std::string& wnid, const std::string& text, i
   json photos = json::array();
   for (const FlickrPhoto& photo : search.photos) photos.push_back(PhotoToJson(photo));
   Statement insert(Db(db_), file_.string(),
-                   "INSERT OR REPLACE INTO searches(wnid, text, page, pages, total, photos) VALUES(?,?,?,?,?,?)");
+                   "INSERT OR REPLACE INTO searches(wnid, text, page, pages, total, photos, skipped, entries) "
+                   "VALUES(?,?,?,?,?,?,?,?)");
   insert.Bind(1, wnid).Bind(2, text).Bind(3, int64_t{page}).Bind(4, search.pages).Bind(5, search.total);
-  insert.Bind(6, photos.dump()).Step();
+  insert.Bind(6, photos.dump()).Bind(7, json(search.skipped).dump()).Bind(8, search.entries).Step();
 }
 
 int64_t CrawlState::searches_stored() {

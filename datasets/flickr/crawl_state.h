@@ -1,7 +1,8 @@
 // The crawl's memory between runs: DIR/crawl.db (SQLite). Every finished search page and every finished
 // download is committed the moment it is known, so a crawl killed at any point resumes without repeating
 // them. The API key is never stored: the settings row holds what makes two runs comparable (cutoff, k, ...).
-// Not thread-safe: the crawl writes from its main thread only.
+// One CrawlState is not thread-safe; the crawl's main thread and each download worker open their own
+// (SQLite's WAL mode and busy timeout let them write side by side).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +21,9 @@ constexpr const char* kCrawlStateFile = "crawl.db";
 struct StoredSearch {
   int64_t pages = 0;
   int64_t total = 0;
-  std::vector<FlickrPhoto> photos;  // in relevance order
+  std::vector<FlickrPhoto> photos;   // in relevance order
+  std::vector<std::string> skipped;  // entries of the page that could not be used, with the reason
+  int64_t entries = 0;               // photo entries the page held, usable or not (a full page: per_page)
 };
 
 // How one image URL ended. Only final outcomes are stored: a download that failed for a reason a retry
@@ -49,7 +52,9 @@ class CrawlState {
   void CheckOrStoreSettings(const std::map<std::string, std::string>& settings);
   std::optional<std::string> FindSetting(const std::string& key);
 
-  std::optional<StoredSearch> FindSearch(const std::string& wnid, const std::string& text, int page);
+  // A stored page of the search `text`, whichever class asked for it first: classes that share a query
+  // (the two "crane" classes) share its pages.
+  std::optional<StoredSearch> FindSearch(const std::string& text, int page);
   void StoreSearch(const std::string& wnid, const std::string& text, int page, const StoredSearch& search);
   int64_t searches_stored();
 

@@ -35,6 +35,10 @@ struct QueryRun {
   std::vector<FlickrPhoto> photos;  // relevance order, pages appended
   int pages_fetched = 0;
   int64_t pages_known = 0;
+  int64_t total_known = 0;        // "total" as the last page said it
+  int64_t entries_fetched = 0;    // photo entries received, usable or not
+  int64_t last_page_entries = 0;  // a full last page (per_page entries) suggests more
+  std::vector<std::string> skipped;  // unusable entries, with the page and reason
   bool failed = false;  // its last fetch failed: no more pages from it in this run
 };
 
@@ -143,6 +147,7 @@ Crawl::Crawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options
   DownloadPoolOptions pool;
   pool.threads = options_.download_threads;
   pool.crawl_dir = options_.out_dir;
+  pool.state_file = state_->file();
   pool.http.timeout_seconds = options_.timeout_seconds;
   pool.http.connect_timeout_seconds = std::min(options_.timeout_seconds, 10.0);
   pool.retry = options_.retry;
@@ -170,7 +175,7 @@ bool Crawl::FetchPage(const ClassRun& run, QueryRun& query, int page) {
   std::optional<StoredSearch> stored;
   {
     ScopedTimer timer(&stats_.state_seconds);
-    stored = state_->FindSearch(run.cls->wnid, query.text, page);
+    stored = state_->FindSearch(query.text, page);
   }
   if (stored) {
     ++stats_.searches_reused;
@@ -205,12 +210,20 @@ bool Crawl::FetchPage(const ClassRun& run, QueryRun& query, int page) {
     stored.emplace();
     stored->pages = outcome.page.pages;
     stored->total = outcome.page.total;
+    stored->entries = static_cast<int64_t>(outcome.page.photos.size()) + outcome.page.skipped_photos;
     stored->photos = std::move(outcome.page.photos);
+    stored->skipped = std::move(outcome.page.skipped);
     ScopedTimer timer(&stats_.state_seconds);
     state_->StoreSearch(run.cls->wnid, query.text, page, *stored);
   }
   query.pages_known = stored->pages;
+  query.total_known = stored->total;
   query.pages_fetched = page;
+  query.last_page_entries = stored->entries;
+  query.entries_fetched += stored->entries;
+  for (const std::string& reason : stored->skipped) {
+    query.skipped.push_back("page " + std::to_string(page) + ": " + reason);
+  }
   query.photos.insert(query.photos.end(), std::make_move_iterator(stored->photos.begin()),
                       std::make_move_iterator(stored->photos.end()));
   return true;
@@ -234,7 +247,13 @@ bool Crawl::FetchMorePages(ClassRun& run) {
   bool fetched = false;
   for (QueryRun& query : run.queries) {
     if (query.failed || query.pages_fetched == 0) continue;
-    if (query.pages_fetched >= query.pages_known || query.pages_fetched >= options_.max_pages) continue;
+    if (query.pages_fetched >= options_.max_pages) continue;
+    if (static_cast<int64_t>(query.pages_fetched) * options_.per_page >= kMaxSearchResults) continue;
+    // "pages" alone is not trusted (Flickr has answered pages=0 with a full page and total=45): more pages
+    // exist when "pages" says so, when "total" says more than was received, or when the last page was full.
+    const bool more = query.pages_fetched < query.pages_known || query.entries_fetched < query.total_known ||
+                      (query.last_page_entries > 0 && query.last_page_entries >= options_.per_page);
+    if (!more) continue;
     fetched = FetchPage(run, query, query.pages_fetched + 1) || fetched;
   }
   return fetched;
@@ -260,6 +279,11 @@ void Crawl::Walk(size_t position) {
 
     std::vector<std::pair<Ranked, const StoredDownload*>> accepted;
     json rejected = json::array();
+    for (const QueryRun& query : run.queries) {
+      for (const std::string& reason : query.skipped) {
+        rejected.push_back({{"wnid", run.cls->wnid}, {"query", query.text}, {"code", "bad-entry"}, {"reason", reason}});
+      }
+    }
     std::map<std::string, std::string> first_with_sha;  // sha256 -> flickr id
     size_t waiting = 0;
     for (const Ranked& ranked : merged) {
@@ -353,8 +377,10 @@ void Crawl::Record(DownloadResult result) {
   stats_.download_work_seconds += result.work_seconds;
   if (result.final) {
     ++stats_.downloads_run;
-    ScopedTimer timer(&stats_.state_seconds);
-    state_->StoreDownload(result.url, result.record);
+    if (!result.recorded) {
+      ScopedTimer timer(&stats_.state_seconds);
+      state_->StoreDownload(result.url, result.record);
+    }
     downloads_[result.url] = result.record;
   } else {
     ++stats_.download_failures;
@@ -375,6 +401,16 @@ void Crawl::DrainFinished() {
 datasets::CandidateManifest Crawl::BuildManifest() const {
   datasets::CandidateManifest manifest;
   json short_classes = json::array();
+  std::map<std::string, std::vector<std::string>> classes_of_query;
+  for (const ClassRun& run : runs_) {
+    for (const QueryRun& query : run.queries) classes_of_query[query.text].push_back(run.cls->wnid);
+  }
+  // Classes that share a search text (WordNet's two "crane"s) were searched once and may hold the same
+  // photos: the labelers and the freeze must know.
+  json shared_queries = json::array();
+  for (const auto& [text, wnids] : classes_of_query) {
+    if (wnids.size() > 1) shared_queries.push_back({{"query", text}, {"wnids", wnids}});
+  }
   for (const ClassRun& run : runs_) {
     datasets::CandidateClass c;
     c.index = run.cls->index;
@@ -408,6 +444,7 @@ datasets::CandidateManifest Crawl::BuildManifest() const {
                  {"rate", options_.rate.ToString()},
                  {"classes_requested", runs_.size()},
                  {"classes_short", short_classes},
+                 {"shared_queries", shared_queries},
                  {"failed_queries", failed_queries_},
                  {"download_failures", stats_.download_failures},
                  {"finished_at", UtcNowIso8601()}};

@@ -110,6 +110,7 @@ size_t DownloadPool::pending() const {
 
 void DownloadPool::Work() {
   std::unique_ptr<HttpClient> client = options_.make_client();
+  std::unique_ptr<CrawlState> state;
   while (true) {
     std::string url;
     {
@@ -122,6 +123,11 @@ void DownloadPool::Work() {
     DownloadResult result;
     try {
       result = Download(*client, url);
+      if (result.final && !options_.state_file.empty()) {
+        if (!state) state = std::make_unique<CrawlState>(options_.state_file);
+        state->StoreDownload(result.url, result.record);
+        result.recorded = true;
+      }
     } catch (const Error& error) {  // the disk, not the image: a rerun may succeed
       result.url = url;
       result.final = false;

@@ -40,6 +40,7 @@ struct DownloadResult {
   std::string url;
   // final: `record` holds the outcome to store; !final: a failure a rerun may fix (in `failure`)
   bool final = false;
+  bool recorded = false;  // the worker already stored `record` in the crawl state
   StoredDownload record;
   std::string failure;
   int attempts = 0;
@@ -50,6 +51,9 @@ struct DownloadResult {
 struct DownloadPoolOptions {
   int threads = 8;
   std::filesystem::path crawl_dir;  // images go to crawl_dir/images/
+  // When set, each worker records every final outcome in this crawl state the moment it has it, so that a
+  // crawl killed while its main thread sleeps (a retry backoff, an hour-long rate-limit wait) loses nothing.
+  std::filesystem::path state_file;
   HttpRequestOptions http;
   RetryPolicy retry;
   Sleeper sleeper = RealSleep;

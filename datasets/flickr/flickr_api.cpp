@@ -1,8 +1,10 @@
 #include "datasets/flickr/flickr_api.h"
 
 #include <chrono>
+#include <set>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/sha256.h"
 
 namespace evalsuite::flickr {
 
@@ -67,7 +69,10 @@ SearchOutcome FlickrSearchClient::Search(const SearchQuery& query) {
     }
     ++stats_.calls;
   };
-  // A 200 is judged by its content: cut-off JSON and Flickr's "temporarily unavailable" codes are retried.
+  // A 200 is judged by its content: cut-off JSON and Flickr's "temporarily unavailable" codes are retried. A body
+  // that fails the same way as an earlier attempt (same bytes) is what the server serves for this query: asking again would
+  // only spend the rate budget and the backoff (6 tries, 31 s) on every run.
+  std::set<std::string> failures_seen;
   hooks.retry_also = [&](const HttpResponse& response) {
     if (response.transport != TransportStatus::kOk || response.status != 200) return false;
     const auto start = std::chrono::steady_clock::now();
@@ -78,7 +83,12 @@ SearchOutcome FlickrSearchClient::Search(const SearchQuery& query) {
       parse_error = error.message();
     }
     stats_.parse_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!parse_error.empty()) return true;
+    if (!parse_error.empty()) {
+      // Keyed by the bytes too: a server that alternates two bodies (numbers, then strings) repeats itself too.
+      const bool repeated = !failures_seen.insert(parse_error + "#" + Sha256Hex(response.body)).second;
+      if (repeated) parse_error += " (the same response twice: not retried further)";
+      return !repeated;
+    }
     return !parsed.ok && IsTemporaryFlickrError(parsed.failure.code);
   };
   const RetriedResponse retried = GetWithRetry(http_, url, options_.http, options_.retry, hooks);

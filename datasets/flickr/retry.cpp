@@ -59,7 +59,9 @@ RetriedResponse GetWithRetry(HttpClient& client, const std::string& url, const H
     if (!retry || attempt == attempts) break;
     if (options.cancel != nullptr && options.cancel->load()) break;
     double wait = BackoffSeconds(policy, attempt);
-    if (result.response.transport == TransportStatus::kOk && result.response.status == 429) {
+    // RFC 9110 section 10.2.3: Retry-After goes with 429 and with 503 (and a server may send it with other 5xx).
+    if (result.response.transport == TransportStatus::kOk &&
+        (result.response.status == 429 || result.response.status >= 500)) {
       const double now = hooks.clock ? hooks.clock() : SystemNowSeconds();
       if (auto retry_after = ParseRetryAfter(result.response.retry_after, now)) {
         wait = std::min(*retry_after, policy.max_retry_after_seconds);

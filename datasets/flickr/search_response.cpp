@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::flickr {
 namespace {
@@ -74,7 +75,13 @@ std::string DescribeBody(std::string_view body) {
 }  // namespace
 
 SearchResponse ParseSearchResponse(std::string_view body, const std::string& where) {
-  const std::string_view text = StripJsonp(body);
+  // Flickr serves titles cut inside an emoji (a lone \ud83d escape: valid grammar, no character) and, rarely,
+  // raw control characters: repaired here, so one odd title never costs the page its other photos.
+  JsonRepairs repairs;
+  const std::string text = RepairJsonText(StripJsonp(body), &repairs);
+  if (JsonNestingDepth(text) > kMaxJsonDepth) {
+    throw InputError(where, "the response nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  }
   json root;
   try {
     root = json::parse(text.begin(), text.end());
@@ -85,6 +92,7 @@ SearchResponse ParseSearchResponse(std::string_view body, const std::string& whe
   if (!root.is_object()) throw InputError(where, "the response is JSON but not an object");
   const std::string stat = TextField(root, "stat");
   SearchResponse response;
+  response.page.repaired_characters = repairs.total();
   if (stat == "fail") {
     response.failure.code = static_cast<int>(IntegerField(root, "code").value_or(0));
     response.failure.message = TextField(root, "message");
@@ -102,9 +110,12 @@ SearchResponse ParseSearchResponse(std::string_view body, const std::string& whe
   page.total = IntegerField(*photos, "total").value_or(0);
   auto list = photos->find("photo");
   if (list != photos->end() && list->is_array()) {
-    for (const json& entry : *list) {
+    for (size_t position = 0; position < list->size(); ++position) {
+      const json& entry = (*list)[position];
       if (!entry.is_object() || TextField(entry, "id").empty()) {
         ++page.skipped_photos;
+        page.skipped.push_back("photo " + std::to_string(position + 1) + " of the page " +
+                               (entry.is_object() ? "has no id" : "is not an object"));
         continue;
       }
       FlickrPhoto photo;

@@ -1,7 +1,8 @@
 // Parser of flickr.photos.search responses (format=json, nojsoncallback=1), tolerant of what the service
 // really sends: numbers as numbers or as strings ("total":"15849" and "total":9234), escaped slashes
 // ("https:\/\/live.staticflickr.com\/..."), extras missing from some photos, and the JSONP wrapper
-// jsonFlickrApi(...) should nojsoncallback be ignored. {"stat":"fail","code":N,"message":"..."} is a
+// jsonFlickrApi(...) should nojsoncallback be ignored, lone surrogate escapes and invalid UTF-8 in titles (read
+// as U+FFFD); one unusable photo entry is skipped with its reason, the rest of the page kept. {"stat":"fail","code":N,"message":"..."} is a
 // result (SearchResponse::failure), not an exception: the caller decides which codes stop a crawl.
 #pragma once
 
@@ -33,7 +34,9 @@ struct FlickrPhoto {
 struct SearchPage {
   int64_t page = 0, pages = 0, per_page = 0, total = 0;
   std::vector<FlickrPhoto> photos;
-  int skipped_photos = 0;  // entries without an id, or not objects
+  int skipped_photos = 0;            // entries without an id, or not objects
+  std::vector<std::string> skipped;  // why each was skipped ("photo 3 of the page has no id")
+  int repaired_characters = 0;       // lone surrogates, invalid UTF-8, raw control characters made readable
 };
 
 struct FlickrFailure {

@@ -2,6 +2,8 @@
 
 #include "evalsuite/common/error.h"
 
+#include <cctype>
+
 namespace evalsuite {
 namespace {
 
@@ -139,6 +141,81 @@ std::string ToValidUtf8(std::string_view text) {
     }
     out += "\xEF\xBF\xBD";
     i += MaximalInvalidSubpart(text, i);
+  }
+  return out;
+}
+
+namespace {
+
+bool IsHex4(std::string_view text, size_t at) {
+  if (at + 4 > text.size()) return false;
+  for (size_t k = at; k < at + 4; ++k) {
+    if (!std::isxdigit(static_cast<unsigned char>(text[k]))) return false;
+  }
+  return true;
+}
+
+unsigned Hex4(std::string_view text, size_t at) { return std::stoul(std::string(text.substr(at, 4)), nullptr, 16); }
+
+}  // namespace
+
+std::string RepairJsonText(std::string_view text, JsonRepairs* repairs) {
+  JsonRepairs local;
+  JsonRepairs& count = repairs != nullptr ? *repairs : local;
+  count = {};
+  std::string valid;
+  if (!IsValidUtf8(text)) {
+    valid = ToValidUtf8(text);
+    // Each U+FFFD that was not in the text is one repair.
+    auto replacements = [](std::string_view s) {
+      int n = 0;
+      for (size_t at = s.find("\xEF\xBF\xBD"); at != std::string_view::npos; at = s.find("\xEF\xBF\xBD", at + 3)) ++n;
+      return n;
+    };
+    count.invalid_utf8 = replacements(valid) - replacements(text);
+    text = valid;
+  }
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!in_string) {
+      if (c == '"') in_string = true;
+      out += c;
+      continue;
+    }
+    if (c == '"') {
+      in_string = false;
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      static const char* kHex = "0123456789abcdef";
+      out += "\\u00";
+      out += kHex[(c >> 4) & 0xF];
+      out += kHex[c & 0xF];
+      ++count.control_chars;
+    } else if (c == '\\' && i + 1 < text.size() && text[i + 1] == 'u' && IsHex4(text, i + 2)) {
+      const unsigned unit = Hex4(text, i + 2);
+      const bool high = unit >= 0xD800 && unit <= 0xDBFF;
+      const bool low = unit >= 0xDC00 && unit <= 0xDFFF;
+      if (high && i + 12 <= text.size() && text[i + 6] == '\\' && text[i + 7] == 'u' && IsHex4(text, i + 8) &&
+          Hex4(text, i + 8) >= 0xDC00 && Hex4(text, i + 8) <= 0xDFFF) {
+        out.append(text.substr(i, 12));  // a proper pair
+        i += 11;
+      } else if (high || low) {
+        out += "\\uFFFD";
+        ++count.lone_surrogates;
+        i += 5;
+      } else {
+        out.append(text.substr(i, 6));
+        i += 5;
+      }
+    } else if (c == '\\' && i + 1 < text.size()) {
+      out += c;
+      out += text[++i];
+    } else {
+      out += c;
+    }
   }
   return out;
 }

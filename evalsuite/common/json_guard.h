@@ -28,4 +28,17 @@ bool IsValidUtf8(std::string_view text);
 // replacement per maximal invalid subpart); valid text comes back unchanged.
 std::string ToValidUtf8(std::string_view text);
 
+// What RepairJsonText changed.
+struct JsonRepairs {
+  int invalid_utf8 = 0;      // invalid byte sequences, now U+FFFD
+  int lone_surrogates = 0;   // \uD83D without its pair (valid grammar, RFC 8259 section 8.2, but no character)
+  int control_chars = 0;     // raw bytes below 0x20 inside strings, now \u00XX escapes
+  int total() const { return invalid_utf8 + lone_surrogates + control_chars; }
+};
+
+// Text that real services send and strict parsers refuse, made parseable without changing anything else:
+// invalid UTF-8 and lone surrogate escapes become U+FFFD (as browsers and Python's json module with
+// errors="replace" read them), raw control characters in strings are escaped. Valid JSON comes back as is.
+std::string RepairJsonText(std::string_view text, JsonRepairs* repairs = nullptr);
+
 }  // namespace evalsuite

@@ -53,3 +53,37 @@ TEST(JsonGuard, RepairsInvalidUtf8AsPythonDoes) {
 
 }  // namespace
 }  // namespace evalsuite
+
+namespace evalsuite {
+namespace {
+
+TEST(JsonRepair, LoneSurrogateEscapesBecomeReplacementCharactersAndPairsStay) {
+  JsonRepairs repairs;
+  // A Flickr title cut inside an emoji: "\ud83d" alone. Python: json.loads('"a\\ud83d b"') keeps the lone
+  // surrogate; nlohmann refuses it; evalsuite reads it as U+FFFD.
+  const std::string fixed = RepairJsonText(R"({"title":"a\ud83d b","ok":"\ud83d\ude00","n":"\u00e9"})", &repairs);
+  EXPECT_EQ(repairs.lone_surrogates, 1);
+  const nlohmann::json parsed = nlohmann::json::parse(fixed);
+  EXPECT_EQ(parsed["title"], "a\xEF\xBF\xBD b");
+  EXPECT_EQ(parsed["ok"], "\xF0\x9F\x98\x80");
+  EXPECT_EQ(parsed["n"], "\xC3\xA9");
+  EXPECT_EQ(RepairJsonText(R"(["\udc00x"])", &repairs), R"(["\uFFFDx"])");
+}
+
+TEST(JsonRepair, RawControlCharactersAndInvalidBytesInStringsAreRepaired) {
+  JsonRepairs repairs;
+  const std::string fixed = RepairJsonText("{\"t\":\"tab\there\xff\"}", &repairs);
+  EXPECT_EQ(repairs.control_chars, 1);
+  EXPECT_EQ(repairs.invalid_utf8, 1);
+  EXPECT_EQ(nlohmann::json::parse(fixed)["t"], "tab\there\xEF\xBF\xBD");
+}
+
+TEST(JsonRepair, ValidJsonIsUnchanged) {
+  const std::string text = R"({"a":"x\\\"\u0041\ud83d\ude00","b":[1,2]})";
+  JsonRepairs repairs;
+  EXPECT_EQ(RepairJsonText(text, &repairs), text);
+  EXPECT_EQ(repairs.total(), 0);
+}
+
+}  // namespace
+}  // namespace evalsuite

@@ -54,6 +54,8 @@ struct FakePhoto {
   bool with_extras = true;  // license, owner name, dates
   ImageBody body = ImageBody::kJpeg;
   std::string same_as;
+  // The title ends inside an emoji: a lone "\ud83d" escape, as Flickr serves titles cut at a byte limit.
+  bool lone_surrogate_title = false;
 };
 
 enum class SearchFault {
@@ -65,6 +67,7 @@ enum class SearchFault {
   k429,              // HTTP 429 with Retry-After: retry_after
   kExcessiveOffset,  // stat fail 20, a permanent failure of this query
   kEchoRequest,      // HTTP 200 with an HTML page quoting the request, API key included (a misconfigured proxy)
+  k503RetryAfter,    // HTTP 503 with Retry-After: retry_after
 };
 
 inline uint64_t Fnv1a(const std::string& text) {
@@ -144,6 +147,8 @@ class FakeFlickr {
   void SetHonourMinUploadDate(bool honour) { honour_min_upload_date_ = honour; }
   void SetSlowSeconds(double seconds) { slow_seconds_ = seconds; }
   void SetRetryAfter(const std::string& value) { retry_after_ = value; }
+  // Answers "pages":0 on every page (with the right "total" and full pages), as Flickr sometimes does.
+  void SetReportPagesZero(bool zero) { report_pages_zero_ = zero; }
   // Called at the start of every search request with the running count (1-based); may block.
   void SetOnSearch(std::function<void(int)> hook) { on_search_ = std::move(hook); }
 
@@ -236,6 +241,10 @@ class FakeFlickr {
       if (c == '/') escaped += '\\';
       escaped += c;
     }
+    for (size_t at = escaped.find(kLoneSurrogateMarker); at != std::string::npos;
+         at = escaped.find(kLoneSurrogateMarker, at)) {
+      escaped.replace(at, std::string(kLoneSurrogateMarker).size(), "\\ud83d");
+    }
     res.set_content(escaped, "application/json");
   }
 
@@ -278,6 +287,12 @@ class FakeFlickr {
                       "text/html");
       return;
     }
+    if (fault == SearchFault::k503RetryAfter) {
+      res.status = 503;
+      res.set_header("Retry-After", retry_after_);
+      res.set_content("Service Unavailable", "text/plain");
+      return;
+    }
     if (fault == SearchFault::k429) {
       res.status = 429;
       res.set_header("Retry-After", retry_after_);
@@ -310,7 +325,11 @@ class FakeFlickr {
     nlohmann::json list = nlohmann::json::array();
     for (int i = (page - 1) * per_page; i < std::min(total, page * per_page); ++i)
       list.push_back(PhotoJson(photos[i], count));
-    nlohmann::json body = {{"photos", {{"page", page}, {"pages", pages}, {"perpage", per_page}, {"photo", list}}},
+    nlohmann::json body = {{"photos",
+                            {{"page", page},
+                             {"pages", report_pages_zero_ ? 0 : pages},
+                             {"perpage", per_page},
+                             {"photo", list}}},
                            {"stat", "ok"}};
     // Flickr sends "total" as a string in some responses and as a number in others.
     if (count % 2 == 0) {
@@ -326,9 +345,12 @@ class FakeFlickr {
     Send(res, body);
   }
 
+  static constexpr const char* kLoneSurrogateMarker = "@LONE-SURROGATE@";
+
   nlohmann::json PhotoJson(const FakePhoto& p, int count) const {
+    const std::string title = "photo " + p.id + (p.lone_surrogate_title ? kLoneSurrogateMarker : "");
     nlohmann::json j = {{"id", p.id},        {"owner", p.owner}, {"secret", "abc123"},
-                        {"server", "65535"}, {"farm", 66},       {"title", "photo " + p.id},
+                        {"server", "65535"}, {"farm", 66},       {"title", title},
                         {"ispublic", 1},     {"isfriend", 0},    {"isfamily", 0}};
     if (p.with_extras) {
       j["license"] = p.license;
@@ -433,6 +455,7 @@ class FakeFlickr {
   int total_searches_ = 0;
   int generated_count_ = 0;
   std::atomic<bool> honour_min_upload_date_{true};
+  std::atomic<bool> report_pages_zero_{false};
   std::atomic<double> slow_seconds_{1.0};
   std::string retry_after_ = "2";
   std::function<void(int)> on_search_;
