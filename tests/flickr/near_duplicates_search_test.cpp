@@ -1,0 +1,129 @@
+// The near-duplicate search at scale and against mirrors: the multi-index hash finds exactly what a full scan
+// finds while comparing far fewer pairs, a mirrored copy is as close as the original, and reference hashes are
+// read back from the cache on a second run.
+#include <gtest/gtest.h>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <random>
+#include <set>
+
+#include "datasets/images/hamming_index.h"
+#include "datasets/images/near_duplicates.h"
+#include "tests/flickr/fake_flickr.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::datasets {
+namespace {
+
+namespace fs = std::filesystem;
+using evalsuite::testing::TempDir;
+
+cv::Mat Scene(uint64_t seed) {
+  const std::string jpeg = flickr::testing::MakeJpeg(seed, 320, 240, 95);
+  cv::Mat image =
+      cv::imdecode(cv::Mat(1, static_cast<int>(jpeg.size()), CV_8U, const_cast<char*>(jpeg.data())), cv::IMREAD_COLOR);
+  cv::GaussianBlur(image, image, cv::Size(9, 9), 3);
+  return image;
+}
+
+void Save(const fs::path& file, const cv::Mat& image) {
+  fs::create_directories(file.parent_path());
+  ASSERT_TRUE(cv::imwrite(file.string(), image, {cv::IMWRITE_JPEG_QUALITY, 90}));
+}
+
+TEST(HammingIndexTest, FindsExactlyWhatAFullScanFindsWithFewerComparisons) {
+  std::mt19937_64 rng(7);
+  std::vector<uint64_t> stored(20000);
+  for (uint64_t& h : stored) h = rng();
+  // Near copies of some stored hashes: 0 to 10 bits flipped.
+  std::vector<uint64_t> queries;
+  for (int q = 0; q < 200; ++q) {
+    uint64_t h = stored[static_cast<size_t>(q * 37)];
+    const int flips = q % 11;
+    for (int f = 0; f < flips; ++f) h ^= 1ull << (rng() % 64);
+    queries.push_back(q % 4 == 0 ? rng() : h);
+  }
+  for (int threshold : {0, 4, 8, 12, 19, 30}) {
+    HammingIndex index(threshold);
+    for (size_t i = 0; i < stored.size(); ++i) index.Add(stored[i], static_cast<uint32_t>(i));
+    for (uint64_t query : queries) {
+      std::set<std::pair<uint32_t, int>> expected, found;
+      for (size_t i = 0; i < stored.size(); ++i) {
+        const int d = HammingDistance(query, stored[i]);
+        if (d <= threshold) expected.insert({static_cast<uint32_t>(i), d});
+      }
+      for (const auto& hit : index.Query(query)) EXPECT_TRUE(found.insert({hit.id, hit.distance}).second) << "twice";
+      EXPECT_EQ(found, expected) << "threshold " << threshold;
+    }
+    // A full scan compares queries x stored; the index a small share: about 1/100 at the default 8 bits.
+    const uint64_t full_scan = queries.size() * stored.size();
+    if (threshold <= 11) EXPECT_LT(index.comparisons() * 50, full_scan) << "threshold " << threshold;
+    if (threshold <= 19) EXPECT_LT(index.comparisons() * 5, full_scan) << "threshold " << threshold;
+  }
+}
+
+TEST(NearDuplicatesSearchTest, AMirroredCopyIsAsCloseAsTheOriginal) {
+  TempDir dir;
+  const cv::Mat original = Scene(31);
+  cv::Mat mirrored;
+  cv::flip(original, mirrored, 1);
+  Save(dir / "a.jpg", original);
+  Save(dir / "b.jpg", mirrored);
+  std::string reason;
+  const auto a = PerceptualHashesFile(dir / "a.jpg", &reason);
+  const auto b = PerceptualHashesFile(dir / "b.jpg", &reason);
+  ASSERT_TRUE(a && b) << reason;
+  EXPECT_GT(HammingDistance(a->phash, b->phash), kDefaultNearDuplicateThreshold);  // what PHash alone saw
+  bool was_mirrored = false;
+  EXPECT_LE(MirrorInvariantDistance(*a, *b, &was_mirrored), 2);
+  EXPECT_TRUE(was_mirrored);
+}
+
+TEST(NearDuplicatesSearchTest, MirroredCopiesAreFlaggedAndReferenceHashesComeFromTheCacheTheSecondTime) {
+  TempDir dir;
+  cv::Mat a_mirrored;
+  cv::flip(Scene(41), a_mirrored, 1);
+  Save(dir / "crawl" / "images" / "a.jpg", Scene(41));
+  Save(dir / "crawl" / "images" / "b.jpg", a_mirrored);  // a mirrored copy of a, under another id
+  Save(dir / "crawl" / "images" / "c.jpg", Scene(42));
+  cv::Mat c_mirrored;
+  cv::flip(Scene(42), c_mirrored, 1);
+  Save(dir / "val" / "c_mirrored.jpg", c_mirrored);  // c is in the reference set, mirrored
+  for (uint64_t seed = 50; seed < 60; ++seed) Save(dir / "val" / ("other" + std::to_string(seed) + ".jpg"), Scene(seed));
+
+  CandidateManifest manifest;
+  for (const char* name : {"a", "b", "c"}) {
+    Candidate item;
+    item.id = std::string("n01440764/") + name;
+    item.path = std::string("images/") + name + ".jpg";
+    manifest.items.push_back(item);
+  }
+  DedupeOptions options;
+  options.references = {dir / "val"};
+  options.reference_cache = dir / "reference-hashes.db";
+  DedupeSummary summary = AnnotateNearDuplicates(manifest, dir / "crawl", options);
+  EXPECT_EQ(summary.flagged_within, 2);
+  EXPECT_EQ(summary.flagged_reference, 1);
+  ASSERT_EQ(manifest.items[0].near_duplicates.size(), 1u);
+  EXPECT_EQ(manifest.items[0].near_duplicates[0].at("match"), "n01440764/b");
+  EXPECT_EQ(manifest.items[0].near_duplicates[0].at("mirrored"), true);
+  ASSERT_EQ(manifest.items[2].near_duplicates.size(), 1u);
+  EXPECT_EQ(manifest.items[2].near_duplicates[0].at("kind"), "reference");
+  EXPECT_EQ(manifest.items[2].near_duplicates[0].at("mirrored"), true);
+  EXPECT_EQ(summary.references_hashed, 11);
+  EXPECT_EQ(summary.references_from_cache, 0);
+
+  summary = AnnotateNearDuplicates(manifest, dir / "crawl", options);
+  EXPECT_EQ(summary.references_from_cache, 11);
+  EXPECT_EQ(summary.flagged_reference, 1);
+  EXPECT_EQ(manifest.source.at("dedupe").at("references_from_cache"), 11);
+
+  // A reference that changed is hashed again, not read from the cache.
+  Save(dir / "val" / "other50.jpg", Scene(99));
+  summary = AnnotateNearDuplicates(manifest, dir / "crawl", options);
+  EXPECT_EQ(summary.references_from_cache, 10);
+}
+
+}  // namespace
+}  // namespace evalsuite::datasets
