@@ -108,8 +108,7 @@ int64_t MtimeNs(const fs::path& file, std::error_code& ec) {
 
 }  // namespace
 
-std::vector<HashedFile> HashFolder(const fs::path& folder, int threads, std::vector<HashFailure>* failures,
-                                   ReferenceHashCache* cache, HashFolderStats* stats) {
+std::vector<fs::path> ListImageFiles(const fs::path& folder) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) throw IoError(folder.string(), "is not a folder");
   std::vector<fs::path> files;
@@ -119,6 +118,12 @@ std::vector<HashedFile> HashFolder(const fs::path& folder, int threads, std::vec
   }
   if (ec) throw IoError(folder.string(), "cannot list: " + ec.message());
   std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<HashedFile> HashFolder(const fs::path& folder, int threads, std::vector<HashFailure>* failures,
+                                   ReferenceHashCache* cache, HashFolderStats* stats) {
+  const std::vector<fs::path> files = ListImageFiles(folder);
   std::vector<std::optional<ImageHashes>> hashes(files.size());
   std::vector<std::string> reasons(files.size());
   std::vector<bool> known(files.size(), false);
@@ -268,6 +273,7 @@ DedupeSummary AnnotateNearDuplicates(CandidateManifest& manifest, const fs::path
     closest_first(against[i]);
     for (const Match& m : within[i]) {
       flags.push_back({{"kind", "within"},
+                       {"signal", "phash"},
                        {"match", manifest.items[m.other].id},
                        {"path", manifest.items[m.other].path},
                        {"distance", m.distance},
@@ -275,6 +281,7 @@ DedupeSummary AnnotateNearDuplicates(CandidateManifest& manifest, const fs::path
     }
     for (const Match& m : against[i]) {
       flags.push_back({{"kind", "reference"},
+                       {"signal", "phash"},
                        {"match", references[m.other].path},
                        {"distance", m.distance},
                        {"mirrored", m.mirrored}});

@@ -50,6 +50,10 @@ struct HashFailure {
 
 class ReferenceHashCache;
 
+// Every .jpg/.jpeg/.png/.webp (any case) under `folder`, recursively, in sorted path order. Throws IoError when
+// `folder` is not a readable folder.
+std::vector<std::filesystem::path> ListImageFiles(const std::filesystem::path& folder);
+
 struct HashFolderStats {
   int64_t files = 0;
   int64_t from_cache = 0;  // hashes read back from the cache instead of decoding

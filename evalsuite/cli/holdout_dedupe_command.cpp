@@ -6,10 +6,14 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "datasets/images/candidate_manifest.h"
 #include "datasets/images/near_duplicates.h"
+#include "datasets/images/preprocess.h"
+#include "evalsuite/generalization/classifier.h"
+#include "evalsuite/generalization/feature_duplicates.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/exit_codes.h"
 
@@ -23,6 +27,9 @@ struct DedupeArgs {
   int threads = 0;
   std::string reference_cache;
   bool no_reference_cache = false;
+  std::string features;  // TorchScript feature extractor: the second signal
+  std::string feature_preprocess = "imagenet";
+  float feature_similarity = 0.92f;
 };
 
 void RunDedupe(const DedupeArgs& args) {
@@ -41,6 +48,18 @@ void RunDedupe(const DedupeArgs& args) {
                                                            : fs::path(args.reference_cache);
   }
   const datasets::DedupeSummary s = datasets::AnnotateNearDuplicates(manifest, manifest_file.parent_path(), options);
+  std::optional<generalization::FeatureDedupeSummary> features;
+  if (!args.features.empty()) {
+    generalization::SetInferenceThreads(options.threads);
+    generalization::FeatureDedupeOptions feature_options;
+    feature_options.preprocess = args.feature_preprocess;
+    feature_options.min_similarity = args.feature_similarity;
+    feature_options.references = options.references;
+    const datasets::PreprocessSpec spec = datasets::ResolvePreprocessSpec(args.feature_preprocess);
+    auto extractor = generalization::LoadTorchScriptFeatureExtractor(args.features, spec.OutputShape());
+    features = generalization::AnnotateFeatureNeighbours(manifest, manifest_file.parent_path(), *extractor,
+                                                         fs::path(args.features).filename().string(), feature_options);
+  }
   datasets::WriteCandidateManifest(manifest, manifest_file);
 
   std::cout << fmt::format("{} candidates hashed of {}; threshold {} bits of 64\n", s.hashed, s.candidates,
@@ -59,6 +78,15 @@ void RunDedupe(const DedupeArgs& args) {
   }
   for (const auto& failure : s.reference_failures) {
     std::cerr << "warning: reference " << failure.path << ": not hashed: " << failure.reason << "\n";
+  }
+  if (features) {
+    std::cout << fmt::format("feature neighbours (cosine >= {}): {} candidates flagged within, {} against the {} "
+                             "reference images\n",
+                             args.feature_similarity, features->flagged_within, features->flagged_reference,
+                             features->references_embedded);
+    for (const auto& failure : features->failures) {
+      std::cerr << "warning: " << failure.path << ": not embedded: " << failure.reason << "\n";
+    }
   }
   std::cout << "flags written to " << manifest_file.string() << " (nothing deleted)\n";
   if (!s.candidate_failures.empty() || !s.reference_failures.empty()) SetExitCode(kExitWithWarnings);
@@ -80,6 +108,13 @@ void RegisterHoldoutDedupeCommand(CLI::App& holdout) {
   c->add_option("--reference-cache", args->reference_cache,
                 "SQLite file keeping reference hashes between runs (default: reference-hashes.db beside the manifest)");
   c->add_flag("--no-reference-cache", args->no_reference_cache, "Hash every reference image again, keep nothing");
+  c->add_option("--features", args->features,
+                "TorchScript feature extractor (e.g. a ResNet with fc = Identity): flags pairs by cosine similarity "
+                "of its features as well (catches larger crops than the hash)");
+  c->add_option("--feature-preprocess", args->feature_preprocess, "Preset or spec file for the feature extractor")
+      ->capture_default_str();
+  c->add_option("--feature-similarity", args->feature_similarity, "Flag pairs with cosine similarity >= this")
+      ->capture_default_str();
   c->callback([args] { RunDedupe(*args); });
 }
 
