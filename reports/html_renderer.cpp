@@ -64,7 +64,9 @@ void AppendVerdicts(const json& model, std::string& out) {
   out += "<div class=\"verdicts\">\n";
   for (const json& verdict : verdicts) {
     const std::string result = StringOf(Field(verdict, "result"), "NOT STABLE");
-    const char* css = result == "STABLE" ? "stable" : result == "INCONCLUSIVE" ? "inconclusive" : "unstable";
+    const char* css = result == "STABLE"                                      ? "stable"
+                      : result == "INCONCLUSIVE" || result == "DID NOT RUN" ? "inconclusive"
+                                                                            : "unstable";
     const json& interval = Field(verdict, "cov_interval");
     out += fmt::format(
         "<article class=\"verdict {}\"><span class=\"badge\">Result: {}</span><h3>{}</h3><p>{}/{} runs reached the "

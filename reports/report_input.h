@@ -15,7 +15,9 @@ namespace evalsuite::reports {
 struct RunInput {
   int index = 0;                                    // run number within its entry (0-based)
   nlohmann::json seeds = nlohmann::json::object();  // {"run":..,"init":..,"data_order":..,"augmentation":..}
-  std::string status;                     // "reached", "not_reached", "failed", "incomplete" (runlog::RunStatusName)
+  // "reached", "not_reached", "failed", "incomplete" (runlog::RunStatusName), or "did_not_run": the process died
+  // before its first evaluation (shown with its cause, left out of the statistics).
+  std::string status;
   std::vector<stats::CurvePoint> points;  // (training seconds, metric)
   // The epoch of each point (fractional within an epoch), parallel to `points`; empty when the log has none.
   // Epochs to target separate the training's own variation (seeds) from the machine's (time per epoch).

@@ -18,7 +18,9 @@ using nlohmann::json;
 
 // An incomplete run was interrupted together with the study (resume reruns it under the same index), so it is
 // shown but left out of the statistics: counting it would blame the entry for the operator's kill.
-bool CountsInStatistics(const RunInput& run) { return run.status != "incomplete"; }
+// A run that did not run (its process died before its first evaluation: SIGILL, command not found, ...) says
+// nothing about the entry's training either: shown with its cause, never counted as a failed training run.
+bool CountsInStatistics(const RunInput& run) { return run.status != "incomplete" && run.status != "did_not_run"; }
 
 stats::RunCurve ToRunCurve(const RunInput& run) {
   stats::RunCurve curve;
@@ -144,6 +146,28 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     }
     stats::StabilityStats at_target = stats::AnalyzeStability(curves, entry.threshold);
     stats::StabilityVerdict verdict = stats::JudgeStability(at_target, input.rule);
+    std::vector<const RunInput*> did_not_run;
+    for (const RunInput& run : entry.runs) {
+      if (run.status == "did_not_run") did_not_run.push_back(&run);
+    }
+    if (!did_not_run.empty()) {
+      std::string first = did_not_run.front()->error;
+      if (first.rfind("did not run: ", 0) == 0) first = first.substr(13);
+      const std::string count = std::to_string(did_not_run.size()) + " of " + std::to_string(entry.runs.size());
+      if (curves.empty()) {
+        // No verdict on stability: the entry could not run here, and the report says why instead.
+        verdict.stable = false;
+        verdict.result = "DID NOT RUN";
+        verdict.reasons = {count + " runs died before their first evaluation, so nothing can be said about "
+                                   "this entry's stability on this machine",
+                           "first run: " + first};
+        verdict.reached_runs_needed.reset();
+      } else {
+        verdict.reasons.insert(verdict.reasons.begin(),
+                               count + " runs did not run (died before their first evaluation) and are left out: " +
+                                   first);
+      }
+    }
 
     json verdict_json = VerdictJson(verdict);
     verdict_json["entry"] = entry.name;

@@ -26,6 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct StudyArgs {
+  bool no_onednn_isa_cap = false;
   std::string study_file;
   std::string study;  // resume/show: name or id
   std::string store = study::kDefaultStoreFile;
@@ -62,6 +63,9 @@ void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
   std::cout << "study " << outcome.name << ": " << outcome.finished_before + outcome.ran << " of " << outcome.planned
             << " runs recorded in " << args.store << " (" << outcome.ran << " now, " << outcome.failed
             << " of them failed";
+  if (outcome.did_not_run > 0) {
+    std::cout << ", " << outcome.did_not_run << " did not run: died before their first evaluation, see below";
+  }
   if (outcome.interrupted_kept > 0) std::cout << ", " << outcome.interrupted_kept << " interrupted attempt(s) kept";
   std::cout << ")\n";
   if (outcome.stopped) {
@@ -112,6 +116,8 @@ void RegisterStudyCommand(CLI::App& app) {
   run->add_option("--store", args->store, "the run store (SQLite)")->capture_default_str();
   run->add_option("--out", args->out, "folder for the runs' logs (default: evalsuite-runs/<study>)");
   run->add_option("--report", args->report, "write report.json/md/html into this folder when done");
+  run->add_flag("--no-onednn-isa-cap", args->no_onednn_isa_cap,
+                "runs get none of evalsuite's oneDNN ISA cap (plan key onednn_isa_cap = false)");
   AddProgressOption(run, *args);
   run->callback([args] {
     study::PlanOverrides overrides;
@@ -123,6 +129,7 @@ void RegisterStudyCommand(CLI::App& app) {
     overrides.epochs = args->epochs;
     overrides.train_subset = args->train_subset;
     if (!args->out.empty()) overrides.out_dir = args->out;
+    if (args->no_onednn_isa_cap) overrides.onednn_isa_cap = false;
     study::StudyPlan plan = study::LoadStudyPlan(args->study_file, overrides, study::UsableCores());
     auto progress = MakeProgress(args->progress);
     study::StopOnSignals signals;

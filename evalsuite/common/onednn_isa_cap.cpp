@@ -52,10 +52,32 @@ IsaCapDecision DecideOneDnnIsaCap(const std::vector<IsaLevel>& claimed,
 const nlohmann::json& PrepareOneDnnForThisMachine() {
   static const nlohmann::json record = [] {
     const CpuFacts& cpu = ThisCpu();
+    const std::vector<IsaLevel> claimed = ClaimedIsaLevels(cpu);
+    // A test seam for the whole chain on any machine: levels named here (oneDNN names, or "top" for the highest
+    // this CPU lists) are treated as raising SIGILL, as AMX does on the Sapphire Rapids VMs that need the cap.
+    const std::string simulated = Getenv(kIsaProbeFailVariable).value_or("");
+    auto simulated_failure = [&](IsaLevel level) {
+      const std::string name = OneDnnIsaName(level);
+      const bool top = level == claimed.back();
+      size_t start = 0;
+      while (start <= simulated.size() && !simulated.empty()) {
+        const size_t comma = simulated.find(',', start);
+        const std::string item = simulated.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (item == name || (item == "top" && top)) return true;
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+      return false;
+    };
     std::map<IsaLevel, ProbeOutcome> probed;
-    auto probe = [&probed](IsaLevel level) {
+    auto probe = [&](IsaLevel level) {
       auto it = probed.find(level);
-      if (it == probed.end()) it = probed.emplace(level, ProbeIsaLevel(level)).first;
+      if (it == probed.end()) {
+        ProbeOutcome outcome = simulated_failure(level)
+                                   ? ProbeOutcome{false, std::string("SIGILL (simulated by ") + kIsaProbeFailVariable + ")"}
+                                   : ProbeIsaLevel(level);
+        it = probed.emplace(level, outcome).first;
+      }
       return it->second;
     };
     std::optional<std::string> user = Getenv(kOneDnnVariable);
@@ -65,7 +87,6 @@ const nlohmann::json& PrepareOneDnnForThisMachine() {
     // again (same machine, same answer) rather than record it as the user's.
     const bool inherited = user && marker && *marker == *user;
     if (inherited) user.reset();
-    const std::vector<IsaLevel> claimed = ClaimedIsaLevels(cpu);
     const IsaCapDecision decision = DecideOneDnnIsaCap(claimed, probe, user, IsOffSwitch(Getenv(kIsaCapSwitchVariable)));
     if (decision.source == "evalsuite" && decision.cap) {
       setenv(kOneDnnVariable, decision.cap->c_str(), 1);

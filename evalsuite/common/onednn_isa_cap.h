@@ -18,6 +18,9 @@ namespace evalsuite {
 constexpr const char* kIsaCapSwitchVariable = "EVALSUITE_ONEDNN_ISA_CAP";
 // Set beside the cap by evalsuite, so that a child evalsuite tells an inherited cap from the user's.
 constexpr const char* kIsaCapMarkerVariable = "EVALSUITE_ONEDNN_ISA_CAP_SET";
+// For tests on machines whose instructions all execute: ISA levels (oneDNN names, or "top") that the probe
+// reports as raising SIGILL, so the whole chain (cap, record, children) can be exercised anywhere.
+constexpr const char* kIsaProbeFailVariable = "EVALSUITE_ISA_PROBE_FAIL";
 
 struct IsaCapDecision {
   std::optional<std::string> cap;  // the ONEDNN_MAX_CPU_ISA value to set or in force; none: no cap

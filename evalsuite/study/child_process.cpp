@@ -1,5 +1,7 @@
 #include "evalsuite/study/child_process.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
@@ -47,7 +49,11 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
   for (char** e = environ; e && *e; ++e) {
     std::string entry(*e);
     std::string key = entry.substr(0, entry.find('='));
-    if (!spec.environment.count(key)) env_strings.push_back(entry);
+    if (spec.environment.count(key)) continue;
+    if (std::find(spec.unset_environment.begin(), spec.unset_environment.end(), key) != spec.unset_environment.end()) {
+      continue;
+    }
+    env_strings.push_back(entry);
   }
   for (const auto& [key, value] : spec.environment) env_strings.push_back(key + "=" + value);
   std::vector<char*> envp, argv;

@@ -20,6 +20,7 @@ struct ChildSpec {
   std::filesystem::path stdout_file;
   std::filesystem::path stderr_file;
   std::map<std::string, std::string> environment;  // added to (or replacing in) this process's environment
+  std::vector<std::string> unset_environment;       // removed from it
 };
 
 struct ChildExit {

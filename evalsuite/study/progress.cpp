@@ -1,5 +1,7 @@
 #include "evalsuite/study/progress.h"
 
+#include "evalsuite/study/failure_cause.h"
+
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -22,7 +24,12 @@ std::string DescribeRecord(const RunRecord& record, double wall_seconds) {
   std::string text = record.entry + " #" + std::to_string(record.run_index) + " (seed " +
                      std::to_string(record.seeds.value("run", uint64_t{0})) +
                      "): " + runlog::RunStatusName(record.log.status);
-  if (record.log.status == runlog::RunStatus::kFailed) {
+  if (DidNotRun(record)) {
+    // Said first: a run that never trained is not a training result (the error carries the cause and a hint).
+    text = record.entry + " #" + std::to_string(record.run_index) + " (seed " +
+           std::to_string(record.seeds.value("run", uint64_t{0})) + "): DID NOT RUN - " +
+           record.log.error.substr(std::string(kDidNotRunPrefix).size());
+  } else if (record.log.status == runlog::RunStatus::kFailed) {
     text += " - " + record.log.error;
   } else {
     text += ", " + std::to_string(record.log.points.size()) + " evaluations";

@@ -7,7 +7,9 @@
 #include <fstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/onednn_isa_cap.h"
 #include "evalsuite/study/command_template.h"
+#include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/log_formats.h"
 #include "stats/curve.h"
 
@@ -96,6 +98,16 @@ ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const
                       {"EVALSUITE_THREADS", threads},
                       {"EVALSUITE_SEED", std::to_string(run.seed)},
                       {"EVALSUITE_RUN_DIR", run_dir.string()}};
+  if (!plan.onednn_isa_cap) {
+    // The plan turns evalsuite's oneDNN cap off: the child decides nothing either, and a cap evalsuite set
+    // (recognized by its marker) is taken away; a user's own ONEDNN_MAX_CPU_ISA still passes through.
+    spec.environment[kIsaCapSwitchVariable] = "off";
+    const char* marker = std::getenv(kIsaCapMarkerVariable);
+    const char* cap = std::getenv("ONEDNN_MAX_CPU_ISA");
+    if (marker != nullptr && cap != nullptr && std::string(marker) == cap) {
+      spec.unset_environment = {"ONEDNN_MAX_CPU_ISA", "DNNL_MAX_CPU_ISA", kIsaCapMarkerVariable};
+    }
+  }
   const fs::path log = run_dir / kRunLogFile;
   if (entry.builtin) {
     spec.argv = {evalsuite_binary.string(),
@@ -155,13 +167,14 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
   const bool had_end_record = record.log.status != runlog::RunStatus::kIncomplete;
 
   std::string failure;
-  if (outcome.timed_out) {
-    failure = "timed out after " + FormatNumber(entry.timeout_seconds) + " s (killed)";
-  } else if (outcome.exit.signal) {
-    failure = "killed by " + DescribeExit(outcome.exit);
-    if (*outcome.exit.signal == SIGKILL) failure += "; out of memory, or killed from outside";
-  } else if (!outcome.exit.exit_status || *outcome.exit.exit_status != 0) {
-    failure = "ended with " + DescribeExit(outcome.exit);
+  const bool process_failed =
+      outcome.timed_out || outcome.exit.signal || !outcome.exit.exit_status || *outcome.exit.exit_status != 0;
+  if (process_failed) {
+    const FailureCause cause = DescribeFailure(outcome.exit, outcome.timed_out, record.stderr_tail, outcome.oom_killed);
+    failure = outcome.timed_out ? "timed out after " + FormatNumber(entry.timeout_seconds) + " s (killed)" : cause.cause;
+    if (!cause.hint.empty()) failure += " (" + cause.hint + ")";
+    // Before its first evaluation the run says nothing about the entry's training: it did not run here.
+    if (record.log.points.empty()) failure = kDidNotRunPrefix + failure;
   } else if (record.log.status == runlog::RunStatus::kFailed) {
     failure = record.log.error.empty() ? "the entry reported a failure" : record.log.error;
   } else if (record.log.points.empty()) {

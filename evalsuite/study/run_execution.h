@@ -26,11 +26,13 @@ struct ChildOutcome {
   ChildExit exit;
   bool timed_out = false;
   double wall_seconds = 0;
+  bool oom_killed = false;  // the kernel's OOM killer struck this cgroup while the run ran
 };
 
 // The record of a run whose process ended. Status: failed when the process failed (non-zero exit, signal,
 // timeout) or the log says so or holds no evaluation; else reached or not_reached, derived from the points
-// and the entry's threshold (a log's own claim is not the truth).
+// and the entry's threshold (a log's own claim is not the truth). A process that failed before its first
+// evaluation "did not run" (DidNotRun): its error starts with kDidNotRunPrefix and carries the cause and a hint.
 RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
                              const std::filesystem::path& run_dir, const ChildOutcome& outcome);
 

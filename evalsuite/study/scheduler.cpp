@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/run_execution.h"
 
 namespace evalsuite::study {
@@ -23,6 +24,7 @@ struct Running {
   std::unique_ptr<ChildProcess> child;
   Clock::time_point started;
   bool timed_out = false;
+  std::optional<long> oom_kills_at_start;  // the cgroup's OOM kill count when the run started
   std::optional<Clock::time_point> term_sent;
   LogProgress progress;
 };
@@ -49,6 +51,12 @@ void Escalate(Running& r, double grace_seconds) {
   }
 }
 
+// Whether the kernel's OOM killer struck this cgroup while the run ran (with several runs at once, one of them).
+bool OomKilledDuring(const Running& r) {
+  const std::optional<long> now = OomKillCount();
+  return r.oom_kills_at_start && now && *now > *r.oom_kills_at_start;
+}
+
 }  // namespace
 
 bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending, const SchedulerConfig& config,
@@ -73,6 +81,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       r.pending = &p;
       r.entry = entry;
       r.started = Clock::now();
+      r.oom_kills_at_start = OomKillCount();
       r.child = std::make_unique<ChildProcess>(BuildChildSpec(plan, *entry, p.run, p.run_dir, config.evalsuite_binary));
       running.push_back(std::move(r));
       progress.RunStarted(View(running.back()));
@@ -88,7 +97,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
         ++it;
         continue;
       }
-      ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started)};
+      ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started), OomKilledDuring(*it)};
       RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
       on_finished(record);
       progress.RunFinished(record, outcome.wall_seconds);
@@ -112,7 +121,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
   // what each had written as an incomplete attempt.
   for (auto it = running.begin(); it != running.end();) {
     if (std::optional<ChildExit> exit = it->child->Poll()) {
-      ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started)};
+      ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started), OomKilledDuring(*it)};
       RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
       on_finished(record);
       progress.RunFinished(record, outcome.wall_seconds);

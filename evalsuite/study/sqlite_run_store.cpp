@@ -13,6 +13,7 @@
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/run_store.h"
+#include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/sqlite_db.h"
 
 namespace evalsuite::study {
@@ -362,6 +363,11 @@ class SqliteRunStore : public RunStore {
 }  // namespace
 
 bool IsFinishedRun(const RunRecord& run) { return run.log.status != runlog::RunStatus::kIncomplete; }
+
+bool DidNotRun(const RunRecord& run) {
+  return run.log.status == runlog::RunStatus::kFailed && run.log.points.empty() &&
+         run.log.error.rfind(kDidNotRunPrefix, 0) == 0;
+}
 
 std::unique_ptr<RunStore> RunStore::Open(const std::filesystem::path& file, bool create_if_missing) {
   std::error_code ec;

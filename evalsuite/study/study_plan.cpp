@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 const std::set<std::string> kStudyKeys = {
     "name",      "description",    "entries", "runs",    "seed",        "threshold",      "extra_thresholds",
     "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
-    "stability", "evals_per_epoch"};
+    "stability", "evals_per_epoch", "onednn_isa_cap"};
 const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
                                           "metric", "threshold", "extra_thresholds", "epochs",          "train_subset"};
 const std::set<std::string> kExternalOnlyKeys = {"command", "log_format"};
@@ -249,6 +249,8 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
   if (const toml::node* n = root.get("threads")) threads = static_cast<int>(reader.Integer(*n, "threads", 1, 1024));
   if (const toml::node* n = root.get("keep_models")) plan.keep_models = reader.Bool(*n, "keep_models");
   if (const toml::node* n = root.get("stop_at_target")) plan.stop_at_target = reader.Bool(*n, "stop_at_target");
+  if (const toml::node* n = root.get("onednn_isa_cap")) plan.onednn_isa_cap = reader.Bool(*n, "onednn_isa_cap");
+  if (overrides.onednn_isa_cap) plan.onednn_isa_cap = *overrides.onednn_isa_cap;
   if (const toml::node* n = root.get("evals_per_epoch")) {
     plan.evals_per_epoch = static_cast<int>(reader.Integer(*n, "evals_per_epoch", 1, 10000));
   }
@@ -471,6 +473,7 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"keep_models", plan.keep_models},
           {"stop_at_target", plan.stop_at_target},
           {"evals_per_epoch", plan.evals_per_epoch},
+          {"onednn_isa_cap", plan.onednn_isa_cap},
           {"stability",
            {{"max_cov_upper", plan.rule.max_cov_upper},
             {"min_hit_rate", plan.rule.min_hit_rate},
@@ -501,6 +504,7 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     plan.stop_at_target = get(json, "stop_at_target").get<bool>();
     // Absent from plans stored before the key existed: those evaluated once per epoch.
     plan.evals_per_epoch = json.contains("evals_per_epoch") ? get(json, "evals_per_epoch").get<int>() : 1;
+    plan.onednn_isa_cap = json.contains("onednn_isa_cap") ? get(json, "onednn_isa_cap").get<bool>() : true;
     const auto& rule = get(json, "stability");
     plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
     plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();

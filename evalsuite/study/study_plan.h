@@ -20,6 +20,8 @@
 //   keep_models = false            # true: built-in runs save their model under run_dir/model
 //   stop_at_target = false         # true: runs stop at the target (faster; no data above it)
 //   evals_per_epoch = 1            # built-in entries: validation evaluations per epoch (finer TTA)
+//   onednn_isa_cap = true          # runs inherit evalsuite's oneDNN ISA cap (common/onednn_isa_cap.h); false:
+//                                  # they get EVALSUITE_ONEDNN_ISA_CAP=off and no cap set by evalsuite
 //   timeout_seconds = 0            # per run, 0 = none; entries may set their own
 //   [stability]                    # the verdict's rule (stats/stability.h StabilityRule)
 //   max_cov_upper = 0.10
@@ -71,6 +73,7 @@ struct StudyPlan {
   bool keep_models = false;
   bool stop_at_target = false;
   int evals_per_epoch = 1;  // built-in entries; external ones get {evals_per_epoch} in their command
+  bool onednn_isa_cap = true;  // children inherit the cap evalsuite decided; false: none of evalsuite's setting
   stats::StabilityRule rule;
   std::vector<PlannedEntry> entries;
   std::vector<PlannedRun> schedule;  // every run, in the order they start
@@ -89,6 +92,7 @@ struct PlanOverrides {
   std::optional<int> epochs;
   std::optional<int> train_subset;
   std::optional<std::string> out_dir;
+  std::optional<bool> onednn_isa_cap;
 };
 
 // Reads and validates the study file; throws InputError "file:line: key 'x': why" (IoError when unreadable).

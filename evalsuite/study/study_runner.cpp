@@ -89,7 +89,8 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
   std::set<std::pair<std::string, int>> finished;
   std::set<std::string> stored_dirs;
   for (const RunRecord& r : stored) {
-    if (IsFinishedRun(r)) finished.insert({r.entry, r.run_index});
+    // A run that did not run (died before its first evaluation) is run again, under a new attempt.
+    if (IsFinishedRun(r) && !DidNotRun(r)) finished.insert({r.entry, r.run_index});
     if (!r.run_dir.empty()) stored_dirs.insert(fs::path(r.run_dir).lexically_normal().string());
   }
   outcome.finished_before = CountFinishedPlannedRuns(plan, stored);
@@ -128,6 +129,7 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
         store.InsertRun(info.id, record);
         ++outcome.ran;
         if (record.log.status == runlog::RunStatus::kFailed) ++outcome.failed;
+        if (DidNotRun(record)) ++outcome.did_not_run;
       },
       [&](const RunRecord& record) {
         store.InsertRun(info.id, record);
@@ -144,7 +146,9 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
 int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<RunRecord>& runs) {
   std::set<std::pair<std::string, int>> finished;
   for (const RunRecord& r : runs) {
-    if (IsFinishedRun(r) && plan.FindRun(r.entry, r.run_index)) finished.insert({r.entry, r.run_index});
+    if (IsFinishedRun(r) && !DidNotRun(r) && plan.FindRun(r.entry, r.run_index)) {
+      finished.insert({r.entry, r.run_index});
+    }
   }
   return static_cast<int>(finished.size());
 }

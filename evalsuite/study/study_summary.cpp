@@ -7,6 +7,7 @@
 #include <map>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/study_plan.h"
 #include "stats/stability.h"
 
@@ -33,7 +34,7 @@ reports::RunInput ToRunInput(const RunRecord& run) {
   reports::RunInput input;
   input.index = run.run_index;
   input.seeds = run.seeds;
-  input.status = runlog::RunStatusName(run.log.status);
+  input.status = DidNotRun(run) ? "did_not_run" : runlog::RunStatusName(run.log.status);
   for (const runlog::EvalPoint& p : run.log.points) {
     input.points.push_back({p.train_seconds, p.metric});
     input.epochs.push_back(p.epoch);
@@ -143,13 +144,21 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   std::map<std::string, std::vector<RunRecord>> runs;
   for (RunRecord& run : store.LoadRuns(study.id)) runs[run.entry].push_back(std::move(run));
   std::vector<std::vector<std::string>> rows = {{"entry", "threshold", "runs", "reached", "failed", "interrupted",
-                                                 "median TTA", "CoV [95% CI]", "hit rate [95% CI]", "verdict"}};
+                                                 "did not run", "median TTA", "CoV [95% CI]", "hit rate [95% CI]",
+                                                 "verdict"}};
+  std::string could_not_run;  // said before the table: entries none of whose runs trained here
   for (const EntryRecord& entry : store.LoadEntries(study.id)) {
     std::vector<stats::RunCurve> curves;
-    int failed = 0, interrupted = 0;
+    int failed = 0, interrupted = 0, did_not_run = 0;
+    std::string first_cause;
     for (const RunRecord& run : runs[entry.name]) {
       if (!IsFinishedRun(run)) {
         ++interrupted;
+        continue;
+      }
+      if (DidNotRun(run)) {
+        ++did_not_run;
+        if (first_cause.empty()) first_cause = run.log.error.substr(std::string(kDidNotRunPrefix).size());
         continue;
       }
       if (run.log.status == runlog::RunStatus::kFailed) ++failed;
@@ -161,15 +170,22 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
     std::string cov = s.cov ? Percent(*s.cov) : "-";
     if (s.cov_interval) cov += " [" + Percent(s.cov_interval->lower) + ", " + Percent(s.cov_interval->upper) + "]";
+    const bool none_ran = curves.empty() && did_not_run > 0;
+    if (none_ran) {
+      could_not_run += fmt::format("{} DID NOT RUN here: {} of its runs died before their first evaluation; {}\n",
+                                   entry.name, did_not_run, first_cause);
+    }
     rows.push_back({entry.name, fmt::format("{:g}", entry.threshold),
                     std::to_string(curves.size()) + (planned ? "/" + std::to_string(*planned) : ""),
                     std::to_string(s.reached), std::to_string(failed), std::to_string(interrupted),
+                    std::to_string(did_not_run),
                     s.reached > 0 ? fmt::format("{:.1f} {}", s.tta_summary.median, unit) : "-", cov,
                     s.runs > 0 ? Percent(s.hit_rate) + " [" + Percent(s.hit_rate_interval.lower) + ", " +
                                      Percent(s.hit_rate_interval.upper) + "]"
                                : "-",
-                    s.runs == 0 ? "no runs yet" : verdict.result});
+                    none_ran ? "DID NOT RUN" : s.runs == 0 ? "no runs yet" : verdict.result});
   }
+  out += could_not_run.empty() ? "" : could_not_run + "\n";
   std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {
     for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());

@@ -11,14 +11,16 @@
 namespace evalsuite::study::testing {
 
 // fake_entry.sh LOG SEED MODE [EVALS] [SLEEP]: EVALS evaluations (default 3) with metric 0.80, 0.85, 0.90, ...
-// at training time epoch * (10 + seed % 5); MODE is ok, crash, fail (exit 3 with "boom" on stderr), hang,
-// or slow (SLEEP seconds after each evaluation).
+// at training time epoch * (10 + seed % 5); MODE is ok, crash (SIGSEGV after the evaluations), fail (exit 3
+// with "boom" on stderr), hang, slow (SLEEP seconds after each evaluation), or illegal (SIGILL right after the
+// header, before any evaluation, as a CPU that lacks an instruction makes a process die).
 inline std::filesystem::path WriteFakeEntry(const std::filesystem::path& dir) {
   std::filesystem::path script = dir / "fake_entry.sh";
   evalsuite::testing::WriteFile(script, R"(#!/bin/sh
 log=$1; seed=$2; mode=$3; evals=${4:-3}; pause=${5:-0}
 step=$((10 + seed % 5))
 echo "{\"type\":\"header\",\"entry\":\"fake\",\"seeds\":{\"run\":$seed,\"init\":$((seed + 1))}}" > "$log"
+if [ "$mode" = illegal ]; then echo "Illegal instruction" >&2; kill -ILL $$; fi
 i=1
 while [ $i -le $evals ]; do
   echo "{\"type\":\"eval\",\"epoch\":$i,\"train_seconds\":$((i * step)),\"wall_seconds\":$((i * step + 1)),\"metric\":0.$((75 + 5 * i))}" >> "$log"

@@ -1,0 +1,131 @@
+// A run that dies before its first evaluation "did not run": in a real study, an external entry killed by SIGILL
+// at start-up and one whose command does not exist get no stability verdict but DID NOT RUN with the cause and a
+// hint, in the report, `study show` and the progress lines; an entry that crashes after reaching the target
+// still counts as reached; `study resume` runs the runs that did not run again.
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/study/fake_entries.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::ReadFile;
+using testing::RunEvalsuite;
+using testing::TempDir;
+using testing::WriteFile;
+
+TEST(DidNotRunCliTest, ACrashBeforeTheFirstEvaluationIsShownAsDidNotRunWithItsCause) {
+  TempDir dir;
+  study::testing::WriteFakeEntry(dir.path());
+  WriteFile(dir / "s.toml",
+            "name = \"cpu\"\nruns = 2\nseed = 3\nthreshold = 0.85\njobs = 2\nentries = [\n"
+            "  { name = \"sigill\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} illegal\" },\n"
+            "  { name = \"missing\", command = \"{study_dir}/no-such-entry {log}\" },\n"
+            "  { name = \"crashy\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} crash\" },\n"
+            "]\n");
+  const std::string store = (dir / "cpu.db").string();
+  auto run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out",
+                           (dir / "runs").string(), "--progress", "plain"});
+  EXPECT_NE(run.exit_code, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("sigill #0 (seed"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("DID NOT RUN - killed by signal 4 (SIGILL)"), std::string::npos) << run.err;
+
+  auto report = RunEvalsuite({"report", store, "--out", (dir / "report").string()});
+  ASSERT_EQ(report.exit_code, 0) << report.out << report.err;
+  const auto model = nlohmann::json::parse(ReadFile(dir / "report" / "report.json"));
+  std::map<std::string, nlohmann::json> verdicts, entries, table;
+  for (const auto& v : model["verdicts"]) verdicts[v["entry"]] = v;
+  for (const auto& e : model["entries"]) entries[e["name"]] = e;
+  for (const auto& t : model["table"]) table[t["entry"]] = t;
+
+  EXPECT_EQ(verdicts["sigill"]["result"], "DID NOT RUN");
+  const std::string sigill_reasons = verdicts["sigill"]["reasons"].dump();
+  EXPECT_NE(sigill_reasons.find("SIGILL"), std::string::npos) << sigill_reasons;
+  EXPECT_NE(sigill_reasons.find("ONEDNN_MAX_CPU_ISA"), std::string::npos) << sigill_reasons;
+  EXPECT_EQ(entries["sigill"]["runs"][0]["status"], "did_not_run");
+  EXPECT_EQ(entries["sigill"]["runs"][0]["counted"], false);
+  EXPECT_EQ(table["sigill"]["runs"], 0);
+
+  EXPECT_EQ(verdicts["missing"]["result"], "DID NOT RUN");
+  EXPECT_NE(verdicts["missing"]["reasons"].dump().find("command not found"), std::string::npos)
+      << verdicts["missing"]["reasons"].dump();
+
+  // Trained, reached 0.85 at its second evaluation, then crashed: a failed run that still counts as reached.
+  EXPECT_EQ(entries["crashy"]["runs"][0]["status"], "failed");
+  EXPECT_EQ(table["crashy"]["runs"], 2);
+  EXPECT_EQ(table["crashy"]["reached"], 2);
+  EXPECT_NE(verdicts["crashy"]["result"], "DID NOT RUN");
+
+  const std::string md = ReadFile(dir / "report" / "report.md");
+  EXPECT_NE(md.find("DID NOT RUN"), std::string::npos);
+
+  auto show = RunEvalsuite({"study", "show", "cpu", "--store", store});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  const size_t said = show.out.find("sigill DID NOT RUN here");
+  ASSERT_NE(said, std::string::npos) << show.out;
+  EXPECT_LT(said, show.out.find("threshold")) << "said before the table:\n" << show.out;
+
+  // Resume runs what did not run again (a new attempt each), and leaves the crashed-after-training runs alone.
+  auto resume = RunEvalsuite({"study", "resume", "cpu", "--store", store, "--progress", "none"});
+  EXPECT_NE(resume.exit_code, 2) << resume.err;
+  EXPECT_TRUE(fs::exists(dir / "runs" / "sigill" / "run-000.attempt-1")) << resume.out << resume.err;
+  EXPECT_FALSE(fs::exists(dir / "runs" / "crashy" / "run-000.attempt-1"));
+}
+
+}  // namespace
+}  // namespace evalsuite
+
+namespace evalsuite {
+namespace {
+
+// The oneDNN cap reaches external entries through the environment, and the plan key takes it away. The probe is
+// told that this CPU's highest level raises SIGILL (EVALSUITE_ISA_PROBE_FAIL=top), as AMX does on the Sapphire
+// Rapids VMs that need the cap, so evalsuite caps oneDNN here too.
+TEST(OneDnnCapCliTest, ThePlanKeyTurnsTheCapOffForAStudysRuns) {
+  TempDir dir;
+  WriteFile(dir / "env_entry.sh",
+            "#!/bin/sh\nlog=$1\nenv | grep -E '^(ONEDNN_MAX_CPU_ISA|EVALSUITE_ONEDNN_ISA_CAP)=' | sort > \"$2\"\n"
+            "echo '{\"type\":\"header\",\"entry\":\"env\"}' > \"$log\"\n"
+            "echo '{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":1,\"metric\":0.9}' >> \"$log\"\n"
+            "echo '{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":1}' >> \"$log\"\n");
+  auto study = [&](const std::string& name, const std::string& key) {
+    WriteFile(dir / (name + ".toml"), "name = \"" + name + "\"\nruns = 1\nthreshold = 0.85\n" + key +
+                                          "entries = [ { name = \"env\", command = \"sh {study_dir}/env_entry.sh "
+                                          "{log} {run_dir}/env.txt\" } ]\n");
+    testing::ScopedEnv simulate("EVALSUITE_ISA_PROBE_FAIL", "top");
+    auto run = RunEvalsuite({"study", "run", (dir / (name + ".toml")).string(), "--store", (dir / "s.db").string(),
+                             "--out", (dir / name).string(), "--progress", "none"});
+    EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+    return ReadFile(dir / name / "env" / "run-000" / "env.txt");
+  };
+
+  const std::string on = study("on", "");
+  EXPECT_NE(on.find("ONEDNN_MAX_CPU_ISA="), std::string::npos) << on;
+  const std::string off = study("off", "onednn_isa_cap = false\n");
+  EXPECT_EQ(off.find("ONEDNN_MAX_CPU_ISA"), std::string::npos) << off;
+  EXPECT_NE(off.find("EVALSUITE_ONEDNN_ISA_CAP=off"), std::string::npos) << off;
+}
+
+// A user's own cap is theirs: recorded as such in the run header of a built-in run.
+TEST(OneDnnCapCliTest, AUsersCapIsRecordedAsTheUsersInTheRunHeader) {
+  if (!fs::exists("/usr/share/datasets/fashion-mnist")) GTEST_SKIP() << "no Fashion-MNIST";
+  TempDir dir;
+  testing::ScopedEnv cap("ONEDNN_MAX_CPU_ISA", "AVX2");
+  auto run = RunEvalsuite({"train", "baseline", "--seed", "1", "--epochs", "1", "--train-subset", "512", "--threads",
+                           "1", "--log", (dir / "log.jsonl").string()});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string text = ReadFile(dir / "log.jsonl");
+  const auto header = nlohmann::json::parse(text.substr(0, text.find('\n')));
+  const auto& record = header["environment"]["cpu"]["onednn_max_cpu_isa"];
+  EXPECT_EQ(record["source"], "user");
+  EXPECT_EQ(record["value"], "AVX2");
+  EXPECT_FALSE(header["environment"]["cpu"]["model"].get<std::string>().empty());
+}
+
+}  // namespace
+}  // namespace evalsuite
