@@ -84,8 +84,30 @@ IdxArray ReadIdxFile(const std::filesystem::path& file, int expected_rank) {
     }
   }
 
-  array.data.resize(total);
-  const size_t got = ReadUpTo(handle.get(), array.data.data(), array.data.size(), name);
+  // What the header declares is checked against what the file holds before anything that size is allocated: a
+  // 16-byte file declaring 4 GiB must fail at once, not after holding 4 GiB (or being OOM-killed under a limit).
+  const uint64_t header_bytes = 4 + 4 * static_cast<uint64_t>(rank);
+  if (gzdirect(handle.get())) {
+    std::error_code ec;
+    const uint64_t file_bytes = std::filesystem::file_size(file, ec);
+    if (!ec && file_bytes < header_bytes + total) {
+      const uint64_t have = file_bytes - std::min(file_bytes, header_bytes);
+      throw InputError(name, "truncated: the header declares " + std::to_string(array.dims[0]) + " items (" +
+                                 std::to_string(total) + " bytes) but the file holds " + std::to_string(have) +
+                                 " bytes of data (" + std::to_string(have / (total / array.dims[0])) +
+                                 " complete items)");
+    }
+  }
+  // Compressed: the data grows with what decompresses, a chunk at a time, never beyond what is really there.
+  array.data.reserve(static_cast<size_t>(std::min<uint64_t>(total, uint64_t{64} << 20)));
+  std::vector<uint8_t> chunk(1 << 20);
+  while (array.data.size() < total) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(chunk.size(), total - array.data.size()));
+    const size_t n = ReadUpTo(handle.get(), chunk.data(), want, name);
+    if (n == 0) break;
+    array.data.insert(array.data.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n));
+  }
+  const size_t got = array.data.size();
   if (got < total) {
     const uint64_t item_bytes = total / array.dims[0];
     throw InputError(name, "truncated: the header declares " + std::to_string(array.dims[0]) + " items (" +

@@ -5,24 +5,21 @@
 #include <sstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_fields.h"
+#include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::datasets {
 namespace {
 
 using nlohmann::json;
 
-template <typename T>
-T Field(const json& object, const char* key, const std::string& where, bool required = true, T fallback = T()) {
-  auto it = object.find(key);
-  if (it == object.end() || it->is_null()) {
-    if (required) throw InputError(where + "." + key, "missing");
-    return fallback;
-  }
-  try {
-    return it->get<T>();
-  } catch (const json::exception&) {
-    throw InputError(where + "." + key, std::string("has the wrong type (") + it->type_name() + ")");
-  }
+constexpr int64_t kIntMax = 2147483647;
+
+// Whole-file JSON from a user: nesting refused before a tree is built (json_guard.h).
+json ParseManifestText(std::istream& in, const std::string& where) {
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseUserJson(text.str(), where);
 }
 
 }  // namespace
@@ -61,50 +58,54 @@ json ToJson(const CandidateManifest& manifest) {
 }
 
 CandidateManifest CandidateManifestFromJson(const json& root, const std::string& source_name) {
-  if (!root.is_object()) throw InputError(source_name, "a candidate manifest must be a JSON object");
-  const int version = Field<int>(root, "schema_version", source_name);
+  RequireObject(root, source_name);
+  const int64_t version = RequiredInteger(root, "schema_version", source_name, 0, kIntMax);
   if (version != kCandidateManifestSchemaVersion) {
     throw InputError(source_name + ".schema_version",
                      "is " + std::to_string(version) + "; this evalsuite reads version " +
                          std::to_string(kCandidateManifestSchemaVersion));
   }
   CandidateManifest manifest;
-  if (root.contains("source")) manifest.source = root["source"];
-  if (root.contains("rejected")) manifest.rejected = root["rejected"];
-  const json classes = root.value("classes", json::array());
-  for (size_t i = 0; i < classes.size(); ++i) {
-    const std::string where = source_name + ": classes[" + std::to_string(i) + "]";
-    CandidateClass c;
-    c.index = Field<int>(classes[i], "index", where);
-    c.wnid = Field<std::string>(classes[i], "wnid", where);
-    c.synonyms = Field<std::vector<std::string>>(classes[i], "synonyms", where, false);
-    c.gloss = Field<std::string>(classes[i], "gloss", where, false);
-    manifest.classes[c.wnid] = c;
+  if (const json* source = OptionalObject(root, "source", source_name)) manifest.source = *source;
+  if (const json* rejected = OptionalArray(root, "rejected", source_name)) manifest.rejected = *rejected;
+  if (const json* classes = OptionalArray(root, "classes", source_name)) {
+    for (size_t i = 0; i < classes->size(); ++i) {
+      const std::string where = source_name + ": classes[" + std::to_string(i) + "]";
+      const json& j = (*classes)[i];
+      RequireObject(j, where);
+      CandidateClass c;
+      c.index = static_cast<int>(RequiredInteger(j, "index", where, -1, kIntMax));
+      c.wnid = RequiredString(j, "wnid", where);
+      c.synonyms = OptionalStringArray(j, "synonyms", where).value_or(std::vector<std::string>{});
+      c.gloss = OptionalString(j, "gloss", where).value_or("");
+      manifest.classes[c.wnid] = c;
+    }
   }
-  if (!root.contains("items") || !root["items"].is_array()) throw InputError(source_name + ": items", "missing");
-  const json& items = root["items"];
-  for (size_t i = 0; i < items.size(); ++i) {
+  const json* items = OptionalArray(root, "items", source_name);
+  if (items == nullptr) throw InputError(source_name + ": items", "missing");
+  for (size_t i = 0; i < items->size(); ++i) {
     const std::string where = source_name + ": items[" + std::to_string(i) + "]";
-    const json& j = items[i];
+    const json& j = (*items)[i];
+    RequireObject(j, where);
     Candidate c;
-    c.id = Field<std::string>(j, "id", where);
-    c.class_index = Field<int>(j, "class_index", where);
-    c.wnid = Field<std::string>(j, "wnid", where);
-    c.query = Field<std::string>(j, "query", where, false);
-    c.rank = Field<int>(j, "rank", where, false);
-    c.flickr_id = Field<std::string>(j, "flickr_id", where, false);
-    c.owner = Field<std::string>(j, "owner", where, false);
-    c.owner_name = Field<std::string>(j, "owner_name", where, false);
-    c.license = Field<std::string>(j, "license", where, false);
-    c.date_upload = Field<int64_t>(j, "date_upload", where, false);
-    c.date_taken = Field<std::string>(j, "date_taken", where, false);
-    c.url = Field<std::string>(j, "url", where, false);
-    c.path = Field<std::string>(j, "path", where);
-    c.sha256 = Field<std::string>(j, "sha256", where);
-    c.width = Field<int>(j, "width", where, false);
-    c.height = Field<int>(j, "height", where, false);
-    c.control = Field<std::string>(j, "control", where, false);
-    if (j.contains("near_duplicates") && j["near_duplicates"].is_array()) c.near_duplicates = j["near_duplicates"];
+    c.id = RequiredString(j, "id", where);
+    c.class_index = static_cast<int>(RequiredInteger(j, "class_index", where, -1, kIntMax));
+    c.wnid = RequiredString(j, "wnid", where);
+    c.query = OptionalString(j, "query", where).value_or("");
+    c.rank = static_cast<int>(OptionalInteger(j, "rank", where, 0, kIntMax).value_or(0));
+    c.flickr_id = OptionalString(j, "flickr_id", where).value_or("");
+    c.owner = OptionalString(j, "owner", where).value_or("");
+    c.owner_name = OptionalString(j, "owner_name", where).value_or("");
+    c.license = OptionalString(j, "license", where).value_or("");
+    c.date_upload = OptionalInteger(j, "date_upload", where).value_or(0);
+    c.date_taken = OptionalString(j, "date_taken", where).value_or("");
+    c.url = OptionalString(j, "url", where).value_or("");
+    c.path = RequiredString(j, "path", where);
+    c.sha256 = RequiredString(j, "sha256", where);
+    c.width = static_cast<int>(OptionalInteger(j, "width", where, 0, kIntMax).value_or(0));
+    c.height = static_cast<int>(OptionalInteger(j, "height", where, 0, kIntMax).value_or(0));
+    c.control = OptionalString(j, "control", where).value_or("");
+    if (const json* flags = OptionalArray(j, "near_duplicates", where)) c.near_duplicates = *flags;
     if (c.path.find("..") != std::string::npos || (!c.path.empty() && c.path.front() == '/')) {
       throw InputError(where + ".path", "must be relative to the manifest's folder and stay inside it");
     }
@@ -117,8 +118,7 @@ CandidateManifest ReadCandidateManifest(const std::filesystem::path& file) {
   std::filesystem::path path = std::filesystem::is_directory(file) ? file / kCandidateManifestFile : file;
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError(path.string(), "cannot open the candidate manifest");
-  json root = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded()) throw InputError(path.string(), "not valid JSON");
+  const json root = ParseManifestText(in, path.string());
   return CandidateManifestFromJson(root, path.string());
 }
 

@@ -1,10 +1,13 @@
 #include "datasets/images/holdout_manifest.h"
 
 #include <fstream>
+#include <sstream>
 
 #include "datasets/images/candidate_manifest.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_fields.h"
+#include "evalsuite/common/json_guard.h"
 #include "evalsuite/common/sha256.h"
 
 namespace evalsuite::datasets {
@@ -51,43 +54,42 @@ Holdout ReadHoldout(const std::filesystem::path& dir) {
   const std::string where = file.string();
   std::ifstream in(file, std::ios::binary);
   if (!in) throw IoError(where, "cannot open the holdout manifest (is this a frozen holdout folder?)");
-  json root = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded() || !root.is_object()) throw InputError(where, "not a valid JSON object");
-  if (root.value("schema_version", 0) != kHoldoutSchemaVersion) {
-    throw InputError(where + ": schema_version", "missing or unsupported");
+  std::stringstream text;
+  text << in.rdbuf();
+  const json root = ParseUserJson(text.str(), where);
+  RequireObject(root, where);
+  const std::optional<int64_t> version = OptionalInteger(root, "schema_version", where, 0, 2147483647);
+  if (version != kHoldoutSchemaVersion) {
+    throw InputError(where + ".schema_version", version ? "is " + std::to_string(*version) + ", this evalsuite reads " +
+                                                              std::to_string(kHoldoutSchemaVersion)
+                                                        : std::string("missing"));
   }
   Holdout holdout;
-  try {
-    holdout.name = root.value("name", "");
-    holdout.class_list = root.value("class_list", "imagenet-1k");
-    holdout.class_names = root.value("class_names", std::vector<std::string>{});
-    holdout.rule = root.value("rule", json::object());
-    holdout.created_at = root.value("created_at", "");
-    holdout.version_hash = root.at("version_hash").get<std::string>();
-  } catch (const json::exception& e) {
-    throw InputError(where, std::string("bad top-level field: ") + e.what());
-  }
-  if (!root.contains("items") || !root["items"].is_array()) throw InputError(where + ": items", "missing");
-  const json& items = root["items"];
-  for (size_t i = 0; i < items.size(); ++i) {
+  holdout.name = OptionalString(root, "name", where).value_or("");
+  holdout.class_list = OptionalString(root, "class_list", where).value_or("imagenet-1k");
+  holdout.class_names = OptionalStringArray(root, "class_names", where).value_or(std::vector<std::string>{});
+  if (const json* rule = OptionalObject(root, "rule", where)) holdout.rule = *rule;
+  holdout.created_at = OptionalString(root, "created_at", where).value_or("");
+  holdout.version_hash = RequiredString(root, "version_hash", where);
+  const json* items = OptionalArray(root, "items", where);
+  if (items == nullptr) throw InputError(where + ": items", "missing");
+  for (size_t i = 0; i < items->size(); ++i) {
     const std::string item_where = where + ": items[" + std::to_string(i) + "]";
-    try {
-      HoldoutItem item;
-      item.id = items[i].at("id").get<std::string>();
-      item.class_index = items[i].at("class_index").get<int>();
-      item.wnid = items[i].value("wnid", "");
-      item.class_name = items[i].value("class_name", "");
-      item.path = items[i].at("path").get<std::string>();
-      item.sha256 = items[i].at("sha256").get<std::string>();
-      item.labels = items[i].value("labels", json::object());
-      item.frequency = items[i].value("frequency", 1.0);
-      if (item.path.find("..") != std::string::npos || (!item.path.empty() && item.path.front() == '/')) {
-        throw InputError(item_where + ".path", "must stay inside the holdout folder");
-      }
-      holdout.items.push_back(std::move(item));
-    } catch (const json::exception& e) {
-      throw InputError(item_where, e.what());
+    const json& j = (*items)[i];
+    RequireObject(j, item_where);
+    HoldoutItem item;
+    item.id = RequiredString(j, "id", item_where);
+    item.class_index = static_cast<int>(RequiredInteger(j, "class_index", item_where, -1, 2147483647));
+    item.wnid = OptionalString(j, "wnid", item_where).value_or("");
+    item.class_name = OptionalString(j, "class_name", item_where).value_or("");
+    item.path = RequiredString(j, "path", item_where);
+    item.sha256 = RequiredString(j, "sha256", item_where);
+    if (const json* labels = OptionalObject(j, "labels", item_where)) item.labels = *labels;
+    item.frequency = OptionalNumber(j, "frequency", item_where).value_or(1.0);
+    if (item.path.find("..") != std::string::npos || (!item.path.empty() && item.path.front() == '/')) {
+      throw InputError(item_where + ".path", "must stay inside the holdout folder");
     }
+    holdout.items.push_back(std::move(item));
   }
   return holdout;
 }

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::runlog {
 namespace {
@@ -29,15 +30,22 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name)
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     const std::string where = FileLine(source_name, line_number);
-    json record = json::parse(line, nullptr, /*allow_exceptions=*/false);
+    std::string parse_error;
+    json record = TryParseUserJson(line, parse_error);
     if (record.is_discarded() || !record.is_object()) {
       const bool last_line = in.peek() == EOF;
-      run.warnings.push_back(where + (last_line && !ends_with_newline
+      run.warnings.push_back(where + (last_line && !ends_with_newline && parse_error.find("nested") == std::string::npos
                                           ? ": truncated final line skipped (the run was interrupted mid-write)"
-                                          : ": not a JSON object; line skipped"));
+                                      : !parse_error.empty() ? ": " + parse_error + "; line skipped"
+                                                             : ": not a JSON object; line skipped"));
       continue;
     }
-    const std::string type = record.value("type", "");
+    const auto type_field = record.find("type");
+    if (type_field == record.end() || !type_field->is_string()) {
+      run.warnings.push_back(where + ": \"type\" must be a string (header, eval or end); line skipped");
+      continue;
+    }
+    const std::string type = type_field->get<std::string>();
     if (type == "header") {
       run.header = record;
       run.header.erase("type");
@@ -58,7 +66,10 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name)
       point.train_loss = NumberField(record, "train_loss");
       run.points.push_back(point);
     } else if (type == "end") {
-      auto status = ParseRunStatus(record.value("status", ""));
+      const auto status_field = record.find("status");
+      auto status = status_field != record.end() && status_field->is_string()
+                        ? ParseRunStatus(status_field->get<std::string>())
+                        : std::nullopt;
       if (!status) {
         run.warnings.push_back(where + ": end record has an unknown \"status\" (expected reached, not_reached or "
                                        "failed); line skipped");

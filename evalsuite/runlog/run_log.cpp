@@ -37,9 +37,12 @@ stats::RunCurve ToRunCurve(const RunLog& run) {
 }
 
 std::string FormatEpoch(double epoch) {
+  if (!std::isfinite(epoch)) return fmt::format("{}", epoch);
   const double whole = std::round(epoch);
-  return std::abs(epoch - whole) < 1e-9 ? fmt::format("{}", static_cast<long long>(whole))
-                                        : fmt::format("{:.2f}", epoch);
+  // Whole numbers print without a fraction; past 1e15 (no real epoch count) the integer conversion would not
+  // be exact, and past 2^63 it would be undefined: printed as a float instead.
+  if (std::abs(epoch - whole) < 1e-9 && std::abs(whole) < 1e15) return fmt::format("{}", static_cast<long long>(whole));
+  return std::abs(epoch) < 1e15 ? fmt::format("{:.2f}", epoch) : fmt::format("{:g}", epoch);
 }
 
 }  // namespace evalsuite::runlog

@@ -1,6 +1,7 @@
 // The IDX reader and the Fashion-MNIST loader on good and corrupt fixtures written here.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "datasets/fashion_mnist/idx_file.h"
@@ -75,6 +76,27 @@ TEST(IdxFile, TruncatedPlainFileSaysHowMuchIsThere) {
   WriteFile(dir / "header", bytes.substr(0, 9));
   EXPECT_THAT(CaptureError([&] { datasets::ReadIdxFile(dir / "header", 3); }).message(),
               HasSubstr("inside the IDX header"));
+}
+
+// A 16-byte header declaring 3.9 GB of images: refused from the file's size before any of it is allocated
+// (the reader used to hold the whole declared size for seconds before its error, or be OOM-killed).
+TEST(IdxFile, AHeaderDeclaringGigabytesIsRefusedWithoutAllocatingThem) {
+  TempDir dir;
+  IdxArray huge;
+  huge.dims = {60000, 256, 256};
+  std::string header = datasets::EncodeIdx(huge);
+  WriteFile(dir / "images", header + std::string(100, '\0'));
+  WriteFile(dir / "images.gz", Gzip(header + std::string(1000, '\0')));
+  rusage before{};
+  getrusage(RUSAGE_SELF, &before);
+  const Error plain = CaptureError([&] { datasets::ReadIdxFile(dir / "images", 3); });
+  EXPECT_THAT(plain.message(), AllOf(HasSubstr("truncated"), HasSubstr("60000 items"), HasSubstr("holds 100 bytes")));
+  const Error packed = CaptureError([&] { datasets::ReadIdxFile(dir / "images.gz", 3); });
+  EXPECT_THAT(packed.message(), HasSubstr("truncated"));
+  rusage after{};
+  getrusage(RUSAGE_SELF, &after);
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 200 * 1024) << "peak RSS grew by " << after.ru_maxrss - before.ru_maxrss
+                                                           << " KiB";
 }
 
 TEST(IdxFile, TruncatedGzipFileIsAnInputError) {
