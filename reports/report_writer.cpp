@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/error.h"
 #include "reports/report.h"
 
@@ -65,14 +66,6 @@ ordered_json Ordered(const json& value, bool reorder) {
   return out;
 }
 
-void WriteFile(const std::filesystem::path& file, const std::string& content) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw IoError(file.string(), "cannot open the report file for writing");
-  out << content;
-  out.close();
-  if (!out) throw IoError(file.string(), "cannot write the report file");
-}
-
 }  // namespace
 
 std::string RenderJson(const json& model) {
@@ -96,9 +89,10 @@ void WriteReport(const json& model, const std::filesystem::path& out_dir) {
   if (error || !std::filesystem::is_directory(out_dir)) {
     throw IoError(out_dir.string(), "cannot create the report folder" + (error ? ": " + error.message() : ""));
   }
-  WriteFile(out_dir / "report.json", RenderJson(model));
-  WriteFile(out_dir / "report.md", RenderMarkdown(model));
-  WriteFile(out_dir / "report.html", RenderHtml(model));
+  // Rendered first, then written together: a kill leaves the old report or the new one, never half a file.
+  WriteFilesAtomically({{out_dir / "report.json", RenderJson(model)},
+                        {out_dir / "report.md", RenderMarkdown(model)},
+                        {out_dir / "report.html", RenderHtml(model)}});
 }
 
 }  // namespace evalsuite::reports

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_fields.h"
 #include "evalsuite/common/json_guard.h"
@@ -123,18 +124,7 @@ CandidateManifest ReadCandidateManifest(const std::filesystem::path& file) {
 }
 
 void WriteFileAtomically(const std::filesystem::path& file, const std::string& text) {
-  if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path());
-  const std::filesystem::path temporary = file.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw IoError(temporary.string(), "cannot write");
-    out << text;
-    out.flush();
-    if (!out) throw IoError(temporary.string(), "write failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, file, ec);
-  if (ec) throw IoError(file.string(), "cannot replace: " + ec.message());
+  evalsuite::WriteFileAtomically(file, text);
 }
 
 void WriteCandidateManifest(const CandidateManifest& manifest, const std::filesystem::path& file) {

@@ -11,6 +11,7 @@
 #include "datasets/images/holdout_manifest.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/allocator_tuning.h"
+#include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
@@ -164,14 +165,7 @@ void Run(const HoldoutEvalArgs& args) {
                              set["pipeline"]["images_per_second"].get<double>());
     sections.push_back(std::move(set));
     if (!args.json_file.empty()) {  // rewritten after every image set: a later failure loses nothing
-      const std::string tmp = args.json_file + ".tmp";
-      std::ofstream out(tmp, std::ios::trunc);
-      out << sections.dump(1) << "\n";
-      out.close();
-      if (!out) throw IoError(tmp, "cannot write the JSON section");
-      std::error_code ec;
-      std::filesystem::rename(tmp, args.json_file, ec);
-      if (ec) throw IoError(args.json_file, "cannot write the JSON section: " + ec.message());
+      WriteFileAtomically(args.json_file, sections.dump(1) + "\n");
     }
   }
   if (unreadable > 0) {

@@ -13,6 +13,7 @@
 
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/environment.h"
+#include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
 #include "evalsuite/importer/importer.h"
@@ -114,10 +115,7 @@ void RunImport(const ImportArgs& args) {
   if (!args.quiet) std::cout << importer::FormatSummary(result);
 
   if (!args.json_out.empty()) {
-    std::ofstream out(args.json_out, std::ios::binary | std::ios::trunc);
-    if (!out) throw IoError(args.json_out, "cannot open for writing");
-    out << importer::ToJson(result).dump(2) << "\n";
-    if (!out) throw IoError(args.json_out, "write failed");
+    WriteFileAtomically(args.json_out, importer::ToJson(result).dump(2) + "\n");
   }
 
   if (store && !result.groups.empty()) {

@@ -143,21 +143,7 @@ TEST(StudyCliTest, BadStudyFileNamesLineAndKey) {
 
 // Starts the binary in the background (stdout/stderr to files); returns its pid.
 pid_t Spawn(const std::vector<std::string>& args, const fs::path& out, const fs::path& err) {
-  pid_t pid = fork();
-  if (pid == 0) {
-    int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(o, 1);
-    dup2(e, 2);
-    std::vector<std::string> argv{EVALSUITE_BINARY};
-    argv.insert(argv.end(), args.begin(), args.end());
-    std::vector<char*> cargs;
-    for (auto& a : argv) cargs.push_back(a.data());
-    cargs.push_back(nullptr);
-    execv(cargs[0], cargs.data());
-    _exit(127);
-  }
-  return pid;
+  return testing::SpawnEvalsuite(args, out, err);
 }
 
 // A run folder whose log has begun (an evaluation, no end record, at most two evaluations so far: the run has

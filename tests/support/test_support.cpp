@@ -93,6 +93,24 @@ CommandResult RunEvalsuite(const std::vector<std::string>& args) {
   return RunCommand(argv);
 }
 
+pid_t SpawnEvalsuite(const std::vector<std::string>& args, const fs::path& out, const fs::path& err) {
+  std::vector<std::string> argv{EVALSUITE_BINARY};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargs;
+  for (auto& a : argv) cargs.push_back(a.data());
+  cargs.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(o, 1);
+    dup2(e, 2);
+    execv(cargs[0], cargs.data());
+    _exit(127);
+  }
+  return pid;
+}
+
 std::string ReadFile(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::stringstream buffer;

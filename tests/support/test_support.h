@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/types.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -45,6 +46,9 @@ struct CommandResult {
 CommandResult RunCommand(const std::vector<std::string>& argv);
 // Runs the built evalsuite binary with these arguments.
 CommandResult RunEvalsuite(const std::vector<std::string>& args);
+// Starts the built binary in the background, stdout and stderr to files; the caller waits (or kills) the pid.
+pid_t SpawnEvalsuite(const std::vector<std::string>& args, const std::filesystem::path& out,
+                     const std::filesystem::path& err);
 
 std::string ReadFile(const std::filesystem::path& file);
 void WriteFile(const std::filesystem::path& file, const std::string& content);
