@@ -60,11 +60,15 @@ void WriteStudyReport(const std::string& store_file, const std::string& study_na
 }
 
 void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
-  std::cout << "study " << outcome.name << ": " << outcome.finished_before + outcome.ran << " of " << outcome.planned
+  std::cout << "study " << outcome.name << ": " << outcome.finished_before + outcome.ingested_on_resume + outcome.ran
+            << " of " << outcome.planned
             << " runs recorded in " << args.store << " (" << outcome.ran << " now, " << outcome.failed
             << " of them failed";
   if (outcome.did_not_run > 0) {
     std::cout << ", " << outcome.did_not_run << " did not run: died before their first evaluation, see below";
+  }
+  if (outcome.ingested_on_resume > 0) {
+    std::cout << ", " << outcome.ingested_on_resume << " finished before the last stop and recorded now";
   }
   if (outcome.interrupted_kept > 0) std::cout << ", " << outcome.interrupted_kept << " interrupted attempt(s) kept";
   std::cout << ")\n";

@@ -193,6 +193,22 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
   return record;
 }
 
+std::optional<RunRecord> CollectCompletedOrphan(const StudyPlan& plan, const PlannedEntry& entry,
+                                                const PlannedRun& run, const fs::path& run_dir) {
+  runlog::RunLog log = ReadLog(entry, run_dir);
+  if (log.status == runlog::RunStatus::kIncomplete) return std::nullopt;
+  // The entry wrote its end record, so its process was ending; what it claims is checked as for any finished
+  // run (status from the points and the threshold), as if it had exited 0.
+  ChildOutcome outcome;
+  outcome.exit.exit_status = 0;
+  outcome.wall_seconds = log.wall_seconds;
+  RunRecord record = CollectFinishedRun(plan, entry, run, run_dir, outcome);
+  record.exit_status.reset();
+  record.log.warnings.push_back((run_dir / kRunLogFile).string() +
+                                ": recorded on resume (the study ended after the run, before recording it)");
+  return record;
+}
+
 RunRecord CollectInterruptedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
                                 const fs::path& run_dir, const std::string& why) {
   RunRecord record = BaseRecord(plan, run, run_dir, ReadLog(entry, run_dir));

@@ -36,6 +36,12 @@ struct ChildOutcome {
 RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
                              const std::filesystem::path& run_dir, const ChildOutcome& outcome);
 
+// A run folder a killed study left unrecorded whose log is complete (it has its end record): the record of the
+// finished run, read from the log (the process's exit status is not known any more); nullopt when the log has no
+// end record.
+std::optional<RunRecord> CollectCompletedOrphan(const StudyPlan& plan, const PlannedEntry& entry,
+                                                const PlannedRun& run, const std::filesystem::path& run_dir);
+
 // The record of an attempt that did not end: whatever its log holds, status incomplete.
 RunRecord CollectInterruptedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
                                 const std::filesystem::path& run_dir, const std::string& why);

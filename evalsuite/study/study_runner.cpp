@@ -1,5 +1,11 @@
 #include "evalsuite/study/study_runner.h"
 
+#include <thread>
+
+#include <cstdlib>
+
+#include <chrono>
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -77,6 +83,13 @@ std::string DescribeDifferences(const nlohmann::json& stored, const nlohmann::js
   return keys.empty() ? "its layout" : keys;
 }
 
+// For tests of a kill between a run's end and its commit: EVALSUITE_TEST_PAUSE_BEFORE_COMMIT_MS holds each commit.
+void PauseBeforeCommitForTests() {
+  if (const char* ms = std::getenv("EVALSUITE_TEST_PAUSE_BEFORE_COMMIT_MS")) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+  }
+}
+
 StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& plan, const StudyRunOptions& options,
                      StudyOutcome outcome) {
   StudyLock lock(plan.out_dir);
@@ -95,21 +108,32 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
   }
   outcome.finished_before = CountFinishedPlannedRuns(plan, stored);
 
-  // An attempt folder the store does not know is a run a killed study left behind: keep what it wrote.
+  // An attempt folder the store does not know is a run a killed study left behind: a run whose log is complete
+  // (it has its end record: the study died between the run's end and its commit) is ingested as the finished run
+  // it is, not run again; any other is kept as an interrupted attempt.
   std::vector<PendingRun> pending;
   for (const PlannedRun& run : plan.schedule) {
     if (finished.count({run.entry, run.index})) continue;
     const PlannedEntry& entry = *plan.FindEntry(run.entry);
     int attempt = 0;
+    bool ingested = false;
     for (;; ++attempt) {
       fs::path dir = RunDirFor(plan, run.entry, run.index, attempt);
       std::error_code ec;
       if (!fs::exists(dir, ec)) break;
       if (stored_dirs.count(dir.lexically_normal().string())) continue;
-      store.InsertRun(info.id, CollectInterruptedRun(plan, entry, run, dir,
-                                                     "interrupted: the study process ended before this run did"));
-      ++outcome.interrupted_kept;
+      RunRecord left = CollectInterruptedRun(plan, entry, run, dir,
+                                             "interrupted: the study process ended before this run did");
+      if (std::optional<RunRecord> complete = CollectCompletedOrphan(plan, entry, run, dir)) {
+        left = std::move(*complete);
+        ingested = !DidNotRun(left);
+        ++outcome.ingested_on_resume;
+      } else {
+        ++outcome.interrupted_kept;
+      }
+      store.InsertRun(info.id, left);
     }
+    if (ingested) continue;
     pending.push_back({run, RunDirFor(plan, run.entry, run.index, attempt)});
   }
 
@@ -119,13 +143,15 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
     silent = MakeSilentProgress();
     progress = silent.get();
   }
-  progress->StudyStarted(plan.name, outcome.planned, outcome.finished_before, plan.jobs, plan.threads);
+  progress->StudyStarted(plan.name, outcome.planned, outcome.finished_before + outcome.ingested_on_resume, plan.jobs,
+                         plan.threads);
   SchedulerConfig config = options.scheduler;
   config.jobs = plan.jobs;
   config.evalsuite_binary = options.evalsuite_binary;
   bool all_ran = RunScheduled(
       plan, pending, config, *progress,
       [&](const RunRecord& record) {
+        PauseBeforeCommitForTests();
         store.InsertRun(info.id, record);
         ++outcome.ran;
         if (record.log.status == runlog::RunStatus::kFailed) ++outcome.failed;
