@@ -47,7 +47,7 @@ struct HoldoutEvalArgs {
 // The TTA-optimized models of a study: <run_dir>/model/<which>.pt of each finished run, named
 // <entry>-run<index>; the latest finished attempt of each (entry, run index) is used.
 std::vector<generalization::ModelSpec> ModelsFromStore(const HoldoutEvalArgs& args) {
-  std::unique_ptr<study::RunStore> store = study::RunStore::Open(args.store);
+  std::unique_ptr<study::RunStore> store = study::RunStore::OpenForReading(args.store);
   std::optional<study::StudyInfo> info;
   if (!args.study.empty()) {
     info = store->FindStudy(args.study);

@@ -52,7 +52,7 @@ void RegisterReportCommand(CLI::App& app) {
   report->add_option("--title", args->title, "the report's title");
   report->add_option("--section", args->sections, "NAME=FILE.json: an extra section, e.g. generalization=g.json");
   report->callback([args] {
-    auto store = study::RunStore::Open(args->store, /*create_if_missing=*/false);
+    auto store = study::RunStore::OpenForReading(args->store);
     std::vector<study::StudyInfo> studies;
     if (args->studies.empty()) {
       studies = store->ListStudies();

@@ -52,7 +52,7 @@ std::unique_ptr<study::ProgressReporter> MakeProgress(const std::string& mode) {
 }
 
 void WriteStudyReport(const std::string& store_file, const std::string& study_name, const std::string& out_dir) {
-  auto store = study::RunStore::Open(store_file, false);
+  auto store = study::RunStore::OpenForReading(store_file);
   study::StudyInfo info = study::ChooseStudy(*store, study_name, store_file);
   nlohmann::json model = reports::BuildStabilityReport(study::BuildReportInput(*store, {info}));
   reports::WriteReport(model, out_dir);
@@ -77,7 +77,7 @@ void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
                         "stopped before all runs ran; continue with: evalsuite study resume " + outcome.name +
                             " --store " + args.store);
   }
-  auto store = study::RunStore::Open(args.store, false);
+  auto store = study::RunStore::OpenForReading(args.store);
   std::cout << "\n" << study::FormatStudySummary(*store, *store->FindStudy(outcome.name));
   if (!args.report.empty()) {
     WriteStudyReport(args.store, outcome.name, args.report);
@@ -160,7 +160,7 @@ void RegisterStudyCommand(CLI::App& app) {
   CLI::App* list = study->add_subcommand("list", "List the studies in a store");
   list->add_option("--store", args->store, "the run store")->capture_default_str();
   list->callback([args] {
-    auto store = study::RunStore::Open(args->store, false);
+    auto store = study::RunStore::OpenForReading(args->store);
     std::cout << study::FormatStudyList(*store);
   });
 
@@ -168,7 +168,7 @@ void RegisterStudyCommand(CLI::App& app) {
   show->add_option("STUDY", args->study, "name or id (default: the latest study)");
   show->add_option("--store", args->store, "the run store")->capture_default_str();
   show->callback([args] {
-    auto store = study::RunStore::Open(args->store, false);
+    auto store = study::RunStore::OpenForReading(args->store);
     std::cout << study::FormatStudySummary(*store, study::ChooseStudy(*store, args->study, args->store));
   });
 }

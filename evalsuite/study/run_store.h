@@ -66,7 +66,11 @@ class RunStore {
  public:
   // Opens (creating when absent, unless create_if_missing is false) the store; throws IoError naming the
   // file when it is missing (and not to be created) or not a usable store.
+  // A writing command on a read-only store (file, folder or mount) gets an IoError saying so.
   static std::unique_ptr<RunStore> Open(const std::filesystem::path& file, bool create_if_missing = true);
+  // For reading commands (study list/show, report, --models-from-store): opens the store read-only, so they work
+  // on a read-only file or mount; writing through it throws IoError.
+  static std::unique_ptr<RunStore> OpenForReading(const std::filesystem::path& file);
   virtual ~RunStore() = default;
 
   // Study names are unique in a store: throws InputError naming the study when it exists already.

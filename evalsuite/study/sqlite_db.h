@@ -51,7 +51,10 @@ class SqliteStatement {
 
 class SqliteDb {
  public:
-  explicit SqliteDb(const std::filesystem::path& file);
+  // `read_only`: never writes, works on a read-only file, folder or mount (through the WAL when its shared-memory
+  // file can be used, else as an immutable database, which is right for a store nobody writes).
+  explicit SqliteDb(const std::filesystem::path& file, bool read_only = false);
+  bool read_only() const { return read_only_; }
   ~SqliteDb();
   SqliteDb(const SqliteDb&) = delete;
   SqliteDb& operator=(const SqliteDb&) = delete;
@@ -66,6 +69,7 @@ class SqliteDb {
  private:
   std::filesystem::path file_;
   sqlite3* db_ = nullptr;
+  bool read_only_ = false;
 };
 
 // BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless Commit() ran.

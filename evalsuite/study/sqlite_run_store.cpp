@@ -7,6 +7,9 @@
 //   points(run_id, seq, epoch, train_seconds, wall_seconds, metric, train_loss)
 //   seeds(run_id, name, value)                                         value as JSON text (uint64 safe)
 // synchronous=FULL: a commit survives a kill -9 of the process and a power cut.
+#include <unistd.h>
+#include <cerrno>
+#include <cstring>
 #include <cmath>
 #include <limits>
 
@@ -97,7 +100,18 @@ std::optional<double> Finite(double value) {
 
 class SqliteRunStore : public RunStore {
  public:
-  explicit SqliteRunStore(const std::filesystem::path& file) : RunStore(file), db_(file) {
+  explicit SqliteRunStore(const std::filesystem::path& file, bool read_only = false)
+      : RunStore(file), db_(file, read_only) {
+    if (read_only) {
+      SqliteStatement version(db_, "PRAGMA user_version");
+      version.Step();
+      if (version.Int(0) != kSchemaVersion) {
+        throw IoError(file.string(), "the store's schema is version " + std::to_string(version.Int(0)) +
+                                         ", this evalsuite reads " + std::to_string(kSchemaVersion) +
+                                         " (open it once with a writing command to upgrade it)");
+      }
+      return;
+    }
     db_.Exec("PRAGMA foreign_keys = ON");
     int64_t found = 0;
     {
@@ -380,7 +394,25 @@ std::unique_ptr<RunStore> RunStore::Open(const std::filesystem::path& file, bool
   } else if (std::filesystem::is_directory(file, ec)) {
     throw IoError(file.string(), "is a folder, not a store file");
   }
+  // A writing command needs the file and its folder writable (SQLite writes its journal beside the file);
+  // access() says EROFS on a read-only mount even to root.
+  const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+  const bool exists = std::filesystem::exists(file, ec);
+  if ((exists && access(file.c_str(), W_OK) != 0) || access(folder.c_str(), W_OK) != 0) {
+    throw IoError(file.string(), std::string("the store is read-only (") + std::strerror(errno) +
+                                     "): study list, study show and report can read it; study run, resume and "
+                                     "import need a writable copy");
+  }
   return std::make_unique<SqliteRunStore>(file);
+}
+
+std::unique_ptr<RunStore> RunStore::OpenForReading(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
+    throw IoError(file.string(), "no such store (run a study or an import first)");
+  }
+  if (std::filesystem::is_directory(file, ec)) throw IoError(file.string(), "is a folder, not a store file");
+  return std::make_unique<SqliteRunStore>(file, /*read_only=*/true);
 }
 
 }  // namespace evalsuite::study
