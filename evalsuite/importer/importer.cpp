@@ -484,6 +484,9 @@ int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const s
                      const json& plan, const json& environment, std::string* final_name) {
   std::string name = study_name;
   for (int n = 2; store.FindStudy(name); ++n) name = study_name + " #" + std::to_string(n);
+  // One transaction: a failure half-way (a full disk, a value the store refuses) leaves the store as it was,
+  // with no empty study row behind.
+  std::unique_ptr<study::RunStore::Transaction> transaction = store.Begin();
   const int64_t study_id = store.CreateStudy(name, "import", plan, environment);
   if (final_name != nullptr) *final_name = name;
   std::map<std::string, int> entry_uses;
@@ -517,6 +520,7 @@ int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const s
       store.InsertRun(study_id, record);
     }
   }
+  transaction->Commit();
   return study_id;
 }
 

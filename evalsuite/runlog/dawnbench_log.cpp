@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::runlog {
 namespace {
@@ -193,20 +194,25 @@ DawnbenchEntry ParseDawnbenchTsv(const std::string& text, const std::string& sou
 }
 
 DawnbenchEntry ReadDawnbenchEntry(const std::filesystem::path& tsv_file) {
-  DawnbenchEntry entry = ParseDawnbenchTsv(ReadWholeFile(tsv_file), tsv_file.string());
+  // Invalid UTF-8 read as U+FFFD here, so that no raw byte reaches a warning, the store or the JSON output.
+  std::string tsv = ReadWholeFile(tsv_file);
+  const bool tsv_repaired = !IsValidUtf8(tsv);
+  if (tsv_repaired) tsv = ToValidUtf8(tsv);
+  DawnbenchEntry entry = ParseDawnbenchTsv(tsv, tsv_file.string());
+  if (tsv_repaired) entry.warnings.push_back(tsv_file.string() + ": invalid UTF-8 bytes read as U+FFFD");
   entry.name = tsv_file.stem().string();
   std::filesystem::path json_file = tsv_file;
   json_file.replace_extension(".json");
   std::error_code ec;
   if (std::filesystem::is_regular_file(json_file, ec)) {
     entry.json_file = json_file.string();
-    std::string text = ReadWholeFile(json_file);
+    std::string text = ToValidUtf8(ReadWholeFile(json_file));
     if (std::string_view(text).substr(0, kBom.size()) == kBom) text.erase(0, kBom.size());
-    nlohmann::json info = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    std::string parse_error;
+    nlohmann::json info = TryParseUserJson(text, parse_error);
     if (info.is_discarded() || !info.is_object()) {
-      entry.warnings.push_back(entry.json_file +
-                               ": not a JSON object; the entry's author, model, hardware and "
-                               "cost are unknown");
+      entry.warnings.push_back(entry.json_file + ": " + (parse_error.empty() ? "not a JSON object" : parse_error) +
+                               "; the entry's author, model, hardware and cost are unknown");
     } else {
       entry.info = std::move(info);
     }

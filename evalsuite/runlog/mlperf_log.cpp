@@ -15,9 +15,18 @@
 #include <limits>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::runlog {
 namespace {
+
+// A value nested deeper than any MLPerf log's (they nest 3 levels) is refused before nlohmann builds the tree
+// (copying a 200,000-level tree overflowed the stack).
+constexpr const char* kTooDeep = "value nested deeper than 64 levels; line skipped";
+bool TooDeep(const char* begin, const char* end) {
+  return JsonNestingDepth(std::string_view(begin, static_cast<std::size_t>(end - begin)), kMaxJsonDepth + 1) >
+         kMaxJsonDepth;
+}
 
 using nlohmann::json;
 
@@ -421,6 +430,10 @@ class Parser {
         Warn(marker, "malformed MLLOG JSON; line skipped");
         return;
       case Scan::kComplex: {  // an object value (maskrcnn), escapes, another key order: the full parser decides
+        if (TooDeep(p, eol)) {
+          Warn(marker, kTooDeep);
+          return;
+        }
         json record = json::parse(p, eol, nullptr, /*allow_exceptions=*/false);
         if (record.is_discarded() || !record.is_object()) {
           Warn(marker, "malformed MLLOG JSON; line skipped");
@@ -469,6 +482,10 @@ class Parser {
     if (rest < eol && *rest == ':') {
       rest = SkipSpaces(rest + 1, eol);
       if (rest < eol) {
+        if (TooDeep(rest, eol)) {
+          Warn(marker, kTooDeep);
+          return;
+        }
         json record = json::parse(rest, eol, nullptr, /*allow_exceptions=*/false);
         if (record.is_discarded()) {
           Warn(marker, "malformed MLL value JSON; line skipped");
@@ -522,6 +539,10 @@ class Parser {
     if (rest < eol && *rest == ':') {
       rest = SkipSpaces(rest + 1, eol);
       if (rest < eol) {
+        if (TooDeep(rest, eol)) {
+          Warn(marker, kTooDeep);
+          return;
+        }
         value = json::parse(rest, eol, nullptr, /*allow_exceptions=*/false);
         if (value.is_discarded()) {
           Warn(marker, "malformed MLPv0.5.0 value JSON; line skipped");
@@ -669,6 +690,16 @@ std::optional<double> MlperfRun::EpochsToConverge() const {
 }
 
 MlperfRun ParseMlperfLog(std::string_view text, const std::string& source_name) {
+  // Invalid UTF-8 (a 0xff in a submission_* value or a v0.5 benchmark token) would reach the store and the JSON
+  // output raw, where it cannot be written: read as U+FFFD, with a warning. Valid logs (all real ones) pay one
+  // scan.
+  if (!IsValidUtf8(text)) {
+    const std::string repaired = ToValidUtf8(text);
+    MlperfRun run = Parser(repaired, source_name).Run();
+    run.warnings.insert(run.warnings.begin(),
+                        source_name + ": invalid UTF-8 bytes read as U+FFFD (the log is not valid UTF-8)");
+    return run;
+  }
   return Parser(text, source_name).Run();
 }
 

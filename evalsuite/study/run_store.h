@@ -92,6 +92,15 @@ class RunStore {
 
   const std::filesystem::path& file() const { return file_; }
 
+  // Everything written between Begin and Commit lands together or not at all (an import of many runs: a failure
+  // half-way leaves the store as it was). Calls inside nest as savepoints.
+  class Transaction {
+   public:
+    virtual ~Transaction() = default;  // rolls back unless committed
+    virtual void Commit() = 0;
+  };
+  virtual std::unique_ptr<Transaction> Begin() = 0;
+
  protected:
   explicit RunStore(std::filesystem::path file) : file_(std::move(file)) {}
 

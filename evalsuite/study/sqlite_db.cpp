@@ -130,14 +130,23 @@ std::string SqliteStatement::Text(int column) const {
 }
 bool SqliteStatement::IsNull(int column) const { return sqlite3_column_type(statement_, column) == SQLITE_NULL; }
 
-SqliteTransaction::SqliteTransaction(SqliteDb& db) : db_(db) { db_.Exec("BEGIN IMMEDIATE"); }
+// Inside an open transaction (an import writing many runs as one), a savepoint: it commits into the outer
+// transaction, or rolls back only its own part.
+SqliteTransaction::SqliteTransaction(SqliteDb& db) : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0) {
+  db_.Exec(nested_ ? "SAVEPOINT evalsuite_nested" : "BEGIN IMMEDIATE");
+}
 
 SqliteTransaction::~SqliteTransaction() {
-  if (!done_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  if (done_) return;
+  if (nested_) {
+    sqlite3_exec(db_.handle(), "ROLLBACK TO evalsuite_nested; RELEASE evalsuite_nested", nullptr, nullptr, nullptr);
+  } else {
+    sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
 }
 
 void SqliteTransaction::Commit() {
-  db_.Exec("COMMIT");
+  db_.Exec(nested_ ? "RELEASE evalsuite_nested" : "COMMIT");
   done_ = true;
 }
 

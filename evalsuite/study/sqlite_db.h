@@ -72,7 +72,8 @@ class SqliteDb {
   bool read_only_ = false;
 };
 
-// BEGIN IMMEDIATE on construction; ROLLBACK on destruction unless Commit() ran.
+// BEGIN IMMEDIATE on construction (a SAVEPOINT inside an open transaction); ROLLBACK on destruction unless
+// Commit() ran.
 class SqliteTransaction {
  public:
   explicit SqliteTransaction(SqliteDb& db);
@@ -81,6 +82,7 @@ class SqliteTransaction {
 
  private:
   SqliteDb& db_;
+  bool nested_ = false;
   bool done_ = false;
 };
 

@@ -133,6 +133,18 @@ class SqliteRunStore : public RunStore {
     }
   }
 
+  std::unique_ptr<Transaction> Begin() override {
+    class Scope : public Transaction {
+     public:
+      explicit Scope(SqliteDb& db) : transaction_(db) {}
+      void Commit() override { transaction_.Commit(); }
+
+     private:
+      SqliteTransaction transaction_;
+    };
+    return std::make_unique<Scope>(db_);
+  }
+
   int64_t CreateStudy(const std::string& name, const std::string& kind, const nlohmann::json& plan,
                       const nlohmann::json& environment) override {
     if (name.empty()) throw InputError("name", "a study needs a name");
