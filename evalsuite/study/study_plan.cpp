@@ -1,5 +1,7 @@
 #include "evalsuite/study/study_plan.h"
 
+#include "evalsuite/study/toml_depth.h"
+
 #include <sched.h>
 #include <toml++/toml.h>
 
@@ -401,6 +403,7 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
 }
 
 toml::table ParseToml(const std::string& text, const std::string& source_name) {
+  CheckTomlDepth(text, source_name);  // before toml++, which recurses once per level
   try {
     return toml::parse(text, source_name);
   } catch (const toml::parse_error& e) {
