@@ -1,0 +1,14 @@
+// Fuzz target: MLPerf result logs (v0.5, v0.6, v0.7+). Whatever the bytes, the parser returns a run (malformed
+// lines become warnings) whose every field can be written as JSON (valid UTF-8, no deep tree).
+#include <nlohmann/json.hpp>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/runlog/mlperf_log.h"
+#include "tests/fuzz/fuzz_support.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const evalsuite::runlog::MlperfRun run = evalsuite::runlog::ParseMlperfLog(evalsuite::fuzz::Text(data, size), "fuzz");
+  nlohmann::json out = {{"benchmark", run.benchmark}, {"submission", run.submission}, {"warnings", run.warnings}};
+  (void)out.dump();  // throws (type_error 316) on invalid UTF-8: a crash here is a finding
+  return 0;
+}
