@@ -152,7 +152,9 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     }
     if (!did_not_run.empty()) {
       std::string first = did_not_run.front()->error;
-      if (first.rfind("did not run: ", 0) == 0) first = first.substr(13);
+      for (const std::string prefix : {"did not run: ", "died of its environment: "}) {
+        if (first.rfind(prefix, 0) == 0) first = first.substr(prefix.size());
+      }
       const std::string count = std::to_string(did_not_run.size()) + " of " + std::to_string(entry.runs.size());
       if (curves.empty()) {
         // No verdict on stability: the entry could not run here, and the report says why instead.
@@ -164,8 +166,8 @@ json BuildStabilityReport(const StabilityReportInput& input) {
         verdict.reached_runs_needed.reset();
       } else {
         verdict.reasons.insert(verdict.reasons.begin(),
-                               count + " runs did not run (died before their first evaluation) and are left out: " +
-                                   first);
+                               count + " runs did not run (died before their first evaluation, or of a full disk "
+                                   "or no memory) and are left out: " + first);
       }
     }
 

@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
 # The whole test suite: set up (install + build), then every GoogleTest under CTest, the browser test of the
-# labeling page included. Exits non-zero when any test fails.
+# labeling page included; then the sanitizer build (AddressSanitizer + UndefinedBehaviorSanitizer) of everything
+# without LibTorch (stats, reports, the parsers, the fuzz targets over their corpus) and its tests.
+# Exits non-zero when any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
+
+echo "== sanitizer build (ASan + UBSan, no LibTorch): build-asan/"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+  -DEVALSUITE_SANITIZE=ON -DEVALSUITE_WITH_TORCH=OFF >/dev/null
+cmake --build build-asan -j "$(nproc)" --target stats_tests reports_tests common_tests runlog_tests study_tests \
+  importer_tests datasets_tests mlperf_log_replay jsonl_run_log_replay dawnbench_replay study_plan_replay \
+  idx_replay candidate_manifest_replay holdout_manifest_replay json_repair_replay
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$(nproc)" "$@"

@@ -1,6 +1,7 @@
 #include "evalsuite/study/failure_cause.h"
 
 #include <signal.h>
+#include <sys/statvfs.h>
 
 #include <fstream>
 #include <sstream>
@@ -21,6 +22,24 @@ std::string OwnCgroupDir() {
 }
 
 }  // namespace
+
+std::string CauseOfNotRun(const std::string& error, std::string* label) {
+  for (const auto& [prefix, name] : {std::pair<std::string, const char*>{kDidNotRunPrefix, "DID NOT RUN"},
+                                     std::pair<std::string, const char*>{kEnvironmentPrefix, "DIED OF ITS ENVIRONMENT"}}) {
+    if (error.rfind(prefix, 0) == 0) {
+      if (label != nullptr) *label = name;
+      return error.substr(prefix.size());
+    }
+  }
+  if (label != nullptr) *label = "FAILED";
+  return error;
+}
+
+std::optional<unsigned long long> FreeBytes(const std::string& path) {
+  struct statvfs info {};
+  if (statvfs(path.c_str(), &info) != 0) return std::nullopt;
+  return static_cast<unsigned long long>(info.f_bavail) * info.f_frsize;
+}
 
 std::optional<long> OomKillCount() {
   for (const std::string dir : {OwnCgroupDir(), std::string("/sys/fs/cgroup")}) {
@@ -55,6 +74,7 @@ FailureCause DescribeFailure(const ChildExit& exit, bool timed_out, const std::s
         break;
       case SIGKILL:
         if (oom_killed) {
+          f.environment = true;
           f.cause += ", by the kernel's OOM killer";
           f.hint = "out of memory: lower the batch size, or run fewer runs at once (--jobs 1)";
         } else {
@@ -82,9 +102,11 @@ FailureCause DescribeFailure(const ChildExit& exit, bool timed_out, const std::s
       f.cause += ": command not executable";
       f.hint = "make the entry's script executable (chmod +x) or run it through its interpreter";
     } else if (no_space) {
+      f.environment = true;
       f.cause += ": no space left on device";
       f.hint = "free disk space in the study's out folder; `study resume` runs it again";
     } else if (no_memory) {
+      f.environment = true;
       f.cause += ": out of memory";
       f.hint = "lower the batch size, or run fewer runs at once (--jobs 1)";
     }

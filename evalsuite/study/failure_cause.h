@@ -12,8 +12,9 @@
 namespace evalsuite::study {
 
 struct FailureCause {
-  std::string cause;  // "killed by signal 4 (SIGILL)", "exit status 127: command not found", ...
-  std::string hint;   // what to do about it; may be empty
+  std::string cause;         // "killed by signal 4 (SIGILL)", "exit status 127: command not found", ...
+  std::string hint;          // what to do about it; may be empty
+  bool environment = false;  // the machine, not the entry: no space left, out of memory, the OOM killer
 };
 
 // `oom_killed`: the kernel's OOM killer killed a process of this cgroup while the run ran (OomKillCount()).
@@ -25,5 +26,15 @@ std::optional<long> OomKillCount();
 
 // The prefix of a stored error that marks a run which died before its first evaluation.
 constexpr const char* kDidNotRunPrefix = "did not run: ";
+// The prefix that marks a run which trained and then died of its environment (a full disk, no memory): like a run
+// that did not run, it is left out of the statistics and run again by resume.
+constexpr const char* kEnvironmentPrefix = "died of its environment: ";
+
+// A stored error of a run that DidNotRun, without its prefix; `label` gets "DID NOT RUN" or "DIED OF ITS
+// ENVIRONMENT".
+std::string CauseOfNotRun(const std::string& error, std::string* label = nullptr);
+
+// Free bytes for an unprivileged writer in the file system holding `path`; nullopt when it cannot be asked.
+std::optional<unsigned long long> FreeBytes(const std::string& path);
 
 }  // namespace evalsuite::study

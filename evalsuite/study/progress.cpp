@@ -26,9 +26,11 @@ std::string DescribeRecord(const RunRecord& record, double wall_seconds) {
                      "): " + runlog::RunStatusName(record.log.status);
   if (DidNotRun(record)) {
     // Said first: a run that never trained is not a training result (the error carries the cause and a hint).
+    std::string label;
+    const std::string cause = CauseOfNotRun(record.log.error, &label);
     text = record.entry + " #" + std::to_string(record.run_index) + " (seed " +
-           std::to_string(record.seeds.value("run", uint64_t{0})) + "): DID NOT RUN - " +
-           record.log.error.substr(std::string(kDidNotRunPrefix).size());
+           std::to_string(record.seeds.value("run", uint64_t{0})) + "): " + label + " - " + cause +
+           " (not counted; study resume runs it again)";
   } else if (record.log.status == runlog::RunStatus::kFailed) {
     text += " - " + record.log.error;
   } else {

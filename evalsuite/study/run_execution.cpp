@@ -170,11 +170,20 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
   const bool process_failed =
       outcome.timed_out || outcome.exit.signal || !outcome.exit.exit_status || *outcome.exit.exit_status != 0;
   if (process_failed) {
-    const FailureCause cause = DescribeFailure(outcome.exit, outcome.timed_out, record.stderr_tail, outcome.oom_killed);
+    // A full disk often leaves no stderr behind (it could not be written either): ask the file system.
+    std::string evidence = record.stderr_tail;
+    const std::optional<unsigned long long> free_bytes = FreeBytes(run_dir.string());
+    if (free_bytes && *free_bytes < (1ull << 20)) evidence += "\nNo space left on device (" + run_dir.string() + ")";
+    const FailureCause cause = DescribeFailure(outcome.exit, outcome.timed_out, evidence, outcome.oom_killed);
     failure = outcome.timed_out ? "timed out after " + FormatNumber(entry.timeout_seconds) + " s (killed)" : cause.cause;
     if (!cause.hint.empty()) failure += " (" + cause.hint + ")";
-    // Before its first evaluation the run says nothing about the entry's training: it did not run here.
-    if (record.log.points.empty()) failure = kDidNotRunPrefix + failure;
+    // Before its first evaluation the run says nothing about the entry's training: it did not run here. After it,
+    // a death of the machine's making (disk, memory) says nothing either.
+    if (record.log.points.empty()) {
+      failure = kDidNotRunPrefix + failure;
+    } else if (cause.environment) {
+      failure = kEnvironmentPrefix + failure;
+    }
   } else if (record.log.status == runlog::RunStatus::kFailed) {
     failure = record.log.error.empty() ? "the entry reported a failure" : record.log.error;
   } else if (record.log.points.empty()) {

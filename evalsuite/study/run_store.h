@@ -58,8 +58,9 @@ struct StudyInfo {
 
 // True when the run ended (reached, not reached, or failed); false for an interrupted attempt.
 bool IsFinishedRun(const RunRecord& run);
-// True when the run's process died before its first evaluation (a signal, a non-zero exit, a timeout): it says
-// nothing about the entry's training, so statistics leave it out and resume runs it again.
+// True when the run's process died before its first evaluation (a signal, a non-zero exit, a timeout), or of its
+// environment after it (no space left, out of memory: failure_cause.h): it says nothing about the entry's
+// training, so statistics leave it out and resume runs it again.
 bool DidNotRun(const RunRecord& run);
 
 class RunStore {

@@ -391,8 +391,9 @@ class SqliteRunStore : public RunStore {
 bool IsFinishedRun(const RunRecord& run) { return run.log.status != runlog::RunStatus::kIncomplete; }
 
 bool DidNotRun(const RunRecord& run) {
-  return run.log.status == runlog::RunStatus::kFailed && run.log.points.empty() &&
-         run.log.error.rfind(kDidNotRunPrefix, 0) == 0;
+  if (run.log.status != runlog::RunStatus::kFailed) return false;
+  return (run.log.points.empty() && run.log.error.rfind(kDidNotRunPrefix, 0) == 0) ||
+         run.log.error.rfind(kEnvironmentPrefix, 0) == 0;
 }
 
 std::unique_ptr<RunStore> RunStore::Open(const std::filesystem::path& file, bool create_if_missing) {

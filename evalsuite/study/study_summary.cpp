@@ -158,7 +158,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
       }
       if (DidNotRun(run)) {
         ++did_not_run;
-        if (first_cause.empty()) first_cause = run.log.error.substr(std::string(kDidNotRunPrefix).size());
+        if (first_cause.empty()) first_cause = CauseOfNotRun(run.log.error);
         continue;
       }
       if (run.log.status == runlog::RunStatus::kFailed) ++failed;

@@ -13,7 +13,8 @@ namespace evalsuite::study::testing {
 // fake_entry.sh LOG SEED MODE [EVALS] [SLEEP]: EVALS evaluations (default 3) with metric 0.80, 0.85, 0.90, ...
 // at training time epoch * (10 + seed % 5); MODE is ok, crash (SIGSEGV after the evaluations), fail (exit 3
 // with "boom" on stderr), hang, slow (SLEEP seconds after each evaluation), or illegal (SIGILL right after the
-// header, before any evaluation, as a CPU that lacks an instruction makes a process die).
+// header, before any evaluation, as a CPU that lacks an instruction makes a process die), or fill (while a file
+// fill-mode is beside the script: fill the run's disk with dd after the evaluations and exit 1).
 inline std::filesystem::path WriteFakeEntry(const std::filesystem::path& dir) {
   std::filesystem::path script = dir / "fake_entry.sh";
   evalsuite::testing::WriteFile(script, R"(#!/bin/sh
@@ -29,6 +30,7 @@ while [ $i -le $evals ]; do
 done
 case $mode in
   crash) echo "about to crash" >&2; kill -SEGV $$ ;;
+  fill) if [ -e "$(dirname "$0")/fill-mode" ]; then dd if=/dev/zero of="$(dirname "$log")/fill.bin" bs=65536 count=64; exit 1; fi ;;
   fail) echo "boom" >&2; exit 3 ;;
   hang) sleep 30 ;;
 esac
