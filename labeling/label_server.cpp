@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 #include "labeling/label_page.h"
 
 namespace evalsuite::labeling {
@@ -87,7 +88,8 @@ json StandingLabel(const std::map<std::pair<std::string, std::string>, Decision>
 // Parses a POST body as a JSON object with only the allowed fields, or refuses it.
 std::optional<json> ParseBody(const httplib::Request& request, httplib::Response& response,
                               const std::set<std::string>& allowed) {
-  json body = json::parse(request.body, nullptr, /*allow_exceptions=*/false);
+  std::string parse_error;
+  json body = TryParseUserJson(request.body, parse_error);  // nesting refused before a tree is built
   if (body.is_discarded() || !body.is_object()) {
     Refuse(response, 400, "the body must be a JSON object");
     return std::nullopt;

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <sstream>
 #include <opencv2/imgproc.hpp>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::datasets {
 namespace {
@@ -192,8 +194,9 @@ PreprocessSpec ResolvePreprocessSpec(const std::string& preset_or_file) {
     throw UsageError("--preprocess", "\"" + preset_or_file +
                                          "\" is neither a preset (imagenet, fashion-mnist) nor a readable spec file");
   }
-  const json root = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (root.is_discarded()) throw InputError(preset_or_file, "not valid JSON");
+  std::stringstream text;
+  text << in.rdbuf();
+  const json root = ParseUserJson(text.str(), preset_or_file);
   return PreprocessSpecFromJson(root, preset_or_file);
 }
 

@@ -4,6 +4,7 @@
 // generalization array) into the model under NAME.
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 #include "evalsuite/study/run_store.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
@@ -34,8 +36,9 @@ nlohmann::json ReadSection(const std::string& spec, std::string* name) {
   std::string file = spec.substr(equals + 1);
   std::ifstream in(file);
   if (!in) throw IoError(file, "cannot read the section file");
-  nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) throw InputError(file, "not valid JSON");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json json = ParseUserJson(text.str(), file);
   // A file holding {"NAME": ...} (a whole model fragment) gives its NAME member.
   if (json.is_object() && json.size() == 1 && json.contains(*name)) return json[*name];
   return json;

@@ -2,8 +2,10 @@
 
 #include <cctype>
 #include <fstream>
+#include <sstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::generalization {
 namespace {
@@ -108,8 +110,9 @@ void ApplySidecar(ModelSpec* spec) {
     if (!std::filesystem::is_regular_file(candidate, ec)) continue;
     std::ifstream in(candidate, std::ios::binary);
     if (!in) throw IoError(candidate.string(), "cannot read the model's JSON sidecar");
-    const json root = json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (root.is_discarded()) throw InputError(candidate.string(), "not valid JSON");
+    std::stringstream text;
+    text << in.rdbuf();
+    const json root = ParseUserJson(text.str(), candidate.string());
     ApplySidecarJson(spec, root, candidate.string());
     spec->sidecar = candidate;
     return;

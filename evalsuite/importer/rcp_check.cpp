@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 #include "evalsuite/importer/mlperf_rules.h"
 
 namespace evalsuite::importer {
@@ -21,6 +22,9 @@ std::vector<RcpRecord> ReadRcpFile(const std::filesystem::path& file) {
   if (!in) throw IoError(file.string(), "cannot open the RCP file");
   std::ostringstream buffer;
   buffer << in.rdbuf();
+  if (JsonNestingDepth(buffer.str()) > kMaxJsonDepth) {
+    throw InputError(file.string(), "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  }
   // File order matters: the checker breaks ties between records in the order it read them.
   nlohmann::ordered_json doc = nlohmann::ordered_json::parse(buffer.str(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded() || !doc.is_object()) throw InputError(file.string(), "not a JSON object of RCP records");

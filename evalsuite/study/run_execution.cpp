@@ -188,6 +188,8 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
     failure = record.log.error.empty() ? "the entry reported a failure" : record.log.error;
   } else if (record.log.points.empty()) {
     failure = "exited without recording any evaluation";
+    // What the reader said about the log (file:line and why) is the user's lead.
+    if (!record.log.warnings.empty()) failure += " (" + record.log.warnings.front() + ")";
   }
   if (!failure.empty()) {
     if (!record.log.error.empty() && record.log.error != failure) failure += ": " + record.log.error;

@@ -129,3 +129,33 @@ TEST(OneDnnCapCliTest, AUsersCapIsRecordedAsTheUsersInTheRunHeader) {
 
 }  // namespace
 }  // namespace evalsuite
+
+namespace evalsuite {
+namespace {
+
+// An external entry whose log holds {"type":1}: its run fails with the reader's message (file and line), the
+// other entry's runs go on, and resume does not stumble over it (it used to abort the study with an internal
+// error, every time).
+TEST(BadLogCliTest, AnUnreadableExternalLogFailsItsRunAndTheStudyGoesOn) {
+  TempDir dir;
+  study::testing::WriteFakeEntry(dir.path());
+  WriteFile(dir / "bad_entry.sh", "#!/bin/sh\necho '{\"type\":1}' > \"$1\"\n");
+  WriteFile(dir / "s.toml", "name = \"bad\"\nruns = 2\nthreshold = 0.85\nentries = [\n"
+                            "  { name = \"bad\", command = \"sh {study_dir}/bad_entry.sh {log}\" },\n"
+                            "  { name = \"good\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" },\n]\n");
+  const std::string store = (dir / "bad.db").string();
+  auto run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out",
+                           (dir / "runs").string(), "--progress", "plain"});
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_EQ(run.err.find("internal error"), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find("4 of 4 runs recorded"), std::string::npos) << run.out;
+  auto report = RunEvalsuite({"report", store, "--out", (dir / "report").string()});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  const std::string json = ReadFile(dir / "report" / "report.json");
+  EXPECT_NE(json.find("log.jsonl:1"), std::string::npos) << "the reader's message names file and line";
+  auto resume = RunEvalsuite({"study", "resume", "bad", "--store", store, "--progress", "none"});
+  EXPECT_EQ(resume.exit_code, 0) << resume.err;
+}
+
+}  // namespace
+}  // namespace evalsuite
