@@ -110,8 +110,7 @@ void AppendEntry(const json& entry, std::size_t index, std::string& out) {
   const json& kaplan_meier = Field(Field(entry, "stats"), "kaplan_meier");
   if (NumberOf(Field(kaplan_meier, "median"))) {
     meta += fmt::format(" · Kaplan-Meier median time to target ({}): {}", unit,
-                        FormatMagnitudeInterval(Field(kaplan_meier, "median"), Field(kaplan_meier, "median_lower"),
-                                                Field(kaplan_meier, "median_upper")));
+                        KaplanMeierMedianText(kaplan_meier, Field(Field(entry, "stats"), "runs")));
   }
   out += "<p class=\"meta\">" + EscapeHtml(meta) + "</p>\n";
   AppendFigure(AccuracyVsTimeChart(entry),

@@ -133,8 +133,7 @@ void AppendEntry(const json& entry, std::string& out) {
                      EscapeMarkdown(FormatThreshold(Field(entry, "threshold"))), EscapeMarkdown(unit));
   if (NumberOf(Field(kaplan_meier, "median"))) {
     out += fmt::format(" · Kaplan-Meier median time to target ({}): {}", EscapeMarkdown(unit),
-                       FormatMagnitudeInterval(Field(kaplan_meier, "median"), Field(kaplan_meier, "median_lower"),
-                                               Field(kaplan_meier, "median_upper")));
+                       KaplanMeierMedianText(kaplan_meier, Field(Field(entry, "stats"), "runs")));
   }
   out += "\n\n#### Runs\n\n";
   AppendTable(RunsTable(entry), out);

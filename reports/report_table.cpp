@@ -11,11 +11,6 @@ using nlohmann::json;
 
 std::string Count(const json& value) { return NumberOf(value) ? value.dump() : kMissing; }
 
-std::string KaplanMeierMedianText(const json& kaplan_meier) {
-  return FormatMagnitudeInterval(Field(kaplan_meier, "median"), Field(kaplan_meier, "median_lower"),
-                                 Field(kaplan_meier, "median_upper"));
-}
-
 void Flatten(const json& value, const std::string& prefix, ReportTable& table) {
   if (value.is_object() && !value.empty()) {
     for (const auto& [key, child] : value.items()) Flatten(child, prefix.empty() ? key : prefix + "." + key, table);
@@ -120,7 +115,7 @@ ReportTable SensitivityTable(const json& entry) {
          any_reached ? FormatMagnitude(Field(Field(row, "tta_summary"), "median")) : kMissing,
          FormatPercentInterval(Field(row, "cov"), Field(cov_interval, "lower"), Field(cov_interval, "upper")),
          FormatMagnitude(Field(row, "olympic_mean")), FormatMagnitude(Field(row, "ert")),
-         KaplanMeierMedianText(Field(row, "kaplan_meier"))});
+         KaplanMeierMedianText(Field(row, "kaplan_meier"), Field(row, "runs"))});
   }
   return table;
 }

@@ -44,6 +44,16 @@ std::string FormatMagnitudeInterval(const nlohmann::json& value, const nlohmann:
   return fmt::format("{} [{}, {}", text, FormatMagnitude(lower), upper_text);
 }
 
+std::string KaplanMeierMedianText(const nlohmann::json& kaplan_meier, const nlohmann::json& runs) {
+  const nlohmann::json& median = Field(kaplan_meier, "median");
+  const nlohmann::json& lower = Field(kaplan_meier, "median_lower");
+  const nlohmann::json& upper = Field(kaplan_meier, "median_upper");
+  if (!NumberOf(median)) return kMissing;
+  if (!NumberOf(lower) || NumberOf(upper)) return FormatMagnitudeInterval(median, lower, upper);
+  const std::string with = NumberOf(runs) ? " with " + runs.dump() + " runs" : "";
+  return fmt::format("{} [{}, upper bound not estimable{}]", FormatMagnitude(median), FormatMagnitude(lower), with);
+}
+
 std::string FormatThreshold(const nlohmann::json& value) {
   auto number = NumberOf(value);
   if (!number || !std::isfinite(*number)) return kMissing;

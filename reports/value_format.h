@@ -19,6 +19,9 @@ std::string FormatPercentInterval(const nlohmann::json& value, const nlohmann::j
 // "110.0 [100.0, 135.0]" for a time with its interval; an absent upper bound prints as "∞)".
 std::string FormatMagnitudeInterval(const nlohmann::json& value, const nlohmann::json& lower,
                                     const nlohmann::json& upper);
+// The Kaplan-Meier median with its interval: "20.00 [10.00, upper bound not estimable with 4 runs]" where the
+// upper band never reaches one half (R prints NA; "∞" would read as "maybe never").
+std::string KaplanMeierMedianText(const nlohmann::json& kaplan_meier, const nlohmann::json& runs);
 // A threshold or metric value as given ("0.93", "75.9").
 std::string FormatThreshold(const nlohmann::json& value);
 // A p-value: 4 significant digits, "< 0.0001" below that.

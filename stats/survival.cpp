@@ -54,11 +54,13 @@ std::optional<std::size_t> ConstantStepIndex(const std::vector<double>& y, doubl
   return at_or_above->second;
 }
 
-// R's findq (survival's quantile.survfit): where the horizontal line at probability p meets the CDF
-// y = 1 - S drawn over x. A curve that sits exactly at p over a flat stretch gives the stretch's midpoint
-// (the usual rule for medians), or at the curve's end the midpoint with the last observed time x_max; NaN
-// values (bands undefined at S = 0 or 1) are skipped; a curve that never gets to p gives nullopt (R: NA).
-std::optional<double> FindQuantile(const std::vector<double>& x, const std::vector<double>& y, double p, double x_max) {
+// The median as R's print.survfit reports it (survmean's minmin): where the horizontal line at probability p
+// meets the CDF y = 1 - S drawn over x. A curve that sits exactly at p over a flat stretch and drops below it
+// later gives the stretch's midpoint (the usual rule for medians); one that stays at p to its end gives the first
+// time it got there, the first time survival is at or below one half. (quantile.survfit takes the midpoint with
+// the last observed time instead: a time at which nothing happened, which moves with a censored run's budget.)
+// NaN values (bands undefined at S = 0 or 1) are skipped; a curve that never gets to p gives nullopt (R: NA).
+std::optional<double> FindQuantile(const std::vector<double>& x, const std::vector<double>& y, double p) {
   constexpr double kTolerance = 1.4901161193847656e-08;  // sqrt(.Machine$double.eps), R's default
   const bool reaches_p = std::any_of(y.begin(), y.end(), [&](double v) { return !std::isnan(v) && v >= p; });
   if (!reaches_p) {
@@ -73,7 +75,7 @@ std::optional<double> FindQuantile(const std::vector<double>& x, const std::vect
     return std::nullopt;
   }
   if (!std::isnan(uy.back()) && std::abs(p - uy.back()) < kTolerance) {
-    return (ux[*i1] + x_max) / 2;
+    return ux[*i1];
   }
   if (!i2) {
     return std::nullopt;
@@ -142,10 +144,9 @@ KaplanMeierCurve EstimateKaplanMeier(const std::vector<SurvivalObservation>& obs
     y_lower.push_back(band_defined ? 1 - s.lower : kNaN);
     y_upper.push_back(band_defined ? 1 - s.upper : kNaN);
   }
-  const double x_max = sorted.back().time;
-  curve.median = FindQuantile(x, y_surv, 0.5, x_max);
-  curve.median_lower = FindQuantile(x, y_lower, 0.5, x_max);
-  curve.median_upper = FindQuantile(x, y_upper, 0.5, x_max);
+  curve.median = FindQuantile(x, y_surv, 0.5);
+  curve.median_lower = FindQuantile(x, y_lower, 0.5);
+  curve.median_upper = FindQuantile(x, y_upper, 0.5);
   return curve;
 }
 

@@ -27,8 +27,9 @@ struct KaplanMeierStep {
 
 struct KaplanMeierCurve {
   std::vector<KaplanMeierStep> steps;
-  // R's rule (quantile.survfit): the first time survival drops below 0.5, or the midpoint of a stretch where it
-  // sits exactly at 0.5; nullopt when it never gets there. The interval applies the same rule to the bands.
+  // R's print.survfit rule: the first time survival is at or below 0.5, or the midpoint of a stretch where it sits
+  // exactly at 0.5 before dropping below; nullopt when it never gets there. The interval applies the same rule to
+  // the bands.
   std::optional<double> median;
   std::optional<double> median_lower;
   std::optional<double> median_upper;  // nullopt: the upper band never reaches 0.5 (R prints NA)

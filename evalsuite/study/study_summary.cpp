@@ -9,6 +9,7 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/study_plan.h"
+#include "stats/curve.h"
 #include "stats/stability.h"
 
 namespace evalsuite::study {
@@ -161,8 +162,12 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
         if (first_cause.empty()) first_cause = CauseOfNotRun(run.log.error);
         continue;
       }
-      if (run.log.status == runlog::RunStatus::kFailed) ++failed;
       curves.push_back(runlog::ToRunCurve(run.log));
+      // A run that reached the target and then crashed counts as reached (its TTA stands), not also as failed:
+      // reached + failed + not reached = runs.
+      if (run.log.status == runlog::RunStatus::kFailed && !stats::TimeToTarget(curves.back().points, entry.threshold)) {
+        ++failed;
+      }
     }
     stats::StabilityStats s = stats::AnalyzeStability(curves, entry.threshold);
     stats::StabilityVerdict verdict = stats::JudgeStability(s, rule);

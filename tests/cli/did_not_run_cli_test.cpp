@@ -66,6 +66,8 @@ TEST(DidNotRunCliTest, ACrashBeforeTheFirstEvaluationIsShownAsDidNotRunWithItsCa
 
   auto show = RunEvalsuite({"study", "show", "cpu", "--store", store});
   ASSERT_EQ(show.exit_code, 0) << show.err;
+  // crashy: 2 runs, 2 reached, 0 failed (reached, then crashed: not counted twice).
+  EXPECT_NE(show.out.find("crashy   0.85       2/2   2        0"), std::string::npos) << show.out;
   const size_t said = show.out.find("sigill DID NOT RUN here");
   ASSERT_NE(said, std::string::npos) << show.out;
   EXPECT_LT(said, show.out.find("threshold")) << "said before the table:\n" << show.out;

@@ -71,9 +71,25 @@ TEST(KaplanMeierTest, MedianOnAFlatStretchAtOneHalfIsItsMidpoint) {
   // 1, 2, 3, 4 all events: S = 0.75, 0.5, 0.25, 0; R reports median 2.5.
   const KaplanMeierCurve curve = EstimateKaplanMeier({{1, true}, {2, true}, {3, true}, {4, true}});
   EXPECT_DOUBLE_EQ(*curve.median, 2.5);
-  // A flat 0.5 at the end of the curve: midpoint with the last observed time (R: (2 + 4) / 2).
+  // A flat 0.5 at the end of the curve: the first time survival is at or below one half, as print.survfit says
+  // (quantile.survfit's midpoint with the last censored time, 3, was what evalsuite gave).
+  // Rscript -e 'library(survival); print(survfit(Surv(c(1,2,3,4), c(1,1,0,0))~1))'  -> median 2, 0.95LCL 1
   const KaplanMeierCurve tail = EstimateKaplanMeier({{1, true}, {2, true}, {3, false}, {4, false}});
-  EXPECT_DOUBLE_EQ(*tail.median, 3);
+  EXPECT_DOUBLE_EQ(*tail.median, 2);
+  EXPECT_DOUBLE_EQ(*tail.median_lower, 1);
+  EXPECT_FALSE(tail.median_upper.has_value());
+}
+
+TEST(KaplanMeierTest, MedianDoesNotMoveWithAFailedRunsBudget) {
+  // Issue 13's example: reached at 10 s and 20 s, two runs stopped below the target at 30 s and 40 s.
+  // Rscript -e 'library(survival); print(survfit(Surv(c(10,20,30,40), c(1,1,0,0))~1))'
+  //   -> median 20, 0.95LCL 10, 0.95UCL NA   (quantile() would say 30)
+  const KaplanMeierCurve curve = EstimateKaplanMeier({{10, true}, {20, true}, {30, false}, {40, false}});
+  EXPECT_DOUBLE_EQ(*curve.median, 20);
+  EXPECT_DOUBLE_EQ(*curve.median_lower, 10);
+  EXPECT_FALSE(curve.median_upper.has_value());
+  const KaplanMeierCurve longer = EstimateKaplanMeier({{10, true}, {20, true}, {30, false}, {90, false}});
+  EXPECT_DOUBLE_EQ(*longer.median, 20);
 }
 
 TEST(KaplanMeierTest, MedianNeverReachedWhenMostRunsAreCensored) {
