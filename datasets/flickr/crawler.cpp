@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 #include <map>
 #include <set>
 #include <unordered_set>
@@ -39,7 +40,19 @@ struct QueryRun {
   int64_t entries_fetched = 0;    // photo entries received, usable or not
   int64_t last_page_entries = 0;  // a full last page (per_page entries) suggests more
   std::vector<std::string> skipped;  // unusable entries, with the page and reason
-  bool failed = false;  // its last fetch failed: no more pages from it in this run
+  bool failed = false;   // its last fetch failed: no more pages from it in this run
+  bool pending = false;  // a fetch of it failed for now and waits in the retry queue
+};
+
+// A search page to ask again once `due` has come: a failure worth retrying (timeout, 5xx, 429, cut-off JSON)
+// waits here instead of in a sleep, so that every other class's searches go on meanwhile.
+struct DeferredFetch {
+  size_t position;  // class
+  size_t query;     // index in its queries
+  int page;
+  int attempt;  // the attempt this will be (2 = the first retry)
+  double due;   // options.clock() time
+  double wait;  // what it was told to wait
 };
 
 struct ClassRun {
@@ -61,9 +74,17 @@ class Crawl {
   CrawlResult Run();
 
  private:
-  void SearchClass(ClassRun& run);
-  bool FetchPage(const ClassRun& run, QueryRun& query, int page);
-  bool FetchMorePages(ClassRun& run);
+  enum class Fetch { kDone, kFailed, kDeferred };
+  void SearchClass(size_t position);
+  Fetch FetchPage(size_t position, size_t query_index, int page, int attempt = 1);
+  bool FetchMorePages(size_t position);
+  // Runs the queued retries that are due (all of them with `force`, the earliest only); true when one ran.
+  bool RunDeferred(bool force_earliest);
+  double EarliestDue() const {
+    double due = std::numeric_limits<double>::infinity();
+    for (const DeferredFetch& d : deferred_) due = std::min(due, d.due);
+    return due;
+  }
   void Walk(size_t class_position);
   void Record(DownloadResult result);
   void DrainFinished();
@@ -87,6 +108,8 @@ class Crawl {
   std::map<std::string, std::vector<size_t>> in_flight_;   // URL -> classes waiting for it
   std::set<size_t> dirty_;                                 // classes to walk again
   json failed_queries_ = json::array();
+  std::vector<DeferredFetch> deferred_;
+  RetryPolicy retry_;  // the crawl's own retries; the search client makes one attempt per call
   int consecutive_failures_ = 0;
   int classes_done_ = 0;
 };
@@ -127,7 +150,9 @@ Crawl::Crawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options
   search.http.timeout_seconds = options_.timeout_seconds;
   search.http.accept_gzip = true;
   search.http.connect_timeout_seconds = std::min(options_.timeout_seconds, 10.0);
+  retry_ = options_.retry;
   search.retry = options_.retry;
+  search.retry.max_attempts = 1;  // retried by the crawl itself, later, so that one query's backoff stalls nothing
   search.limiter = limiter_.get();
   if (options_.rate.enabled()) {
     search.on_call = [this](double time) {
@@ -171,7 +196,9 @@ const PhotoUrl* Crawl::PickUrl(const FlickrPhoto& photo) const {
   return nullptr;
 }
 
-bool Crawl::FetchPage(const ClassRun& run, QueryRun& query, int page) {
+Crawl::Fetch Crawl::FetchPage(size_t position, size_t query_index, int page, int attempt) {
+  ClassRun& run = runs_[position];
+  QueryRun& query = run.queries[query_index];
   std::optional<StoredSearch> stored;
   {
     ScopedTimer timer(&stats_.state_seconds);
@@ -187,7 +214,16 @@ bool Crawl::FetchPage(const ClassRun& run, QueryRun& query, int page) {
     request.page = page;
     request.license = options_.license;
     SearchOutcome outcome = search_->Search(request);  // throws on an invalid API key
+    if (!outcome.ok && outcome.retryable && attempt < std::max(1, retry_.max_attempts)) {
+      double wait = BackoffSeconds(retry_, attempt);
+      if (outcome.retry_after_seconds) wait = std::min(*outcome.retry_after_seconds, retry_.max_retry_after_seconds);
+      deferred_.push_back({position, query_index, page, attempt + 1, options_.clock() + wait, wait});
+      query.pending = true;
+      return Fetch::kDeferred;
+    }
+    query.pending = false;
     if (!outcome.ok) {
+      if (attempt > 1) outcome.error += " (after " + std::to_string(attempt) + " attempts)";
       query.failed = true;
       ++stats_.failed_queries;
       failed_queries_.push_back({{"wnid", run.cls->wnid},
@@ -203,7 +239,7 @@ bool Crawl::FetchPage(const ClassRun& run, QueryRun& query, int page) {
                                                         "); stopping. Finished work is kept in " +
                                                         state_->file().string() + " and a rerun resumes.");
       }
-      return false;
+      return Fetch::kFailed;
     }
     consecutive_failures_ = 0;
     ++stats_.searches_run;
@@ -226,10 +262,11 @@ bool Crawl::FetchPage(const ClassRun& run, QueryRun& query, int page) {
   }
   query.photos.insert(query.photos.end(), std::make_move_iterator(stored->photos.begin()),
                       std::make_move_iterator(stored->photos.end()));
-  return true;
+  return Fetch::kDone;
 }
 
-void Crawl::SearchClass(ClassRun& run) {
+void Crawl::SearchClass(size_t position) {
+  ClassRun& run = runs_[position];
   const auto& synonyms = run.cls->synonyms;
   const size_t count =
       options_.max_synonyms > 0 ? std::min<size_t>(synonyms.size(), options_.max_synonyms) : synonyms.size();
@@ -238,15 +275,17 @@ void Crawl::SearchClass(ClassRun& run) {
     if (!asked.insert(synonyms[i]).second) continue;  // the same text twice would only repeat a call
     QueryRun query;
     query.text = synonyms[i];
-    FetchPage(run, query, 1);
     run.queries.push_back(std::move(query));
   }
+  for (size_t q = 0; q < run.queries.size(); ++q) FetchPage(position, q, 1);
 }
 
-bool Crawl::FetchMorePages(ClassRun& run) {
+bool Crawl::FetchMorePages(size_t position) {
+  ClassRun& run = runs_[position];
   bool fetched = false;
-  for (QueryRun& query : run.queries) {
-    if (query.failed || query.pages_fetched == 0) continue;
+  for (size_t q = 0; q < run.queries.size(); ++q) {
+    QueryRun& query = run.queries[q];
+    if (query.failed || query.pending || query.pages_fetched == 0) continue;
     if (query.pages_fetched >= options_.max_pages) continue;
     if (static_cast<int64_t>(query.pages_fetched) * options_.per_page >= kMaxSearchResults) continue;
     // "pages" alone is not trusted (Flickr has answered pages=0 with a full page and total=45): more pages
@@ -254,14 +293,31 @@ bool Crawl::FetchMorePages(ClassRun& run) {
     const bool more = query.pages_fetched < query.pages_known || query.entries_fetched < query.total_known ||
                       (query.last_page_entries > 0 && query.last_page_entries >= options_.per_page);
     if (!more) continue;
-    fetched = FetchPage(run, query, query.pages_fetched + 1) || fetched;
+    // Deferred counts as fetched: the class waits for it rather than being settled without it.
+    fetched = FetchPage(position, q, query.pages_fetched + 1) != Fetch::kFailed || fetched;
   }
   return fetched;
+}
+
+bool Crawl::RunDeferred(bool force_earliest) {
+  if (deferred_.empty()) return false;
+  auto earliest = std::min_element(deferred_.begin(), deferred_.end(),
+                                   [](const DeferredFetch& a, const DeferredFetch& b) { return a.due < b.due; });
+  if (!force_earliest && earliest->due > options_.clock()) return false;
+  const DeferredFetch fetch = *earliest;
+  deferred_.erase(earliest);
+  stats_.backoff_seconds += fetch.wait;
+  FetchPage(fetch.position, fetch.query, fetch.page, fetch.attempt);
+  dirty_.insert(fetch.position);  // walked again: with the page, or knowing it failed
+  return true;
 }
 
 void Crawl::Walk(size_t position) {
   ClassRun& run = runs_[position];
   if (run.done) return;
+  for (const QueryRun& query : run.queries) {
+    if (query.pending) return;  // walked again when its retry has run
+  }
   const size_t k = static_cast<size_t>(options_.per_class);
   while (true) {
     // Interleave the synonyms' relevance lists, skipping photos already seen.
@@ -337,7 +393,7 @@ void Crawl::Walk(size_t position) {
       if (std::find(waiters.begin(), waiters.end(), position) == waiters.end()) waiters.push_back(position);
     }
     if (waiting > 0) return;  // walked again when those downloads finish
-    if (accepted.size() < k && FetchMorePages(run)) continue;
+    if (accepted.size() < k && FetchMorePages(position)) continue;
 
     for (size_t rank = 0; rank < accepted.size(); ++rank) {
       const FlickrPhoto& photo = *accepted[rank].first.photo;
@@ -462,16 +518,29 @@ CrawlResult Crawl::Run() {
       const std::set<size_t> dirty = std::move(dirty_);
       dirty_.clear();
       for (size_t position : dirty) Walk(position);
+      if (RunDeferred(/*force_earliest=*/false)) continue;  // retries whose time has come
       if (next < runs_.size()) {
-        SearchClass(runs_[next]);
+        SearchClass(next);
         dirty_.insert(next);
         ++next;
         continue;
       }
       if (pool_->pending() > 0) {
         ScopedTimer timer(&stats_.download_wait_seconds);
-        DownloadResult result = pool_->Next();
-        Record(std::move(result));
+        if (deferred_.empty()) {
+          Record(pool_->Next());
+        } else if (auto result = pool_->NextWithin(std::max(0.0, EarliestDue() - options_.clock()))) {
+          Record(std::move(*result));
+        } else {
+          RunDeferred(/*force_earliest=*/true);  // waited for downloads until the retry was due
+        }
+        continue;
+      }
+      if (!deferred_.empty()) {
+        // Nothing else to do: wait for the earliest retry (the sleeper, so tests record it), then run it.
+        const double wait = std::max(0.0, EarliestDue() - options_.clock());
+        if (wait > 0) options_.sleeper(wait);
+        RunDeferred(/*force_earliest=*/true);
         continue;
       }
       if (dirty_.empty()) break;
@@ -500,7 +569,7 @@ CrawlResult Crawl::Run() {
   stats_.search_network_seconds = search.network_seconds;
   stats_.search_parse_seconds = search.parse_seconds;
   stats_.rate_wait_seconds = search.rate_wait_seconds;
-  stats_.backoff_seconds = search.backoff_seconds;
+  stats_.backoff_seconds += search.backoff_seconds;
   stats_.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   result.stats = stats_;
   result.warnings = stats_.failed_queries > 0 || stats_.download_failures > 0;

@@ -103,6 +103,17 @@ DownloadResult DownloadPool::Next() {
   return result;
 }
 
+std::optional<DownloadResult> DownloadPool::NextWithin(double seconds) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (!result_ready_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return !results_.empty(); })) {
+    return std::nullopt;
+  }
+  DownloadResult result = std::move(results_.front());
+  results_.pop_front();
+  --pending_;
+  return result;
+}
+
 size_t DownloadPool::pending() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return pending_;

@@ -72,7 +72,8 @@ SearchOutcome FlickrSearchClient::Search(const SearchQuery& query) {
   // A 200 is judged by its content: cut-off JSON and Flickr's "temporarily unavailable" codes are retried. A body
   // that fails the same way as an earlier attempt (same bytes) is what the server serves for this query: asking again would
   // only spend the rate budget and the backoff (6 tries, 31 s) on every run.
-  std::set<std::string> failures_seen;
+  std::set<std::string>& failures_seen = failures_seen_[url];
+  bool repeated_failure = false;
   hooks.retry_also = [&](const HttpResponse& response) {
     if (response.transport != TransportStatus::kOk || response.status != 200) return false;
     const auto start = std::chrono::steady_clock::now();
@@ -86,6 +87,7 @@ SearchOutcome FlickrSearchClient::Search(const SearchQuery& query) {
     if (!parse_error.empty()) {
       // Keyed by the bytes too: a server that alternates two bodies (numbers, then strings) repeats itself too.
       const bool repeated = !failures_seen.insert(parse_error + "#" + Sha256Hex(response.body)).second;
+      repeated_failure = repeated;
       if (repeated) parse_error += " (the same response twice: not retried further)";
       return !repeated;
     }
@@ -114,6 +116,14 @@ SearchOutcome FlickrSearchClient::Search(const SearchQuery& query) {
   } else {
     outcome.ok = true;
     outcome.page = std::move(parsed.page);
+  }
+  if (!outcome.ok) {
+    const bool temporary = !parsed.ok && parse_error.empty() && IsTemporaryFlickrError(parsed.failure.code);
+    outcome.retryable = IsRetryable(response) || (!parse_error.empty() && !repeated_failure) ||
+                        (response.transport == TransportStatus::kOk && response.status == 200 && temporary);
+    if (response.transport == TransportStatus::kOk && (response.status == 429 || response.status >= 500)) {
+      outcome.retry_after_seconds = ParseRetryAfter(response.retry_after, options_.clock());
+    }
   }
   if (retried.attempts > 1 && !outcome.ok) {
     outcome.error += " (after " + std::to_string(retried.attempts) + " attempts)";

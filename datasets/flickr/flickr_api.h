@@ -5,6 +5,9 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 
 #include "datasets/flickr/http_client.h"
@@ -60,6 +63,10 @@ struct SearchOutcome {
   int flickr_code = 0;  // the stat fail code when Flickr answered with one
   std::string error;    // why it failed (redacted): "stat fail, code 20: Excessive photo offset in search"
   int attempts = 0;
+  // Failed, but worth asking again later (timeout, 5xx, 429, cut-off JSON, Flickr's temporary codes), when the
+  // caller does its own retries (RetryPolicy::max_attempts 1); with the wait the server asked for, if any.
+  bool retryable = false;
+  std::optional<double> retry_after_seconds;
 };
 
 struct SearchStats {
@@ -84,6 +91,9 @@ class FlickrSearchClient {
   HttpClient& http_;
   SearchClientOptions options_;
   SearchStats stats_;
+  // Per search URL, the unparseable responses seen (reason and SHA-256): the same one again is final, also across
+  // calls when the caller retries later itself.
+  std::map<std::string, std::set<std::string>> failures_seen_;
 };
 
 }  // namespace evalsuite::flickr

@@ -113,9 +113,11 @@ class CrawlTest : public ::testing::Test {
                                                      "n01440764/u1@4", "n01443537/g1@1", "n01443537/c1@2",
                                                      "n01443537/g2@3", "n01443537/c2@4"};
 
+  // Sleeps of `seconds`, give or take the few milliseconds that passed between queueing a retry and sleeping
+  // for what was left of its wait.
   double SleptFor(double seconds) {
     std::lock_guard<std::mutex> lock(sleeps_mutex_);
-    return std::count(sleeps_.begin(), sleeps_.end(), seconds);
+    return std::count_if(sleeps_.begin(), sleeps_.end(), [&](double s) { return std::abs(s - seconds) < 0.05; });
   }
 
   FakeFlickr server_{kKey};

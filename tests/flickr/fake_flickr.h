@@ -178,6 +178,11 @@ class FakeFlickr {
     std::lock_guard<std::mutex> lock(mutex_);
     return violations_;
   }
+  // The search texts in the order the requests came.
+  std::vector<std::string> search_order() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return search_order_;
+  }
   std::multimap<std::string, std::string> last_search_params() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return last_params_;
@@ -254,6 +259,7 @@ class FakeFlickr {
       std::lock_guard<std::mutex> lock(mutex_);
       count = ++total_searches_;
       ++search_counts_[Param(req, "text")];
+      search_order_.push_back(Param(req, "text"));
       last_params_ = req.params;
       CheckProtocol(req);
     }
@@ -449,6 +455,7 @@ class FakeFlickr {
   std::map<std::string, SearchFault> permanent_faults_;
   std::map<std::string, std::string> jpegs_;
   std::map<std::string, int> search_counts_;
+  std::vector<std::string> search_order_;
   std::map<std::string, int> image_counts_;
   std::multimap<std::string, std::string> last_params_;
   std::vector<std::string> violations_;
