@@ -88,6 +88,8 @@ SearchResponse ParseSearchResponse(std::string_view body, const std::string& whe
   } catch (const json::parse_error& e) {
     throw InputError(where, "the response is not valid JSON (" + DescribeBody(body) + "; syntax error at byte " +
                                 std::to_string(e.byte) + ")");
+  } catch (const json::exception& e) {  // out_of_range 406: a number such as 1e999 that overflows a double
+    throw InputError(where, "the response is not usable JSON (" + DescribeBody(body) + "; a number out of range)");
   }
   if (!root.is_object()) throw InputError(where, "the response is JSON but not an object");
   const std::string stat = TextField(root, "stat");

@@ -103,13 +103,20 @@ nlohmann::json TryParseUserJson(std::string_view text, std::string& error, int m
     error = "nested deeper than " + std::to_string(max_depth) + " levels";
     return nlohmann::json(nlohmann::json::value_t::discarded);
   }
+  // nlohmann reads a NUL byte as the end of the input and would accept "1\0anything": JSON has no raw NUL.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    error = "not valid JSON: a NUL byte at byte " + std::to_string(nul + 1);
+    return nlohmann::json(nlohmann::json::value_t::discarded);
+  }
   try {
     return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..."
+  } catch (const nlohmann::json::exception& e) {
+    // parse_error ("[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ...") and
+    // out_of_range (406: a number like 1e999 that overflows a double). The message quotes what it last read,
+    // which may be invalid UTF-8: repaired, so that the warning itself can be written anywhere.
     const std::string what = e.what();
     const auto start = what.find("] ");
-    error = "not valid JSON: " + (start == std::string::npos ? what : what.substr(start + 2));
+    error = "not valid JSON: " + ToValidUtf8(start == std::string::npos ? what : what.substr(start + 2));
     return nlohmann::json(nlohmann::json::value_t::discarded);
   }
 }
