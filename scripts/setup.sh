@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   # toolchain
-  build-essential cmake ninja-build pkg-config git ca-certificates
+  build-essential cmake ninja-build pkg-config git ca-certificates ccache
   # fixed by the design
   libtorch-dev libopencv-dev libopencv-contrib-dev libcurl4-openssl-dev libboost-math-dev
   libgtest-dev libgmock-dev
