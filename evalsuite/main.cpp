@@ -1,40 +1,27 @@
-// evalsuite: can a fast training result be trusted? Builds the command line, runs one subcommand, and maps
-// the outcome to an exit code (evalsuite/common/exit_codes.h). Everything else lives in the libraries.
+// evalsuite: can a fast training result be trusted? The front binary. Commands that need neither LibTorch nor
+// OpenCV (import, report, study, label, entries) run here, so they start in milliseconds instead of loading
+// about 290 shared libraries; every other command, and top-level --help, is handed to evalsuite-full beside
+// this binary with the same arguments (see evalsuite/cli/forward_to_full.h).
 #include <CLI/CLI.hpp>
-#include <exception>
-#include <iostream>
+#include <cstring>
 
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/exit_codes.h"
+#include "evalsuite/cli/forward_to_full.h"
+#include "evalsuite/cli/run_app.h"
 #include "evalsuite/common/onednn_isa_cap.h"
 
 int main(int argc, char** argv) {
-  // Before anything can start LibTorch or a child process: cap oneDNN where this CPU lists instructions it
-  // does not execute (AMX on some Sapphire Rapids VMs), so training, evaluation and external entries run.
-  evalsuite::PrepareOneDnnForThisMachine();
-  CLI::App app{"evalsuite: is time-to-accuracy stable, and do TTA-optimized models generalize?"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", evalsuite::EvalsuiteVersion() + " (" + evalsuite::EvalsuiteGitRevision() + ")");
   namespace cli = evalsuite::cli;
+  if (!cli::ServedByLightBinary(argc, argv)) return cli::ForwardToFullBinary(argc, argv);
+  // A study's runs are child processes that may start LibTorch (built-in entries, a PyTorch script): they
+  // inherit the oneDNN cap from this process's environment (see onednn_isa_cap.h).
+  if (std::strcmp(argv[1], "study") == 0) evalsuite::PrepareOneDnnForThisMachine();
+  CLI::App app;
+  cli::ConfigureApp(app);
   cli::RegisterEntriesCommand(app);
-  cli::RegisterTrainCommand(app);
   cli::RegisterStudyCommand(app);
   cli::RegisterReportCommand(app);
   cli::RegisterImportCommand(app);
-  cli::RegisterHoldoutCommand(app);
   cli::RegisterLabelCommand(app);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? evalsuite::kExitOk : evalsuite::kExitUsage;
-  } catch (const evalsuite::Error& e) {
-    std::cerr << "evalsuite: error: " << e.what() << "\n";
-    return evalsuite::ExitCodeFor(e);
-  } catch (const std::exception& e) {
-    std::cerr << "evalsuite: internal error: " << e.what() << "\n";
-    return evalsuite::kExitInternal;
-  }
-  return cli::ExitCode();
+  return cli::RunApp(app, argc, argv);
 }

@@ -1,0 +1,34 @@
+#include "evalsuite/cli/run_app.h"
+
+#include <exception>
+#include <iostream>
+
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/common/environment.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/common/exit_codes.h"
+
+namespace evalsuite::cli {
+
+void ConfigureApp(CLI::App& app) {
+  app.description("evalsuite: is time-to-accuracy stable, and do TTA-optimized models generalize?");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", EvalsuiteVersion() + " (" + EvalsuiteGitRevision() + ")");
+}
+
+int RunApp(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+  } catch (const Error& e) {
+    std::cerr << "evalsuite: error: " << e.what() << "\n";
+    return ExitCodeFor(e);
+  } catch (const std::exception& e) {
+    std::cerr << "evalsuite: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return ExitCode();
+}
+
+}  // namespace evalsuite::cli
