@@ -86,6 +86,11 @@ void AppendOverview(const json& model, std::string& out) {
   out += "<section id=\"table\"><h2>Time to accuracy (DAWNBench Tables 2-3)</h2>\n";
   AppendTable(StabilityTable(model), out);
   out += std::string("<p class=\"muted\">") + kEpochsColumnNote + "</p>\n";  // plain text: no escaping needed
+  if (!ArrayOf(Field(model, "comparisons")).empty()) {
+    out += "<h3>Comparisons between entries (probability of improvement)</h3>\n<p class=\"muted\">" +
+           EscapeHtml(kComparisonsNote) + "</p>\n";
+    AppendTable(ComparisonsTable(model), out);
+  }
   for (const auto& [unit, entries] : GroupByTimeUnit(Field(model, "entries"))) {
     AppendFigure(TtaPerRunChart(entries, unit),
                  "Time to accuracy of every run. Dots: runs that reached the target; bar: median; crosses in the "
@@ -126,6 +131,10 @@ void AppendEntry(const json& entry, std::size_t index, std::string& out) {
                "reaching each threshold, with its Clopper-Pearson 95% interval. Dashed line: the target.",
                out);
   AppendTable(SensitivityTable(entry), out);
+  if (!ArrayOf(Field(entry, "expected_best")).empty()) {
+    out += "<h4>Expected best of n runs</h4>\n<p class=\"muted\">" + EscapeHtml(kExpectedBestNote) + "</p>\n";
+    AppendTable(ExpectedBestTable(entry), out);
+  }
   out += "</article>\n";
 }
 
@@ -197,6 +206,11 @@ std::string RenderHtml(const json& model) {
   }
   if (has_generalization) AppendGeneralization(generalization, out);
 
+  if (!ArrayOf(Field(model, "methods")).empty()) {
+    out += "<section id=\"methods\"><h2>Methods</h2>\n";
+    AppendTable(MethodsTable(model), out);
+    out += "</section>\n";
+  }
   out += "<section id=\"environment\"><h2>Environment</h2>\n";
   AppendTable(EnvironmentTable(Field(model, "environment")), out);
   const json& plan = Field(model, "plan");

@@ -139,6 +139,10 @@ void AppendEntry(const json& entry, std::string& out) {
   AppendTable(RunsTable(entry), out);
   out += "#### Threshold sensitivity\n\n";
   AppendTable(SensitivityTable(entry), out);
+  if (!ArrayOf(Field(entry, "expected_best")).empty()) {
+    out += "#### Expected best of n runs\n\n" + std::string(kExpectedBestNote) + "\n\n";
+    AppendTable(ExpectedBestTable(entry), out);
+  }
 }
 
 void AppendGeneralization(const json& sets, std::string& out) {
@@ -175,6 +179,10 @@ std::string RenderMarkdown(const json& model) {
   out += "## Time to accuracy (DAWNBench Tables 2-3)\n\n";
   AppendTable(StabilityTable(model), out);
   out += std::string(kEpochsColumnNote) + "\n\n";
+  if (!ArrayOf(Field(model, "comparisons")).empty()) {
+    out += "## Comparisons between entries (probability of improvement)\n\n" + std::string(kComparisonsNote) + "\n\n";
+    AppendTable(ComparisonsTable(model), out);
+  }
 
   const json& entries = ArrayOf(Field(model, "entries"));
   if (!entries.empty()) out += "## Entries\n\n";
@@ -183,6 +191,10 @@ std::string RenderMarkdown(const json& model) {
   const json& generalization = Field(model, kGeneralizationSectionKey);
   if (!ImageSets(generalization).empty()) AppendGeneralization(generalization, out);
 
+  if (!ArrayOf(Field(model, "methods")).empty()) {
+    out += "## Methods\n\n";
+    AppendTable(MethodsTable(model), out);
+  }
   out += "## Environment\n\n";
   AppendTable(EnvironmentTable(Field(model, "environment")), out);
   const json& plan = Field(model, "plan");

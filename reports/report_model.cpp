@@ -5,8 +5,12 @@
 
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
+#include <fmt/format.h>
+
+#include "reports/json_access.h"
 #include "reports/json_number.h"
 #include "reports/report.h"
+#include "reports/report_sections.h"
 #include "reports/sensitivity_grid.h"
 #include "reports/stats_json.h"
 #include "stats/curve.h"
@@ -20,7 +24,13 @@ using nlohmann::json;
 // shown but left out of the statistics: counting it would blame the entry for the operator's kill.
 // A run that did not run (its process died before its first evaluation: SIGILL, command not found, ...) says
 // nothing about the entry's training either: shown with its cause, never counted as a failed training run.
-bool CountsInStatistics(const RunInput& run) { return run.status != "incomplete" && run.status != "did_not_run"; }
+// An imported run without its end is different: nothing will resume it, and MLPerf's rule (the result summarizer)
+// scores it as a run that did not succeed, so it counts (as not reached unless its log shows the target). One rule
+// for every figure of an imported entry, the olympic mean included (the importer's olympic_minutes agrees).
+bool CountsInStatistics(const RunInput& run, const std::string& source) {
+  if (run.status == "did_not_run") return false;
+  return run.status != "incomplete" || source != "study";
+}
 
 stats::RunCurve ToRunCurve(const RunInput& run) {
   stats::RunCurve curve;
@@ -42,27 +52,28 @@ stats::RunCurve ToEpochCurve(const RunInput& run) {
 }
 
 // Epochs to target over the counted runs; nullopt unless every counted run has epochs.
-std::optional<stats::StabilityStats> EpochStats(const EntryInput& entry) {
+std::optional<stats::StabilityStats> EpochStats(const EntryInput& entry, std::size_t consecutive) {
   std::vector<stats::RunCurve> curves;
   for (const RunInput& run : entry.runs) {
-    if (!CountsInStatistics(run)) continue;
+    if (!CountsInStatistics(run, entry.source)) continue;
     if (!HasEpochs(run)) return std::nullopt;
     curves.push_back(ToEpochCurve(run));
   }
   if (curves.empty()) return std::nullopt;
-  return stats::AnalyzeStability(curves, entry.threshold);
+  return stats::AnalyzeStability(curves, entry.threshold, 0.05, consecutive);
 }
 
-json RunJson(const RunInput& run, double threshold) {
+json RunJson(const RunInput& run, const std::string& source, double threshold, std::size_t consecutive) {
   json points = json::array();
   for (const auto& point : run.points) points.push_back({JsonNumber(point.time), JsonNumber(point.metric)});
   return {{"index", run.index},
           {"seeds", run.seeds},
           {"status", run.status},
-          {"counted", CountsInStatistics(run)},
-          {"tta", JsonNumber(stats::TimeToTarget(run.points, threshold))},
-          {"epochs_to_target",
-           HasEpochs(run) ? JsonNumber(stats::TimeToTarget(ToEpochCurve(run).points, threshold)) : json(nullptr)},
+          {"counted", CountsInStatistics(run, source)},
+          {"tta", JsonNumber(stats::TimeToTarget(run.points, threshold, consecutive))},
+          {"epochs_to_target", HasEpochs(run) ? JsonNumber(stats::TimeToTarget(ToEpochCurve(run).points, threshold,
+                                                                                consecutive))
+                                              : json(nullptr)},
           {"time_spent", JsonNumber(ToRunCurve(run).time_spent)},
           {"wall_seconds", JsonNumber(run.wall_seconds)},
           {"threads", run.threads},
@@ -70,10 +81,13 @@ json RunJson(const RunInput& run, double threshold) {
           {"points", std::move(points)}};
 }
 
-json SensitivityJson(const EntryInput& entry, const std::vector<stats::RunCurve>& curves) {
+json SensitivityJson(const EntryInput& entry, const std::vector<stats::RunCurve>& curves, std::size_t consecutive,
+                     const json& noise) {
   json rows = json::array();
   for (double threshold : SensitivityThresholds(entry.threshold, entry.extra_thresholds)) {
-    json row = StabilityStatsJson(stats::AnalyzeStability(curves, threshold));
+    json row = StabilityStatsJson(stats::AnalyzeStability(curves, threshold, 0.05, consecutive));
+    const json& within = noise["thresholds_within"];
+    row["within_noise_of_target"] = std::find(within.begin(), within.end(), JsonNumber(threshold)) != within.end();
     row["is_target"] = threshold == entry.threshold;
     rows.push_back(std::move(row));
   }
@@ -104,6 +118,17 @@ json TableRow(const EntryInput& entry, const stats::StabilityStats& at_target,
     }
     if (in_epochs->reached > 0) median_epochs = JsonNumber(in_epochs->tta_summary.median);
   }
+  // The headline median counts every run: with runs that never reached, the median of the others is biased low,
+  // so the Kaplan-Meier median stands in (none when fewer than half reach), and theirs is labelled as such.
+  json median = nullptr;
+  std::string basis = "no runs";
+  if (at_target.runs > 0 && at_target.reached == at_target.runs) {
+    median = JsonNumber(at_target.tta_summary.median);
+    basis = "all runs reached";
+  } else if (at_target.runs > 0) {
+    median = JsonNumber(at_target.time_to_target.median);
+    basis = median.is_null() ? "not reached (fewer than half the runs reached)" : "Kaplan-Meier";
+  }
   return {{"entry", entry.name},
           {"metric", entry.metric},
           {"threshold", JsonNumber(entry.threshold)},
@@ -115,7 +140,12 @@ json TableRow(const EntryInput& entry, const stats::StabilityStats& at_target,
           {"hit_rate", JsonNumber(at_target.hit_rate)},
           {"hit_rate_lower", JsonNumber(at_target.hit_rate_interval.lower)},
           {"hit_rate_upper", JsonNumber(at_target.hit_rate_interval.upper)},
-          {"median_tta", at_target.reached > 0 ? JsonNumber(at_target.tta_summary.median) : json(nullptr)},
+          {"median_tta", median},
+          {"median_tta_basis", basis},
+          {"median_tta_reached", at_target.reached > 0 ? JsonNumber(at_target.tta_summary.median) : json(nullptr)},
+          {"tta_resolution", JsonNumber(at_target.resolution)},
+          {"epochs_resolution", in_epochs ? JsonNumber(in_epochs->resolution) : json(nullptr)},
+          {"epochs_grid_coarser_than_spread", in_epochs ? json(in_epochs->grid_coarser_than_spread) : json(nullptr)},
           {"olympic_mean", JsonNumber(at_target.olympic_mean)},
           {"ert", JsonNumber(at_target.ert)},
           {"epochs_cov", epochs_cov},
@@ -136,16 +166,39 @@ json BuildStabilityReport(const StabilityReportInput& input) {
   model["plan"] = input.plan;
   model["rule"] = RuleJson(input.rule);
 
+  const std::size_t consecutive = std::max<std::size_t>(input.rule.consecutive_evaluations, 1);
   json verdicts = json::array(), table = json::array(), entries = json::array();
+  std::vector<ComparedEntry> compared;
   for (const EntryInput& entry : input.entries) {
     std::vector<stats::RunCurve> curves;
     json runs = json::array();
     for (const RunInput& run : entry.runs) {
-      runs.push_back(RunJson(run, entry.threshold));
-      if (CountsInStatistics(run)) curves.push_back(ToRunCurve(run));
+      runs.push_back(RunJson(run, entry.source, entry.threshold, consecutive));
+      if (CountsInStatistics(run, entry.source)) curves.push_back(ToRunCurve(run));
     }
-    stats::StabilityStats at_target = stats::AnalyzeStability(curves, entry.threshold);
+    stats::StabilityStats at_target = stats::AnalyzeStability(curves, entry.threshold, 0.05, consecutive);
     stats::StabilityVerdict verdict = stats::JudgeStability(at_target, input.rule);
+    const json noise =
+        ThresholdNoiseJson(entry, SensitivityThresholds(entry.threshold, entry.extra_thresholds), curves);
+    if (const auto se = NumberOf(noise["standard_error"])) {
+      std::string line = fmt::format(
+          "note: the validation metric's binomial standard error at the target is {:.3g} (n = {}; sqrt(p (1 - p) / "
+          "n))",
+          *se, noise["validation_size"].dump());
+      if (noise["target_within_noise_of_grid"] == json(true)) {
+        line += fmt::format(": {} of the sensitivity grid's thresholds lie within it of the target, so the target "
+                            "is not finer than the metric's own noise",
+                            noise["thresholds_within"].size());
+      }
+      const std::size_t fell_back = noise["runs_fell_back"].get<std::size_t>();
+      if (fell_back > 0) {
+        line += fmt::format("; {} run(s) crossed the target and later fell back below it{}", fell_back,
+                            consecutive > 1 ? "" : " (consecutive_evaluations in [stability] asks for a crossing that "
+                                                   "holds)");
+      }
+      verdict.reasons.push_back(line);
+    }
+    if (!curves.empty()) compared.push_back({entry.name, entry.metric, entry.time_unit, entry.threshold, at_target.tta});
     std::vector<const RunInput*> did_not_run;
     for (const RunInput& run : entry.runs) {
       if (run.status == "did_not_run") did_not_run.push_back(&run);
@@ -181,7 +234,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     verdict_json["cov_interval"] = at_target.cov_interval ? IntervalJson(*at_target.cov_interval) : json(nullptr);
     verdicts.push_back(std::move(verdict_json));
 
-    const std::optional<stats::StabilityStats> in_epochs = EpochStats(entry);
+    const std::optional<stats::StabilityStats> in_epochs = EpochStats(entry, consecutive);
     table.push_back(TableRow(entry, at_target, in_epochs));
 
     entries.push_back({{"name", entry.name},
@@ -194,11 +247,15 @@ json BuildStabilityReport(const StabilityReportInput& input) {
                        {"runs", std::move(runs)},
                        {"stats", StabilityStatsJson(at_target)},
                        {"epochs_to_target", in_epochs ? StabilityStatsJson(*in_epochs) : json(nullptr)},
-                       {"sensitivity", SensitivityJson(entry, curves)}});
+                       {"threshold_noise", noise},
+                       {"expected_best", ExpectedBestJson(at_target)},
+                       {"sensitivity", SensitivityJson(entry, curves, consecutive, noise)}});
   }
   model["verdicts"] = std::move(verdicts);
   model["table"] = std::move(table);
   model["entries"] = std::move(entries);
+  model["comparisons"] = EntryComparisonsJson(compared);
+  model["methods"] = MethodsJson();
 
   if (!input.extra_sections.is_null() && !input.extra_sections.is_object()) {
     throw UsageError("extra_sections", "report sections must be a JSON object keyed by section name");

@@ -19,6 +19,31 @@ void Flatten(const json& value, const std::string& prefix, ReportTable& table) {
   table.rows.push_back({prefix, value.is_string() ? value.get<std::string>() : value.dump()});
 }
 
+// A small probability with two significant digits ("0.032%"), 0 as "0%".
+std::string ShareText(const json& value) {
+  const auto share = NumberOf(value);
+  if (!share) return kMissing;
+  if (*share == 0) return "0%";
+  return fmt::format("{:.2g}%", *share * 100);
+}
+
+// The headline median: "12.30" when every run reached, "14.10 (Kaplan-Meier)" when some did not, "not reached".
+std::string MedianTtaText(const json& row) {
+  const std::string basis = StringOf(Field(row, "median_tta_basis"));
+  if (basis.rfind("not reached", 0) == 0) return "not reached";
+  if (basis == "Kaplan-Meier") return FormatMagnitude(Field(row, "median_tta")) + " (Kaplan-Meier)";
+  return FormatMagnitude(Field(row, "median_tta"));
+}
+
+// "2.10 / 0.25 ep": the spacing of evaluations where runs crossed, in the time unit and in epochs; "(coarser than
+// the spread)" when the epochs' grid is at least the spread of epochs to target.
+std::string GridText(const json& row) {
+  std::string text = FormatMagnitude(Field(row, "tta_resolution"));
+  if (const auto epochs = NumberOf(Field(row, "epochs_resolution"))) text += fmt::format(" / {:.3g} ep", *epochs);
+  if (Field(row, "epochs_grid_coarser_than_spread") == json(true)) text += " (coarser than the spread)";
+  return text;
+}
+
 }  // namespace
 
 std::string SeedsText(const json& seeds) {
@@ -43,10 +68,12 @@ ReportTable StabilityTable(const json& model) {
                   "CoV of epochs to target [95% CI]",
                   "Runs reaching [95% CI]",
                   "Median TTA",
+                  "Median of runs that reached",
                   "Olympic mean",
                   "ERT",
+                  "Evaluation grid at the crossing",
                   "Unit"};
-  table.numeric = {false, true, true, true, true, true, true, true, true, true, false};
+  table.numeric = {false, true, true, true, true, true, true, true, true, true, true, true, false};
   for (const json& row : ArrayOf(Field(model, "table"))) {
     table.rows.push_back(
         {StringOf(Field(row, "entry")),
@@ -56,8 +83,9 @@ ReportTable StabilityTable(const json& model) {
          FormatPercentInterval(Field(row, "epochs_cov"), Field(row, "epochs_cov_lower"),
                                Field(row, "epochs_cov_upper")),
          FormatPercentInterval(Field(row, "hit_rate"), Field(row, "hit_rate_lower"), Field(row, "hit_rate_upper"), 0),
-         FormatMagnitude(Field(row, "median_tta")), FormatMagnitude(Field(row, "olympic_mean")),
-         FormatMagnitude(Field(row, "ert")), TimeUnitSymbol(StringOf(Field(row, "time_unit")))});
+         MedianTtaText(row), FormatMagnitude(Field(row, "median_tta_reached")),
+         FormatMagnitude(Field(row, "olympic_mean")), FormatMagnitude(Field(row, "ert")), GridText(row),
+         TimeUnitSymbol(StringOf(Field(row, "time_unit")))});
   }
   return table;
 }
@@ -94,7 +122,7 @@ ReportTable SensitivityTable(const json& entry) {
   table.header = {"Threshold",
                   "Reached",
                   "Runs reaching [95% CI]",
-                  "Median TTA (" + unit + ")",
+                  "Median of runs that reached (" + unit + ")",
                   "CoV of TTA [95% CI]",
                   "Olympic mean (" + unit + ")",
                   "ERT (" + unit + ")",
@@ -104,6 +132,7 @@ ReportTable SensitivityTable(const json& entry) {
     std::string threshold = FormatThreshold(Field(row, "threshold"));
     const bool is_target = Field(row, "is_target") == json(true);
     if (is_target) threshold += " (target)";
+    if (Field(row, "within_noise_of_target") == json(true)) threshold += " (within noise of the target)";
     table.emphasized.resize(table.rows.size());
     table.emphasized.push_back(is_target);
     const json& hit_interval = Field(row, "hit_rate_interval");
@@ -116,6 +145,43 @@ ReportTable SensitivityTable(const json& entry) {
          FormatPercentInterval(Field(row, "cov"), Field(cov_interval, "lower"), Field(cov_interval, "upper")),
          FormatMagnitude(Field(row, "olympic_mean")), FormatMagnitude(Field(row, "ert")),
          KaplanMeierMedianText(Field(row, "kaplan_meier"), Field(row, "runs"))});
+  }
+  return table;
+}
+
+ReportTable ComparisonsTable(const json& model) {
+  ReportTable table;
+  table.header = {"A", "B", "Runs A / B", "P(TTA_A < TTA_B) [95% bootstrap CI]"};
+  table.numeric = {false, false, true, true};
+  for (const json& row : ArrayOf(Field(model, "comparisons"))) {
+    const json& interval = Field(row, "interval");
+    table.rows.push_back({StringOf(Field(row, "a")), StringOf(Field(row, "b")),
+                          Count(Field(row, "runs_a")) + " / " + Count(Field(row, "runs_b")),
+                          FormatPercentInterval(Field(row, "probability_a_faster"), Field(interval, "lower"),
+                                                Field(interval, "upper"), 0)});
+  }
+  return table;
+}
+
+ReportTable ExpectedBestTable(const json& entry) {
+  const std::string unit = TimeUnitSymbol(StringOf(Field(entry, "time_unit")));
+  ReportTable table;
+  table.header = {"Best of n runs", "Expected TTA (" + unit + ")", "P(none of the n reaches)"};
+  table.numeric = {true, true, true};
+  for (const json& row : ArrayOf(Field(entry, "expected_best"))) {
+    table.rows.push_back({Count(Field(row, "n")), FormatMagnitude(Field(row, "expected_tta")),
+                          ShareText(Field(row, "none_reach"))});
+  }
+  return table;
+}
+
+ReportTable MethodsTable(const json& model) {
+  ReportTable table;
+  table.header = {"Figure", "Rule or formula", "Source"};
+  table.numeric = {false, false, false};
+  for (const json& row : ArrayOf(Field(model, "methods"))) {
+    table.rows.push_back(
+        {StringOf(Field(row, "name")), StringOf(Field(row, "formula")), StringOf(Field(row, "source"))});
   }
   return table;
 }

@@ -25,6 +25,19 @@ inline constexpr const char* kEpochsColumnNote =
 ReportTable RunsTable(const nlohmann::json& entry);
 // The entry's statistics over its threshold grid; the target's row says so in its first cell.
 ReportTable SensitivityTable(const nlohmann::json& entry);
+// Probability of improvement between entries (model["comparisons"]).
+ReportTable ComparisonsTable(const nlohmann::json& model);
+inline constexpr const char* kComparisonsNote =
+    "P(TTA_A < TTA_B): the chance that a run of A reaches the target sooner than a run of B, over every pair of "
+    "their runs (ties count one half; a run that never reached is slower than any that did), with a percentile "
+    "bootstrap interval (Agarwal et al. 2021, rliable; Bouthillier et al. 2021). 50% = no difference.";
+// Expected best-of-n TTA of one entry (Dodge et al. 2019).
+ReportTable ExpectedBestTable(const nlohmann::json& entry);
+inline constexpr const char* kExpectedBestNote =
+    "What reporting the best of n runs buys (Dodge et al. 2019, expected validation performance of -TTA): the "
+    "expected fastest TTA among n runs drawn from these, given that at least one reaches the target.";
+// The rules and formulas the report uses, with their sources (model["methods"]).
+ReportTable MethodsTable(const nlohmann::json& model);
 // The environment object flattened to dotted keys.
 ReportTable EnvironmentTable(const nlohmann::json& environment);
 

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <string>
+
 #include "reports/json_number.h"
 
 namespace evalsuite::reports {
@@ -53,26 +56,62 @@ json StabilityStatsJson(const stats::StabilityStats& stats) {
           {"hit_rate_interval", IntervalJson(stats.hit_rate_interval)},
           {"olympic_mean", JsonNumber(stats.olympic_mean)},
           {"ert", JsonNumber(stats.ert)},
-          {"kaplan_meier", KaplanMeierJson(stats.time_to_target)}};
+          {"kaplan_meier", KaplanMeierJson(stats.time_to_target)},
+          {"consecutive_evaluations", stats.consecutive},
+          {"resolution", JsonNumber(stats.resolution)},
+          {"grid_coarser_than_spread", stats.grid_coarser_than_spread}};
 }
 
 json VerdictJson(const stats::StabilityVerdict& verdict) {
+  json criteria = json::array();
+  for (const stats::StabilityCriterion& c : verdict.criteria) {
+    criteria.push_back({{"criterion", c.name}, {"outcome", c.outcome}, {"detail", c.detail}});
+  }
+  auto count = [](const std::optional<std::size_t>& n) { return n ? json(*n) : json(nullptr); };
   return {{"stable", verdict.stable},
           {"result", verdict.result},
+          {"criteria", std::move(criteria)},
           {"reasons", verdict.reasons},
-          {"reached_runs_needed", verdict.reached_runs_needed ? json(*verdict.reached_runs_needed) : json(nullptr)}};
+          {"reached_runs_needed", count(verdict.reached_runs_needed)},
+          {"reached_runs_even_odds", count(verdict.reached_runs_even_odds)},
+          {"assurance", JsonNumber(verdict.assurance)}};
 }
 
 json RuleJson(const stats::StabilityRule& rule) {
+  const std::string crossing =
+      rule.consecutive_evaluations <= 1
+          ? std::string("TTA is the training time at the first evaluation at or above the target (DAWNBench).")
+          : fmt::format("TTA is the training time at the first of {} consecutive evaluations at or above the target "
+                        "(a single lucky evaluation does not count; DAWNBench's default is the first crossing).",
+                        rule.consecutive_evaluations);
+  // By its interval, n of n runs reaching clear the minimum only when Clopper-Pearson's lower bound (0.025)^(1/n)
+  // does: n >= ln(0.025) / ln(min_hit_rate).
+  std::string all_runs_needed = "by its interval no number of runs could show a 100% minimum";
+  if (rule.min_hit_rate > 0 && rule.min_hit_rate < 1) {
+    const double n = std::ceil(std::log(0.025) / std::log(rule.min_hit_rate) - 1e-9);
+    all_runs_needed = fmt::format("by its interval a {0:g}% minimum would need {1:.0f} of {1:.0f} runs to reach",
+                                  rule.min_hit_rate * 100, n);
+  }
   return {{"max_cov_upper", JsonNumber(rule.max_cov_upper)},
           {"min_hit_rate", JsonNumber(rule.min_hit_rate)},
           {"min_reached", rule.min_reached},
-          {"statement", fmt::format("An entry is STABLE when the upper bound of the 95% interval of the CoV of its "
-                                    "TTA is at most {0:g}%, at least {1:g}% of its runs reach the target, and at least "
-                                    "{2} runs reach it. It is NOT STABLE when an interval shows a rule broken (the "
-                                    "CoV's lower bound above {0:g}%, or the hit rate's upper bound below {1:g}%), and "
-                                    "INCONCLUSIVE otherwise: too few runs to tell either way.",
-                                    rule.max_cov_upper * 100, rule.min_hit_rate * 100, rule.min_reached)}};
+          {"consecutive_evaluations", rule.consecutive_evaluations},
+          {"assurance", JsonNumber(rule.assurance)},
+          {"statement",
+           fmt::format(
+               "{3} Each criterion is satisfied, NOT satisfied or can't tell. (1) CoV of TTA: satisfied when the upper "
+               "bound of its 95% interval (Vangel's modified McKay interval, Vangel 1996) is at most {0:g}%, NOT "
+               "satisfied when even the lower bound is above it, can't tell otherwise. (2) Hit rate: satisfied when "
+               "at least {1:g}% of the runs reach the target, judged by the point estimate, not by its interval; NOT "
+               "satisfied when even the upper bound of its 95% Clopper-Pearson interval (Clopper and Pearson 1934) "
+               "is below {1:g}%, can't tell otherwise. The rule is asymmetric on purpose: the CoV must be shown low, "
+               "the hit rate only measured high {5}). "
+               "(3) At least {2} runs reach the target (can't tell with fewer). An entry is STABLE when every "
+               "criterion is satisfied, NOT STABLE when one is NOT satisfied, and INCONCLUSIVE otherwise. How many "
+               "runs would tell is the number that brings the CoV's upper bound within {0:g}% with {4:g}% "
+               "probability if the true CoV is the measured one (the sample CoV's sampling distribution by McKay's "
+               "chi-square approximation).",
+               rule.max_cov_upper * 100, rule.min_hit_rate * 100, rule.min_reached, crossing, rule.assurance * 100, all_runs_needed)}};
 }
 
 }  // namespace evalsuite::reports

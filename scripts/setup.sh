@@ -21,7 +21,7 @@ packages=(
   # the labeling page's browser test
   chromium nodejs
   # the official MLPerf summarizer and RCP checker as the import oracle (tests and benches)
-  python3-numpy python3-scipy python3-pandas python3-yaml
+  python3-numpy python3-scipy python3-pandas python3-yaml python3-statsmodels
   # the Slurm executor's one-node test cluster
   slurm-wlm munge
   # fuzz targets (libFuzzer) and the sanitizer build

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "stats/cov_interval.h"
+#include "stats/curve.h"
 #include "stats/ert.h"
 #include "stats/olympic.h"
 #include "stats/proportion.h"
@@ -40,21 +41,22 @@ std::pair<std::string, std::string> PercentPair(double value, double limit) {
   return {Percent(value, decimals), Percent(limit, decimals)};
 }
 
-const char* Outcome(bool satisfied) { return satisfied ? "satisfied" : "NOT satisfied"; }
-
 }  // namespace
 
-StabilityStats AnalyzeStability(const std::vector<RunCurve>& runs, double threshold, double alpha) {
+StabilityStats AnalyzeStability(const std::vector<RunCurve>& runs, double threshold, double alpha,
+                                std::size_t consecutive) {
   StabilityStats stats;
   stats.threshold = threshold;
   stats.alpha = alpha;
   stats.runs = runs.size();
+  stats.consecutive = std::max<std::size_t>(consecutive, 1);
 
   std::vector<double> reached_tta;
   std::vector<double> time_spent;
+  std::vector<double> resolutions;
   std::vector<SurvivalObservation> observations;
   for (const RunCurve& run : runs) {
-    const std::optional<double> tta = TimeToTarget(run.points, threshold);
+    const std::optional<double> tta = TimeToTarget(run.points, threshold, stats.consecutive);
     stats.tta.push_back(tta);
     // COCO's ERT counts a successful run until it reached the target (where a TTA benchmark stops it), not the
     // training it did after that for the curve; a failed run counts with all its time.
@@ -62,18 +64,22 @@ StabilityStats AnalyzeStability(const std::vector<RunCurve>& runs, double thresh
     if (tta) {
       reached_tta.push_back(*tta);
       observations.push_back({*tta, true});
+      resolutions.push_back(*CrossingResolution(run.points, threshold, stats.consecutive));
     } else {
       observations.push_back({run.time_spent, false});
     }
   }
   stats.reached = reached_tta.size();
   stats.tta_summary = Summarize(reached_tta);
+  if (!resolutions.empty()) stats.resolution = Summarize(resolutions).median;
   if (stats.reached >= 2) {
     const double cov = CoefficientOfVariation(reached_tta);
     if (std::isfinite(cov) && cov >= 0) {
       stats.cov = cov;
       stats.cov_interval = VangelCovInterval(cov, stats.reached, alpha);
     }
+    stats.grid_coarser_than_spread =
+        stats.resolution && *stats.resolution >= stats.tta_summary.max - stats.tta_summary.min;
   }
   stats.hit_rate = stats.runs == 0 ? 0.0 : static_cast<double>(stats.reached) / static_cast<double>(stats.runs);
   stats.hit_rate_interval = ClopperPearson(stats.reached, stats.runs, alpha);
@@ -83,81 +89,141 @@ StabilityStats AnalyzeStability(const std::vector<RunCurve>& runs, double thresh
   return stats;
 }
 
-StabilityVerdict JudgeStability(const StabilityStats& stats, const StabilityRule& rule) {
-  StabilityVerdict verdict;
-  verdict.stable = true;
-  auto add = [&](bool satisfied, const std::string& what) {
-    verdict.reasons.push_back(what + ": " + Outcome(satisfied));
-    verdict.stable = verdict.stable && satisfied;
-  };
-  const std::string level = Percent(1 - stats.alpha);
+namespace {
 
+constexpr const char* kSatisfied = "satisfied";
+constexpr const char* kNotSatisfied = "NOT satisfied";
+constexpr const char* kCantTell = "can't tell";
+
+StabilityCriterion JudgeCov(const StabilityStats& stats, const StabilityRule& rule, const std::string& level) {
+  StabilityCriterion c{"cov", kCantTell, ""};
+  const std::string limit = Percent(rule.max_cov_upper);
   if (!stats.cov_interval) {
-    add(false, "CoV undefined: " + std::to_string(stats.reached) + " run(s) reached the target, at least 2 needed");
-  } else if (!std::isfinite(stats.cov_interval->upper)) {
-    add(false, "CoV " + level + " upper bound unbounded > " + Percent(rule.max_cov_upper));
-  } else {
-    const double upper = stats.cov_interval->upper;
-    const bool ok = upper <= rule.max_cov_upper;
-    const auto [value, limit] = PercentPair(upper, rule.max_cov_upper);
-    add(ok, "CoV " + level + " upper bound " + value + (ok ? " <= " : " > ") + limit);
+    c.detail = "CoV undefined: " + std::to_string(stats.reached) + " run(s) reached the target, at least 2 needed";
+    return c;
   }
+  const Interval& interval = *stats.cov_interval;
+  if (interval.lower > rule.max_cov_upper) {
+    const auto [value, shown_limit] = PercentPair(interval.lower, rule.max_cov_upper);
+    c.outcome = kNotSatisfied;
+    c.detail = "CoV " + level + " lower bound " + value + " > " + shown_limit + " (Vangel interval)";
+    return c;
+  }
+  if (!std::isfinite(interval.upper)) {
+    c.detail = "CoV " + level + " upper bound unbounded, lower bound " + Percent(interval.lower) + " <= " + limit;
+    return c;
+  }
+  const auto [value, shown_limit] = PercentPair(interval.upper, rule.max_cov_upper);
+  if (interval.upper <= rule.max_cov_upper) {
+    c.outcome = kSatisfied;
+    c.detail = "CoV " + level + " upper bound " + value + " <= " + shown_limit;
+    return c;
+  }
+  c.detail = "CoV " + level + " upper bound " + value + " > " + shown_limit + ", but lower bound " +
+             Percent(interval.lower) + " <= " + limit;
+  return c;
+}
 
+StabilityCriterion JudgeHitRate(const StabilityStats& stats, const StabilityRule& rule, const std::string& level) {
+  StabilityCriterion c{"hit_rate", kCantTell, ""};
   const std::string fraction = std::to_string(stats.reached) + "/" + std::to_string(stats.runs);
   if (stats.runs == 0) {
-    add(false, "hit rate 0/0 (no runs) < " + Percent(rule.min_hit_rate));
-  } else {
-    // Compare counts, not rounded shares: 9/10 against 90% is met.
-    const bool ok =
-        static_cast<double>(stats.reached) >= rule.min_hit_rate * static_cast<double>(stats.runs) * (1 - 1e-12);
-    const auto [value, limit] = PercentPair(stats.hit_rate, rule.min_hit_rate);
-    add(ok, "hit rate " + fraction + " = " + value + (ok ? " >= " : " < ") + limit);
+    c.detail = "hit rate 0/0 (no runs)";
+    return c;
   }
+  // Compare counts, not rounded shares: 9/10 against 90% is met.
+  const bool point_ok =
+      static_cast<double>(stats.reached) >= rule.min_hit_rate * static_cast<double>(stats.runs) * (1 - 1e-12);
+  const auto [value, limit] = PercentPair(stats.hit_rate, rule.min_hit_rate);
+  const std::string interval = level + " interval [" + Percent(stats.hit_rate_interval.lower) + ", " +
+                               Percent(stats.hit_rate_interval.upper) + "]";
+  if (point_ok) {
+    c.outcome = kSatisfied;
+    c.detail = "hit rate " + fraction + " = " + value + " >= " + limit + " (judged by its point estimate; " + interval +
+               ")";
+    return c;
+  }
+  const auto [upper, upper_limit] = PercentPair(stats.hit_rate_interval.upper, rule.min_hit_rate);
+  if (stats.hit_rate_interval.upper < rule.min_hit_rate) {
+    c.outcome = kNotSatisfied;
+    c.detail = "hit rate " + fraction + " = " + value + " < " + limit + ", and its " + level + " upper bound " + upper +
+               " < " + upper_limit;
+    return c;
+  }
+  c.detail = "hit rate " + fraction + " = " + value + " < " + limit + ", but its " + level + " upper bound " + upper +
+             " >= " + upper_limit;
+  return c;
+}
 
+}  // namespace
+
+StabilityVerdict JudgeStability(const StabilityStats& stats, const StabilityRule& rule) {
+  StabilityVerdict verdict;
+  verdict.assurance = rule.assurance;
+  const std::string level = Percent(1 - stats.alpha);
+  verdict.criteria.push_back(JudgeCov(stats, rule, level));
+  verdict.criteria.push_back(JudgeHitRate(stats, rule, level));
   const bool enough = stats.reached >= rule.min_reached;
-  add(enough, "runs reaching the target " + std::to_string(stats.reached) + (enough ? " >= " : " < ") +
-                  std::to_string(rule.min_reached));
+  verdict.criteria.push_back({"min_reached", enough ? kSatisfied : kCantTell,
+                              "runs reaching the target " + std::to_string(stats.reached) + (enough ? " >= " : " < ") +
+                                  std::to_string(rule.min_reached)});
 
-  if (verdict.stable) {
-    verdict.result = "STABLE";
+  bool any_broken = false, any_open = false;
+  for (const StabilityCriterion& c : verdict.criteria) {
+    verdict.reasons.push_back(c.detail + ": " + c.outcome);
+    any_broken = any_broken || c.outcome == kNotSatisfied;
+    any_open = any_open || c.outcome == kCantTell;
+  }
+  verdict.stable = !any_broken && !any_open;
+  verdict.result = any_broken ? "NOT STABLE" : any_open ? "INCONCLUSIVE" : "STABLE";
+
+  // Notes: a degenerate interval or a grid coarser than the runs' spread qualifies whatever the CoV says.
+  if (stats.cov && *stats.cov == 0) {
+    verdict.reasons.push_back("note: all " + std::to_string(stats.reached) +
+                              " TTAs are identical, so the CoV's interval [0%, 0%] is degenerate: it says only "
+                              "that the evaluation grid could not tell the runs apart, not that the CoV is 0");
+  } else if (stats.grid_coarser_than_spread) {
+    verdict.reasons.push_back("note: the evaluation grid where runs crossed the target is as coarse as the TTAs' "
+                              "spread, so the CoV measures the grid as much as the runs");
+  }
+  if (verdict.result != "INCONCLUSIVE") return verdict;
+
+  // What blocks the verdict, and what more runs would do.
+  const StabilityCriterion& cov = verdict.criteria[0];
+  const StabilityCriterion& hit_rate = verdict.criteria[1];
+  if (cov.outcome == kSatisfied && hit_rate.outcome == kCantTell) {
+    verdict.reasons.push_back("inconclusive: the hit rate, not the CoV, blocks the verdict: " +
+                              std::to_string(stats.reached) + " of " + std::to_string(stats.runs) +
+                              " runs reached the target, below " + Percent(rule.min_hit_rate) +
+                              ", and so few runs cannot show the true rate below it; more runs tell");
     return verdict;
   }
-  // Not stable: shown so by an interval, or only not shown stable by too few runs?
-  const bool cov_shown_high = stats.cov_interval && stats.cov_interval->lower > rule.max_cov_upper;
-  const bool hit_rate_shown_low = stats.runs > 0 && stats.hit_rate_interval.upper < rule.min_hit_rate;
-  if (cov_shown_high || hit_rate_shown_low) {
-    verdict.result = "NOT STABLE";
-    if (cov_shown_high) {
-      verdict.reasons.push_back("shown: even the CoV's " + level + " lower bound " +
-                                Percent(stats.cov_interval->lower) + " is above " + Percent(rule.max_cov_upper));
-    }
-    if (hit_rate_shown_low) {
-      verdict.reasons.push_back("shown: even the hit rate's " + level + " upper bound " +
-                                Percent(stats.hit_rate_interval.upper) + " is below " + Percent(rule.min_hit_rate));
-    }
-    return verdict;
+  if (cov.outcome != kCantTell) return verdict;
+  if (stats.cov && *stats.cov > 0 && *stats.cov < rule.max_cov_upper) {
+    verdict.reached_runs_needed = RunsForCovAssurance(*stats.cov, rule.max_cov_upper, rule.assurance, stats.alpha);
+    verdict.reached_runs_even_odds = RunsForCovAssurance(*stats.cov, rule.max_cov_upper, 0.5, stats.alpha);
   }
-  verdict.result = "INCONCLUSIVE";
-  if (stats.cov && *stats.cov < rule.max_cov_upper) {
-    constexpr std::size_t kMostRuns = 1000;
-    for (std::size_t n = std::max<std::size_t>(stats.reached + 1, 2); n <= kMostRuns; ++n) {
-      if (VangelCovInterval(*stats.cov, n, stats.alpha).upper <= rule.max_cov_upper) {
-        verdict.reached_runs_needed = n;
-        break;
-      }
-    }
+  std::string hit_rate_too;
+  if (hit_rate.outcome == kCantTell) {
+    hit_rate_too = "; the hit rate (" + std::to_string(stats.reached) + "/" + std::to_string(stats.runs) +
+                   ") is also below " + Percent(rule.min_hit_rate) + ", and more runs are what would tell";
   }
   if (verdict.reached_runs_needed) {
-    verdict.reasons.push_back("inconclusive: too few runs to tell; if the CoV stayed at " + Percent(*stats.cov) +
-                              ", about " + std::to_string(*verdict.reached_runs_needed) +
-                              " runs reaching the target would bring its upper bound within " +
-                              Percent(rule.max_cov_upper));
-  } else if (stats.cov) {
+    std::string even_odds;
+    if (verdict.reached_runs_even_odds) {
+      even_odds = " (" + std::to_string(*verdict.reached_runs_even_odds) + " would do it only half the time)";
+    }
+    verdict.reasons.push_back(
+        "inconclusive: too few runs to tell; if the true CoV is the measured " + Percent(*stats.cov) + ", " +
+        std::to_string(*verdict.reached_runs_needed) + " runs reaching the target bring the CoV's upper bound within " +
+        Percent(rule.max_cov_upper) + " with " + Percent(rule.assurance, 0) + " probability" + even_odds +
+        " (from the sample CoV's sampling distribution, McKay's chi-square approximation)" + hit_rate_too);
+  } else if (stats.cov && *stats.cov > 0) {
     verdict.reasons.push_back("inconclusive: too few runs to tell; the CoV itself (" + Percent(*stats.cov) +
                               ") is not below " + Percent(rule.max_cov_upper) +
-                              ", so more runs would more likely show it unstable");
+                              ", so more runs would more likely show it unstable" + hit_rate_too);
   } else {
-    verdict.reasons.push_back("inconclusive: too few runs to tell");
+    verdict.reasons.push_back("inconclusive: too few runs to tell" + hit_rate_too);
   }
   return verdict;
 }

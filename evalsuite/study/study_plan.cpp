@@ -27,9 +27,11 @@ const std::set<std::string> kStudyKeys = {
     "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
     "stability", "evals_per_epoch", "onednn_isa_cap"};
 const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
-                                          "metric", "threshold", "extra_thresholds", "epochs",          "train_subset"};
-const std::set<std::string> kExternalOnlyKeys = {"command", "log_format"};
-const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached"};
+                                          "metric", "threshold", "extra_thresholds", "epochs",          "train_subset",
+                                          "validation_size"};
+const std::set<std::string> kExternalOnlyKeys = {"command", "log_format", "validation_size"};
+const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached",
+                                              "consecutive_evaluations"};
 
 std::string Join(const std::set<std::string>& names) {
   std::string out;
@@ -188,6 +190,9 @@ EntrySpec ReadEntry(const Reader& reader, const toml::node& node, int position) 
   if (const toml::node* n = table.get("train_subset")) {
     spec.train_subset = static_cast<int>(reader.Integer(*n, prefix + ".train_subset", 1, 1000000000));
   }
+  if (const toml::node* n = table.get("validation_size")) {
+    spec.entry.validation_size = static_cast<int>(reader.Integer(*n, prefix + ".validation_size", 1, 1000000000));
+  }
   if (const toml::node* n = table.get("timeout_seconds")) {
     spec.timeout_seconds = reader.Number(*n, prefix + ".timeout_seconds");
     if (*spec.timeout_seconds < 0) reader.Fail(Reader::Line(*n), prefix + ".timeout_seconds", "must be >= 0");
@@ -276,6 +281,14 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
     }
     if (const toml::node* r = rule.get("min_reached")) {
       plan.rule.min_reached = static_cast<std::size_t>(reader.Integer(*r, "stability.min_reached", 0, 100000));
+    }
+    if (const toml::node* r = rule.get("consecutive_evaluations")) {
+      plan.rule.consecutive_evaluations =
+          static_cast<std::size_t>(reader.Integer(*r, "stability.consecutive_evaluations", 1, 1000));
+      if (plan.rule.consecutive_evaluations > 1 && plan.stop_at_target) {
+        reader.Fail(Reader::Line(*r), "stability.consecutive_evaluations",
+                    "needs stop_at_target = false: a run stopped at its first crossing never shows more in a row");
+      }
     }
   }
 
@@ -454,6 +467,7 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
                         {"extra_thresholds", e.extra_thresholds},
                         {"epochs", e.epochs},
                         {"train_subset", e.train_subset ? nlohmann::json(*e.train_subset) : nlohmann::json()},
+                        {"validation_size", e.validation_size ? nlohmann::json(*e.validation_size) : nlohmann::json()},
                         {"timeout_seconds", e.timeout_seconds}};
     if (!e.builtin) {
       j["command"] = e.command;
@@ -480,7 +494,8 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"stability",
            {{"max_cov_upper", plan.rule.max_cov_upper},
             {"min_hit_rate", plan.rule.min_hit_rate},
-            {"min_reached", plan.rule.min_reached}}},
+            {"min_reached", plan.rule.min_reached},
+            {"consecutive_evaluations", plan.rule.consecutive_evaluations}}},
           {"entries", entries},
           {"schedule", schedule}};
 }
@@ -512,6 +527,9 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
     plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();
     plan.rule.min_reached = get(rule, "min_reached").get<std::size_t>();
+    if (rule.contains("consecutive_evaluations")) {  // absent from plans stored before the key existed
+      plan.rule.consecutive_evaluations = get(rule, "consecutive_evaluations").get<std::size_t>();
+    }
     for (const auto& j : get(json, "entries")) {
       PlannedEntry e;
       e.name = get(j, "name").get<std::string>();
@@ -522,6 +540,9 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
       e.extra_thresholds = get(j, "extra_thresholds").get<std::vector<double>>();
       e.epochs = get(j, "epochs").get<int>();
       if (!get(j, "train_subset").is_null()) e.train_subset = j["train_subset"].get<int>();
+      if (j.contains("validation_size") && !j["validation_size"].is_null()) {
+        e.validation_size = j["validation_size"].get<int>();
+      }
       e.timeout_seconds = get(j, "timeout_seconds").get<double>();
       if (!e.builtin) {
         e.command = get(j, "command").get<std::string>();

@@ -8,7 +8,7 @@
 //   entries = ["baseline", "fast"] # built-in names, and/or tables (inline or [[entries]]):
 //   # { name = "torch-mlp", command = "/usr/bin/python3 {study_dir}/x.py --seed {seed} --log {log}",
 //   #   log_format = "jsonl", timeout_seconds = 600, description = "...", metric = "val_top1",
-//   #   threshold = 0.85, extra_thresholds = [0.8], epochs = 3, train_subset = 5000 }
+//   #   threshold = 0.85, extra_thresholds = [0.8], epochs = 3, train_subset = 5000, validation_size = 10000 }
 //   runs = 5                       # runs per entry
 //   seed = 1                       # the study's base seed
 //   threshold = 0.91               # default: each built-in entry's own
@@ -27,6 +27,8 @@
 //   max_cov_upper = 0.10
 //   min_hit_rate = 0.90
 //   min_reached = 3
+//   consecutive_evaluations = 1    # TTA's crossing: the metric at or above the target for k evaluations in a row
+//                                  # (1 = the first crossing, DAWNBench); k > 1 needs stop_at_target = false
 #pragma once
 
 #include <cstdint>
@@ -51,6 +53,9 @@ struct PlannedEntry {
   std::vector<double> extra_thresholds;
   int epochs = 0;  // 0: not set (external entry that does not use {epochs})
   std::optional<int> train_subset;
+  // Images in the validation split the metric is measured on (external entries declare it; built-in ones use
+  // entries::kValidationImages): the report gives the metric's binomial standard error at the target.
+  std::optional<int> validation_size;
   double timeout_seconds = 0;  // 0: no timeout
 };
 

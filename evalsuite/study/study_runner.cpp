@@ -16,6 +16,7 @@
 
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/study/run_execution.h"
 
 namespace evalsuite::study {
@@ -68,6 +69,8 @@ EntryRecord ToEntryRecord(const PlannedEntry& e) {
   record.extra_thresholds = e.extra_thresholds;
   record.extra = {{"builtin", e.builtin}, {"epochs", e.epochs}, {"timeout_seconds", e.timeout_seconds}};
   if (e.train_subset) record.extra["train_subset"] = *e.train_subset;
+  if (e.builtin) record.extra["validation_size"] = entries::kValidationImages;
+  if (e.validation_size) record.extra["validation_size"] = *e.validation_size;
   if (!e.builtin) {
     record.extra["command"] = e.command;
     record.extra["log_format"] = e.log_format;

@@ -22,7 +22,17 @@ stats::StabilityRule RuleFromPlan(const nlohmann::json& plan) {
   rule.max_cov_upper = it->value("max_cov_upper", rule.max_cov_upper);
   rule.min_hit_rate = it->value("min_hit_rate", rule.min_hit_rate);
   rule.min_reached = it->value("min_reached", rule.min_reached);
+  rule.consecutive_evaluations = it->value("consecutive_evaluations", rule.consecutive_evaluations);
   return rule;
+}
+
+// The median over every run: the plain median when all reached, else Kaplan-Meier's (runs that missed are censored,
+// not dropped), "not reached" when fewer than half reached.
+std::string MedianText(const stats::StabilityStats& s, const std::string& unit) {
+  if (s.runs == 0) return "-";
+  if (s.reached == s.runs) return fmt::format("{:.1f} {}", s.tta_summary.median, unit);
+  if (!s.time_to_target.median) return "not reached";
+  return fmt::format("{:.1f} {} (KM)", *s.time_to_target.median, unit);
 }
 
 std::string LastLines(const std::string& text, int lines) {
@@ -139,8 +149,14 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
                        study.plan.value("seed", uint64_t{0}), study.plan.value("threads", 0),
                        study.plan.value("jobs", 0), study.plan.value("out_dir", std::string("?")));
   }
-  out += fmt::format("rule: stable when the CoV interval's upper bound <= {}, hit rate >= {}, at least {} reached\n\n",
-                     Percent(rule.max_cov_upper), Percent(rule.min_hit_rate), rule.min_reached);
+  out += fmt::format(
+      "rule: stable when the CoV interval's upper bound <= {}, hit rate (point estimate) >= {}, at least {} reached{}\n"
+      "median TTA: of all runs (Kaplan-Meier when some did not reach; 'not reached' when fewer than half did)\n\n",
+      Percent(rule.max_cov_upper), Percent(rule.min_hit_rate), rule.min_reached,
+      rule.consecutive_evaluations > 1
+          ? fmt::format("; TTA at the first of {} consecutive evaluations at or above the target",
+                        rule.consecutive_evaluations)
+          : "");
 
   std::map<std::string, std::vector<RunRecord>> runs;
   for (RunRecord& run : store.LoadRuns(study.id)) runs[run.entry].push_back(std::move(run));
@@ -165,11 +181,12 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
       curves.push_back(runlog::ToRunCurve(run.log));
       // A run that reached the target and then crashed counts as reached (its TTA stands), not also as failed:
       // reached + failed + not reached = runs.
-      if (run.log.status == runlog::RunStatus::kFailed && !stats::TimeToTarget(curves.back().points, entry.threshold)) {
+      if (run.log.status == runlog::RunStatus::kFailed &&
+          !stats::TimeToTarget(curves.back().points, entry.threshold, rule.consecutive_evaluations)) {
         ++failed;
       }
     }
-    stats::StabilityStats s = stats::AnalyzeStability(curves, entry.threshold);
+    stats::StabilityStats s = stats::AnalyzeStability(curves, entry.threshold, 0.05, rule.consecutive_evaluations);
     stats::StabilityVerdict verdict = stats::JudgeStability(s, rule);
     std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
     std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
@@ -184,7 +201,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
                     std::to_string(curves.size()) + (planned ? "/" + std::to_string(*planned) : ""),
                     std::to_string(s.reached), std::to_string(failed), std::to_string(interrupted),
                     std::to_string(did_not_run),
-                    s.reached > 0 ? fmt::format("{:.1f} {}", s.tta_summary.median, unit) : "-", cov,
+                    MedianText(s, unit), cov,
                     s.runs > 0 ? Percent(s.hit_rate) + " [" + Percent(s.hit_rate_interval.lower) + ", " +
                                      Percent(s.hit_rate_interval.upper) + "]"
                                : "-",

@@ -262,3 +262,45 @@ TEST(ShippedStudiesTest, ParseAndValidate) {
 
 }  // namespace
 }  // namespace evalsuite::study
+
+namespace evalsuite::study {
+namespace {
+
+// Issue 13 point 9: a crossing that holds for k evaluations is a plan key, recorded in the effective plan; it makes
+// no sense for runs stopped at their first crossing. External entries may declare their validation size.
+TEST(StudyPlanTest, ConsecutiveEvaluationsAndValidationSize) {
+  StudyPlan plan = ParseStudyPlan(R"(
+entries = ["baseline", { name = "ext", command = "sh run.sh {seed} {log}", threshold = 0.8, validation_size = 10000 }]
+[stability]
+consecutive_evaluations = 2
+)",
+                                  "/studies/s.toml", {}, 4);
+  EXPECT_EQ(plan.rule.consecutive_evaluations, 2u);
+  EXPECT_EQ(plan.entries[1].validation_size, 10000);
+  const nlohmann::json json = PlanToJson(plan);
+  EXPECT_EQ(json["stability"]["consecutive_evaluations"], 2);
+  const StudyPlan back = PlanFromJson(json);
+  EXPECT_EQ(back.rule.consecutive_evaluations, 2u);
+  EXPECT_EQ(back.entries[1].validation_size, 10000);
+  nlohmann::json older = json;
+  older["stability"].erase("consecutive_evaluations");
+  EXPECT_EQ(PlanFromJson(older).rule.consecutive_evaluations, 1u);
+
+  try {
+    ParseStudyPlan("stop_at_target = true\nentries = [\"baseline\"]\n[stability]\nconsecutive_evaluations = 3\n",
+                   "/studies/s.toml", {}, 4);
+    FAIL() << "k consecutive evaluations with stop_at_target passed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("s.toml:4"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("stop_at_target = false"), std::string::npos) << e.what();
+  }
+  try {
+    ParseStudyPlan("entries = [{ name = \"baseline\", validation_size = 5 }]\n", "/studies/s.toml", {}, 4);
+    FAIL() << "a built-in entry took a validation size";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("validation_size"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace evalsuite::study

@@ -1,0 +1,52 @@
+// study show's table (issue 13 point 4): the median TTA counts every run, Kaplan-Meier's when some missed.
+#include "evalsuite/study/study_summary.h"
+
+#include <gtest/gtest.h>
+
+#include "evalsuite/study/run_store.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::study {
+namespace {
+
+using evalsuite::testing::TempDir;
+
+RunRecord MakeRun(int index, double time, double metric) {
+  RunRecord run;
+  run.entry = "e";
+  run.run_index = index;
+  run.threads = 1;
+  run.log.status = metric >= 0.9 ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
+  run.log.points.push_back({1, time / 2, time / 2, 0.5, std::nullopt});
+  run.log.points.push_back({2, time, time, metric, std::nullopt});
+  run.log.train_seconds = time;
+  run.log.wall_seconds = time;
+  return run;
+}
+
+std::string Summary(const std::vector<RunRecord>& runs) {
+  TempDir dir;
+  auto store = RunStore::Open(dir / "s.db");
+  const int64_t id = store->CreateStudy("s", "import", {}, {});
+  EntryRecord entry;
+  entry.name = "e";
+  entry.threshold = 0.9;
+  store->UpsertEntry(id, entry);
+  for (const RunRecord& run : runs) store->InsertRun(id, run);
+  return FormatStudySummary(*store, *store->FindStudy("s"));
+}
+
+TEST(StudySummaryTest, MedianTtaCountsTheRunsThatMissed) {
+  // 1 of 5 reached (at 30 s): the median of the runs that reached would say 30.0 s; fewer than half reached.
+  std::string text = Summary({MakeRun(0, 30, 0.91), MakeRun(1, 50, 0.85), MakeRun(2, 50, 0.85), MakeRun(3, 50, 0.85),
+                              MakeRun(4, 50, 0.85)});
+  EXPECT_NE(text.find("not reached"), std::string::npos) << text;
+  EXPECT_EQ(text.find("30.0 s"), std::string::npos) << text;
+  // 3 of 5 reached at 10, 20, 30 s, two stopped at 40 s: Kaplan-Meier's median is 30 (statsmodels:
+  // SurvfuncRight([10, 20, 30, 40, 40], [1, 1, 1, 0, 0]).quantile(0.5) = 30.0), not the 20 of the three.
+  text = Summary({MakeRun(0, 10, 0.91), MakeRun(1, 20, 0.91), MakeRun(2, 30, 0.91), MakeRun(3, 40, 0.85), MakeRun(4, 40, 0.85)});
+  EXPECT_NE(text.find("30.0 s (KM)"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace evalsuite::study
