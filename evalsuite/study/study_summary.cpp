@@ -169,7 +169,9 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     int failed = 0, interrupted = 0, did_not_run = 0;
     std::string first_cause;
     for (const RunRecord& run : runs[entry.name]) {
-      if (!IsFinishedRun(run)) {
+      // A study's interrupted run is redone by resume; an imported one never will be, and counts as a run that
+      // did not succeed (MLPerf's rule, as in the report and the importer's olympic mean).
+      if (!IsFinishedRun(run) && study.kind == "study") {
         ++interrupted;
         continue;
       }

@@ -48,5 +48,14 @@ TEST(StudySummaryTest, MedianTtaCountsTheRunsThatMissed) {
   EXPECT_NE(text.find("30.0 s (KM)"), std::string::npos) << text;
 }
 
+// Point 2: an imported run without its end counts as a run that did not reach, as in the report and the importer.
+TEST(StudySummaryTest, ImportedInterruptedRunCountsAsNotReached) {
+  RunRecord interrupted = MakeRun(4, 20, 0.85);
+  interrupted.log.status = runlog::RunStatus::kIncomplete;
+  const std::string text =
+      Summary({MakeRun(0, 30, 0.91), MakeRun(1, 31, 0.91), MakeRun(2, 32, 0.91), MakeRun(3, 33, 0.91), interrupted});
+  EXPECT_NE(text.find("e      0.9        5     4        0       0            0"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace evalsuite::study
