@@ -105,58 +105,6 @@ std::optional<json> ParseBody(const httplib::Request& request, httplib::Response
 
 }  // namespace
 
-std::optional<std::string> LabelerNameProblem(std::string_view name) {
-  if (name.empty()) return "the labeler name is empty";
-  if (name.size() > kMaxLabelerNameBytes) {
-    return "the labeler name is longer than " + std::to_string(kMaxLabelerNameBytes) + " bytes";
-  }
-  // Decode UTF-8 by hand: the check is on code points (C0/C1 controls, line separators, bidi overrides that
-  // would make a name in a report read differently from what it is).
-  std::size_t i = 0;
-  while (i < name.size()) {
-    const unsigned char lead = static_cast<unsigned char>(name[i]);
-    int length = 0;
-    uint32_t code = 0;
-    if (lead < 0x80) {
-      length = 1;
-      code = lead;
-    } else if ((lead & 0xE0) == 0xC0) {
-      length = 2;
-      code = lead & 0x1F;
-    } else if ((lead & 0xF0) == 0xE0) {
-      length = 3;
-      code = lead & 0x0F;
-    } else if ((lead & 0xF8) == 0xF0) {
-      length = 4;
-      code = lead & 0x07;
-    } else {
-      return "the labeler name is not valid UTF-8";
-    }
-    if (i + length > name.size()) return "the labeler name is not valid UTF-8";
-    for (int k = 1; k < length; ++k) {
-      const unsigned char next = static_cast<unsigned char>(name[i + k]);
-      if ((next & 0xC0) != 0x80) return "the labeler name is not valid UTF-8";
-      code = (code << 6) | (next & 0x3F);
-    }
-    const uint32_t min_code[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (code < min_code[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-      return "the labeler name is not valid UTF-8";
-    }
-    const bool control = code < 0x20 || (code >= 0x7F && code <= 0x9F) || code == 0x2028 || code == 0x2029 ||
-                         code == 0x200E || code == 0x200F || (code >= 0x202A && code <= 0x202E) ||
-                         (code >= 0x2066 && code <= 0x2069) || code == 0xFEFF;
-    if (control) return "the labeler name contains a control character";
-    i += length;
-  }
-  if (name.front() == ' ' || name.back() == ' ') return "the labeler name starts or ends with a space";
-  return std::nullopt;
-}
-
-bool IsLoopbackAddress(const std::string& address) {
-  return address == "127.0.0.1" || address == "localhost" || address == "::1" || address == "[::1]" ||
-         address.rfind("127.", 0) == 0;
-}
-
 std::string RandomToken() {
   unsigned char bytes[32];
   if (RAND_bytes(bytes, sizeof(bytes)) != 1) throw ExternalError("OpenSSL", "RAND_bytes failed");
@@ -179,7 +127,10 @@ LabelServer::LabelServer(datasets::CandidateManifest manifest, fs::path candidat
     }
   }
   if (!options_.default_labeler.empty()) {
-    if (auto problem = LabelerNameProblem(options_.default_labeler)) throw UsageError("--labeler", *problem);
+    std::string problem;
+    const auto name = NormalizeLabelerName(options_.default_labeler, problem);
+    if (!name) throw UsageError("--labeler", problem);
+    options_.default_labeler = *name;
   }
   std::error_code error;
   candidates_root_ = fs::canonical(candidates_dir, error);
@@ -204,7 +155,7 @@ LabelServer::LabelServer(datasets::CandidateManifest manifest, fs::path candidat
     const datasets::Candidate& y = manifest_.items[b];
     return std::tie(x.class_index, x.wnid, x.rank) < std::tie(y.class_index, y.wnid, y.rank);
   });
-  server_ = std::make_unique<httplib::Server>();
+  server_ = std::make_unique<GuardedHttpServer>(options_.http);
   Routes();
 }
 
@@ -250,6 +201,10 @@ void LabelServer::Routes() {
     if (response.status == 413) reason = "the request body is too large";
     if (response.status == 404) reason = "no such endpoint: " + request.method + " " + request.path;
     if (response.status == 400) reason = "malformed request";
+    if (response.status == 400 && GuardedHttpServer::CurrentRequestOverBudget()) {
+      response.status = 431;
+      reason = "the request headers are too large";
+    }
     if (response.status == 414) reason = "the request URI is too long";
     Refuse(response, response.status, reason);
   });
@@ -285,6 +240,33 @@ void LabelServer::Routes() {
 // POSTs the page token, the origin and the content type. Returns false after writing the refusal.
 bool LabelServer::Admit(const httplib::Request& request, httplib::Response& response) {
   response.set_header("Cache-Control", "no-store");
+  // DNS rebinding: a page on another site whose name now resolves to this machine still sends its own name as
+  // Host. Checked in both modes (a token in a cookie would not travel to the rebound name, a query token might).
+  const bool loopback_only = options_.access_token.empty();
+  if (!HostAllowed(request.get_header_value("Host"), options_.bind, options_.allow_hosts, loopback_only)) {
+    Refuse(response, 403,
+           "unexpected Host header '" + request.get_header_value("Host").substr(0, 200) + "': this server answers to " +
+               (loopback_only ? "loopback addresses" : "IP addresses") +
+               ", localhost and the names given with --allow-host");
+    return false;
+  }
+  // Bodies are bounded before a byte of them is read: chunked ones (whose length the library would not
+  // check) are refused outright; a browser's fetch of a JSON string always sends Content-Length.
+  if (request.has_header("Transfer-Encoding")) {
+    GuardedHttpServer::CloseAfterResponse();  // the unread body must not be parsed as the next request
+    Refuse(response, 411, "chunked or encoded request bodies are refused: send Content-Length");
+    return false;
+  }
+  if (request.has_header("Content-Length")) {
+    const std::string length = request.get_header_value("Content-Length");
+    const bool numeric = !length.empty() && length.size() < 19 &&
+                         std::all_of(length.begin(), length.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (!numeric || std::stoull(length) > options_.max_body_bytes) {
+      GuardedHttpServer::CloseAfterResponse();
+      Refuse(response, 413, "the request body is too large");
+      return false;
+    }
+  }
   if (!options_.access_token.empty()) {
     std::string presented = request.get_header_value(kAccessTokenHeader);
     const std::string authorization = request.get_header_value("Authorization");
@@ -303,18 +285,6 @@ bool LabelServer::Admit(const httplib::Request& request, httplib::Response& resp
     if (from_query) {
       response.set_header("Set-Cookie",
                           std::string(kAccessCookie) + "=" + presented + "; Path=/; HttpOnly; SameSite=Strict");
-    }
-  } else {
-    // Without a token the server is loopback-only; a page on another site that rebinds its DNS name to
-    // 127.0.0.1 would still send its own name as Host, so only loopback names are accepted.
-    std::string host = request.get_header_value("Host");
-    const std::size_t colon = host.rfind(':');
-    if (colon != std::string::npos && host.find(']', colon) == std::string::npos) host = host.substr(0, colon);
-    if (host != "127.0.0.1" && host != "localhost" && host != "[::1]" && host.rfind("127.", 0) != 0) {
-      Refuse(response, 403,
-             "unexpected Host header '" + request.get_header_value("Host") +
-                 "': this server answers only to loopback names");
-      return false;
     }
   }
   if (request.method == "POST") {
@@ -339,16 +309,18 @@ bool LabelServer::Admit(const httplib::Request& request, httplib::Response& resp
   return true;
 }
 
-std::optional<std::string> LabelServer::LabelerOf(const std::string& requested, httplib::Response& response) const {
-  const std::string labeler = requested.empty() ? options_.default_labeler : requested;
-  if (labeler.empty()) {
-    Refuse(response, 400, "no labeler: add ?labeler=NAME (or start the server with --labeler)");
-    return std::nullopt;
+std::optional<std::string> LabelServer::LabelerOf(bool given, const std::string& requested,
+                                                   httplib::Response& response) const {
+  if (!given) {
+    if (options_.default_labeler.empty()) {
+      Refuse(response, 400, "no labeler: add ?labeler=NAME (or start the server with --labeler)");
+      return std::nullopt;
+    }
+    return options_.default_labeler;
   }
-  if (auto problem = LabelerNameProblem(labeler)) {
-    Refuse(response, 400, *problem);
-    return std::nullopt;
-  }
+  std::string problem;
+  auto labeler = NormalizeLabelerName(requested, problem);  // an empty name is refused, never the default
+  if (!labeler) Refuse(response, 400, problem);
   return labeler;
 }
 
@@ -372,7 +344,7 @@ void LabelServer::ServePage(const httplib::Request& request, httplib::Response& 
 }
 
 void LabelServer::ServeQueue(const httplib::Request& request, httplib::Response& response) {
-  const auto labeler = LabelerOf(request.get_param_value("labeler"), response);
+  const auto labeler = LabelerOf(request.has_param("labeler"), request.get_param_value("labeler"), response);
   if (!labeler) return;
   const auto decisions = CurrentDecisions(store_.EventsOf(*labeler));
   json classes = json::array();
@@ -498,7 +470,7 @@ void LabelServer::PostLabel(const httplib::Request& request, httplib::Response& 
     Refuse(response, 400, "'labeler' must be a string");
     return;
   }
-  const auto labeler = LabelerOf(body->value("labeler", ""), response);
+  const auto labeler = LabelerOf(body->contains("labeler"), body->value("labeler", ""), response);
   if (!labeler) return;
   if (!body->contains("item") || !(*body)["item"].is_string()) {
     Refuse(response, 400, "'item' must be a string (an item id)");
@@ -542,7 +514,7 @@ void LabelServer::PostUndo(const httplib::Request& request, httplib::Response& r
     Refuse(response, 400, "'labeler' must be a string");
     return;
   }
-  const auto labeler = LabelerOf(body->value("labeler", ""), response);
+  const auto labeler = LabelerOf(body->contains("labeler"), body->value("labeler", ""), response);
   if (!labeler) return;
   std::optional<std::string> item;
   if (body->contains("item")) {

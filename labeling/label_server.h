@@ -23,14 +23,11 @@
 #include <vector>
 
 #include "datasets/images/candidate_manifest.h"
+#include "labeling/guarded_http_server.h"
+#include "labeling/host_check.h"
 #include "labeling/label_store.h"
+#include "labeling/labeler_name.h"
 #include "labeling/safe_path.h"
-
-namespace httplib {
-class Server;
-struct Request;
-struct Response;
-}  // namespace httplib
 
 namespace evalsuite::labeling {
 
@@ -42,16 +39,13 @@ struct ServerOptions {
   std::filesystem::path examples_dir;      // optional: DIR/<wnid>/*.jpg or DIR/<wnid>_*.jpg
   std::size_t max_body_bytes = 16 * 1024;  // a decision is ~200 bytes; anything larger is refused (413)
   std::size_t examples_per_class = 8;
+  std::set<std::string> allow_hosts;       // extra Host names served (lower case), besides IPs and localhost
+  HttpLimits http;                         // worker pool, per-request byte budget and deadline, keep-alive
 };
 
-constexpr std::size_t kMaxLabelerNameBytes = 64;
 constexpr std::size_t kMinAccessTokenChars = 16;
 constexpr double kMaxSecondsPerItem = 24 * 3600;
 
-// Why `name` is not acceptable as a labeler name (empty, too long, not UTF-8, control or bidi characters), or
-// nullopt when it is.
-std::optional<std::string> LabelerNameProblem(std::string_view name);
-bool IsLoopbackAddress(const std::string& address);
 // 32 random bytes as hex (OpenSSL RAND_bytes): CSRF tokens, CSP nonces, generated access tokens.
 std::string RandomToken();
 
@@ -79,7 +73,9 @@ class LabelServer {
  private:
   void Routes();
   bool Admit(const httplib::Request& request, httplib::Response& response);
-  std::optional<std::string> LabelerOf(const std::string& requested, httplib::Response& response) const;
+  // The normalized labeler a request names (`given`: the request carries the field, even empty), else the
+  // server's --labeler; nullopt after writing the refusal.
+  std::optional<std::string> LabelerOf(bool given, const std::string& requested, httplib::Response& response) const;
   void ServePage(const httplib::Request& request, httplib::Response& response);
   void ServeQueue(const httplib::Request& request, httplib::Response& response);
   void ServeExamples(const httplib::Request& request, httplib::Response& response);
@@ -101,7 +97,7 @@ class LabelServer {
   std::mutex examples_mutex_;
   std::map<std::string, std::vector<std::string>> examples_;  // wnid -> relative paths under examples_root_
   std::set<std::string> example_paths_;
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<GuardedHttpServer> server_;
   int port_ = -1;
 };
 

@@ -12,7 +12,7 @@ packages=(
   libtorch-dev libopencv-dev libopencv-contrib-dev libcurl4-openssl-dev libboost-math-dev
   libgtest-dev libgmock-dev
   # companions
-  nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libsqlite3-dev sqlite3 libcpp-httplib-dev libfmt-dev
+  nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libsqlite3-dev sqlite3 libcpp-httplib-dev libicu-dev libfmt-dev
   libssl-dev zlib1g-dev
   # embedded default data, WordNet for class synonyms
   dataset-fashion-mnist wordnet-base

@@ -30,13 +30,19 @@ json ItemsToJson(const std::vector<HoldoutItem>& items) {
   return array;
 }
 
-std::string ComputeHoldoutVersionHash(const std::vector<HoldoutItem>& items) {
+std::string ComputeHoldoutVersionHash(const Holdout& holdout) {
   // nlohmann::json keeps object keys sorted, so dump() is a canonical serialization.
-  return Sha256Hex(ItemsToJson(items).dump());
+  if (holdout.schema_version == 1) return Sha256Hex(ItemsToJson(holdout.items).dump());
+  const json covered = {{"class_list", holdout.class_list},
+                        {"class_names", holdout.class_names},
+                        {"rule", holdout.rule},
+                        {"items", ItemsToJson(holdout.items)}};
+  return Sha256Hex(covered.dump());
 }
 
 void WriteHoldout(Holdout holdout, const std::filesystem::path& dir) {
-  holdout.version_hash = ComputeHoldoutVersionHash(holdout.items);
+  holdout.schema_version = kHoldoutSchemaVersion;
+  holdout.version_hash = ComputeHoldoutVersionHash(holdout);
   if (holdout.created_at.empty()) holdout.created_at = UtcNowIso8601();
   json root = {{"schema_version", kHoldoutSchemaVersion},
                {"name", holdout.name},
@@ -59,12 +65,13 @@ Holdout ReadHoldout(const std::filesystem::path& dir) {
   const json root = ParseUserJson(text.str(), where);
   RequireObject(root, where);
   const std::optional<int64_t> version = OptionalInteger(root, "schema_version", where, 0, 2147483647);
-  if (version != kHoldoutSchemaVersion) {
+  if (version != 1 && version != kHoldoutSchemaVersion) {
     throw InputError(where + ".schema_version", version ? "is " + std::to_string(*version) + ", this evalsuite reads " +
                                                               std::to_string(kHoldoutSchemaVersion)
                                                         : std::string("missing"));
   }
   Holdout holdout;
+  holdout.schema_version = static_cast<int>(*version);
   holdout.name = OptionalString(root, "name", where).value_or("");
   holdout.class_list = OptionalString(root, "class_list", where).value_or("imagenet-1k");
   holdout.class_names = OptionalStringArray(root, "class_names", where).value_or(std::vector<std::string>{});
@@ -96,10 +103,12 @@ Holdout ReadHoldout(const std::filesystem::path& dir) {
 
 std::vector<std::string> VerifyHoldout(const Holdout& holdout, const std::filesystem::path& dir) {
   std::vector<std::string> problems;
-  const std::string computed = ComputeHoldoutVersionHash(holdout.items);
+  const std::string computed = ComputeHoldoutVersionHash(holdout);
   if (computed != holdout.version_hash) {
     problems.push_back((dir / kHoldoutManifestFile).string() + ": version_hash " + holdout.version_hash +
-                       " does not match the items (" + computed + "): the manifest was modified");
+                       " does not match " +
+                       (holdout.schema_version == 1 ? "the items" : "the class list, class names, rule and items") +
+                       " (" + computed + "): the manifest was modified");
   }
   for (const HoldoutItem& item : holdout.items) {
     const std::filesystem::path file = dir / item.path;

@@ -11,7 +11,9 @@
 
 namespace evalsuite::datasets {
 
-constexpr int kHoldoutSchemaVersion = 1;
+// Version 2's hash covers the class list, class names and rule as well as the items; version 1 (items only)
+// is still read and verified as it was written.
+constexpr int kHoldoutSchemaVersion = 2;
 constexpr const char* kHoldoutManifestFile = "manifest.json";
 
 struct HoldoutItem {
@@ -32,11 +34,14 @@ struct Holdout {
   nlohmann::json rule = nlohmann::json::object();  // how it was frozen: {"rule":"majority","min_labelers":2}
   std::string created_at;
   std::vector<HoldoutItem> items;
-  std::string version_hash;                // SHA-256 over the canonical JSON of `items`
+  std::string version_hash;                // SHA-256 over the canonical JSON of what it covers (see below)
+  int schema_version = kHoldoutSchemaVersion;
 };
 
 nlohmann::json ItemsToJson(const std::vector<HoldoutItem>& items);
-std::string ComputeHoldoutVersionHash(const std::vector<HoldoutItem>& items);
+// SHA-256 over the canonical JSON of class_list, class_names, rule and items (schema 2), or of the items
+// alone (schema 1): editing any of them without re-freezing is detected by VerifyHoldout.
+std::string ComputeHoldoutVersionHash(const Holdout& holdout);
 
 // Writes DIR/manifest.json (atomically), computing the version hash. Image files must already be in DIR.
 void WriteHoldout(Holdout holdout, const std::filesystem::path& dir);

@@ -20,6 +20,7 @@
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "labeling/agreement.h"
+#include "labeling/csv_cell.h"
 #include "labeling/label_server.h"
 #include "labeling/label_store.h"
 #include "labeling/safe_path.h"
@@ -27,6 +28,7 @@
 namespace evalsuite::cli {
 namespace {
 namespace fs = std::filesystem;
+using labeling::CsvRow;
 using labeling::LabelStore;
 
 struct CommonArgs {
@@ -73,16 +75,26 @@ struct ServeArgs {
   int port = 8080;
   std::string examples;
   std::string token;
+  std::vector<std::string> allow_hosts;
 };
 
 void RunServe(const ServeArgs& args) {
   const datasets::CandidateManifest manifest = datasets::ReadCandidateManifest(args.common.candidates);
-  if (auto problem = labeling::LabelerNameProblem(args.labeler)) throw UsageError("--labeler", *problem);
+  std::string problem;
+  const auto labeler = labeling::NormalizeLabelerName(args.labeler, problem);
+  if (!labeler) throw UsageError("--labeler", problem);
   if (args.port < 0 || args.port > 65535) throw UsageError("--port", "must be between 0 and 65535");
   labeling::ServerOptions options;
   options.bind = args.bind;
   options.port = args.port;
-  options.default_labeler = args.labeler;
+  options.default_labeler = *labeler;
+  for (const std::string& name : args.allow_hosts) {
+    const auto host = labeling::HostOfHeader(name);
+    if (!host || host->find_first_of("/?#@ ") != std::string::npos) {
+      throw UsageError("--allow-host", "'" + name + "' is not a host name");
+    }
+    options.allow_hosts.insert(*host);
+  }
   options.examples_dir = args.examples;
   options.access_token = args.token;
   const bool loopback = labeling::IsLoopbackAddress(args.bind);
@@ -105,11 +117,11 @@ void RunServe(const ServeArgs& args) {
   const std::string host = loopback ? (args.bind == "::1" ? "[::1]" : args.bind)
                                     : (args.bind == "0.0.0.0" || args.bind == "::" ? HostName() : args.bind);
   std::string url = "http://" + host + ":" + std::to_string(port) +
-                    "/?labeler=" + labeling::PercentEncode(args.labeler, /*keep_slash=*/false);
+                    "/?labeler=" + labeling::PercentEncode(*labeler, /*keep_slash=*/false);
   if (!options.access_token.empty())
     url += "&token=" + labeling::PercentEncode(options.access_token, /*keep_slash=*/false);
   std::cout << "Labeling " << server.item_count() << " candidates of " << manifest.classes.size() << " classes as "
-            << args.labeler << "\n"
+            << *labeler << "\n"
             << "Store: " << store.file().string() << "\n"
             << "Open: " << url << "\n"
             << "Other labelers: the same URL with their own ?labeler=NAME. Stop with Ctrl-C." << std::endl;
@@ -170,22 +182,6 @@ struct ExportArgs {
   std::string out;
   bool decisions = false;
 };
-
-std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
-std::string CsvRow(const std::vector<std::string>& fields) {
-  std::string row;
-  for (std::size_t i = 0; i < fields.size(); ++i) row += (i ? "," : "") + CsvField(fields[i]);
-  return row + "\n";
-}
 
 std::string FormatSeconds(double seconds) {
   std::ostringstream out;
@@ -275,6 +271,9 @@ void RegisterLabelCommand(CLI::App& app) {
       ->check(CLI::ExistingDirectory);
   serve->add_option("--token", serve_args->token,
                     "Access token every request must carry (generated when binding a non-loopback address)");
+  serve->add_option("--allow-host", serve_args->allow_hosts,
+                    "A host name the page may be opened under besides IP addresses and localhost (repeatable); "
+                    "other Host headers are refused (DNS rebinding)");
   serve->callback([serve_args] { RunServe(*serve_args); });
 
   auto agreement_args = std::make_shared<AgreementArgs>();

@@ -49,6 +49,13 @@ ClassMapping MapModelClasses(const ModelSpec& model, int num_outputs, const Hold
       mapping.covered[it->second] = true;
       ++matched;
     }
+    if (matched == 0) {  // scoring would print n/a for every class and still succeed
+      throw InputError(model.sidecar.empty() ? where : model.sidecar.string() + ": classes",
+                       "none of its " + std::to_string(num_outputs) + " classes (\"" + model.classes.front() +
+                           "\", ...) names a class of the holdout (" + std::to_string(classes.count) +
+                           " classes, \"" + classes.class_list + "\"): give the model's classes as the holdout's "
+                           "wnids or names");
+    }
     mapping.how = "by name (" + std::to_string(matched) + " of " + std::to_string(num_outputs) + " outputs matched)";
     return mapping;
   }

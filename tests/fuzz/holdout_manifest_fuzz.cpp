@@ -7,7 +7,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   evalsuite::fuzz::WriteScratch("manifest.json", data, size);
   try {
     const evalsuite::datasets::Holdout holdout = evalsuite::datasets::ReadHoldout(evalsuite::fuzz::ScratchDir());
-    (void)evalsuite::datasets::ComputeHoldoutVersionHash(holdout.items);
+    (void)evalsuite::datasets::ComputeHoldoutVersionHash(holdout);
   } catch (const evalsuite::Error&) {
   }
   return 0;

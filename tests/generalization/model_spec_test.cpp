@@ -122,5 +122,31 @@ TEST(ClassMapping, IdentityByNameAndErrors) {
   EXPECT_FALSE(subset.covered[0]);
 }
 
+// A 10-class model on a 1,000-class holdout: without outputs that name holdout classes it is refused, not
+// scored "n/a" with a success exit; ten outputs with no names are refused too.
+TEST(ClassMapping, ModelWhoseClassesNameNoHoldoutClassIsRefused) {
+  datasets::Holdout imagenet;
+  datasets::HoldoutItem item;
+  item.class_index = 0;
+  item.wnid = "n01440764";
+  item.class_name = "tench";
+  imagenet.items.push_back(item);
+  const HoldoutClasses in1k = DescribeHoldoutClasses(imagenet);
+  ModelSpec fashion;
+  fashion.name = "fashion";
+  fashion.classes = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                     "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+  try {
+    MapModelClasses(fashion, 10, in1k);
+    ADD_FAILURE() << "a model naming no holdout class was mapped";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("none of its 10 classes"), std::string::npos) << e.what();
+  }
+  fashion.classes.clear();
+  EXPECT_THROW(MapModelClasses(fashion, 10, in1k), Error);
+  fashion.classes = {"T-shirt/top", "tench"};  // one output relates: scored, the rest counted uncovered
+  EXPECT_EQ(MapModelClasses(fashion, 2, in1k).output_to_class, (std::vector<int>{-1, 0}));
+}
+
 }  // namespace
 }  // namespace evalsuite::generalization

@@ -88,6 +88,36 @@ TEST_F(HoldoutFreezeTest, MajorityKeepsItemsMostLabelersCalledCorrectAndTheResul
   EXPECT_FALSE(datasets::VerifyHoldout(datasets::ReadHoldout(out), out).empty());
 }
 
+// The version hash covers what a model is scored against besides the items: editing the class list, the class
+// names or the rule in manifest.json without re-freezing is caught (it was not before schema 2).
+TEST_F(HoldoutFreezeTest, VersionHashCoversClassListClassNamesAndRule) {
+  const fs::path out = dir_ / "holdout";
+  Freeze("majority", 2, out);
+  const std::string original = evalsuite::testing::ReadFile(out / datasets::kHoldoutManifestFile);
+  ASSERT_TRUE(datasets::VerifyHoldout(datasets::ReadHoldout(out), out).empty());
+  EXPECT_EQ(nlohmann::json::parse(original)["schema_version"], 2);
+  const std::vector<std::pair<std::string, nlohmann::json>> edits = {
+      {"class_list", "fashion-mnist"},
+      {"class_names", nlohmann::json::array({"tench", "springer", "golf ball"})},
+      {"rule", {{"rule", "majority"}, {"min_labelers", 1}}}};
+  for (const auto& [field, value] : edits) {
+    nlohmann::json edited = nlohmann::json::parse(original);
+    edited[field] = value;
+    WriteFile(out / datasets::kHoldoutManifestFile, edited.dump(1));
+    const auto problems = datasets::VerifyHoldout(datasets::ReadHoldout(out), out);
+    ASSERT_EQ(problems.size(), 1u) << field;
+    EXPECT_NE(problems[0].find("the class list, class names, rule and items"), std::string::npos) << problems[0];
+  }
+  // A schema-1 holdout (items-only hash) still verifies as it was written.
+  datasets::Holdout legacy = datasets::ReadHoldout(out);
+  legacy.schema_version = 1;
+  nlohmann::json old = nlohmann::json::parse(original);
+  old["schema_version"] = 1;
+  old["version_hash"] = datasets::ComputeHoldoutVersionHash(legacy);
+  WriteFile(out / datasets::kHoldoutManifestFile, old.dump(1));
+  EXPECT_TRUE(datasets::VerifyHoldout(datasets::ReadHoldout(out), out).empty());
+}
+
 TEST_F(HoldoutFreezeTest, FrequencyRuleAndMinimumLabelers) {
   EXPECT_EQ(Freeze("frequency>=1", 1, dir_ / "h1").selected, 3u);    // only unanimous
   EXPECT_EQ(Freeze("frequency>=0.3", 1, dir_ / "h2").selected, 9u);  // a third is enough
