@@ -99,7 +99,8 @@ RcpPoint MakeRcpPoint(const std::string& name, double batch_size, std::vector<do
   const std::size_t end = n > drop_each_side ? n - drop_each_side : 0;
   point.kept_runs = end > begin ? end - begin : 0;
   point.mean = Mean(epochs, begin, end);
-  point.stdev = point.kept_runs > 0 ? PopulationStdev(epochs, begin, end) : std::numeric_limits<double>::quiet_NaN();
+  // The checker's spread is numpy.std over every reference run, not only the kept ones.
+  point.stdev = n > 0 ? PopulationStdev(epochs, 0, n) : std::numeric_limits<double>::quiet_NaN();
   const std::size_t n_submission = submission_runs >= 2 ? submission_runs - 2 : 0;
   point.min_epochs = RcpMinAcceptableMean(point.mean, point.stdev, point.kept_runs, n_submission);
   point.max_speedup = point.mean / point.min_epochs;
@@ -123,9 +124,10 @@ RcpPoint InterpolateRcp(double batch_size, const RcpPoint& low, const RcpPoint& 
 std::vector<RcpPoint> PruneRcps(std::vector<RcpPoint> points, std::size_t submission_runs,
                                 const std::string& benchmark) {
   if (points.empty()) return points;
-  // Step 1: nothing below the batch size of the fastest-converging point (the first one on ties, as min()).
+  // Step 1: nothing below the batch size of the fastest-converging point (the first one on ties, as min()). The
+  // checker compares 'RCP Mean' here and below (its list is misleadingly called min_epochs).
   auto fastest = std::min_element(points.begin(), points.end(),
-                                  [](const RcpPoint& a, const RcpPoint& b) { return a.min_epochs < b.min_epochs; });
+                                  [](const RcpPoint& a, const RcpPoint& b) { return a.mean < b.mean; });
   const double fastest_batch = fastest->batch_size;
   points.erase(
       std::remove_if(points.begin(), points.end(), [&](const RcpPoint& p) { return p.batch_size < fastest_batch; }),
@@ -136,7 +138,7 @@ std::vector<RcpPoint> PruneRcps(std::vector<RcpPoint> points, std::size_t submis
   while (points.size() >= 3 && i < points.size() - 1) {
     const RcpPoint interpolated =
         InterpolateRcp(points[i].batch_size, points[i - 1], points[i + 1], submission_runs, benchmark);
-    if (points[i].min_epochs > interpolated.min_epochs) {
+    if (points[i].mean > interpolated.mean) {
       points.erase(points.begin() + static_cast<std::ptrdiff_t>(i));
     } else {
       ++i;

@@ -15,7 +15,7 @@ struct RcpPoint {
   std::string name;  // record name in the RCP file, "<bench>_interp_<bs>" when interpolated
   double batch_size = 0;
   double mean = 0;            // olympic mean of the reference epochs
-  double stdev = 0;           // population stdev (numpy.std, ddof 0) of the same kept epochs
+  double stdev = 0;           // population stdev (numpy.std, ddof 0) of all the reference epochs
   std::size_t kept_runs = 0;  // reference runs left after the olympic drop
   double min_epochs = 0;      // smallest submission mean that passes the t-test
   double max_speedup = 0;     // mean / min_epochs
@@ -33,8 +33,9 @@ double RcpMinAcceptableMean(double mean, double stdev, std::size_t n_reference, 
 double RcpMinAcceptableMeanExact(double mean, double stdev, std::size_t n_reference, std::size_t n_submission,
                                  double alpha = 0.05);
 
-// Reference statistics from raw epochs: drop `drop_each_side` (4 for unet3d, else 1) from each end, olympic
-// mean, population stdev, min epochs with n_submission = submission_runs - 2 (as the checker does).
+// Reference statistics from raw epochs: olympic mean after dropping `drop_each_side` (4 for unet3d, else 1) from
+// each end, population stdev of all of them, min epochs with the kept count as n_reference and
+// n_submission = submission_runs - 2 (as the checker does).
 RcpPoint MakeRcpPoint(const std::string& name, double batch_size, std::vector<double> epochs,
                       std::size_t drop_each_side, std::size_t submission_runs);
 
@@ -43,8 +44,8 @@ RcpPoint MakeRcpPoint(const std::string& name, double batch_size, std::vector<do
 RcpPoint InterpolateRcp(double batch_size, const RcpPoint& low, const RcpPoint& high, std::size_t submission_runs,
                         const std::string& benchmark);
 
-// The checker's pruning: drop points below the batch size of the fastest-converging point, then drop each
-// point whose min epochs exceed the interpolation of its neighbours. Input and output sorted by batch size.
+// The checker's pruning: drop points below the batch size of the point with the smallest mean, then drop each
+// point whose mean exceeds the interpolation of its neighbours. Input and output sorted by batch size.
 std::vector<RcpPoint> PruneRcps(std::vector<RcpPoint> points, std::size_t submission_runs,
                                 const std::string& benchmark);
 

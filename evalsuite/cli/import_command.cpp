@@ -1,7 +1,9 @@
 // evalsuite import PATH... [--format auto|mlperf|dawnbench|jsonl] [--store FILE | --no-store] [--json FILE]
-//                          [--threshold X] [--rcp PATH] [--rcp-pass pruned|full] [--study NAME] [--jobs N]
-// Exit: 0 all clean, 3 imported with warnings (lines or facts skipped), 1 some file could not be read (the others
-// were imported), 2 usage (including an output that would land inside a folder being imported).
+//                          [--threshold X] [--rcp PATH] [--rcp-pass pruned|full] [--ruleset V] [--strict]
+//                          [--study NAME] [--jobs N]
+// Exit: 0 all clean, 3 imported with warnings (lines or facts skipped, MLPerf compliance findings), 1 some file
+// could not be read (the others were imported) or, with --strict, an MLPerf rule was broken (nothing is stored),
+// 2 usage (including an output that would land inside a folder being imported).
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -17,6 +19,7 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
 #include "evalsuite/importer/importer.h"
+#include "evalsuite/importer/mlperf_rules.h"
 #include "evalsuite/study/run_store.h"
 
 namespace evalsuite::cli {
@@ -35,6 +38,8 @@ struct ImportArgs {
   std::optional<double> threshold;
   std::string rcp;
   std::string rcp_pass = "pruned";
+  std::string ruleset;
+  bool strict = false;
   std::string study;
   unsigned jobs = 0;
   bool quiet = false;
@@ -100,6 +105,14 @@ void RunImport(const ImportArgs& args) {
   } else {
     throw UsageError("--rcp-pass", "expected pruned or full, got \"" + args.rcp_pass + "\"");
   }
+  if (!args.ruleset.empty()) {
+    if (importer::FindRuleset(args.ruleset) == nullptr) {
+      std::string known;
+      for (const importer::Ruleset& r : importer::Rulesets()) known += (known.empty() ? "" : ", ") + r.version;
+      throw UsageError("--ruleset", "unknown ruleset \"" + args.ruleset + "\" (known: " + known + ")");
+    }
+    options.ruleset = importer::FindRuleset(args.ruleset)->version;
+  }
   options.jobs = args.jobs;
   if (!args.json_out.empty()) CheckOutputOutsideInputs("--json", args.json_out, args.paths);
 
@@ -112,7 +125,15 @@ void RunImport(const ImportArgs& args) {
 
   importer::ImportResult result = importer::Import(options);
   PrintDiagnostics(result);
+  for (const std::string& c : result.compliance) {
+    std::cerr << "evalsuite: " << (args.strict ? "error" : "warning") << ": compliance: " << c << "\n";
+  }
   if (!args.quiet) std::cout << importer::FormatSummary(result);
+  if (args.strict && !result.compliance.empty()) {
+    throw InputError(result.compliance.front().substr(0, result.compliance.front().find(':')),
+                     std::to_string(result.compliance.size()) +
+                         " MLPerf compliance finding(s) and --strict: nothing was stored or written");
+  }
 
   if (!args.json_out.empty()) {
     WriteFileAtomically(args.json_out, importer::ToJson(result).dump(2) + "\n");
@@ -125,6 +146,8 @@ void RunImport(const ImportArgs& args) {
                            {"threshold", args.threshold ? nlohmann::json(*args.threshold) : nlohmann::json(nullptr)},
                            {"rcp", args.rcp.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.rcp)},
                            {"rcp_pass", args.rcp_pass},
+                           {"ruleset", args.ruleset.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.ruleset)},
+                           {"strict", args.strict},
                            {"units", {{"time", "seconds"}, {"metric", "fraction"}}}};
     nlohmann::json environment = DescribeEnvironment();
     const std::string base_name =
@@ -146,7 +169,7 @@ void RunImport(const ImportArgs& args) {
                      "nothing to import: no MLPerf result_*.txt, DAWNBench .tsv or .jsonl run "
                      "log found");
   }
-  SetExitCode(result.warnings.empty() ? kExitOk : kExitWithWarnings);
+  SetExitCode(result.warnings.empty() && result.compliance.empty() ? kExitOk : kExitWithWarnings);
 }
 
 }  // namespace
@@ -163,8 +186,13 @@ void RegisterImportCommand(CLI::App& app) {
   command->add_option("--threshold", args->threshold,
                       "Target overriding the default (DAWNBench: CIFAR10 top-1 94, ImageNet top-5 93, SQuAD F1 0.73; "
                       "MLPerf: the benchmark's quality target)");
-  command->add_option("--rcp", args->rcp, "MLPerf RCP file, or folder of rcps_<benchmark>.json, to check against");
+  command->add_option("--rcp", args->rcp,
+                      "MLPerf RCP file, or folder of rcps_<benchmark>.json, instead of the RCPs built in for the "
+                      "folder's ruleset");
   command->add_option("--rcp-pass", args->rcp_pass, "pruned (the package checker's default) or full");
+  command->add_option("--ruleset", args->ruleset,
+                      "MLPerf Training ruleset (0.5.0 ... 6.1.0) for every folder; default: detected per folder");
+  command->add_flag("--strict", args->strict, "MLPerf compliance findings are errors (exit 1, nothing stored)");
   command->add_option("--study", args->study, "Study name in the store (default: \"import <path> <UTC time>\")");
   command->add_option("--jobs", args->jobs, "Parsing threads (default: one per hardware thread)");
   command->add_flag("--quiet", args->quiet, "Print only warnings and errors");

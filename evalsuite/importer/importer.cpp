@@ -10,14 +10,12 @@
 #include <thread>
 
 #include "evalsuite/common/error.h"
-#include "evalsuite/importer/mlperf_rules.h"
+#include "evalsuite/importer/group_scoring.h"
+#include "evalsuite/importer/mlperf_group.h"
 #include "evalsuite/runlog/dawnbench_log.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/runlog/mlperf_log.h"
 #include "evalsuite/study/run_store.h"
-#include "stats/curve.h"
-#include "stats/descriptive.h"
-#include "stats/olympic.h"
 
 namespace evalsuite::importer {
 namespace fs = std::filesystem;
@@ -27,13 +25,50 @@ namespace {
 
 json OptionalJson(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
-// Batch sizes are integers in the logs; keep them so in the output.
-json IntegralJson(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 9e15) return json(static_cast<int64_t>(v));
-  return json(v);
-}
-
 std::string FormatNumber(double v) { return fmt::format("{:.6g}", v); }
+
+// The MLPerf lines of a group's summary: ruleset, division, RCP verdict, official score, runs that do not count.
+std::string FormatMlperfDetails(const json& d) {
+  std::string out;
+  auto text = [](const json& v) { return v.is_string() ? v.get<std::string>() : std::string("?"); };
+  out += fmt::format("  ruleset {} ({}), division {}\n", text(d.value("ruleset", json())),
+                     text(d.value("ruleset_source", json())), text(d.value("division", json())));
+  if (d.contains("rcp")) {
+    const json& rcp = d["rcp"];
+    out += fmt::format("  RCP: {} ({})", text(rcp.value("verdict", json())), text(rcp.value("message", json())));
+    if (rcp.contains("submission_mean_epochs") && rcp.contains("min_epochs")) {
+      out += fmt::format(": reference {}, submission mean {} vs min {} (RCP mean {}, stdev {})",
+                         text(rcp.value("reference", json())),
+                         FormatNumber(rcp["submission_mean_epochs"].get<double>()),
+                         FormatNumber(rcp["min_epochs"].get<double>()), FormatNumber(rcp["rcp_mean"].get<double>()),
+                         FormatNumber(rcp["rcp_stdev"].get<double>()));
+      if (rcp["norm_factor"].is_number()) {
+        out += fmt::format(", normalization {}", FormatNumber(rcp["norm_factor"].get<double>()));
+      }
+    }
+    out += "\n";
+  }
+  if (d.contains("official")) {
+    const json& o = d["official"];
+    if (o["official_minutes"].is_number()) {
+      out += fmt::format("  official score {} min", FormatNumber(o["official_minutes"].get<double>()));
+      if (o["published_scaling_factor"].is_number()) {
+        out += fmt::format(" (published scaling.json x{})", FormatNumber(o["published_scaling_factor"].get<double>()));
+      }
+      if (o["checker_minutes"].is_number() && o["checker_minutes"] != o["official_minutes"]) {
+        out += fmt::format("; with the RCP checker's normalization {} min",
+                           FormatNumber(o["checker_minutes"].get<double>()));
+      }
+      out += "\n";
+    }
+  }
+  for (const json& r : d.value("run_details", json::array())) {
+    if (r.value("status", "") != "success") {
+      out += fmt::format("  {} {}: {}\n", text(r["file"]), text(r["status"]), text(r["reason"]));
+    }
+  }
+  return out;
+}
 
 // What one file turned into; exactly one of the optionals is set unless `error` is.
 struct ParsedFile {
@@ -94,140 +129,18 @@ std::vector<ParsedFile> ParseAll(const std::vector<SourceFile>& files, unsigned 
   return parsed;
 }
 
-std::optional<double> CovOf(const std::vector<std::optional<double>>& ttas) {
-  std::vector<double> reached;
-  for (const auto& t : ttas) {
-    if (t) reached.push_back(*t);
-  }
-  if (reached.size() < 2) return std::nullopt;
-  const double cov = stats::CoefficientOfVariation(reached);
-  if (std::isnan(cov)) return std::nullopt;
-  return cov;
-}
-
-void Score(ImportedGroup& group, std::size_t drop_each_side) {
-  std::vector<std::optional<double>> ttas;
-  for (const ImportedRun& run : group.runs) ttas.push_back(run.tta_minutes);
-  group.converged = static_cast<std::size_t>(std::count_if(ttas.begin(), ttas.end(), [](auto& t) { return t; }));
-  group.olympic_minutes = stats::OlympicMean(ttas, drop_each_side);
-  group.cov = CovOf(ttas);
-}
-
-// First point at or above the threshold, in minutes of the points' train_seconds.
-std::optional<double> TtaMinutes(const runlog::RunLog& log, double threshold) {
-  std::vector<stats::CurvePoint> curve;
-  curve.reserve(log.points.size());
-  for (const runlog::EvalPoint& p : log.points) curve.push_back({p.train_seconds, p.metric});
-  const std::optional<double> seconds = stats::TimeToTarget(curve, threshold);
-  if (!seconds) return std::nullopt;
-  return *seconds / 60.0;
-}
-
 class GroupBuilder {
  public:
   GroupBuilder(const ImportOptions& options, ImportResult& result) : options_(options), result_(result) {}
 
   void Mlperf(const std::vector<const SourceFile*>& files, std::vector<ParsedFile*>& parsed) {
-    ImportedGroup group = NewGroup(*files.front(), "mlperf");
-    group.system = group.location.parent_path().filename().string();
-    std::string benchmark;
-    runlog::MlperfLogFormat log_format = runlog::MlperfLogFormat::kUnknown;
-    for (ParsedFile* p : parsed) {
-      if (log_format == runlog::MlperfLogFormat::kUnknown) log_format = p->mlperf->format;
-      if (p->mlperf->benchmark.empty()) continue;
-      if (benchmark.empty()) {
-        benchmark = p->mlperf->benchmark;
-      } else if (p->mlperf->benchmark != benchmark) {
-        result_.warnings.push_back(p->mlperf->source + ": benchmark \"" + p->mlperf->benchmark + "\" differs from \"" +
-                                   benchmark + "\" of the other runs in " + group.source);
-      }
+    std::vector<fs::path> paths;
+    std::vector<runlog::MlperfRun*> runs;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      paths.push_back(files[i]->file);
+      runs.push_back(&*parsed[i]->mlperf);
     }
-    if (benchmark.empty()) benchmark = group.location.filename().string();
-    group.benchmark = benchmark;
-    group.entry = group.system + "/" + benchmark;
-    const std::optional<MlperfTarget> target = TargetFor(benchmark, log_format);
-    group.metric = target ? target->metric : "eval_accuracy";
-    if (options_.threshold) {
-      group.threshold = options_.threshold;
-    } else if (target) {
-      group.threshold = target->threshold;
-    }
-    group.stored_threshold = group.threshold;
-
-    std::optional<double> batch;
-    // A run that ended in success met the target at its last evaluation, so the true target is at most the
-    // lowest such final metric; with it, TTA from the curve reproduces the official run_stop times.
-    std::optional<double> lowest_success_final;
-    std::string lowest_success_file;
-    json files_json = json::array();
-    std::vector<RcpRun> rcp_runs;
-    for (std::size_t i = 0; i < parsed.size(); ++i) {
-      const runlog::MlperfRun& run = *parsed[i]->mlperf;
-      ImportedRun imported;
-      imported.file = files[i]->file;
-      imported.log = runlog::ToRunLog(run, [&](const runlog::MlperfEval& e) { return MetricOf(benchmark, e); });
-      imported.log.header["entry"] = group.entry;
-      imported.log.header["system"] = group.system;
-      imported.log.header["metric"] = group.metric;
-      if (group.threshold) imported.log.header["threshold"] = *group.threshold;
-      if (options_.threshold) {
-        imported.tta_minutes = TtaMinutes(imported.log, *options_.threshold);
-        if (imported.log.status != runlog::RunStatus::kFailed) {
-          imported.log.status = imported.tta_minutes ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
-        }
-      } else {
-        imported.tta_minutes = run.MinutesToTrain();
-      }
-      if (run.Succeeded()) {
-        // The last usable evaluation before run_stop.
-        for (std::size_t e = std::min(run.evals_before_stop, run.evals.size()); e > 0; --e) {
-          const double final_metric = MetricOf(benchmark, run.evals[e - 1]);
-          if (!std::isfinite(final_metric)) continue;
-          if (!lowest_success_final || final_metric < *lowest_success_final) {
-            lowest_success_final = final_metric;
-            lowest_success_file = files[i]->file.filename().string();
-          }
-          break;
-        }
-      }
-      if (run.seed) imported.seeds["seed"] = *run.seed;
-      if (run.global_batch_size && !batch) batch = run.global_batch_size;
-      files_json.push_back(files[i]->file.filename().string());
-      rcp_runs.push_back({files[i]->file.string(), run.EpochsToConverge(), run.global_batch_size});
-      group.runs.push_back(std::move(imported));
-    }
-    if (!options_.threshold && lowest_success_final) {
-      const double tolerance = 1e-9;
-      if (!group.threshold) {
-        group.threshold = *lowest_success_final;
-        group.details["threshold_source"] = "inferred from run_stop success";
-        result_.warnings.push_back(fmt::format(
-            "{}: no target is known for benchmark \"{}\"; using {:.6g}, the lowest final {} of a run that ended in "
-            "success ({}); give --threshold to set one",
-            group.source, benchmark, *lowest_success_final, group.metric, lowest_success_file));
-      } else if (*group.threshold > *lowest_success_final + tolerance) {
-        result_.warnings.push_back(fmt::format(
-            "{}: run {} ended in success at {} {:.6g}, below the target {:.6g} of the v1.0-v2.x rules: these logs "
-            "follow other rules; using {:.6g} (the lowest final metric of a successful run); give --threshold to "
-            "set one",
-            group.source, lowest_success_file, group.metric, *lowest_success_final, *group.threshold,
-            *lowest_success_final));
-        group.threshold = *lowest_success_final;
-        group.details["threshold_source"] = "inferred from run_stop success";
-      }
-      group.stored_threshold = group.threshold;
-      for (ImportedRun& imported : group.runs) imported.log.header["threshold"] = *group.threshold;
-    }
-    if (!group.details.contains("threshold_source")) {
-      group.details["threshold_source"] = options_.threshold ? "--threshold" : group.threshold ? "rules" : "none";
-    }
-    Score(group, OlympicDropEachSide(benchmark));
-    group.details["log_format"] = runlog::MlperfLogFormatName(log_format);
-    group.details["files"] = files_json;
-    group.details["global_batch_size"] = batch ? IntegralJson(*batch) : json(nullptr);
-    group.details["drop_each_side"] = OlympicDropEachSide(benchmark);
-    if (options_.rcp) group.details["rcp"] = CheckRcp(benchmark, rcp_runs);
-    result_.groups.push_back(std::move(group));
+    mlperf_.Build(NewGroup(*files.front(), "mlperf"), paths, runs);
   }
 
   void Dawnbench(const SourceFile& file, ParsedFile& parsed) {
@@ -260,7 +173,7 @@ class GroupBuilder {
     run.log.header["system"] = group.system;
     if (group.tta_hours) run.tta_minutes = *group.tta_hours * 60.0;
     group.runs.push_back(std::move(run));
-    Score(group, 1);
+    ScoreGroup(group, 1);
     for (const char* key : {"author", "model", "hardware", "framework"}) {
       std::optional<std::string> value = entry.InfoString(key);
       group.details[key] = value ? json(*value) : json(nullptr);
@@ -298,7 +211,7 @@ class GroupBuilder {
       files_json.push_back(files[i]->file.filename().string());
       group.runs.push_back(std::move(run));
     }
-    Score(group, 1);
+    ScoreGroup(group, 1);
     group.details["files"] = files_json;
     result_.groups.push_back(std::move(group));
   }
@@ -312,31 +225,9 @@ class GroupBuilder {
     return group;
   }
 
-  json CheckRcp(const std::string& benchmark, const std::vector<RcpRun>& runs) {
-    const std::optional<fs::path> file = FindRcpFile(*options_.rcp, benchmark);
-    if (!file) return {{"pass", nullptr}, {"message", "No RCP file for benchmark \"" + benchmark + "\""}};
-    const std::string key = file->string();
-    auto it = rcp_cache_.find(key);
-    if (it == rcp_cache_.end()) {
-      std::vector<RcpRecord> records;
-      try {
-        records = ReadRcpFile(*file);
-      } catch (const Error& e) {
-        result_.errors.push_back(e.what());
-      }
-      it = rcp_cache_.emplace(key, std::move(records)).first;
-    }
-    if (it->second.empty()) return {{"pass", nullptr}, {"message", "RCP file " + key + " unusable"}};
-    RcpOutcome outcome = CheckRunsAgainstRcp(it->second, benchmark, runs, options_.rcp_pass);
-    json out = outcome.ToJson();
-    out["rcp_file"] = key;
-    out["rcp_pass"] = options_.rcp_pass == RcpPass::kPruned ? "pruned" : "full";
-    return out;
-  }
-
   const ImportOptions& options_;
   ImportResult& result_;
-  std::map<std::string, std::vector<RcpRecord>> rcp_cache_;
+  MlperfGroupBuilder mlperf_{options_, result_};
 };
 
 }  // namespace
@@ -456,18 +347,7 @@ std::string FormatSummary(const ImportResult& result) {
                              : std::string(", no olympic score");
     if (g.cov) out += fmt::format(", CoV {:.2f}%", *g.cov * 100);
     out += "\n";
-    if (g.details.contains("rcp")) {
-      const json& rcp = g.details["rcp"];
-      std::string verdict = rcp["pass"].is_boolean() ? (rcp["pass"].get<bool>() ? "pass" : "FAIL") : "n/a";
-      out += fmt::format("  RCP: {} ({})", verdict, rcp.value("message", ""));
-      if (rcp.contains("submission_mean_epochs") && rcp.contains("min_epochs")) {
-        out += fmt::format(": submission mean {} vs min {} (RCP mean {}), normalization {}",
-                           FormatNumber(rcp["submission_mean_epochs"].get<double>()),
-                           FormatNumber(rcp["min_epochs"].get<double>()), FormatNumber(rcp["rcp_mean"].get<double>()),
-                           FormatNumber(rcp["norm_factor"].get<double>()));
-      }
-      out += "\n";
-    }
+    if (g.format == "mlperf") out += FormatMlperfDetails(g.details);
   }
   std::size_t runs = 0;
   for (const ImportedGroup& g : result.groups) runs += g.runs.size();

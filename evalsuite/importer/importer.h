@@ -31,8 +31,10 @@ struct ImportOptions {
   // Overrides the target: DAWNBench (column units, e.g. 94 for CIFAR10 top-1 %), JSON Lines (the log's metric)
   // and MLPerf (the stored, higher-is-better metric; TTA becomes the first eval at or above it).
   std::optional<double> threshold;
-  std::optional<std::filesystem::path> rcp;  // RCP file or folder of rcps_<benchmark>.json
+  // RCP file or folder of rcps_<benchmark>.json; without it the RCPs built in for the folder's ruleset.
+  std::optional<std::filesystem::path> rcp;
   RcpPass rcp_pass = RcpPass::kPruned;
+  std::string ruleset;  // "5.1.0"; empty = detect per folder (mlperf_group.h)
   unsigned jobs = 0;  // parsing threads; 0 = one per hardware thread
 };
 
@@ -59,13 +61,16 @@ struct ImportedGroup {
   std::optional<double> threshold;                    // in the JSON's units (DAWNBench column units)
   std::optional<double> stored_threshold;             // in the store's units (fractions)
   std::optional<double> tta_hours;                    // DAWNBench
-  nlohmann::json details = nlohmann::json::object();  // DAWNBench author/model/hardware/framework/cost; MLPerf rcp
+  // DAWNBench author/model/hardware/framework/cost; MLPerf ruleset, division, rcp, official score, run_details,
+  // compliance (mlperf_group.h).
+  nlohmann::json details = nlohmann::json::object();
 };
 
 struct ImportResult {
   std::vector<ImportedGroup> groups;
   std::vector<std::string> warnings;         // "file:line: why" (lines skipped, facts missing)
   std::vector<std::string> errors;           // "file: why" (files that could not be read; the rest was imported)
+  std::vector<std::string> compliance;       // "file:line: why": MLPerf rules broken (errors under --strict)
   std::vector<std::filesystem::path> roots;  // canonical PATH arguments: nothing may be written below them
   std::size_t files = 0;
   std::size_t bytes = 0;

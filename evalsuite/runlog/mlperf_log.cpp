@@ -58,6 +58,9 @@ Key Classify(std::string_view key, MlperfLogFormat format) {
       if (key == "run_start") return Key::kRunStart;
       if (key == "run_final") return Key::kRunFinal;
       break;
+    case 10:
+      if (key == "eval_error") return Key::kEvalAccuracy;  // the RCP checker reads it as an evaluation too
+      break;
     case 13:
       if (key == "eval_accuracy") return Key::kEvalAccuracy;
       break;
@@ -322,12 +325,15 @@ Scan ScanMllogFields(const char* record, const char* key_end, const char* end, d
     if (!EndsValue(epoch, end)) return Scan::kMalformed;
     metadata["epoch_num"] = std::move(e);
   }
-  if (const char* status = FieldValue(m, end, "\"status\"")) {
-    json st;
-    scan = ScanScalar(status, end, st);
-    if (scan != Scan::kOk) return scan;
-    if (!EndsValue(status, end)) return Scan::kMalformed;
-    metadata["status"] = std::move(st);
+  for (const char* name : {"status", "samples_count", "step_num", "metric"}) {
+    const std::string quoted = std::string("\"") + name + "\"";
+    if (const char* field = FieldValue(m, end, quoted)) {
+      json x;
+      scan = ScanScalar(field, end, x);
+      if (scan != Scan::kOk) return scan;
+      if (!EndsValue(field, end)) return Scan::kMalformed;
+      metadata[name] = std::move(x);
+    }
   }
   return Scan::kOk;
 }
@@ -556,7 +562,10 @@ class Parser {
       value = value.value("value", json());
     }
     if ((key == Key::kRunStop || key == Key::kRunFinal) && value.is_object() && value.contains("success")) {
-      metadata["status"] = value["success"].is_boolean() && value["success"].get<bool>() ? "success" : "aborted";
+      // Google's v0.5 logs write the flag as a string ("true"), the reference code as a boolean.
+      const json& flag = value["success"];
+      const bool success = (flag.is_boolean() && flag.get<bool>()) || (flag.is_string() && flag.get<std::string>() == "true");
+      metadata["status"] = success ? "success" : "aborted";
     }
     Event(marker, key, std::string(key_begin, key_end), *seconds * 1000.0, value, metadata);
   }
@@ -580,7 +589,10 @@ class Parser {
         if (!run_.submission.contains(key_name)) run_.submission[key_name] = value;
         break;
       case Key::kSeed:
-        if (!run_.seed) run_.seed = value;
+        if (!run_.seed) {
+          run_.seed = value;
+          run_.seed_line = lines_.LineOf(marker);
+        }
         break;
       case Key::kGlobalBatchSize:
         if (value.is_number()) run_.global_batch_size = value.get<double>();
@@ -593,6 +605,7 @@ class Parser {
         } else {
           if (run_.run_start_ms) Warn(marker, "repeated run_start; the last one before run_stop counts");
           run_.run_start_ms = time_ms;
+          run_.run_start_line = lines_.LineOf(marker);
         }
         break;
       case Key::kRunStop:
@@ -601,8 +614,16 @@ class Parser {
           break;
         }
         run_.run_stop_ms = time_ms;
+        run_.run_stop_line = lines_.LineOf(marker);
         run_.stop_status = StatusOf(metadata);
-        if (run_.stop_status.empty()) Warn(marker, "run_stop without a status; the run counts as not successful");
+        if (run_.stop_status.empty() && run_.format == MlperfLogFormat::kV05) {
+          // NVIDIA's v0.5 logs end with a bare run_stop: the rules of the day made it a success when the target
+          // was reached, which the importer checks.
+          run_.stop_status = "success";
+          run_.stop_status_assumed = true;
+        } else if (run_.stop_status.empty()) {
+          Warn(marker, "run_stop without a status; the run counts as not successful");
+        }
         evals_before_stop_ = run_.evals.size();
         break;
       case Key::kRunFinal:  // v0.5: the end of the run when no run_stop is logged
@@ -619,6 +640,16 @@ class Parser {
         if (metadata.contains("epoch_num") && metadata["epoch_num"].is_number()) {
           eval.epoch = metadata["epoch_num"].get<double>();
         }
+        if (metadata.contains("samples_count") && metadata["samples_count"].is_number()) {
+          eval.samples_count = metadata["samples_count"].get<double>();
+        }
+        if (metadata.contains("step_num") && metadata["step_num"].is_number()) {
+          eval.step_num = metadata["step_num"].get<double>();
+        }
+        if (metadata.contains("metric") && metadata["metric"].is_string()) {
+          eval.metric = metadata["metric"].get<std::string>();
+        }
+        eval.line = lines_.LineOf(marker);
         run_.evals.push_back(std::move(eval));
         break;
       }

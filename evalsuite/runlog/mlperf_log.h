@@ -24,6 +24,10 @@ struct MlperfEval {
   double time_ms = 0;           // absolute log time in milliseconds
   nlohmann::json value;         // a number for most benchmarks, an object for maskrcnn ({"BBOX":..,"SEGM":..})
   std::optional<double> epoch;  // metadata.epoch_num (v0.6+), value.epoch (v0.5)
+  std::optional<double> samples_count;  // metadata.samples_count (LLMs, flux1, stable diffusion)
+  std::optional<double> step_num;       // metadata.step_num (stable diffusion in 3.1)
+  std::string metric;                   // metadata.metric ("FID", "CLIP"); "" when not logged
+  long line = 0;                        // 1-based line in the file
 };
 
 // Everything a score, a TTA curve and an RCP check need from one result file.
@@ -36,6 +40,12 @@ struct MlperfRun {
   std::optional<double> run_start_ms;
   std::optional<double> run_stop_ms;
   std::string stop_status;  // run_stop's metadata.status ("success", "aborted"); "" when there is no run_stop
+  // v0.5 only: the run_stop carried no status (NVIDIA's bare run_stop), so stop_status "success" is assumed and
+  // the importer checks that an evaluation reached the target.
+  bool stop_status_assumed = false;
+  long run_start_line = 0;  // lines of the records above (0 = not logged)
+  long run_stop_line = 0;
+  long seed_line = 0;
   std::optional<nlohmann::json> seed;
   std::optional<double> global_batch_size;
   std::vector<MlperfEval> evals;      // every eval_accuracy, in log order

@@ -24,19 +24,20 @@ using testing::TempDir;
 using testing::WriteFile;
 
 std::string Line(long t, const std::string& key, const std::string& value, const std::string& metadata = "{}") {
-  return ":::MLLOG {\"namespace\": \"\", \"time_ms\": " + std::to_string(t) +
-         ", \"event_type\": \"POINT_IN_TIME\", \"key\": \"" + key + "\", \"value\": " + value +
-         ", \"metadata\": " + metadata + "}\n";
+  return testing::MllogRecord(t, key, value, metadata);
 }
 
-// results/<system>/resnet/result_{0..4}.txt, run i takes 20 + i minutes.
-fs::path MakeSubmission(const fs::path& root, const std::string& extra_line_in_run_2 = "") {
+// results/<system>/resnet/result_{0..4}.txt, run i takes 20 + i minutes; run i logs seed `seed_of(i)`.
+fs::path MakeSubmission(const fs::path& root, const std::string& extra_line_in_run_2 = "",
+                        int (*seed_of)(int) = [](int i) { return 100 + i; }) {
   const fs::path dir = root / "ORG" / "results" / "sysA_mxnet" / "resnet";
   fs::create_directories(dir);
   for (int i = 0; i < 5; ++i) {
     const long start = 1000000L * (i + 1);
     std::string log = "+ docker run\n";
     log += Line(start - 10, "submission_benchmark", "\"resnet\"");
+    log += Line(start - 9, "submission_division", "\"closed\"");
+    log += Line(start - 8, "seed", std::to_string(seed_of(i)));
     log += Line(start - 5, "global_batch_size", "3264");
     log += Line(start, "run_start", "null");
     log += Line(start + 60000, "eval_accuracy", "0.7", "{\"epoch_num\": 4}");
@@ -87,12 +88,37 @@ TEST(ImportCliTest, CleanImportWritesJsonInTheIssueShape) {
   EXPECT_TRUE(g["cov"].is_number());
 }
 
+// Compliance findings are warnings (exit 3) naming file and line; --strict makes them errors: exit 1 and
+// nothing stored or written.
+TEST(ImportCliTest, StrictMakesComplianceFindingsErrors) {
+  TempDir dir;
+  MakeSubmission(dir / "in", "", [](int i) { return i == 3 ? 100 : 100 + i; });  // run 3 repeats run 0's seed
+  auto r = RunEvalsuite({"import", (dir / "in").string(), "--no-store", "--json", (dir / "o.json").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("warning: compliance: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("result_3.txt:4: seed 100 was logged by"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("ruleset 4.0.0 (newest ruleset with resnet), division closed"), std::string::npos) << r.out;
+  auto strict = RunEvalsuite({"import", (dir / "in").string(), "--store", (dir / "s.db").string(), "--json",
+                              (dir / "s.json").string(), "--strict"});
+  EXPECT_EQ(strict.exit_code, 1) << strict.err;
+  EXPECT_NE(strict.err.find("error: compliance: "), std::string::npos) << strict.err;
+  EXPECT_FALSE(fs::exists(dir / "s.json"));
+  auto bad = RunEvalsuite({"import", (dir / "in").string(), "--no-store", "--ruleset", "9.9"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--ruleset"), std::string::npos) << bad.err;
+  auto forced = RunEvalsuite({"import", (dir / "in").string(), "--no-store", "--ruleset", "v1.0", "--json",
+                              (dir / "f.json").string()});
+  const nlohmann::json json = nlohmann::json::parse(ReadFile(dir / "f.json"));
+  EXPECT_EQ(json["groups"][0]["ruleset"], "1.0.0");
+  EXPECT_EQ(json["groups"][0]["rcp"]["rcp_file"], "built-in training_1.0.0/rcps_resnet.json");
+}
+
 TEST(ImportCliTest, MalformedLineIsAWarningAndExitThree) {
   TempDir dir;
   MakeSubmission(dir / "in", ":::MLLOG {\"time_ms\": 5, \"key\": \"eval_accuracy\", \"value\": 0.7, \"metad\n");
   auto r = RunEvalsuite({"import", (dir / "in").string(), "--no-store", "--json", (dir / "o.json").string()});
   EXPECT_EQ(r.exit_code, 3) << r.err;
-  EXPECT_NE(r.err.find("result_2.txt:6:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("result_2.txt:8:"), std::string::npos) << r.err;
   const nlohmann::json json = nlohmann::json::parse(ReadFile(dir / "o.json"));
   EXPECT_EQ(json["groups"][0]["converged"], 5);  // the line was skipped, the run still counts
 }

@@ -25,9 +25,7 @@ using testing::TempDir;
 using testing::WriteFile;
 
 std::string Line(long t, const std::string& key, const std::string& value, const std::string& metadata = "{}") {
-  return ":::MLLOG {\"namespace\": \"\", \"time_ms\": " + std::to_string(t) +
-         ", \"event_type\": \"POINT_IN_TIME\", \"key\": \"" + key + "\", \"value\": " + value +
-         ", \"metadata\": " + metadata + "}\n";
+  return testing::MllogRecord(t, key, value, metadata);
 }
 
 // One run: starts at `start_ms`, evaluates each minute with rising accuracy, stops after `minutes` minutes.
@@ -144,15 +142,23 @@ TEST(ImporterTest, Unet3dDropsFourEachSideAndAllowsFourFailures) {
   EXPECT_FALSE(again.groups[0].olympic_minutes.has_value());
 }
 
-TEST(ImporterTest, TargetIsInferredFromSuccessfulRunsWhenTheRulesDoNotFitTheLogs) {
+TEST(ImporterTest, RulesetDecidesTheTargetAndRunsBelowItAreDropped) {
   TempDir dir;
-  // SSD-ResNet34 logs of the v1.x rules end in success at mAP 0.23; the stored v2.0 target (RetinaNet) is 0.34.
+  // SSD-ResNet34 logs of the v1.x rules end in success at mAP 0.23; without a round in the path the newest
+  // ruleset with "ssd" (4.1.0, RetinaNet, 0.34) is assumed, and a success below its target does not count.
   const fs::path ssd = dir / "results" / "s" / "ssd";
   fs::create_directories(ssd);
-  WriteFile(ssd / "result_0.txt", RunLogText("ssd", 1000000, 10.5, "success", 1, 256, "0.2312"));
-  WriteFile(ssd / "result_1.txt", RunLogText("ssd", 2000000, 12.5, "success", 2, 256, "0.2305"));
-  WriteFile(ssd / "result_2.txt", RunLogText("ssd", 3000000, 20.5, "aborted", 3));
-  // A benchmark with no stored target at all.
+  auto ssd_log = [](int seed, const std::string& final_map, const std::string& status) {
+    std::string log = Line(1000, "submission_benchmark", "\"ssd\"") + Line(1001, "seed", std::to_string(seed)) +
+                      Line(1002, "global_batch_size", "256") + Line(2000, "run_start", "null");
+    log += Line(62000, "eval_accuracy", "0.15", "{\"epoch_num\": 1}");
+    log += Line(122000, "eval_accuracy", final_map, "{\"epoch_num\": 2}");
+    return log + Line(123000, "run_stop", "null", "{\"status\": \"" + status + "\"}");
+  };
+  WriteFile(ssd / "result_0.txt", ssd_log(1, "0.2312", "success"));
+  WriteFile(ssd / "result_1.txt", ssd_log(2, "0.2305", "success"));
+  WriteFile(ssd / "result_2.txt", ssd_log(3, "0.2", "aborted"));
+  // A benchmark no ruleset names: the target is inferred from the runs that ended in success.
   const fs::path llm = dir / "results" / "s" / "llm";
   fs::create_directories(llm);
   WriteFile(llm / "result_0.txt", RunLogText("llm", 1000000, 8.5, "success", 1, 256, "0.71"));
@@ -164,15 +170,24 @@ TEST(ImporterTest, TargetIsInferredFromSuccessfulRunsWhenTheRulesDoNotFitTheLogs
 
   const ImportedGroup* g = FindGroup(result, "ssd");
   ASSERT_NE(g, nullptr);
-  ASSERT_TRUE(g->threshold.has_value());
-  EXPECT_DOUBLE_EQ(*g->threshold, 0.2305);
-  EXPECT_EQ(g->details["threshold_source"], "inferred from run_stop success");
-  for (const ImportedRun& run : g->runs) EXPECT_EQ(run.log.header["threshold"], 0.2305);
-  ASSERT_EQ(g->runs.size(), 3u);
+  EXPECT_EQ(g->details["ruleset"], "4.1.0");
+  EXPECT_EQ(g->details["ruleset_source"], "newest ruleset with ssd");
+  EXPECT_DOUBLE_EQ(*g->threshold, 0.34);
+  EXPECT_EQ(g->converged, 0u);
+  const nlohmann::json& details = g->details["run_details"];
+  EXPECT_EQ(details[0]["status"], "dropped");
+  EXPECT_NE(details[1]["reason"].get<std::string>().find("result_1.txt:"), std::string::npos) << details[1];
+  EXPECT_NE(details[1]["reason"].get<std::string>().find("mAP >= 0.34"), std::string::npos) << details[1];
+  EXPECT_EQ(details[2]["status"], "failed");
+  EXPECT_EQ(details[2]["reason"], "run_stop status \"aborted\"");
+  EXPECT_EQ(g->runs[0].log.status, runlog::RunStatus::kFailed);
+
   const ImportedGroup* unknown = FindGroup(result, "llm");
   ASSERT_NE(unknown, nullptr);
   ASSERT_TRUE(unknown->threshold.has_value());
   EXPECT_DOUBLE_EQ(*unknown->threshold, 0.7);
+  EXPECT_EQ(unknown->details["threshold_source"], "inferred from run_stop success");
+  EXPECT_EQ(unknown->details["rcp"]["verdict"], "n/a");
   // With it, TTA from the curve is the official time: the first evaluation at the target is the last one.
   for (std::size_t i = 0; i < 2; ++i) {
     std::vector<stats::CurvePoint> curve;
@@ -182,16 +197,16 @@ TEST(ImporterTest, TargetIsInferredFromSuccessfulRunsWhenTheRulesDoNotFitTheLogs
     EXPECT_NEAR(*tta / 60.0, (i == 0 ? 8.5 : 9.5) - 1.0 / 60, 1e-9);  // the last evaluation, 1 s before run_stop
   }
 
-  int about_ssd = 0, about_llm = 0;
-  for (const std::string& w : result.warnings) {
-    about_ssd += w.find("ssd") != std::string::npos && w.find("0.34") != std::string::npos &&
-                 w.find("result_1.txt") != std::string::npos;
-    about_llm += w.find("\"llm\"") != std::string::npos && w.find("0.7") != std::string::npos;
-  }
-  EXPECT_EQ(about_ssd, 1) << ::testing::PrintToString(result.warnings);
-  EXPECT_EQ(about_llm, 1) << ::testing::PrintToString(result.warnings);
+  // --ruleset 1.0.0: the v1.x target 0.23, and both successes count.
+  options.ruleset = "1.0.0";
+  const ImportResult v1 = Import(options);
+  const ImportedGroup* g1 = FindGroup(v1, "ssd");
+  EXPECT_EQ(g1->details["ruleset"], "1.0.0");
+  EXPECT_EQ(g1->details["ruleset_source"], "--ruleset");
+  EXPECT_DOUBLE_EQ(*g1->threshold, 0.23);
+  EXPECT_EQ(g1->converged, 2u);
 
-  // --threshold still decides when given, without a warning about the rules.
+  // --threshold still decides the stored target when given.
   options.threshold = 0.5;
   const ImportResult given = Import(options);
   EXPECT_DOUBLE_EQ(*FindGroup(given, "ssd")->threshold, 0.5);

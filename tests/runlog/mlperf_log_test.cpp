@@ -118,6 +118,49 @@ TEST(MlperfLogTest, ReadsV05) {
   EXPECT_TRUE(run.warnings.empty());
 }
 
+// Issue 14 point 6: Google's v0.5 logs write {"success": "true"} (a string), NVIDIA's end with a bare run_stop.
+// Before, the first read as aborted and the second as failed, together unscoring 16 of 35 v0.5 folders.
+TEST(MlperfLogTest, V05SuccessAsAStringAndBareRunStop) {
+  const std::string head =
+      ":::MLPv0.5.0 transformer 1543785258.0 (t.py:1) run_start\n"
+      ":::MLPv0.5.0 transformer 1543785300.0 (t.py:2) eval_accuracy: {\"epoch\": 1, \"value\": 25.3}\n";
+  MlperfRun google = ParseMlperfLog(head + ":::MLPv0.5.0 transformer 1543785318.0 (t.py:3) run_stop: "
+                                           "{\"success\": \"true\"}\n",
+                                    "google.txt");
+  EXPECT_TRUE(google.Succeeded());
+  EXPECT_FALSE(google.stop_status_assumed);
+  MlperfRun google_failed = ParseMlperfLog(head + ":::MLPv0.5.0 transformer 1543785318.0 (t.py:3) run_stop: "
+                                                  "{\"success\": \"false\"}\n",
+                                           "google.txt");
+  EXPECT_FALSE(google_failed.Succeeded());
+  EXPECT_EQ(google_failed.stop_status, "aborted");
+  MlperfRun nvidia = ParseMlperfLog(head + ":::MLPv0.5.0 transformer 1543785318.0 (t.py:3) run_stop\n", "nv.txt");
+  EXPECT_TRUE(nvidia.Succeeded());
+  EXPECT_TRUE(nvidia.stop_status_assumed);
+  EXPECT_EQ(nvidia.run_stop_line, 3);
+  EXPECT_EQ(nvidia.run_start_line, 1);
+  EXPECT_TRUE(nvidia.warnings.empty()) << nvidia.warnings.front();
+  // A bare run_stop in the MLLOG format is still a run that did not succeed.
+  MlperfRun v07 = ParseMlperfLog(MllogLine(1, "run_start", "null") + "\n" + MllogLine(2, "run_stop", "null") + "\n",
+                                 "v07.txt");
+  EXPECT_FALSE(v07.Succeeded());
+}
+
+// samples_count, step_num and metric (stable diffusion's FID and CLIP) are kept per evaluation, with its line.
+TEST(MlperfLogTest, EvalMetadataForConvergencePoints) {
+  const std::string log = MllogLine(1, "run_start", "null") + "\n" +
+                          MllogLine(2, "eval_accuracy", "101.6", "{\"samples_count\": 2048000, \"metric\": \"FID\"}") +
+                          "\n" + MllogLine(3, "eval_error", "0.9", "{\"step_num\": 3000}") + "\n" +
+                          MllogLine(4, "run_stop", "null", "{\"status\": \"success\"}") + "\n";
+  MlperfRun run = ParseMlperfLog(log, "sd.txt");
+  ASSERT_EQ(run.evals.size(), 2u);
+  EXPECT_EQ(run.evals[0].samples_count, 2048000);
+  EXPECT_EQ(run.evals[0].metric, "FID");
+  EXPECT_EQ(run.evals[0].line, 2);
+  EXPECT_EQ(run.evals[1].step_num, 3000);
+  EXPECT_EQ(run.evals[1].line, 3);
+}
+
 TEST(MlperfLogTest, GluedRecordsOnOneLineTakeTheLast) {
   const std::string log = MllogLine(0, "run_start", "null") + "\n" + MllogLine(50, "weights_initialization", "null") +
                           MllogLine(60000, "run_stop", "null", "{\"status\": \"success\"}") + "\n";

@@ -124,4 +124,11 @@ void WriteFile(const fs::path& file, const std::string& content) {
   out << content;
 }
 
+std::string MllogRecord(long time_ms, const std::string& key, const std::string& value,
+                        const std::string& metadata) {
+  return ":::MLLOG {\"namespace\": \"\", \"time_ms\": " + std::to_string(time_ms) +
+         ", \"event_type\": \"POINT_IN_TIME\", \"key\": \"" + key + "\", \"value\": " + value +
+         ", \"metadata\": " + metadata + "}\n";
+}
+
 }  // namespace evalsuite::testing

@@ -55,6 +55,10 @@ void WriteFile(const std::filesystem::path& file, const std::string& content);
 
 std::filesystem::path SourceDir();
 
+// One MLPerf ":::MLLOG {...}" record line (with its newline), keys in mllog's order.
+std::string MllogRecord(long time_ms, const std::string& key, const std::string& value,
+                        const std::string& metadata = "{}");
+
 // Sets an environment variable for a scope and puts the old value (or its absence) back.
 class ScopedEnv {
  public:

@@ -1,0 +1,377 @@
+#include "evalsuite/importer/mlperf_group.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/importer/group_scoring.h"
+#include "evalsuite/importer/mlperf_compliance.h"
+#include "evalsuite/importer/rcp_embedded.h"
+
+namespace evalsuite::importer {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+json OptionalJson(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json IntegralJson(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 9e15) return json(static_cast<int64_t>(v));
+  return json(v);
+}
+
+// scaling.json as the summarizer reads it: {"scaling_factor": x}.
+std::optional<double> ReadPublishedScaling(const fs::path& folder, std::vector<std::string>& warnings) {
+  const fs::path file = folder / "scaling.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return std::nullopt;
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("scaling_factor") ||
+      !doc["scaling_factor"].is_number()) {
+    warnings.push_back(file.string() + ": not {\"scaling_factor\": <number>}; ignored");
+    return std::nullopt;
+  }
+  return doc["scaling_factor"].get<double>();
+}
+
+std::string DivisionOf(const std::vector<runlog::MlperfRun*>& runs) {
+  for (const runlog::MlperfRun* run : runs) {
+    auto it = run->submission.find("submission_division");
+    if (it != run->submission.end() && it->is_string()) return it->get<std::string>();
+  }
+  return "";
+}
+
+}  // namespace
+
+DetectedRuleset DetectRuleset(const std::string& forced, const fs::path& location, runlog::MlperfLogFormat format,
+                              const std::string& benchmark) {
+  if (!forced.empty()) {
+    const Ruleset* r = FindRuleset(forced);
+    if (r == nullptr) {
+      std::string known;
+      for (const Ruleset& k : Rulesets()) known += (known.empty() ? "" : ", ") + k.version;
+      throw InputError("--ruleset", "unknown ruleset \"" + forced + "\" (known: " + known + ")");
+    }
+    return {r, "--ruleset"};
+  }
+  static const std::regex kRound(R"(training_results_v(\d+\.\d+)(\.\d+)?)");
+  for (auto it = location.begin(); it != location.end(); ++it) {
+    std::smatch m;
+    const std::string part = it->string();
+    if (std::regex_match(part, m, kRound)) {
+      if (const Ruleset* r = FindRuleset(m[1].str())) return {r, "folder name"};
+    }
+  }
+  if (format == runlog::MlperfLogFormat::kV05) return {FindRuleset("0.5.0"), "log format"};
+  if (format == runlog::MlperfLogFormat::kV06) return {FindRuleset("0.6.0"), "log format"};
+  return {NewestRulesetWith(benchmark), "newest ruleset with " + benchmark};
+}
+
+void FoldStableDiffusionEvals(runlog::MlperfRun& run, const std::string& ruleset) {
+  const bool by_step = ruleset == "3.1.0";
+  auto fold = [&](std::size_t begin, std::size_t end) {
+    std::vector<runlog::MlperfEval> out;
+    std::vector<double> steps;
+    for (std::size_t i = begin; i < end; ++i) {
+      const runlog::MlperfEval& e = run.evals[i];
+      const std::optional<double> step = by_step ? e.step_num : e.samples_count;
+      if (!step || e.metric.empty()) continue;
+      auto at = std::find(steps.begin(), steps.end(), *step);
+      if (at == steps.end()) {
+        steps.push_back(*step);
+        runlog::MlperfEval folded = e;
+        folded.value = json::object();
+        folded.metric = "FID and CLIP";
+        out.push_back(std::move(folded));
+        at = steps.end() - 1;
+      }
+      runlog::MlperfEval& target = out[static_cast<std::size_t>(at - steps.begin())];
+      target.value[e.metric] = e.value;
+      target.time_ms = std::max(target.time_ms, e.time_ms);
+      target.line = std::max(target.line, e.line);
+    }
+    return out;
+  };
+  std::vector<runlog::MlperfEval> before = fold(0, std::min(run.evals_before_stop, run.evals.size()));
+  std::vector<runlog::MlperfEval> after = fold(std::min(run.evals_before_stop, run.evals.size()), run.evals.size());
+  run.evals_before_stop = before.size();
+  before.insert(before.end(), after.begin(), after.end());
+  run.evals = std::move(before);
+}
+
+std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, ConvergenceUnit unit) {
+  if (!run.Succeeded()) return std::nullopt;
+  const std::size_t n = std::min(run.evals_before_stop, run.evals.size());
+  switch (unit) {
+    case ConvergenceUnit::kEpochs:
+      return run.EpochsToConverge();
+    case ConvergenceUnit::kSamples:
+      for (std::size_t i = n; i > 0; --i) {
+        if (run.evals[i - 1].samples_count) return run.evals[i - 1].samples_count;
+      }
+      return std::nullopt;
+    case ConvergenceUnit::kStableDiffusion: {
+      std::optional<double> first;
+      for (std::size_t i = 0; i < n; ++i) {
+        const json& v = run.evals[i].value;
+        const std::optional<double> step = run.evals[i].step_num ? run.evals[i].step_num : run.evals[i].samples_count;
+        if (!step || !v.is_object() || !v.contains("FID") || !v.contains("CLIP")) continue;
+        if (!v["FID"].is_number() || !v["CLIP"].is_number()) continue;
+        if (v["FID"].get<double>() <= 90.0 && v["CLIP"].get<double>() >= 0.15 && (!first || *step < *first)) {
+          first = step;
+        }
+      }
+      return first;
+    }
+  }
+  return std::nullopt;
+}
+
+RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule,
+                                        const std::string& division, const std::vector<RcpRun>& runs,
+                                        json& source) {
+  if (ruleset == nullptr) return NoRcpRule("no ruleset names this benchmark");
+  if (!options_.rcp && !ruleset->has_rcps()) return NoRcpRule("ruleset " + ruleset->version + " has no RCPs");
+  if (division == "open") return NoRcpRule("open division: RCPs apply to the closed division only");
+  if (rule == nullptr) return NoRcpRule("ruleset " + ruleset->version + " has no rules for this benchmark");
+  if (!rule->rcp_runs) return NoRcpRule("the official RCP checker has no rule for " + rule->name);
+  std::string key;
+  std::optional<std::string_view> embedded;
+  std::optional<fs::path> file;
+  if (options_.rcp) {
+    file = FindRcpFile(*options_.rcp, rule->name);
+    if (!file) return NoRcpRule("no RCP file for " + rule->name + " in " + options_.rcp->string());
+    key = file->string();
+  } else {
+    embedded = EmbeddedRcp(ruleset->version, rule->name);
+    if (!embedded) return NoRcpRule("no RCPs for " + rule->name + " in ruleset " + ruleset->version);
+    key = "built-in training_" + ruleset->version + "/rcps_" + rule->name + ".json";
+  }
+  source = key;
+  auto it = rcp_cache_.find(key);
+  if (it == rcp_cache_.end()) {
+    std::vector<RcpRecord> records;
+    try {
+      records = file ? ReadRcpFile(*file) : ParseRcpRecords(*embedded, key);
+    } catch (const Error& e) {
+      result_.errors.push_back(e.what());
+    }
+    it = rcp_cache_.emplace(key, std::move(records)).first;
+  }
+  if (it->second.empty()) return NoRcpRule("RCP file " + key + " unusable");
+  return CheckRunsAgainstRcp(it->second, *rule, ruleset->version, runs, options_.rcp_pass);
+}
+
+void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>& files,
+                               const std::vector<runlog::MlperfRun*>& runs) {
+  group.system = group.location.parent_path().filename().string();
+  std::string benchmark;
+  runlog::MlperfLogFormat log_format = runlog::MlperfLogFormat::kUnknown;
+  for (const runlog::MlperfRun* run : runs) {
+    if (log_format == runlog::MlperfLogFormat::kUnknown) log_format = run->format;
+    if (run->benchmark.empty()) continue;
+    if (benchmark.empty()) {
+      benchmark = run->benchmark;
+    } else if (run->benchmark != benchmark) {
+      result_.warnings.push_back(run->source + ": benchmark \"" + run->benchmark + "\" differs from \"" + benchmark +
+                                 "\" of the other runs in " + group.source);
+    }
+  }
+  if (benchmark.empty()) benchmark = group.location.filename().string();
+  group.benchmark = benchmark;
+  group.entry = group.system + "/" + benchmark;
+
+  const DetectedRuleset detected = DetectRuleset(options_.ruleset, group.location, log_format, benchmark);
+  const Ruleset* ruleset = detected.ruleset;
+  const BenchmarkRule* rule = ruleset != nullptr ? ruleset->Find(benchmark) : nullptr;
+  if (ruleset != nullptr && rule == nullptr) {
+    result_.warnings.push_back(group.source + ": ruleset " + ruleset->version + " has no benchmark \"" + benchmark +
+                               "\"; no target, compliance target check or RCP rule");
+  }
+  if (rule != nullptr && rule->name == "stable_diffusion") {
+    for (runlog::MlperfRun* run : runs) FoldStableDiffusionEvals(*run, ruleset->version);
+  }
+  const std::optional<MlperfTarget> target = rule != nullptr ? StoredTarget(*rule) : std::nullopt;
+  group.metric = target ? target->metric : "eval_accuracy";
+  if (options_.threshold) {
+    group.threshold = options_.threshold;
+  } else if (target) {
+    group.threshold = target->threshold;
+  }
+  const std::size_t drop = rule != nullptr ? rule->drop_each_side : (benchmark == "unet3d" ? 4 : 1);
+
+  // Compliance, per run and across the folder's seeds.
+  std::vector<std::vector<ComplianceFinding>> findings(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) findings[i] = CheckRunCompliance(*runs[i], rule);
+  {
+    std::vector<const runlog::MlperfRun*> view(runs.begin(), runs.end());
+    for (ComplianceFinding& f : CheckSeedsDistinct(view)) {
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (runs[i]->source == f.file) findings[i].push_back(f);
+      }
+    }
+  }
+  json compliance = json::array();
+  if (rule != nullptr && runs.size() < rule->runs) {
+    const std::string message =
+        fmt::format("{} result file(s); ruleset {} asks for {} per submission", runs.size(), ruleset->version,
+                    rule->runs);
+    compliance.push_back({{"file", group.source}, {"line", nullptr}, {"rule", "run_count"}, {"message", message},
+                          {"drops_run", false}});
+    result_.compliance.push_back(group.source + ": " + message);
+  }
+
+  std::optional<double> lowest_success_final;  // only for a benchmark without a known target
+  std::optional<double> batch;
+  json files_json = json::array();
+  json run_details = json::array();
+  std::vector<RcpRun> rcp_runs;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const runlog::MlperfRun& run = *runs[i];
+    ImportedRun imported;
+    imported.file = files[i];
+    imported.log = runlog::ToRunLog(run, [&](const runlog::MlperfEval& e) { return StoredMetric(rule, e); });
+    imported.log.header["entry"] = group.entry;
+    imported.log.header["system"] = group.system;
+    imported.log.header["metric"] = group.metric;
+    std::string drop_reason;
+    for (const ComplianceFinding& f : findings[i]) {
+      compliance.push_back({{"file", f.file},
+                            {"line", f.line > 0 ? json(f.line) : json(nullptr)},
+                            {"rule", f.rule},
+                            {"message", f.message},
+                            {"drops_run", f.drops_run}});
+      result_.compliance.push_back(f.Where() + ": " + f.message);
+      if (f.drops_run && drop_reason.empty()) drop_reason = f.Where() + ": " + f.message;
+    }
+    std::string status = "success";
+    std::string reason;
+    if (!run.Succeeded()) {
+      status = "failed";
+      reason = !run.run_start_ms ? "no run_start"
+               : !run.run_stop_ms ? "no run_stop"
+                                  : "run_stop status \"" + run.stop_status + "\"";
+    } else if (!drop_reason.empty()) {
+      status = "dropped";
+      reason = drop_reason;
+      imported.log.status = runlog::RunStatus::kFailed;
+      imported.log.error = "dropped by the compliance check: " + drop_reason;
+    }
+    if (options_.threshold) {
+      imported.tta_minutes = TtaMinutes(imported.log, *options_.threshold);
+      if (imported.log.status != runlog::RunStatus::kFailed) {
+        imported.log.status = imported.tta_minutes ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
+      }
+    } else if (status == "success") {
+      imported.tta_minutes = run.MinutesToTrain();
+    }
+    if (status == "success" && !target) {
+      for (std::size_t e = std::min(run.evals_before_stop, run.evals.size()); e > 0; --e) {
+        const double final_metric = StoredMetric(rule, run.evals[e - 1]);
+        if (!std::isfinite(final_metric)) continue;
+        if (!lowest_success_final || final_metric < *lowest_success_final) lowest_success_final = final_metric;
+        break;
+      }
+    }
+    const ConvergenceUnit unit = rule != nullptr ? rule->unit : ConvergenceUnit::kEpochs;
+    const std::optional<double> convergence = ConvergencePoint(run, unit);
+    if (run.seed) imported.seeds["seed"] = *run.seed;
+    if (run.global_batch_size && !batch) batch = run.global_batch_size;
+    files_json.push_back(files[i].filename().string());
+    run_details.push_back({{"file", files[i].filename().string()},
+                           {"status", status},
+                           {"time_to_train_minutes", OptionalJson(run.MinutesToTrain())},
+                           {"convergence", OptionalJson(convergence)},
+                           {"reason", reason.empty() ? json(nullptr) : json(reason)}});
+    rcp_runs.push_back({files[i].string(), convergence, run.global_batch_size});
+    group.runs.push_back(std::move(imported));
+  }
+  if (!options_.threshold && !target && lowest_success_final) {
+    group.threshold = *lowest_success_final;
+    group.details["threshold_source"] = "inferred from run_stop success";
+    result_.warnings.push_back(fmt::format(
+        "{}: no target is known for benchmark \"{}\"; using {:.6g}, the lowest final {} of a run that ended in "
+        "success; give --threshold to set one",
+        group.source, benchmark, *lowest_success_final, group.metric));
+  }
+  group.stored_threshold = group.threshold;
+  for (ImportedRun& imported : group.runs) {
+    if (group.threshold) imported.log.header["threshold"] = *group.threshold;
+  }
+  if (!group.details.contains("threshold_source")) {
+    group.details["threshold_source"] = options_.threshold ? "--threshold" : group.threshold ? "rules" : "none";
+  }
+  ScoreGroup(group, drop);
+
+  const std::string division = DivisionOf(runs);
+  group.details["ruleset"] = ruleset != nullptr ? json(ruleset->version) : json(nullptr);
+  group.details["ruleset_source"] = detected.source;
+  group.details["division"] = division.empty() ? json(nullptr) : json(division);
+  group.details["log_format"] = runlog::MlperfLogFormatName(log_format);
+  group.details["files"] = files_json;
+  group.details["global_batch_size"] = batch ? IntegralJson(*batch) : json(nullptr);
+  group.details["drop_each_side"] = drop;
+  if (rule != nullptr) {
+    group.details["target"] = {{"metric", rule->metric},
+                               {"value", OptionalJson(rule->target)},
+                               {"direction", rule->lower_is_better ? "lower is better" : "higher is better"},
+                               {"convergence_unit", ConvergenceUnitName(rule->unit)},
+                               {"runs_per_submission", rule->runs}};
+  }
+
+  json rcp_source = nullptr;
+  const RcpOutcome rcp = CheckRcp(ruleset, rule, division, rcp_runs, rcp_source);
+  json rcp_json = rcp.ToJson();
+  rcp_json["rcp_file"] = rcp_source;
+  rcp_json["rcp_pass"] = options_.rcp_pass == RcpPass::kPruned ? "pruned" : "full";
+  group.details["rcp"] = rcp_json;
+
+  // The official score: what the summarizer prints for the folder as it is, i.e. the raw olympic score times
+  // the folder's scaling.json (written by the checker during review, or by the committee).
+  const std::optional<double> published = ReadPublishedScaling(group.location, result_.warnings);
+  const bool checked = rcp.pass.value_or(false) && rcp.result;
+  const double factor = checked ? rcp.result->norm_factor : 1.0;
+  json official = {{"raw_minutes", OptionalJson(group.olympic_minutes)},
+                   {"published_scaling_factor", OptionalJson(published)},
+                   {"checker_scaling_factor", checked ? json(factor) : json(nullptr)}};
+  if (group.olympic_minutes) {
+    official["official_minutes"] = *group.olympic_minutes * published.value_or(1.0);
+    official["checker_minutes"] =
+        checked ? json(*group.olympic_minutes * factor) : json(nullptr);
+  } else {
+    official["official_minutes"] = nullptr;
+    official["checker_minutes"] = nullptr;
+  }
+  if (published) {
+    const bool agrees = checked && std::fabs(*published - factor) <= 1e-9 * std::fabs(*published);
+    if (!agrees) {
+      const std::string checker = checked ? fmt::format("{:.10g}", factor)
+                                                 : "none (RCP " + rcp.verdict + ": " + rcp.message + ")";
+      result_.warnings.push_back(fmt::format(
+          "{}: the published scaling.json applies {:.10g}, the RCP checker's normalization is {}; the official "
+          "score uses the published factor",
+          group.source, *published, checker));
+      official["note"] = "published scaling differs from the RCP checker's";
+    }
+  } else if (checked && factor != 1.0) {
+    official["note"] = fmt::format(
+        "no scaling.json in the folder: the official score is unscaled; the RCP checker would scale by {:.10g}",
+        factor);
+  }
+  group.details["official"] = official;
+  group.details["run_details"] = run_details;
+  group.details["compliance"] = compliance;
+  result_.groups.push_back(std::move(group));
+}
+
+}  // namespace evalsuite::importer

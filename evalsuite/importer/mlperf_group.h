@@ -1,0 +1,52 @@
+// Scores one MLPerf system-and-benchmark folder by the rules of its ruleset: the runs that count (compliance),
+// the raw olympic score, the RCP verdict and normalization as the official checker gives them, the published
+// scaling.json and the official score (raw score x the folder's scaling factor, as the summarizer reads it).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "evalsuite/importer/importer.h"
+#include "evalsuite/importer/mlperf_rules.h"
+#include "evalsuite/importer/rcp_check.h"
+#include "evalsuite/runlog/mlperf_log.h"
+
+namespace evalsuite::importer {
+
+// The ruleset of a folder and how it was found: `forced` (--ruleset), else a "training_results_vX.Y" folder in
+// `location`'s path, else the v0.5 / v0.6 log format, else the newest ruleset naming the benchmark. Throws
+// InputError naming --ruleset when `forced` is not a known ruleset.
+struct DetectedRuleset {
+  const Ruleset* ruleset = nullptr;  // null when nothing names the benchmark
+  std::string source;                // "--ruleset", "folder name", "log format", "newest ruleset with <benchmark>"
+};
+DetectedRuleset DetectRuleset(const std::string& forced, const std::filesystem::path& location,
+                              runlog::MlperfLogFormat format, const std::string& benchmark);
+
+// Stable diffusion logs FID and CLIP as two eval_accuracy records per step, told apart by metadata.metric: fold
+// each step's pair into one eval whose value is {"FID": x, "CLIP": y} (time and line of the later one). The step
+// is step_num in ruleset 3.1.0, samples_count otherwise, as the RCP checker reads it.
+void FoldStableDiffusionEvals(runlog::MlperfRun& run, const std::string& ruleset);
+
+// The RCP checker's convergence point of one run (nullopt unless run_stop says success).
+std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, ConvergenceUnit unit);
+
+class MlperfGroupBuilder {
+ public:
+  MlperfGroupBuilder(const ImportOptions& options, ImportResult& result) : options_(options), result_(result) {}
+  // `group` has source, location and format set; `runs` are its parsed result files in natural order.
+  void Build(ImportedGroup group, const std::vector<std::filesystem::path>& files,
+             const std::vector<runlog::MlperfRun*>& runs);
+
+ private:
+  RcpOutcome CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule, const std::string& division,
+                      const std::vector<RcpRun>& runs, nlohmann::json& source);
+
+  const ImportOptions& options_;
+  ImportResult& result_;
+  std::map<std::string, std::vector<RcpRecord>> rcp_cache_;
+};
+
+}  // namespace evalsuite::importer

@@ -1,0 +1,293 @@
+// The MLPerf rules per ruleset, one test per point of issue 14, on small fixtures written here: RCP verdicts for
+// every benchmark with RCPs (and "n/a" where no rule applies), samples-keyed RCPs and convergence points, stable
+// diffusion's FID-and-CLIP point, reference choice by the RCP mean, open division, v0.5's status quirks, the
+// published scaling.json, targets per ruleset, and the compliance checks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "evalsuite/importer/importer.h"
+#include "evalsuite/importer/mlperf_rules.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::importer {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::TempDir;
+using testing::WriteFile;
+
+std::string Line(long t, const std::string& key, const std::string& value, const std::string& metadata = "{}") {
+  return testing::MllogRecord(t, key, value, metadata);
+}
+
+struct Eval {
+  std::string value;
+  std::string metadata;
+};
+
+// One MLLOG run: header keys, run_start at t=10 s, the evals a minute apart, run_stop a second after the last.
+std::string RunLog(const std::string& benchmark, int seed, int batch, const std::vector<Eval>& evals,
+                const std::string& status = "success", const std::string& division = "closed") {
+  std::string log = Line(1000, "submission_benchmark", "\"" + benchmark + "\"") +
+                    Line(1001, "submission_division", "\"" + division + "\"") +
+                    Line(1002, "seed", std::to_string(seed)) + Line(1003, "global_batch_size", std::to_string(batch)) +
+                    Line(10000, "run_start", "null");
+  long t = 10000;
+  for (const Eval& e : evals) log += Line(t += 60000, "eval_accuracy", e.value, e.metadata);
+  return log + Line(t + 1000, "run_stop", "null", "{\"status\": \"" + status + "\"}");
+}
+
+fs::path Folder(const fs::path& root, const std::string& round, const std::string& benchmark) {
+  const fs::path dir = root / ("training_results_" + round) / "Org" / "results" / "sys" / benchmark;
+  fs::create_directories(dir);
+  return dir;
+}
+
+const ImportedGroup& Only(const ImportResult& result) {
+  EXPECT_EQ(result.groups.size(), 1u);
+  return result.groups.front();
+}
+
+ImportResult ImportOne(const fs::path& path) {
+  ImportOptions options;
+  options.paths = {path};
+  options.jobs = 1;
+  return Import(options);
+}
+
+std::string Epoch(double e) { return "{\"epoch_num\": " + std::to_string(e) + "}"; }
+
+// Point 3: at BS 256 the reference is ssd_ref_256 (mean 4, factor 1), not ref_320 by its smaller minimum.
+TEST(MlperfRulesTest, ReferenceChoiceAndPruningUseTheRcpMean) {
+  TempDir dir;
+  const fs::path ssd = Folder(dir.path(), "v4.0", "ssd");
+  for (int i = 0; i < 5; ++i) {
+    WriteFile(ssd / ("result_" + std::to_string(i) + ".txt"),
+              RunLog("ssd", i + 1, 256, {{"0.2", Epoch(1)}, {"0.3", Epoch(2)}, {"0.33", Epoch(3)}, {"0.345", Epoch(4)}}));
+  }
+  const ImportResult result = ImportOne(dir.path());
+  const ImportedGroup& g = Only(result);
+  EXPECT_EQ(g.details["ruleset"], "4.0.0");
+  EXPECT_EQ(g.details["ruleset_source"], "folder name");
+  const json& rcp = g.details["rcp"];
+  EXPECT_EQ(rcp["verdict"], "Pass") << rcp.dump();
+  EXPECT_EQ(rcp["reference"], "ssd_ref_256");
+  EXPECT_EQ(rcp["norm_factor"], 1.0);
+  EXPECT_EQ(rcp["rcp_file"], "built-in training_4.0.0/rcps_ssd.json");
+  EXPECT_EQ(g.details["run_details"][0]["convergence"], 4.0);
+}
+
+// Point 5 (second half) and point 7: a failed check prints no norm factor; a published scaling.json is the
+// official score and is named when it disagrees with the checker.
+TEST(MlperfRulesTest, FailedCheckHasNoNormFactorAndPublishedScalingIsOfficial) {
+  TempDir dir;
+  const fs::path ssd = Folder(dir.path(), "v4.0", "ssd");
+  for (int i = 0; i < 5; ++i) {
+    WriteFile(ssd / ("result_" + std::to_string(i) + ".txt"),
+              RunLog("ssd", i + 1, 256, {{"0.2", Epoch(1)}, {"0.3", Epoch(2)}, {"0.345", Epoch(3)}}));
+  }
+  WriteFile(ssd / "scaling.json", "{\"scaling_factor\": 1.25}");
+  const ImportResult result = ImportOne(dir.path());
+  const ImportedGroup& g = Only(result);
+  const json& rcp = g.details["rcp"];
+  EXPECT_EQ(rcp["verdict"], "Fail") << rcp.dump();  // 3 epochs against a reference of exactly 4 (stdev 0)
+  EXPECT_EQ(rcp["pass"], false);
+  EXPECT_TRUE(rcp["norm_factor"].is_null());
+  EXPECT_EQ(rcp["submission_mean_epochs"], 3.0);
+  const json& official = g.details["official"];
+  ASSERT_TRUE(g.olympic_minutes.has_value());
+  EXPECT_DOUBLE_EQ(official["raw_minutes"].get<double>(), *g.olympic_minutes);
+  EXPECT_DOUBLE_EQ(official["official_minutes"].get<double>(), *g.olympic_minutes * 1.25);
+  EXPECT_EQ(official["published_scaling_factor"], 1.25);
+  EXPECT_TRUE(official["checker_scaling_factor"].is_null());
+  int named = 0;
+  for (const std::string& w : result.warnings) named += w.find("scaling.json applies 1.25") != std::string::npos;
+  EXPECT_EQ(named, 1);
+}
+
+// Point 5: the open division gets no RCP check.
+TEST(MlperfRulesTest, OpenDivisionIsNotChecked) {
+  TempDir dir;
+  const fs::path ssd = Folder(dir.path(), "v4.0", "ssd");
+  for (int i = 0; i < 5; ++i) {
+    WriteFile(ssd / ("result_" + std::to_string(i) + ".txt"),
+              RunLog("ssd", i + 1, 256, {{"0.345", Epoch(1)}}, "success", "open"));
+  }
+  const ImportResult result = ImportOne(dir.path());
+  const ImportedGroup& g = Only(result);
+  EXPECT_EQ(g.details["division"], "open");
+  EXPECT_TRUE(g.details["rcp"]["pass"].is_null());
+  EXPECT_EQ(g.details["rcp"]["verdict"], "n/a");
+  EXPECT_NE(g.details["rcp"]["message"].get<std::string>().find("open division"), std::string::npos);
+}
+
+// Point 1: benchmarks the old run-count table stopped short of get their RCP check; rules the official checker
+// does not have (dlrm, rulesets before 1.0, unknown benchmarks) are "n/a", not FAIL.
+TEST(MlperfRulesTest, EveryBenchmarkWithRcpsIsCheckedAndTheRestIsNotApplicable) {
+  TempDir dir;
+  const fs::path gnn = Folder(dir.path(), "v4.0", "gnn");
+  for (int i = 0; i < 10; ++i) {
+    WriteFile(gnn / ("result_" + std::to_string(i) + ".txt"),
+              RunLog("gnn", i + 1, 65536, {{"0.70", Epoch(0.6)}, {"0.721", Epoch(1.2)}}));
+  }
+  const fs::path dlrm = Folder(dir.path(), "v2.0", "dlrm");
+  for (int i = 0; i < 5; ++i) {
+    WriteFile(dlrm / ("result_" + std::to_string(i) + ".txt"), RunLog("dlrm", i + 1, 55296, {{"0.803", Epoch(0.9)}}));
+  }
+  const fs::path other = Folder(dir.path(), "v4.0", "mybench");
+  WriteFile(other / "result_0.txt", RunLog("mybench", 1, 1, {{"0.5", Epoch(1)}}));
+  const ImportResult result = ImportOne(dir.path());
+  ASSERT_EQ(result.groups.size(), 3u);
+  for (const ImportedGroup& g : result.groups) {
+    const json& rcp = g.details["rcp"];
+    if (g.benchmark == "gnn") {
+      EXPECT_EQ(rcp["rcp_file"], "built-in training_4.0.0/rcps_gnn.json");
+      EXPECT_TRUE(rcp["pass"].is_boolean()) << rcp.dump();
+      EXPECT_NE(rcp["message"], "No RCP rules for benchmark \"gnn\"");
+    } else {
+      EXPECT_EQ(rcp["verdict"], "n/a") << g.benchmark << rcp.dump();
+      EXPECT_TRUE(rcp["pass"].is_null());
+    }
+  }
+  EXPECT_EQ(FindRuleset("5.1.0")->Find("dlrm_dcnv2")->rcp_runs, 10u);  // point 4: not 5
+  EXPECT_EQ(FindRuleset("4.0.0")->Find("unet3d")->drop_each_side, 4u);
+}
+
+// Point 2: llama2_70b_lora's RCPs are keyed "samples to converge", its convergence point is samples_count and its
+// metric (eval loss) is lower-is-better; gpt3's log perplexity too.
+TEST(MlperfRulesTest, SamplesKeyedRcpsAndLowerIsBetterMetrics) {
+  TempDir dir;
+  const fs::path lora = Folder(dir.path(), "v4.0", "llama2_70b_lora");
+  for (int i = 0; i < 10; ++i) {
+    WriteFile(lora / ("result_" + std::to_string(i) + ".txt"),
+              RunLog("llama2_70b_lora", i + 1, 8,
+                  {{"0.94", "{\"samples_count\": 2688}"}, {"0.924", "{\"samples_count\": 3072}"}}));
+  }
+  const ImportResult result = ImportOne(dir.path());
+  EXPECT_TRUE(result.errors.empty()) << result.errors.front();
+  const ImportedGroup& g = Only(result);
+  EXPECT_EQ(g.metric, "-eval_loss");
+  EXPECT_DOUBLE_EQ(*g.threshold, -0.925);
+  EXPECT_EQ(g.converged, 10u);
+  EXPECT_EQ(g.details["run_details"][3]["convergence"], 3072.0);
+  const json& rcp = g.details["rcp"];
+  EXPECT_EQ(rcp["reference"], "llama2_70b_lora_ref_8") << rcp.dump();
+  EXPECT_EQ(rcp["verdict"], "Pass");
+  EXPECT_EQ(rcp["submission_mean_epochs"], 3072.0);
+  EXPECT_DOUBLE_EQ(rcp["norm_factor"].get<double>(), std::max(1.0, rcp["rcp_mean"].get<double>() / 3072.0));
+  // The stored curve reaches -0.925 at the second evaluation (loss 0.924), not at the first (0.94).
+  ASSERT_EQ(g.runs[0].log.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(g.runs[0].log.points[1].metric, -0.924);
+  const std::optional<MlperfTarget> gpt3 = StoredTarget(*FindRuleset("3.0.0")->Find("gpt3"));
+  EXPECT_EQ(gpt3->metric, "-log_perplexity");
+  EXPECT_DOUBLE_EQ(gpt3->threshold, -2.69);
+}
+
+// Point 2: stable diffusion converges at the first evaluation passing both FID <= 90 and CLIP >= 0.15, logged as
+// two eval_accuracy records told apart by metadata.metric.
+TEST(MlperfRulesTest, StableDiffusionConvergesAtTheFirstStepPassingFidAndClip) {
+  TempDir dir;
+  const fs::path sd = Folder(dir.path(), "v4.0", "stable_diffusion");
+  auto m = [](const char* metric, long samples) {
+    return "{\"samples_count\": " + std::to_string(samples) + ", \"metric\": \"" + metric + "\"}";
+  };
+  for (int i = 0; i < 10; ++i) {
+    WriteFile(sd / ("result_" + std::to_string(i) + ".txt"),
+              RunLog("stable_diffusion", i + 1, 512,
+                  {{"101.6", m("FID", 2048000)},
+                   {"0.156", m("CLIP", 2048000)},  // CLIP passes, FID does not
+                   {"83.2", m("FID", 2560000)},
+                   {"0.17", m("CLIP", 2560000)},
+                   {"80.0", m("FID", 3072000)},
+                   {"0.18", m("CLIP", 3072000)}}));
+  }
+  const ImportResult result = ImportOne(dir.path());
+  const ImportedGroup& g = Only(result);
+  EXPECT_EQ(g.converged, 10u);
+  EXPECT_EQ(g.details["run_details"][0]["convergence"], 2560000.0);
+  ASSERT_EQ(g.runs[0].log.points.size(), 3u);  // one stored point per step
+  EXPECT_LT(g.runs[0].log.points[0].metric, 1.0);
+  EXPECT_GE(g.runs[0].log.points[1].metric, 1.0);
+  const json& rcp = g.details["rcp"];
+  EXPECT_EQ(rcp["reference"], "sd_ref_512") << rcp.dump();
+  EXPECT_EQ(rcp["submission_mean_epochs"], 2560000.0);
+  EXPECT_EQ(rcp["verdict"], "Pass");
+}
+
+// Point 6 and point 8: v0.5 logs (ruleset from the log format): {"success": "true"} and a bare run_stop count
+// when the target of the v0.5 rules is reached (gnmt 21.8, not v1.0's 24); a bare run_stop below it is dropped.
+TEST(MlperfRulesTest, V05StatusQuirksAndV05Targets) {
+  TempDir dir;
+  const fs::path gnmt = dir / "results" / "sys" / "gnmt";
+  fs::create_directories(gnmt);
+  auto v05 = [](int seed, const std::string& bleu, const std::string& stop) {
+    return ":::MLPv0.5.0 gnmt 1000.0 (t.py:1) run_set_random_seed: " + std::to_string(seed) +
+           "\n:::MLPv0.5.0 gnmt 1001.0 (t.py:2) run_start\n"
+           ":::MLPv0.5.0 gnmt 1601.0 (t.py:3) eval_accuracy: {\"epoch\": 1, \"value\": " +
+           bleu + "}\n:::MLPv0.5.0 gnmt 1661.0 (t.py:4) run_stop" + stop + "\n";
+  };
+  WriteFile(gnmt / "result_0.txt", v05(1, "22.0", ": {\"success\": \"true\"}"));
+  WriteFile(gnmt / "result_1.txt", v05(2, "22.1", ": {\"success\": \"true\"}"));
+  WriteFile(gnmt / "result_2.txt", v05(3, "21.9", ""));
+  WriteFile(gnmt / "result_3.txt", v05(4, "21.85", ""));
+  WriteFile(gnmt / "result_4.txt", v05(5, "20.0", ""));
+  const ImportResult result = ImportOne(dir.path());
+  const ImportedGroup& g = Only(result);
+  EXPECT_EQ(g.details["ruleset"], "0.5.0");
+  EXPECT_EQ(g.details["ruleset_source"], "log format");
+  EXPECT_DOUBLE_EQ(*g.threshold, 21.8);
+  EXPECT_EQ(g.converged, 4u);
+  EXPECT_TRUE(g.olympic_minutes.has_value());
+  EXPECT_EQ(g.details["run_details"][4]["status"], "dropped");
+  EXPECT_NE(g.details["run_details"][4]["reason"].get<std::string>().find("result_4.txt:4:"), std::string::npos)
+      << g.details["run_details"][4];
+  EXPECT_EQ(g.details["rcp"]["verdict"], "n/a");
+  EXPECT_EQ(g.details["rcp"]["message"], "ruleset 0.5.0 has no RCPs");
+}
+
+// Point 9: compliance findings name file and line; runs that break the rules that decide whether a run counts
+// are dropped with the reason in the JSON.
+TEST(MlperfRulesTest, ComplianceFindingsNameFileAndLine) {
+  TempDir dir;
+  const fs::path resnet = Folder(dir.path(), "v2.0", "resnet");
+  const std::vector<Eval> ok = {{"0.5", Epoch(1)}, {"0.76", Epoch(2)}};
+  WriteFile(resnet / "result_0.txt", RunLog("resnet", 7, 3264, ok));
+  WriteFile(resnet / "result_1.txt", RunLog("resnet", 7, 3264, ok));  // the same seed as result_0
+  WriteFile(resnet / "result_2.txt", RunLog("resnet", 9, 3264, {{"0.5", Epoch(1)}, {"0.75", Epoch(2)}}));  // < 0.759
+  // run_stop logged before run_start.
+  WriteFile(resnet / "result_3.txt", Line(1000, "submission_benchmark", "\"resnet\"") +
+                                         Line(1001, "submission_division", "\"closed\"") + Line(1002, "seed", "11") +
+                                         Line(1003, "global_batch_size", "3264") +
+                                         Line(100000, "eval_accuracy", "0.77", Epoch(2)) +
+                                         Line(100001, "run_stop", "null", "{\"status\": \"success\"}") +
+                                         Line(100002, "run_start", "null"));
+  WriteFile(resnet / "result_4.txt", RunLog("resnet", 12, 3264, ok));
+  const ImportResult result = ImportOne(dir.path());
+  const ImportedGroup& g = Only(result);
+  const json& runs = g.details["run_details"];
+  EXPECT_EQ(runs[0]["status"], "success");
+  EXPECT_EQ(runs[1]["status"], "success");  // a repeated seed is reported, the run counts
+  EXPECT_EQ(runs[2]["status"], "dropped");
+  EXPECT_NE(runs[2]["reason"].get<std::string>().find("top1 >= 0.759"), std::string::npos) << runs[2];
+  EXPECT_EQ(runs[3]["status"], "dropped");
+  EXPECT_NE(runs[3]["reason"].get<std::string>().find("result_3.txt:6: run_stop comes before run_start (line 7)"),
+            std::string::npos)
+      << runs[3];
+  EXPECT_EQ(g.converged, 3u);
+  bool seed_named = false;
+  for (const std::string& c : result.compliance) {
+    seed_named = seed_named || (c.find("result_1.txt:3: seed 7 was logged by") != std::string::npos &&
+                                c.find("result_0.txt:3") != std::string::npos);
+  }
+  EXPECT_TRUE(seed_named) << ::testing::PrintToString(result.compliance);
+  int dropped_findings = 0;
+  for (const json& c : g.details["compliance"]) dropped_findings += c["drops_run"].get<bool>();
+  EXPECT_EQ(dropped_findings, 2);
+}
+
+}  // namespace
+}  // namespace evalsuite::importer
