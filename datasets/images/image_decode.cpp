@@ -1,5 +1,8 @@
 #include "datasets/images/image_decode.h"
 
+#include "datasets/images/exif_orientation.h"
+#include "datasets/images/image_kind.h"
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -191,6 +194,7 @@ DecodedImage DecodeImage(std::string_view bytes, const DecodeOptions& options) {
   result.status = ReadImageHeader(bytes, &header, &result.reason);
   result.format = header.format;
   if (result.status != DecodeStatus::kOk) return result;
+  result.kind = ImageKind(bytes);
   const int64_t pixels = static_cast<int64_t>(header.width) * header.height;
   if (pixels > options.max_pixels) {
     result.status = DecodeStatus::kTooLarge;
@@ -207,6 +211,8 @@ DecodedImage DecodeImage(std::string_view bytes, const DecodeOptions& options) {
       result.reason = "corrupt (" + header.format + " decoder failed)";
       return result;
     }
+    // OpenCV 4.6 turns JPEGs and PNGs (eXIf chunk) upright itself but ignores WebP's EXIF chunk.
+    if (header.format == "webp") ApplyExifOrientation(ContainerExifOrientation(bytes), &bgr);
     if (options.to_rgb) {
       cv::cvtColor(bgr, result.image, cv::COLOR_BGR2RGB);
     } else {

@@ -8,7 +8,8 @@
 //   DecodeOptions::max_pixels, so a small file declaring a huge image costs no memory.
 // - A JPEG without an end-of-image marker after its scan, a PNG without IEND and a WebP shorter than its RIFF
 //   size are "truncated" (libjpeg would otherwise return a half-grey image with only a warning).
-// - EXIF orientation is applied (OpenCV 4.x imdecode with IMREAD_COLOR does it; tests/datasets pin this),
+// - EXIF orientation is applied, as PIL's ImageOps.exif_transpose does: for JPEG by OpenCV's imdecode, for
+//   WebP and PNG (which OpenCV 4.6 leaves sideways) by exif_orientation.h; tests/datasets pin every case,
 //   grayscale and CMYK inputs come out as 3-channel RGB, alpha is dropped.
 #pragma once
 
@@ -60,6 +61,7 @@ struct DecodedImage {
   DecodeStatus status = DecodeStatus::kOk;
   std::string reason;  // human-readable: "truncated", "too large: 70000x70000 > 50000000 pixels", ...
   std::string format;  // "jpeg", "png", "webp" when sniffed
+  std::string kind;    // finer, for reports: "jpeg-progressive", "png-palette", ... (image_kind.h)
   cv::Mat image;       // CV_8UC3, RGB (or BGR when !to_rgb), orientation applied; empty unless ok()
   int width = 0;       // of `image`, i.e. after EXIF orientation
   int height = 0;

@@ -1,7 +1,9 @@
-// Model input preprocessing with OpenCV, in torchvision's order: resize the shorter side, centre-crop, scale
-// to [0, 1], normalize by mean and std, write planar (CHW) floats. A spec is a named preset or a small JSON
-// file; the `imagenet` preset mirrors Resize(256) + CenterCrop(224) + ToTensor + Normalize (how close it comes
-// to torchvision's PIL pipeline is measured by bench/preprocess_vs_torchvision.py and pinned in tests).
+// Model input preprocessing in torchvision's order: resize the shorter side, centre-crop, scale to [0, 1],
+// normalize by mean and std, write planar (CHW) floats. A spec is a named preset or a small JSON file; the
+// `imagenet` preset is Resize(256) + CenterCrop(224) + ToTensor + Normalize with PIL's antialiased bilinear
+// filter (pil_resample.h), as torchvision computes it on PIL images. Its distance to torchvision's own output
+// is asserted by tests/datasets/torchvision_fidelity_test.cpp and measured on a model by
+// bench/preprocess_fidelity_bench.cpp.
 #pragma once
 
 #include <array>
@@ -13,9 +15,10 @@
 
 namespace evalsuite::datasets {
 
-// How the shorter side is resized. Area is the closest to PIL's antialiased bilinear when shrinking (the
-// usual case for photos; measured, see the header comment); linear and cubic are OpenCV's plain kernels.
-enum class Interpolation { kArea, kLinear, kCubic, kNearest };
+// How the shorter side is resized. kBilinear and kBicubic are PIL's antialiased filters ("bilinear" and
+// "bicubic": what torchvision's Resize does to PIL images, and timm's bicubic presets); the others are OpenCV's
+// kernels, kept as options ("area", "linear", "cubic", "nearest"), which do not widen when shrinking.
+enum class Interpolation { kBilinear, kBicubic, kArea, kLinear, kCubic, kNearest };
 
 const char* InterpolationName(Interpolation interpolation);
 
@@ -25,7 +28,7 @@ struct PreprocessSpec {
   int resize_shorter = 256;       // shorter side after resizing, longer side scaled and truncated; 0: no resize
   int crop_height = 224;          // centre crop (torchvision's rounding; zero-padded if the image is smaller);
   int crop_width = 224;           // 0: no crop, which needs resize_shorter 0 and equal-sized inputs
-  Interpolation interpolation = Interpolation::kArea;
+  Interpolation interpolation = Interpolation::kBilinear;
   double scale = 1.0 / 255.0;                          // pixel value multiplier before normalization
   std::array<double, 3> mean = {0.485, 0.456, 0.406};  // per channel (only [0] used when channels == 1)
   std::array<double, 3> std = {0.229, 0.224, 0.225};
@@ -39,14 +42,15 @@ struct PreprocessSpec {
   bool SameTransform(const PreprocessSpec& other) const;
 };
 
-// "imagenet": RGB, shorter side 256, centre crop 224, ImageNet mean/std.
+// "imagenet": RGB, shorter side 256 (PIL bilinear), centre crop 224, ImageNet mean/std (torchvision's recipe).
+// "imagenet-bicubic": the same with PIL bicubic (timm's default for most ImageNet models: crop_pct 0.875).
 // "fashion-mnist": grayscale, 28x28, scaled to [0, 1], no normalization (evalsuite's Fashion-MNIST models
 // normalize inside forward()).
 PreprocessSpec PresetSpec(const std::string& name);
 std::vector<std::string> PresetNames();
 
-// A spec file: {"channels": 3, "resize": 256, "crop": 224 | [h, w], "interpolation": "area"|"linear"|"cubic"|
-// "nearest", "scale": 0.00392156862745098, "mean": [..], "std": [..], "preset": "imagenet"} where every key is
+// A spec file: {"channels": 3, "resize": 256, "crop": 224 | [h, w], "interpolation": "bilinear"|"bicubic" (PIL)
+// |"area"|"linear"|"cubic"|"nearest" (OpenCV), "scale": 0.00392156862745098, "mean": [..], "std": [..], "preset": "imagenet"} where every key is
 // optional and defaults to the preset named by "preset" (imagenet when absent). Also read: "size": N (resize
 // N, crop N x N) and "grayscale": true (channels 1), as `evalsuite train` writes them in model.json.
 // Throws InputError naming `where` and the key at fault (unknown keys included).
