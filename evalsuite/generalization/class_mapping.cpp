@@ -77,7 +77,9 @@ ClassMapping MapModelClasses(const ModelSpec& model, int num_outputs, const Hold
     mapping.output_to_class[o] = o;
     mapping.covered[o] = true;
   }
-  mapping.how = "identity (" + model_list + ")";
+  mapping.assumed = model.class_list.empty();
+  mapping.how = mapping.assumed ? "identity (" + model_list + ", assumed from the output count: no classes sidecar)"
+                                : "identity (" + model_list + ")";
   return mapping;
 }
 

@@ -24,6 +24,9 @@ struct ClassMapping {
   std::vector<int> output_to_class;  // model output index -> holdout class index, or -1
   std::vector<bool> covered;         // holdout class index -> some output stands for it
   std::string how;                   // "identity (fashion-mnist)", "by name (37 of 40 outputs matched)", ...
+  // True when nothing said which class each output is (no "classes" nor "class_list" in a sidecar): the order
+  // was inferred from the output count alone, and a model trained with another order would score ~0 silently.
+  bool assumed = false;
 };
 
 // Throws InputError naming the model when its outputs cannot be related to the holdout's classes.

@@ -17,8 +17,9 @@ class Classifier {
   virtual ~Classifier() = default;
   virtual int num_outputs() const = 0;
   // `batch` holds n images of input_shape (C, H, W) floats each, contiguous. Writes n rows of kTopK output
-  // indices, best first; rows are padded with -1 when the model has fewer than kTopK outputs.
-  virtual void TopK(const float* batch, int n, int32_t* top) = 0;
+  // indices, best first; rows are padded with -1 when the model has fewer than kTopK outputs. When `scores` is
+  // given, also their softmax probabilities (0 for padding). Throws evalsuite::Error naming the model's file.
+  virtual void TopK(const float* batch, int n, int32_t* top, float* scores = nullptr) = 0;
 };
 
 struct ClassifierOptions {

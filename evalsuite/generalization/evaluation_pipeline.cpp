@@ -38,6 +38,9 @@ PipelineResult RunPipeline(const std::vector<std::filesystem::path>& files,
   PipelineResult result;
   result.images.resize(n);
   result.top.assign(models.size(), std::vector<int32_t>(n * kTopK, -1));
+  result.scores.assign(models.size(), std::vector<float>(n * kTopK, 0.0f));
+  result.model_errors.assign(models.size(), "");
+  size_t failed_models = 0;
 
   std::vector<Slot> slots(num_slots);
   for (size_t s = 0; s < num_slots; ++s) {
@@ -76,6 +79,7 @@ PipelineResult RunPipeline(const std::vector<std::filesystem::path>& files,
         const datasets::DecodedImage decoded = datasets::DecodeImageFile(files[i], decode);
         outcome.status = decoded.status;
         outcome.reason = decoded.reason;
+        outcome.kind = decoded.kind;
         for (size_t s = 0; s < specs.size(); ++s) {
           float* out = slot->buffers[s].data() + position * specs[s].OutputSize();
           if (decoded.ok()) {
@@ -98,8 +102,8 @@ PipelineResult RunPipeline(const std::vector<std::filesystem::path>& files,
   workers.reserve(options.threads);
   for (int t = 0; t < options.threads; ++t) workers.emplace_back(worker);
 
-  std::exception_ptr failure;
-  for (size_t b = 0; b < num_batches && !failure; ++b) {
+  bool all_failed = false;  // nothing left to run: the workers are told to leave
+  for (size_t b = 0; b < num_batches && !all_failed; ++b) {
     Slot& slot = slots[b % num_slots];
     {
       std::unique_lock<std::mutex> lock(mutex);
@@ -107,13 +111,21 @@ PipelineResult RunPipeline(const std::vector<std::filesystem::path>& files,
     }
     const size_t first = b * batch;
     const int count = static_cast<int>(std::min(batch, n - first));
-    try {
-      for (size_t m = 0; m < models.size(); ++m) {
-        const PipelineModel& model = models[m];
-        model.classifier->TopK(slot.buffers[model.spec].data(), count, result.top[m].data() + first * kTopK);
+    for (size_t m = 0; m < models.size(); ++m) {
+      if (!result.model_errors[m].empty()) continue;
+      const PipelineModel& model = models[m];
+      try {
+        model.classifier->TopK(slot.buffers[model.spec].data(), count, result.top[m].data() + first * kTopK,
+                               result.scores[m].data() + first * kTopK);
+      } catch (const Error& e) {  // one model failing never loses the others' results
+        result.model_errors[m] = e.message();
+      } catch (const std::exception& e) {
+        result.model_errors[m] = e.what();
       }
-    } catch (...) {
-      failure = std::current_exception();
+      if (!result.model_errors[m].empty()) {
+        std::fill(result.top[m].begin(), result.top[m].end(), -1);
+        ++failed_models;
+      }
     }
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -123,10 +135,11 @@ PipelineResult RunPipeline(const std::vector<std::filesystem::path>& files,
         slot.batch_index = next;
         slot.remaining = static_cast<int>(std::min(batch, n - next * batch));
       }
-      if (failure) stop = true;
+      all_failed = !models.empty() && failed_models == models.size();
+      if (all_failed) stop = true;
     }
     slot_free.notify_all();
-    if (options.progress && !failure) options.progress(first + count, n);
+    if (options.progress && !all_failed) options.progress(first + count, n);
   }
   {
     std::lock_guard<std::mutex> lock(mutex);
@@ -134,12 +147,12 @@ PipelineResult RunPipeline(const std::vector<std::filesystem::path>& files,
   }
   slot_free.notify_all();
   for (std::thread& t : workers) t.join();
-  if (failure) std::rethrow_exception(failure);
 
   // Predictions of images that failed to load are meaningless: clear them.
   for (size_t i = 0; i < n; ++i) {
     if (result.images[i].status == datasets::DecodeStatus::kOk) continue;
     for (auto& top : result.top) std::fill(top.begin() + i * kTopK, top.begin() + (i + 1) * kTopK, -1);
+    for (auto& scores : result.scores) std::fill(scores.begin() + i * kTopK, scores.begin() + (i + 1) * kTopK, 0.0f);
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

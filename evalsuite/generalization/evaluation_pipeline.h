@@ -1,7 +1,8 @@
 // The evaluation pipeline: a pool of threads decodes and preprocesses images into batch buffers while the
 // calling thread runs every model on the previous batch. Memory is bounded by (depth + 1) batch buffers per
 // distinct preprocessing plus one decoded image per worker, whatever the number of images. A file that
-// cannot be decoded is recorded with its reason and skipped; it never stops the run.
+// cannot be decoded is recorded with its reason and skipped; it never stops the run. A model whose inference
+// fails is recorded with its reason and not called again; the other models go on.
 #pragma once
 
 #include <cstdint>
@@ -32,11 +33,14 @@ struct PipelineModel {
 struct ImageOutcome {
   datasets::DecodeStatus status = datasets::DecodeStatus::kOk;
   std::string reason;  // empty when decoded
+  std::string kind;    // "jpeg-progressive", "png-palette", ... (datasets/images/image_kind.h)
 };
 
 struct PipelineResult {
   std::vector<ImageOutcome> images;       // one per file, in order
   std::vector<std::vector<int32_t>> top;  // per model: kTopK output indices per image (-1 for failed images)
+  std::vector<std::vector<float>> scores;  // per model: the softmax probabilities of those outputs
+  std::vector<std::string> model_errors;   // per model: why its inference failed, "" when it did not
   double seconds = 0;                     // wall time of the whole run
   int64_t buffer_bytes = 0;               // batch buffers held (the memory bound, excluding decoded images)
 };

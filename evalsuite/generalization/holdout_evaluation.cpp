@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <set>
 
 #include "datasets/images/holdout_manifest.h"
@@ -19,6 +20,51 @@ std::string PercentInterval(const json& accuracy) {
                      accuracy["lower"].get<double>() * 100, accuracy["upper"].get<double>() * 100);
 }
 
+// A model whose class order was assumed (no classes sidecar) and whose top-1 accuracy is not above chance
+// (1 / covered classes, inside its 95% interval): its outputs probably follow another order.
+std::string ClassOrderWarning(const ModelSpec& model, const ClassMapping& mapping, const ModelOutcomes& outcome) {
+  if (!mapping.assumed) return "";
+  const AccuracyCount top1 = CountAccuracy(outcome.top1);
+  if (top1.n == 0) return "";
+  size_t labelled = 0;
+  for (bool c : mapping.covered) labelled += c;
+  const double chance = labelled > 0 ? 1.0 / static_cast<double>(labelled) : 0.0;
+  const json interval = AccuracyJson(top1);
+  if (!interval["lower"].is_number() || interval["lower"].get<double>() > chance) return "";
+  return fmt::format(
+      "model {}: top-1 {:.2f}% is at chance level (1/{} = {:.2f}%) and its class order was assumed ({}): its outputs "
+      "may follow another order; list them in its JSON sidecar (\"classes\": [...])",
+      model.name, top1.accuracy() * 100, labelled, chance * 100, mapping.how);
+}
+
+void WritePredictions(std::ostream& out, const std::string& set_name, const datasets::Holdout& holdout,
+                      const PipelineResult& result, size_t r, const std::string& model, const HoldoutClasses& classes,
+                      const ClassMapping& mapping) {
+  for (size_t i = 0; i < holdout.items.size(); ++i) {
+    const datasets::HoldoutItem& item = holdout.items[i];
+    json line = {{"image_set", set_name}, {"image", item.path},        {"id", item.id},
+                 {"label", item.class_index}, {"label_name", item.class_name}, {"kind", result.images[i].kind},
+                 {"model", model}};
+    if (result.images[i].status != datasets::DecodeStatus::kOk) {
+      line["error"] = result.images[i].reason;
+    } else {
+      json top = json::array(), scores = json::array(), names = json::array();
+      for (int j = 0; j < kTopK; ++j) {
+        const int32_t output = result.top[r][i * kTopK + j];
+        if (output < 0) break;
+        top.push_back(output);
+        scores.push_back(result.scores[r][i * kTopK + j]);
+        const int cls = output < static_cast<int32_t>(mapping.output_to_class.size()) ? mapping.output_to_class[output] : -1;
+        names.push_back(cls >= 0 && cls < static_cast<int>(classes.names.size()) ? json(classes.names[cls]) : json());
+      }
+      line["top5"] = top;
+      line["top5_classes"] = names;
+      line["scores"] = scores;
+    }
+    out << line.dump() << "\n";
+  }
+}
+
 }  // namespace
 
 datasets::PreprocessSpec DefaultPreprocessFor(const std::string& class_list) {
@@ -32,8 +78,19 @@ HoldoutEvaluator::HoldoutEvaluator(std::vector<ModelSpec> models, EvaluationOpti
   for (const ModelSpec& model : models_) {
     if (!names.insert(model.name).second) throw UsageError("--model", "two models are named \"" + model.name + "\"");
   }
-  for (const ModelSpec& model : models_) {
+  std::vector<ModelSpec> requested = std::move(models_);
+  models_.clear();
+  std::optional<Error> first_error;
+  for (ModelSpec& model : requested) {
     const datasets::PreprocessSpec spec = model.preprocess ? *model.preprocess : options_.default_preprocess;
+    LoadedClassifier loaded;
+    try {
+      loaded = LoadTorchScriptClassifier(model.file, spec.OutputShape(), options_.classifier);
+    } catch (const Error& e) {  // one model that cannot be loaded never loses the others
+      load_failures_.push_back({model.name, model.file.string(), e.message()});
+      if (!first_error) first_error = e;
+      continue;
+    }
     int index = -1;
     for (size_t s = 0; s < specs_.size(); ++s) {
       if (specs_[s].SameTransform(spec)) index = static_cast<int>(s);
@@ -43,16 +100,17 @@ HoldoutEvaluator::HoldoutEvaluator(std::vector<ModelSpec> models, EvaluationOpti
       index = static_cast<int>(specs_.size()) - 1;
     }
     model_spec_.push_back(index);
-    LoadedClassifier loaded = LoadTorchScriptClassifier(model.file, spec.OutputShape(), options_.classifier);
     notes_.push_back(model.name + ": " + loaded.note + ", " + std::to_string(loaded.classifier->num_outputs()) +
                      " outputs, preprocessing " + spec.ToJson().dump());
     classifiers_.push_back(std::move(loaded.classifier));
+    models_.push_back(std::move(model));
   }
+  if (models_.empty() && first_error) throw *first_error;
 }
 
 HoldoutEvaluator::~HoldoutEvaluator() = default;
 
-json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir) {
+json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::ostream* predictions) {
   const datasets::Holdout holdout = datasets::ReadHoldout(holdout_dir);
   std::vector<std::string> problems = datasets::VerifyHoldout(holdout, holdout_dir);
   if (options_.tolerate_missing) {
@@ -75,9 +133,23 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir) {
   }
 
   const HoldoutClasses classes = DescribeHoldoutClasses(holdout);
-  std::vector<ClassMapping> mappings;
+  json failed_models = json::array();
+  for (const ModelFailure& f : load_failures_) {
+    failed_models.push_back({{"name", f.name}, {"file", f.file}, {"stage", "load"}, {"reason", f.reason}});
+  }
+  // Models whose outputs cannot be related to the holdout's classes are left out, the others go on.
+  std::vector<size_t> running;  // indices into models_
+  std::vector<ClassMapping> mappings(models_.size());
   for (size_t m = 0; m < models_.size(); ++m) {
-    mappings.push_back(MapModelClasses(models_[m], classifiers_[m]->num_outputs(), classes));
+    try {
+      mappings[m] = MapModelClasses(models_[m], classifiers_[m]->num_outputs(), classes);
+      running.push_back(m);
+    } catch (const Error& e) {
+      failed_models.push_back({{"name", models_[m].name},
+                               {"file", models_[m].file.string()},
+                               {"stage", "classes"},
+                               {"reason", e.message()}});
+    }
   }
 
   std::vector<std::filesystem::path> files;
@@ -88,9 +160,28 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir) {
     labels.push_back(item.class_index);
   }
   std::vector<PipelineModel> pipeline_models;
-  for (size_t m = 0; m < models_.size(); ++m) pipeline_models.push_back({classifiers_[m].get(), model_spec_[m]});
-  const PipelineResult result = RunPipeline(files, specs_, pipeline_models, options_.pipeline);
+  for (size_t m : running) pipeline_models.push_back({classifiers_[m].get(), model_spec_[m]});
+  PipelineResult result;
+  if (!pipeline_models.empty()) result = RunPipeline(files, specs_, pipeline_models, options_.pipeline);
   last_pipeline_seconds_ = result.seconds;
+  std::vector<size_t> scored;  // positions in `running` whose inference worked
+  for (size_t r = 0; r < running.size(); ++r) {
+    if (result.model_errors[r].empty()) {
+      scored.push_back(r);
+      continue;
+    }
+    const ModelSpec& model = models_[running[r]];
+    failed_models.push_back(
+        {{"name", model.name}, {"file", model.file.string()}, {"stage", "inference"}, {"reason", result.model_errors[r]}});
+  }
+  if (scored.empty()) {
+    std::string list;
+    for (const json& f : failed_models) {
+      list += fmt::format("\n  {} ({}): {}", f["name"].get<std::string>(), f["file"].get<std::string>(),
+                          f["reason"].get<std::string>());
+    }
+    throw InputError(holdout_dir.string(), "no model could be evaluated:" + list);
+  }
 
   std::vector<bool> readable(files.size());
   json failures = json::array();
@@ -107,12 +198,24 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir) {
     }
   }
 
+  const std::string set_name = holdout.name.empty() ? holdout_dir.filename().string() : holdout.name;
   std::vector<ModelOutcomes> outcomes;
   json models = json::array();
-  for (size_t m = 0; m < models_.size(); ++m) {
-    outcomes.push_back(ScoreModel(models_[m].name, models_[m].group, models_[m].validation_accuracy, result.top[m],
+  json warnings = json::array();
+  for (size_t r : scored) {
+    const size_t m = running[r];
+    outcomes.push_back(ScoreModel(models_[m].name, models_[m].group, models_[m].validation_accuracy, result.top[r],
                                   labels, readable, mappings[m]));
     models.push_back(ModelJson(outcomes.back(), labels, classes.names));
+    const std::string warning = ClassOrderWarning(models_[m], mappings[m], outcomes.back());
+    models.back()["class_mapping"] = {{"how", mappings[m].how}, {"certain", !mappings[m].assumed}};
+    if (!warning.empty()) {
+      models.back()["class_mapping"]["warning"] = warning;
+      warnings.push_back(warning);
+    }
+    if (predictions != nullptr) {
+      WritePredictions(*predictions, set_name, holdout, result, r, models_[m].name, classes, mappings[m]);
+    }
   }
   json pairs = json::array();
   for (const std::string& metric : options_.pair_metrics) {
@@ -122,7 +225,7 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir) {
     }
   }
   const GroupVerdict verdict = JudgeGeneralization(outcomes, options_.verdict);
-  return {{"image_set", holdout.name.empty() ? holdout_dir.filename().string() : holdout.name},
+  return {{"image_set", set_name},
           {"holdout_version", holdout.version_hash},
           {"class_list", holdout.class_list},
           {"images", files.size()},
@@ -130,6 +233,8 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir) {
           {"unreadable_reasons", reasons},
           {"failures", failures},
           {"models", models},
+          {"failed_models", failed_models},
+          {"warnings", warnings},
           {"pairs", pairs},
           {"groups", GroupsJson(outcomes)},
           {"verdict", VerdictJson(verdict, options_.verdict)},

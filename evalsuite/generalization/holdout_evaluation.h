@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <ostream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -33,18 +34,29 @@ struct EvaluationOptions {
 // The preset a holdout's class list suggests: "fashion-mnist" for Fashion-MNIST, "imagenet" otherwise.
 datasets::PreprocessSpec DefaultPreprocessFor(const std::string& class_list);
 
+// A model that could not be loaded, related to the holdout's classes, or run: it is left out, the others go on.
+struct ModelFailure {
+  std::string name;
+  std::string file;
+  std::string reason;
+};
+
 // Loads each model once (on construction) and evaluates them on any number of image sets.
 class HoldoutEvaluator {
  public:
-  // Throws the loading errors (file missing, not TorchScript, wrong input shape) naming the model's file.
+  // A model that fails to load (file missing, not TorchScript, wrong input shape) is recorded in
+  // load_failures() and left out; when every model fails, the first loading error is thrown.
   HoldoutEvaluator(std::vector<ModelSpec> models, EvaluationOptions options);
   ~HoldoutEvaluator();
 
-  // One image set object of the "generalization" array. Throws InputError when the holdout was modified
-  // (listing what changed) or a model's classes cannot be related to the holdout's.
-  nlohmann::json Evaluate(const std::filesystem::path& holdout_dir);
+  // One image set object of the "generalization" array; its "failed_models" lists every model left out (with
+  // file and reason) and "warnings" what the user should check (class order assumed, chance-level accuracy).
+  // When `predictions` is given, one JSON line per image and model is written to it (see predictions.h).
+  // Throws InputError when the holdout was modified (listing what changed), or when no model could be scored.
+  nlohmann::json Evaluate(const std::filesystem::path& holdout_dir, std::ostream* predictions = nullptr);
 
-  const std::vector<ModelSpec>& models() const { return models_; }
+  const std::vector<ModelSpec>& models() const { return models_; }  // the loaded ones
+  const std::vector<ModelFailure>& load_failures() const { return load_failures_; }
   const std::vector<std::string>& notes() const { return notes_; }  // per model: how it was loaded
   double last_pipeline_seconds() const { return last_pipeline_seconds_; }
 
@@ -55,6 +67,7 @@ class HoldoutEvaluator {
   std::vector<int> model_spec_;                  // model -> index in specs_
   std::vector<std::unique_ptr<Classifier>> classifiers_;
   std::vector<std::string> notes_;
+  std::vector<ModelFailure> load_failures_;
   double last_pipeline_seconds_ = 0;
 };
 

@@ -11,11 +11,24 @@
 namespace evalsuite::generalization {
 namespace {
 
-std::string ShortMessage(const c10::Error& e) {
-  std::string message = e.what_without_backtrace();
+// The first line of a LibTorch error: the TorchScript interpreter rethrows a model's own failure as a plain
+// std::runtime_error whose what() carries the whole TorchScript traceback, the reason on its last line.
+std::string FirstLine(std::string message) {
   const size_t newline = message.find('\n');
   if (newline != std::string::npos && newline > 0) message = message.substr(0, newline);
   return message;
+}
+
+std::string ShortMessage(const c10::Error& e) { return FirstLine(e.what_without_backtrace()); }
+
+std::string ShortMessage(const std::exception& e) {
+  std::string message = e.what();
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  // The interpreter's traceback ends with "RuntimeError: <reason>" (or another Python-style error name).
+  const size_t last = message.rfind('\n');
+  std::string reason = last == std::string::npos ? message : message.substr(last + 1);
+  if (reason.empty() || reason.find("Error") == std::string::npos) return FirstLine(message);
+  return reason;
 }
 
 torch::Tensor LogitsOf(const c10::IValue& output, const std::string& where) {
@@ -36,7 +49,7 @@ class TorchScriptClassifier : public Classifier {
 
   int num_outputs() const override { return num_outputs_; }
 
-  void TopK(const float* batch, int n, int32_t* top) override {
+  void TopK(const float* batch, int n, int32_t* top, float* scores) override {
     std::vector<int64_t> shape = {n};
     shape.insert(shape.end(), input_shape_.begin(), input_shape_.end());
     try {
@@ -44,13 +57,32 @@ class TorchScriptClassifier : public Classifier {
       // from_blob: no copy; the pipeline keeps the buffer alive until TopK returns.
       const torch::Tensor input = torch::from_blob(const_cast<float*>(batch), shape, torch::kFloat32);
       const torch::Tensor logits = LogitsOf(module_.forward({input}), where_);
+      if (logits.dim() != 2 || logits.size(0) != n || logits.size(1) != num_outputs_) {
+        throw InputError(where_, "forward() returned shape " + c10::str(logits.sizes()) + " for a batch of " +
+                                     std::to_string(n) + ", expected [" + std::to_string(n) + ", " +
+                                     std::to_string(num_outputs_) + "]");
+      }
       const int k = std::min(kTopK, num_outputs_);
-      const torch::Tensor indices = std::get<1>(logits.topk(k, 1)).to(torch::kInt32).contiguous();
+      const auto [values, indices_raw] = logits.topk(k, 1);
+      const torch::Tensor indices = indices_raw.to(torch::kInt32).contiguous();
       const int32_t* data = indices.data_ptr<int32_t>();
       for (int i = 0; i < n; ++i) {
         for (int j = 0; j < kTopK; ++j) top[i * kTopK + j] = j < k ? data[i * k + j] : -1;
       }
+      if (scores != nullptr) {
+        // Softmax probabilities of the best k: p_j = exp(l_j - logsumexp(l)).
+        const torch::Tensor probabilities =
+            (values.to(torch::kFloat32) - logits.to(torch::kFloat32).logsumexp(1, true)).exp().contiguous();
+        const float* p = probabilities.data_ptr<float>();
+        for (int i = 0; i < n; ++i) {
+          for (int j = 0; j < kTopK; ++j) scores[i * kTopK + j] = j < k ? p[i * k + j] : 0.0f;
+        }
+      }
     } catch (const c10::Error& e) {
+      throw ExternalError(where_, "inference failed: " + ShortMessage(e));
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
       throw ExternalError(where_, "inference failed: " + ShortMessage(e));
     }
   }
@@ -75,6 +107,8 @@ LoadedClassifier LoadTorchScriptClassifier(const std::filesystem::path& file, co
     module = torch::jit::load(file.string(), torch::kCPU);
   } catch (const c10::Error& e) {
     throw InputError(where, "not a TorchScript model (save it with torch.jit.save): " + ShortMessage(e));
+  } catch (const std::exception& e) {
+    throw InputError(where, "not a TorchScript model (save it with torch.jit.save): " + ShortMessage(e));
   }
   module.eval();
   std::vector<int64_t> probe_shape = {1};
@@ -91,6 +125,11 @@ LoadedClassifier LoadTorchScriptClassifier(const std::filesystem::path& file, co
   try {
     num_outputs = probe(module);
   } catch (const c10::Error& e) {
+    throw InputError(where, "forward() failed on an input of shape " + c10::str(c10::IntArrayRef(probe_shape)) +
+                                " (does --preprocess match the model?): " + ShortMessage(e));
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {  // the interpreter rethrows a model's failure as std::runtime_error
     throw InputError(where, "forward() failed on an input of shape " + c10::str(c10::IntArrayRef(probe_shape)) +
                                 " (does --preprocess match the model?): " + ShortMessage(e));
   }

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "datasets/images/holdout_manifest.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/sha256.h"
+#include "evalsuite/generalization/predictions.h"
 #include "tests/generalization/tiny_fixtures.h"
 #include "tests/support/test_support.h"
 
@@ -207,6 +210,120 @@ TEST(HoldoutEvaluation, ClassesAModelDoesNotCoverAreCounted) {
   EXPECT_EQ(model["evaluated"], 16);
   EXPECT_EQ(model["uncovered"], 4);
   EXPECT_EQ(model["top1"]["correct"], 16);
+}
+
+// A model with the wrong input shape fails to load (the interpreter throws std::runtime_error) and one failing
+// during inference: both are reported with name, file and reason, and the model that works is still scored.
+TEST(HoldoutEvaluation, OneFailingModelNeverLosesTheOthers) {
+  testing::TempDir dir;
+  fixtures::WriteTinyHoldout(dir / "holdout", 2);  // 20 images
+  fixtures::SaveBrightnessModel(dir / "right.pt", kIdentity);
+  fixtures::SaveWrongShapeModel(dir / "wrong_shape.pt");
+  fixtures::SaveBatchLimitedModel(dir / "small_batches.pt", 1);
+  HoldoutEvaluator evaluator({Model("right", dir / "right.pt", "pretrained"),
+                              Model("wrong-shape", dir / "wrong_shape.pt", "pretrained"),
+                              Model("small-batches", dir / "small_batches.pt", "pretrained")},
+                             SmallOptions());
+  ASSERT_EQ(evaluator.load_failures().size(), 1u);
+  const json set = evaluator.Evaluate(dir / "holdout");
+  ASSERT_EQ(set["models"].size(), 1u);
+  EXPECT_EQ(ModelNamed(set, "right")["top1"]["correct"], 20);
+  ASSERT_EQ(set["failed_models"].size(), 2u);
+  const json& load = set["failed_models"][0];
+  EXPECT_EQ(load["name"], "wrong-shape");
+  EXPECT_EQ(load["file"], (dir / "wrong_shape.pt").string());
+  EXPECT_EQ(load["stage"], "load");
+  EXPECT_NE(load["reason"].get<std::string>().find("forward() failed on an input of shape [1, 1, 28, 28]"),
+            std::string::npos)
+      << load["reason"];
+  EXPECT_EQ(load["reason"].get<std::string>().find('\n'), std::string::npos) << "one line, no traceback";
+  const json& inference = set["failed_models"][1];
+  EXPECT_EQ(inference["name"], "small-batches");
+  EXPECT_EQ(inference["stage"], "inference");
+  EXPECT_NE(inference["reason"].get<std::string>().find("invalid for input of size"), std::string::npos) << inference["reason"];
+  // Every model failing is an error naming them all.
+  HoldoutEvaluator only_bad({Model("small-batches", dir / "small_batches.pt", "pretrained")}, SmallOptions());
+  try {
+    only_bad.Evaluate(dir / "holdout");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("small-batches"), std::string::npos) << e.message();
+  }
+}
+
+// Without a classes sidecar the holdout's order is assumed, and said so; a model scoring at chance level is
+// warned about (here its outputs are rotated by one class, so it scores 0%).
+TEST(HoldoutEvaluation, AssumedClassOrderIsSaidAndChanceLevelIsWarned) {
+  testing::TempDir dir;
+  fixtures::WriteTinyHoldout(dir / "holdout", 3);
+  fixtures::SaveBrightnessModel(dir / "right.pt", kIdentity);
+  fixtures::SaveBrightnessModel(dir / "rotated.pt", {1, 2, 3, 4, 5, 6, 7, 8, 9, 0});
+  ModelSpec declared = Model("declared", dir / "right.pt", "pretrained");
+  declared.class_list = "fashion-mnist";  // what a sidecar's "class_list" says
+  HoldoutEvaluator evaluator(
+      {Model("right", dir / "right.pt", "pretrained"), Model("rotated", dir / "rotated.pt", "pretrained"), declared},
+      SmallOptions());
+  const json set = evaluator.Evaluate(dir / "holdout");
+  EXPECT_EQ(ModelNamed(set, "rotated")["top1"]["correct"], 0);
+  EXPECT_FALSE(ModelNamed(set, "rotated")["class_mapping"]["certain"].get<bool>());
+  EXPECT_FALSE(ModelNamed(set, "right")["class_mapping"]["certain"].get<bool>());
+  EXPECT_TRUE(ModelNamed(set, "declared")["class_mapping"]["certain"].get<bool>());
+  ASSERT_EQ(set["warnings"].size(), 1u) << set["warnings"];
+  const std::string warning = set["warnings"][0];
+  EXPECT_NE(warning.find("model rotated"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("chance level"), std::string::npos) << warning;
+  EXPECT_TRUE(ModelNamed(set, "right")["class_mapping"].value("warning", "").empty());
+}
+
+// One JSON line per image and model, and a user's file in the same format compared per image kind.
+TEST(HoldoutEvaluation, PerImagePredictionsAndComparison) {
+  testing::TempDir dir;
+  fixtures::WriteTinyHoldout(dir / "holdout", 2);
+  fixtures::SaveBrightnessModel(dir / "right.pt", kIdentity);
+  HoldoutEvaluator evaluator({Model("right", dir / "right.pt", "pretrained")}, SmallOptions());
+  std::ostringstream lines;
+  evaluator.Evaluate(dir / "holdout", &lines);
+  std::istringstream in(lines.str());
+  std::string line, theirs;
+  int count = 0;
+  double overlap = 0;  // expected: their outputs found among ours, over our five
+  std::string kind;
+  while (std::getline(in, line)) {
+    json row = json::parse(line);
+    EXPECT_EQ(row["model"], "right");
+    EXPECT_EQ(row["top5"][0], row["label"]) << line;  // the right model's best output is the label
+    EXPECT_EQ(row["top5"].size(), 5u);
+    EXPECT_EQ(row["top5_classes"][0], row["label_name"]);
+    EXPECT_GT(row["scores"][0].get<double>(), row["scores"][1].get<double>());
+    EXPECT_LE(row["scores"][0].get<double>(), 1.0);
+    kind = row["kind"];
+    // The user's pipeline disagrees on the first three images.
+    json mine = {{"image", row["image"]}, {"model", "right"}, {"top5", row["top5"]}};
+    if (count < 3) mine["top5"] = json::array({(row["label"].get<int>() + 1) % 10, row["label"]});
+    for (const json& c : mine["top5"]) {
+      overlap += std::count(row["top5"].begin(), row["top5"].end(), c) / 5.0;
+    }
+    theirs += mine.dump() + "\n";
+    ++count;
+  }
+  EXPECT_EQ(count, 20);
+  EXPECT_FALSE(kind.empty());
+  testing::WriteFile(dir / "ours.jsonl", lines.str());
+  testing::WriteFile(dir / "theirs.jsonl", theirs);
+  const json c = ComparePredictions(dir / "ours.jsonl", dir / "theirs.jsonl");
+  EXPECT_EQ(c["all"]["images"], 20);
+  EXPECT_EQ(c["all"]["top1_agree"], 17);
+  EXPECT_EQ(c["by_kind"][kind]["images"], 20);
+  EXPECT_EQ(c["by_model"]["right"]["top1_agree"], 17);
+  EXPECT_NEAR(c["all"]["top5_overlap"].get<double>(), overlap / 20, 1e-12);
+  EXPECT_LT(c["all"]["top5_overlap"].get<double>(), 1.0);
+  testing::WriteFile(dir / "bad.jsonl", "{\"image\": \"a\", \"model\": \"right\"}\n");
+  try {
+    ComparePredictions(dir / "ours.jsonl", dir / "bad.jsonl");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), (dir / "bad.jsonl").string() + ":1");
+  }
 }
 
 }  // namespace

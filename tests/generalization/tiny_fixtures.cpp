@@ -56,4 +56,27 @@ void SaveBrightnessModel(const std::filesystem::path& file, const std::vector<in
   module.save(file.string());
 }
 
+void SaveWrongShapeModel(const std::filesystem::path& file) {
+  torch::jit::Module module("WrongShapeModel");
+  module.define(R"(
+    def forward(self, x):
+        return x.reshape([x.size(0), 3 * 224 * 224])[:, 0:10]
+  )");
+  module.save(file.string());
+}
+
+void SaveBatchLimitedModel(const std::filesystem::path& file, int max_batch) {
+  std::vector<float> centres;
+  for (int k = 0; k < 10; ++k) centres.push_back(GreyOfClass(k) / 255.0f);
+  torch::jit::Module module("BatchLimitedModel");
+  module.register_buffer("centres", torch::tensor(centres));
+  module.define(R"(
+    def forward(self, x):
+        m = x.reshape([)" + std::to_string(max_batch) + R"(, 784]).mean(dim=[1])
+        d = m.unsqueeze(1) - self.centres.unsqueeze(0)
+        return -(d * d)
+  )");
+  module.save(file.string());
+}
+
 }  // namespace evalsuite::generalization::fixtures

@@ -21,4 +21,12 @@ datasets::Holdout WriteTinyHoldout(const std::filesystem::path& dir, int per_cla
 // permutation it classifies every tiny-holdout image right; swapping perm entries makes it confuse classes.
 void SaveBrightnessModel(const std::filesystem::path& file, const std::vector<int>& perm);
 
+// A model that cannot take a [N, 1, 28, 28] input: forward() reshapes it to [N, 3 * 224 * 224], which the
+// TorchScript interpreter refuses with a std::runtime_error (not a c10::Error).
+void SaveWrongShapeModel(const std::filesystem::path& file);
+
+// A brightness model that only takes batches of exactly `max_batch` images (it reshapes its 28x28 input to
+// [max_batch, 784]): with 1 it loads (probed with one image) and fails during an evaluation in larger batches.
+void SaveBatchLimitedModel(const std::filesystem::path& file, int max_batch);
+
 }  // namespace evalsuite::generalization::fixtures
