@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "datasets/images/holdout_manifest.h"
 #include "evalsuite/cli/commands.h"
@@ -17,6 +18,7 @@
 #include "evalsuite/common/exit_codes.h"
 #include "evalsuite/generalization/holdout_evaluation.h"
 #include "evalsuite/generalization/model_spec.h"
+#include "evalsuite/generalization/predictions.h"
 #include "evalsuite/study/run_store.h"
 
 namespace evalsuite::cli {
@@ -31,6 +33,8 @@ struct HoldoutEvalArgs {
   std::string which = "at_target";
   std::string preprocess;
   std::string json_file;
+  std::string predictions_file;  // default: beside --json, <stem>.predictions.jsonl
+  std::string compare;
   int threads = 2;
   int batch = 0;  // 0: 256 for inputs up to 64x64 (Fashion-MNIST), 32 otherwise
   int depth = 2;
@@ -106,6 +110,16 @@ void Run(const HoldoutEvalArgs& args) {
   }
   if (args.which != "at_target" && args.which != "final") throw UsageError("--which", "must be at_target or final");
   if (args.max_pixels < 1) throw UsageError("--max-pixels", "must be positive");
+  std::filesystem::path predictions_file = args.predictions_file;
+  if (predictions_file.empty() && !args.json_file.empty()) {
+    predictions_file = std::filesystem::path(args.json_file).replace_extension(".predictions.jsonl");
+  }
+  if (!args.compare.empty() && predictions_file.empty()) {
+    throw UsageError("--compare", "needs --json (the predictions are written beside it) or --predictions FILE");
+  }
+  if (!args.compare.empty() && !std::filesystem::is_regular_file(args.compare)) {
+    throw UsageError("--compare", "\"" + args.compare + "\" is not a readable file");
+  }
   // Every holdout must at least be readable before any model is loaded.
   std::vector<datasets::Holdout> holdouts;
   for (const std::string& dir : args.holdouts) holdouts.push_back(datasets::ReadHoldout(dir));
@@ -153,11 +167,32 @@ void Run(const HoldoutEvalArgs& args) {
 
   generalization::HoldoutEvaluator evaluator(std::move(models), options);
   for (const std::string& note : evaluator.notes()) std::cerr << "model " << note << "\n";
+  for (const generalization::ModelFailure& f : evaluator.load_failures()) {
+    std::cerr << fmt::format("error: model {} ({}) left out: {}\n", f.name, f.file, f.reason);
+  }
+  std::ofstream predictions;
+  if (!predictions_file.empty()) {
+    predictions.open(predictions_file, std::ios::binary | std::ios::trunc);
+    if (!predictions) throw IoError(predictions_file.string(), "cannot write the predictions file");
+  }
   json sections = json::array();
   size_t unreadable = 0;
+  std::set<std::string> failed;
   for (const std::string& dir : args.holdouts) {
-    json set = evaluator.Evaluate(dir);
+    json set = evaluator.Evaluate(dir, predictions.is_open() ? &predictions : nullptr);
     set["pipeline"]["allocator"] = allocator;
+    if (predictions.is_open()) {
+      predictions.flush();
+      if (!predictions) throw IoError(predictions_file.string(), "cannot write the predictions file");
+      set["predictions_file"] = predictions_file.string();
+    }
+    for (const json& f : set["failed_models"]) {
+      if (failed.insert(f["name"].get<std::string>()).second && f["stage"] != "load") {
+        std::cerr << fmt::format("error: model {} ({}) left out: {}\n", f["name"].get<std::string>(),
+                                 f["file"].get<std::string>(), f["reason"].get<std::string>());
+      }
+    }
+    for (const json& warning : set["warnings"]) std::cerr << "warning: " << warning.get<std::string>() << "\n";
     unreadable += set["unreadable"].get<size_t>();
     std::cout << generalization::SummarizeImageSet(set) << "\n";
     std::cerr << fmt::format("{}: {:.1f} s, {:.0f} images/s\n", set["image_set"].get<std::string>(),
@@ -168,10 +203,26 @@ void Run(const HoldoutEvalArgs& args) {
       WriteFileAtomically(args.json_file, sections.dump(1) + "\n");
     }
   }
+  if (!args.compare.empty()) {
+    predictions.close();
+    const json comparison = generalization::ComparePredictions(predictions_file, args.compare);
+    std::cout << generalization::SummarizeComparison(comparison);
+    const std::filesystem::path out =
+        std::filesystem::path(args.json_file.empty() ? predictions_file : std::filesystem::path(args.json_file))
+            .replace_extension(".comparison.json");
+    WriteFileAtomically(out, comparison.dump(1) + "\n");
+    std::cerr << "comparison written to " << out.string() << "\n";
+  }
   if (unreadable > 0) {
     std::cerr << fmt::format("warning: {} image{} could not be read (see \"failures\" in the JSON)\n", unreadable,
                              unreadable == 1 ? "" : "s");
     SetExitCode(kExitWithWarnings);
+  }
+  if (!failed.empty()) {
+    std::cerr << fmt::format("error: {} model{} failed and {} left out (see \"failed_models\" in the JSON); the "
+                             "others were evaluated\n",
+                             failed.size(), failed.size() == 1 ? "" : "s", failed.size() == 1 ? "was" : "were");
+    SetExitCode(kExitSomeFailed);
   }
 }
 
@@ -192,7 +243,14 @@ void RegisterHoldoutEvalCommand(CLI::App& holdout) {
   command->add_option("--preprocess", args->preprocess,
                       "Preset (imagenet, fashion-mnist) or JSON spec file; default: from the model's sidecar, else "
                       "by the holdout's class list");
-  command->add_option("--json", args->json_file, "Write the generalization section (JSON array) here");
+  command->add_option("--json", args->json_file,
+                      "Write the generalization section (JSON array) here, and per-image predictions beside it "
+                      "(<stem>.predictions.jsonl)");
+  command->add_option("--predictions", args->predictions_file,
+                      "Write the per-image predictions (JSON Lines: image, label, kind, model, top5, scores) here");
+  command->add_option("--compare", args->compare,
+                      "A torchvision run's predictions in the same format (image, model, top5): report agreement "
+                      "per model and image kind");
   command->add_option("--threads", args->threads, "Decode threads and LibTorch threads")->capture_default_str();
   command->add_option("--batch", args->batch,
                       "Images per inference batch (default: 256 for inputs up to 64x64, else 32)");

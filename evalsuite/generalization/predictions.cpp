@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <map>
+#include <tuple>
 #include <vector>
 
 #include "evalsuite/common/error.h"
@@ -18,9 +19,10 @@ struct Prediction {
   std::vector<int64_t> top5;
 };
 
-using Key = std::pair<std::string, std::string>;  // (model, image)
+using Key = std::tuple<std::string, std::string, std::string>;  // (model, image set, image)
 
-std::map<Key, Prediction> ReadPredictions(const std::filesystem::path& file) {
+// `first_set` receives the image set of the first line that names one.
+std::map<Key, Prediction> ReadPredictions(const std::filesystem::path& file, std::string* first_set) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw IoError(file.string(), "cannot read the predictions file");
   std::map<Key, Prediction> predictions;
@@ -45,9 +47,16 @@ std::map<Key, Prediction> ReadPredictions(const std::filesystem::path& file) {
       p.top5.push_back(v.get<int64_t>());
     }
     if (row.contains("kind") && row["kind"].is_string()) p.kind = row["kind"].get<std::string>();
-    const Key key{row["model"].get<std::string>(), row["image"].get<std::string>()};
+    std::string set;
+    if (row.contains("image_set")) {
+      if (!row["image_set"].is_string()) throw InputError(where, "\"image_set\" must be a string");
+      set = row["image_set"].get<std::string>();
+      if (first_set->empty()) *first_set = set;
+    }
+    const Key key{row["model"].get<std::string>(), set, row["image"].get<std::string>()};
     if (!predictions.emplace(key, std::move(p)).second) {
-      throw InputError(where, "a second line for model \"" + key.first + "\" and image \"" + key.second + "\"");
+      throw InputError(where, "a second line for model \"" + std::get<0>(key) + "\" and image \"" + std::get<2>(key) +
+                                  "\"" + (set.empty() ? "" : " of image set \"" + set + "\""));
     }
   }
   return predictions;
@@ -68,8 +77,16 @@ struct Tally {
 }  // namespace
 
 json ComparePredictions(const std::filesystem::path& ours_file, const std::filesystem::path& theirs_file) {
-  const auto ours = ReadPredictions(ours_file);
-  const auto theirs = ReadPredictions(theirs_file);
+  std::string our_first_set, their_first_set;
+  const auto ours = ReadPredictions(ours_file, &our_first_set);
+  auto theirs_as_written = ReadPredictions(theirs_file, &their_first_set);
+  // A user's line without "image_set" stands for the first image set (the holdout given first).
+  std::map<Key, Prediction> theirs;
+  for (auto& [key, p] : theirs_as_written) {
+    Key k = key;
+    if (std::get<1>(k).empty()) std::get<1>(k) = our_first_set;
+    theirs.emplace(std::move(k), std::move(p));
+  }
   Tally all;
   std::map<std::string, Tally> by_kind, by_model;
   size_t only_ours = 0;
@@ -84,7 +101,7 @@ json ComparePredictions(const std::filesystem::path& ours_file, const std::files
     size_t common = 0;
     for (int64_t c : mine.top5) common += std::count(other.top5.begin(), other.top5.end(), c) > 0;
     const double overlap = static_cast<double>(common) / mine.top5.size();
-    for (Tally* t : {&all, &by_kind[mine.kind.empty() ? "unknown" : mine.kind], &by_model[key.first]}) {
+    for (Tally* t : {&all, &by_kind[mine.kind.empty() ? "unknown" : mine.kind], &by_model[std::get<0>(key)]}) {
       ++t->images;
       t->top1_agree += agree;
       t->top5_overlap += overlap;

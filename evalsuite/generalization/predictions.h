@@ -12,7 +12,8 @@
 
 namespace evalsuite::generalization {
 
-// Agreement of `theirs` with `ours` (both JSON Lines as above), matched by (model, image): top-1 agreement
+// Agreement of `theirs` with `ours` (both JSON Lines as above), matched by (model, image set, image), a line
+// of theirs without "image_set" standing for the first image set of ours: top-1 agreement
 // and top-5 overlap overall, per model and per image kind (the kind is taken from `ours`), plus the images
 // found on one side only. Throws InputError naming the file and line of a malformed line.
 nlohmann::json ComparePredictions(const std::filesystem::path& ours, const std::filesystem::path& theirs);

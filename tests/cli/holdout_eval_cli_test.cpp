@@ -31,6 +31,10 @@ class Constant(torch.nn.Module):
         return x.mean(dim=[1, 2, 3]).unsqueeze(1) * 0 + self.logits
 torch.jit.script(Constant([9.0 - k for k in range(10)])).save(sys.argv[1] + "/zero_first.pt")
 torch.jit.script(Constant([float(k) for k in range(10)])).save(sys.argv[1] + "/nine_first.pt")
+class WrongShape(torch.nn.Module):  # written for 3x224x224 inputs: refuses Fashion-MNIST's 1x28x28
+    def forward(self, x):
+        return x.reshape(x.size(0), 3 * 224 * 224)[:, :10]
+torch.jit.script(WrongShape()).save(sys.argv[1] + "/wrong_shape.pt")
 )";
   WriteFile(dir / "make_models.py", script);
   return RunCommand({"/usr/bin/python3", (dir / "make_models.py").string(), dir.string()}).exit_code == 0;
@@ -215,6 +219,56 @@ TEST_F(HoldoutEvalCli, UsageErrors) {
   EXPECT_NE(absent.err.find("manifest"), std::string::npos);
   EXPECT_EQ(RunEvalsuite({"holdout", "fashion-mnist", "--out", (dir_ / "x").string(), "--variants", "snow"}).exit_code,
             2);
+}
+
+// A model with the wrong input shape is named with its file and a one-line reason, the other models are
+// evaluated and written, and the exit code (4) says some failed. The per-image predictions are written beside
+// the JSON and compared with a user's file.
+TEST_F(HoldoutEvalCli, FailingModelIsReportedOthersWrittenAndPredictionsCompared) {
+  std::vector<std::string> args = EvalArgs();
+  const std::string wrong_file = (dir_ / "wrong_shape.pt").string();
+  args.insert(args.end(), {"--model", "wrong=" + wrong_file, "--json", (dir_ / "gen.json").string()});
+  const CommandResult result = RunEvalsuite(args);
+  EXPECT_EQ(result.exit_code, 4) << result.err;
+  EXPECT_NE(result.err.find("error: model wrong (" + wrong_file + ") left out: forward() failed"), std::string::npos)
+      << result.err;
+  EXPECT_EQ(result.err.find("internal error"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("Traceback"), std::string::npos) << result.err;
+  const json sections = json::parse(ReadFile(dir_ / "gen.json"));
+  ASSERT_EQ(sections.size(), 2u);
+  EXPECT_EQ(sections[0]["models"].size(), 2u);
+  EXPECT_EQ(sections[0]["failed_models"][0]["name"], "wrong");
+  EXPECT_EQ(sections[0]["failed_models"][0]["file"], wrong_file);
+  const fs::path predictions = dir_ / "gen.predictions.jsonl";
+  EXPECT_EQ(sections[0]["predictions_file"], predictions.string());
+  // 60 images in each of two image sets, two models.
+  std::ifstream in(predictions);
+  std::string line, theirs;
+  int lines = 0, changed = 0;
+  while (std::getline(in, line)) {
+    const json row = json::parse(line);
+    ++lines;
+    if (row["image_set"] != sections[0]["image_set"]) continue;
+    // The user's torchvision run: the same predictions, except "nine" ranks 8 first on the first 6 images.
+    json mine = {{"image", row["image"]}, {"model", row["model"]}, {"top5", row["top5"]}};
+    if (row["model"] == "nine" && changed < 6) {
+      mine["top5"] = {8, 9, 7, 6, 5};
+      ++changed;
+    }
+    theirs += mine.dump() + "\n";
+  }
+  EXPECT_EQ(lines, 240);
+  WriteFile(dir_ / "torchvision.jsonl", theirs);
+  std::vector<std::string> compare = EvalArgs();
+  compare.insert(compare.end(), {"--json", (dir_ / "gen.json").string(), "--compare", (dir_ / "torchvision.jsonl").string()});
+  const CommandResult compared = RunEvalsuite(compare);
+  EXPECT_EQ(compared.exit_code, 0) << compared.err;
+  const json comparison = json::parse(ReadFile(dir_ / "gen.comparison.json"));
+  EXPECT_EQ(comparison["all"]["images"], 120);
+  EXPECT_EQ(comparison["only_ours"], 120);  // the shifted variant's lines: not in the user's file
+  EXPECT_EQ(comparison["by_model"]["nine"]["top1_agree"].get<int>(), 60 - 6);
+  EXPECT_EQ(comparison["by_model"]["zero"]["top1_agree"].get<int>(), 60);
+  EXPECT_NE(compared.out.find("top-1 agree"), std::string::npos) << compared.out;
 }
 
 }  // namespace
