@@ -1,7 +1,10 @@
-// Import throughput over a corpus of real MLPerf v2.0 result logs (copies of ../shared's folders in a temp
-// folder, ~200 MB by default), measured in one run against `cat FILES > /dev/null` and
-// `grep -c ':::MLLOG' FILES > out` as floors, printed as MB/s and ratios (best of several rounds each).
-// Usage: import_bench [--mb N] [--rounds N]. Skips with a message when ../shared is absent.
+// Import throughput over a corpus of real MLPerf result logs (copies of every shared round's folders, v2.0 v4.0
+// v5.1, ~200 MB by default, in a temp folder), measured in one run against `cat FILES > /dev/null` and
+// `grep -c ':::MLLOG' FILES > out` as floors and against the official mlperf_logging result summarizer
+// (../shared/peers, Debian's python3) on one copy of each submitter's folder: MB/s and ratios, best of several
+// rounds (the summarizer: one round, it takes minutes). Import is timed parse-only and into a fresh run store
+// (SQLite, the same parse plus WriteToStore).
+// Usage: import_bench [--mb N] [--rounds N] [--no-peer]. Skips with a message when ../shared is absent.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,26 +13,26 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
 #include "evalsuite/importer/importer.h"
+#include "evalsuite/study/run_store.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-std::optional<fs::path> SharedResults() {
+std::optional<fs::path> SharedData() {
   std::vector<fs::path> candidates;
   if (const char* env = std::getenv("EVALSUITE_SHARED_DATA")) candidates.emplace_back(env);
   candidates.push_back(fs::path(EVALSUITE_SOURCE_DIR) / ".." / "shared" / "data");
   for (const fs::path& c : candidates) {
-    const fs::path results = c / "mlperf" / "training_results_v2.0";
-    if (fs::is_directory(results)) return fs::weakly_canonical(results);
+    if (fs::is_directory(c / "mlperf" / "training_results_v2.0")) return fs::weakly_canonical(c);
   }
   return std::nullopt;
 }
@@ -40,55 +43,79 @@ double Seconds(const std::function<void()>& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void Run(const std::string& command) {
+bool Run(const std::string& command) {
   const int rc = std::system(command.c_str());
-  if (rc != 0 && !(command.rfind("grep", 0) == 0 && WEXITSTATUS(rc) == 1)) {
-    std::cerr << "import_bench: command failed (" << rc << "): " << command.substr(0, 80) << "...\n";
-    std::exit(1);
+  if (rc != 0 && !(command.rfind("cd", 0) == 0 && command.find("grep") != std::string::npos && WEXITSTATUS(rc) == 1)) {
+    std::cerr << "import_bench: command failed (" << rc << "): " << command.substr(0, 120) << "...\n";
+    return false;
   }
+  return true;
 }
+
+// A submitter folder of a round and its ruleset: training_results_v4.0/NVIDIA -> "4.0.0".
+struct Submitter {
+  fs::path folder;
+  std::string ruleset;
+};
 
 }  // namespace
 
 int main(int argc, char** argv) {
   double target_mb = 200;
   int rounds = 3;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  bool peer = true;
+  for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--mb") target_mb = std::stod(argv[i + 1]);
-    if (arg == "--rounds") rounds = std::max(1, std::stoi(argv[i + 1]));
+    if (arg == "--mb" && i + 1 < argc) target_mb = std::stod(argv[++i]);
+    if (arg == "--rounds" && i + 1 < argc) rounds = std::max(1, std::stoi(argv[++i]));
+    if (arg == "--no-peer") peer = false;
   }
-  const std::optional<fs::path> shared = SharedResults();
+  const std::optional<fs::path> shared = SharedData();
   if (!shared) {
-    std::cout << "import_bench: ../shared/data/mlperf/training_results_v2.0 is absent: skipping\n";
+    std::cout << "import_bench: ../shared/data/mlperf is absent: skipping\n";
     return 0;
   }
-  std::vector<fs::path> originals;
+  const fs::path mlperf = *shared / "mlperf";
+  std::vector<Submitter> submitters;
+  std::vector<fs::path> originals;  // relative to `mlperf`
   std::uintmax_t original_bytes = 0;
-  for (const auto& e : fs::recursive_directory_iterator(*shared)) {
-    if (e.is_regular_file() && e.path().filename().string().rfind("result_", 0) == 0) {
-      originals.push_back(e.path());
-      original_bytes += e.file_size();
+  const std::regex round(R"(training_results_v(\d+)\.(\d+))");
+  for (const auto& r : fs::directory_iterator(mlperf)) {
+    std::smatch m;
+    const std::string name = r.path().filename().string();
+    if (!r.is_directory() || !std::regex_match(name, m, round)) continue;
+    for (const auto& org : fs::directory_iterator(r.path())) {
+      if (fs::is_directory(org.path() / "results")) {
+        submitters.push_back({org.path(), m[1].str() + "." + m[2].str() + ".0"});
+      }
+    }
+    for (const auto& e : fs::recursive_directory_iterator(r.path())) {
+      if (e.is_regular_file() && e.path().filename().string().rfind("result_", 0) == 0) {
+        originals.push_back(fs::relative(e.path(), mlperf));
+        original_bytes += e.file_size();
+      }
     }
   }
   if (originals.empty() || original_bytes == 0) {
-    std::cout << "import_bench: no result_*.txt under " << shared->string() << ": skipping\n";
+    std::cout << "import_bench: no result_*.txt under " << mlperf.string() << ": skipping\n";
     return 0;
   }
   std::sort(originals.begin(), originals.end());
+  std::sort(submitters.begin(), submitters.end(), [](auto& a, auto& b) { return a.folder < b.folder; });
 
-  // The corpus: copy k of every submission folder, keeping results/<system>/<benchmark>/result_*.txt.
-  const fs::path corpus = fs::temp_directory_path() / ("evalsuite-import-bench-" + std::to_string(::getpid()));
+  // The corpus: k copies of every round, keeping <round>/<org>/results/<system>/<benchmark>/result_*.txt.
+  const fs::path work = fs::temp_directory_path() / ("evalsuite-import-bench-" + std::to_string(::getpid()));
+  const fs::path corpus = work / "corpus";
   const int copies = std::max(1, static_cast<int>(target_mb * 1e6 / static_cast<double>(original_bytes) + 0.5));
   std::vector<std::string> files;  // relative to the corpus
   std::uintmax_t bytes = 0;
   for (int k = 0; k < copies; ++k) {
     for (const fs::path& original : originals) {
-      const fs::path rel = fs::path("copy" + std::to_string(k)) / fs::relative(original, *shared);
+      const fs::path rel = fs::path("copy" + std::to_string(k)) / original;
       fs::create_directories((corpus / rel).parent_path());
-      fs::copy_file(original, corpus / rel, fs::copy_options::overwrite_existing);
+      fs::copy_file(mlperf / original, corpus / rel, fs::copy_options::overwrite_existing);
       files.push_back(rel.string());
-      bytes += fs::file_size(original);
+      bytes += fs::file_size(mlperf / original);
     }
   }
   const double mb = static_cast<double>(bytes) / 1e6;
@@ -96,38 +123,77 @@ int main(int argc, char** argv) {
   for (const std::string& f : files) list += " '" + f + "'";
   const std::string cd = "cd '" + corpus.string() + "' && ";
   std::cout << "import_bench: corpus of " << files.size() << " result files, " << mb << " MB (" << copies
-            << " copies of " << originals.size() << " files from " << shared->string() << ")\n";
+            << " copies of " << originals.size() << " files from " << mlperf.string() << ")\n";
 
   Run(cd + "cat" + list + " > /dev/null");  // warm the page cache
-  double best_cat = 1e300, best_grep = 1e300, best_one = 1e300, best_two = 1e300;
-  std::size_t runs_one = 0;
+  double best_cat = 1e300, best_grep = 1e300, best_parse = 1e300, best_store = 1e300;
+  std::size_t runs_parsed = 0;
+  evalsuite::importer::ImportOptions options;
+  options.paths = {corpus};
+  options.jobs = 1;
   for (int r = 0; r < rounds; ++r) {
     best_cat = std::min(best_cat, Seconds([&] { Run(cd + "cat" + list + " > /dev/null"); }));
-    best_grep = std::min(best_grep, Seconds([&] { Run(cd + "grep -c ':::MLLOG'" + list + " > grep.out"); }));
-    evalsuite::importer::ImportOptions options;
-    options.paths = {corpus};
-    options.jobs = 1;
-    best_one = std::min(best_one, Seconds([&] {
-                          auto result = evalsuite::importer::Import(options);
-                          runs_one = 0;
-                          for (const auto& g : result.groups) runs_one += g.runs.size();
-                        }));
-    options.jobs = 2;
-    best_two = std::min(best_two, Seconds([&] { evalsuite::importer::Import(options); }));
+    best_grep = std::min(best_grep, Seconds([&] { Run(cd + "grep -c ':::MLLOG'" + list + " > ../grep.out"); }));
+    best_parse = std::min(best_parse, Seconds([&] {
+                            auto result = evalsuite::importer::Import(options);
+                            runs_parsed = 0;
+                            for (const auto& g : result.groups) runs_parsed += g.runs.size();
+                          }));
+    const fs::path db = work / ("store" + std::to_string(r) + ".db");
+    best_store = std::min(best_store, Seconds([&] {
+                            auto store = evalsuite::study::RunStore::Open(db);
+                            auto result = evalsuite::importer::Import(options);
+                            evalsuite::importer::WriteToStore(*store, result, "bench", nlohmann::json::object(),
+                                                              nlohmann::json::object());
+                          }));
+  }
+
+  // The official summarizer on one fresh copy of each submitter folder (it writes scaling.json where it reads).
+  double peer_seconds = 0;
+  std::uintmax_t peer_bytes = 0;
+  bool peer_ok = peer;
+  const fs::path peers = fs::path(EVALSUITE_SOURCE_DIR) / ".." / "shared" / "peers" / "mlperf_logging";
+  if (peer && !fs::is_directory(peers)) {
+    std::cout << "import_bench: ../shared/peers/mlperf_logging is absent: no summarizer column\n";
+    peer_ok = false;
+  }
+  if (peer_ok) {
+    int n = 0;
+    for (const Submitter& s : submitters) {
+      const fs::path copy = work / "peer" / std::to_string(n++);
+      fs::create_directories(copy);
+      fs::copy(s.folder, copy / s.folder.filename(), fs::copy_options::recursive);
+      for (const auto& e : fs::recursive_directory_iterator(s.folder)) {
+        if (e.is_regular_file() && e.path().filename().string().rfind("result_", 0) == 0) peer_bytes += e.file_size();
+      }
+      const std::string command = "cd '" + copy.string() + "' && PYTHONPATH='" + fs::weakly_canonical(peers).string() +
+                                  "' /usr/bin/python3 -m mlperf_logging.result_summarizer '" +
+                                  s.folder.filename().string() + "' training " + s.ruleset +
+                                  " --csv out.csv > summarizer.log 2>&1";
+      peer_seconds += Seconds([&] { peer_ok = Run(command) && peer_ok; });
+    }
   }
   std::error_code ec;
-  fs::remove_all(corpus, ec);
+  fs::remove_all(work, ec);
 
   auto rate = [&](double s) { return mb / s; };
-  std::printf("%-34s %10s %10s\n", "", "MB/s", "seconds");
-  std::printf("%-34s %10.0f %10.3f\n", "cat FILES > /dev/null", rate(best_cat), best_cat);
-  std::printf("%-34s %10.0f %10.3f\n", "grep -c ':::MLLOG' FILES > out", rate(best_grep), best_grep);
-  std::printf("%-34s %10.0f %10.3f\n", "evalsuite import, 1 thread", rate(best_one), best_one);
-  std::printf("%-34s %10.0f %10.3f\n", "evalsuite import, 2 threads", rate(best_two), best_two);
-  std::printf(
-      "ratios: import(1 thread)/cat = %.2f, import(1 thread)/grep = %.2f, import(2 threads)/cat = %.2f, "
-      "import(2 threads)/grep = %.2f\n",
-      best_cat / best_one, best_grep / best_one, best_cat / best_two, best_grep / best_two);
-  std::printf("runs imported per pass: %zu (expected %zu)\n", runs_one, files.size());
-  return runs_one == files.size() ? 0 : 1;
+  std::printf("%-44s %10s %10s\n", "", "MB/s", "seconds");
+  std::printf("%-44s %10.0f %10.3f\n", "cat FILES > /dev/null", rate(best_cat), best_cat);
+  std::printf("%-44s %10.0f %10.3f\n", "grep -c ':::MLLOG' FILES > out", rate(best_grep), best_grep);
+  std::printf("%-44s %10.0f %10.3f\n", "evalsuite import, parse only (1 thread)", rate(best_parse), best_parse);
+  std::printf("%-44s %10.0f %10.3f\n", "evalsuite import into the store (1 thread)", rate(best_store), best_store);
+  double peer_rate = 0;
+  if (peer_ok && peer_seconds > 0) {
+    peer_rate = static_cast<double>(peer_bytes) / 1e6 / peer_seconds;
+    std::printf("%-44s %10.2f %10.3f  (%.1f MB, one copy)\n", "official result_summarizer (python3)", peer_rate,
+                peer_seconds, static_cast<double>(peer_bytes) / 1e6);
+  }
+  std::printf("ratios: parse/cat = %.2f, store/cat = %.2f, parse/grep = %.2f, store/parse = %.2f (target >= 0.5)\n",
+              best_cat / best_parse, best_cat / best_store, best_grep / best_parse, best_parse / best_store);
+  if (peer_rate > 0) {
+    std::printf("ratios: parse/summarizer = %.0f, store/summarizer = %.0f\n", rate(best_parse) / peer_rate,
+                rate(best_store) / peer_rate);
+  }
+  std::printf("runs imported per pass: %zu (expected %zu)\n", runs_parsed, files.size());
+  return runs_parsed == files.size() ? 0 : 1;
 }

@@ -199,14 +199,15 @@ class SqliteRunStore : public RunStore {
     SqliteTransaction transaction(db_);
     int attempt = 0;
     {
-      SqliteStatement next(db_,
-                           "SELECT COALESCE(MAX(attempt) + 1, 0) FROM runs WHERE study_id = ? AND entry = ? AND "
-                           "run_index = ?");
+      SqliteStatement& next = Prepared(next_attempt_,
+                                       "SELECT COALESCE(MAX(attempt) + 1, 0) FROM runs WHERE study_id = ? AND "
+                                       "entry = ? AND run_index = ?");
       next.Bind(1, study_id).Bind(2, run.entry).Bind(3, run.run_index);
       next.Step();
       attempt = static_cast<int>(next.Int(0));
+      next.Reset();
     }
-    SqliteStatement insert(db_, R"sql(
+    SqliteStatement& insert = Prepared(insert_run_, R"sql(
       INSERT INTO runs (study_id, entry, run_index, attempt, status, threads, exit_status, signal, stderr_tail,
                         run_dir, train_seconds, wall_seconds, error, header, warnings, recorded_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
@@ -234,7 +235,7 @@ class SqliteRunStore : public RunStore {
                                          "' in study " + std::to_string(study_id) + ": " + e.message());
     }
     int64_t run_id = db_.LastInsertId();
-    SqliteStatement point(db_, R"sql(
+    SqliteStatement& point = Prepared(insert_point_, R"sql(
       INSERT INTO points (run_id, seq, epoch, train_seconds, wall_seconds, metric, train_loss)
       VALUES (?, ?, ?, ?, ?, ?, ?))sql");
     int seq = 0;
@@ -249,7 +250,7 @@ class SqliteRunStore : public RunStore {
           .Bind(7, loss)
           .Run();
     }
-    SqliteStatement seed(db_, "INSERT INTO seeds (run_id, name, value) VALUES (?, ?, ?)");
+    SqliteStatement& seed = Prepared(insert_seed_, "INSERT INTO seeds (run_id, name, value) VALUES (?, ?, ?)");
     nlohmann::json seeds = run.seeds.is_object() ? run.seeds : nlohmann::json{{"run", run.seeds}};
     for (auto it = seeds.begin(); it != seeds.end(); ++it) {
       if (it.value().is_null()) continue;
@@ -383,7 +384,20 @@ class SqliteRunStore : public RunStore {
     }
   }
 
+  // A statement prepared once per store: an import inserts thousands of runs, and preparing each statement per
+  // run cost about as much as the inserts.
+  SqliteStatement& Prepared(std::unique_ptr<SqliteStatement>& slot, const char* sql) {
+    if (!slot) slot = std::make_unique<SqliteStatement>(db_, sql);
+    slot->Reset();  // a use that threw half-way left it stepped
+    return *slot;
+  }
+
   SqliteDb db_;
+  // Declared after db_, so destroyed (finalized) before the connection closes.
+  std::unique_ptr<SqliteStatement> next_attempt_;
+  std::unique_ptr<SqliteStatement> insert_run_;
+  std::unique_ptr<SqliteStatement> insert_point_;
+  std::unique_ptr<SqliteStatement> insert_seed_;
 };
 
 }  // namespace
