@@ -10,6 +10,7 @@
 #include "reports/html_escape.h"
 #include "reports/html_style.h"
 #include "reports/json_access.h"
+#include "reports/mlperf_table.h"
 #include "reports/report.h"
 #include "reports/report_table.h"
 #include "reports/stability_charts.h"
@@ -122,6 +123,15 @@ void AppendEntry(const json& entry, std::size_t index, std::string& out) {
                "Metric against training time for every run, with the target line; dots mark each run's time to "
                "accuracy, dashed curves never reached the target.",
                out);
+  if (HasMlperfFacts(entry)) {
+    out += "<h4>MLPerf official score</h4>\n";
+    AppendTable(MlperfScoreTable(entry), out);
+    const ReportTable dropped = MlperfDroppedRunsTable(entry);
+    if (!dropped.rows.empty()) {
+      out += "<p>Runs that do not count:</p>\n";
+      AppendTable(dropped, out);
+    }
+  }
   out += "<h4>Runs</h4>\n";
   AppendTable(RunsTable(entry), out);
   out += "<h4>Threshold sensitivity</h4>\n";

@@ -9,6 +9,7 @@
 #include "reports/generalization_section.h"
 #include "reports/generalization_tables.h"
 #include "reports/json_access.h"
+#include "reports/mlperf_table.h"
 #include "reports/report.h"
 #include "reports/report_table.h"
 #include "reports/value_format.h"
@@ -135,7 +136,17 @@ void AppendEntry(const json& entry, std::string& out) {
     out += fmt::format(" · Kaplan-Meier median time to target ({}): {}", EscapeMarkdown(unit),
                        KaplanMeierMedianText(kaplan_meier, Field(Field(entry, "stats"), "runs")));
   }
-  out += "\n\n#### Runs\n\n";
+  out += "\n\n";
+  if (HasMlperfFacts(entry)) {
+    out += "#### MLPerf official score\n\n";
+    AppendTable(MlperfScoreTable(entry), out);
+    const ReportTable dropped = MlperfDroppedRunsTable(entry);
+    if (!dropped.rows.empty()) {
+      out += "Runs that do not count:\n\n";
+      AppendTable(dropped, out);
+    }
+  }
+  out += "#### Runs\n\n";
   AppendTable(RunsTable(entry), out);
   out += "#### Threshold sensitivity\n\n";
   AppendTable(SensitivityTable(entry), out);

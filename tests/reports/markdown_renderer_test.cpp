@@ -90,3 +90,47 @@ TEST_F(MarkdownRendererTest, EscapesHostileNames) {
 
 }  // namespace
 }  // namespace evalsuite::reports
+
+namespace evalsuite::reports {
+namespace {
+
+// Issue 14: an imported MLPerf entry shows its ruleset, RCP verdict, official score and the runs that do not count
+// in both renderers (the facts as `evalsuite import` stores them in the entry's extra).
+TEST(MlperfReportTest, ImportedEntryShowsTheOfficialScoreAndDroppedRuns) {
+  StabilityReportInput input = testing::SyntheticInput();
+  EntryInput& entry = input.entries.front();
+  entry.source = "mlperf";
+  entry.extra = {{"ruleset", "4.0.0"},
+                 {"ruleset_source", "folder name"},
+                 {"division", "closed"},
+                 {"rcp",
+                  {{"pass", true},
+                   {"verdict", "Pass"},
+                   {"message", "RCP found"},
+                   {"reference", "ssd_ref_256"},
+                   {"rcp_mean", 4.0},
+                   {"rcp_stdev", 0.0},
+                   {"min_epochs", 4.0},
+                   {"submission_mean_epochs", 4.0},
+                   {"norm_factor", 1.0}}},
+                 {"official",
+                  {{"raw_minutes", 6.0774777777777773},
+                   {"published_scaling_factor", 1.25},
+                   {"official_minutes", 7.5968472222222216}}},
+                 {"run_details",
+                  {{{"file", "result_0.txt"}, {"status", "success"}, {"reason", nullptr}},
+                   {{"file", "result_1.txt"}, {"status", "dropped"}, {"reason", "result_1.txt:9: no target"}}}}};
+  const json model = BuildStabilityReport(input);
+  for (const std::string& text : {RenderMarkdown(model), RenderHtml(model)}) {
+    EXPECT_TRUE(Contains(text, "MLPerf official score"));
+    EXPECT_TRUE(Contains(text, "4.0.0 (folder name)"));
+    EXPECT_TRUE(Contains(text, "Pass: RCP found"));
+    EXPECT_TRUE(Contains(text, "ssd_ref_256 (mean 4, stdev 0, min 4)"));
+    EXPECT_TRUE(Contains(text, "7.59685"));
+    EXPECT_TRUE(Contains(text, "result_1.txt:9: no target"));
+    EXPECT_FALSE(Contains(text, "result_0.txt"));  // runs that count are not listed as dropped
+  }
+}
+
+}  // namespace
+}  // namespace evalsuite::reports
