@@ -90,7 +90,8 @@ FreezeSummary FreezeHoldout(const datasets::CandidateManifest& manifest, const f
                   {"labelers", agreement.labelers},
                   {"fleiss_kappa", std::isnan(agreement.fleiss.kappa) ? nlohmann::json(nullptr)
                                                                       : nlohmann::json(agreement.fleiss.kappa)},
-                  {"controls_left_out", true}};
+                  {"controls_left_out", true},
+                  {"near_duplicates_left_out", !rule.keep_near_duplicates}};
   holdout.created_at = UtcNowIso8601();
   if (holdout.class_list != "imagenet-1k") {
     for (const auto& [wnid, c] : manifest.classes) {
@@ -106,6 +107,9 @@ FreezeSummary FreezeHoldout(const datasets::CandidateManifest& manifest, const f
     const ItemAgreement& item = agreement.items[i];  // ComputeAgreement keeps manifest order
     if (!candidate.control.empty()) {
       ++summary.controls_left_out;
+    } else if (!rule.keep_near_duplicates && candidate.near_duplicates.is_array() &&
+               !candidate.near_duplicates.empty()) {
+      ++summary.near_duplicates_left_out;
     } else if (item.labelers() == 0 || item.labelers() < rule.min_labelers) {
       ++summary.too_few_labelers;
     } else if (!rule.Accepts(item)) {

@@ -23,6 +23,9 @@ struct FreezeRule {
   double min_frequency = 0.5;  // kFrequencyAtLeast only
   std::size_t min_labelers = 1;
   std::string text;  // as the user wrote it: "majority", "frequency>=0.7"
+  // Candidates `holdout dedupe` flagged (near_duplicates not empty: a copy of a reference image such as an
+  // ImageNet validation picture, or of another candidate) stay out unless this is set.
+  bool keep_near_duplicates = false;
 
   // Whether an item with these labels enters the holdout: enough labelers, then the rule. "majority" is a
   // strict majority of the labelers who judged it ("unsure" counts against).
@@ -35,6 +38,7 @@ FreezeRule ParseFreezeRule(const std::string& text, std::size_t min_labelers);
 struct FreezeSummary {
   std::size_t candidates = 0;
   std::size_t controls_left_out = 0;
+  std::size_t near_duplicates_left_out = 0;
   std::size_t too_few_labelers = 0;
   std::size_t rejected_by_rule = 0;
   std::size_t selected = 0;

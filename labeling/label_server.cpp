@@ -6,13 +6,17 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
+#include "evalsuite/common/sha256.h"
 #include "labeling/label_page.h"
 
 namespace evalsuite::labeling {
@@ -33,6 +37,18 @@ void Refuse(httplib::Response& response, int status, const std::string& reason) 
 void Reply(httplib::Response& response, const json& body) {
   response.status = 200;
   response.set_content(body.dump(), "application/json");
+}
+
+// "2026-11-23T15:04:05.123Z" for a Unix time in milliseconds.
+std::string UtcIso8601Millis(double unix_ms) {
+  const auto whole = static_cast<std::time_t>(std::floor(unix_ms / 1000));
+  const int millis = static_cast<int>(unix_ms - static_cast<double>(whole) * 1000);
+  std::tm tm{};
+  gmtime_r(&whole, &tm);
+  char buffer[64];
+  std::snprintf(buffer, sizeof(buffer), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, std::clamp(millis, 0, 999));
+  return buffer;
 }
 
 bool ConstantTimeEquals(const std::string& a, const std::string& b) {
@@ -75,7 +91,29 @@ json EventJson(const LabelEvent& event) {
               {"time", event.time},
               {"seconds", event.seconds}};
   if (event.is_undo) out["undoes"] = event.undoes;
+  if (!event.image_sha256.empty()) out["image_sha256"] = event.image_sha256;
+  if (!event.displayed_at.empty()) out["displayed_at"] = event.displayed_at;
   return out;
+}
+
+// `holdout dedupe`'s flags as the page shows them: a match that is another candidate comes with its image URL
+// (a reference image lives outside the candidate folder and is named only).
+json NearDuplicateFlags(const datasets::Candidate& item, const datasets::CandidateManifest& manifest,
+                        const std::map<std::string, std::size_t>& item_index) {
+  json flags = json::array();
+  if (!item.near_duplicates.is_array()) return flags;
+  for (const json& flag : item.near_duplicates) {
+    if (!flag.is_object()) continue;
+    json out = {{"kind", flag.value("kind", "")}, {"match", flag.value("match", "")}};
+    if (flag.contains("distance") && flag["distance"].is_number()) out["distance"] = flag["distance"];
+    if (flag.contains("similarity") && flag["similarity"].is_number()) out["similarity"] = flag["similarity"];
+    const auto other = item_index.find(out["match"].get<std::string>());
+    if (other != item_index.end()) {
+      out["image"] = "/images/" + PercentEncode(manifest.items[other->second].path, /*keep_slash=*/true);
+    }
+    flags.push_back(out);
+  }
+  return flags;
 }
 
 json StandingLabel(const std::map<std::pair<std::string, std::string>, Decision>& decisions, const std::string& item,
@@ -362,7 +400,8 @@ void LabelServer::ServeQueue(const httplib::Request& request, httplib::Response&
                      {"query", item.query},
                      {"rank", item.rank},
                      {"image", "/images/" + PercentEncode(item.path, /*keep_slash=*/true)},
-                     {"label", StandingLabel(decisions, item.id, *labeler)}});
+                     {"label", StandingLabel(decisions, item.id, *labeler)},
+                     {"near_duplicates", NearDuplicateFlags(item, manifest_, item_index_)}});
   }
   Reply(response,
         {{"labeler", *labeler}, {"examples", !examples_root_.empty()}, {"classes", classes}, {"items", items}});
@@ -407,21 +446,24 @@ void LabelServer::ServeExamples(const httplib::Request& request, httplib::Respon
 
 namespace {
 
-void ServeFile(const fs::path& file, httplib::Response& response) {
+// Serves the file; returns its bytes' SHA-256 ("" when nothing was served).
+std::string ServeFile(const fs::path& file, httplib::Response& response) {
   const auto content_type = ImageContentType(file);
   if (!content_type) {
     Refuse(response, 403, "only image files are served");
-    return;
+    return "";
   }
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     Refuse(response, 404, "cannot read the image");
-    return;
+    return "";
   }
   std::ostringstream bytes;
   bytes << in.rdbuf();
+  std::string sha256 = Sha256Hex(bytes.str());
   response.set_header("Cache-Control", "private, max-age=3600");
   response.set_content(bytes.str(), content_type->c_str());
+  return sha256;
 }
 
 }  // namespace
@@ -437,7 +479,25 @@ void LabelServer::ServeImage(const httplib::Request& request, httplib::Response&
     Refuse(response, 404, "not a candidate image: " + relative);
     return;
   }
-  ServeFile(*file, response);
+  const std::string sha256 = ServeFile(*file, response);
+  if (!sha256.empty()) {
+    std::lock_guard<std::mutex> lock(served_mutex_);
+    served_sha256_[relative] = sha256;
+  }
+}
+
+std::string LabelServer::ShownSha256(const datasets::Candidate& item) {
+  {
+    std::lock_guard<std::mutex> lock(served_mutex_);
+    const auto found = served_sha256_.find(item.path);
+    if (found != served_sha256_.end()) return found->second;
+  }
+  const auto file = ResolveInside(candidates_root_, item.path);
+  std::ifstream in(file ? *file : fs::path(), std::ios::binary);
+  if (!file || !in) return "";
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return Sha256Hex(bytes.str());
 }
 
 void LabelServer::ServeExampleImage(const httplib::Request& request, httplib::Response& response) {
@@ -464,7 +524,7 @@ void LabelServer::ServeExampleImage(const httplib::Request& request, httplib::Re
 }
 
 void LabelServer::PostLabel(const httplib::Request& request, httplib::Response& response) {
-  const auto body = ParseBody(request, response, {"labeler", "item", "label", "seconds"});
+  const auto body = ParseBody(request, response, {"labeler", "item", "label", "seconds", "displayed_at"});
   if (!body) return;
   if (body->contains("labeler") && !(*body)["labeler"].is_string()) {
     Refuse(response, 400, "'labeler' must be a string");
@@ -502,8 +562,26 @@ void LabelServer::PostLabel(const httplib::Request& request, httplib::Response& 
     }
     seconds = value.get<double>();
   }
+  ShownImage shown;
+  if (body->contains("displayed_at")) {
+    const json& value = (*body)["displayed_at"];
+    const double now_ms = std::chrono::duration<double, std::milli>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+    if (!value.is_number() || !std::isfinite(value.get<double>()) ||
+        std::fabs(value.get<double>() - now_ms) > kMaxSecondsPerItem * 1000) {
+      Refuse(response, 400, "'displayed_at' must be the display time in Unix milliseconds (within a day of now)");
+      return;
+    }
+    shown.displayed_at = UtcIso8601Millis(value.get<double>());
+  }
+  shown.image_sha256 = ShownSha256(manifest_.items[item_index_.at(item)]);
+  if (shown.image_sha256.empty() && *label == Label::kCorrect) {
+    Refuse(response, 409, "the image of '" + item + "' cannot be read: it cannot be judged correct");
+    return;
+  }
   // Committed (and fsynced) before the 200 goes out: an acknowledged decision survives a kill.
-  const LabelEvent event = store_.AppendLabel(item, *labeler, *label, seconds);
+  const LabelEvent event = store_.AppendLabel(item, *labeler, *label, seconds, shown);
   Reply(response, {{"event", EventJson(event)}});
 }
 

@@ -7,7 +7,9 @@
 //   GET  /api/examples?wnid=   example images of a class (from --examples DIR)
 //   GET  /images/<path>        a candidate image (only manifest paths, never outside the candidate folder)
 //   GET  /examples/<path>      an example image (only listed examples, never outside the examples folder)
-//   POST /api/label            {"labeler", "item", "label": correct|incorrect|unsure, "seconds"}
+//   POST /api/label            {"labeler", "item", "label": correct|incorrect|unsure, "seconds", "displayed_at"}
+//                              (displayed_at: the page's clock when the image appeared, Unix milliseconds); the
+//                              event records the SHA-256 of the image bytes served for the item
 //   POST /api/undo             {"labeler", "item"?}: retracts the labeler's latest standing decision
 #pragma once
 
@@ -84,6 +86,8 @@ class LabelServer {
   void PostLabel(const httplib::Request& request, httplib::Response& response);
   void PostUndo(const httplib::Request& request, httplib::Response& response);
   const std::vector<std::string>& ExamplesOf(const std::string& wnid);
+  // The SHA-256 of the item's image as served (hashing the file when it was not served yet); "" when unreadable.
+  std::string ShownSha256(const datasets::Candidate& item);
 
   datasets::CandidateManifest manifest_;
   std::filesystem::path candidates_root_;  // canonical
@@ -97,6 +101,8 @@ class LabelServer {
   std::mutex examples_mutex_;
   std::map<std::string, std::vector<std::string>> examples_;  // wnid -> relative paths under examples_root_
   std::set<std::string> example_paths_;
+  std::mutex served_mutex_;
+  std::map<std::string, std::string> served_sha256_;  // candidate path -> SHA-256 of the bytes last served
   std::unique_ptr<GuardedHttpServer> server_;
   int port_ = -1;
 };

@@ -12,7 +12,8 @@
 namespace evalsuite::labeling {
 namespace {
 
-constexpr int kSchemaVersion = 1;
+// Version 2 adds what was shown (image_sha256, displayed_at); a version-1 store gains the columns on open.
+constexpr int kSchemaVersion = 2;
 
 // Append-only by construction: CHECKs keep labels in the allowed set, triggers refuse UPDATE and DELETE.
 constexpr const char* kSchema = R"sql(
@@ -24,7 +25,9 @@ CREATE TABLE IF NOT EXISTS events(
   label   TEXT NOT NULL CHECK (label IN ('correct', 'incorrect', 'unsure')),
   undoes  INTEGER REFERENCES events(seq),
   time    TEXT NOT NULL,
-  seconds REAL NOT NULL DEFAULT 0 CHECK (seconds >= 0)
+  seconds REAL NOT NULL DEFAULT 0 CHECK (seconds >= 0),
+  image_sha256 TEXT NOT NULL DEFAULT '',
+  displayed_at TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS events_by_labeler ON events(labeler, seq);
 CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
@@ -33,7 +36,8 @@ CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
   BEGIN SELECT RAISE(ABORT, 'the label log is append-only'); END;
 )sql";
 
-constexpr const char* kSelectColumns = "SELECT seq, item, labeler, action, label, undoes, time, seconds FROM events";
+constexpr const char* kSelectColumns =
+    "SELECT seq, item, labeler, action, label, undoes, time, seconds, image_sha256, displayed_at FROM events";
 
 // UTC with milliseconds: decisions come faster than one per second.
 std::string UtcNowMillis() {
@@ -105,6 +109,8 @@ LabelEvent EventFromRow(sqlite3_stmt* stmt) {
   event.undoes = sqlite3_column_type(stmt, 5) == SQLITE_NULL ? 0 : sqlite3_column_int64(stmt, 5);
   event.time = ColumnText(stmt, 6);
   event.seconds = sqlite3_column_double(stmt, 7);
+  event.image_sha256 = ColumnText(stmt, 8);
+  event.displayed_at = ColumnText(stmt, 9);
   return event;
 }
 
@@ -175,16 +181,27 @@ LabelStore::LabelStore(const std::filesystem::path& file) : file_(file) {
     Exec("PRAGMA journal_mode = WAL");
     Exec("PRAGMA synchronous = FULL");
     Exec("PRAGMA foreign_keys = ON");
+    // IMMEDIATE: two servers opening a version-1 store at once must not both add the columns.
+    Exec("BEGIN IMMEDIATE");
     Exec(kSchema);
-    Statement version(db_, "PRAGMA user_version", file_.string());
-    const int64_t found = version.Step() ? sqlite3_column_int64(version.get(), 0) : 0;
-    if (found == 0) {
-      Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
-    } else if (found != kSchemaVersion) {
+    int64_t found = 0;
+    {
+      Statement version(db_, "PRAGMA user_version", file_.string());
+      found = version.Step() ? sqlite3_column_int64(version.get(), 0) : 0;
+    }
+    if (found == 1) {
+      Exec("ALTER TABLE events ADD COLUMN image_sha256 TEXT NOT NULL DEFAULT ''");
+      Exec("ALTER TABLE events ADD COLUMN displayed_at TEXT NOT NULL DEFAULT ''");
+      found = 0;
+    }
+    if (found == 0) Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    Exec("COMMIT");
+    if (found != 0 && found != kSchemaVersion) {
       throw InputError(file_.string(), "label store schema version " + std::to_string(found) +
                                            "; this evalsuite reads version " + std::to_string(kSchemaVersion));
     }
   } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     sqlite3_close(db_);
     db_ = nullptr;
     throw;
@@ -203,7 +220,7 @@ void LabelStore::Exec(const std::string& sql) const {
 }
 
 LabelEvent LabelStore::AppendLabel(const std::string& item_id, const std::string& labeler, Label label,
-                                   double seconds) {
+                                   double seconds, const ShownImage& shown) {
   std::lock_guard<std::mutex> lock(mutex_);
   LabelEvent event;
   event.item_id = item_id;
@@ -211,15 +228,19 @@ LabelEvent LabelStore::AppendLabel(const std::string& item_id, const std::string
   event.label = label;
   event.time = UtcNowMillis();
   event.seconds = seconds;
+  event.image_sha256 = shown.image_sha256;
+  event.displayed_at = shown.displayed_at;
   Statement insert(db_,
-                   "INSERT INTO events(item, labeler, action, label, undoes, time, seconds) "
-                   "VALUES (?1, ?2, 'label', ?3, NULL, ?4, ?5)",
+                   "INSERT INTO events(item, labeler, action, label, undoes, time, seconds, image_sha256, "
+                   "displayed_at) VALUES (?1, ?2, 'label', ?3, NULL, ?4, ?5, ?6, ?7)",
                    file_.string());
   insert.Bind(1, item_id);
   insert.Bind(2, labeler);
   insert.Bind(3, std::string(LabelName(label)));
   insert.Bind(4, event.time);
   insert.Bind(5, seconds);
+  insert.Bind(6, shown.image_sha256);
+  insert.Bind(7, shown.displayed_at);
   insert.Step();  // autocommit: durable when sqlite3_step returns
   event.seq = sqlite3_last_insert_rowid(db_);
   return event;

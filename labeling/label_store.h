@@ -37,6 +37,14 @@ struct LabelEvent {
   int64_t undoes = 0;  // seq of the retracted decision (undo events only)
   std::string time;    // UTC ISO 8601 when it was recorded
   double seconds = 0;  // time the labeler spent on the item before deciding (0 for undo events)
+  std::string image_sha256;  // SHA-256 of the image file the server served for the item ("" when unknown)
+  std::string displayed_at;  // UTC ISO 8601 when the page displayed the image ("" when not reported)
+};
+
+// What the labeler saw when deciding: the image's hash and when the page displayed it.
+struct ShownImage {
+  std::string image_sha256;
+  std::string displayed_at;
 };
 
 // The labeler's standing label on an item: the latest decision not retracted by an undo.
@@ -59,7 +67,8 @@ class LabelStore {
   LabelStore& operator=(const LabelStore&) = delete;
 
   // Appends a decision and commits it; returns the event as stored.
-  LabelEvent AppendLabel(const std::string& item_id, const std::string& labeler, Label label, double seconds);
+  LabelEvent AppendLabel(const std::string& item_id, const std::string& labeler, Label label, double seconds,
+                         const ShownImage& shown = {});
   // Retracts the labeler's latest standing decision (on `item_id` only, when given) with a new undo event.
   // nullopt when there is nothing to undo. Atomic across processes (BEGIN IMMEDIATE).
   std::optional<LabelEvent> AppendUndo(const std::string& labeler, const std::optional<std::string>& item_id);

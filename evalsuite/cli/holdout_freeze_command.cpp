@@ -21,10 +21,12 @@ struct FreezeArgs {
   std::size_t min_labelers = 1;
   std::string out;
   std::string name;
+  bool keep_near_duplicates = false;
 };
 
 void RunFreeze(const FreezeArgs& args) {
-  const labeling::FreezeRule rule = labeling::ParseFreezeRule(args.rule, args.min_labelers);
+  labeling::FreezeRule rule = labeling::ParseFreezeRule(args.rule, args.min_labelers);
+  rule.keep_near_duplicates = args.keep_near_duplicates;
   const fs::path candidates_path(args.candidates);
   const fs::path candidates_dir = fs::is_directory(candidates_path)
                                       ? candidates_path
@@ -42,7 +44,9 @@ void RunFreeze(const FreezeArgs& args) {
             << "Version: " << summary.holdout.version_hash << "\n"
             << "Left out of " << summary.candidates << " candidates: " << summary.too_few_labelers
             << " with too few labelers, " << summary.rejected_by_rule << " rejected by the rule, "
-            << summary.controls_left_out << " hidden controls" << std::endl;
+            << summary.controls_left_out << " hidden controls, " << summary.near_duplicates_left_out
+            << " flagged as near-duplicates by holdout dedupe"
+            << (rule.keep_near_duplicates ? " (--keep-near-duplicates: none left out)" : "") << std::endl;
 }
 
 }  // namespace
@@ -62,6 +66,8 @@ void RegisterHoldoutFreezeCommand(CLI::App& holdout) {
       ->capture_default_str();
   freeze->add_option("--out", args->out, "The new holdout folder (must not exist, or be empty)")->required();
   freeze->add_option("--name", args->name, "Holdout name in the manifest (default: the folder name)");
+  freeze->add_flag("--keep-near-duplicates", args->keep_near_duplicates,
+                   "Keep candidates holdout dedupe flagged as near-duplicates (left out by default)");
   freeze->callback([args] { RunFreeze(*args); });
 }
 

@@ -118,6 +118,28 @@ TEST_F(HoldoutFreezeTest, VersionHashCoversClassListClassNamesAndRule) {
   EXPECT_TRUE(datasets::VerifyHoldout(datasets::ReadHoldout(out), out).empty());
 }
 
+// A candidate `holdout dedupe` flagged as a copy of an ImageNet validation image (distance 0) stays out of the
+// holdout, counted in the summary; --keep-near-duplicates keeps it.
+TEST_F(HoldoutFreezeTest, NearDuplicatesAreLeftOutUnlessKept) {
+  for (auto& item : folder_.manifest.items) {
+    if (item.id == "n01440764/photo1") {
+      item.near_duplicates = nlohmann::json::array(
+          {{{"kind", "reference"}, {"match", "imagenet-val/ILSVRC2012_val_00000293.JPEG"}, {"distance", 0}}});
+    }
+  }
+  const FreezeSummary summary = Freeze("majority", 2, dir_ / "h");
+  EXPECT_EQ(summary.near_duplicates_left_out, 1u);
+  EXPECT_EQ(summary.selected, 5u);
+  for (const auto& item : summary.holdout.items) EXPECT_NE(item.id, "n01440764/photo1");
+  EXPECT_EQ(summary.holdout.rule["near_duplicates_left_out"], true);
+  FreezeRule keep = ParseFreezeRule("majority", 2);
+  keep.keep_near_duplicates = true;
+  const FreezeSummary kept = FreezeHoldout(folder_.manifest, folder_.dir, CurrentDecisions(store_.Events()), keep,
+                                           dir_ / "kept", "");
+  EXPECT_EQ(kept.near_duplicates_left_out, 0u);
+  EXPECT_EQ(kept.selected, 6u);
+}
+
 TEST_F(HoldoutFreezeTest, FrequencyRuleAndMinimumLabelers) {
   EXPECT_EQ(Freeze("frequency>=1", 1, dir_ / "h1").selected, 3u);    // only unanimous
   EXPECT_EQ(Freeze("frequency>=0.3", 1, dir_ / "h2").selected, 9u);  // a third is enough
