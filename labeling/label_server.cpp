@@ -170,6 +170,11 @@ LabelServer::LabelServer(datasets::CandidateManifest manifest, fs::path candidat
     if (!name) throw UsageError("--labeler", problem);
     options_.default_labeler = *name;
   }
+  try {
+    (void)json(options_.instructions).dump();
+  } catch (const json::exception&) {
+    throw UsageError("--instructions", "the instructions are not valid UTF-8 text");
+  }
   std::error_code error;
   candidates_root_ = fs::canonical(candidates_dir, error);
   if (error) throw IoError(candidates_dir.string(), "cannot open the candidate folder: " + error.message());
@@ -404,7 +409,11 @@ void LabelServer::ServeQueue(const httplib::Request& request, httplib::Response&
                      {"near_duplicates", NearDuplicateFlags(item, manifest_, item_index_)}});
   }
   Reply(response,
-        {{"labeler", *labeler}, {"examples", !examples_root_.empty()}, {"classes", classes}, {"items", items}});
+        {{"labeler", *labeler},
+         {"examples", !examples_root_.empty()},
+         {"instructions", options_.instructions},
+         {"classes", classes},
+         {"items", items}});
 }
 
 const std::vector<std::string>& LabelServer::ExamplesOf(const std::string& wnid) {

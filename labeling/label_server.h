@@ -41,6 +41,7 @@ struct ServerOptions {
   std::filesystem::path examples_dir;      // optional: DIR/<wnid>/*.jpg or DIR/<wnid>_*.jpg
   std::size_t max_body_bytes = 16 * 1024;  // a decision is ~200 bytes; anything larger is refused (413)
   std::size_t examples_per_class = 8;
+  std::string instructions;                // what counts as correct, shown on the page ("" = the built-in text)
   std::set<std::string> allow_hosts;       // extra Host names served (lower case), besides IPs and localhost
   HttpLimits http;                         // worker pool, per-request byte budget and deadline, keep-alive
 };

@@ -76,6 +76,7 @@ struct ServeArgs {
   std::string examples;
   std::string token;
   std::vector<std::string> allow_hosts;
+  std::string instructions;
 };
 
 void RunServe(const ServeArgs& args) {
@@ -96,6 +97,15 @@ void RunServe(const ServeArgs& args) {
     options.allow_hosts.insert(*host);
   }
   options.examples_dir = args.examples;
+  if (!args.instructions.empty()) {
+    std::ifstream in(args.instructions, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in || text.str().size() > 16 * 1024) {
+      throw InputError(args.instructions, "cannot read the instructions (a UTF-8 text file of at most 16 KiB)");
+    }
+    options.instructions = text.str();
+  }
   options.access_token = args.token;
   const bool loopback = labeling::IsLoopbackAddress(args.bind);
   if (!loopback && options.access_token.empty()) {
@@ -258,7 +268,7 @@ void RegisterLabelCommand(CLI::App& app) {
 
   auto serve_args = std::make_shared<ServeArgs>();
   CLI::App* serve = label->add_subcommand(
-      "serve", "Serve the labeling page: one candidate at a time, keys y/n/s, u to undo, arrows to move");
+      "serve", "Serve the labeling page: one candidate at a time or a grid per class (g); keys y/n/d, s skips, u undoes, ? lists them");
   AddCommonOptions(*serve, serve_args->common);
   serve->add_option("--labeler", serve_args->labeler, "Your name as it goes into the store (others add ?labeler=)")
       ->required();
@@ -271,6 +281,10 @@ void RegisterLabelCommand(CLI::App& app) {
       ->check(CLI::ExistingDirectory);
   serve->add_option("--token", serve_args->token,
                     "Access token every request must carry (generated when binding a non-loopback address)");
+  serve
+      ->add_option("--instructions", serve_args->instructions,
+                   "Text file: what counts as correct, shown on the page (default: ImageNetV2's wording)")
+      ->check(CLI::ExistingFile);
   serve->add_option("--allow-host", serve_args->allow_hosts,
                     "A host name the page may be opened under besides IP addresses and localhost (repeatable); "
                     "other Host headers are refused (DNS rebinding)");

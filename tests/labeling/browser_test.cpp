@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include <cstdlib>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "tests/labeling/labeling_fixture.h"
@@ -23,6 +24,7 @@ struct Row {
   std::string item, labeler, action, label;
   int64_t undoes = 0;
   double seconds = 0;
+  std::string image_sha256, displayed_at, time;
 };
 
 // Straight from SQLite, not through LabelStore: the test checks what is on disk.
@@ -31,7 +33,8 @@ std::vector<Row> ReadEvents(const fs::path& file) {
   EXPECT_EQ(sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
   sqlite3_stmt* stmt = nullptr;
   EXPECT_EQ(sqlite3_prepare_v2(db,
-                               "SELECT item, labeler, action, label, coalesce(undoes, 0), seconds FROM events "
+                               "SELECT item, labeler, action, label, coalesce(undoes, 0), seconds, image_sha256, displayed_at, "
+                               "time FROM events "
                                "ORDER BY seq",
                                -1, &stmt, nullptr),
             SQLITE_OK);
@@ -40,8 +43,8 @@ std::vector<Row> ReadEvents(const fs::path& file) {
     return std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, column)));
   };
   while (sqlite3_step(stmt) == SQLITE_ROW) {
-    rows.push_back(
-        Row{text(0), text(1), text(2), text(3), sqlite3_column_int64(stmt, 4), sqlite3_column_double(stmt, 5)});
+    rows.push_back(Row{text(0), text(1), text(2), text(3), sqlite3_column_int64(stmt, 4),
+                       sqlite3_column_double(stmt, 5), text(6), text(7), text(8)});
   }
   sqlite3_finalize(stmt);
   sqlite3_close(db);
@@ -87,27 +90,46 @@ TEST(BrowserTest, LabelsWithTheKeyboardUndoesAndTheStoreHasTheEvents) {
   EXPECT_GT(fs::file_size(screenshot), 10000u);
   std::cout << "screenshot: " << screenshot.string() << "\n";
 
-  // Class by class, best rank first: tench 1, 2, 3, then springer 1.
+  // Class by class, best rank first: tench 1, 2, 3, then springer 1, 2, 3 (skipped), the control.
   const auto& items = report["items"];
   EXPECT_EQ(items["first"], "n01440764/photo1");
   EXPECT_EQ(items["second"], "n01440764/photo2");
   EXPECT_EQ(items["third"], "n01440764/photo3");
   EXPECT_EQ(items["fourth"], "n02102040/photo1");
-  EXPECT_EQ(report["final"]["item"], "n02102040/photo2");
-  EXPECT_EQ(report["final"]["overall"], "4 / 10");
-  EXPECT_EQ(report["final"]["inClass"], "1 / 4");
+  EXPECT_EQ(items["fifth"], "n02102040/photo2");
+  EXPECT_EQ(report["skipped"], "n02102040/photo3");
+  EXPECT_EQ(report["final"]["item"], "n02102040/control") << "skip moved on without storing anything";
+  EXPECT_EQ(report["final"]["overall"], "5 / 10");
+  EXPECT_EQ(report["final"]["inClass"], "2 / 4");
   EXPECT_EQ(report["final"]["className"], "English springer");
+  for (const char* id : {"yes", "no", "unsure", "skip", "undo", "prev", "next", "view", "help-button"}) {
+    EXPECT_TRUE(report["shortcuts"][id].is_string() && !report["shortcuts"][id].get<std::string>().empty())
+        << "aria-keyshortcuts on #" << id << ": " << report["shortcuts"].dump();
+  }
+  EXPECT_EQ(report["shortcuts"]["yes"], "Y");
+  EXPECT_LE(report["small"]["scrollWidth"].get<int>(), 1024) << report["small"].dump();
+  EXPECT_TRUE(report["small"]["cut"].empty()) << report["small"].dump();
 
-  const std::vector<Row> rows = ReadEvents(store_file);
-  ASSERT_EQ(rows.size(), 7u);
-  const std::vector<std::tuple<std::string, std::string, std::string>> expected = {
+  std::vector<std::tuple<std::string, std::string, std::string>> expected = {
       {"n01440764/photo1", "label", "correct"},    // y
       {"n01440764/photo2", "label", "incorrect"},  // n
       {"n01440764/photo3", "label", "correct"},    // y
       {"n01440764/photo3", "undo", "correct"},     // u: retracts the y above
-      {"n01440764/photo3", "label", "unsure"},     // s
+      {"n01440764/photo3", "label", "unsure"},     // d
       {"n02102040/photo1", "label", "incorrect"},  // the Incorrect button
+      {"n02102040/photo1", "label", "correct"},    // y in review: stayed on the item
+      {"n02102040/photo2", "label", "correct"},    // y y: one decision, the second press ignored
   };
+  // The grid page: the first cell's tick flipped, every cell whose label changes is one decision.
+  ASSERT_EQ(report["grid"]["cells"], 4) << report["grid"].dump();
+  for (const auto& decision : report["grid"]["decisions"]) {
+    expected.emplace_back(decision["id"].get<std::string>(), "label", decision["label"].get<std::string>());
+  }
+  EXPECT_EQ(report["grid"]["decisions"].size(), 3u) << report["grid"].dump();
+  const std::vector<Row> rows = ReadEvents(store_file);
+  ASSERT_EQ(rows.size(), expected.size() + 1);
+  std::map<std::string, std::string> sha_of;
+  for (const auto& item : folder.manifest.items) sha_of[item.id] = item.sha256;
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const Row& row = rows[i + 1];
     SCOPED_TRACE("event " + std::to_string(i + 1));
@@ -116,11 +138,18 @@ TEST(BrowserTest, LabelsWithTheKeyboardUndoesAndTheStoreHasTheEvents) {
     EXPECT_EQ(row.action, std::get<1>(expected[i]));
     EXPECT_EQ(row.label, std::get<2>(expected[i]));
     EXPECT_GE(row.seconds, 0.0);
+    if (row.action == "label") {
+      EXPECT_EQ(row.image_sha256, sha_of[row.item]) << "the hash of the image that was shown";
+      ASSERT_EQ(row.displayed_at.size(), 24u) << "display time: " << row.displayed_at;
+      EXPECT_LE(row.displayed_at, row.time) << "displayed before decided";
+    }
   }
   EXPECT_EQ(rows[4].undoes, 4) << "the undo names the event it retracts (seq 4: carol's third decision)";
   const auto decisions = CurrentDecisions(store.EventsOf("carol"));
-  EXPECT_EQ(decisions.size(), 4u);
   EXPECT_EQ(decisions.at({"n01440764/photo3", "carol"}).label, Label::kUnsure);
+  EXPECT_EQ(decisions.count({"n02102040/photo3", "carol"}), 1u) << "labeled in the grid after being skipped";
+  std::cout << "[ figures  ] grid view: " << report["grid"]["decisions"].size() << " decisions saved in "
+            << report["grid"]["millis"] << " ms\n";
 }
 
 }  // namespace
