@@ -155,7 +155,8 @@ void AppendGeneralization(const json& sets, std::string& out) {
     const json& verdict = Field(image_set, "verdict");
     std::string verdict_text = GeneralizationVerdictText(image_set);
     if (!verdict_text.empty()) {
-      bool ok = Field(verdict, "generalizes") == json(true);
+      const json& passed = Field(verdict, "passed");
+      bool ok = (passed.is_boolean() ? passed : Field(verdict, "generalizes")) == json(true);
       out += fmt::format("<p class=\"verdict-line {}\"><strong>Verdict:</strong> {}</p>\n", ok ? "ok" : "bad",
                          EscapeHtml(verdict_text));
     }
@@ -171,7 +172,7 @@ void AppendGeneralization(const json& sets, std::string& out) {
       AppendTable(GeneralizationGroupsTable(image_set), out);
     }
     if (!ArrayOf(Field(image_set, "pairs")).empty()) {
-      out += "<h4>Pairwise comparisons (exact McNemar)</h4>\n";
+      out += "<h4>Pairwise comparisons (exact McNemar; Holm-adjusted over each metric's pairs, exploratory)</h4>\n";
       AppendTable(GeneralizationPairsTable(image_set), out);
     }
     if (!ArrayOf(Field(image_set, "failures")).empty()) {

@@ -168,7 +168,7 @@ void AppendGeneralization(const json& sets, std::string& out) {
       AppendTable(GeneralizationGroupsTable(image_set), out);
     }
     if (!ArrayOf(Field(image_set, "pairs")).empty()) {
-      out += "#### Pairwise comparisons (exact McNemar)\n\n";
+      out += "#### Pairwise comparisons (exact McNemar; Holm-adjusted over each metric's pairs, exploratory)\n\n";
       AppendTable(GeneralizationPairsTable(image_set), out);
     }
     if (!ArrayOf(Field(image_set, "failures")).empty()) {

@@ -16,15 +16,25 @@ using reports::JsonNumber;
 
 std::string Points(double proportion) { return fmt::format("{:+.2f}", proportion * 100); }
 
-// Two-sided Wald test of H0: acc(a) - acc(b) = expected on paired outcomes (only_a, only_b discordant of n),
-// with half a count added to each discordant cell so that no discordance still has a variance.
-double PairedDifferenceP(const PairComparison& pair, double expected) {
+constexpr double kZ95 = 1.959963984540054;  // scipy: norm.ppf(0.975)
+
+// Two-sided z test of H0: acc(a) - acc(b) = expected on paired outcomes (only_a, only_b discordant of n), with
+// half a count added to each discordant cell so that no discordance still has a variance, and the variance of
+// `expected` itself (the validation difference, itself estimated) added.
+double PairedDifferenceP(const PairComparison& pair, double expected, double expected_variance) {
   if (pair.n == 0) return 1;
   const double n = static_cast<double>(pair.n);
   const double b = static_cast<double>(pair.only_a) + 0.5, c = static_cast<double>(pair.only_b) + 0.5;
-  const double variance = ((b + c) - (b - c) * (b - c) / n) / (n * n);
+  const double variance = ((b + c) - (b - c) * (b - c) / n) / (n * n) + expected_variance;
   const double z = (pair.difference - expected) / std::sqrt(std::max(variance, 1e-300));
   return std::erfc(std::abs(z) / std::sqrt(2.0));
+}
+
+// Binomial variance of a validation accuracy measured on `size` images; 0 (taken as exact) when unknown.
+double ValidationVariance(const ModelOutcomes& model) {
+  if (!model.validation_accuracy || !model.validation_size || *model.validation_size == 0) return 0;
+  const double p = *model.validation_accuracy;
+  return p * (1 - p) / static_cast<double>(*model.validation_size);
 }
 
 }  // namespace
@@ -43,7 +53,9 @@ std::vector<double> HolmAdjust(const std::vector<double>& p_values) {
   return adjusted;
 }
 
-GroupVerdict JudgeGeneralization(const std::vector<ModelOutcomes>& models, const VerdictRule& rule) {
+namespace {
+
+GroupVerdict JudgeOnBasis(const std::vector<ModelOutcomes>& models, const VerdictRule& rule) {
   GroupVerdict verdict;
   const std::string metric_name = rule.metric == "top5" ? "top-5" : "top-1";
   std::vector<const ModelOutcomes*> candidates, references;
@@ -93,33 +105,52 @@ GroupVerdict JudgeGeneralization(const std::vector<ModelOutcomes>& models, const
                                               "\" has none (model.json val_top1 or a sidecar's validation_accuracy)");
     }
   }
-  std::vector<double> p_values;
+  std::vector<double> mcnemar, gap_p;
+  std::vector<std::string> taken_as_exact;
+  if (gap && !reference->validation_size) taken_as_exact.push_back(reference->name);
   for (const ModelOutcomes* candidate : candidates) {
     VerdictComparison comparison;
     comparison.pair = ComparePair(*candidate, *reference, rule.metric);
     const double expected = gap ? *candidate->validation_accuracy - *reference->validation_accuracy : 0.0;
-    if (gap) comparison.expected = expected;
     comparison.judged = comparison.pair.difference - expected;
     comparison.judged_lower = comparison.pair.lower - expected;
     comparison.judged_upper = comparison.pair.upper - expected;
-    p_values.push_back(gap ? PairedDifferenceP(comparison.pair, expected) : comparison.pair.p_value);
+    if (gap) {
+      comparison.expected = expected;
+      if (!candidate->validation_size) taken_as_exact.push_back(candidate->name);
+      const double variance = ValidationVariance(*candidate) + ValidationVariance(*reference);
+      comparison.validation_error = std::sqrt(variance);
+      // MOVER (Zou and Donner 2008): each side of the Newcombe interval of d widened by the validation error.
+      const double spread = kZ95 * kZ95 * variance;
+      const double d = comparison.pair.difference;
+      comparison.judged_lower = comparison.judged - std::sqrt((d - comparison.pair.lower) * (d - comparison.pair.lower) + spread);
+      comparison.judged_upper = comparison.judged + std::sqrt((comparison.pair.upper - d) * (comparison.pair.upper - d) + spread);
+      comparison.p_gap = PairedDifferenceP(comparison.pair, expected, variance);
+      gap_p.push_back(*comparison.p_gap);
+    }
+    mcnemar.push_back(comparison.pair.p_value);
     verdict.comparisons.push_back(comparison);
   }
-  const std::vector<double> adjusted = HolmAdjust(p_values);
+  const std::vector<double> mcnemar_holm = HolmAdjust(mcnemar);
+  const std::vector<double> gap_holm = HolmAdjust(gap_p);
+  for (size_t i = 0; i < verdict.comparisons.size(); ++i) {
+    verdict.comparisons[i].p_mcnemar_holm = mcnemar_holm[i];
+    if (gap) verdict.comparisons[i].p_gap_holm = gap_holm[i];
+  }
   std::vector<std::string> losers;
   int non_inferior = 0;
   double lowest = 1, highest = -1;
   for (size_t i = 0; i < verdict.comparisons.size(); ++i) {
     VerdictComparison& c = verdict.comparisons[i];
-    c.p_holm = adjusted[i];
-    const bool significant = c.pair.n > 0 && c.p_holm < rule.alpha;
+    const bool significant = c.pair.n > 0 && c.p_judged_holm() < rule.alpha;
     if (!significant) {
       c.outcome = "no significant difference";
     } else if (c.judged > 0) {
       c.outcome = "better";
     } else if (-c.judged > rule.margin) {
       c.outcome = "loss beyond margin";
-      losers.push_back(fmt::format("{} ({} points, Holm p = {:.3g})", c.pair.a, Points(c.judged), c.p_holm));
+      losers.push_back(fmt::format("{} ({} points, Holm-adjusted {} p = {:.3g})", c.pair.a, Points(c.judged),
+                                   gap ? "gap z" : "McNemar", c.p_judged_holm()));
     } else {
       c.outcome = "significant loss within margin";
     }
@@ -131,15 +162,27 @@ GroupVerdict JudgeGeneralization(const std::vector<ModelOutcomes>& models, const
   const AccuracyCount reference_count = CountAccuracy(reference->Metric(rule.metric));
   const size_t k = verdict.comparisons.size();
   verdict.generalizes = losers.empty();
+  if (gap) {
+    verdict.label = losers.empty() ? "LOSES NO MORE THAN THE REFERENCE" : "LOSES MORE THAN THE REFERENCE";
+    verdict.question = "does each " + rule.candidate_group + " model lose no more accuracy from validation to the "
+                       "holdout than the reference does (gap basis; not whether it is as accurate on the holdout)";
+  } else {
+    verdict.label = losers.empty() ? "GENERALIZES" : "DOES NOT GENERALIZE";
+    verdict.question = "is each " + rule.candidate_group + " model as accurate on the holdout as the reference, "
+                       "within the margin (accuracy basis)";
+  }
   const std::string beyond = gap ? " beyond what validation predicts" : "";
   const std::string differences = gap ? "shift-adjusted differences" : "differences";
   if (losers.empty()) {
+    const std::string claim = gap ? fmt::format("lose{} no more accuracy from validation to holdout than",
+                                                k == 1 ? "s" : "")
+                                  : fmt::format("generalize{} as well as", k == 1 ? "s" : "");
     verdict.statement = fmt::format(
-        "{} {} model{} generalize{} as well as {} \"{}\" ({} {:.2f}%): none loses significantly more than {:.2f} "
+        "{} {} model{} {} {} \"{}\" ({} {:.2f}%): none loses significantly more than {:.2f} "
         "points{} ({} {} to {} points; {} of {} shown within the margin at 95%)",
-        k, rule.candidate_group, k == 1 ? "" : "s", k == 1 ? "s" : "", rule.reference_group, reference->name,
-        metric_name, reference_count.accuracy() * 100, rule.margin * 100, beyond, differences, Points(lowest),
-        Points(highest), non_inferior, k);
+        k, rule.candidate_group, k == 1 ? "" : "s", claim, rule.reference_group, reference->name, metric_name,
+        reference_count.accuracy() * 100, rule.margin * 100, beyond, differences, Points(lowest), Points(highest),
+        non_inferior, k);
   } else {
     std::string names;
     for (const std::string& loser : losers) names += (names.empty() ? "" : ", ") + loser;
@@ -150,22 +193,42 @@ GroupVerdict JudgeGeneralization(const std::vector<ModelOutcomes>& models, const
         reference->name, reference_count.accuracy() * 100, names);
   }
   if (gap) {
+    std::string exact;
+    for (const std::string& name : taken_as_exact) exact += (exact.empty() ? "" : ", ") + name;
     verdict.test = fmt::format(
         "gap basis: each {} model's holdout {} difference to {} pretrained model \"{}\" minus their validation "
-        "difference (validation accuracies taken as given), Wald z on the paired holdout outcomes against that "
-        "expectation, Holm-adjusted over {} comparison{}, alpha {}; a loss counts when significant and larger than "
-        "the {:.2f}-point margin; intervals: Newcombe 95% of the holdout difference, shifted by the validation "
-        "difference",
-        rule.candidate_group, metric_name, rule.reference.empty() ? "the best" : "the chosen", reference->name, k,
-        k == 1 ? "" : "s", rule.alpha, rule.margin * 100);
+        "difference; z test whose variance adds the paired holdout variance (Wald, discordant counts) and each "
+        "validation accuracy's binomial variance p(1-p)/n_val{}; Holm-adjusted over {} comparison{}, alpha {}; a "
+        "loss counts when significant and larger than the {:.2f}-point margin; intervals: Newcombe 95% of the "
+        "holdout difference widened by the validation error (MOVER, Zou and Donner 2008). A model saved at its "
+        "first evaluation at or above the target has a validation accuracy selected upward, which this test does "
+        "not correct",
+        rule.candidate_group, metric_name, rule.reference.empty() ? "the best" : "the chosen", reference->name,
+        exact.empty() ? "" : " (taken as exact, validation size unknown: " + exact + ")", k, k == 1 ? "" : "s",
+        rule.alpha, rule.margin * 100);
     return verdict;
   }
   verdict.test = fmt::format(
-      "exact McNemar of each {} model against {} pretrained model \"{}\" on {}, Holm-adjusted over {} "
+      "accuracy basis: exact McNemar of each {} model against {} pretrained model \"{}\" on {}, Holm-adjusted over {} "
       "comparison{}, alpha {}; a loss counts when significant and larger than the {:.2f}-point margin; "
       "difference intervals: Newcombe 95%",
       rule.candidate_group, rule.reference.empty() ? "the best" : "the chosen", reference->name, metric_name, k,
       k == 1 ? "" : "s", rule.alpha, rule.margin * 100);
+  return verdict;
+}
+
+}  // namespace
+
+GroupVerdict JudgeGeneralization(const std::vector<ModelOutcomes>& models, const VerdictRule& rule) {
+  GroupVerdict verdict = JudgeOnBasis(models, rule);
+  if (rule.basis != "gap" || !verdict.generalizes) return verdict;  // no verdict without both groups
+  VerdictRule accuracy = rule;
+  accuracy.basis = "accuracy";
+  const GroupVerdict beside = JudgeOnBasis(models, accuracy);
+  verdict.accuracy_generalizes = beside.generalizes;
+  verdict.accuracy_statement = beside.statement;
+  verdict.accuracy_test = beside.test;
+  verdict.statement += "; on the accuracy basis (" + beside.label + "): " + beside.statement;
   return verdict;
 }
 
@@ -177,8 +240,11 @@ json VerdictJson(const GroupVerdict& verdict, const VerdictRule& rule) {
                            {"difference", JsonNumber(c.pair.difference)},
                            {"lower", JsonNumber(c.pair.lower)},
                            {"upper", JsonNumber(c.pair.upper)},
-                           {"p_value", JsonNumber(c.pair.p_value)},
-                           {"p_holm", JsonNumber(c.p_holm)},
+                           {"p_mcnemar", JsonNumber(c.pair.p_value)},
+                           {"p_mcnemar_holm", JsonNumber(c.p_mcnemar_holm)},
+                           {"p_gap", JsonNumber(c.p_gap)},
+                           {"p_gap_holm", JsonNumber(c.p_gap_holm)},
+                           {"validation_error", JsonNumber(c.validation_error)},
                            {"outcome", c.outcome},
                            {"non_inferior", c.non_inferior},
                            {"validation_difference", c.expected ? JsonNumber(*c.expected) : json(nullptr)},
@@ -186,7 +252,19 @@ json VerdictJson(const GroupVerdict& verdict, const VerdictRule& rule) {
                            {"judged_lower", JsonNumber(c.judged_lower)},
                            {"judged_upper", JsonNumber(c.judged_upper)}});
   }
-  return {{"generalizes", verdict.generalizes ? json(*verdict.generalizes) : json(nullptr)},
+  auto optional_bool = [](const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); };
+  const bool gap = rule.basis == "gap";
+  json accuracy_basis = nullptr;
+  if (gap && verdict.accuracy_generalizes) {
+    accuracy_basis = {{"generalizes", *verdict.accuracy_generalizes},
+                      {"statement", verdict.accuracy_statement},
+                      {"test", verdict.accuracy_test}};
+  }
+  return {{"generalizes", optional_bool(gap ? verdict.accuracy_generalizes : verdict.generalizes)},
+          {"passed", optional_bool(verdict.generalizes)},
+          {"label", verdict.label.empty() ? json(nullptr) : json(verdict.label)},
+          {"question", verdict.question},
+          {"accuracy_basis", accuracy_basis},
           {"statement", verdict.statement},
           {"test", verdict.test},
           {"metric", rule.metric},
@@ -221,6 +299,26 @@ json GroupsJson(const std::vector<ModelOutcomes>& models) {
                       {"mean_top5", with_images ? JsonNumber(top5 / with_images) : json(nullptr)}});
   }
   return groups;
+}
+
+json PairsJson(const std::vector<ModelOutcomes>& models, const std::vector<std::string>& metrics) {
+  json pairs = json::array();
+  for (const std::string& metric : metrics) {
+    // One family per metric: every pair of the image set's models, adjusted together.
+    std::vector<PairComparison> family;
+    for (size_t a = 0; a < models.size(); ++a) {
+      for (size_t b = a + 1; b < models.size(); ++b) family.push_back(ComparePair(models[a], models[b], metric));
+    }
+    std::vector<double> p_values;
+    for (const PairComparison& pair : family) p_values.push_back(pair.p_value);
+    const std::vector<double> adjusted = HolmAdjust(p_values);
+    for (size_t i = 0; i < family.size(); ++i) {
+      json row = PairJson(family[i]);
+      row["p_holm"] = JsonNumber(adjusted[i]);
+      pairs.push_back(std::move(row));
+    }
+  }
+  return pairs;
 }
 
 }  // namespace evalsuite::generalization

@@ -12,10 +12,19 @@
 // Basis "gap" (the ImageNetV2 view, for models that stopped at different accuracies): what is judged is not
 // the holdout difference d = acc(candidate) - acc(reference) but how far it falls short of the difference
 // validation predicts, g = d - (val(candidate) - val(reference)), i.e. whether the candidate loses more
-// accuracy from validation to holdout than the reference does. Validation accuracies are taken as given
-// (model.json / sidecars); g is tested against 0 with a Wald z on the paired holdout counts (Holm-adjusted as
-// above) and its interval is the Newcombe interval of d shifted by the validation difference. Top-1 only
-// (the validation accuracy models record is top-1).
+// accuracy from validation to holdout than the reference does. That is a different question from "generalizes
+// as well", and the verdict says so: its label is "LOSES NO MORE THAN THE REFERENCE" (or "LOSES MORE"), and the
+// accuracy-basis verdict is computed and shown beside it. Both splits are binomial samples of the same model:
+// g's variance is the paired holdout variance of d (Wald, discordant counts) plus val(1 - val)/n_val of each
+// model whose validation size is known (model.json validation_size; the two validation accuracies taken as
+// independent, conservative for positively correlated models); a model without it is taken as exact and the
+// test says which. g is tested against 0 with that z (Holm-adjusted as above); its interval combines the
+// Newcombe interval of d with the validation error (MOVER, Zou and Donner 2008). Top-1 only (the validation
+// accuracy models record is top-1). Not corrected: a model saved at its first evaluation at or above the
+// target has a validation accuracy selected upward, which the test text states.
+//
+// p-values are named for their test: p_mcnemar (exact McNemar on d) with p_mcnemar_holm, and on the gap basis
+// p_gap (the z above) with p_gap_holm; the outcome uses the adjusted p of the basis's test.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -38,8 +47,11 @@ struct VerdictRule {
 };
 
 struct VerdictComparison {
-  PairComparison pair;  // a = the candidate model, b = the reference
-  double p_holm = 1;
+  PairComparison pair;        // a = the candidate model, b = the reference; pair.p_value is McNemar's
+  double p_mcnemar_holm = 1;  // McNemar's p, Holm-adjusted over the comparisons
+  std::optional<double> p_gap, p_gap_holm;      // basis "gap": the gap's z test, raw and Holm-adjusted
+  std::optional<double> validation_error;       // basis "gap": standard error of the validation difference
+  double p_judged_holm() const { return p_gap_holm ? *p_gap_holm : p_mcnemar_holm; }
   std::string outcome;        // "better", "no significant difference", "significant loss within margin",
                               // "loss beyond margin"
   bool non_inferior = false;  // interval lower bound > -margin
@@ -49,11 +61,17 @@ struct VerdictComparison {
 };
 
 struct GroupVerdict {
-  std::optional<bool> generalizes;  // nullopt when either group is empty
+  std::optional<bool> generalizes;  // the rule's basis passed; nullopt when either group is empty
+  std::string label;     // "GENERALIZES" / "DOES NOT GENERALIZE", or on the gap basis "LOSES NO MORE THAN THE
+                         // REFERENCE" / "LOSES MORE THAN THE REFERENCE"
+  std::string question;  // the question the verdict answers, in words
   std::string reference;
   std::string statement;
   std::string test;
   std::vector<VerdictComparison> comparisons;
+  // Basis "gap": the accuracy-basis verdict on the same models, shown beside it.
+  std::optional<bool> accuracy_generalizes;
+  std::string accuracy_statement, accuracy_test;
 };
 
 // Holm's step-down adjustment (monotone, capped at 1), in the input order.
@@ -63,7 +81,14 @@ std::vector<double> HolmAdjust(const std::vector<double>& p_values);
 // metric is not top1 or a compared model has no validation accuracy.
 GroupVerdict JudgeGeneralization(const std::vector<ModelOutcomes>& models, const VerdictRule& rule);
 
+// JSON: "generalizes" is the accuracy-basis answer (on the gap basis: the one computed beside it), "passed" the
+// rule's basis, "label" and "question" what was answered; comparisons carry p_mcnemar, p_mcnemar_holm and on the
+// gap basis p_gap, p_gap_holm.
 nlohmann::json VerdictJson(const GroupVerdict& verdict, const VerdictRule& rule);
+
+// Every pair of models for each metric (exact McNemar, Newcombe interval), with "p_holm": McNemar's p
+// Holm-adjusted over the image set's pairs of that metric.
+nlohmann::json PairsJson(const std::vector<ModelOutcomes>& models, const std::vector<std::string>& metrics);
 // [{"group", "models", "mean_top1", "mean_top5"}] in order of first appearance.
 nlohmann::json GroupsJson(const std::vector<ModelOutcomes>& models);
 

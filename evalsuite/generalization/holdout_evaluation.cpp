@@ -206,6 +206,7 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
     const size_t m = running[r];
     outcomes.push_back(ScoreModel(models_[m].name, models_[m].group, models_[m].validation_accuracy, result.top[r],
                                   labels, readable, mappings[m]));
+    outcomes.back().validation_size = models_[m].validation_size;
     models.push_back(ModelJson(outcomes.back(), labels, classes.names));
     const std::string warning = ClassOrderWarning(models_[m], mappings[m], outcomes.back());
     models.back()["class_mapping"] = {{"how", mappings[m].how}, {"certain", !mappings[m].assumed}};
@@ -217,13 +218,7 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
       WritePredictions(*predictions, set_name, holdout, result, r, models_[m].name, classes, mappings[m]);
     }
   }
-  json pairs = json::array();
-  for (const std::string& metric : options_.pair_metrics) {
-    for (size_t a = 0; a < outcomes.size(); ++a) {
-      for (size_t b = a + 1; b < outcomes.size(); ++b)
-        pairs.push_back(PairJson(ComparePair(outcomes[a], outcomes[b], metric)));
-    }
-  }
+  const json pairs = PairsJson(outcomes, options_.pair_metrics);
   const GroupVerdict verdict = JudgeGeneralization(outcomes, options_.verdict);
   return {{"image_set", set_name},
           {"holdout_version", holdout.version_hash},
@@ -262,9 +257,8 @@ std::string SummarizeImageSet(const json& image_set) {
                         PercentInterval(model["top5"]), gap);
   }
   const json& verdict = image_set["verdict"];
-  const std::string head = verdict["generalizes"].is_boolean()
-                               ? (verdict["generalizes"].get<bool>() ? "GENERALIZES" : "DOES NOT GENERALIZE")
-                               : "NO VERDICT";
+  const std::string head = verdict.value("label", nlohmann::json()).is_string() ? verdict["label"].get<std::string>()
+                                                                              : "NO VERDICT";
   text +=
       fmt::format("  verdict: {}: {}\n  test: {}\n", head, verdict.value("statement", ""), verdict.value("test", ""));
   return text;

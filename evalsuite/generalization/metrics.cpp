@@ -90,6 +90,7 @@ json ModelJson(const ModelOutcomes& model, const std::vector<int>& labels,
           {"top1", AccuracyJson(top1)},
           {"top5", AccuracyJson(top5)},
           {"validation_accuracy", JsonNumber(model.validation_accuracy)},
+          {"validation_size", model.validation_size ? json(*model.validation_size) : json(nullptr)},
           {"gap", gap},
           {"per_class", classes}};
 }

@@ -55,6 +55,13 @@ ModelSpec ParseModelArgument(const std::string& argument) {
 void ApplySidecarJson(ModelSpec* spec, const json& root, const std::string& where) {
   if (!root.is_object()) throw InputError(where, "expected a JSON object");
   const std::string stem = spec->file.stem().string();
+  if (root.contains("validation_size")) {  // evalsuite train writes it; a sidecar may give it
+    const json& value = root["validation_size"];
+    if (!value.is_number_integer() || value.get<long long>() < 1) {
+      throw InputError(where + ": validation_size", "expected a positive whole number of images");
+    }
+    spec->validation_size = value.get<std::size_t>();
+  }
   if (root.contains("validation_accuracy")) {
     const json& value = root["validation_accuracy"];
     if (value.is_object()) {

@@ -22,6 +22,7 @@ struct ModelSpec {
   std::filesystem::path file;                          // TorchScript (torch.jit.save)
   std::optional<datasets::PreprocessSpec> preprocess;  // from the sidecar; else the command's --preprocess
   std::optional<double> validation_accuracy;           // top-1 on the model's own validation data
+  std::optional<std::size_t> validation_size;          // images that accuracy was measured on (its sampling error)
   // The model's output classes, in output order: class names or ImageNet wnids. Empty: outputs follow
   // `class_list` in its own order.
   std::vector<std::string> classes;
@@ -36,6 +37,7 @@ ModelSpec ParseModelArgument(const std::string& argument);
 //   "validation_accuracy": 0.93, or {"at_target": 0.912, "final": 0.93} keyed by file stem,
 //   or "<stem>": {"validation_accuracy" | "val_top1": ...} (evalsuite train writes "at_target"/"final"),
 //   or "models": {"<stem>": {"validation_accuracy": ...}};
+//   "validation_size": 5000 (images the validation accuracy was measured on; the gap verdict uses its error);
 //   "preprocess" (or "preprocessing"): a preset name or a spec object (see datasets/images/preprocess.h);
 //   "classes" (or "class_names"): [..]; "class_list": "fashion-mnist".
 // Throws InputError naming the sidecar and key on malformed values.

@@ -155,8 +155,11 @@ json SavedModelJson(const std::optional<SavedModel>& saved) {
           {"val_top1", saved->val_top1}};
 }
 
+// validation_size: the images val_top1 is measured on, so that a holdout evaluation can give the validation
+// accuracy its binomial sampling error.
 void WriteModelJson(const fs::path& dir, const entries::BuiltinEntry& entry, const RunSeeds& seeds, double target,
-                    const std::optional<SavedModel>& at_target, const std::optional<SavedModel>& final_model) {
+                    std::size_t validation_size, const std::optional<SavedModel>& at_target,
+                    const std::optional<SavedModel>& final_model) {
   json classes = json::array();
   for (const std::string& name : datasets::FashionMnistClassNames()) classes.push_back(name);
   json spec = {
@@ -165,6 +168,7 @@ void WriteModelJson(const fs::path& dir, const entries::BuiltinEntry& entry, con
       {"seed", seeds.run},
       {"target", target},
       {"metric", entry.metric},
+      {"validation_size", validation_size},
       {"input",
        {{"shape", {-1, 1, entries::kInputSide, entries::kInputSide}},
         {"dtype", "float32"},
@@ -382,7 +386,8 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
           if (options.model_dir) {
             SaveTorchScript(model, *options.model_dir / "at_target.pt");
             at_target = SavedModel{"at_target.pt", point.epoch, train_seconds, point.metric};
-            WriteModelJson(*options.model_dir, entry, result.seeds, target, at_target, final_model);
+            WriteModelJson(*options.model_dir, entry, result.seeds, target, data.validation.size(), at_target,
+                           final_model);
           }
         }
         if (options.on_eval) options.on_eval(point);
@@ -394,7 +399,8 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
       SaveTorchScript(model, *options.model_dir / "final.pt");
       const runlog::EvalPoint& last = result.run.points.back();
       final_model = SavedModel{"final.pt", last.epoch, last.train_seconds, last.metric};
-      WriteModelJson(*options.model_dir, entry, result.seeds, target, at_target, final_model);
+      WriteModelJson(*options.model_dir, entry, result.seeds, target, data.validation.size(), at_target,
+                           final_model);
     }
   } catch (const Error& e) {
     // evalsuite's own errors (an unwritable model file) stop the command, after the log says why.

@@ -187,3 +187,90 @@ TEST(GroupVerdict, NoVerdictWithoutBothGroups) {
 
 }  // namespace
 }  // namespace evalsuite::generalization
+
+namespace evalsuite::generalization {
+namespace {
+
+// Issue 13 points 10 and 11. Reference: 92% on a 5,000-image validation split and 1840/2000 on the holdout.
+// "early": 88% on validation, 1730/2000 on the holdout (every image it gets right the reference gets right too:
+// b = 0, c = 110), so g = -0.055 - (-0.04) = -0.015. "other": 90% on validation, 1800/2000 (b = 0, c = 40), g = 0.
+// scipy, the gap's z with both splits' sampling error:
+//   v = ((0.5 + 110.5) - (0.5 - 110.5)**2 / 2000) / 2000**2 + .92*.08/5000 + .88*.12/5000
+//   z = -0.015 / sqrt(v) = -1.903812, 2 * norm.sf(1.903812) = 0.0569346
+// while taking validation as exact gave z = -2.928398, p = 0.0034071 (a loss beyond the margin).
+// statsmodels, Holm: multipletests([0.0569346, 1.0], method='holm') -> [0.113869, 1.0];
+// McNemar: binomtest(0, 110).pvalue = 1.5407e-33, binomtest(0, 40).pvalue = 1.8190e-12,
+// multipletests([1.5407e-33, 1.8190e-12], method='holm') -> [3.0815e-33, 1.8190e-12].
+ModelOutcomes Nested(const std::string& name, const std::string& group, size_t correct, double validation) {
+  ModelOutcomes model = Outcomes(name, group, 2000, correct);
+  model.validation_accuracy = validation;
+  model.validation_size = 5000;
+  return model;
+}
+
+TEST(GroupVerdict, GapBasisCountsTheValidationSplitsSamplingError) {
+  VerdictRule gap;
+  gap.basis = "gap";
+  const std::vector<ModelOutcomes> models = {Nested("reference", "pretrained", 1840, 0.92),
+                                             Nested("early", "tta-optimized", 1730, 0.88),
+                                             Nested("other", "tta-optimized", 1800, 0.90)};
+  const GroupVerdict verdict = JudgeGeneralization(models, gap);
+  const VerdictComparison& early = verdict.comparisons[0];
+  EXPECT_NEAR(early.judged, -0.015, 1e-12);
+  EXPECT_NEAR(*early.p_gap, 0.0569346, 1e-6);
+  EXPECT_NEAR(*early.p_gap_holm, 0.113869, 1e-5);
+  EXPECT_NEAR(*early.validation_error, 0.00598665, 1e-7);  // sqrt(.92*.08/5000 + .88*.12/5000)
+  EXPECT_EQ(early.outcome, "no significant difference");
+  // The interval widens with the validation error: wider than the Newcombe interval of d alone.
+  EXPECT_LT(early.judged_lower, early.pair.lower + 0.04);
+  EXPECT_GT(early.judged_upper, early.pair.upper + 0.04);
+  // The headline names the question answered, and the accuracy basis is shown beside it.
+  EXPECT_EQ(verdict.label, "LOSES NO MORE THAN THE REFERENCE");
+  EXPECT_NE(verdict.question.find("not whether it is as accurate"), std::string::npos);
+  ASSERT_TRUE(verdict.accuracy_generalizes.has_value());
+  EXPECT_FALSE(*verdict.accuracy_generalizes);  // 5.5 and 2 points below the reference, McNemar p < 1e-11
+  EXPECT_NE(verdict.statement.find("on the accuracy basis (DOES NOT GENERALIZE)"), std::string::npos)
+      << verdict.statement;
+  EXPECT_NE(verdict.test.find("p(1-p)/n_val"), std::string::npos);
+  EXPECT_NE(verdict.test.find("selected upward"), std::string::npos);
+
+  const json j = VerdictJson(verdict, gap);
+  EXPECT_EQ(j["generalizes"], false);  // the literal question's answer
+  EXPECT_EQ(j["passed"], true);        // the gap basis passed
+  EXPECT_EQ(j["label"], "LOSES NO MORE THAN THE REFERENCE");
+  EXPECT_EQ(j["accuracy_basis"]["generalizes"], false);
+  // Point 11: each p-value is named for its test, and the adjusted one sits beside the raw one of the same test.
+  const json& row = j["comparisons"][0];
+  EXPECT_FALSE(row.contains("p_value"));
+  EXPECT_FALSE(row.contains("p_holm"));
+  EXPECT_NEAR(row["p_mcnemar"].get<double>(), 1.5407439555097887e-33, 1e-40);
+  EXPECT_NEAR(row["p_mcnemar_holm"].get<double>(), 3.08148791e-33, 1e-40);
+  EXPECT_NEAR(j["comparisons"][1]["p_mcnemar_holm"].get<double>(), 1.8189894035458565e-12, 1e-20);
+  EXPECT_NEAR(row["p_gap"].get<double>(), 0.0569346, 1e-6);
+  EXPECT_NEAR(row["p_gap_holm"].get<double>(), 0.113869, 1e-5);
+
+  // Without validation sizes the validation accuracies are taken as exact, and the test says whose.
+  std::vector<ModelOutcomes> unsized = models;
+  for (ModelOutcomes& m : unsized) m.validation_size.reset();
+  const GroupVerdict exact = JudgeGeneralization(unsized, gap);
+  EXPECT_NEAR(*exact.comparisons[0].p_gap, 0.0034071, 1e-6);
+  EXPECT_NE(exact.test.find("taken as exact, validation size unknown: reference, early, other"), std::string::npos)
+      << exact.test;
+}
+
+// Point 12: every pair's McNemar p-value is Holm-adjusted over the image set's pairs of that metric.
+// a: 112/200, b: 104/200, c: 100/200, nested: (a, b) 8 vs 0, (a, c) 12 vs 0, (b, c) 4 vs 0.
+// scipy binomtest(0, k).pvalue: 0.0078125, 0.00048828, 0.125; statsmodels multipletests(..., method='holm')
+// -> [0.015625, 0.00146484, 0.125].
+TEST(Metrics, PairwiseTableIsHolmAdjusted) {
+  const json pairs = PairsJson({Outcomes("a", "g", 200, 112), Outcomes("b", "g", 200, 104), Outcomes("c", "g", 200, 100)},
+                               {"top1"});
+  ASSERT_EQ(pairs.size(), 3u);
+  EXPECT_DOUBLE_EQ(pairs[0]["p_value"].get<double>(), 0.0078125);
+  EXPECT_NEAR(pairs[0]["p_holm"].get<double>(), 0.015625, 1e-12);
+  EXPECT_NEAR(pairs[1]["p_holm"].get<double>(), 0.00146484375, 1e-12);
+  EXPECT_NEAR(pairs[2]["p_holm"].get<double>(), 0.125, 1e-12);
+}
+
+}  // namespace
+}  // namespace evalsuite::generalization

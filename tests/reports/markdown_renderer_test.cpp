@@ -66,7 +66,7 @@ TEST_F(MarkdownRendererTest, RendersGeneralizationAsTableFour) {
                        "| fast-run0 | tta-optimized | 92.74% [91.72%, 93.66%] | 98.67% [98.18%, 99.06%] "
                        "| — | — |"));
   EXPECT_TRUE(Contains(markdown_,
-                       "| resnet18-pretrained | fast-run0 | top1 | 2864 | 12 | 4 | 0.07681 | "
+                       "| resnet18-pretrained | fast-run0 | top1 | 2864 | 12 | 4 | 0.07681 | 0.2304 | "
                        "+0.28% [-0.03%, +0.60%] |"));
   EXPECT_TRUE(Contains(markdown_, "**Verdict:** GENERALIZES: TTA-optimized models are within 1.3 points"));
   EXPECT_TRUE(Contains(markdown_, "| img/broken.jpg | truncated JPEG |"));

@@ -80,6 +80,7 @@ inline nlohmann::json GeneralizationSection(const std::string& model_name = "fas
                    {"only_a", 12},
                    {"only_b", 4},
                    {"p_value", 0.076813},
+                   {"p_holm", 0.230439},  // as if one of three pairs: min(1, 3 * 0.076813)
                    {"difference", 0.002793},
                    {"lower", -0.00031},
                    {"upper", 0.00601}});
