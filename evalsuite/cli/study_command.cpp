@@ -1,6 +1,8 @@
 // evalsuite study run STUDY.toml [--runs N] [--jobs J] [--threads T] [--seed S] [--epochs E] [--train-subset N]
 //                                [--name NAME] [--store FILE] [--out DIR] [--report DIR] [--progress MODE]
 // evalsuite study resume [STUDY] [--store FILE] [--jobs J] [--report DIR] [--progress MODE]
+// evalsuite study cancel [STUDY] [--store FILE]     (Slurm: scancel the study's arrays)
+// evalsuite study slurm-task MANIFEST                 (hidden: the body of one Slurm array task)
 // evalsuite study list [--store FILE]
 // evalsuite study show [STUDY] [--store FILE]
 // The store defaults to evalsuite.db in the current folder, run folders to evalsuite-runs/<study>/.
@@ -16,6 +18,8 @@
 
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/study/slurm_executor.h"
+#include "evalsuite/study/slurm_task.h"
 #include "evalsuite/study/study_plan.h"
 #include "evalsuite/study/study_runner.h"
 #include "evalsuite/study/study_summary.h"
@@ -34,6 +38,8 @@ struct StudyArgs {
   std::string report;
   std::string progress = "auto";
   std::string name;
+  std::string executor;
+  std::string manifest;
   std::optional<int> runs, jobs, threads, epochs, train_subset;
   std::optional<uint64_t> seed;
 };
@@ -120,6 +126,8 @@ void RegisterStudyCommand(CLI::App& app) {
   run->add_option("--store", args->store, "the run store (SQLite)")->capture_default_str();
   run->add_option("--out", args->out, "folder for the runs' logs (default: evalsuite-runs/<study>)");
   run->add_option("--report", args->report, "write report.json/md/html into this folder when done");
+  run->add_option("--executor", args->executor, "where runs execute: local (default) or slurm (plan key executor)")
+      ->check(CLI::IsMember({"local", "slurm"}));
   run->add_flag("--no-onednn-isa-cap", args->no_onednn_isa_cap,
                 "runs get none of evalsuite's oneDNN ISA cap (plan key onednn_isa_cap = false)");
   AddProgressOption(run, *args);
@@ -134,6 +142,7 @@ void RegisterStudyCommand(CLI::App& app) {
     overrides.train_subset = args->train_subset;
     if (!args->out.empty()) overrides.out_dir = args->out;
     if (args->no_onednn_isa_cap) overrides.onednn_isa_cap = false;
+    if (!args->executor.empty()) overrides.executor = args->executor;
     study::StudyPlan plan = study::LoadStudyPlan(args->study_file, overrides, study::UsableCores());
     auto progress = MakeProgress(args->progress);
     study::StopOnSignals signals;
@@ -155,6 +164,31 @@ void RegisterStudyCommand(CLI::App& app) {
     std::optional<std::string> name;
     if (!args->study.empty()) name = args->study;
     Finish(study::ResumeStudy(name, options), *args);
+  });
+
+  CLI::App* cancel = study->add_subcommand("cancel", "Cancel a study's Slurm job arrays (resume submits what is missing)");
+  cancel->add_option("STUDY", args->study, "name or id (default: the latest study)");
+  cancel->add_option("--store", args->store, "the run store")->capture_default_str();
+  cancel->callback([args] {
+    auto store = study::RunStore::OpenForReading(args->store);
+    study::StudyInfo info = study::ChooseStudy(*store, args->study, args->store);
+    std::vector<std::string> jobs = study::CancelStudyOnSlurm(study::PlanFromJson(info.plan));
+    if (jobs.empty()) {
+      std::cout << "study " << info.name << ": no Slurm array of it is queued or running\n";
+      return;
+    }
+    std::cout << "study " << info.name << ": cancelled Slurm job";
+    for (const std::string& job : jobs) std::cout << " " << job;
+    std::cout << "\ncontinue with: evalsuite study resume " << info.name << " --store " << args->store << "\n";
+  });
+
+  CLI::App* task = study->add_subcommand("slurm-task", "");  // hidden: run by sbatch, one run per array task
+  task->add_option("MANIFEST", args->manifest)->required();
+  task->callback([args] {
+    const char* id = std::getenv("SLURM_ARRAY_TASK_ID");
+    if (!id) throw UsageError("SLURM_ARRAY_TASK_ID", "not set: `study slurm-task` runs inside a Slurm array task");
+    int code = study::RunSlurmTask(args->manifest, std::atoi(id), OwnBinary());
+    if (code != 0) throw ExternalError("slurm-task", "stopped by signal " + std::to_string(code - 128));
   });
 
   CLI::App* list = study->add_subcommand("list", "List the studies in a store");

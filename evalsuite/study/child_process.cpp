@@ -33,10 +33,15 @@ void WriteAll(int fd, const char* text) {
 // The supervisor's SIGHUP handler (the study died): SIGKILL to every process of the run's group, itself too.
 void KillOwnProcessGroup(int) { kill(0, SIGKILL); }
 
-ChildExit FromWaitStatus(int status) {
+ChildExit FromWaitStatus(int status, const rusage& usage) {
   ChildExit exit;
   if (WIFEXITED(status)) exit.exit_status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) exit.signal = WTERMSIG(status);
+  ResourceUsage used;
+  used.user_seconds = static_cast<double>(usage.ru_utime.tv_sec) + usage.ru_utime.tv_usec / 1e6;
+  used.system_seconds = static_cast<double>(usage.ru_stime.tv_sec) + usage.ru_stime.tv_usec / 1e6;
+  used.max_rss_kb = usage.ru_maxrss;
+  exit.usage = used;
   return exit;
 }
 
@@ -141,17 +146,19 @@ ChildProcess::~ChildProcess() {
 std::optional<ChildExit> ChildProcess::Poll() {
   if (exit_) return exit_;
   int status = 0;
-  pid_t r = waitpid(pid_, &status, WNOHANG);
-  if (r == pid_) exit_ = FromWaitStatus(status);
+  rusage usage{};
+  pid_t r = wait4(pid_, &status, WNOHANG, &usage);
+  if (r == pid_) exit_ = FromWaitStatus(status, usage);
   return exit_;
 }
 
 ChildExit ChildProcess::Wait() {
   while (!exit_) {
     int status = 0;
-    pid_t r = waitpid(pid_, &status, 0);
+    rusage usage{};
+    pid_t r = wait4(pid_, &status, 0, &usage);
     if (r == pid_) {
-      exit_ = FromWaitStatus(status);
+      exit_ = FromWaitStatus(status, usage);
     } else if (r < 0 && errno != EINTR) {
       exit_ = ChildExit{};
     }

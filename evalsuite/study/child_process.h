@@ -23,9 +23,19 @@ struct ChildSpec {
   std::vector<std::string> unset_environment;       // removed from it
 };
 
+// What the run's process tree used, from wait4() on the supervisor: the CPU times of every process of the run that
+// was waited for (the supervisor waits for the command, the command for its own children), and the peak resident
+// set of the largest single process among them (the kernel's ru_maxrss of reaped children).
+struct ResourceUsage {
+  double user_seconds = 0;
+  double system_seconds = 0;
+  long max_rss_kb = 0;
+};
+
 struct ChildExit {
   std::optional<int> exit_status;  // when it exited
   std::optional<int> signal;       // when a signal ended it
+  std::optional<ResourceUsage> usage;  // when it was reaped here
 };
 
 class ChildProcess {

@@ -77,6 +77,13 @@ RunRecord BaseRecord(const StudyPlan& plan, const PlannedRun& run, const fs::pat
 
 }  // namespace
 
+nlohmann::json UsageToJson(double wall_seconds, const ResourceUsage& usage) {
+  return {{"wall_seconds", wall_seconds},
+          {"user_seconds", usage.user_seconds},
+          {"system_seconds", usage.system_seconds},
+          {"max_rss_kb", usage.max_rss_kb}};
+}
+
 fs::path RunDirFor(const StudyPlan& plan, const std::string& entry, int index, int attempt) {
   char name[64];
   std::snprintf(name, sizeof(name), "run-%03d", index);
@@ -164,6 +171,8 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
   record.signal = outcome.exit.signal;
   record.stderr_tail = TailOfFile(run_dir / "stderr.txt");
   if (record.log.wall_seconds <= 0) record.log.wall_seconds = outcome.wall_seconds;
+  record.execution["executor"] = "local";
+  if (outcome.exit.usage) record.execution["usage"] = UsageToJson(outcome.wall_seconds, *outcome.exit.usage);
   const bool had_end_record = record.log.status != runlog::RunStatus::kIncomplete;
 
   std::string failure;

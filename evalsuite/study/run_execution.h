@@ -29,6 +29,9 @@ struct ChildOutcome {
   bool oom_killed = false;  // the kernel's OOM killer struck this cgroup while the run ran
 };
 
+// A run's cost as stored in RunRecord::execution["usage"].
+nlohmann::json UsageToJson(double wall_seconds, const ResourceUsage& usage);
+
 // The record of a run whose process ended. Status: failed when the process failed (non-zero exit, signal,
 // timeout) or the log says so or holds no evaluation; else reached or not_reached, derived from the points
 // and the entry's threshold (a log's own claim is not the truth). A process that failed before its first

@@ -32,6 +32,10 @@ struct RunRecord {
   std::optional<int> signal;         // that killed it, when it was killed
   std::string stderr_tail;           // last lines of the child's stderr
   std::string run_dir;               // where the run's files are (log, models), may be empty
+  // Where and at what cost it ran (table run_execution): "executor" ("local", "slurm"), "usage" {wall_seconds,
+  // user_seconds, system_seconds, max_rss_kb}, "slurm" {job_id, array_job_id, array_task_id, node, state,
+  // reason}, "devices" [...]. Empty for imports and runs recorded before it existed.
+  nlohmann::json execution = nlohmann::json::object();
 };
 
 // The facts about an entry that a report needs (one row per entry and study).

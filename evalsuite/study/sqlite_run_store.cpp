@@ -6,6 +6,8 @@
 //        train_seconds, wall_seconds, error, header, warnings, recorded_at)
 //   points(run_id, seq, epoch, train_seconds, wall_seconds, metric, train_loss)
 //   seeds(run_id, name, value)                                         value as JSON text (uint64 safe)
+//   run_execution(run_id, facts)    RunRecord::execution as JSON; created on any writing open, so older stores
+//                                   gain it without a schema version change (readers treat it as optional)
 // synchronous=FULL: a commit survives a kill -9 of the process and a power cut.
 #include <unistd.h>
 #include <cerrno>
@@ -85,6 +87,12 @@ CREATE TABLE IF NOT EXISTS seeds (
   PRIMARY KEY (run_id, name));
 )sql";
 
+constexpr const char* kExecutionTable = R"sql(
+CREATE TABLE IF NOT EXISTS run_execution (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  facts TEXT NOT NULL);
+)sql";
+
 nlohmann::json ParseJsonColumn(const SqliteDb& db, const std::string& text, const std::string& what) {
   try {
     return nlohmann::json::parse(text);
@@ -131,6 +139,7 @@ class SqliteRunStore : public RunStore {
       db_.Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
       transaction.Commit();
     }
+    db_.Exec(kExecutionTable);
   }
 
   std::unique_ptr<Transaction> Begin() override {
@@ -256,6 +265,10 @@ class SqliteRunStore : public RunStore {
       if (it.value().is_null()) continue;
       seed.Bind(1, run_id).Bind(2, it.key()).Bind(3, it.value().dump()).Run();
     }
+    if (run.execution.is_object() && !run.execution.empty()) {
+      SqliteStatement facts(db_, "INSERT INTO run_execution (run_id, facts) VALUES (?, ?)");
+      facts.Bind(1, run_id).Bind(2, run.execution.dump()).Run();
+    }
     transaction.Commit();
     return run_id;
   }
@@ -314,6 +327,11 @@ class SqliteRunStore : public RunStore {
     SqliteStatement points(db_, R"sql(
       SELECT epoch, train_seconds, wall_seconds, metric, train_loss FROM points WHERE run_id = ? ORDER BY seq)sql");
     SqliteStatement seeds(db_, "SELECT name, value FROM seeds WHERE run_id = ? ORDER BY rowid");
+    std::optional<SqliteStatement> facts;
+    {
+      SqliteStatement exists(db_, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_execution'");
+      if (exists.Step()) facts.emplace(db_, "SELECT facts FROM run_execution WHERE run_id = ?");
+    }
     while (select.Step()) {
       RunRecord run;
       run.id = select.Int(0);
@@ -349,6 +367,11 @@ class SqliteRunStore : public RunStore {
       seeds.Bind(1, run.id);
       while (seeds.Step()) run.seeds[seeds.Text(0)] = ParseJsonColumn(db_, seeds.Text(1), "seed");
       seeds.Reset();
+      if (facts) {
+        facts->Bind(1, run.id);
+        if (facts->Step()) run.execution = ParseJsonColumn(db_, facts->Text(0), "run execution facts");
+        facts->Reset();
+      }
       runs.push_back(std::move(run));
     }
     return runs;

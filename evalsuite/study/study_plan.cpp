@@ -1,6 +1,7 @@
 #include "evalsuite/study/study_plan.h"
 
 #include "evalsuite/study/toml_depth.h"
+#include "evalsuite/study/toml_reader.h"
 
 #include <sched.h>
 #include <toml++/toml.h>
@@ -21,23 +22,18 @@ namespace evalsuite::study {
 namespace {
 
 namespace fs = std::filesystem;
+using Reader = TomlReader;
 
 const std::set<std::string> kStudyKeys = {
     "name",      "description",    "entries", "runs",    "seed",        "threshold",      "extra_thresholds",
     "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
-    "stability", "evals_per_epoch", "onednn_isa_cap"};
+    "stability", "evals_per_epoch", "onednn_isa_cap", "executor", "slurm"};
 const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
                                           "metric", "threshold", "extra_thresholds", "epochs",          "train_subset",
                                           "validation_size"};
 const std::set<std::string> kExternalOnlyKeys = {"command", "log_format", "validation_size"};
 const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached",
                                               "consecutive_evaluations"};
-
-std::string Join(const std::set<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
 
 bool IsSafeName(const std::string& name) {
   if (name.empty() || name.size() > 100 || name[0] == '.' || name[0] == '-') return false;
@@ -49,91 +45,6 @@ bool IsAccuracyMetric(const std::string& metric) {
   return metric.rfind("val_top", 0) == 0 || metric.find("acc") != std::string::npos;
 }
 
-// Reads typed values off toml++ nodes; every failure names source:line and the key path.
-class Reader {
- public:
-  explicit Reader(std::string source) : source_(std::move(source)) {}
-
-  [[noreturn]] void Fail(long line, const std::string& key, const std::string& why) const {
-    throw InputError(FileLine(source_, line < 1 ? 1 : line), "key '" + key + "': " + why);
-  }
-  static long Line(const toml::node& node) { return static_cast<long>(node.source().begin.line); }
-
-  int64_t Integer(const toml::node& node, const std::string& key, int64_t min, int64_t max) const {
-    if (!node.is_integer()) Fail(Line(node), key, "must be an integer, got " + TypeName(node));
-    int64_t value = node.as_integer()->get();
-    if (value < min || value > max) {
-      Fail(Line(node), key,
-           "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + std::to_string(value));
-    }
-    return value;
-  }
-  double Number(const toml::node& node, const std::string& key) const {
-    double value;
-    if (node.is_integer()) {
-      value = static_cast<double>(node.as_integer()->get());
-    } else if (node.is_floating_point()) {
-      value = node.as_floating_point()->get();
-    } else {
-      Fail(Line(node), key, "must be a number, got " + TypeName(node));
-    }
-    if (!std::isfinite(value)) Fail(Line(node), key, "must be a finite number");
-    return value;
-  }
-  bool Bool(const toml::node& node, const std::string& key) const {
-    if (!node.is_boolean()) Fail(Line(node), key, "must be true or false, got " + TypeName(node));
-    return node.as_boolean()->get();
-  }
-  std::string String(const toml::node& node, const std::string& key) const {
-    if (!node.is_string()) Fail(Line(node), key, "must be a string, got " + TypeName(node));
-    return node.as_string()->get();
-  }
-  std::vector<double> Thresholds(const toml::node& node, const std::string& key) const {
-    if (!node.is_array()) Fail(Line(node), key, "must be an array of numbers, got " + TypeName(node));
-    std::vector<double> values;
-    int i = 0;
-    for (const toml::node& element : *node.as_array()) {
-      values.push_back(Threshold(element, key + "[" + std::to_string(i++) + "]"));
-    }
-    return values;
-  }
-  double Threshold(const toml::node& node, const std::string& key) const {
-    double value = Number(node, key);
-    if (value <= 0) Fail(Line(node), key, "a threshold must be positive");
-    return value;
-  }
-  void RejectUnknownKeys(const toml::table& table, const std::set<std::string>& known, const std::string& prefix,
-                         const std::string& what) const {
-    for (auto&& [key, node] : table) {
-      std::string name(key.str());
-      if (!known.count(name)) {
-        Fail(Line(node), prefix + name, "unknown key in " + what + " (known: " + Join(known) + ")");
-      }
-    }
-  }
-  static std::string TypeName(const toml::node& node) {
-    switch (node.type()) {
-      case toml::node_type::string:
-        return "a string";
-      case toml::node_type::integer:
-        return "an integer";
-      case toml::node_type::floating_point:
-        return "a float";
-      case toml::node_type::boolean:
-        return "a boolean";
-      case toml::node_type::array:
-        return "an array";
-      case toml::node_type::table:
-        return "a table";
-      default:
-        return "a date or time";
-    }
-  }
-  const std::string& source() const { return source_; }
-
- private:
-  std::string source_;
-};
 
 // Facts of an entry as the file gives them, before defaults from the study and the catalog.
 struct EntrySpec {
@@ -292,7 +203,15 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
     }
   }
 
+  ReadExecutorKeys(root, reader, plan.executor, plan.slurm);
+
   // Command-line flags win over the file.
+  if (overrides.executor) {
+    if (*overrides.executor != kLocalExecutor && *overrides.executor != kSlurmExecutor) {
+      throw UsageError("--executor", "'" + *overrides.executor + "': use local or slurm");
+    }
+    plan.executor = *overrides.executor;
+  }
   if (overrides.name) {
     if (!IsSafeName(*overrides.name)) throw UsageError("--name", "use letters, digits, '.', '_' and '-' only");
     plan.name = *overrides.name;
@@ -491,6 +410,8 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"stop_at_target", plan.stop_at_target},
           {"evals_per_epoch", plan.evals_per_epoch},
           {"onednn_isa_cap", plan.onednn_isa_cap},
+          {"executor", plan.executor},
+          {"slurm", SlurmOptionsToJson(plan.slurm)},
           {"stability",
            {{"max_cov_upper", plan.rule.max_cov_upper},
             {"min_hit_rate", plan.rule.min_hit_rate},
@@ -523,6 +444,9 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     // Absent from plans stored before the key existed: those evaluated once per epoch.
     plan.evals_per_epoch = json.contains("evals_per_epoch") ? get(json, "evals_per_epoch").get<int>() : 1;
     plan.onednn_isa_cap = json.contains("onednn_isa_cap") ? get(json, "onednn_isa_cap").get<bool>() : true;
+    // Absent from plans stored before executors existed: those ran locally.
+    plan.executor = json.value("executor", std::string(kLocalExecutor));
+    if (json.contains("slurm")) plan.slurm = SlurmOptionsFromJson(json["slurm"]);
     const auto& rule = get(json, "stability");
     plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
     plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();
@@ -563,6 +487,8 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
 nlohmann::json PlanFingerprint(const StudyPlan& plan) {
   nlohmann::json json = PlanToJson(plan);
   json.erase("jobs");
+  json.erase("executor");
+  json.erase("slurm");
   json.erase("out_dir");
   json.erase("study_file");
   json.erase("study_dir");

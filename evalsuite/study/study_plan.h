@@ -23,6 +23,7 @@
 //   onednn_isa_cap = true          # runs inherit evalsuite's oneDNN ISA cap (common/onednn_isa_cap.h); false:
 //                                  # they get EVALSUITE_ONEDNN_ISA_CAP=off and no cap set by evalsuite
 //   timeout_seconds = 0            # per run, 0 = none; entries may set their own
+//   executor = "local"             # or "slurm": runs as a Slurm job array, [slurm] table (slurm_options.h)
 //   [stability]                    # the verdict's rule (stats/stability.h StabilityRule)
 //   max_cov_upper = 0.10
 //   min_hit_rate = 0.90
@@ -38,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "evalsuite/study/slurm_options.h"
 #include "stats/stability.h"
 
 namespace evalsuite::study {
@@ -80,6 +82,8 @@ struct StudyPlan {
   int evals_per_epoch = 1;  // built-in entries; external ones get {evals_per_epoch} in their command
   bool onednn_isa_cap = true;  // children inherit the cap evalsuite decided; false: none of evalsuite's setting
   stats::StabilityRule rule;
+  std::string executor = kLocalExecutor;  // where runs execute (slurm_options.h); not part of the fingerprint
+  SlurmOptions slurm;
   std::vector<PlannedEntry> entries;
   std::vector<PlannedRun> schedule;  // every run, in the order they start
 
@@ -98,6 +102,7 @@ struct PlanOverrides {
   std::optional<int> train_subset;
   std::optional<std::string> out_dir;
   std::optional<bool> onednn_isa_cap;
+  std::optional<std::string> executor;
 };
 
 // Reads and validates the study file; throws InputError "file:line: key 'x': why" (IoError when unreadable).

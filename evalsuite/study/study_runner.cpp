@@ -18,6 +18,7 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/study/run_execution.h"
+#include "evalsuite/study/slurm_executor.h"
 
 namespace evalsuite::study {
 namespace {
@@ -100,6 +101,19 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
   outcome.name = plan.name;
   outcome.planned = static_cast<int>(plan.schedule.size());
   for (const PlannedEntry& e : plan.entries) store.UpsertEntry(info.id, ToEntryRecord(e));
+  if (plan.executor == kSlurmExecutor) {
+    std::unique_ptr<ProgressReporter> silent;
+    ProgressReporter* progress = options.progress;
+    if (!progress) {
+      silent = MakeSilentProgress();
+      progress = silent.get();
+    }
+    const bool all_ended = ExecuteOnSlurm(store, info.id, plan, options, *progress, outcome);
+    progress->StudyFinished();
+    // Cancelled, preempted or never-started tasks leave runs missing: `study resume` submits them again.
+    outcome.stopped = !all_ended || CountFinishedPlannedRuns(plan, store.LoadRuns(info.id)) < outcome.planned;
+    return outcome;
+  }
 
   std::vector<RunRecord> stored = store.LoadRuns(info.id);
   std::set<std::pair<std::string, int>> finished;

@@ -34,7 +34,8 @@ struct StudyOutcome {
   int ran = 0;                 // finished by this invocation
   int failed = 0;              // of those, failed (crash, timeout, non-zero exit)
   int did_not_run = 0;
-  int ingested_on_resume = 0;  // complete runs a killed study had not recorded, read from their folders         // of the failed, died before their first evaluation (study_runner runs them again)
+  int ingested_on_resume = 0;  // complete runs a killed study had not recorded, read from their folders
+  int not_started = 0;         // Slurm: array tasks that left the queue before their run started (resume submits them)
   int interrupted_kept = 0;    // incomplete attempts recorded (left by a killed study, or stopped now)
   bool resumed = false;        // the study existed already
   bool stopped = false;        // a stop was requested before all runs ran

@@ -1,0 +1,389 @@
+#include "evalsuite/study/slurm_executor.h"
+
+#include <chrono>
+#include <fstream>
+#include <list>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/study/failure_cause.h"
+#include "evalsuite/study/run_execution.h"
+#include "evalsuite/study/slurm_task.h"
+
+namespace evalsuite::study {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct TaskRef {
+  std::string job_id;
+  int task = 0;
+};
+
+struct Watched {
+  PlannedRun run;
+  const PlannedEntry* entry = nullptr;
+  fs::path run_dir;
+  TaskRef task;
+  bool started = false;
+  Clock::time_point since;
+};
+
+std::string Normal(const fs::path& dir) { return dir.lexically_normal().string(); }
+
+bool Exists(const fs::path& path) {
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+
+// What the task's own records say about where it ran (the start record is written before the run starts).
+nlohmann::json SlurmFacts(const fs::path& run_dir) {
+  std::optional<nlohmann::json> start = ReadJsonFile(run_dir / kTaskStartFile);
+  if (start && start->contains("slurm") && (*start)["slurm"].is_object()) return (*start)["slurm"];
+  return nlohmann::json::object();
+}
+
+std::string QuoteForShell(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+class Coordinator {
+ public:
+  Coordinator(RunStore& store, int64_t study_id, const StudyPlan& plan, const StudyRunOptions& options,
+              ProgressReporter& progress, StudyOutcome& outcome)
+      : store_(store),
+        study_id_(study_id),
+        plan_(plan),
+        options_(options),
+        progress_(progress),
+        outcome_(outcome),
+        client_(SlurmDir(plan) / "commands") {}
+
+  bool Run() {
+    std::vector<RunRecord> stored = store_.LoadRuns(study_id_);
+    std::set<std::pair<std::string, int>> finished;
+    for (const RunRecord& r : stored) {
+      if (IsFinishedRun(r) && !DidNotRun(r)) finished.insert({r.entry, r.run_index});
+      if (!r.run_dir.empty()) stored_dirs_.insert(Normal(r.run_dir));
+    }
+    outcome_.finished_before = CountFinishedPlannedRuns(plan_, stored);
+
+    std::vector<ArrayManifest> manifests = ReadManifests(plan_);
+    next_sequence_ = static_cast<int>(manifests.size()) + 1;
+    std::map<std::string, TaskRef> owner;  // run folder -> the latest array task that runs it
+    std::vector<std::string> jobs;
+    for (const ArrayManifest& m : manifests) {
+      if (m.job_id.empty()) continue;  // sbatch never answered: nothing was submitted
+      jobs.push_back(m.job_id);
+      for (std::size_t i = 0; i < m.tasks.size(); ++i) owner[Normal(m.tasks[i].run_dir)] = {m.job_id, static_cast<int>(i)};
+    }
+    std::map<std::string, SlurmTaskState> live = client_.Queue(jobs);
+
+    std::vector<ArrayTask> missing;
+    for (const PlannedRun& run : plan_.schedule) {
+      if (finished.count({run.entry, run.index})) continue;
+      const PlannedEntry& entry = *plan_.FindEntry(run.entry);
+      bool done = false, watching = false;
+      int attempt = 0;
+      for (;; ++attempt) {
+        const fs::path dir = RunDirFor(plan_, run.entry, run.index, attempt);
+        auto own = owner.find(Normal(dir));
+        if (own != owner.end() && live.count(ArrayTaskName(own->second.job_id, own->second.task))) {
+          watched_.push_back({run, &entry, dir, own->second, false, Clock::now()});
+          watching = true;
+          break;
+        }
+        if (!Exists(dir)) break;
+        if (stored_dirs_.count(Normal(dir))) continue;
+        std::optional<TaskRef> task;
+        if (own != owner.end()) task = own->second;
+        RunRecord record = ConcludeEnded(entry, run, dir, task);
+        store_.InsertRun(study_id_, record);
+        stored_dirs_.insert(Normal(dir));
+        if (IsFinishedRun(record)) {
+          ++outcome_.ingested_on_resume;
+          done = !DidNotRun(record);
+        } else {
+          ++outcome_.interrupted_kept;
+        }
+      }
+      if (!done && !watching) missing.push_back({run, RunDirFor(plan_, run.entry, run.index, attempt)});
+    }
+
+    progress_.StudyStarted(plan_.name, static_cast<int>(plan_.schedule.size()),
+                           outcome_.finished_before + outcome_.ingested_on_resume,
+                           plan_.slurm.max_concurrent > 0 ? plan_.slurm.max_concurrent
+                                                          : static_cast<int>(missing.size() + watched_.size()),
+                           plan_.threads);
+    if (!missing.empty() && !Stopping()) Submit(missing);
+    return Watch();
+  }
+
+ private:
+  bool Stopping() const { return options_.stop && options_.stop->load(); }
+
+  void Submit(const std::vector<ArrayTask>& tasks) {
+    ArrayManifest manifest;
+    manifest.sequence = next_sequence_++;
+    manifest.plan = PlanToJson(plan_);
+    manifest.tasks = tasks;
+    const fs::path manifest_file = ManifestPath(plan_, manifest.sequence);
+    std::error_code ec;
+    fs::create_directories(manifest_file.parent_path(), ec);
+    if (ec) throw IoError(manifest_file.parent_path().string(), "cannot create: " + ec.message());
+    WriteManifest(manifest_file, manifest);
+    const fs::path script = fs::path(manifest_file).replace_extension(".sh");
+    {
+      std::ofstream out(script);
+      out << "#!/bin/sh\n# evalsuite study '" << plan_.name << "': one run per array task (see "
+          << manifest_file.filename().string() << ")\nexec " << QuoteForShell(options_.evalsuite_binary.string())
+          << " study slurm-task " << QuoteForShell(manifest_file.string()) << "\n";
+      if (!out) throw IoError(script.string(), "cannot write the batch script");
+    }
+    std::vector<std::string> args = SbatchResourceOptions(plan_.slurm, plan_.threads);
+    std::string array = "--array=0-" + std::to_string(tasks.size() - 1);
+    if (plan_.slurm.max_concurrent > 0) array += "%" + std::to_string(plan_.slurm.max_concurrent);
+    args.push_back(array);
+    args.push_back("--job-name=evalsuite-" + plan_.name);
+    args.push_back("--output=" + (fs::path(manifest_file).replace_extension("").string() + "-%a.out"));
+    args.push_back(script.string());
+    try {
+      manifest.job_id = client_.Submit(args);
+    } catch (...) {
+      // Nothing was submitted: no manifest may claim the runs' folders.
+      fs::remove(manifest_file, ec);
+      fs::remove(script, ec);
+      --next_sequence_;
+      throw;
+    }
+    WriteManifest(manifest_file, manifest);
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      watched_.push_back({tasks[i].run, plan_.FindEntry(tasks[i].run.entry), tasks[i].run_dir,
+                          {manifest.job_id, static_cast<int>(i)}, false, Clock::now()});
+    }
+  }
+
+  // Records the earlier tries a requeued task moved aside, as incomplete attempts (never counted as runs).
+  void RecordRequeuedTries(const PlannedEntry& entry, const PlannedRun& run, const fs::path& run_dir) {
+    for (int n = 1;; ++n) {
+      fs::path aside = run_dir.string() + ".requeued-" + std::to_string(n);
+      if (!Exists(aside)) break;
+      if (stored_dirs_.count(Normal(aside))) continue;
+      RunRecord record = CollectInterruptedRun(plan_, entry, run, aside,
+                                               "requeued by Slurm: this try was cut short and the task started again");
+      record.execution = {{"executor", kSlurmExecutor}, {"slurm", SlurmFacts(aside)}};
+      store_.InsertRun(study_id_, record);
+      stored_dirs_.insert(Normal(aside));
+      ++outcome_.interrupted_kept;
+    }
+  }
+
+  // A run folder no live task is writing to and the store does not know.
+  RunRecord ConcludeEnded(const PlannedEntry& entry, const PlannedRun& run, const fs::path& dir,
+                          const std::optional<TaskRef>& task) {
+    RecordRequeuedTries(entry, run, dir);
+    if (Exists(dir / kTaskEndFile)) return ConcludeTaskWithEnd(plan_, entry, run, dir);
+    if (task) return ConcludeTaskWithoutEnd(plan_, entry, run, dir, client_.FinalState(task->job_id, task->task));
+    // A folder of a local run of this study (it ran with executor = "local" before).
+    if (std::optional<RunRecord> complete = CollectCompletedOrphan(plan_, entry, run, dir)) return *complete;
+    return CollectInterruptedRun(plan_, entry, run, dir, "interrupted: the study process ended before this run did");
+  }
+
+  void Record(const RunRecord& record) {
+    store_.InsertRun(study_id_, record);
+    stored_dirs_.insert(Normal(record.run_dir));
+    if (!IsFinishedRun(record)) {
+      ++outcome_.interrupted_kept;
+      return;
+    }
+    ++outcome_.ran;
+    if (record.log.status == runlog::RunStatus::kFailed) ++outcome_.failed;
+    if (DidNotRun(record)) ++outcome_.did_not_run;
+    progress_.RunFinished(record, record.log.wall_seconds);
+  }
+
+  RunningRunView View(const Watched& w) const {
+    RunningRunView view;
+    view.entry = w.run.entry;
+    view.index = w.run.index;
+    view.seed = w.run.seed;
+    view.epochs_budget = w.entry->epochs;
+    LogProgress seen = PeekLogProgress(w.run_dir / kRunLogFile);
+    view.epoch = seen.epoch;
+    view.metric = seen.metric;
+    view.seconds = std::chrono::duration<double>(Clock::now() - w.since).count();
+    return view;
+  }
+
+  bool Watch() {
+    while (!watched_.empty()) {
+      const Clock::time_point wake = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                        std::chrono::duration<double>(plan_.slurm.poll_seconds));
+      while (Clock::now() < wake && !Stopping()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (Stopping()) return false;
+      std::vector<std::string> jobs;
+      for (const Watched& w : watched_) {
+        if (jobs.empty() || jobs.back() != w.task.job_id) jobs.push_back(w.task.job_id);
+      }
+      std::map<std::string, SlurmTaskState> live = client_.Queue(jobs);
+      std::vector<RunningRunView> views;
+      for (auto it = watched_.begin(); it != watched_.end();) {
+        auto state = live.find(ArrayTaskName(it->task.job_id, it->task.task));
+        const bool in_queue = state != live.end();
+        if (Exists(it->run_dir / kTaskEndFile)) {
+          // The end record is the task's last act: the run has ended even if the task is still leaving the queue.
+          RecordRequeuedTries(*it->entry, it->run, it->run_dir);
+          Record(ConcludeTaskWithEnd(plan_, *it->entry, it->run, it->run_dir));
+          it = watched_.erase(it);
+          continue;
+        }
+        if (!in_queue) {
+          if (!Exists(it->run_dir)) {
+            // Never started (cancelled while pending, or its wrapper failed before the run): nothing to record;
+            // resume submits it again.
+            ++outcome_.not_started;
+          } else {
+            RecordRequeuedTries(*it->entry, it->run, it->run_dir);
+            Record(ConcludeTaskWithoutEnd(plan_, *it->entry, it->run, it->run_dir,
+                                          client_.FinalState(it->task.job_id, it->task.task)));
+          }
+          it = watched_.erase(it);
+          continue;
+        }
+        if (state->second.state == "RUNNING" && Exists(it->run_dir / kTaskStartFile)) {
+          if (!it->started) {
+            it->started = true;
+            it->since = Clock::now();
+            progress_.RunStarted(View(*it));
+          }
+          views.push_back(View(*it));
+        }
+        ++it;
+      }
+      if (!views.empty()) progress_.Update(views);
+    }
+    return true;
+  }
+
+  RunStore& store_;
+  int64_t study_id_;
+  const StudyPlan& plan_;
+  const StudyRunOptions& options_;
+  ProgressReporter& progress_;
+  StudyOutcome& outcome_;
+  SlurmClient client_;
+  std::set<std::string> stored_dirs_;
+  std::list<Watched> watched_;
+  int next_sequence_ = 1;
+};
+
+void MarkFailed(RunRecord& record, const std::string& cause, bool environment) {
+  std::string error = cause;
+  if (record.log.points.empty()) {
+    error = kDidNotRunPrefix + error;
+  } else if (environment) {
+    error = kEnvironmentPrefix + error;
+  }
+  record.log.status = runlog::RunStatus::kFailed;
+  record.log.error = error;
+}
+
+}  // namespace
+
+RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                              const fs::path& run_dir) {
+  nlohmann::json end = ReadJsonFile(run_dir / kTaskEndFile).value_or(nlohmann::json::object());
+  ChildOutcome outcome;
+  if (end.contains("exit_status") && end["exit_status"].is_number_integer()) {
+    outcome.exit.exit_status = end["exit_status"].get<int>();
+  }
+  if (end.contains("signal") && end["signal"].is_number_integer()) outcome.exit.signal = end["signal"].get<int>();
+  outcome.timed_out = end.value("timed_out", false);
+  outcome.oom_killed = end.value("oom_killed", false);
+  outcome.wall_seconds = end.value("wall_seconds", 0.0);
+  RunRecord record = CollectFinishedRun(plan, entry, run, run_dir, outcome);
+  nlohmann::json slurm = end.contains("slurm") && end["slurm"].is_object() ? end["slurm"] : SlurmFacts(run_dir);
+  slurm["state"] = "COMPLETED";
+  record.execution = {{"executor", kSlurmExecutor}, {"slurm", slurm}};
+  if (end.contains("usage")) record.execution["usage"] = end["usage"];
+  return record;
+}
+
+RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                 const fs::path& run_dir, const std::optional<SlurmTaskState>& state) {
+  nlohmann::json slurm = SlurmFacts(run_dir);
+  const std::string node = state && !state->node.empty() ? state->node : slurm.value("node", std::string());
+  const std::string on_node = node.empty() ? "" : " on " + node;
+  std::string why;
+  if (!state) {
+    why = "interrupted: the task ended without an end record and Slurm no longer knows it (its node" + on_node +
+          " vanished?)";
+  } else if (state->state == "CANCELLED") {
+    why = "interrupted: cancelled in Slurm (scancel) before the run ended";
+  } else if (state->state == "PREEMPTED") {
+    why = "interrupted: preempted by Slurm before the run ended";
+  } else if (state->state == "REQUEUED" || state->state == "REQUEUE_FED" || state->state == "REQUEUE_HOLD") {
+    why = "interrupted: requeued by Slurm";
+  }
+  RunRecord record =
+      CollectInterruptedRun(plan, entry, run, run_dir, why.empty() ? "ended without an end record" : why);
+  slurm["state"] = state ? state->state : "UNKNOWN";
+  if (state) {
+    slurm["reason"] = state->reason;
+    slurm["exit_code"] = state->exit_code;
+  }
+  if (!node.empty()) slurm["node"] = node;
+  record.execution = {{"executor", kSlurmExecutor}, {"slurm", slurm}};
+  if (!why.empty()) return record;  // incomplete: run again by resume
+
+  const std::string& s = state->state;
+  if (s == "TIMEOUT") {
+    MarkFailed(record, "timed out: killed by Slurm at its time limit" +
+                           (plan.slurm.time_limit.empty() ? std::string() : " (--time=" + plan.slurm.time_limit + ")"),
+               /*environment=*/false);
+  } else if (s == "OUT_OF_MEMORY") {
+    MarkFailed(record, "out of memory: Slurm killed the task" + on_node + " (OUT_OF_MEMORY; raise [slurm] mem)",
+               /*environment=*/true);
+  } else if (s == "NODE_FAIL" || s == "BOOT_FAIL") {
+    MarkFailed(record, "the node" + on_node + " failed under the run (Slurm " + s + ")", /*environment=*/true);
+  } else {
+    MarkFailed(record, "the Slurm task ended (" + s + (state->exit_code.empty() ? "" : ", exit code " + state->exit_code) +
+                           (state->reason.empty() || state->reason == "None" ? "" : ", " + state->reason) +
+                           ") without an end record",
+               /*environment=*/false);
+  }
+  return record;
+}
+
+bool ExecuteOnSlurm(RunStore& store, int64_t study_id, const StudyPlan& plan, const StudyRunOptions& options,
+                    ProgressReporter& progress, StudyOutcome& outcome) {
+  Coordinator coordinator(store, study_id, plan, options, progress, outcome);
+  return coordinator.Run();
+}
+
+std::vector<std::string> CancelStudyOnSlurm(const StudyPlan& plan) {
+  SlurmClient client(SlurmDir(plan) / "commands");
+  std::vector<std::string> jobs;
+  for (const ArrayManifest& m : ReadManifests(plan)) {
+    if (!m.job_id.empty()) jobs.push_back(m.job_id);
+  }
+  std::map<std::string, SlurmTaskState> live = client.Queue(jobs);
+  std::vector<std::string> cancelled;
+  for (const std::string& job : jobs) {
+    for (const auto& [name, state] : live) {
+      if (name.rfind(job + "_", 0) == 0) {
+        client.Cancel(job);
+        cancelled.push_back(job);
+        break;
+      }
+    }
+  }
+  return cancelled;
+}
+
+}  // namespace evalsuite::study
