@@ -168,6 +168,14 @@ class Coordinator {
     }
   }
 
+  // The folder of the run's next attempt: the first that neither exists nor is recorded.
+  fs::path NextRunDir(const PlannedRun& run) const {
+    for (int attempt = 0;; ++attempt) {
+      fs::path dir = RunDirFor(plan_, run.entry, run.index, attempt);
+      if (!Exists(dir) && !stored_dirs_.count(Normal(dir))) return dir;
+    }
+  }
+
   // Records the earlier tries a requeued task moved aside, as incomplete attempts (never counted as runs).
   void RecordRequeuedTries(const PlannedEntry& entry, const PlannedRun& run, const fs::path& run_dir) {
     for (int n = 1;; ++n) {
@@ -232,6 +240,7 @@ class Coordinator {
       }
       std::map<std::string, SlurmTaskState> live = client_.Queue(jobs);
       std::vector<RunningRunView> views;
+      std::vector<ArrayTask> resubmit;
       for (auto it = watched_.begin(); it != watched_.end();) {
         auto state = live.find(ArrayTaskName(it->task.job_id, it->task.task));
         const bool in_queue = state != live.end();
@@ -243,14 +252,21 @@ class Coordinator {
           continue;
         }
         if (!in_queue) {
+          bool again = true;
           if (!Exists(it->run_dir)) {
-            // Never started (cancelled while pending, or its wrapper failed before the run): nothing to record;
-            // resume submits it again.
+            // Never started (cancelled while pending, or its wrapper failed before the run): nothing to record.
             ++outcome_.not_started;
           } else {
             RecordRequeuedTries(*it->entry, it->run, it->run_dir);
-            Record(ConcludeTaskWithoutEnd(plan_, *it->entry, it->run, it->run_dir,
-                                          client_.FinalState(it->task.job_id, it->task.task)));
+            RunRecord record = ConcludeTaskWithoutEnd(plan_, *it->entry, it->run, it->run_dir,
+                                                      client_.FinalState(it->task.job_id, it->task.task));
+            again = !IsFinishedRun(record) || DidNotRun(record);
+            Record(record);
+          }
+          // Cancelled, preempted, its node lost, never started: submitted once more by this invocation (a second
+          // loss waits for `study resume`, so a task that cannot start does not loop).
+          if (again && resubmitted_.insert({it->run.entry, it->run.index}).second) {
+            resubmit.push_back({it->run, NextRunDir(it->run)});
           }
           it = watched_.erase(it);
           continue;
@@ -266,6 +282,7 @@ class Coordinator {
         ++it;
       }
       if (!views.empty()) progress_.Update(views);
+      if (!resubmit.empty() && !Stopping()) Submit(resubmit);
     }
     return true;
   }
@@ -279,6 +296,7 @@ class Coordinator {
   SlurmClient client_;
   std::set<std::string> stored_dirs_;
   std::list<Watched> watched_;
+  std::set<std::pair<std::string, int>> resubmitted_;
   int next_sequence_ = 1;
 };
 

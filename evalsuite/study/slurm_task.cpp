@@ -171,7 +171,17 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
   struct sigaction action {};
   action.sa_handler = RememberSignal;
   sigemptyset(&action.sa_mask);
-  for (int s : {SIGTERM, SIGINT, SIGHUP}) sigaction(s, &action, nullptr);
+  struct sigaction previous[3];
+  const int handled[3] = {SIGTERM, SIGINT, SIGHUP};
+  for (int i = 0; i < 3; ++i) sigaction(handled[i], &action, &previous[i]);
+  struct RestoreHandlers {
+    const int* signals;
+    struct sigaction* old;
+    ~RestoreHandlers() {
+      for (int i = 0; i < 3; ++i) sigaction(signals[i], &old[i], nullptr);
+    }
+  } restore{handled, previous};
+  g_signal_received.store(0);
 
   const Clock::time_point started = Clock::now();
   const std::optional<long> oom_before = OomKillCount();

@@ -4,7 +4,6 @@
 // the missing runs while keeping the interrupted one's points as an incomplete attempt.
 #include <fcntl.h>
 #include <signal.h>
-#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "tests/study/fake_entries.h"
+#include "tests/support/store_query.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite {
@@ -31,34 +31,7 @@ using testing::RunEvalsuite;
 using testing::TempDir;
 using testing::WriteFile;
 
-// Rows of a query on the store, opened read-only with plain SQLite (what any other tool would see).
-// `quiet`: a failing query gives no rows instead of a test failure (the store may not have its tables yet).
-std::vector<std::vector<std::string>> Query(const fs::path& db, const std::string& sql, bool quiet = false) {
-  sqlite3* handle = nullptr;
-  std::vector<std::vector<std::string>> rows;
-  if (sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    sqlite3_close(handle);
-    ADD_FAILURE() << "cannot open " << db;
-    return rows;
-  }
-  sqlite3_busy_timeout(handle, 5000);
-  sqlite3_stmt* statement = nullptr;
-  if (sqlite3_prepare_v2(handle, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK) {
-    while (sqlite3_step(statement) == SQLITE_ROW) {
-      std::vector<std::string> row;
-      for (int c = 0; c < sqlite3_column_count(statement); ++c) {
-        const unsigned char* text = sqlite3_column_text(statement, c);
-        row.push_back(text ? reinterpret_cast<const char*>(text) : "");
-      }
-      rows.push_back(std::move(row));
-    }
-  } else if (!quiet) {
-    ADD_FAILURE() << sqlite3_errmsg(handle);
-  }
-  sqlite3_finalize(statement);
-  sqlite3_close(handle);
-  return rows;
-}
+using testing::Query;
 
 std::string FakeStudy(const std::string& name, int runs, const std::string& mode_args) {
   return "name = \"" + name + "\"\nruns = " + std::to_string(runs) + "\nseed = 5\nthreshold = 0.85\njobs = 2\n" +
