@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """The Python peer of evalsuite's holdout evaluation (Debian's python3-torch and python3-torchvision).
 
-  make-model --out FILE [--calibrate DIR]   ResNet-18 with random weights (seed 0), traced to TorchScript; with
+  make-model --out FILE [--arch A] [--calibrate DIR]
+                                            torchvision.models.A(weights=None) (default resnet18; resnet50,
+                                            mobilenet_v3_small, ...) with random weights (seed 0), traced; with
                                             --calibrate, batch-norm statistics are first estimated on the images
                                             of DIR so that predictions depend on the input (not one constant class)
   tensors --images DIR --out FILE           torchvision's ImageNet transforms (Resize(256), CenterCrop(224),
@@ -57,7 +59,7 @@ class Folder(torch.utils.data.Dataset):
 
 def make_model(args):
     torch.manual_seed(0)
-    model = torchvision.models.resnet18()
+    model = getattr(torchvision.models, args.arch)(weights=None)
     if args.calibrate:
         for m in model.modules():
             if isinstance(m, torch.nn.BatchNorm2d):
@@ -102,6 +104,7 @@ def main():
     p = sub.add_parser("make-model")
     p.add_argument("--out", required=True)
     p.add_argument("--calibrate")
+    p.add_argument("--arch", default="resnet18")
     p = sub.add_parser("tensors")
     p.add_argument("--images", required=True)
     p.add_argument("--out", required=True)

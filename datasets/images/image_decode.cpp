@@ -2,6 +2,7 @@
 
 #include "datasets/images/exif_orientation.h"
 #include "datasets/images/image_kind.h"
+#include "datasets/images/jpeg_decode.h"
 
 #include <algorithm>
 #include <cctype>
@@ -203,16 +204,34 @@ DecodedImage DecodeImage(std::string_view bytes, const DecodeOptions& options) {
     return result;
   }
   try {
-    // imdecode does not modify its input; the const_cast only satisfies cv::Mat's constructor.
-    const cv::Mat raw(1, static_cast<int>(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data()));
-    cv::Mat bgr = cv::imdecode(raw, cv::IMREAD_COLOR);  // applies EXIF orientation; gray/CMYK -> BGR
+    cv::Mat bgr;
+    bool upright = false;  // orientation already applied (OpenCV does it for the files it decodes)
+    JpegResult jpeg = JpegResult::kNotHandled;
+    if (header.format == "jpeg") {
+      std::string message;
+      jpeg = DecodeJpegBgr(bytes, &bgr, &message, &result.warning);
+      if (jpeg == JpegResult::kError) {
+        result.status = DecodeStatus::kCorrupt;
+        result.reason = "corrupt (jpeg: " + message + ")";
+        return result;
+      }
+    }
+    if (jpeg == JpegResult::kOk) {
+      ApplyExifOrientation(JpegExifOrientation(bytes), &bgr);
+      upright = true;
+    } else {
+      // imdecode does not modify its input; the const_cast only satisfies cv::Mat's constructor.
+      const cv::Mat raw(1, static_cast<int>(bytes.size()), CV_8UC1, const_cast<char*>(bytes.data()));
+      bgr = cv::imdecode(raw, cv::IMREAD_COLOR);  // applies EXIF orientation to JPEG and PNG; gray/CMYK -> BGR
+      upright = header.format != "webp";
+    }
     if (bgr.empty() || bgr.type() != CV_8UC3) {
       result.status = DecodeStatus::kCorrupt;
       result.reason = "corrupt (" + header.format + " decoder failed)";
       return result;
     }
-    // OpenCV 4.6 turns JPEGs and PNGs (eXIf chunk) upright itself but ignores WebP's EXIF chunk.
-    if (header.format == "webp") ApplyExifOrientation(ContainerExifOrientation(bytes), &bgr);
+    // OpenCV 4.6 ignores WebP's EXIF chunk.
+    if (!upright) ApplyExifOrientation(ContainerExifOrientation(bytes), &bgr);
     if (options.to_rgb) {
       cv::cvtColor(bgr, result.image, cv::COLOR_BGR2RGB);
     } else {

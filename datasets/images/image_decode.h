@@ -8,8 +8,10 @@
 //   DecodeOptions::max_pixels, so a small file declaring a huge image costs no memory.
 // - A JPEG without an end-of-image marker after its scan, a PNG without IEND and a WebP shorter than its RIFF
 //   size are "truncated" (libjpeg would otherwise return a half-grey image with only a warning).
-// - EXIF orientation is applied, as PIL's ImageOps.exif_transpose does: for JPEG by OpenCV's imdecode, for
-//   WebP and PNG (which OpenCV 4.6 leaves sideways) by exif_orientation.h; tests/datasets pin every case,
+// - JPEG is decoded by libjpeg directly (jpeg_decode.h), so its warnings come back in `warning` for the caller
+//   to print with the file's name; the rest by OpenCV.
+// - EXIF orientation is applied, as PIL's ImageOps.exif_transpose does: for PNG by OpenCV's imdecode, for
+//   JPEG (decoded here) and WebP (which OpenCV 4.6 leaves sideways) by exif_orientation.h; tests pin each,
 //   grayscale and CMYK inputs come out as 3-channel RGB, alpha is dropped.
 #pragma once
 
@@ -59,7 +61,8 @@ struct ImageHeader {
 
 struct DecodedImage {
   DecodeStatus status = DecodeStatus::kOk;
-  std::string reason;  // human-readable: "truncated", "too large: 70000x70000 > 50000000 pixels", ...
+  std::string reason;   // human-readable: "truncated", "too large: 70000x70000 > 50000000 pixels", ...
+  std::string warning;  // decoded, but the decoder worked around damage ("libjpeg: Corrupt JPEG data: ...")
   std::string format;  // "jpeg", "png", "webp" when sniffed
   std::string kind;    // finer, for reports: "jpeg-progressive", "png-palette", ... (image_kind.h)
   cv::Mat image;       // CV_8UC3, RGB (or BGR when !to_rgb), orientation applied; empty unless ok()

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "datasets/images/exif_orientation.h"
+#include "datasets/images/jpeg_decode.h"
 
 namespace evalsuite::datasets {
 namespace {
@@ -15,10 +16,9 @@ uint32_t Be16(std::string_view b, size_t at) {
   return (static_cast<uint32_t>(static_cast<uint8_t>(b[at])) << 8) | static_cast<uint8_t>(b[at + 1]);
 }
 
-// Walks the JPEG segments up to the first scan: the frame type and components, and the APP1 EXIF orientation.
+// Walks the JPEG segments up to the first scan for the frame type and components; the EXIF orientation.
 std::string JpegKind(std::string_view b) {
   std::string kind = "jpeg";
-  int orientation = 1;
   size_t pos = 2;
   while (pos + 4 <= b.size()) {
     if (static_cast<uint8_t>(b[pos]) != 0xFF) break;
@@ -30,9 +30,6 @@ std::string JpegKind(std::string_view b) {
     const uint32_t length = Be16(b, pos + 2);
     if (length < 2 || pos + 2 + length > b.size()) break;
     const std::string_view payload = b.substr(pos + 4, length - 2);
-    if (marker == 0xE1 && StartsWith(payload, std::string_view("Exif\0\0", 6))) {
-      orientation = OrientationFromExif(payload);
-    }
     const bool frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
     if (frame && payload.size() >= 6) {
       const bool progressive = marker == 0xC2 || marker == 0xC6 || marker == 0xCA || marker == 0xCE;
@@ -44,6 +41,7 @@ std::string JpegKind(std::string_view b) {
     if (marker == 0xDA) break;
     pos += 2 + length;
   }
+  const int orientation = JpegExifOrientation(b);
   if (orientation != 1) kind += "-exif-" + std::to_string(orientation);
   return kind;
 }

@@ -193,6 +193,10 @@ void Run(const HoldoutEvalArgs& args) {
       }
     }
     for (const json& warning : set["warnings"]) std::cerr << "warning: " << warning.get<std::string>() << "\n";
+    for (const json& w : set["decoder_warnings"]) {  // damaged but decodable files, named
+      std::cerr << "warning: " << (std::filesystem::path(dir) / w["path"].get<std::string>()).string() << ": "
+                << w["warning"].get<std::string>() << "\n";
+    }
     unreadable += set["unreadable"].get<size_t>();
     std::cout << generalization::SummarizeImageSet(set) << "\n";
     std::cerr << fmt::format("{}: {:.1f} s, {:.0f} images/s\n", set["image_set"].get<std::string>(),

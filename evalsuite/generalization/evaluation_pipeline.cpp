@@ -80,6 +80,7 @@ PipelineResult RunPipeline(const std::vector<std::filesystem::path>& files,
         outcome.status = decoded.status;
         outcome.reason = decoded.reason;
         outcome.kind = decoded.kind;
+        outcome.warning = decoded.warning;
         for (size_t s = 0; s < specs.size(); ++s) {
           float* out = slot->buffers[s].data() + position * specs[s].OutputSize();
           if (decoded.ok()) {

@@ -34,6 +34,7 @@ struct ImageOutcome {
   datasets::DecodeStatus status = datasets::DecodeStatus::kOk;
   std::string reason;  // empty when decoded
   std::string kind;    // "jpeg-progressive", "png-palette", ... (datasets/images/image_kind.h)
+  std::string warning;  // decoded, but the decoder worked around damage (libjpeg's message)
 };
 
 struct PipelineResult {

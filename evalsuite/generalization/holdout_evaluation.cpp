@@ -187,8 +187,12 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
   json failures = json::array();
   size_t unreadable = 0;
   json reasons = json::object();
+  json decoder_warnings = json::array();
   for (size_t i = 0; i < files.size(); ++i) {
     readable[i] = result.images[i].status == datasets::DecodeStatus::kOk;
+    if (!result.images[i].warning.empty() && decoder_warnings.size() < kMaxListedFailures) {
+      decoder_warnings.push_back({{"path", holdout.items[i].path}, {"warning", result.images[i].warning}});
+    }
     if (readable[i]) continue;
     ++unreadable;
     const std::string kind = datasets::DecodeStatusName(result.images[i].status);
@@ -227,6 +231,7 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
           {"unreadable", unreadable},
           {"unreadable_reasons", reasons},
           {"failures", failures},
+          {"decoder_warnings", decoder_warnings},
           {"models", models},
           {"failed_models", failed_models},
           {"warnings", warnings},
