@@ -87,3 +87,42 @@ TEST(JsonRepair, ValidJsonIsUnchanged) {
 
 }  // namespace
 }  // namespace evalsuite
+
+namespace evalsuite {
+namespace {
+
+TEST(JsonGuard, ARawNulByteIsRefusedNotReadAsTheEndOfTheInput) {
+  // nlohmann's lexer reads '\0' as the end of the input: "1\0garbage" parsed as 1 before the guard refused it.
+  std::string error;
+  EXPECT_TRUE(TryParseUserJson(std::string("1\0garbage", 9), error).is_discarded());
+  EXPECT_EQ(error, "not valid JSON: a NUL byte at byte 2");
+  EXPECT_TRUE(TryParseUserJson(std::string("{\"a\":1}\0", 8), error).is_discarded());
+  EXPECT_NE(error.find("NUL byte at byte 8"), std::string::npos) << error;
+  try {
+    ParseUserJson(std::string("{\"schema_version\":1}\0{", 22), "m.json");
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where(), "m.json");
+    EXPECT_NE(e.message().find("NUL byte"), std::string::npos) << e.message();
+  }
+}
+
+TEST(JsonGuard, ANumberOverflowingADoubleIsAParseErrorNotAnEscapingException) {
+  // nlohmann throws out_of_range 406 ("number overflow parsing '1e999'"), not a parse_error.
+  std::string error;
+  EXPECT_TRUE(TryParseUserJson(R"({"schema_version":1e999})", error).is_discarded());
+  EXPECT_NE(error.find("not valid JSON"), std::string::npos) << error;
+  EXPECT_NE(error.find("1e999"), std::string::npos) << error;
+  EXPECT_THROW(ParseUserJson("[-1e400]", "f.json"), Error);
+}
+
+TEST(JsonGuard, TheErrorMessageIsValidUtf8WhenTheInputIsNot) {
+  // nlohmann quotes the bytes it last read ("last read: '\xff'"); the warning must itself be writable as JSON.
+  std::string error;
+  EXPECT_TRUE(TryParseUserJson("{\"a\":\xff\xfe}", error).is_discarded());
+  EXPECT_TRUE(IsValidUtf8(error)) << error;
+  EXPECT_NO_THROW((void)nlohmann::json(error).dump());
+}
+
+}  // namespace
+}  // namespace evalsuite
