@@ -1,8 +1,11 @@
 #include "datasets/flickr/search_response.h"
 
+#include <charconv>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_fields.h"
 #include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::flickr {
@@ -10,19 +13,19 @@ namespace {
 
 using nlohmann::json;
 
-// A JSON number, or a string holding an integer; nullopt otherwise (including "").
+// A JSON number (a fraction cut off), or a string holding an integer; nullopt otherwise (including "" and
+// anything outside int64's range: a float such as 1e300 converted to an integer would be undefined behaviour).
 std::optional<int64_t> Integer(const json& value) {
-  if (value.is_number_integer()) return value.get<int64_t>();
-  if (value.is_number_float()) return static_cast<int64_t>(value.get<double>());
+  if (value.is_number_float()) return IntegerValue(json(std::trunc(value.get<double>())));
+  if (value.is_number()) return IntegerValue(value);
   if (value.is_string()) {
     const std::string& text = value.get_ref<const std::string&>();
-    if (text.empty() || text.size() > 19) return std::nullopt;
-    size_t i = text[0] == '-' ? 1 : 0;
-    if (i == text.size()) return std::nullopt;
-    for (; i < text.size(); ++i) {
-      if (!std::isdigit(static_cast<unsigned char>(text[i]))) return std::nullopt;
-    }
-    return std::stoll(text);
+    int64_t parsed = 0;
+    const char* end = text.data() + text.size();
+    // from_chars: digits only (an optional '-'), no exception and no wrap-around on overflow.
+    const auto [stop, error] = std::from_chars(text.data(), end, parsed);
+    if (text.empty() || error != std::errc() || stop != end) return std::nullopt;
+    return parsed;
   }
   return std::nullopt;
 }
@@ -37,8 +40,10 @@ std::string TextField(const json& object, const char* key) {
   auto it = object.find(key);
   if (it == object.end() || it->is_null()) return "";
   if (it->is_string()) return it->get<std::string>();
-  if (it->is_number_integer()) return std::to_string(it->get<int64_t>());
-  if (it->is_number_float()) return std::to_string(static_cast<int64_t>(it->get<double>()));
+  if (it->is_number()) {
+    const std::optional<int64_t> integer = Integer(*it);
+    return integer ? std::to_string(*integer) : "";
+  }
   if (it->is_object() && it->contains("_content")) return TextField(*it, "_content");
   return "";
 }

@@ -92,6 +92,39 @@ TEST(SearchResponseTest, MalformedResponsesNameWhereAndNeverQuoteTheBody) {
   EXPECT_THROW(ParseSearchResponse(R"j([1,2])j", "t"), Error);
 }
 
+TEST(SearchResponseTest, ANumberOverflowingADoubleIsAnInputErrorNamingWhere) {
+  // nlohmann throws out_of_range 406 for 1e999, which escaped the parse_error handler (found by fuzzing).
+  try {
+    ParseSearchResponse(R"j({"stat":"ok","photos":{"page":1,"total":1e999,"photo":[]}})j", "search \"tench\"");
+    FAIL() << "expected an InputError";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInput);
+    EXPECT_EQ(e.where(), "search \"tench\"");
+    EXPECT_NE(e.message().find("number out of range"), std::string::npos) << e.message();
+  }
+}
+
+TEST(SearchResponseTest, NumbersOutsideInt64AreLeftOutNotWrappedOrThrown) {
+  // Before: "total":"9999999999999999999" threw std::out_of_range from std::stoll (escaping the parser) and
+  // "pages":1e300 was a float converted to int64 out of range (undefined behaviour; INT64_MIN on x86).
+  const SearchResponse big = ParseSearchResponse(
+      R"j({"stat":"ok","photos":{"page":1,"pages":1e300,"total":"9999999999999999999","perpage":-1e30,)j"
+      R"j("photo":[{"id":"7","license":1e300,"dateupload":"-9999999999999999999","width_m":2.5}]}})j",
+      "search");
+  ASSERT_TRUE(big.ok);
+  EXPECT_EQ(big.page.pages, 0);
+  EXPECT_EQ(big.page.total, 0);
+  EXPECT_EQ(big.page.per_page, 0);
+  ASSERT_EQ(big.page.photos.size(), 1u);
+  EXPECT_EQ(big.page.photos[0].license, "");
+  EXPECT_FALSE(big.page.photos[0].date_upload.has_value());
+  EXPECT_EQ(big.page.photos[0].url_m.width, 2);  // a fraction is cut off, as before
+  const SearchResponse edge = ParseSearchResponse(
+      R"j({"stat":"ok","photos":{"total":"9223372036854775807","pages":"-12","photo":[]}})j", "search");
+  EXPECT_EQ(edge.page.total, INT64_MAX);
+  EXPECT_EQ(edge.page.pages, -12);
+}
+
 TEST(SearchResponseTest, SharedSamplesParse) {
   EVALSUITE_REQUIRE_SHARED_DATA(shared);
   const auto dir = shared / "flickr";
