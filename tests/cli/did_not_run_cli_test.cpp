@@ -64,6 +64,19 @@ TEST(DidNotRunCliTest, ACrashBeforeTheFirstEvaluationIsShownAsDidNotRunWithItsCa
   const std::string md = ReadFile(dir / "report" / "report.md");
   EXPECT_NE(md.find("DID NOT RUN"), std::string::npos);
 
+  // The report's environment says what the CPU is, which of its ISA flags matter, whether AMX executes and the
+  // oneDNN cap in force (so that a reader of a SIGILL report sees the machine's side of it).
+  const nlohmann::json& cpu = model["environment"]["cpu"];
+  EXPECT_FALSE(cpu.value("model", "").empty()) << cpu.dump();
+  for (const char* flag : {"avx512f", "avx512_bf16", "amx_bf16", "amx_tile"}) {
+    EXPECT_TRUE(cpu["isa_flags"].contains(flag)) << flag << " " << cpu.dump();
+  }
+  EXPECT_TRUE(cpu["amx_usable"].is_boolean()) << cpu.dump();
+  EXPECT_TRUE(cpu["onednn_max_cpu_isa"].contains("value")) << cpu.dump();
+  EXPECT_TRUE(cpu["onednn_max_cpu_isa"]["source"].is_string()) << cpu.dump();
+  EXPECT_NE(md.find("amx_usable"), std::string::npos);
+  EXPECT_NE(md.find("onednn_max_cpu_isa"), std::string::npos);
+
   auto show = RunEvalsuite({"study", "show", "cpu", "--store", store});
   ASSERT_EQ(show.exit_code, 0) << show.err;
   // crashy: 2 runs, 2 reached, 0 failed (reached, then crashed: not counted twice).
@@ -127,6 +140,8 @@ TEST(OneDnnCapCliTest, AUsersCapIsRecordedAsTheUsersInTheRunHeader) {
   EXPECT_EQ(record["source"], "user");
   EXPECT_EQ(record["value"], "AVX2");
   EXPECT_FALSE(header["environment"]["cpu"]["model"].get<std::string>().empty());
+  EXPECT_TRUE(header["environment"]["cpu"]["isa_flags"].contains("amx_tile")) << header["environment"].dump();
+  EXPECT_TRUE(header["environment"]["cpu"]["amx_usable"].is_boolean()) << header["environment"].dump();
 }
 
 }  // namespace
