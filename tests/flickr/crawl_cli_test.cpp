@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -16,6 +17,7 @@
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
 #include "datasets/images/candidate_manifest.h"
+#include "evalsuite/common/error.h"
 #include "tests/flickr/fake_flickr.h"
 #include "tests/support/test_support.h"
 
@@ -194,6 +196,52 @@ TEST(CrawlCliTest, KilledHalfWayResumesWithoutRepeatingFinishedWork) {
   EXPECT_EQ(reference_flags, 1);
   EXPECT_EQ(flagged.items.size(), resumed.items.size());  // nothing removed
   EXPECT_EQ(flagged.source.at("dedupe").at("threshold"), 8);
+}
+
+// Issue 19, item 3, with a real process and a real SIGKILL: at --rate=2/h the third search (the second class's
+// first) waits an hour; the downloads of the first class (two synonyms, two searches) finish meanwhile and must be in crawl.db when the crawl is killed in that wait, so
+// that the resume downloads none of them again.
+TEST(CrawlCliTest, AKillDuringARateLimitWaitLosesNoDownloadAndTheResumeFetchesNothingTwice) {
+  FakeFlickr server(kKey);
+  server.SetGeneratedResults(6);
+  TempDir dir;
+  const fs::path out = dir / "crawl";
+  std::vector<std::string> args = CrawlArgs(kKey, out, server);
+  for (std::string& arg : args) {
+    if (arg == "--rate=off") arg = "--rate=2/h";
+    if (arg == "--class-range=0-9") arg = "--class-range=0-1";
+  }
+  const pid_t pid = Spawn(args, dir / "out1.txt", dir / "err1.txt");
+  ASSERT_GT(pid, 0);
+  // Wait until the first class's three downloads are recorded; the crawl is then in its hour-long wait.
+  size_t recorded = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (fs::exists(out / kCrawlStateFile)) {
+      try {
+        recorded = CrawlState(out / kCrawlStateFile).LoadDownloads().size();
+      } catch (const Error&) {  // the crawl is still creating its tables
+      }
+    }
+    if (recorded >= 3) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(recorded, 3u) << ReadFile(dir / "err1.txt");
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // still waiting: nothing else may happen
+  EXPECT_EQ(server.total_search_requests(), 2);
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the crawl ended before the kill: " << ReadFile(dir / "err1.txt");
+  EXPECT_EQ(server.image_counts().size(), 3u);
+
+  for (std::string& arg : args) {
+    if (arg == "--rate=2/h") arg = "--rate=off";
+  }
+  const auto rerun = RunCommand(args);
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.err;
+  EXPECT_EQ(datasets::ReadCandidateManifest(out).items.size(), 6u);
+  for (const auto& [id, count] : server.image_counts()) EXPECT_EQ(count, 1) << id << " was downloaded twice";
 }
 
 TEST(CrawlCliTest, MissingOrInvalidKeyIsAClearError) {
