@@ -1,4 +1,4 @@
-// Near-duplicate search: (1) precision and recall per transformation at several thresholds, on generated
+// Near-duplicate search: (1) recall and precision per transformation at several thresholds, on generated
 // photo-like scenes and their edited copies (crops 0-20%, mirror, crop of a mirror, rescale, recompression,
 // colour shift, brightness); (2) scale: R reference images x C candidates hashed, indexed and searched, against
 // a full pairwise scan of the same hashes in the same run, with the cache's second run, peak memory stated.
@@ -85,30 +85,46 @@ void Calibration(int scenes, const fs::path& dir) {
   const std::vector<int> thresholds = {4, 6, 8, 10, 12, 14, 16};
   std::vector<ImageHashes> originals;
   for (int s = 0; s < scenes; ++s) originals.push_back(HashOf(Scene(1000 + s, 320, 240), dir / "o.jpg"));
-  std::printf("recall per transformation (share of %d edited copies within the threshold of their original)\n", scenes);
-  std::printf("%-20s %-12s", "transformation", "signal");
+  // Per transformation, every edited copy is compared with every original: its own (a true pair: recall) and the
+  // scenes - 1 others (unrelated pairs: a hit there is a false alarm). Precision = true hits / all hits.
+  std::printf("per transformation, %d scenes: recall = share of the %d edited copies within the threshold of their\n"
+              "original; precision = true hits / (true hits + false alarms among the %d pairs of a copy and\n"
+              "another scene's original); '-' where nothing was flagged\n",
+              scenes, scenes, scenes * (scenes - 1));
+  std::printf("%-20s %-10s %-9s", "transformation", "signal", "");
   for (int t : thresholds) std::printf("  t=%-4d", t);
   std::printf("\n");
   for (const Transform& transform : transforms) {
-    std::vector<int> plain(thresholds.size()), mirror_invariant(thresholds.size());
+    std::vector<ImageHashes> copies;
     for (int s = 0; s < scenes; ++s) {
-      const ImageHashes copy = HashOf(transform.apply(Scene(1000 + s, 320, 240)), dir / "c.jpg", transform.quality);
-      const int d_plain = HammingDistance(originals[s].phash, copy.phash);
-      const int d_mirror = evalsuite::datasets::MirrorInvariantDistance(originals[s], copy);
-      for (size_t t = 0; t < thresholds.size(); ++t) {
-        plain[t] += d_plain <= thresholds[t];
-        mirror_invariant[t] += d_mirror <= thresholds[t];
-      }
+      copies.push_back(HashOf(transform.apply(Scene(1000 + s, 320, 240)), dir / "c.jpg", transform.quality));
     }
-    for (int pass = 0; pass < 2; ++pass) {
-      std::printf("%-20s %-12s", pass == 0 ? transform.name : "", pass == 0 ? "PHash" : "+mirror");
+    for (int signal = 0; signal < 2; ++signal) {
+      auto distance = [&](const ImageHashes& a, const ImageHashes& b) {
+        return signal == 0 ? HammingDistance(a.phash, b.phash) : evalsuite::datasets::MirrorInvariantDistance(a, b);
+      };
+      std::vector<int64_t> true_hits(thresholds.size()), false_hits(thresholds.size());
+      for (int c = 0; c < scenes; ++c) {
+        for (int o = 0; o < scenes; ++o) {
+          const int d = distance(copies[c], originals[o]);
+          for (size_t t = 0; t < thresholds.size(); ++t) (c == o ? true_hits : false_hits)[t] += d <= thresholds[t];
+        }
+      }
+      std::printf("%-20s %-10s %-9s", signal == 0 ? transform.name : "", signal == 0 ? "PHash" : "+mirror", "recall");
+      for (size_t t = 0; t < thresholds.size(); ++t) std::printf("  %5.1f%%", 100.0 * true_hits[t] / scenes);
+      std::printf("\n%-20s %-10s %-9s", "", "", "precision");
       for (size_t t = 0; t < thresholds.size(); ++t) {
-        std::printf("  %5.1f%%", 100.0 * (pass == 0 ? plain[t] : mirror_invariant[t]) / scenes);
+        const int64_t hits = true_hits[t] + false_hits[t];
+        if (hits == 0) {
+          std::printf("  %6s", "-");
+        } else {
+          std::printf("  %5.1f%%", 100.0 * true_hits[t] / hits);
+        }
       }
       std::printf("\n");
     }
   }
-  // Precision: unrelated pairs flagged (false alarms) among all pairs of different scenes.
+  // False alarms among the originals themselves (what `holdout dedupe` meets within a crawl of unrelated photos).
   std::vector<int64_t> false_plain(thresholds.size()), false_mirror(thresholds.size());
   int64_t pairs = 0;
   for (int a = 0; a < scenes; ++a) {
@@ -122,9 +138,9 @@ void Calibration(int scenes, const fs::path& dir) {
       }
     }
   }
-  std::printf("%-20s %-12s", "unrelated pairs", "PHash");
+  std::printf("%-20s %-10s %-9s", "unrelated originals", "PHash", "flagged");
   for (size_t t = 0; t < thresholds.size(); ++t) std::printf("  %6.3f%%", 100.0 * false_plain[t] / pairs);
-  std::printf("\n%-20s %-12s", "(false alarms)", "+mirror");
+  std::printf("\n%-20s %-10s %-9s", "", "+mirror", "flagged");
   for (size_t t = 0; t < thresholds.size(); ++t) std::printf("  %6.3f%%", 100.0 * false_mirror[t] / pairs);
   std::printf("\n  of %lld pairs of different scenes\n", static_cast<long long>(pairs));
 }
