@@ -52,7 +52,9 @@ BenchmarkRule Llama405b() { return Row("llama31_405b", "log_perplexity", 5.6, tr
 BenchmarkRule Llama8b() { return Row("llama31_8b", "log_perplexity", 3.3, true, 10, 10, Unit::kSamples); }
 BenchmarkRule Flux1() { return Row("flux1", "validation_loss", 0.586, true, 10, 10, Unit::kSamples); }
 BenchmarkRule GptOss() { return Row("gpt_oss_20b", "log_perplexity", 3.34, true, 10, 10, Unit::kSamples); }
-BenchmarkRule Deepseek() { return Row("deepseekv3_671b", "eval_accuracy", kNaN, true, 3, 3, Unit::kSamples); }
+BenchmarkRule Deepseek() { return Row("deepseekv3_671b", "log_perplexity", 3.6, true, 3, 3, Unit::kSamples); }
+// The compliance checker requires eval accuracy > 0.69 (strictly; here "at least", as for every other target).
+BenchmarkRule Qwen() { return Row("qwen35_397b_grpo", "eval_accuracy", 0.69, false, 3, 3, Unit::kSamples); }
 BenchmarkRule Gnmt(double target) { return Row("gnmt", "bleu", target, false, 10, std::nullopt); }
 BenchmarkRule Transformer() { return Row("transformer", "bleu", 25.0, false, 10, std::nullopt); }
 BenchmarkRule Ncf() { return Row("ncf", "hr@10", 0.635, false, 10, std::nullopt); }
@@ -82,7 +84,7 @@ std::vector<Ruleset> BuildRulesets() {
                {Bert(0.720), DlrmDcnv2(), Retinanet(), StableDiffusion(), Lora(), Gnn("rgat"), Llama405b()}});
   r.push_back({"5.1.0", {Llama8b(), DlrmDcnv2(), Retinanet(), Flux1(), Lora(), Gnn("rgat"), Llama405b()}});
   r.push_back({"6.0.0", {Llama8b(), DlrmDcnv2(), Flux1(), Lora(), Llama405b(), GptOss(), Deepseek()}});
-  r.push_back({"6.1.0", {Llama8b(), Flux1(), Lora(), GptOss(), Deepseek()}});
+  r.push_back({"6.1.0", {Llama8b(), Flux1(), Lora(), GptOss(), Deepseek(), Qwen()}});
   return r;
 }
 

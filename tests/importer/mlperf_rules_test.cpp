@@ -10,6 +10,8 @@
 
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_rules.h"
+#include "evalsuite/importer/rcp_check.h"
+#include "evalsuite/importer/rcp_embedded.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {
@@ -60,6 +62,30 @@ ImportResult ImportOne(const fs::path& path) {
 }
 
 std::string Epoch(double e) { return "{\"epoch_num\": " + std::to_string(e) + "}"; }
+
+// Every built-in RCP file parses, and its ruleset's table names the benchmark with an RCP rule (dlrm aside: the
+// official checker has no submission-run count for it, so its RCPs are never used).
+TEST(MlperfRulesTest, EveryBuiltInRcpFileHasARule) {
+  ASSERT_GE(kEmbeddedRcpFiles_count, 80u);
+  for (std::size_t i = 0; i < kEmbeddedRcpFiles_count; ++i) {
+    const std::string path = kEmbeddedRcpFiles[i].path;  // training_5.1.0/rcps_flux1.json
+    SCOPED_TRACE(path);
+    const std::string ruleset = path.substr(9, path.find('/') - 9);
+    const std::string benchmark = path.substr(path.find("rcps_") + 5, path.size() - path.find("rcps_") - 10);
+    EXPECT_FALSE(ParseRcpRecords(kEmbeddedRcpFiles[i].text, path).empty());
+    const Ruleset* r = FindRuleset(ruleset);
+    ASSERT_NE(r, nullptr);
+    EXPECT_TRUE(r->has_rcps());
+    const BenchmarkRule* rule = r->Find(benchmark);
+    if (rule == nullptr) {  // training_5.1.0/rcps_bert.json: bert left 5.1 but the checker still has its rules
+      ASSERT_NE(NewestRulesetWith(benchmark), nullptr) << benchmark;
+      rule = NewestRulesetWith(benchmark)->Find(benchmark);
+    }
+    EXPECT_EQ(rule->rcp_runs.has_value(), benchmark != "dlrm");
+  }
+  EXPECT_TRUE(EmbeddedRcp("5.1.0", "flux1").has_value());
+  EXPECT_FALSE(EmbeddedRcp("0.7.0", "bert").has_value());
+}
 
 // Point 3: at BS 256 the reference is ssd_ref_256 (mean 4, factor 1), not ref_320 by its smaller minimum.
 TEST(MlperfRulesTest, ReferenceChoiceAndPruningUseTheRcpMean) {
