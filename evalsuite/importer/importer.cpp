@@ -55,7 +55,9 @@ std::string FormatMlperfDetails(const json& d) {
       if (o["published_scaling_factor"].is_number()) {
         out += fmt::format(" (published scaling.json x{})", FormatNumber(o["published_scaling_factor"].get<double>()));
       }
-      if (o["checker_minutes"].is_number() && o["checker_minutes"] != o["official_minutes"]) {
+      const double official = o["official_minutes"].get<double>();
+      if (o["checker_minutes"].is_number() &&
+          std::fabs(o["checker_minutes"].get<double>() - official) > 1e-9 * std::fabs(official)) {
         out += fmt::format("; with the RCP checker's normalization {} min",
                            FormatNumber(o["checker_minutes"].get<double>()));
       }
