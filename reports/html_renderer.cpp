@@ -94,7 +94,7 @@ void AppendOverview(const json& model, std::string& out) {
   }
   for (const auto& [unit, entries] : GroupByTimeUnit(Field(model, "entries"))) {
     AppendFigure(TtaPerRunChart(entries, unit),
-                 "Time to accuracy of every run. Dots: runs that reached the target; bar: median; crosses in the "
+                 "Time to accuracy of every run. Dots: runs that reached the target; bar: their median (the Kaplan-Meier chart counts the others); crosses in the "
                  "shaded column: runs that did not reach it (never given a time).",
                  out);
     AppendFigure(KaplanMeierChart(entries, unit),

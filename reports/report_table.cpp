@@ -169,8 +169,8 @@ ReportTable ExpectedBestTable(const json& entry) {
   table.header = {"Best of n runs", "Expected TTA (" + unit + ")", "P(none of the n reaches)"};
   table.numeric = {true, true, true};
   for (const json& row : ArrayOf(Field(entry, "expected_best"))) {
-    table.rows.push_back({Count(Field(row, "n")), FormatMagnitude(Field(row, "expected_tta")),
-                          ShareText(Field(row, "none_reach"))});
+    table.rows.push_back(
+        {Count(Field(row, "n")), FormatMagnitude(Field(row, "expected_tta")), ShareText(Field(row, "none_reach"))});
   }
   return table;
 }

@@ -136,7 +136,7 @@ std::string TtaPerRunChart(const std::vector<const json*>& entries, const std::s
   const double row_height = 40, left = 24 + longest * 6.8, band_width = 80;
   SvgChart chart("tta-per-run", kWidth, 0, "Time to accuracy of every run, per entry");
   double legend_height = chart.Legend({{"run that reached the target", "#4e79a7", LegendItem::Mark::kDot},
-                                       {"median", "#222", LegendItem::Mark::kLine},
+                                       {"median of the runs that reached", "#222", LegendItem::Mark::kLine},
                                        {"did not reach the target", kFailureColor, LegendItem::Mark::kCross}},
                                       left, 8, kWidth - left - 20);
 
@@ -191,7 +191,8 @@ std::string TtaPerRunChart(const std::vector<const json*>& entries, const std::s
     if (auto median = NumberOf(Field(summary, "median"));
         median && NumberOf(Field(Field(entry, "stats"), "reached")).value_or(0) > 0) {
       plot.Polyline({{*median, center - 0.32}, {*median, center + 0.32}}, "#222", 2.5, false,
-                    fmt::format("{}: median TTA {} {}", name, FormatMagnitude(*median), TimeUnitSymbol(time_unit)));
+                    fmt::format("{}: median TTA of the runs that reached {} {}", name, FormatMagnitude(*median),
+                                TimeUnitSymbol(time_unit)));
     }
   }
   return chart.Finish();

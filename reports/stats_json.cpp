@@ -81,9 +81,10 @@ json RuleJson(const stats::StabilityRule& rule) {
   const std::string crossing =
       rule.consecutive_evaluations <= 1
           ? std::string("TTA is the training time at the first evaluation at or above the target (DAWNBench).")
-          : fmt::format("TTA is the training time at the first of {} consecutive evaluations at or above the target "
-                        "(a single lucky evaluation does not count; DAWNBench's default is the first crossing).",
-                        rule.consecutive_evaluations);
+          : fmt::format(
+                "TTA is the training time at the first of {} consecutive evaluations at or above the target "
+                "(a single lucky evaluation does not count; DAWNBench's default is the first crossing).",
+                rule.consecutive_evaluations);
   // By its interval, n of n runs reaching clear the minimum only when Clopper-Pearson's lower bound (0.025)^(1/n)
   // does: n >= ln(0.025) / ln(min_hit_rate).
   std::string all_runs_needed = "by its interval no number of runs could show a 100% minimum";
@@ -111,7 +112,8 @@ json RuleJson(const stats::StabilityRule& rule) {
                "runs would tell is the number that brings the CoV's upper bound within {0:g}% with {4:g}% "
                "probability if the true CoV is the measured one (the sample CoV's sampling distribution by McKay's "
                "chi-square approximation).",
-               rule.max_cov_upper * 100, rule.min_hit_rate * 100, rule.min_reached, crossing, rule.assurance * 100, all_runs_needed)}};
+               rule.max_cov_upper * 100, rule.min_hit_rate * 100, rule.min_reached, crossing, rule.assurance * 100,
+               all_runs_needed)}};
 }
 
 }  // namespace evalsuite::reports

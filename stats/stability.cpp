@@ -139,8 +139,8 @@ StabilityCriterion JudgeHitRate(const StabilityStats& stats, const StabilityRule
                                Percent(stats.hit_rate_interval.upper) + "]";
   if (point_ok) {
     c.outcome = kSatisfied;
-    c.detail = "hit rate " + fraction + " = " + value + " >= " + limit + " (judged by its point estimate; " + interval +
-               ")";
+    c.detail =
+        "hit rate " + fraction + " = " + value + " >= " + limit + " (judged by its point estimate; " + interval + ")";
     return c;
   }
   const auto [upper, upper_limit] = PercentPair(stats.hit_rate_interval.upper, rule.min_hit_rate);
@@ -183,8 +183,9 @@ StabilityVerdict JudgeStability(const StabilityStats& stats, const StabilityRule
                               " TTAs are identical, so the CoV's interval [0%, 0%] is degenerate: it says only "
                               "that the evaluation grid could not tell the runs apart, not that the CoV is 0");
   } else if (stats.grid_coarser_than_spread) {
-    verdict.reasons.push_back("note: the evaluation grid where runs crossed the target is as coarse as the TTAs' "
-                              "spread, so the CoV measures the grid as much as the runs");
+    verdict.reasons.push_back(
+        "note: the evaluation grid where runs crossed the target is as coarse as the TTAs' "
+        "spread, so the CoV measures the grid as much as the runs");
   }
   if (verdict.result != "INCONCLUSIVE") return verdict;
 
@@ -192,10 +193,10 @@ StabilityVerdict JudgeStability(const StabilityStats& stats, const StabilityRule
   const StabilityCriterion& cov = verdict.criteria[0];
   const StabilityCriterion& hit_rate = verdict.criteria[1];
   if (cov.outcome == kSatisfied && hit_rate.outcome == kCantTell) {
-    verdict.reasons.push_back("inconclusive: the hit rate, not the CoV, blocks the verdict: " +
-                              std::to_string(stats.reached) + " of " + std::to_string(stats.runs) +
-                              " runs reached the target, below " + Percent(rule.min_hit_rate) +
-                              ", and so few runs cannot show the true rate below it; more runs tell");
+    verdict.reasons.push_back(
+        "inconclusive: the hit rate, not the CoV, blocks the verdict: " + std::to_string(stats.reached) + " of " +
+        std::to_string(stats.runs) + " runs reached the target, below " + Percent(rule.min_hit_rate) +
+        ", and so few runs cannot show the true rate below it; more runs tell");
     return verdict;
   }
   if (cov.outcome != kCantTell) return verdict;

@@ -123,8 +123,10 @@ GroupVerdict JudgeOnBasis(const std::vector<ModelOutcomes>& models, const Verdic
       // MOVER (Zou and Donner 2008): each side of the Newcombe interval of d widened by the validation error.
       const double spread = kZ95 * kZ95 * variance;
       const double d = comparison.pair.difference;
-      comparison.judged_lower = comparison.judged - std::sqrt((d - comparison.pair.lower) * (d - comparison.pair.lower) + spread);
-      comparison.judged_upper = comparison.judged + std::sqrt((comparison.pair.upper - d) * (comparison.pair.upper - d) + spread);
+      comparison.judged_lower =
+          comparison.judged - std::sqrt((d - comparison.pair.lower) * (d - comparison.pair.lower) + spread);
+      comparison.judged_upper =
+          comparison.judged + std::sqrt((comparison.pair.upper - d) * (comparison.pair.upper - d) + spread);
       comparison.p_gap = PairedDifferenceP(comparison.pair, expected, variance);
       gap_p.push_back(*comparison.p_gap);
     }
@@ -164,19 +166,21 @@ GroupVerdict JudgeOnBasis(const std::vector<ModelOutcomes>& models, const Verdic
   verdict.generalizes = losers.empty();
   if (gap) {
     verdict.label = losers.empty() ? "LOSES NO MORE THAN THE REFERENCE" : "LOSES MORE THAN THE REFERENCE";
-    verdict.question = "does each " + rule.candidate_group + " model lose no more accuracy from validation to the "
+    verdict.question = "does each " + rule.candidate_group +
+                       " model lose no more accuracy from validation to the "
                        "holdout than the reference does (gap basis; not whether it is as accurate on the holdout)";
   } else {
     verdict.label = losers.empty() ? "GENERALIZES" : "DOES NOT GENERALIZE";
-    verdict.question = "is each " + rule.candidate_group + " model as accurate on the holdout as the reference, "
+    verdict.question = "is each " + rule.candidate_group +
+                       " model as accurate on the holdout as the reference, "
                        "within the margin (accuracy basis)";
   }
   const std::string beyond = gap ? " beyond what validation predicts" : "";
   const std::string differences = gap ? "shift-adjusted differences" : "differences";
   if (losers.empty()) {
-    const std::string claim = gap ? fmt::format("lose{} no more accuracy from validation to holdout than",
-                                                k == 1 ? "s" : "")
-                                  : fmt::format("generalize{} as well as", k == 1 ? "s" : "");
+    const std::string claim =
+        gap ? fmt::format("lose{} no more accuracy from validation to holdout than", k == 1 ? "s" : "")
+            : fmt::format("generalize{} as well as", k == 1 ? "s" : "");
     verdict.statement = fmt::format(
         "{} {} model{} {} {} \"{}\" ({} {:.2f}%): none loses significantly more than {:.2f} "
         "points{} ({} {} to {} points; {} of {} shown within the margin at 95%)",

@@ -47,10 +47,10 @@ struct VerdictRule {
 };
 
 struct VerdictComparison {
-  PairComparison pair;        // a = the candidate model, b = the reference; pair.p_value is McNemar's
-  double p_mcnemar_holm = 1;  // McNemar's p, Holm-adjusted over the comparisons
-  std::optional<double> p_gap, p_gap_holm;      // basis "gap": the gap's z test, raw and Holm-adjusted
-  std::optional<double> validation_error;       // basis "gap": standard error of the validation difference
+  PairComparison pair;                      // a = the candidate model, b = the reference; pair.p_value is McNemar's
+  double p_mcnemar_holm = 1;                // McNemar's p, Holm-adjusted over the comparisons
+  std::optional<double> p_gap, p_gap_holm;  // basis "gap": the gap's z test, raw and Holm-adjusted
+  std::optional<double> validation_error;   // basis "gap": standard error of the validation difference
   double p_judged_holm() const { return p_gap_holm ? *p_gap_holm : p_mcnemar_holm; }
   std::string outcome;        // "better", "no significant difference", "significant loss within margin",
                               // "loss beyond margin"

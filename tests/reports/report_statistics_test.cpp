@@ -128,8 +128,8 @@ TEST(ReportStatisticsTest, ComparesEntriesAndNamesItsMethods) {
   EXPECT_DOUBLE_EQ(best[0]["none_reach"].get<double>(), 0.2);
   std::string names;
   for (const json& m : model["methods"]) names += m["name"].get<std::string>() + "|" + m["source"].get<std::string>();
-  for (const char* source : {"Vangel 1996", "Clopper and Pearson 1934", "Kaplan and Meier 1958", "MLPerf",
-                             "COCO", "Dodge et al. 2019", "rliable"}) {
+  for (const char* source : {"Vangel 1996", "Clopper and Pearson 1934", "Kaplan and Meier 1958", "MLPerf", "COCO",
+                             "Dodge et al. 2019", "rliable"}) {
     EXPECT_NE(names.find(source), std::string::npos) << source;
   }
   const std::string markdown = RenderMarkdown(model);

@@ -9,7 +9,8 @@ namespace {
 // large number; mannwhitneyu's statistic counts pairs with a > b, ties 1/2):
 //   1 - mannwhitneyu([10, 20, 1e12], [15, 1e12, 1e12]).statistic / 9 = 1 - 3/9 = 0.666667
 TEST(ProbabilityOfImprovementTest, CountsNeverReachedAsSlowest) {
-  const ImprovementProbability p = ProbabilityOfImprovement({10.0, 20.0, std::nullopt}, {15.0, std::nullopt, std::nullopt});
+  const ImprovementProbability p =
+      ProbabilityOfImprovement({10.0, 20.0, std::nullopt}, {15.0, std::nullopt, std::nullopt});
   EXPECT_NEAR(p.probability, 6.0 / 9.0, 1e-12);
   EXPECT_LE(p.interval.lower, p.probability);
   EXPECT_GE(p.interval.upper, p.probability);
