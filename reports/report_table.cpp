@@ -35,12 +35,14 @@ std::string MedianTtaText(const json& row) {
   return FormatMagnitude(Field(row, "median_tta"));
 }
 
-// "2.10 / 0.25 ep": the spacing of evaluations where runs crossed, in the time unit and in epochs; "(coarser than
-// the spread)" when the epochs' grid is at least the spread of epochs to target.
+// "2.10 / 0.25 ep": the spacing of evaluations where runs crossed, in the time unit and in epochs; each followed by
+// "(coarser than the spread)" when that grid is at least the spread (max - min) of TTA or of epochs to target.
 std::string GridText(const json& row) {
+  constexpr const char* kCoarse = " (coarser than the spread)";
   std::string text = FormatMagnitude(Field(row, "tta_resolution"));
+  if (Field(row, "tta_grid_coarser_than_spread") == json(true)) text += kCoarse;
   if (const auto epochs = NumberOf(Field(row, "epochs_resolution"))) text += fmt::format(" / {:.3g} ep", *epochs);
-  if (Field(row, "epochs_grid_coarser_than_spread") == json(true)) text += " (coarser than the spread)";
+  if (Field(row, "epochs_grid_coarser_than_spread") == json(true)) text += kCoarse;
   return text;
 }
 

@@ -183,9 +183,13 @@ StabilityVerdict JudgeStability(const StabilityStats& stats, const StabilityRule
                               " TTAs are identical, so the CoV's interval [0%, 0%] is degenerate: it says only "
                               "that the evaluation grid could not tell the runs apart, not that the CoV is 0");
   } else if (stats.grid_coarser_than_spread) {
-    verdict.reasons.push_back(
-        "note: the evaluation grid where runs crossed the target is as coarse as the TTAs' "
-        "spread, so the CoV measures the grid as much as the runs");
+    char numbers[160];
+    std::snprintf(numbers, sizeof numbers,
+                  "(%.3g apart in the run's time unit) is as coarse as the spread of "
+                  "their TTAs (range %.3g)",
+                  *stats.resolution, stats.tta_summary.max - stats.tta_summary.min);
+    verdict.reasons.push_back("note: the evaluation grid where runs crossed the target " + std::string(numbers) +
+                              ", so the CoV measures the grid as much as the runs");
   }
   if (verdict.result != "INCONCLUSIVE") return verdict;
 

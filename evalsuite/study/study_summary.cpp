@@ -193,7 +193,11 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
     std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
     std::string cov = s.cov ? Percent(*s.cov) : "-";
-    if (s.cov_interval) cov += " [" + Percent(s.cov_interval->lower) + ", " + Percent(s.cov_interval->upper) + "]";
+    if (s.cov_interval) {
+      // Vangel's upper bound is unbounded when too few runs reached for the formula: said, not printed "inf".
+      cov += " [" + Percent(s.cov_interval->lower) + ", " +
+             (std::isfinite(s.cov_interval->upper) ? Percent(s.cov_interval->upper) + "]" : std::string("unbounded)"));
+    }
     const bool none_ran = curves.empty() && did_not_run > 0;
     if (none_ran) {
       could_not_run += fmt::format("{} DID NOT RUN here: {} of its runs died before their first evaluation; {}\n",

@@ -233,8 +233,10 @@ TEST(AnalyzeStabilityTest, ResolutionOfTheEvaluationGridAtTheCrossing) {
   EXPECT_DOUBLE_EQ(*s.resolution, 0.25);
   EXPECT_TRUE(s.grid_coarser_than_spread);
   const std::vector<std::string> reasons = JudgeStability(s).reasons;
-  EXPECT_TRUE(std::any_of(reasons.begin(), reasons.end(),
-                          [](const std::string& r) { return r.find("as coarse as the TTAs' spread") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(reasons.begin(), reasons.end(), [](const std::string& r) {
+    return r.find("(0.25 apart in the run's time unit) is as coarse as the spread of their TTAs (range 0.25)") !=
+           std::string::npos;
+  }));
   const StabilityStats wide = AnalyzeStability({run(1.0), run(2.0), run(2.75)}, 0.9);
   EXPECT_FALSE(wide.grid_coarser_than_spread);
 }
