@@ -4,6 +4,7 @@
 // is escaped.
 #include <fmt/format.h>
 
+#include "reports/cost_section.h"
 #include "reports/generalization_chart.h"
 #include "reports/generalization_section.h"
 #include "reports/generalization_tables.h"
@@ -91,6 +92,10 @@ void AppendOverview(const json& model, std::string& out) {
     out += "<h3>Comparisons between entries (probability of improvement)</h3>\n<p class=\"muted\">" +
            EscapeHtml(kComparisonsNote) + "</p>\n";
     AppendTable(ComparisonsTable(model), out);
+  }
+  if (const json& cost = Field(model, kCostSectionKey); cost.is_object()) {
+    out += "<h3>What the runs cost</h3>\n<p class=\"muted\">" + EscapeHtml(kCostNote) + "</p>\n";
+    AppendTable(CostTable(cost), out);
   }
   for (const auto& [unit, entries] : GroupByTimeUnit(Field(model, "entries"))) {
     AppendFigure(TtaPerRunChart(entries, unit),

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "reports/cost_section.h"
 #include "reports/generalization_section.h"
 #include "reports/generalization_tables.h"
 #include "reports/json_access.h"
@@ -193,6 +194,10 @@ std::string RenderMarkdown(const json& model) {
   if (!ArrayOf(Field(model, "comparisons")).empty()) {
     out += "## Comparisons between entries (probability of improvement)\n\n" + std::string(kComparisonsNote) + "\n\n";
     AppendTable(ComparisonsTable(model), out);
+  }
+  if (const json& cost = Field(model, kCostSectionKey); cost.is_object()) {
+    out += "## What the runs cost\n\n" + std::string(kCostNote) + "\n\n";
+    AppendTable(CostTable(cost), out);
   }
 
   const json& entries = ArrayOf(Field(model, "entries"));

@@ -12,6 +12,15 @@
 
 namespace evalsuite::reports {
 
+// What a run's processes used (the run store's execution facts): wall time, CPU times of the process tree, peak
+// resident set of its largest process.
+struct RunUsage {
+  double wall_seconds = 0;
+  double user_seconds = 0;
+  double system_seconds = 0;
+  long max_rss_kb = 0;
+};
+
 struct RunInput {
   int index = 0;                                    // run number within its entry (0-based)
   nlohmann::json seeds = nlohmann::json::object();  // {"run":..,"init":..,"data_order":..,"augmentation":..}
@@ -26,6 +35,7 @@ struct RunInput {
   double wall_seconds = 0;
   int threads = 0;
   std::string error;  // why a failed run failed (exit status, signal, stderr tail)
+  std::optional<RunUsage> usage;  // where it was measured (study runs), absent for imports
 };
 
 struct EntryInput {

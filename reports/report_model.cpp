@@ -7,6 +7,7 @@
 #include "evalsuite/common/error.h"
 #include <fmt/format.h>
 
+#include "reports/cost_section.h"
 #include "reports/json_access.h"
 #include "reports/json_number.h"
 #include "reports/report.h"
@@ -257,6 +258,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
   model["entries"] = std::move(entries);
   model["comparisons"] = EntryComparisonsJson(compared);
   model["methods"] = MethodsJson();
+  if (json cost = CostSectionJson(input, model["entries"]); !cost.is_null()) model[kCostSectionKey] = std::move(cost);
 
   if (!input.extra_sections.is_null() && !input.extra_sections.is_object()) {
     throw UsageError("extra_sections", "report sections must be a JSON object keyed by section name");

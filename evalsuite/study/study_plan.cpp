@@ -27,7 +27,8 @@ using Reader = TomlReader;
 const std::set<std::string> kStudyKeys = {
     "name",      "description",    "entries", "runs",    "seed",        "threshold",      "extra_thresholds",
     "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
-    "stability", "evals_per_epoch", "onednn_isa_cap", "executor", "slurm"};
+    "stability", "evals_per_epoch", "onednn_isa_cap", "executor", "slurm",
+    "cost_per_hour"};
 const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
                                           "metric", "threshold", "extra_thresholds", "epochs",          "train_subset",
                                           "validation_size"};
@@ -204,6 +205,10 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
   }
 
   ReadExecutorKeys(root, reader, plan.executor, plan.slurm);
+  if (const toml::node* n = root.get("cost_per_hour")) {
+    plan.cost_per_hour = reader.Number(*n, "cost_per_hour");
+    if (*plan.cost_per_hour < 0) reader.Fail(Reader::Line(*n), "cost_per_hour", "must be >= 0");
+  }
 
   // Command-line flags win over the file.
   if (overrides.executor) {
@@ -412,6 +417,7 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"onednn_isa_cap", plan.onednn_isa_cap},
           {"executor", plan.executor},
           {"slurm", SlurmOptionsToJson(plan.slurm)},
+          {"cost_per_hour", plan.cost_per_hour ? nlohmann::json(*plan.cost_per_hour) : nlohmann::json()},
           {"stability",
            {{"max_cov_upper", plan.rule.max_cov_upper},
             {"min_hit_rate", plan.rule.min_hit_rate},
@@ -447,6 +453,9 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     // Absent from plans stored before executors existed: those ran locally.
     plan.executor = json.value("executor", std::string(kLocalExecutor));
     if (json.contains("slurm")) plan.slurm = SlurmOptionsFromJson(json["slurm"]);
+    if (json.contains("cost_per_hour") && json["cost_per_hour"].is_number()) {
+      plan.cost_per_hour = json["cost_per_hour"].get<double>();
+    }
     const auto& rule = get(json, "stability");
     plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
     plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();
@@ -489,6 +498,7 @@ nlohmann::json PlanFingerprint(const StudyPlan& plan) {
   json.erase("jobs");
   json.erase("executor");
   json.erase("slurm");
+  json.erase("cost_per_hour");
   json.erase("out_dir");
   json.erase("study_file");
   json.erase("study_dir");

@@ -23,6 +23,7 @@
 //   onednn_isa_cap = true          # runs inherit evalsuite's oneDNN ISA cap (common/onednn_isa_cap.h); false:
 //                                  # they get EVALSUITE_ONEDNN_ISA_CAP=off and no cap set by evalsuite
 //   timeout_seconds = 0            # per run, 0 = none; entries may set their own
+//   cost_per_hour = 3.06           # price of the machine per hour: the report's cost per entry (DAWNBench)
 //   executor = "local"             # or "slurm": runs as a Slurm job array, [slurm] table (slurm_options.h)
 //   [stability]                    # the verdict's rule (stats/stability.h StabilityRule)
 //   max_cov_upper = 0.10
@@ -84,6 +85,7 @@ struct StudyPlan {
   stats::StabilityRule rule;
   std::string executor = kLocalExecutor;  // where runs execute (slurm_options.h); not part of the fingerprint
   SlurmOptions slurm;
+  std::optional<double> cost_per_hour;  // the machine's price per hour: the report's cost per entry (not fingerprinted)
   std::vector<PlannedEntry> entries;
   std::vector<PlannedRun> schedule;  // every run, in the order they start
 

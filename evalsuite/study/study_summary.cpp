@@ -54,6 +54,14 @@ reports::RunInput ToRunInput(const RunRecord& run) {
   input.wall_seconds = run.log.wall_seconds;
   input.threads = run.threads;
   input.error = run.log.error;
+  if (auto usage = run.execution.find("usage"); usage != run.execution.end() && usage->is_object()) {
+    reports::RunUsage used;
+    used.wall_seconds = usage->value("wall_seconds", 0.0);
+    used.user_seconds = usage->value("user_seconds", 0.0);
+    used.system_seconds = usage->value("system_seconds", 0.0);
+    used.max_rss_kb = usage->value("max_rss_kb", 0L);
+    input.usage = used;
+  }
   if (run.log.status != runlog::RunStatus::kReached && run.log.status != runlog::RunStatus::kNotReached &&
       !run.stderr_tail.empty()) {
     input.error += (input.error.empty() ? "" : "; ") + std::string("stderr: ") + LastLines(run.stderr_tail, 3);

@@ -276,3 +276,30 @@ entries = [{ name = "ref", command = "sh {study_dir}/mlperf_entry.sh {log}", log
 
 }  // namespace
 }  // namespace evalsuite::study
+
+namespace evalsuite::study {
+namespace {
+
+// wait4's rusage of the supervisor counts every process of the run that was waited for: CPU burnt by a grandchild
+// (a shell loop under `sh -c` under the run's shell) is in the run's usage.
+TEST(StudyRunnerTest, RecordsTheCpuTimeAndPeakRssOfTheRunsWholeProcessTree) {
+  TempDir dir;
+  StudyPlan plan = FakePlan(dir, R"(
+name = "usage"
+runs = 1
+threshold = 0.85
+entries = [ { name = "burn", command = "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done' && sh {study_dir}/fake_entry.sh {log} {seed} ok" } ]
+)");
+  RunStudy(plan, Options(dir));
+  auto runs = RunsByEntry(dir / "store.db", "usage");
+  ASSERT_EQ(runs["burn"].size(), 1u);
+  const nlohmann::json& usage = runs["burn"][0].execution["usage"];
+  EXPECT_EQ(runs["burn"][0].execution["executor"], "local");
+  EXPECT_GT(usage["user_seconds"].get<double>(), 0.1) << usage.dump();  // the loop: ~0.3 s of CPU in dash
+  EXPECT_GT(usage["max_rss_kb"].get<long>(), 0);
+  EXPECT_GE(usage["wall_seconds"].get<double>() * 1.05,
+            usage["user_seconds"].get<double>() + usage["system_seconds"].get<double>());
+}
+
+}  // namespace
+}  // namespace evalsuite::study

@@ -1,0 +1,70 @@
+// The report's cost section: per entry, the measured runs' wall and CPU time and peak RSS, and DAWNBench's cost to
+// reach the target from the plan's cost_per_hour. Expected values are worked by hand in the comments.
+#include "reports/cost_section.h"
+
+#include <gtest/gtest.h>
+
+#include "reports/report.h"
+#include "tests/reports/report_fixture.h"
+
+namespace evalsuite::reports {
+namespace {
+
+StabilityReportInput CostInput() {
+  StabilityReportInput input;
+  EntryInput measured;
+  measured.name = "measured";
+  measured.threshold = 0.9;
+  // TTA 100 and 120 s: median 110 s.
+  measured.runs = {testing::ReachingRun(0, 100), testing::ReachingRun(1, 120)};
+  measured.runs[0].usage = RunUsage{130, 90, 10, 1024};    // CPU 100 s, 1 MB
+  measured.runs[1].usage = RunUsage{150, 150, 20, 3072};   // CPU 170 s, 3 MB
+  EntryInput imported;  // no usage: not in the section
+  imported.name = "imported";
+  imported.threshold = 0.9;
+  imported.runs = {testing::ReachingRun(0, 90)};
+  input.entries = {measured, imported};
+  input.plan = {{"cost_per_hour", 3.6}};
+  return input;
+}
+
+TEST(CostSectionTest, MachineTimeAndDawnbenchCostPerEntry) {
+  nlohmann::json model = BuildStabilityReport(CostInput());
+  const nlohmann::json& cost = model[kCostSectionKey];
+  ASSERT_TRUE(cost.is_object());
+  EXPECT_EQ(cost["cost_per_hour"], 3.6);
+  ASSERT_EQ(cost["entries"].size(), 1u);
+  const nlohmann::json& row = cost["entries"][0];
+  EXPECT_EQ(row["entry"], "measured");
+  EXPECT_EQ(row["runs_measured"], 2);
+  EXPECT_DOUBLE_EQ(row["wall_seconds_total"].get<double>(), 280);   // 130 + 150
+  EXPECT_DOUBLE_EQ(row["wall_seconds_per_run"].get<double>(), 140);
+  EXPECT_DOUBLE_EQ(row["cpu_seconds_total"].get<double>(), 270);    // 90 + 10 + 150 + 20
+  EXPECT_DOUBLE_EQ(row["cpu_seconds_per_run"].get<double>(), 135);
+  EXPECT_DOUBLE_EQ(row["peak_rss_mb"].get<double>(), 3);            // the larger run's 3072 kB
+  EXPECT_NEAR(row["cost_total"].get<double>(), 0.28, 1e-12);        // 280 s = 0.0778 h x 3.6
+  EXPECT_NEAR(row["cost_to_target"].get<double>(), 0.11, 1e-12);    // median TTA 110 s x 3.6 / 3600
+  // ERT x price: both runs reached, ERT = (100 + 120) / 2 = 110 s.
+  EXPECT_NEAR(row["cost_per_success"].get<double>(), 0.11, 1e-12);
+  const std::string markdown = RenderMarkdown(model);
+  EXPECT_NE(markdown.find("## What the runs cost"), std::string::npos);
+  EXPECT_NE(markdown.find("| measured"), std::string::npos);
+  EXPECT_NE(RenderHtml(model).find("<h3>What the runs cost</h3>"), std::string::npos);
+}
+
+TEST(CostSectionTest, NoPriceGivesNoMoneyAndNoUsageNoSection) {
+  StabilityReportInput input = CostInput();
+  input.plan = nlohmann::json::object();
+  nlohmann::json model = BuildStabilityReport(input);
+  EXPECT_TRUE(model[kCostSectionKey]["cost_per_hour"].is_null());
+  EXPECT_TRUE(model[kCostSectionKey]["entries"][0]["cost_to_target"].is_null());
+  EXPECT_DOUBLE_EQ(model[kCostSectionKey]["entries"][0]["wall_seconds_total"].get<double>(), 280);
+  for (EntryInput& e : input.entries) {
+    for (RunInput& r : e.runs) r.usage.reset();
+  }
+  EXPECT_FALSE(BuildStabilityReport(input).contains(kCostSectionKey));
+  EXPECT_EQ(RenderMarkdown(BuildStabilityReport(input)).find("What the runs cost"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace evalsuite::reports
