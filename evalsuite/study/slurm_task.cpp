@@ -209,6 +209,15 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   const double wall = SecondsSince(started);
+  // Slurm signals every process of the task at once: the run may die of it before this process's handler ran.
+  // A run killed by a signal this process did not send waits a moment for that signal; ended by Slurm, the task
+  // writes no end record (the coordinator asks Slurm why).
+  if (exit->signal && !timed_out) {
+    for (int i = 0; i < 20 && g_signal_received.load() == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  }
+  if (g_signal_received.load() != 0) return 128 + g_signal_received.load();
   const std::optional<long> oom_after = OomKillCount();
   nlohmann::json end = {{"slurm", slurm},
                         {"exit_status", exit->exit_status ? nlohmann::json(*exit->exit_status) : nlohmann::json()},
