@@ -14,7 +14,9 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
@@ -40,6 +42,7 @@ struct StudyArgs {
   std::string name;
   std::string executor;
   std::string manifest;
+  std::string devices;
   std::optional<int> runs, jobs, threads, epochs, train_subset;
   std::optional<uint64_t> seed;
 };
@@ -128,6 +131,8 @@ void RegisterStudyCommand(CLI::App& app) {
   run->add_option("--report", args->report, "write report.json/md/html into this folder when done");
   run->add_option("--executor", args->executor, "where runs execute: local (default) or slurm (plan key executor)")
       ->check(CLI::IsMember({"local", "slurm"}));
+  run->add_option("--devices", args->devices,
+                  "accelerators to share out, e.g. 0,1,2,3 (plan key devices; devices_per_run each)");
   run->add_flag("--no-onednn-isa-cap", args->no_onednn_isa_cap,
                 "runs get none of evalsuite's oneDNN ISA cap (plan key onednn_isa_cap = false)");
   AddProgressOption(run, *args);
@@ -143,6 +148,15 @@ void RegisterStudyCommand(CLI::App& app) {
     if (!args->out.empty()) overrides.out_dir = args->out;
     if (args->no_onednn_isa_cap) overrides.onednn_isa_cap = false;
     if (!args->executor.empty()) overrides.executor = args->executor;
+    if (!args->devices.empty()) {
+      std::vector<std::string> devices;
+      std::stringstream list(args->devices);
+      for (std::string id; std::getline(list, id, ',');) {
+        if (id.empty()) throw UsageError("--devices", "'" + args->devices + "': an empty device id");
+        devices.push_back(id);
+      }
+      overrides.devices = devices;
+    }
     study::StudyPlan plan = study::LoadStudyPlan(args->study_file, overrides, study::UsableCores());
     auto progress = MakeProgress(args->progress);
     study::StopOnSignals signals;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -72,6 +73,10 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
   std::string exec_failed = "evalsuite: cannot run '" + spec.argv[0] + "': ";
   std::string chdir_failed = "evalsuite: cannot enter " + dir + ": ";
   pid_t parent = getpid();
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int cpu : spec.cpu_affinity) CPU_SET(cpu, &cpus);
+  const bool pin = !spec.cpu_affinity.empty();
 
   pid_ = fork();
   if (pid_ < 0) throw ExternalError(spec.argv[0], std::string("cannot start a process: ") + strerror(errno));
@@ -106,6 +111,7 @@ ChildProcess::ChildProcess(const ChildSpec& spec) {
       int out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
       int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
       if (in < 0 || out < 0 || err < 0) _exit(126);
+      if (pin && sched_setaffinity(0, sizeof(cpus), &cpus) != 0) _exit(126);
       dup2(in, 0);
       dup2(out, 1);
       dup2(err, 2);

@@ -21,6 +21,7 @@ struct ChildSpec {
   std::filesystem::path stderr_file;
   std::map<std::string, std::string> environment;  // added to (or replacing in) this process's environment
   std::vector<std::string> unset_environment;       // removed from it
+  std::vector<int> cpu_affinity;  // the command runs on these CPUs only (sched_setaffinity); empty: inherited
 };
 
 // What the run's process tree used, from wait4() on the supervisor: the CPU times of every process of the run that

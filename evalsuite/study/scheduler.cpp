@@ -1,5 +1,6 @@
 #include "evalsuite/study/scheduler.h"
 
+#include <sched.h>
 #include <signal.h>
 
 #include <chrono>
@@ -27,7 +28,75 @@ struct Running {
   std::optional<long> oom_kills_at_start;  // the cgroup's OOM kill count when the run started
   std::optional<Clock::time_point> term_sent;
   LogProgress progress;
+  std::vector<std::string> devices;  // its slot: taken from the free pools at start, given back at its end
+  std::vector<int> cpus;
 };
+
+// Free device ids and CPUs of the plan's slots (study_plan.h: devices, devices_per_run, cpus_per_run).
+struct Slots {
+  std::vector<std::string> devices;
+  std::vector<int> cpus;
+  int devices_per_run = 0;  // 0: no device slots
+  int cpus_per_run = 0;     // 0: no pinning
+
+  bool Available() const {
+    return static_cast<int>(devices.size()) >= devices_per_run && static_cast<int>(cpus.size()) >= cpus_per_run;
+  }
+  void Take(Running& r) {
+    r.devices.assign(devices.begin(), devices.begin() + devices_per_run);
+    devices.erase(devices.begin(), devices.begin() + devices_per_run);
+    r.cpus.assign(cpus.begin(), cpus.begin() + cpus_per_run);
+    cpus.erase(cpus.begin(), cpus.begin() + cpus_per_run);
+  }
+  void GiveBack(const Running& r) {
+    devices.insert(devices.end(), r.devices.begin(), r.devices.end());
+    cpus.insert(cpus.end(), r.cpus.begin(), r.cpus.end());
+  }
+};
+
+Slots PlanSlots(const StudyPlan& plan) {
+  Slots slots;
+  if (!plan.devices.empty()) {
+    slots.devices = plan.devices;
+    slots.devices_per_run = plan.devices_per_run;
+  }
+  if (plan.cpus_per_run > 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    sched_getaffinity(0, sizeof(set), &set);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (CPU_ISSET(cpu, &set)) slots.cpus.push_back(cpu);
+    }
+    if (static_cast<int>(slots.cpus.size()) < plan.cpus_per_run) {
+      throw UsageError("cpus_per_run", std::to_string(plan.cpus_per_run) + " CPUs per run, but this process may use " +
+                                           std::to_string(slots.cpus.size()));
+    }
+    slots.cpus_per_run = plan.cpus_per_run;
+  }
+  return slots;
+}
+
+std::string JoinIds(const std::vector<std::string>& ids) {
+  std::string text;
+  for (const std::string& id : ids) text += (text.empty() ? "" : ",") + id;
+  return text;
+}
+
+ChildSpec SlotSpec(ChildSpec spec, const Running& r) {
+  if (!r.devices.empty()) {
+    const std::string visible = JoinIds(r.devices);
+    for (const char* variable : {"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
+      spec.environment[variable] = visible;
+    }
+  }
+  spec.cpu_affinity = r.cpus;
+  return spec;
+}
+
+void RecordSlot(RunRecord& record, const Running& r) {
+  if (!r.devices.empty()) record.execution["devices"] = r.devices;
+  if (!r.cpus.empty()) record.execution["cpus"] = r.cpus;
+}
 
 RunningRunView View(const Running& r) {
   RunningRunView view;
@@ -63,6 +132,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
                   ProgressReporter& progress, const std::function<void(const RunRecord&)>& on_finished,
                   const std::function<void(const RunRecord&)>& on_interrupted, const std::atomic<bool>* stop) {
   const int jobs = std::max(1, config.jobs);
+  Slots slots = PlanSlots(plan);
   std::list<Running> running;
   std::size_t next = 0;
   Clock::time_point last_progress = Clock::now() - std::chrono::hours(1);
@@ -70,7 +140,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
 
   while (next < pending.size() || !running.empty()) {
     if (stopping()) break;
-    while (static_cast<int>(running.size()) < jobs && next < pending.size()) {
+    while (static_cast<int>(running.size()) < jobs && next < pending.size() && slots.Available()) {
       const PendingRun& p = pending[next++];
       const PlannedEntry* entry = plan.FindEntry(p.run.entry);
       if (!entry) throw Error(ErrorKind::kInternal, p.run.entry, "run of an entry the plan does not have");
@@ -82,7 +152,9 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       r.entry = entry;
       r.started = Clock::now();
       r.oom_kills_at_start = OomKillCount();
-      r.child = std::make_unique<ChildProcess>(BuildChildSpec(plan, *entry, p.run, p.run_dir, config.evalsuite_binary));
+      slots.Take(r);
+      r.child = std::make_unique<ChildProcess>(
+          SlotSpec(BuildChildSpec(plan, *entry, p.run, p.run_dir, config.evalsuite_binary), r));
       running.push_back(std::move(r));
       progress.RunStarted(View(running.back()));
     }
@@ -99,6 +171,8 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       }
       ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started), OomKilledDuring(*it)};
       RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
+      RecordSlot(record, *it);
+      slots.GiveBack(*it);
       on_finished(record);
       progress.RunFinished(record, outcome.wall_seconds);
       it = running.erase(it);
@@ -123,6 +197,8 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
     if (std::optional<ChildExit> exit = it->child->Poll()) {
       ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started), OomKilledDuring(*it)};
       RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
+      RecordSlot(record, *it);
+      slots.GiveBack(*it);
       on_finished(record);
       progress.RunFinished(record, outcome.wall_seconds);
       it = running.erase(it);
@@ -137,8 +213,10 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       if (SecondsSince(waited) >= config.kill_grace_seconds) r.child->Signal(SIGKILL);
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    on_interrupted(CollectInterruptedRun(plan, *r.entry, r.pending->run, r.pending->run_dir,
-                                         "interrupted: the study was stopped before this run ended"));
+    RunRecord record = CollectInterruptedRun(plan, *r.entry, r.pending->run, r.pending->run_dir,
+                                             "interrupted: the study was stopped before this run ended");
+    RecordSlot(record, r);
+    on_interrupted(record);
   }
   return false;
 }

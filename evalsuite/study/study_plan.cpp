@@ -28,7 +28,7 @@ const std::set<std::string> kStudyKeys = {
     "name",      "description",    "entries", "runs",    "seed",        "threshold",      "extra_thresholds",
     "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
     "stability", "evals_per_epoch", "onednn_isa_cap", "executor", "slurm",
-    "cost_per_hour"};
+    "cost_per_hour", "devices", "devices_per_run", "cpus_per_run"};
 const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
                                           "metric", "threshold", "extra_thresholds", "epochs",          "train_subset",
                                           "validation_size"};
@@ -205,6 +205,26 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
   }
 
   ReadExecutorKeys(root, reader, plan.executor, plan.slurm);
+  if (const toml::node* n = root.get("devices")) {
+    if (!n->is_array()) reader.Fail(Reader::Line(*n), "devices", "must be an array of device ids, e.g. [0, 1]");
+    int i = 0;
+    for (const toml::node& d : *n->as_array()) {
+      const std::string key = "devices[" + std::to_string(i++) + "]";
+      plan.devices.push_back(d.is_integer() ? std::to_string(reader.Integer(d, key, 0, 1 << 20))
+                                            : reader.String(d, key));
+    }
+  }
+  if (const toml::node* n = root.get("devices_per_run")) {
+    plan.devices_per_run = static_cast<int>(reader.Integer(*n, "devices_per_run", 1, 1024));
+  }
+  if (const toml::node* n = root.get("cpus_per_run")) {
+    plan.cpus_per_run = static_cast<int>(reader.Integer(*n, "cpus_per_run", 0, 4096));
+  }
+  if (overrides.devices) plan.devices = *overrides.devices;
+  if (!plan.devices.empty() && static_cast<int>(plan.devices.size()) < plan.devices_per_run) {
+    throw UsageError("devices_per_run", std::to_string(plan.devices_per_run) + " devices per run, but only " +
+                                            std::to_string(plan.devices.size()) + " devices given");
+  }
   if (const toml::node* n = root.get("cost_per_hour")) {
     plan.cost_per_hour = reader.Number(*n, "cost_per_hour");
     if (*plan.cost_per_hour < 0) reader.Fail(Reader::Line(*n), "cost_per_hour", "must be >= 0");
@@ -232,7 +252,10 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
   if (threads && *threads < 1) throw UsageError("--threads", "must be at least 1");
   if (epochs && *epochs < 1) throw UsageError("--epochs", "must be at least 1");
   if (train_subset && *train_subset < 1) throw UsageError("--train-subset", "must be at least 1");
-  if (!root.get("jobs") && !overrides.jobs) plan.jobs = DefaultJobs(cores);
+  if (!root.get("jobs") && !overrides.jobs) {
+    plan.jobs = plan.devices.empty() ? DefaultJobs(cores)
+                                     : static_cast<int>(plan.devices.size()) / plan.devices_per_run;
+  }
   plan.threads = threads ? *threads : std::max(1, cores / plan.jobs);
 
   const toml::node* entries = root.get("entries");
@@ -417,6 +440,9 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"onednn_isa_cap", plan.onednn_isa_cap},
           {"executor", plan.executor},
           {"slurm", SlurmOptionsToJson(plan.slurm)},
+          {"devices", plan.devices},
+          {"devices_per_run", plan.devices_per_run},
+          {"cpus_per_run", plan.cpus_per_run},
           {"cost_per_hour", plan.cost_per_hour ? nlohmann::json(*plan.cost_per_hour) : nlohmann::json()},
           {"stability",
            {{"max_cov_upper", plan.rule.max_cov_upper},
@@ -453,6 +479,9 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     // Absent from plans stored before executors existed: those ran locally.
     plan.executor = json.value("executor", std::string(kLocalExecutor));
     if (json.contains("slurm")) plan.slurm = SlurmOptionsFromJson(json["slurm"]);
+    plan.devices = json.value("devices", std::vector<std::string>{});
+    plan.devices_per_run = json.value("devices_per_run", 1);
+    plan.cpus_per_run = json.value("cpus_per_run", 0);
     if (json.contains("cost_per_hour") && json["cost_per_hour"].is_number()) {
       plan.cost_per_hour = json["cost_per_hour"].get<double>();
     }
@@ -499,6 +528,9 @@ nlohmann::json PlanFingerprint(const StudyPlan& plan) {
   json.erase("executor");
   json.erase("slurm");
   json.erase("cost_per_hour");
+  json.erase("devices");
+  json.erase("devices_per_run");
+  json.erase("cpus_per_run");
   json.erase("out_dir");
   json.erase("study_file");
   json.erase("study_dir");

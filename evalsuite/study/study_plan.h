@@ -23,6 +23,8 @@
 //   onednn_isa_cap = true          # runs inherit evalsuite's oneDNN ISA cap (common/onednn_isa_cap.h); false:
 //                                  # they get EVALSUITE_ONEDNN_ISA_CAP=off and no cap set by evalsuite
 //   timeout_seconds = 0            # per run, 0 = none; entries may set their own
+//   devices = ["0", "1", "2", "3"] # accelerators, devices_per_run = 1 each (CUDA/HIP/ROCR_VISIBLE_DEVICES)
+//   cpus_per_run = 0               # > 0: each run pinned to its own CPUs (sched_setaffinity)
 //   cost_per_hour = 3.06           # price of the machine per hour: the report's cost per entry (DAWNBench)
 //   executor = "local"             # or "slurm": runs as a Slurm job array, [slurm] table (slurm_options.h)
 //   [stability]                    # the verdict's rule (stats/stability.h StabilityRule)
@@ -85,7 +87,13 @@ struct StudyPlan {
   stats::StabilityRule rule;
   std::string executor = kLocalExecutor;  // where runs execute (slurm_options.h); not part of the fingerprint
   SlurmOptions slurm;
-  std::optional<double> cost_per_hour;  // the machine's price per hour: the report's cost per entry (not fingerprinted)
+  std::optional<double> cost_per_hour;
+  // Local slots (not fingerprinted): each concurrent run gets devices_per_run of `devices` through
+  // CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES, and cpus_per_run CPUs of this process's
+  // affinity (sched_setaffinity) when cpus_per_run > 0. jobs defaults to devices / devices_per_run.
+  std::vector<std::string> devices;
+  int devices_per_run = 1;
+  int cpus_per_run = 0;  // the machine's price per hour: the report's cost per entry (not fingerprinted)
   std::vector<PlannedEntry> entries;
   std::vector<PlannedRun> schedule;  // every run, in the order they start
 
@@ -105,6 +113,7 @@ struct PlanOverrides {
   std::optional<std::string> out_dir;
   std::optional<bool> onednn_isa_cap;
   std::optional<std::string> executor;
+  std::optional<std::vector<std::string>> devices;
 };
 
 // Reads and validates the study file; throws InputError "file:line: key 'x': why" (IoError when unreadable).

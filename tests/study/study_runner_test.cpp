@@ -303,3 +303,43 @@ entries = [ { name = "burn", command = "sh -c 'i=0; while [ $i -lt 300000 ]; do 
 
 }  // namespace
 }  // namespace evalsuite::study
+
+namespace evalsuite::study {
+namespace {
+
+// Device and CPU slots: with 4 fake devices and 2 per run, 2 runs at once by default; each run's child sees exactly
+// its devices (CUDA, HIP and ROCR variables) and runs on its own CPU, and the store says which.
+TEST(StudyRunnerTest, EachRunSeesExactlyItsDevicesAndCpus) {
+  TempDir dir;
+  StudyPlan plan = FakePlan(dir, R"(
+name = "slots"
+runs = 4
+threshold = 0.85
+devices = [0, 1, 2, 3]
+devices_per_run = 2
+cpus_per_run = 1
+entries = [ { name = "seer", command = "sh -c 'echo \"$CUDA_VISIBLE_DEVICES $HIP_VISIBLE_DEVICES $ROCR_VISIBLE_DEVICES $(grep Cpus_allowed_list /proc/self/status | cut -f2)\" > {run_dir}/seen.txt; sleep 0.3' && sh {study_dir}/fake_entry.sh {log} {seed} ok" } ]
+)");
+  EXPECT_EQ(plan.jobs, 2);  // devices / devices_per_run
+  RunStudy(plan, Options(dir));
+  auto runs = RunsByEntry(dir / "store.db", "slots");
+  ASSERT_EQ(runs["seer"].size(), 4u);
+  std::set<std::string> device_sets;
+  for (const RunRecord& run : runs["seer"]) {
+    const nlohmann::json& facts = run.execution;
+    ASSERT_TRUE(facts.contains("devices")) << facts.dump();
+    std::vector<std::string> devices = facts["devices"].get<std::vector<std::string>>();
+    ASSERT_EQ(devices.size(), 2u);
+    const std::string visible = devices[0] + "," + devices[1];
+    ASSERT_EQ(facts["cpus"].size(), 1u);
+    const std::string cpu = std::to_string(facts["cpus"][0].get<int>());
+    EXPECT_EQ(evalsuite::testing::ReadFile(std::filesystem::path(run.run_dir) / "seen.txt"),
+              visible + " " + visible + " " + visible + " " + cpu + "\n");
+    device_sets.insert(visible);
+  }
+  // Two slots, disjoint halves of the four devices, both used (the first two runs start together).
+  EXPECT_EQ(device_sets, std::set<std::string>({"0,1", "2,3"}));
+}
+
+}  // namespace
+}  // namespace evalsuite::study
