@@ -19,15 +19,13 @@ import os
 import platform
 import struct
 import sys
-import time
-from datetime import datetime, timezone
-
-import json
 
 import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from evalsuite_log import RunLog
 
 MASK64 = (1 << 64) - 1
 SPLIT_SEED = 20170825
@@ -150,22 +148,15 @@ def main():
 
     torch.set_num_threads(args.threads)
     init_seed, order_seed = derive_seed(args.seed, 1), derive_seed(args.seed, 2)
-    log = open(args.log, "w", buffering=1)  # line-buffered: a killed run keeps every finished evaluation
-
-    def write(record):
-        log.write(json.dumps(record) + "\n")
-        log.flush()
+    log = RunLog(args.log, args.seed)  # examples/evalsuite_log.py: each record flushed as it is written
 
     hyper = {"model": "conv16-conv32-fc128", "optimizer": "sgd-nesterov", "momentum": 0.9, "lr": args.lr,
              "schedule": "cosine", "batch_size": args.batch_size, "epochs": args.epochs,
              "train_subset": args.train_subset or None}
-    write({"type": "header", "schema_version": 1, "entry": "pytorch-python", "hyperparameters": hyper,
-           "seeds": {"run": args.seed, "init": init_seed, "data_order": order_seed},
-           "threads": args.threads, "metric": "val_top1", "threshold": args.target,
-           "environment": {"python": platform.python_version(), "torch": torch.__version__,
-                           "numpy": np.__version__, "host": platform.node()},
-           "start_time": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")})
-    wall_start = time.perf_counter()
+    log.header("pytorch-python", threshold=args.target, hyperparameters=hyper,
+               seeds={"run": args.seed, "init": init_seed, "data_order": order_seed}, threads=args.threads,
+               environment={"python": platform.python_version(), "torch": torch.__version__,
+                            "numpy": np.__version__, "host": platform.node()})
 
     train_x = read_idx(find(args.data, "train-images-idx3-ubyte"), 0x803, 3)
     train_y = read_idx(find(args.data, "train-labels-idx1-ubyte"), 0x801, 1)
@@ -184,30 +175,23 @@ def main():
     scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=args.epochs * steps_per_epoch)
     order_rng = torch.Generator().manual_seed(order_seed)
 
-    train_seconds, tta, status, epoch = 0.0, None, "not_reached", 0
     for epoch in range(1, args.epochs + 1):
-        start = time.perf_counter()
         permutation = torch.randperm(len(y_train), generator=order_rng)
         total_loss = 0.0
-        for i in range(0, len(y_train), args.batch_size):
-            batch = permutation[i:i + args.batch_size]
-            loss = F.cross_entropy(model(x_train[batch]), y_train[batch])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            scheduler.step()
-            total_loss += loss.item() * len(batch)
-        train_seconds += time.perf_counter() - start  # evaluation excluded, as DAWNBench counts
+        with log.training():  # evaluation excluded, as DAWNBench counts
+            for i in range(0, len(y_train), args.batch_size):
+                batch = permutation[i:i + args.batch_size]
+                loss = F.cross_entropy(model(x_train[batch]), y_train[batch])
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                scheduler.step()
+                total_loss += loss.item() * len(batch)
         metric = accuracy(model, x_val, y_val)
-        write({"type": "eval", "epoch": epoch, "train_seconds": train_seconds,
-               "wall_seconds": time.perf_counter() - wall_start, "metric": metric,
-               "train_loss": total_loss / len(y_train)})
-        if tta is None and metric >= args.target:
-            tta, status = train_seconds, "reached"
-            if args.stop_at_target:
-                break
-    write({"type": "end", "status": status, "tta_seconds": tta, "epochs": epoch, "train_seconds": train_seconds,
-           "wall_seconds": time.perf_counter() - wall_start})
+        log.eval(epoch, metric, train_loss=total_loss / len(y_train))
+        if metric >= args.target and args.stop_at_target:
+            break
+    log.end()
     return 0
 
 
