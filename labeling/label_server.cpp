@@ -17,6 +17,7 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
 #include "evalsuite/common/sha256.h"
+#include "labeling/admin_page.h"
 #include "labeling/label_page.h"
 
 namespace evalsuite::labeling {
@@ -170,6 +171,7 @@ LabelServer::LabelServer(datasets::CandidateManifest manifest, fs::path candidat
     if (!name) throw UsageError("--labeler", problem);
     options_.default_labeler = *name;
   }
+  CheckAssignmentPlan(options_.assignment);
   try {
     (void)json(options_.instructions).dump();
   } catch (const json::exception&) {
@@ -190,14 +192,7 @@ LabelServer::LabelServer(datasets::CandidateManifest manifest, fs::path candidat
       throw InputError("items[" + std::to_string(i) + "].id", "duplicate item id '" + item.id + "'");
     }
     image_paths_.insert(item.path);
-    order_.push_back(i);
   }
-  // Class by class (in class-index order), best-ranked first: a labeler keeps one class in mind at a time.
-  std::stable_sort(order_.begin(), order_.end(), [this](std::size_t a, std::size_t b) {
-    const datasets::Candidate& x = manifest_.items[a];
-    const datasets::Candidate& y = manifest_.items[b];
-    return std::tie(x.class_index, x.wnid, x.rank) < std::tie(y.class_index, y.wnid, y.rank);
-  });
   server_ = std::make_unique<GuardedHttpServer>(options_.http);
   Routes();
 }
@@ -269,6 +264,7 @@ void LabelServer::Routes() {
   server.Get("/api/examples", [this](const httplib::Request& q, httplib::Response& r) { ServeExamples(q, r); });
   server.Get(R"(/images/(.*))", [this](const httplib::Request& q, httplib::Response& r) { ServeImage(q, r); });
   server.Get(R"(/examples/(.*))", [this](const httplib::Request& q, httplib::Response& r) { ServeExampleImage(q, r); });
+  server.Get("/admin", [this](const httplib::Request& q, httplib::Response& r) { ServeAdmin(q, r); });
   server.Post("/api/label", [this](const httplib::Request& q, httplib::Response& r) { PostLabel(q, r); });
   server.Post("/api/undo", [this](const httplib::Request& q, httplib::Response& r) { PostUndo(q, r); });
   for (const char* path : {"/api/label", "/api/undo"}) {
@@ -389,6 +385,10 @@ void LabelServer::ServePage(const httplib::Request& request, httplib::Response& 
 void LabelServer::ServeQueue(const httplib::Request& request, httplib::Response& response) {
   const auto labeler = LabelerOf(request.has_param("labeler"), request.get_param_value("labeler"), response);
   if (!labeler) return;
+  if (!OnRoster(options_.assignment, *labeler)) {
+    Refuse(response, 403, "'" + *labeler + "' is not on this job's roster (--labelers)");
+    return;
+  }
   const auto decisions = CurrentDecisions(store_.EventsOf(*labeler));
   json classes = json::array();
   for (const auto& [wnid, c] : manifest_.classes) {
@@ -396,7 +396,7 @@ void LabelServer::ServeQueue(const httplib::Request& request, httplib::Response&
         {{"wnid", wnid}, {"index", c.index}, {"name", ClassName(c)}, {"synonyms", c.synonyms}, {"gloss", c.gloss}});
   }
   json items = json::array();
-  for (std::size_t index : order_) {
+  for (std::size_t index : AssignedTo(*labeler)) {
     const datasets::Candidate& item = manifest_.items[index];
     // `control` stays on the server: a labeler must not tell controls from ordinary candidates.
     items.push_back({{"id", item.id},
@@ -550,6 +550,17 @@ void LabelServer::PostLabel(const httplib::Request& request, httplib::Response& 
     Refuse(response, 400, "unknown item id '" + item.substr(0, 200) + "'");
     return;
   }
+  if (!OnRoster(options_.assignment, *labeler)) {
+    Refuse(response, 403, "'" + *labeler + "' is not on this job's roster (--labelers)");
+    return;
+  }
+  if (options_.assignment.overlap > 0) {
+    const std::vector<std::size_t> mine = AssignedTo(*labeler);
+    if (std::find(mine.begin(), mine.end(), item_index_.at(item)) == mine.end()) {
+      Refuse(response, 403, "item '" + item + "' is not assigned to " + *labeler);
+      return;
+    }
+  }
   if (!body->contains("label") || !(*body)["label"].is_string()) {
     Refuse(response, 400, "'label' must be one of correct, incorrect, unsure");
     return;
@@ -618,6 +629,31 @@ void LabelServer::PostUndo(const httplib::Request& request, httplib::Response& r
   }
   const auto decisions = CurrentDecisions(store_.EventsOf(*labeler));
   Reply(response, {{"event", EventJson(*undo)}, {"label_now", StandingLabel(decisions, undo->item_id, *labeler)}});
+}
+
+std::vector<std::size_t> LabelServer::AssignedTo(const std::string& labeler) {
+  std::lock_guard<std::mutex> lock(assigned_mutex_);
+  auto found = assigned_.find(labeler);
+  if (found == assigned_.end()) {
+    found = assigned_.emplace(labeler, AssignedItems(manifest_, options_.assignment, labeler)).first;
+  }
+  return found->second;
+}
+
+void LabelServer::ServeAdmin(const httplib::Request& request, httplib::Response& response) {
+  if (options_.admin_token.empty()) {
+    Refuse(response, 404, "no admin page: start the server with an admin token");
+    return;
+  }
+  std::string presented = request.get_header_value("X-Admin-Token");
+  if (presented.empty()) presented = request.get_param_value("admin");
+  if (!ConstantTimeEquals(presented, options_.admin_token)) {
+    Refuse(response, 403, "missing or wrong admin token (?admin=...)");
+    return;
+  }
+  const auto progress = ComputeProgress(manifest_, options_.assignment, store_.Events());
+  response.set_header("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+  response.set_content(RenderAdminPage(progress, manifest_.items.size()), "text/html; charset=utf-8");
 }
 
 }  // namespace evalsuite::labeling

@@ -10,6 +10,7 @@
 //   POST /api/label            {"labeler", "item", "label": correct|incorrect|unsure, "seconds", "displayed_at"}
 //                              (displayed_at: the page's clock when the image appeared, Unix milliseconds); the
 //                              event records the SHA-256 of the image bytes served for the item
+//   GET  /admin?admin=TOKEN    per-labeler progress, speed, agreement, control accuracy (admin token)
 //   POST /api/undo             {"labeler", "item"?}: retracts the labeler's latest standing decision
 #pragma once
 
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "datasets/images/candidate_manifest.h"
+#include "labeling/assignment.h"
 #include "labeling/guarded_http_server.h"
 #include "labeling/host_check.h"
 #include "labeling/label_store.h"
@@ -42,6 +44,8 @@ struct ServerOptions {
   std::size_t max_body_bytes = 16 * 1024;  // a decision is ~200 bytes; anything larger is refused (413)
   std::size_t examples_per_class = 8;
   std::string instructions;                // what counts as correct, shown on the page ("" = the built-in text)
+  AssignmentPlan assignment;               // roster, overlap target, per-labeler shuffled order
+  std::string admin_token;                 // GET /admin?admin=TOKEN shows progress; "" = no admin page
   std::set<std::string> allow_hosts;       // extra Host names served (lower case), besides IPs and localhost
   HttpLimits http;                         // worker pool, per-request byte budget and deadline, keep-alive
 };
@@ -71,7 +75,7 @@ class LabelServer {
   bool running() const;
 
   const std::string& page_token() const { return page_token_; }
-  std::size_t item_count() const { return order_.size(); }
+  std::size_t item_count() const { return manifest_.items.size(); }
 
  private:
   void Routes();
@@ -86,6 +90,9 @@ class LabelServer {
   void ServeExampleImage(const httplib::Request& request, httplib::Response& response);
   void PostLabel(const httplib::Request& request, httplib::Response& response);
   void PostUndo(const httplib::Request& request, httplib::Response& response);
+  void ServeAdmin(const httplib::Request& request, httplib::Response& response);
+  // The labeler's items in their order (cached: the plan is fixed for the server's life).
+  std::vector<std::size_t> AssignedTo(const std::string& labeler);
   const std::vector<std::string>& ExamplesOf(const std::string& wnid);
   // The SHA-256 of the item's image as served (hashing the file when it was not served yet); "" when unreadable.
   std::string ShownSha256(const datasets::Candidate& item);
@@ -96,12 +103,13 @@ class LabelServer {
   LabelStore& store_;
   ServerOptions options_;
   std::string page_token_;
-  std::vector<std::size_t> order_;                 // manifest item indices, class by class, then by rank
   std::map<std::string, std::size_t> item_index_;  // id -> manifest index
   std::set<std::string> image_paths_;              // manifest paths, the only files /images/ serves
   std::mutex examples_mutex_;
   std::map<std::string, std::vector<std::string>> examples_;  // wnid -> relative paths under examples_root_
   std::set<std::string> example_paths_;
+  std::mutex assigned_mutex_;
+  std::map<std::string, std::vector<std::size_t>> assigned_;
   std::mutex served_mutex_;
   std::map<std::string, std::string> served_sha256_;  // candidate path -> SHA-256 of the bytes last served
   std::unique_ptr<GuardedHttpServer> server_;

@@ -1,0 +1,32 @@
+// Who labels what, in which order. With a team roster and an overlap target K, item i goes to K labelers of the
+// roster in rotation (labelers (i + j) mod L, j < K: every labeler gets about K/L of the items and every pair of
+// labelers shares about the same number), so agreement rests on a designed sample instead of on who happened to
+// label what. Each labeler sees their items in an order of their own: classes shuffled, items shuffled within
+// a class (one class in mind at a time), seeded by the labeler's name so a reload gives the same order.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "datasets/images/candidate_manifest.h"
+
+namespace evalsuite::labeling {
+
+struct AssignmentPlan {
+  std::vector<std::string> roster;  // empty: everyone may label every item
+  std::size_t overlap = 0;          // labelers per item (with a roster; 0 = all of them)
+  bool shuffle = false;             // false: class by class, best rank first, for everyone
+};
+
+// Throws UsageError when the overlap exceeds the roster or the roster repeats a name.
+void CheckAssignmentPlan(const AssignmentPlan& plan);
+
+// Whether `labeler` is on the roster (always true without one).
+bool OnRoster(const AssignmentPlan& plan, const std::string& labeler);
+
+// Manifest item indices assigned to `labeler`, in their labeling order.
+std::vector<std::size_t> AssignedItems(const datasets::CandidateManifest& manifest, const AssignmentPlan& plan,
+                                       const std::string& labeler);
+
+}  // namespace evalsuite::labeling
