@@ -17,6 +17,7 @@ void RegisterLabelCommand(CLI::App& app);    // evalsuite label serve|agreement|
 // evalsuite holdout crawl|dedupe|freeze|eval|fashion-mnist: one group, one file per verb.
 void RegisterHoldoutCommand(CLI::App& app);
 void RegisterHoldoutCrawlCommand(CLI::App& holdout);
+void RegisterHoldoutCandidatesCommand(CLI::App& holdout);  // --from-folder: the user's own images
 void RegisterHoldoutDedupeCommand(CLI::App& holdout);
 void RegisterHoldoutFreezeCommand(CLI::App& holdout);
 void RegisterHoldoutEvalCommand(CLI::App& holdout);

@@ -6,6 +6,7 @@ void RegisterHoldoutCommand(CLI::App& app) {
   CLI::App* holdout = app.add_subcommand("holdout", "Build and use a fresh, human-labeled holdout set");
   holdout->require_subcommand(1);
   RegisterHoldoutCrawlCommand(*holdout);
+  RegisterHoldoutCandidatesCommand(*holdout);
   RegisterHoldoutDedupeCommand(*holdout);
   RegisterHoldoutFreezeCommand(*holdout);
   RegisterHoldoutEvalCommand(*holdout);

@@ -77,6 +77,9 @@ struct ServeArgs {
   std::string token;
   std::vector<std::string> allow_hosts;
   std::string instructions;
+  std::vector<std::string> roster;
+  std::size_t overlap = 0;
+  bool shuffle = false;
 };
 
 void RunServe(const ServeArgs& args) {
@@ -89,6 +92,14 @@ void RunServe(const ServeArgs& args) {
   options.bind = args.bind;
   options.port = args.port;
   options.default_labeler = *labeler;
+  for (const std::string& name : args.roster) {
+    const auto member = labeling::NormalizeLabelerName(name, problem);
+    if (!member) throw UsageError("--labelers", "'" + name + "': " + problem);
+    options.assignment.roster.push_back(*member);
+  }
+  options.assignment.overlap = args.overlap;
+  options.assignment.shuffle = args.shuffle || !args.roster.empty();
+  options.admin_token = labeling::RandomToken();
   for (const std::string& name : args.allow_hosts) {
     const auto host = labeling::HostOfHeader(name);
     if (!host || host->find_first_of("/?#@ ") != std::string::npos) {
@@ -134,7 +145,9 @@ void RunServe(const ServeArgs& args) {
             << *labeler << "\n"
             << "Store: " << store.file().string() << "\n"
             << "Open: " << url << "\n"
-            << "Other labelers: the same URL with their own ?labeler=NAME. Stop with Ctrl-C." << std::endl;
+            << "Other labelers: the same URL with their own ?labeler=NAME. Stop with Ctrl-C.\n"
+            << "Progress (organizer only): " << url.substr(0, url.find("/?")) << "/admin?admin=" << options.admin_token
+            << (options.access_token.empty() ? "" : "&token=" + options.access_token) << std::endl;
 
   std::atomic<bool> run_returned{false};
   std::thread signal_thread([&server, &run_returned, stop_signals] {
@@ -285,6 +298,12 @@ void RegisterLabelCommand(CLI::App& app) {
       ->add_option("--instructions", serve_args->instructions,
                    "Text file: what counts as correct, shown on the page (default: ImageNetV2's wording)")
       ->check(CLI::ExistingFile);
+  serve->add_option("--labelers", serve_args->roster, "The team roster (comma-separated): only they may label")
+      ->delimiter(',');
+  serve->add_option("--overlap", serve_args->overlap,
+                    "Labelers per item with a roster (e.g. 3): each item goes to that many of them in rotation");
+  serve->add_flag("--shuffle", serve_args->shuffle,
+                  "Each labeler gets an order of their own (classes and items shuffled; on with --labelers)");
   serve->add_option("--allow-host", serve_args->allow_hosts,
                     "A host name the page may be opened under besides IP addresses and localhost (repeatable); "
                     "other Host headers are refused (DNS rebinding)");
