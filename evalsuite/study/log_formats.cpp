@@ -3,9 +3,14 @@
 #include <map>
 #include <mutex>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <limits>
 
+#include "evalsuite/common/error.h"
+#include "evalsuite/runlog/dawnbench_log.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/runlog/mlperf_log.h"
 
@@ -24,11 +29,34 @@ runlog::RunLog ReadMlperfAsRunLog(const std::filesystem::path& file) {
   return log;
 }
 
+// A DAWNBench-style per-epoch TSV (epoch, hours, top1Accuracy / top5Accuracy in percent, or f1Score as a
+// fraction) written by an entry as its log: metric = top-1 (else top-5, else F1) as a fraction, time = hours.
+// A malformed row is a warning naming file:line; the status is decided from the points, as for any log.
+runlog::RunLog ReadDawnbenchTsvAsRunLog(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw IoError(file.string(), "cannot read the log");
+  std::ostringstream text;
+  text << in.rdbuf();
+  runlog::DawnbenchEntry entry = runlog::ParseDawnbenchTsv(text.str(), file.string());
+  std::string column = "f1Score";
+  double scale = 1;
+  for (const char* accuracy : {"top1Accuracy", "top5Accuracy"}) {
+    if (std::find(entry.columns.begin(), entry.columns.end(), accuracy) != entry.columns.end()) {
+      column = accuracy;
+      scale = 0.01;
+      break;
+    }
+  }
+  runlog::RunLog log = runlog::ToRunLog(entry, column, std::numeric_limits<double>::infinity(), scale);
+  return log;
+}
+
 struct Registry {
   std::mutex mutex;
   std::map<std::string, RunLogReader> readers{
       {kDefaultLogFormat, [](const std::filesystem::path& file) { return runlog::ReadJsonlRunLog(file); }},
-      {"mlperf", ReadMlperfAsRunLog}};
+      {"mlperf", ReadMlperfAsRunLog},
+      {"dawnbench", ReadDawnbenchTsvAsRunLog}};
 };
 
 Registry& TheRegistry() {

@@ -1,6 +1,7 @@
 // Run-log formats an external entry may declare (`log_format` in a study), looked up by name, so that formats
 // can be added without touching the scheduler. Built in: "jsonl" (evalsuite's JSON Lines,
-// evalsuite/runlog/jsonl_run_log.h) and "mlperf" (MLPerf result logs, evalsuite/runlog/mlperf_log.h).
+// evalsuite/runlog/jsonl_run_log.h), "mlperf" (MLPerf result logs, evalsuite/runlog/mlperf_log.h) and "dawnbench"
+// (a DAWNBench-style per-epoch TSV: epoch, hours, top1Accuracy/top5Accuracy in percent or f1Score).
 #pragma once
 
 #include <filesystem>
