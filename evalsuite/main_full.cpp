@@ -21,5 +21,6 @@ int main(int argc, char** argv) {
   cli::RegisterImportCommand(app);
   cli::RegisterHoldoutCommand(app);
   cli::RegisterLabelCommand(app);
+  cli::RegisterMachineCommand(app);
   return cli::RunApp(app, argc, argv);
 }

@@ -8,6 +8,7 @@
 #include "reports/generalization_chart.h"
 #include "reports/generalization_section.h"
 #include "reports/generalization_tables.h"
+#include "reports/hardware_section.h"
 #include "reports/html_escape.h"
 #include "reports/html_style.h"
 #include "reports/json_access.h"
@@ -188,6 +189,25 @@ void AppendGeneralization(const json& sets, std::string& out) {
   out += "</section>\n";
 }
 
+void AppendHardware(const json& section, std::string& out) {
+  out += "<section id=\"hardware\"><h2>Hardware: why TTA is what it is</h2>\n";
+  AppendTable(HardwareMachineTable(section), out);
+  out += "<ul>";
+  for (const std::string& sentence : HardwareBottleneckSentences(section)) out += "<li>" + EscapeHtml(sentence) + "</li>";
+  out += "</ul>\n";
+  AppendFigure(RooflineChart(section),
+               "Roofline (Williams et al.): each entry's achieved FLOP/s at its operational intensity, progressive "
+               "resizing's stages as separate points, under the measured memory slope and compute roofs.",
+               out);
+  out += "<h3>Per entry</h3>\n";
+  AppendTable(HardwareEntriesTable(section), out);
+  out += "<h3>Time breakdown (share of the profiled run's wall time)</h3>\n";
+  AppendTable(HardwareTimeTable(section), out);
+  out += "<h3>Memory breakdown (counted from the tensors the trainer holds)</h3>\n";
+  AppendTable(HardwareMemoryTable(section), out);
+  out += "</section>\n";
+}
+
 }  // namespace
 
 std::string RenderHtml(const json& model) {
@@ -195,6 +215,8 @@ std::string RenderHtml(const json& model) {
   const json& entries = ArrayOf(Field(model, "entries"));
   const json& generalization = Field(model, kGeneralizationSectionKey);
   const bool has_generalization = !ImageSets(generalization).empty();
+  const json& hardware = Field(model, kHardwareSectionKey);
+  const bool has_hardware = HasHardwareSection(hardware);
 
   std::string out;
   out +=
@@ -211,6 +233,7 @@ std::string RenderHtml(const json& model) {
   out += "<nav class=\"toc\"><a href=\"#verdict\">Verdict</a><a href=\"#table\">Tables 2-3</a>";
   if (!entries.empty()) out += "<a href=\"#entries\">Entries</a>";
   if (has_generalization) out += "<a href=\"#generalization\">Generalization</a>";
+  if (has_hardware) out += "<a href=\"#hardware\">Hardware</a>";
   out += "<a href=\"#environment\">Environment</a></nav></header>\n";
 
   AppendVerdicts(model, out);
@@ -221,6 +244,7 @@ std::string RenderHtml(const json& model) {
     out += "</section>\n";
   }
   if (has_generalization) AppendGeneralization(generalization, out);
+  if (has_hardware) AppendHardware(hardware, out);
 
   if (!ArrayOf(Field(model, "methods")).empty()) {
     out += "<section id=\"methods\"><h2>Methods</h2>\n";

@@ -9,6 +9,7 @@
 #include "reports/cost_section.h"
 #include "reports/generalization_section.h"
 #include "reports/generalization_tables.h"
+#include "reports/hardware_section.h"
 #include "reports/json_access.h"
 #include "reports/mlperf_table.h"
 #include "reports/report.h"
@@ -179,6 +180,19 @@ void AppendGeneralization(const json& sets, std::string& out) {
   }
 }
 
+void AppendHardware(const json& section, std::string& out) {
+  out += "## Hardware: why TTA is what it is\n\n";
+  AppendTable(HardwareMachineTable(section), out);
+  for (const std::string& sentence : HardwareBottleneckSentences(section)) out += "- " + EscapeMarkdown(sentence) + "\n";
+  out += "\n### Per entry (progressive-resize stages as separate rows)\n\n";
+  AppendTable(HardwareEntriesTable(section), out);
+  out += "### Time breakdown (share of the profiled run's wall time)\n\n";
+  AppendTable(HardwareTimeTable(section), out);
+  out += "### Memory breakdown (counted from the tensors the trainer holds)\n\n";
+  AppendTable(HardwareMemoryTable(section), out);
+  out += "The roofline chart is in report.html.\n\n";
+}
+
 }  // namespace
 
 std::string RenderMarkdown(const json& model) {
@@ -206,6 +220,8 @@ std::string RenderMarkdown(const json& model) {
 
   const json& generalization = Field(model, kGeneralizationSectionKey);
   if (!ImageSets(generalization).empty()) AppendGeneralization(generalization, out);
+  const json& hardware = Field(model, kHardwareSectionKey);
+  if (HasHardwareSection(hardware)) AppendHardware(hardware, out);
 
   if (!ArrayOf(Field(model, "methods")).empty()) {
     out += "## Methods\n\n";

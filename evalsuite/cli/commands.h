@@ -13,6 +13,7 @@ void RegisterStudyCommand(CLI::App& app);    // evalsuite study run|resume|list|
 void RegisterReportCommand(CLI::App& app);   // evalsuite report STORE --out DIR
 void RegisterImportCommand(CLI::App& app);   // evalsuite import PATH...
 void RegisterLabelCommand(CLI::App& app);    // evalsuite label serve|agreement|export
+void RegisterMachineCommand(CLI::App& app);  // evalsuite machine: peak FLOP/s and bandwidth
 
 // evalsuite holdout crawl|dedupe|freeze|eval|fashion-mnist: one group, one file per verb.
 void RegisterHoldoutCommand(CLI::App& app);

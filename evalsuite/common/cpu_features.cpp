@@ -1,5 +1,6 @@
 #include "evalsuite/common/cpu_features.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -32,6 +33,12 @@ CpuFacts ParseCpuInfo(const std::string& cpuinfo_text) {
       facts.model = value;
     } else if (key == "vendor_id" && facts.vendor.empty()) {
       facts.vendor = value;
+    } else if (key == "cpu family" && facts.family < 0) {
+      facts.family = std::atoi(value.c_str());
+    } else if (key == "model" && facts.model_number < 0) {
+      facts.model_number = std::atoi(value.c_str());
+    } else if (key == "cpu MHz" && facts.mhz == 0) {
+      facts.mhz = std::atof(value.c_str());
     } else if (key == "flags" && facts.flags.empty()) {
       std::istringstream words(value);
       std::string flag;

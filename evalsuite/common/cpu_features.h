@@ -13,6 +13,9 @@ struct CpuFacts {
   std::string model;            // "Intel(R) Xeon(R) Processor", "AMD EPYC 7B13", "" when unknown
   std::string vendor;           // "GenuineIntel", "AuthenticAMD"
   std::set<std::string> flags;  // every flag of the first processor in /proc/cpuinfo
+  int family = -1;              // "cpu family" (AMD 25 = Zen 3/4, 26 = Zen 5); -1 when unknown
+  int model_number = -1;        // "model"
+  double mhz = 0;               // "cpu MHz" as the kernel reports it (nominal/TSC under a VM); 0 when unknown
 
   bool Has(const std::string& flag) const { return flags.count(flag) > 0; }
 };

@@ -132,7 +132,8 @@ void JsonlRunLogWriter::WriteEval(const EvalPoint& point, const json& extra) {
 }
 
 void JsonlRunLogWriter::WriteEnd(RunStatus status, std::optional<double> tta_seconds, double epochs,
-                                 double train_seconds, double wall_seconds, const std::string& error) {
+                                 double train_seconds, double wall_seconds, const std::string& error,
+                                 const json& extra) {
   json record = {{"type", "end"},
                  {"status", RunStatusName(status)},
                  {"tta_seconds", tta_seconds ? json(*tta_seconds) : json(nullptr)},
@@ -140,6 +141,9 @@ void JsonlRunLogWriter::WriteEnd(RunStatus status, std::optional<double> tta_sec
                  {"train_seconds", train_seconds},
                  {"wall_seconds", wall_seconds}};
   if (!error.empty()) record["error"] = error;
+  for (const auto& [key, value] : extra.items()) {
+    if (!record.contains(key)) record[key] = value;
+  }
   WriteLine(record);
 }
 

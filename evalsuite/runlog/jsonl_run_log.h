@@ -31,8 +31,10 @@ class JsonlRunLogWriter {
   explicit JsonlRunLogWriter(const std::filesystem::path& file);
   void WriteHeader(const nlohmann::json& header);  // adds "type" and "schema_version"
   void WriteEval(const EvalPoint& point, const nlohmann::json& extra = nlohmann::json::object());
+  // `extra`'s keys are added to the end record (e.g. "hardware": FLOP/s, time and memory breakdowns).
   void WriteEnd(RunStatus status, std::optional<double> tta_seconds, double epochs, double train_seconds,
-                double wall_seconds, const std::string& error = "");
+                double wall_seconds, const std::string& error = "",
+                const nlohmann::json& extra = nlohmann::json::object());
 
  private:
   void WriteLine(const nlohmann::json& record);

@@ -18,6 +18,7 @@
 #include "evalsuite/common/onednn_isa_cap.h"
 #include "evalsuite/common/seeds.h"
 #include "evalsuite/training/convnet.h"
+#include "evalsuite/training/step_accounting.h"
 
 namespace evalsuite::training {
 namespace fs = std::filesystem;
@@ -281,6 +282,8 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   std::optional<SavedModel> final_model;
   std::string failure;
   std::exception_ptr rethrow;
+  StepAccounting accounting;
+  double dataset_bytes = 0;
   try {
     torch::manual_seed(result.seeds.init);
     ConvNet model(recipe.model);
@@ -295,6 +298,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
     const torch::Tensor train_labels = LabelsToTensor(train_set);
     const torch::Tensor val_images = ImagesToTensor(data.validation);
     const torch::Tensor val_labels = LabelsToTensor(data.validation);
+    dataset_bytes = static_cast<double>(train_images.nbytes() + val_images.nbytes());
     const auto cross_entropy_options = F::CrossEntropyFuncOptions().label_smoothing(recipe.label_smoothing);
     const bool bf16 = recipe.precision == "bf16";
 
@@ -324,6 +328,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
                                 train_images,
                                 F::InterpolateFuncOptions().size(std::vector<int64_t>{side, side}).mode(torch::kArea)))
                    .first;
+          dataset_bytes += static_cast<double>(it->second.nbytes());
         }
         images = &it->second;
       }
@@ -334,6 +339,13 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
       int64_t evals_done = 0;
       double lr = recipe.learning_rate;
       for (int64_t step = 0; step < steps && !stop; ++step) {
+        Clock::time_point mark = Clock::now();
+        StepTimes times;
+        auto lap = [&mark](double& into) {
+          const Clock::time_point now = Clock::now();
+          into = std::chrono::duration<double>(now - mark).count();
+          mark = now;
+        };
         const int64_t start = step * batch_size;
         const int64_t count = std::min(batch_size, n - start);
         const torch::Tensor index = order_tensor.narrow(0, start, count);
@@ -346,15 +358,20 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
         // Gradients are dropped rather than zeroed (PyTorch 2's default, set_to_none): backward then hands its
         // fresh gradient buffers to the parameters instead of adding them into zero-filled ones.
         for (torch::Tensor& p : parameters) p.mutable_grad().reset();
+        lap(times.data);
         torch::Tensor logits;
         {
           CpuAutocast autocast(bf16);
           logits = model->forward(x);
         }
         torch::Tensor loss = F::cross_entropy(logits.to(torch::kFloat32), y, cross_entropy_options);
+        lap(times.forward);
         loss.backward();
+        lap(times.backward);
         optimizer.step();
         const double loss_value = loss.item<double>();
+        lap(times.optimizer);
+        accounting.AddStep(side, count, times);
         if (!std::isfinite(loss_value)) {
           throw std::runtime_error("training diverged: the loss is " + std::to_string(loss_value) + " at epoch " +
                                    std::to_string(epoch + 1) + ", step " + std::to_string(step + 1));
@@ -364,7 +381,9 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
 
         if (step + 1 != (evals_done + 1) * steps / evals) continue;
         ++evals_done;
-        train_seconds += SecondsSince(segment_start);
+        const double segment_seconds = SecondsSince(segment_start);
+        train_seconds += segment_seconds;
+        accounting.AddTrainSeconds(side, segment_seconds);
         const Clock::time_point eval_start = Clock::now();
         runlog::EvalPoint point;
         point.epoch = epoch + static_cast<double>(step + 1) / static_cast<double>(steps);
@@ -374,6 +393,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
         loss_sum = 0;
         loss_images = 0;
         const double eval_seconds = SecondsSince(eval_start);
+        accounting.AddEvaluation(eval_seconds);
         point.wall_seconds = SecondsSince(wall_start);
         result.run.points.push_back(point);
         result.epochs_run = epoch + 1;
@@ -414,6 +434,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
 
   result.run.train_seconds = train_seconds;
   result.run.wall_seconds = SecondsSince(wall_start);
+  result.hardware = accounting.Summarize(recipe, result.run.wall_seconds, dataset_bytes);
   if (!failure.empty()) {
     result.run.status = runlog::RunStatus::kFailed;
     result.run.error = failure;
@@ -422,7 +443,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   }
   if (options.log) {
     options.log->WriteEnd(result.run.status, result.tta_seconds, result.epochs_run, result.run.train_seconds,
-                          result.run.wall_seconds, result.run.error);
+                          result.run.wall_seconds, result.run.error, {{"hardware", result.hardware}});
   }
   if (rethrow) std::rethrow_exception(rethrow);
   return result;

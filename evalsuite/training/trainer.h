@@ -60,6 +60,9 @@ struct TrainResult {
   double target = 0;
   int threads = 0;
   RunSeeds seeds;
+  // FLOPs and bytes per sample, achieved FLOP/s per phase, time and memory breakdowns (step_accounting.h); the
+  // log's end record carries it as "hardware".
+  nlohmann::json hardware = nlohmann::json::object();
 };
 
 // Throws UsageError naming the option (--threads, --epochs, --target, --train-subset, --evals-per-epoch) that is

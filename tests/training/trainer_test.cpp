@@ -3,6 +3,8 @@
 // dataset-fashion-mnist is not installed.
 #include "evalsuite/training/trainer.h"
 
+#include "evalsuite/training/model_cost.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -14,6 +16,7 @@
 #include "evalsuite/common/seeds.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
+#include "evalsuite/training/model_cost.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::training {
@@ -136,6 +139,38 @@ TEST_F(TrainerTest, LogRecordsHeaderEvaluationsAndEnd) {
         std::find_if(log.points.begin(), log.points.end(), [](const runlog::EvalPoint& p) { return p.metric >= 0.5; });
     EXPECT_DOUBLE_EQ(*result.tta_seconds, first->train_seconds);
   }
+  // The end record's hardware block: one phase per resolution with the counted FLOPs per sample, every sample
+  // trained, phase seconds adding up to the run's training time, and a time breakdown inside the wall time.
+  const nlohmann::json end = nlohmann::json::parse(text.substr(text.rfind('\n', text.size() - 2) + 1));
+  ASSERT_EQ(end["type"], "end");
+  const nlohmann::json& hw = end.at("hardware");
+  EXPECT_EQ(hw, result.hardware);
+  ASSERT_EQ(hw["phases"].size(), 2u);
+  const entries::Recipe& recipe = entries::FindBuiltinEntry("progressive-resize")->recipe;
+  double phase_seconds = 0;
+  for (size_t i = 0; i < 2; ++i) {
+    const nlohmann::json& phase = hw["phases"][i];
+    const int side = i == 0 ? 14 : 28;
+    EXPECT_EQ(phase["side"], side);
+    EXPECT_EQ(phase["samples"], 1500);
+    EXPECT_DOUBLE_EQ(phase["flops_per_sample"].get<double>(),
+                     CountConvNetCost(recipe.model, side, recipe.batch_size, "fp32").TrainingFlops());
+    EXPECT_GT(phase["achieved_flops"].get<double>(), 0);
+    phase_seconds += phase["seconds"].get<double>();
+  }
+  EXPECT_NEAR(phase_seconds, result.run.train_seconds, 1e-9);
+  const nlohmann::json& time = hw["time"];
+  double parts = 0;
+  for (const char* key : {"data", "forward", "backward", "optimizer", "evaluation", "idle"}) {
+    EXPECT_GE(time[key].get<double>(), 0) << key;
+    parts += time[key].get<double>();
+  }
+  EXPECT_GT(time["forward"].get<double>(), 0);
+  EXPECT_GT(time["backward"].get<double>(), 0);
+  EXPECT_NEAR(parts, time["wall"].get<double>(), 1e-6);
+  EXPECT_GT(hw["memory"]["peak_rss"].get<double>(), hw["memory"]["dataset"].get<double>());
+  // 1500 training and 5000 validation images as floats, plus the 14x14 copy of the training images.
+  EXPECT_DOUBLE_EQ(hw["memory"]["dataset"].get<double>(), 4.0 * (1500 * 784 + 5000 * 784 + 1500 * 196));
 }
 
 TEST_F(TrainerTest, StopAtTargetEndsAtTheFirstEvaluationAtTheTarget) {

@@ -1,0 +1,91 @@
+#include "evalsuite/training/hardware_profile.h"
+
+#include "evalsuite/training/trainer.h"
+#include "stats/roofline.h"
+
+namespace evalsuite::training {
+namespace {
+using nlohmann::json;
+
+double Number(const json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+}
+
+}  // namespace
+
+json HardwareEntryFromRun(const std::string& entry, const entries::Recipe& recipe, int epochs, const json& hardware,
+                          const MachineCeilings& machine) {
+  const double peak = machine.PeakFor(recipe.precision);
+  const stats::Ceilings ceilings{peak, machine.bandwidth_bytes};
+  json phases = json::array();
+  for (json phase : hardware.value("phases", json::array())) {
+    const double achieved = Number(phase, "achieved_flops");
+    phase["mfu"] = stats::ModelFlopsUtilization(achieved, peak);
+    const stats::BottleneckVerdict v = stats::ClassifyBottleneck(Number(phase, "intensity"), achieved, ceilings);
+    phase["bound"] = stats::BottleneckName(v.bound);
+    phase["attainable_flops"] = v.attainable_flops;
+    phases.push_back(phase);
+  }
+  const double achieved = Number(hardware, "achieved_flops");
+  const double intensity = Number(hardware, "intensity");
+  const stats::BottleneckVerdict verdict = stats::ClassifyBottleneck(intensity, achieved, ceilings);
+  const double train_seconds = Number(hardware, "train_seconds");
+  return {{"entry", entry},
+          {"precision", recipe.precision},
+          {"batch_size", recipe.batch_size},
+          {"epochs", epochs},
+          {"peak_flops", peak},
+          {"flops_per_sample", Number(hardware, "flops_per_sample")},
+          {"bytes_per_sample", Number(hardware, "bytes_per_sample")},
+          {"intensity", intensity},
+          {"samples_per_second", train_seconds > 0 ? Number(hardware, "samples") / train_seconds : 0.0},
+          {"achieved_flops", achieved},
+          {"mfu", stats::ModelFlopsUtilization(achieved, peak)},
+          {"phases", phases},
+          {"time", hardware.value("time", json::object())},
+          {"memory", hardware.value("memory", json::object())},
+          {"bound", stats::BottleneckName(verdict.bound)},
+          {"attainable_flops", verdict.attainable_flops},
+          {"evidence", verdict.evidence}};
+}
+
+json ProfileEntryHardware(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data,
+                          const MachineCeilings& machine, const ProfileOptions& options) {
+  datasets::FashionMnist subset = data;
+  subset.validation = datasets::TakeFirst(data.validation, options.validation_subset);
+  TrainOptions train;
+  train.seed = options.seed;
+  train.threads = options.threads;
+  train.train_subset = options.train_subset;
+  const TrainResult result = Train(entry, subset, train);
+  json out = HardwareEntryFromRun(entry.name, entry.recipe, entry.epoch_budget, result.hardware, machine);
+  // A full run: every training image each epoch at the profiled seconds per sample, and one evaluation of the
+  // whole validation split per epoch at the profiled seconds per validation image.
+  const double samples = Number(result.hardware, "samples");
+  const double evaluated_images = static_cast<double>(subset.validation.size() * result.run.points.size());
+  if (samples > 0 && evaluated_images > 0) {
+    const double epochs = entry.epoch_budget;
+    const double train_s = Number(result.hardware, "train_seconds") / samples * static_cast<double>(data.train.size()) * epochs;
+    const double eval_s = result.hardware["time"].value("evaluation", 0.0) / evaluated_images *
+                          static_cast<double>(data.validation.size()) * epochs;
+    out["full_run_estimate"] = {
+        {"train_seconds", train_s}, {"evaluation_seconds", eval_s}, {"evaluation_share", eval_s / (train_s + eval_s)}};
+  }
+  out["profile"] = {{"train_images", result.run.header["data"]["train_images"]},
+                    {"validation_images", subset.validation.size()},
+                    {"threads", result.threads},
+                    {"status", runlog::RunStatusName(result.run.status)}};
+  return out;
+}
+
+json BuildHardwareSection(const MachineCeilings& machine, const std::vector<json>& entries) {
+  return {{"machine", MachineCeilingsToJson(machine)},
+          {"entries", entries},
+          {"method",
+           "FLOPs and bytes per sample counted per layer (evalsuite/training/model_cost.h); achieved FLOP/s = "
+           "model FLOPs of the samples trained / training seconds (PaLM's MFU: over the measured peak of the run's "
+           "precision); roofline after Williams et al. 2009 with the measured peak and triad bandwidth; each entry "
+           "profiled on a subset with its own recipe and epoch budget"}};
+}
+
+}  // namespace evalsuite::training

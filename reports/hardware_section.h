@@ -1,0 +1,41 @@
+// The "hardware" section of the report model: why TTA is what it is. Produced by `evalsuite machine --entries`
+// (evalsuite/training/hardware_profile.h) and placed with `evalsuite report --section hardware=FILE`; rendered
+// here as tables, one sentence per entry naming its bound, and a roofline chart (Williams et al. 2009) with every
+// entry and every progressive-resize stage as a point. Shape:
+//
+// "hardware": {
+//   "machine": {"cpu_model", "cores", "threads", "peak_fp32_flops", "peak_bf16_flops", "bandwidth_bytes",
+//               "ridge_fp32", "theoretical": {"derived", "fp32_flops_per_second", "derivation"},
+//               "probes": [{"name", "shape", "unit", "best", "median"}]},
+//   "entries": [{"entry", "precision", "batch_size", "flops_per_sample", "bytes_per_sample", "intensity",
+//                "samples_per_second", "achieved_flops", "mfu", "peak_flops", "bound", "evidence",
+//                "phases": [{"side", "flops_per_sample", "intensity", "samples_per_second", "achieved_flops", "mfu"}],
+//                "time": {"data", "forward", "backward", "optimizer", "evaluation", "idle", "wall"} (seconds),
+//                "full_run_estimate": {"train_seconds", "evaluation_seconds", "evaluation_share"},
+//                "memory": {"parameters", "gradients", "optimizer_state", "activations", "temporaries",
+//                           "input_batch", "dataset", "steady", "peak", "peak_rss"} (bytes)}]
+// }
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "reports/report_table.h"
+
+namespace evalsuite::reports {
+
+constexpr const char* kHardwareSectionKey = "hardware";
+
+bool HasHardwareSection(const nlohmann::json& section);
+ReportTable HardwareMachineTable(const nlohmann::json& section);
+// One row per entry and phase (a progressive-resize stage is its own row).
+ReportTable HardwareEntriesTable(const nlohmann::json& section);
+ReportTable HardwareTimeTable(const nlohmann::json& section);
+ReportTable HardwareMemoryTable(const nlohmann::json& section);
+// "baseline is overhead-bound: intensity ... (MFU 4.1%; 62% of its step is forward+backward, ...)" per entry.
+std::vector<std::string> HardwareBottleneckSentences(const nlohmann::json& section);
+// Log-log roofline: the memory slope and compute roof(s), one dot per entry phase (data-chart="roofline").
+std::string RooflineChart(const nlohmann::json& section);
+
+}  // namespace evalsuite::reports

@@ -1,0 +1,69 @@
+// The machine ceilings: probes return positive figures that agree with themselves within a run (the median of
+// the repetitions near the best: no assertion on how fast), and the theoretical peak's derivation from
+// /proc/cpuinfo text by hand.
+#include "evalsuite/training/machine_ceilings.h"
+
+#include <gtest/gtest.h>
+
+#include "evalsuite/common/cpu_features.h"
+#include "evalsuite/common/theoretical_peak.h"
+
+namespace evalsuite::training {
+namespace {
+
+TEST(MachineCeilings, ProbesArePositiveAndStableWithinARun) {
+  CeilingOptions options;
+  options.threads = 1;
+  options.repetitions = 3;
+  options.seconds_per_repetition = 0.03;
+  options.triad_elements = int64_t{1} << 22;
+  options.matmul_side = 256;
+  options.conv_batch = 1;
+  const MachineCeilings m = MeasureMachineCeilings(options);
+  EXPECT_EQ(m.threads, 1);
+  ASSERT_GE(m.probes.size(), 3u);
+  for (const ProbeResult& p : m.probes) {
+    SCOPED_TRACE(p.name);
+    ASSERT_EQ(p.per_second.size(), 3u);
+    for (double r : p.per_second) EXPECT_GT(r, 0);
+    // Stable within the run: on a shared machine a repetition may be slowed, but not the middle one by 10x.
+    EXPECT_GT(p.Median(), p.Best() / 10);
+  }
+  EXPECT_GT(m.peak_fp32_flops, 0);
+  EXPECT_GT(m.bandwidth_bytes, 0);
+  EXPECT_GT(m.RidgeIntensity("fp32"), 0);
+  const nlohmann::json j = MachineCeilingsToJson(m);
+  EXPECT_EQ(j["threads"], 1);
+  EXPECT_DOUBLE_EQ(j["peak_fp32_flops"].get<double>(), m.peak_fp32_flops);
+}
+
+TEST(TheoreticalPeak, Zen5WithAvx512Bf16) {
+  // This machine's /proc/cpuinfo: AMD family 26 (Zen 5), 2596.122 MHz, AVX-512 and AVX-512 BF16.
+  const CpuFacts cpu = ParseCpuInfo(
+      "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: AMD EPYC\n"
+      "cpu MHz\t\t: 2596.122\nflags\t\t: fpu avx2 fma avx512f avx512_bf16\n");
+  EXPECT_EQ(cpu.family, 26);
+  EXPECT_EQ(cpu.model_number, 2);
+  EXPECT_DOUBLE_EQ(cpu.mhz, 2596.122);
+  const TheoreticalPeak peak = DeriveTheoreticalPeak(cpu, 2);
+  ASSERT_TRUE(peak.derived);
+  // 2 cores x 2596.122e6 Hz x 2 FMA units x 16 lanes x 2 = 332.30 GFLOP/s; bf16 dot products double it.
+  EXPECT_DOUBLE_EQ(peak.fp32_flops_per_second, 2 * 2596.122e6 * 64);
+  EXPECT_DOUBLE_EQ(peak.bf16_flops_per_second, 2 * 2596.122e6 * 128);
+  EXPECT_NE(peak.derivation.find("Zen 5"), std::string::npos) << peak.derivation;
+}
+
+TEST(TheoreticalPeak, Zen3HasNoNativeBf16AndUnknownCpusGetAReason) {
+  const CpuFacts zen3 = ParseCpuInfo(
+      "processor : 0\nvendor_id : AuthenticAMD\ncpu family : 25\nmodel : 1\ncpu MHz : 2000.000\nflags : avx2 fma\n");
+  const TheoreticalPeak peak = DeriveTheoreticalPeak(zen3, 4);
+  ASSERT_TRUE(peak.derived);
+  EXPECT_DOUBLE_EQ(peak.fp32_flops_per_second, 4 * 2000e6 * 32);  // 2 x 256-bit FMA: 32 FLOPs per cycle
+  EXPECT_DOUBLE_EQ(peak.bf16_flops_per_second, peak.fp32_flops_per_second);
+  const TheoreticalPeak unknown = DeriveTheoreticalPeak(ParseCpuInfo("processor : 0\nvendor_id : Other\n"), 2);
+  EXPECT_FALSE(unknown.derived);
+  EXPECT_NE(unknown.derivation.find("not derived"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace evalsuite::training
