@@ -22,5 +22,6 @@ int main(int argc, char** argv) {
   cli::RegisterHoldoutCommand(app);
   cli::RegisterLabelCommand(app);
   cli::RegisterMachineCommand(app);
+  cli::RegisterLatencyCommand(app);
   return cli::RunApp(app, argc, argv);
 }

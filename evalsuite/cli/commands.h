@@ -14,6 +14,7 @@ void RegisterReportCommand(CLI::App& app);   // evalsuite report STORE --out DIR
 void RegisterImportCommand(CLI::App& app);   // evalsuite import PATH...
 void RegisterLabelCommand(CLI::App& app);    // evalsuite label serve|agreement|export
 void RegisterMachineCommand(CLI::App& app);  // evalsuite machine: peak FLOP/s and bandwidth
+void RegisterLatencyCommand(CLI::App& app);  // evalsuite latency MODEL.pt --holdout DIR
 
 // evalsuite holdout crawl|dedupe|freeze|eval|fashion-mnist: one group, one file per verb.
 void RegisterHoldoutCommand(CLI::App& app);

@@ -1,0 +1,177 @@
+// `evalsuite latency MODEL.pt --holdout DIR`: DAWNBench's inference metrics for a TorchScript model on a frozen
+// holdout: batch-1 latency percentiles after warm-up, throughput at the best batch size, cost per 10,000 images
+// from --price-per-hour, and the top-1/top-5 the same model reaches on that holdout (holdout eval's classifier
+// and pipeline, evalsuite/generalization/), optionally placed among DAWNBench's inference entries.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "datasets/images/holdout_manifest.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/generalization/dawnbench_inference.h"
+#include "evalsuite/generalization/holdout_evaluation.h"
+#include "evalsuite/generalization/latency.h"
+
+namespace evalsuite::cli {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct LatencyArgs {
+  std::string model;
+  std::string holdout;
+  int threads = 1;
+  size_t max_images = 1000;
+  int warmup = 10;
+  std::vector<int> batch_sizes = {1, 8, 32, 128};
+  std::optional<double> price_per_hour;
+  std::string dawnbench;
+  std::string json_file;
+};
+
+// Keeps the preprocessed images the evaluation pipeline hands to a model: the pipeline decodes and preprocesses
+// exactly as holdout eval does, and the latency is then timed on those floats alone.
+class CapturingClassifier : public generalization::Classifier {
+ public:
+  explicit CapturingClassifier(size_t image_floats) : image_floats_(image_floats) {}
+  int num_outputs() const override { return generalization::kTopK; }
+  void TopK(const float* batch, int n, int32_t* top) override {
+    images_.insert(images_.end(), batch, batch + static_cast<size_t>(n) * image_floats_);
+    std::fill(top, top + static_cast<ptrdiff_t>(n) * generalization::kTopK, -1);
+  }
+  std::vector<float>& images() { return images_; }
+
+ private:
+  size_t image_floats_;
+  std::vector<float> images_;
+};
+
+void RunLatency(const LatencyArgs& args) {
+  if (args.threads < 1) throw UsageError("--threads", "must be at least 1");
+  std::ofstream json_out;
+  if (!args.json_file.empty()) {
+    json_out.open(args.json_file, std::ios::trunc);
+    if (!json_out) throw IoError(args.json_file, "cannot write the JSON output");
+  }
+  std::vector<generalization::InferenceEntry> dawnbench;
+  if (!args.dawnbench.empty()) dawnbench = generalization::ReadDawnbenchInference(args.dawnbench);
+  const datasets::Holdout holdout = datasets::ReadHoldout(args.holdout);
+  generalization::ModelSpec spec;
+  spec.name = fs::path(args.model).stem().string();
+  spec.file = args.model;
+  generalization::ApplySidecar(&spec);
+  const datasets::PreprocessSpec preprocess =
+      spec.preprocess ? *spec.preprocess : generalization::DefaultPreprocessFor(holdout.class_list);
+  generalization::SetInferenceThreads(args.threads);
+
+  // Accuracy on the whole holdout, as holdout eval reports it.
+  generalization::EvaluationOptions eval_options;
+  eval_options.default_preprocess = preprocess;
+  eval_options.pipeline.threads = args.threads;
+  generalization::HoldoutEvaluator evaluator({spec}, eval_options);
+  const json evaluated = evaluator.Evaluate(args.holdout);
+  const json& model_result = evaluated["models"][0];
+
+  // The first --max-images images, preprocessed by the same pipeline.
+  std::vector<fs::path> files;
+  for (const datasets::HoldoutItem& item : holdout.items) {
+    if (files.size() >= args.max_images) break;
+    files.push_back(fs::path(args.holdout) / item.path);
+  }
+  size_t image_floats = 1;
+  for (int64_t d : preprocess.OutputShape()) image_floats *= static_cast<size_t>(d);
+  CapturingClassifier capture(image_floats);
+  generalization::PipelineOptions pipeline;
+  pipeline.threads = args.threads;
+  generalization::RunPipeline(files, {preprocess}, {{&capture, 0}}, pipeline);
+
+  generalization::LoadedClassifier loaded = generalization::LoadTorchScriptClassifier(spec.file, preprocess.OutputShape());
+  generalization::LatencyOptions options;
+  options.warmup = args.warmup;
+  options.batch_sizes = args.batch_sizes;
+  options.price_per_hour = args.price_per_hour;
+  const generalization::LatencyResult r =
+      generalization::MeasureLatency(*loaded.classifier, capture.images(), image_floats, options);
+
+  const double top1 = model_result["top1"]["accuracy"].get<double>();
+  const double top5 = model_result["top5"]["accuracy"].get<double>();
+  std::cout << fmt::format("{} on {} ({} images timed, {} threads; {})\n", spec.name, holdout.name, r.seconds.size(),
+                           args.threads, loaded.note);
+  std::cout << fmt::format("latency at batch 1: p50 {:.3f} ms  p90 {:.3f} ms  p99 {:.3f} ms  mean {:.3f} ms\n",
+                           1e3 * r.p50, 1e3 * r.p90, 1e3 * r.p99, 1e3 * r.mean);
+  for (const auto& [batch, rate] : r.throughput) std::cout << fmt::format("  batch {:>4}: {:>9.0f} images/s\n", batch, rate);
+  std::cout << fmt::format("best batch {}: {:.0f} images/s; top-1 {:.4f}, top-5 {:.4f} on {} images\n", r.best_batch,
+                           r.best_throughput, top1, top5, model_result["evaluated"].get<int64_t>());
+  if (r.cost_per_10k_batch1) {
+    std::cout << fmt::format("cost per 10,000 images at {} USD/h: {:.6f} USD at batch 1 (DAWNBench's), {:.6f} at batch {}\n",
+                             *args.price_per_hour, *r.cost_per_10k_batch1, *r.cost_per_10k_best, r.best_batch);
+  }
+  json out = {{"model", spec.name},
+              {"file", spec.file.string()},
+              {"holdout", holdout.name},
+              {"threads", args.threads},
+              {"top1", top1},
+              {"top5", top5},
+              {"price_per_hour", args.price_per_hour ? json(*args.price_per_hour) : json()},
+              {"latency", generalization::LatencyResultToJson(r)}};
+  if (!dawnbench.empty()) {
+    // DAWNBench ranks inference by latency: the user's model goes where its mean batch-1 latency falls.
+    std::cout << "\nAmong DAWNBench's inference entries (by latency; their hardware differs):\n";
+    json placed = json::array();
+    bool shown = false;
+    auto show_self = [&] {
+      std::cout << fmt::format("  {:>9.3f} ms  {:>10}  top-1 {:.4f}  {} (this model, this machine)\n", 1e3 * r.mean,
+                               r.cost_per_10k_batch1 ? fmt::format("${:.4f}", *r.cost_per_10k_batch1) : "—", top1,
+                               spec.name);
+      shown = true;
+    };
+    std::sort(dawnbench.begin(), dawnbench.end(),
+              [](const auto& a, const auto& b) { return a.latency_ms < b.latency_ms; });
+    for (const generalization::InferenceEntry& e : dawnbench) {
+      if (!shown && 1e3 * r.mean <= e.latency_ms) show_self();
+      std::cout << fmt::format("  {:>9.3f} ms  {:>10}  {}  {} on {}\n", e.latency_ms,
+                               e.cost_per_10k ? fmt::format("${:.4f}", *e.cost_per_10k) : "—",
+                               e.top1 ? fmt::format("top-1 {:.4f}", *e.top1)
+                                      : e.top5 ? fmt::format("top-5 {:.4f}", *e.top5) : "accuracy —",
+                               e.model, e.hardware);
+      placed.push_back(generalization::InferenceEntryToJson(e));
+    }
+    if (!shown) show_self();
+    out["dawnbench"] = placed;
+  }
+  if (json_out.is_open()) {
+    json_out << out.dump(2) << "\n";
+    if (!json_out) throw IoError(args.json_file, "cannot write the JSON output");
+  }
+}
+
+}  // namespace
+
+void RegisterLatencyCommand(CLI::App& app) {
+  CLI::App* command = app.add_subcommand(
+      "latency", "Inference latency (p50/p90/p99 at batch 1), best-batch throughput, cost and accuracy on a holdout");
+  auto args = std::make_shared<LatencyArgs>();
+  command->add_option("MODEL", args->model, "TorchScript model (model.json beside it gives its preprocessing)")
+      ->required();
+  command->add_option("--holdout", args->holdout, "frozen holdout folder")->required();
+  command->add_option("--threads", args->threads, "LibTorch threads")->capture_default_str();
+  command->add_option("--max-images", args->max_images, "images timed at batch 1")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
+  command->add_option("--warmup", args->warmup, "untimed calls first")->capture_default_str()->check(CLI::Range(0, 100000));
+  command->add_option("--batch-sizes", args->batch_sizes, "batch sizes for throughput")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 16));
+  command->add_option("--price-per-hour", args->price_per_hour, "USD per hour of this machine (cost per 10,000 images)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--dawnbench", args->dawnbench, "DAWNBench entries folder or inference JSON to place the model among");
+  command->add_option("--json", args->json_file, "also write the figures as JSON to FILE");
+  command->callback([args] { RunLatency(*args); });
+}
+
+}  // namespace evalsuite::cli

@@ -1,0 +1,73 @@
+#include "evalsuite/generalization/dawnbench_inference.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
+
+namespace evalsuite::generalization {
+namespace fs = std::filesystem;
+namespace {
+
+std::optional<double> OptionalNumber(const nlohmann::json& j, const char* key, const std::string& file) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  if (!j[key].is_number()) throw InputError(file, std::string("field \"") + key + "\" is not a number");
+  return j[key].get<double>();
+}
+
+InferenceEntry ReadOne(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw IoError(file.string(), "cannot read the DAWNBench inference entry");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string content = text.str();
+  if (content.rfind("\xEF\xBB\xBF", 0) == 0) content.erase(0, 3);  // a byte-order mark, as some entries have
+  const nlohmann::json j = ParseUserJson(content, file.string());
+  if (!j.is_object()) throw InputError(file.string(), "not a JSON object");
+  InferenceEntry e;
+  e.file = file.string();
+  e.model = j.value("model", std::string());
+  e.hardware = j.value("hardware", std::string());
+  const std::optional<double> latency = OptionalNumber(j, "latency", file.string());
+  if (!latency) throw InputError(file.string(), "field \"latency\" (ms) is missing");
+  e.latency_ms = *latency;
+  if (auto cost = OptionalNumber(j, "cost", file.string())) e.cost_per_10k = *cost * 10000;
+  if (auto top1 = OptionalNumber(j, "top1Accuracy", file.string())) e.top1 = *top1 / 100;
+  if (auto top5 = OptionalNumber(j, "top5Accuracy", file.string())) e.top5 = *top5 / 100;
+  return e;
+}
+
+}  // namespace
+
+std::vector<InferenceEntry> ReadDawnbenchInference(const fs::path& path) {
+  std::vector<InferenceEntry> entries;
+  if (!fs::is_directory(path)) {
+    entries.push_back(ReadOne(path));
+    return entries;
+  }
+  std::vector<fs::path> files;
+  for (const auto& item : fs::recursive_directory_iterator(path)) {
+    if (item.is_regular_file() && item.path().extension() == ".json" &&
+        item.path().parent_path().filename() == "inference") {
+      files.push_back(item.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) entries.push_back(ReadOne(file));
+  return entries;
+}
+
+nlohmann::json InferenceEntryToJson(const InferenceEntry& e) {
+  auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  return {{"file", e.file},
+          {"model", e.model},
+          {"hardware", e.hardware},
+          {"latency_ms", e.latency_ms},
+          {"cost_per_10k_images", optional(e.cost_per_10k)},
+          {"top1", optional(e.top1)},
+          {"top5", optional(e.top5)}};
+}
+
+}  // namespace evalsuite::generalization

@@ -1,0 +1,40 @@
+// Inference latency as DAWNBench's inference table reads it: per-image latency at batch 1 (p50, p90, p99 and mean
+// over the images, after warm-up), throughput at the best of several batch sizes, and the cost of classifying
+// 10,000 images from a price per hour (DAWNBench's cost: batch-1 latency x 10,000 x price; also given at the best
+// batch). Runs any Classifier (classifier.h), so a fake one tests it; no LibTorch here.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+#include "evalsuite/generalization/classifier.h"
+
+namespace evalsuite::generalization {
+
+struct LatencyOptions {
+  int warmup = 10;  // untimed batch-1 calls first (oneDNN primitive creation, caches)
+  std::vector<int> batch_sizes = {1, 8, 32, 128};
+  double min_throughput_seconds = 0.5;  // each batch size runs over the images until at least this long
+  std::optional<double> price_per_hour;  // USD per hour of the machine
+  // Seconds from a monotonic clock; tests pass a fake one. Empty: std::chrono::steady_clock.
+  std::function<double()> now;
+};
+
+struct LatencyResult {
+  std::vector<double> seconds;  // batch-1 latency of each image, in order
+  double p50 = 0, p90 = 0, p99 = 0, mean = 0;
+  std::vector<std::pair<int, double>> throughput;  // (batch size, images per second)
+  int best_batch = 0;
+  double best_throughput = 0;
+  std::optional<double> cost_per_10k_batch1;  // USD
+  std::optional<double> cost_per_10k_best;
+};
+
+// `images` holds n images of `image_floats` floats each (the classifier's input shape), n >= 1.
+LatencyResult MeasureLatency(Classifier& classifier, const std::vector<float>& images, size_t image_floats,
+                             const LatencyOptions& options);
+nlohmann::json LatencyResultToJson(const LatencyResult& result);
+
+}  // namespace evalsuite::generalization

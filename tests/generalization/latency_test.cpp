@@ -1,0 +1,123 @@
+// Latency percentiles, throughput and cost of fake classifiers whose per-image time is known: one that advances a
+// fake clock (exact figures) and one that really sleeps (the measured times can only be longer).
+#include "evalsuite/generalization/latency.h"
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/generalization/dawnbench_inference.h"
+#include "tests/support/test_support.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+namespace evalsuite::generalization {
+namespace {
+
+// Image i (its first float holds i) costs kCost[i % 4] ms plus 2 ms per call.
+constexpr double kCost[] = {1, 2, 3, 10};
+
+class FakeClockClassifier : public Classifier {
+ public:
+  explicit FakeClockClassifier(double* clock) : clock_(clock) {}
+  int num_outputs() const override { return 10; }
+  void TopK(const float* batch, int n, int32_t* top) override {
+    *clock_ += 2e-3;
+    for (int i = 0; i < n; ++i) *clock_ += kCost[static_cast<int>(batch[i]) % 4] * 1e-3;
+    std::fill(top, top + static_cast<ptrdiff_t>(n) * kTopK, 0);
+  }
+
+ private:
+  double* clock_;
+};
+
+class SleepingClassifier : public Classifier {
+ public:
+  int num_outputs() const override { return 10; }
+  void TopK(const float* batch, int n, int32_t* top) override {
+    for (int i = 0; i < n; ++i) {
+      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int>(kCost[static_cast<int>(batch[i]) % 4] * 1000)));
+    }
+    std::fill(top, top + static_cast<ptrdiff_t>(n) * kTopK, 0);
+  }
+};
+
+std::vector<float> Images(int n) {
+  std::vector<float> images;
+  for (int i = 0; i < n; ++i) images.push_back(static_cast<float>(i));  // one float per image
+  return images;
+}
+
+TEST(Latency, PercentilesOfAKnownFakeModel) {
+  double clock = 0;
+  FakeClockClassifier model(&clock);
+  LatencyOptions options;
+  options.now = [&clock] { return clock; };
+  options.batch_sizes = {1, 4, 8};
+  options.min_throughput_seconds = 0.1;
+  options.price_per_hour = 3.6;  // 0.001 USD per second
+  const LatencyResult r = MeasureLatency(model, Images(8), 1, options);
+  // Latencies 3,4,5,12,3,4,5,12 ms: numpy.percentile(..., [50, 90, 99]) = 4.5, 12, 12; mean 6.
+  //   /usr/bin/python3 -c "import numpy as np; print(np.percentile([3,4,5,12,3,4,5,12],[50,90,99]))"
+  ASSERT_EQ(r.seconds.size(), 8u);
+  EXPECT_NEAR(r.p50, 4.5e-3, 1e-12);
+  EXPECT_NEAR(r.p90, 12e-3, 1e-12);
+  EXPECT_NEAR(r.p99, 12e-3, 1e-12);
+  EXPECT_NEAR(r.mean, 6e-3, 1e-12);
+  // Batch 8: 8 images in 2 + 32 ms; batch 4: 4 in 2 + 16; batch 1: 8 in 48 ms.
+  ASSERT_EQ(r.throughput.size(), 3u);
+  EXPECT_NEAR(r.throughput[0].second, 8 / 48e-3, 1e-6);
+  EXPECT_NEAR(r.throughput[2].second, 8 / 34e-3, 1e-6);
+  EXPECT_EQ(r.best_batch, 8);
+  ASSERT_TRUE(r.cost_per_10k_batch1);
+  EXPECT_NEAR(*r.cost_per_10k_batch1, 10000 * 6e-3 * 0.001, 1e-12);  // DAWNBench's cost: 0.06 USD
+  EXPECT_NEAR(*r.cost_per_10k_best, 10000 / (8 / 34e-3) * 0.001, 1e-12);
+  const nlohmann::json j = LatencyResultToJson(r);
+  EXPECT_NEAR(j["latency_ms"]["p50"].get<double>(), 4.5, 1e-9);
+}
+
+TEST(Latency, SleepingModelIsNeverFasterThanItsSleeps) {
+  SleepingClassifier model;
+  LatencyOptions options;
+  options.warmup = 1;
+  options.batch_sizes = {1, 4};
+  options.min_throughput_seconds = 0.01;
+  const LatencyResult r = MeasureLatency(model, Images(8), 1, options);
+  // Sleeps of 1, 2, 3, 10, 1, 2, 3, 10 ms: numpy.percentile gives p50 2.5, p90 10; mean 4.
+  EXPECT_GE(r.p50, 2.5e-3);
+  EXPECT_GE(r.p90, 10e-3);
+  EXPECT_GE(r.mean, 4e-3);
+  EXPECT_LE(r.p50, r.p90);
+  EXPECT_LE(r.p90, r.p99);
+  EXPECT_FALSE(r.cost_per_10k_batch1);
+  for (const auto& [batch, rate] : r.throughput) EXPECT_LE(rate, 1 / 4e-3) << batch;  // at most 1 per 4 ms mean
+}
+
+TEST(DawnbenchInference, ReadsTheSharedEntries) {
+  EVALSUITE_REQUIRE_SHARED_DATA(shared);
+  const std::vector<InferenceEntry> entries = ReadDawnbenchInference(shared / "dawnbench");
+  ASSERT_EQ(entries.size(), 5u);
+  const auto intel = std::find_if(entries.begin(), entries.end(),
+                                  [](const InferenceEntry& e) { return e.file.find("Intel_resnet50") != std::string::npos; });
+  ASSERT_NE(intel, entries.end());
+  EXPECT_DOUBLE_EQ(intel->latency_ms, 17.38);
+  ASSERT_TRUE(intel->cost_per_10k);
+  EXPECT_NEAR(*intel->cost_per_10k, 0.0164, 1e-12);  // 1.64e-06 USD per image
+  EXPECT_NEAR(*intel->top5, 0.9307, 1e-12);
+  EXPECT_FALSE(intel->top1);
+}
+
+TEST(DawnbenchInference, MissingLatencyNamesTheFileAndField) {
+  testing::TempDir dir;
+  testing::WriteFile(dir / "bad.json", R"({"model": "m", "cost": null})");
+  try {
+    ReadDawnbenchInference(dir / "bad.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("latency"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace evalsuite::generalization
