@@ -39,9 +39,10 @@ class CapturingClassifier : public generalization::Classifier {
  public:
   explicit CapturingClassifier(size_t image_floats) : image_floats_(image_floats) {}
   int num_outputs() const override { return generalization::kTopK; }
-  void TopK(const float* batch, int n, int32_t* top) override {
+  void TopK(const float* batch, int n, int32_t* top, float* scores = nullptr) override {
     images_.insert(images_.end(), batch, batch + static_cast<size_t>(n) * image_floats_);
     std::fill(top, top + static_cast<ptrdiff_t>(n) * generalization::kTopK, -1);
+    if (scores) std::fill(scores, scores + static_cast<ptrdiff_t>(n) * generalization::kTopK, 0.0f);
   }
   std::vector<float>& images() { return images_; }
 

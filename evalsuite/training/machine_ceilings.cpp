@@ -11,6 +11,7 @@
 #include "evalsuite/common/cpu_features.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/onednn_isa_cap.h"
+#include "stats/descriptive.h"
 
 namespace evalsuite::training {
 namespace {
@@ -91,13 +92,7 @@ ProbeResult TriadProbe(const CeilingOptions& o) {
 
 double ProbeResult::Best() const { return per_second.empty() ? 0 : *std::max_element(per_second.begin(), per_second.end()); }
 
-double ProbeResult::Median() const {
-  if (per_second.empty()) return 0;
-  std::vector<double> sorted = per_second;
-  std::sort(sorted.begin(), sorted.end());
-  const size_t m = sorted.size() / 2;
-  return sorted.size() % 2 ? sorted[m] : 0.5 * (sorted[m - 1] + sorted[m]);
-}
+double ProbeResult::Median() const { return per_second.empty() ? 0 : stats::Median(per_second); }
 
 double MachineCeilings::PeakFor(const std::string& precision) const {
   return precision == "bf16" && peak_bf16_flops > 0 ? peak_bf16_flops : peak_fp32_flops;

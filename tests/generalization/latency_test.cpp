@@ -21,7 +21,7 @@ class FakeClockClassifier : public Classifier {
  public:
   explicit FakeClockClassifier(double* clock) : clock_(clock) {}
   int num_outputs() const override { return 10; }
-  void TopK(const float* batch, int n, int32_t* top) override {
+  void TopK(const float* batch, int n, int32_t* top, float* /*scores*/ = nullptr) override {
     *clock_ += 2e-3;
     for (int i = 0; i < n; ++i) *clock_ += kCost[static_cast<int>(batch[i]) % 4] * 1e-3;
     std::fill(top, top + static_cast<ptrdiff_t>(n) * kTopK, 0);
@@ -34,7 +34,7 @@ class FakeClockClassifier : public Classifier {
 class SleepingClassifier : public Classifier {
  public:
   int num_outputs() const override { return 10; }
-  void TopK(const float* batch, int n, int32_t* top) override {
+  void TopK(const float* batch, int n, int32_t* top, float* /*scores*/ = nullptr) override {
     for (int i = 0; i < n; ++i) {
       std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int>(kCost[static_cast<int>(batch[i]) % 4] * 1000)));
     }
