@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
 #include "evalsuite/common/sha256.h"
@@ -38,18 +39,6 @@ void Refuse(httplib::Response& response, int status, const std::string& reason) 
 void Reply(httplib::Response& response, const json& body) {
   response.status = 200;
   response.set_content(body.dump(), "application/json");
-}
-
-// "2026-11-23T15:04:05.123Z" for a Unix time in milliseconds.
-std::string UtcIso8601Millis(double unix_ms) {
-  const auto whole = static_cast<std::time_t>(std::floor(unix_ms / 1000));
-  const int millis = static_cast<int>(unix_ms - static_cast<double>(whole) * 1000);
-  std::tm tm{};
-  gmtime_r(&whole, &tm);
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, std::clamp(millis, 0, 999));
-  return buffer;
 }
 
 bool ConstantTimeEquals(const std::string& a, const std::string& b) {
@@ -593,7 +582,7 @@ void LabelServer::PostLabel(const httplib::Request& request, httplib::Response& 
       Refuse(response, 400, "'displayed_at' must be the display time in Unix milliseconds (within a day of now)");
       return;
     }
-    shown.displayed_at = UtcIso8601Millis(value.get<double>());
+    shown.displayed_at = evalsuite::UtcIso8601Millis(value.get<double>());
   }
   shown.image_sha256 = ShownSha256(manifest_.items[item_index_.at(item)]);
   if (shown.image_sha256.empty() && *label == Label::kCorrect) {

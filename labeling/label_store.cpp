@@ -7,6 +7,7 @@
 #include <ctime>
 #include <set>
 
+#include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 
 namespace evalsuite::labeling {
@@ -38,19 +39,6 @@ CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
 
 constexpr const char* kSelectColumns =
     "SELECT seq, item, labeler, action, label, undoes, time, seconds, image_sha256, displayed_at FROM events";
-
-// UTC with milliseconds: decisions come faster than one per second.
-std::string UtcNowMillis() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
-                tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(millis));
-  return buffer;
-}
 
 // A prepared statement finalized at scope exit.
 class Statement {
@@ -226,7 +214,7 @@ LabelEvent LabelStore::AppendLabel(const std::string& item_id, const std::string
   event.item_id = item_id;
   event.labeler = labeler;
   event.label = label;
-  event.time = UtcNowMillis();
+  event.time = evalsuite::UtcNowIso8601Millis();
   event.seconds = seconds;
   event.image_sha256 = shown.image_sha256;
   event.displayed_at = shown.displayed_at;
@@ -272,7 +260,7 @@ std::optional<LabelEvent> LabelStore::AppendUndo(const std::string& labeler,
     undo.is_undo = true;
     undo.label = target->label;
     undo.undoes = target->seq;
-    undo.time = UtcNowMillis();
+    undo.time = evalsuite::UtcNowIso8601Millis();
     Statement insert(db_,
                      "INSERT INTO events(item, labeler, action, label, undoes, time, seconds) "
                      "VALUES (?1, ?2, 'undo', ?3, ?4, ?5, 0)",

@@ -13,5 +13,9 @@ std::string EvalsuiteVersion();
 std::string EvalsuiteGitRevision();
 // UTC time now as ISO 8601 ("2026-11-21T23:46:04Z").
 std::string UtcNowIso8601();
+// A Unix time in milliseconds as UTC ISO 8601 with milliseconds ("2026-11-23T15:04:05.123Z"): labeling records
+// decisions, which come faster than one per second.
+std::string UtcIso8601Millis(double unix_ms);
+std::string UtcNowIso8601Millis();
 
 }  // namespace evalsuite
