@@ -12,7 +12,7 @@
 
 int main(int argc, char** argv) {
   namespace cli = evalsuite::cli;
-  if (!cli::ServedByLightBinary(argc, argv)) return cli::ForwardToFullBinary(argc, argv);
+  if (!cli::ServedByLightBinary(argc, argv)) return cli::ForwardToFullBinary(argv);
   // A study's runs are child processes that may start LibTorch (built-in entries, a PyTorch script): they
   // inherit the oneDNN cap from this process's environment (see onednn_isa_cap.h).
   if (std::strcmp(argv[1], "study") == 0) evalsuite::PrepareOneDnnForThisMachine();

@@ -22,8 +22,7 @@ bool ServedByLightBinary(int argc, char** argv) {
   return false;
 }
 
-int ForwardToFullBinary(int argc, char** argv) {
-  (void)argc;
+int ForwardToFullBinary(char** argv) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);

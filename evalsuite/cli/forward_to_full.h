@@ -13,6 +13,6 @@ constexpr const char* kFullBinaryName = "evalsuite-full";
 bool ServedByLightBinary(int argc, char** argv);
 
 // Replaces this process with evalsuite-full; returns only on failure (after printing why): kExitFailure.
-int ForwardToFullBinary(int argc, char** argv);
+int ForwardToFullBinary(char** argv);
 
 }  // namespace evalsuite::cli
