@@ -1,7 +1,6 @@
 #include "labeling/label_server.h"
 
 #include <httplib.h>
-#include <openssl/crypto.h>
 #include <openssl/rand.h>
 
 #include <algorithm>
@@ -19,7 +18,9 @@
 #include "evalsuite/common/json_guard.h"
 #include "evalsuite/common/sha256.h"
 #include "labeling/admin_page.h"
+#include "labeling/http_replies.h"
 #include "labeling/label_page.h"
+#include "labeling/label_views.h"
 
 namespace evalsuite::labeling {
 namespace fs = std::filesystem;
@@ -30,106 +31,6 @@ namespace {
 constexpr const char* kPageTokenHeader = "X-CSRF-Token";
 constexpr const char* kAccessTokenHeader = "X-Evalsuite-Token";
 constexpr const char* kAccessCookie = "evalsuite_token";
-
-void Refuse(httplib::Response& response, int status, const std::string& reason) {
-  response.status = status;
-  response.set_content(json{{"error", reason}}.dump(), "application/json");
-}
-
-void Reply(httplib::Response& response, const json& body) {
-  response.status = 200;
-  response.set_content(body.dump(), "application/json");
-}
-
-bool ConstantTimeEquals(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
-}
-
-std::optional<std::string> ImageContentType(const fs::path& file) {
-  std::string extension = file.extension().string();
-  std::transform(extension.begin(), extension.end(), extension.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (extension == ".jpg" || extension == ".jpeg") return "image/jpeg";
-  if (extension == ".png") return "image/png";
-  if (extension == ".gif") return "image/gif";
-  if (extension == ".webp") return "image/webp";
-  if (extension == ".bmp") return "image/bmp";
-  return std::nullopt;
-}
-
-// One cookie value out of a Cookie header ("a=1; evalsuite_token=...").
-std::string CookieValue(const std::string& header, const std::string& name) {
-  std::istringstream stream(header);
-  std::string part;
-  while (std::getline(stream, part, ';')) {
-    const std::size_t start = part.find_first_not_of(' ');
-    if (start == std::string::npos) continue;
-    part = part.substr(start);
-    if (part.compare(0, name.size() + 1, name + "=") == 0) return part.substr(name.size() + 1);
-  }
-  return "";
-}
-
-std::string ClassName(const datasets::CandidateClass& c) { return c.synonyms.empty() ? c.wnid : c.synonyms.front(); }
-
-json EventJson(const LabelEvent& event) {
-  json out = {{"seq", event.seq},
-              {"item", event.item_id},
-              {"labeler", event.labeler},
-              {"action", event.is_undo ? "undo" : "label"},
-              {"label", LabelName(event.label)},
-              {"time", event.time},
-              {"seconds", event.seconds}};
-  if (event.is_undo) out["undoes"] = event.undoes;
-  if (!event.image_sha256.empty()) out["image_sha256"] = event.image_sha256;
-  if (!event.displayed_at.empty()) out["displayed_at"] = event.displayed_at;
-  return out;
-}
-
-// `holdout dedupe`'s flags as the page shows them: a match that is another candidate comes with its image URL
-// (a reference image lives outside the candidate folder and is named only).
-json NearDuplicateFlags(const datasets::Candidate& item, const datasets::CandidateManifest& manifest,
-                        const std::map<std::string, std::size_t>& item_index) {
-  json flags = json::array();
-  if (!item.near_duplicates.is_array()) return flags;
-  for (const json& flag : item.near_duplicates) {
-    if (!flag.is_object()) continue;
-    json out = {{"kind", flag.value("kind", "")}, {"match", flag.value("match", "")}};
-    if (flag.contains("distance") && flag["distance"].is_number()) out["distance"] = flag["distance"];
-    if (flag.contains("similarity") && flag["similarity"].is_number()) out["similarity"] = flag["similarity"];
-    const auto other = item_index.find(out["match"].get<std::string>());
-    if (other != item_index.end()) {
-      out["image"] = "/images/" + PercentEncode(manifest.items[other->second].path, /*keep_slash=*/true);
-    }
-    flags.push_back(out);
-  }
-  return flags;
-}
-
-json StandingLabel(const std::map<std::pair<std::string, std::string>, Decision>& decisions, const std::string& item,
-                   const std::string& labeler) {
-  const auto found = decisions.find({item, labeler});
-  if (found == decisions.end()) return nullptr;
-  return LabelName(found->second.label);
-}
-
-// Parses a POST body as a JSON object with only the allowed fields, or refuses it.
-std::optional<json> ParseBody(const httplib::Request& request, httplib::Response& response,
-                              const std::set<std::string>& allowed) {
-  std::string parse_error;
-  json body = TryParseUserJson(request.body, parse_error);  // nesting refused before a tree is built
-  if (body.is_discarded() || !body.is_object()) {
-    Refuse(response, 400, "the body must be a JSON object");
-    return std::nullopt;
-  }
-  for (const auto& [key, value] : body.items()) {
-    if (!allowed.count(key)) {
-      Refuse(response, 400, "unknown field '" + key + "'");
-      return std::nullopt;
-    }
-  }
-  return body;
-}
 
 }  // namespace
 
@@ -442,29 +343,6 @@ void LabelServer::ServeExamples(const httplib::Request& request, httplib::Respon
   Reply(response, {{"wnid", wnid}, {"images", images}});
 }
 
-namespace {
-
-// Serves the file; returns its bytes' SHA-256 ("" when nothing was served).
-std::string ServeFile(const fs::path& file, httplib::Response& response) {
-  const auto content_type = ImageContentType(file);
-  if (!content_type) {
-    Refuse(response, 403, "only image files are served");
-    return "";
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    Refuse(response, 404, "cannot read the image");
-    return "";
-  }
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  std::string sha256 = Sha256Hex(bytes.str());
-  response.set_header("Cache-Control", "private, max-age=3600");
-  response.set_content(bytes.str(), content_type->c_str());
-  return sha256;
-}
-
-}  // namespace
 
 void LabelServer::ServeImage(const httplib::Request& request, httplib::Response& response) {
   const std::string relative = request.matches[1];
