@@ -2,7 +2,8 @@
 
     from evalsuite_log import RunLog
     log = RunLog.from_args()                  # --log/--seed from argv, else $EVALSUITE_RUN_DIR/log.jsonl, $EVALSUITE_SEED
-    log.header("my-entry", threshold=0.91, hyperparameters={...})
+    log.header("my-entry", threshold=0.91, hyperparameters={...},   # optional hardware facts:
+               flops_per_sample=7.5e6, samples_per_epoch=50000, device="NVIDIA A100-SXM4-80GB", precision="bf16")
     for epoch in range(1, epochs + 1):
         with log.training():                  # only what runs inside counts as training time
             train_one_epoch()
@@ -14,6 +15,7 @@ is evalsuite/runlog/jsonl_run_log.h's: a header, one "eval" record per evaluatio
 wall_seconds, metric), an "end" record.
 """
 import json
+import math
 import os
 import sys
 import time
@@ -78,8 +80,31 @@ class RunLog:
         self._file.write(json.dumps(record) + "\n")
         self._file.flush()
 
-    def header(self, entry, metric="val_top1", threshold=None, seeds=None, **facts):
-        """The first record: entry name, metric, target and any facts (hyperparameters, environment...)."""
+    def header(self, entry, metric="val_top1", threshold=None, seeds=None, flops_per_sample=None,
+               bytes_per_sample=None, samples_per_epoch=None, device=None, device_count=None, precision=None,
+               peak_flops=None, peak_bandwidth=None, **facts):
+        """The first record: entry name, metric, target and any facts (hyperparameters, environment...).
+
+        For the report's hardware section (achieved FLOP/s, MFU, roofline), optionally: flops_per_sample (model
+        FLOPs of one training sample, forward and backward), bytes_per_sample, samples_per_epoch (with each
+        evaluation's epoch it gives the throughput), device (e.g. torch.cuda.get_device_name()), device_count,
+        precision ("fp32", "tf32", "bf16", "fp16", "fp8"), peak_flops and peak_bandwidth (per device). A value
+        that is not a finite number above 0 raises ValueError here rather than reaching the log."""
+        declared = {"flops_per_sample": flops_per_sample, "bytes_per_sample": bytes_per_sample,
+                    "samples_per_epoch": samples_per_epoch, "device_count": device_count, "peak_flops": peak_flops,
+                    "peak_bandwidth": peak_bandwidth}
+        for name, value in declared.items():
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+                raise ValueError("evalsuite_log: %s must be a finite number above 0, got %r" % (name, value))
+            facts[name] = value
+        if precision is not None:
+            if precision not in ("fp32", "tf32", "bf16", "fp16", "fp8"):
+                raise ValueError("evalsuite_log: precision must be fp32, tf32, bf16, fp16 or fp8, got %r" % (precision,))
+            facts["precision"] = precision
+        if device is not None:
+            facts["device"] = str(device)
         self._threshold = threshold
         record = {"type": "header", "schema_version": SCHEMA_VERSION, "entry": entry, "metric": metric,
                   "start_time": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}

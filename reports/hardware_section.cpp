@@ -19,6 +19,15 @@ std::string Giga(double v) { return v > 0 ? fmt::format("{:.2f}", v / 1e9) : "�
 std::string Mebi(double v) { return fmt::format("{:.2f}", v / (1024.0 * 1024.0)); }
 std::string Share(double part, double whole) { return whole > 0 ? fmt::format("{:.1f}%", 100 * part / whole) : "—"; }
 
+// "312000.00 GFLOP/s (table: NVIDIA A100 datasheet ...)": an external entry's peak and where it came from; the
+// built-in entries' peak is the machine's measured one.
+std::string PeakSource(const json& e) {
+  if (!Field(e, "peak_source").is_string()) return "measured on this machine";
+  const double peak = Num(e, "peak_flops");
+  return peak > 0 ? fmt::format("{} GFLOP/s ({})", Giga(peak), StringOf(Field(e, "peak_source")))
+                  : StringOf(Field(e, "peak_source"));
+}
+
 // Each entry's points: its phases, or the entry itself when it has none.
 std::vector<json> Points(const json& entry) {
   std::vector<json> points;
@@ -29,13 +38,16 @@ std::vector<json> Points(const json& entry) {
 
 }  // namespace
 
-bool HasHardwareSection(const json& section) { return section.is_object() && section.contains("machine"); }
+bool HasHardwareSection(const json& section) {
+  return section.is_object() && (section.contains("machine") || !ArrayOf(Field(section, "entries")).empty());
+}
 
 ReportTable HardwareMachineTable(const json& section) {
   const json& m = Field(section, "machine");
   ReportTable t;
   t.header = {"Ceiling", "Measured", "How"};
   t.numeric = {false, true, false};
+  if (!m.is_object()) return t;  // only external entries: their ceilings are in the entries table
   for (const json& p : ArrayOf(Field(m, "probes"))) {
     const bool bytes = StringOf(Field(p, "unit")) == "bytes/s";
     t.rows.push_back({StringOf(Field(p, "name")),
@@ -58,9 +70,9 @@ ReportTable HardwareMachineTable(const json& section) {
 
 ReportTable HardwareEntriesTable(const json& section) {
   ReportTable t;
-  t.header = {"Entry", "Side", "Precision", "Batch", "MFLOP/sample", "KB/sample", "FLOP/byte", "Images/s",
-              "GFLOP/s", "MFU", "Bound"};
-  t.numeric = {false, true, false, true, true, true, true, true, true, true, false};
+  t.header = {"Entry", "Side", "Precision", "Batch", "MFLOP/sample", "KB/sample", "FLOP/byte", "Samples/s",
+              "GFLOP/s", "MFU", "Bound", "Peak (source)"};
+  t.numeric = {false, true, false, true, true, true, true, true, true, true, false, false};
   for (const json& e : ArrayOf(Field(section, "entries"))) {
     for (const json& p : Points(e)) {
       t.rows.push_back({StringOf(Field(e, "entry")), StringOf(Field(p, "side"), "—"), StringOf(Field(e, "precision")),
@@ -68,7 +80,7 @@ ReportTable HardwareEntriesTable(const json& section) {
                         fmt::format("{:.1f}", Num(p, "bytes_per_sample") / 1e3),
                         fmt::format("{:.2f}", Num(p, "intensity")), fmt::format("{:.0f}", Num(p, "samples_per_second")),
                         Giga(Num(p, "achieved_flops")), FormatPercent(Field(p, "mfu"), 1),
-                        StringOf(Field(p, "bound"), StringOf(Field(e, "bound")))});
+                        StringOf(Field(p, "bound"), StringOf(Field(e, "bound"))), PeakSource(e)});
     }
   }
   return t;
@@ -80,6 +92,7 @@ ReportTable HardwareTimeTable(const json& section) {
   t.numeric = {false, true, true, true, true, true, true, true};
   for (const json& e : ArrayOf(Field(section, "entries"))) {
     const json& time = Field(e, "time");
+    if (!time.is_object()) continue;  // an external entry: its log has no step timings
     const double wall = Num(time, "wall");
     t.rows.push_back({StringOf(Field(e, "entry")), Share(Num(time, "data"), wall), Share(Num(time, "forward"), wall),
                       Share(Num(time, "backward"), wall), Share(Num(time, "optimizer"), wall),
@@ -96,6 +109,7 @@ ReportTable HardwareMemoryTable(const json& section) {
   t.numeric = {false, true, true, true, true, true, true, true, true, true, true};
   for (const json& e : ArrayOf(Field(section, "entries"))) {
     const json& m = Field(e, "memory");
+    if (!m.is_object()) continue;
     t.rows.push_back({StringOf(Field(e, "entry")), Mebi(Num(m, "parameters")), Mebi(Num(m, "gradients")),
                       Mebi(Num(m, "optimizer_state")), Mebi(Num(m, "activations")), Mebi(Num(m, "temporaries")),
                       Mebi(Num(m, "input_batch")), Mebi(Num(m, "dataset")), Mebi(Num(m, "steady")),
@@ -128,6 +142,7 @@ std::string RooflineChart(const json& section) {
   // Log-log axes drawn on the kit's linear plot: the plot's domain is in log10 units, the ticks are decades.
   double lo_i = 0.1, hi_i = 100, lo_f = 1e8, hi_f = std::max({peak32, peak16, 1e9}) * 2;
   for (const json& e : ArrayOf(Field(section, "entries"))) {
+    hi_f = std::max(hi_f, Num(e, "peak_flops") * 2);  // an external entry's device roof
     for (const json& p : Points(e)) {
       if (Num(p, "intensity") > 0) lo_i = std::min(lo_i, Num(p, "intensity") / 2), hi_i = std::max(hi_i, Num(p, "intensity") * 2);
       if (Num(p, "achieved_flops") > 0) lo_f = std::min(lo_f, Num(p, "achieved_flops") / 2);
@@ -148,7 +163,7 @@ std::string RooflineChart(const json& section) {
     chart.Text(plot.area().left - 6, plot.Y(d) + 4, fmt::format("{:g}", std::pow(10.0, d) / 1e9), "end", "tick");
   }
   std::vector<LegendItem> legend;
-  auto roof = [&](double peak, const std::string& color, const std::string& label) {
+  auto roof = [&](double peak, double bandwidth, const std::string& color, const std::string& label) {
     if (!(peak > 0) || !(bandwidth > 0)) return;
     std::vector<std::pair<double, double>> line;
     const double ridge = std::log10(peak / bandwidth);
@@ -158,8 +173,20 @@ std::string RooflineChart(const json& section) {
     plot.Polyline(line, color, 2.0, false, label);
     legend.push_back({label, color, LegendItem::Mark::kLine});
   };
-  roof(peak32, SeriesColor(9), fmt::format("fp32 roof {} GFLOP/s, {} GB/s", Giga(peak32), Giga(bandwidth)));
-  if (peak16 > 0) roof(peak16, SeriesColor(8), fmt::format("bf16 roof {} GFLOP/s", Giga(peak16)));
+  roof(peak32, bandwidth, SeriesColor(9), fmt::format("fp32 roof {} GFLOP/s, {} GB/s", Giga(peak32), Giga(bandwidth)));
+  if (peak16 > 0) roof(peak16, bandwidth, SeriesColor(8), fmt::format("bf16 roof {} GFLOP/s", Giga(peak16)));
+  // External entries' devices: each its own roof (peak and bandwidth of all its devices), drawn once per pair.
+  std::vector<std::pair<double, double>> drawn;
+  for (const json& e : ArrayOf(Field(section, "entries"))) {
+    const double peak = Num(e, "peak_flops"), bw = Num(e, "peak_bandwidth");
+    if (!(peak > 0) || !(bw > 0) || std::find(drawn.begin(), drawn.end(), std::make_pair(peak, bw)) != drawn.end()) {
+      continue;
+    }
+    drawn.push_back({peak, bw});
+    roof(peak, bw, SeriesColor(7 - (drawn.size() - 1) % 4),
+         fmt::format("{} roof {} GFLOP/s, {} GB/s", StringOf(Field(e, "device"), StringOf(Field(e, "entry"))),
+                     Giga(peak), Giga(bw)));
+  }
   std::size_t i = 0;
   for (const json& e : ArrayOf(Field(section, "entries"))) {
     const std::string color = SeriesColor(i++);

@@ -191,7 +191,9 @@ void AppendGeneralization(const json& sets, std::string& out) {
 
 void AppendHardware(const json& section, std::string& out) {
   out += "<section id=\"hardware\"><h2>Hardware: why TTA is what it is</h2>\n";
-  AppendTable(HardwareMachineTable(section), out);
+  // A section of external entries alone has no machine table, time or memory breakdown.
+  const ReportTable machine = HardwareMachineTable(section);
+  if (!machine.rows.empty()) AppendTable(machine, out);
   out += "<ul>";
   for (const std::string& sentence : HardwareBottleneckSentences(section)) out += "<li>" + EscapeHtml(sentence) + "</li>";
   out += "</ul>\n";
@@ -201,10 +203,15 @@ void AppendHardware(const json& section, std::string& out) {
                out);
   out += "<h3>Per entry</h3>\n";
   AppendTable(HardwareEntriesTable(section), out);
-  out += "<h3>Time breakdown (share of the profiled run's wall time)</h3>\n";
-  AppendTable(HardwareTimeTable(section), out);
-  out += "<h3>Memory breakdown (counted from the tensors the trainer holds)</h3>\n";
-  AppendTable(HardwareMemoryTable(section), out);
+  const ReportTable time = HardwareTimeTable(section), memory = HardwareMemoryTable(section);
+  if (!time.rows.empty()) {
+    out += "<h3>Time breakdown (share of the profiled run's wall time)</h3>\n";
+    AppendTable(time, out);
+  }
+  if (!memory.rows.empty()) {
+    out += "<h3>Memory breakdown (counted from the tensors the trainer holds)</h3>\n";
+    AppendTable(memory, out);
+  }
   out += "</section>\n";
 }
 

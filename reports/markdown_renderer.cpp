@@ -182,14 +182,21 @@ void AppendGeneralization(const json& sets, std::string& out) {
 
 void AppendHardware(const json& section, std::string& out) {
   out += "## Hardware: why TTA is what it is\n\n";
-  AppendTable(HardwareMachineTable(section), out);
+  // A section of external entries alone has no machine table, time or memory breakdown.
+  const ReportTable machine = HardwareMachineTable(section);
+  if (!machine.rows.empty()) AppendTable(machine, out);
   for (const std::string& sentence : HardwareBottleneckSentences(section)) out += "- " + EscapeMarkdown(sentence) + "\n";
   out += "\n### Per entry (progressive-resize stages as separate rows)\n\n";
   AppendTable(HardwareEntriesTable(section), out);
-  out += "### Time breakdown (share of the profiled run's wall time)\n\n";
-  AppendTable(HardwareTimeTable(section), out);
-  out += "### Memory breakdown (counted from the tensors the trainer holds)\n\n";
-  AppendTable(HardwareMemoryTable(section), out);
+  const ReportTable time = HardwareTimeTable(section), memory = HardwareMemoryTable(section);
+  if (!time.rows.empty()) {
+    out += "### Time breakdown (share of the profiled run's wall time)\n\n";
+    AppendTable(time, out);
+  }
+  if (!memory.rows.empty()) {
+    out += "### Memory breakdown (counted from the tensors the trainer holds)\n\n";
+    AppendTable(memory, out);
+  }
   out += "The roofline chart is in report.html.\n\n";
 }
 

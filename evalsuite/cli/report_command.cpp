@@ -68,6 +68,12 @@ void RegisterReportCommand(CLI::App& app) {
     for (const std::string& spec : args->sections) {
       std::string name;
       nlohmann::json section = ReadSection(spec, &name);
+      // The store's external entries (declared FLOPs) join the built-in entries of `evalsuite machine`'s file.
+      const nlohmann::json& from_store = input.extra_sections.value(name, nlohmann::json::object());
+      if (name == "hardware" && section.is_object() && from_store.contains("entries")) {
+        if (!section.contains("entries") || !section["entries"].is_array()) section["entries"] = nlohmann::json::array();
+        for (const nlohmann::json& entry : from_store["entries"]) section["entries"].push_back(entry);
+      }
       input.extra_sections[name] = std::move(section);
     }
     nlohmann::json model = reports::BuildStabilityReport(input);

@@ -4,6 +4,7 @@
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
+#include "evalsuite/runlog/declared_hardware.h"
 
 namespace evalsuite::runlog {
 namespace {
@@ -14,6 +15,75 @@ std::optional<double> NumberField(const json& record, const char* key) {
   auto it = record.find(key);
   if (it == record.end() || !it->is_number()) return std::nullopt;
   return it->get<double>();
+}
+
+// Python's json module writes float('nan') and float('inf') as the bare words NaN, Infinity and -Infinity, which
+// JSON does not have. For a header line (its other facts are worth keeping) the words outside strings become
+// marked strings, so the line parses and each such field can be named and dropped.
+constexpr char kNonFiniteMark = '\x01';
+
+std::string MarkNonFiniteWords(const std::string& line) {
+  std::string out;
+  bool in_string = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < line.size()) {
+        out += line[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    bool replaced = false;
+    for (const char* word : {"-Infinity", "Infinity", "NaN"}) {
+      const std::size_t n = std::char_traits<char>::length(word);
+      if (line.compare(i, n, word) == 0) {
+        out += "\"\\u0001";
+        out += word;
+        out += '"';
+        i += n - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += c;
+  }
+  return out;
+}
+
+// Drops the header's marked fields with a warning each; nested ones become null.
+void DropNonFiniteFields(json& value, const std::string& path, const std::string& where,
+                         std::vector<std::string>& warnings) {
+  if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end();) {
+      const std::string field = path.empty() ? it.key() : path + "." + it.key();
+      if (it->is_string() && !it->get<std::string>().empty() && it->get<std::string>()[0] == kNonFiniteMark) {
+        warnings.push_back(where + ": header field \"" + field + "\" is " + it->get<std::string>().substr(1) +
+                           ", not a JSON number; ignored");
+        if (path.empty()) {
+          it = value.erase(it);
+          continue;
+        }
+        *it = nullptr;
+      } else {
+        DropNonFiniteFields(*it, field, where, warnings);
+      }
+      ++it;
+    }
+  } else if (value.is_array()) {
+    for (json& item : value) {
+      if (item.is_string() && !item.get<std::string>().empty() && item.get<std::string>()[0] == kNonFiniteMark) {
+        warnings.push_back(where + ": header field \"" + path + "\" holds " + item.get<std::string>().substr(1) +
+                           ", not a JSON number; replaced by null");
+        item = nullptr;
+      } else {
+        DropNonFiniteFields(item, path, where, warnings);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -32,6 +102,15 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name)
     const std::string where = FileLine(source_name, line_number);
     std::string parse_error;
     json record = TryParseUserJson(line, parse_error);
+    bool marked_non_finite = false;
+    if (record.is_discarded() && line.find("\"header\"") != std::string::npos) {
+      std::string marked_error;
+      json marked = TryParseUserJson(MarkNonFiniteWords(line), marked_error);
+      if (marked.is_object() && marked.value("type", "") == "header") {
+        record = std::move(marked);
+        marked_non_finite = true;
+      }
+    }
     if (record.is_discarded() || !record.is_object()) {
       const bool last_line = in.peek() == EOF;
       run.warnings.push_back(where + (last_line && !ends_with_newline && parse_error.find("nested") == std::string::npos
@@ -47,8 +126,10 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name)
     }
     const std::string type = type_field->get<std::string>();
     if (type == "header") {
+      if (marked_non_finite) DropNonFiniteFields(record, "", where, run.warnings);
       run.header = record;
       run.header.erase("type");
+      ReadDeclaredHardware(run.header, where, &run.warnings);
     } else if (type == "eval") {
       auto epoch = NumberField(record, "epoch");
       auto train_seconds = NumberField(record, "train_seconds");

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/study/external_hardware.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/study_plan.h"
 #include "stats/curve.h"
@@ -101,7 +102,17 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
   }
   for (const StudyInfo& study : studies) {
     std::map<std::string, std::vector<reports::RunInput>> runs;
-    for (const RunRecord& run : store.LoadRuns(study.id)) runs[run.entry].push_back(ToRunInput(run));
+    std::map<std::string, std::vector<RunRecord>> records;
+    for (RunRecord& run : store.LoadRuns(study.id)) {
+      runs[run.entry].push_back(ToRunInput(run));
+      records[run.entry].push_back(std::move(run));
+    }
+    for (const auto& [name, entry_runs] : records) {
+      // External entries that declare their FLOPs get a row in the report's hardware section.
+      if (auto hardware = ExternalHardwareEntry(several ? study.name + "/" + name : name, entry_runs)) {
+        input.extra_sections["hardware"]["entries"].push_back(std::move(*hardware));
+      }
+    }
     for (const EntryRecord& entry : store.LoadEntries(study.id)) {
       reports::EntryInput e;
       e.name = several ? study.name + "/" + entry.name : entry.name;

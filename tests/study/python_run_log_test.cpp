@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "evalsuite/study/study_runner.h"
+#include "evalsuite/study/study_summary.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {
@@ -55,6 +56,55 @@ entries = [
     EXPECT_LT(run.log.points[2].train_seconds, run.log.points[2].wall_seconds - 0.25);
     EXPECT_TRUE(run.log.warnings.empty()) << run.log.warnings.front();
   }
+}
+
+// Issue 17: the helper's optional hardware facts reach the header, and the report input gives the entry a hardware
+// row whose throughput is the log's own: 3 epochs x 1,000 samples over the last evaluation's training seconds.
+// A NaN or negative declaration is refused by the helper before it reaches the log.
+TEST(PythonRunLogTest, HardwareFactsGiveTheEntryAHardwareRow) {
+  if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
+  TempDir dir;
+  const std::string prelude = "import sys, time\nsys.path.insert(0, '" +
+                              (evalsuite::testing::SourceDir() / "examples").string() +
+                              "')\nfrom evalsuite_log import RunLog\nlog = RunLog.from_args()\n";
+  WriteFile(dir / "entry.py", prelude +
+                                  "log.header('hw', threshold=0.85, flops_per_sample=2e9, bytes_per_sample=1e8,\n"
+                                  "           samples_per_epoch=1000, device='NVIDIA A100-SXM4-40GB', precision='tf32')\n"
+                                  "for e in (1, 2, 3):\n    with log.training():\n        time.sleep(0.02)\n"
+                                  "    log.eval(e, metric=0.8 + 0.03 * e)\nlog.end()\n");
+  WriteFile(dir / "bad.py", prelude + "try:\n    log.header('hw', flops_per_sample=float('nan'))\n"
+                                      "except ValueError as e:\n    print(e)\n    sys.exit(7)\n");
+  const std::string bad = "/usr/bin/python3 " + (dir / "bad.py").string() + " --log " + (dir / "bad.jsonl").string() +
+                          " > " + (dir / "bad.out").string();
+  EXPECT_EQ(WEXITSTATUS(std::system(bad.c_str())), 7);
+  EXPECT_NE(evalsuite::testing::ReadFile(dir / "bad.out").find("flops_per_sample must be a finite number above 0"),
+            std::string::npos);
+  PlanOverrides overrides;
+  overrides.out_dir = (dir / "runs").string();
+  StudyPlan plan = ParseStudyPlan(R"(
+name = "hw"
+runs = 1
+seed = 9
+threshold = 0.85
+entries = [ { name = "hw", command = "/usr/bin/python3 {study_dir}/entry.py --seed {seed} --log {log}" } ]
+)",
+                                  (dir / "s.toml").string(), overrides, 1);
+  StudyRunOptions options;
+  options.store_file = dir / "s.db";
+  RunStudy(plan, options);
+  auto store = RunStore::Open(options.store_file, false);
+  const StudyInfo info = *store->FindStudy("hw");
+  const std::vector<RunRecord> runs = store->LoadRuns(info.id);
+  ASSERT_EQ(runs.size(), 1u);
+  ASSERT_EQ(runs[0].log.points.size(), 3u);
+  EXPECT_TRUE(runs[0].log.warnings.empty()) << runs[0].log.warnings.front();
+  const reports::StabilityReportInput input = BuildReportInput(*store, {info});
+  const nlohmann::json& row = input.extra_sections["hardware"]["entries"][0];
+  const double rate = 3000 / runs[0].log.points[2].train_seconds;
+  EXPECT_DOUBLE_EQ(row["samples_per_second"].get<double>(), rate);
+  EXPECT_DOUBLE_EQ(row["achieved_flops"].get<double>(), rate * 2e9);
+  EXPECT_DOUBLE_EQ(row["mfu"].get<double>(), rate * 2e9 / 156e12);  // A100 TF32, dense
+  EXPECT_DOUBLE_EQ(row["intensity"].get<double>(), 20.0);
 }
 
 }  // namespace
