@@ -36,7 +36,7 @@ struct HoldoutEvalArgs {
   std::string predictions_file;  // default: beside --json, <stem>.predictions.jsonl
   std::string compare;
   int threads = 2;
-  int batch = 0;  // 0: 256 for inputs up to 64x64 (Fashion-MNIST), 32 otherwise
+  int batch = 0;  // 0: measured at start-up (batch_size_probe.h)
   int depth = 2;
   double margin = 0.01;
   std::string metric = "top1";
@@ -100,7 +100,7 @@ std::vector<generalization::ModelSpec> ModelsFromStore(const HoldoutEvalArgs& ar
 
 void Run(const HoldoutEvalArgs& args) {
   if (args.threads < 1) throw UsageError("--threads", "must be at least 1");
-  if (args.batch < 0) throw UsageError("--batch", "must be at least 1 (0 = by input size)");
+  if (args.batch < 0) throw UsageError("--batch", "must be at least 1 (0 = measured at start-up)");
   if (args.depth < 0) throw UsageError("--depth", "must be at least 0");
   if (!(args.margin >= 0 && args.margin < 1)) throw UsageError("--margin", "must be a proportion in [0, 1), e.g. 0.01");
   if (args.metric != "top1" && args.metric != "top5") throw UsageError("--metric", "must be top1 or top5");
@@ -147,11 +147,8 @@ void Run(const HoldoutEvalArgs& args) {
     for (auto& spec : models) spec.preprocess.reset();
   }
   options.pipeline.threads = args.threads;
-  // Small inputs need big batches to amortize per-call overhead (2.3x faster at 256 than 32 on 28x28).
-  options.pipeline.batch = args.batch > 0 ? args.batch
-                           : options.default_preprocess.crop_height * options.default_preprocess.crop_width <= 64 * 64
-                               ? 256
-                               : 32;
+  const int fallback_batch = generalization::DefaultBatchFor(options.default_preprocess);
+  options.pipeline.batch = args.batch > 0 ? args.batch : fallback_batch;
   options.pipeline.depth = args.depth;
   options.pipeline.decode.max_pixels = args.max_pixels;
   options.verdict.metric = args.metric;
@@ -169,6 +166,15 @@ void Run(const HoldoutEvalArgs& args) {
   for (const std::string& note : evaluator.notes()) std::cerr << "model " << note << "\n";
   for (const generalization::ModelFailure& f : evaluator.load_failures()) {
     std::cerr << fmt::format("error: model {} ({}) left out: {}\n", f.name, f.file, f.reason);
+  }
+  if (args.batch == 0) {  // measured on the loaded models, bounded by the images this run will classify
+    generalization::BatchProbeOptions probe;
+    probe.fallback = fallback_batch;
+    for (const datasets::Holdout& h : holdouts) {
+      probe.images += h.items.size();
+      probe.largest_set = std::max(probe.largest_set, h.items.size());
+    }
+    std::cerr << generalization::DescribeBatchProbe(evaluator.ChooseBatchSize(probe)) << "\n";
   }
   std::ofstream predictions;
   if (!predictions_file.empty()) {
@@ -257,7 +263,9 @@ void RegisterHoldoutEvalCommand(CLI::App& holdout) {
                       "per model and image kind");
   command->add_option("--threads", args->threads, "Decode threads and LibTorch threads")->capture_default_str();
   command->add_option("--batch", args->batch,
-                      "Images per inference batch (default: 256 for inputs up to 64x64, else 32)");
+                      "Images per inference batch (default: the fastest of 8..256 measured at start-up on the loaded models, "
+                      "within a time budget; 256 for inputs up to 64x64, else 32, when the holdout is too small to "
+                      "measure)");
   command->add_option("--depth", args->depth, "Batches prepared ahead of inference (memory: (depth+1) batches)")
       ->capture_default_str();
   command->add_option("--margin", args->margin, "Accuracy loss tolerated in the verdict (proportion)")

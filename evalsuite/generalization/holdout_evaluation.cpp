@@ -71,6 +71,10 @@ datasets::PreprocessSpec DefaultPreprocessFor(const std::string& class_list) {
   return datasets::PresetSpec(class_list == "fashion-mnist" ? "fashion-mnist" : "imagenet");
 }
 
+int DefaultBatchFor(const datasets::PreprocessSpec& spec) {
+  return spec.crop_height * spec.crop_width <= 64 * 64 ? 256 : 32;
+}
+
 HoldoutEvaluator::HoldoutEvaluator(std::vector<ModelSpec> models, EvaluationOptions options)
     : models_(std::move(models)), options_(std::move(options)) {
   if (models_.empty()) throw UsageError("--model", "no model to evaluate");
@@ -109,6 +113,23 @@ HoldoutEvaluator::HoldoutEvaluator(std::vector<ModelSpec> models, EvaluationOpti
 }
 
 HoldoutEvaluator::~HoldoutEvaluator() = default;
+
+BatchProbeResult HoldoutEvaluator::ChooseBatchSize(BatchProbeOptions probe) {
+  std::vector<ProbeModel> probe_models;
+  for (size_t m = 0; m < classifiers_.size(); ++m) {
+    probe_models.push_back({classifiers_[m].get(), static_cast<size_t>(specs_[model_spec_[m]].OutputSize())});
+  }
+  // The pipeline holds depth + 1 batch buffers per distinct preprocessing (evaluation_pipeline.h).
+  probe.pipeline_bytes_per_image = 0;
+  for (const datasets::PreprocessSpec& spec : specs_) {
+    probe.pipeline_bytes_per_image += static_cast<int64_t>(spec.OutputSize()) * static_cast<int64_t>(sizeof(float)) *
+                                      (options_.pipeline.depth + 1);
+  }
+  const BatchProbeResult result = ProbeBatchSize(probe_models, probe);
+  options_.pipeline.batch = result.batch;
+  batch_choice_ = BatchProbeJson(result);
+  return result;
+}
 
 json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::ostream* predictions) {
   const datasets::Holdout holdout = datasets::ReadHoldout(holdout_dir);
@@ -243,6 +264,10 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
             {"images_per_second", result.seconds > 0 ? files.size() / result.seconds : 0.0},
             {"threads", options_.pipeline.threads},
             {"batch", options_.pipeline.batch},
+            {"batch_choice", batch_choice_.is_null() ? json{{"batch", options_.pipeline.batch},
+                                                            {"measured", false},
+                                                            {"reason", "given (--batch)"}}
+                                                     : batch_choice_},
             {"depth", options_.pipeline.depth},
             {"buffer_bytes", result.buffer_bytes}}}};
 }

@@ -4,6 +4,7 @@
 // section, the exit codes, and a modified holdout refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -101,6 +102,37 @@ TEST_F(HoldoutEvalCli, KnownAnswersJsonAndSummary) {
     EXPECT_EQ(set["verdict"]["reference"], "zero");
     EXPECT_TRUE(set["verdict"]["generalizes"].is_boolean());
     EXPECT_FALSE(set["verdict"]["test"].get<std::string>().empty());
+    EXPECT_EQ(set["pipeline"]["batch"], 16);
+    EXPECT_EQ(set["pipeline"]["batch_choice"]["reason"], "given (--batch)");
+  }
+}
+
+// Without --batch the batch is measured at start-up, unless measuring would cost more than it could save: here
+// 120 images of two near-instant models, so the input-size default (256 for 28x28) is used and the JSON and
+// stderr say why. Whatever the machine's speed: measuring batch 8 costs about 20 one-image calls, the budget
+// is 10% of 120 of them.
+TEST_F(HoldoutEvalCli, BatchIsMeasuredOrTheReasonGiven) {
+  std::vector<std::string> args = EvalArgs();
+  args.resize(args.size() - 2);  // drop --batch 16
+  ASSERT_EQ(std::find(args.begin(), args.end(), "--batch"), args.end());
+  args.insert(args.end(), {"--json", (dir_ / "gen.json").string()});
+  const CommandResult result = RunEvalsuite(args);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_NE(result.err.find("batch 256: not measured (measuring even batch 8 would cost more than 10% of the expected "
+                            "work; batch 256)"),
+            std::string::npos)
+      << result.err;
+  const json sections = json::parse(ReadFile(dir_ / "gen.json"));
+  for (const json& set : sections) {
+    EXPECT_EQ(set["pipeline"]["batch"], 256);
+    const json& choice = set["pipeline"]["batch_choice"];
+    EXPECT_EQ(choice["measured"], false);
+    EXPECT_EQ(choice["batch"], 256);
+    EXPECT_TRUE(choice["candidates"].empty());
+    // 16 and up are more than a quarter of the 60 images; 8 was over the time budget.
+    ASSERT_EQ(choice["not_measured"].size(), 6u);
+    EXPECT_EQ(choice["not_measured"][0]["batch"], 16);
+    EXPECT_EQ(choice["not_measured"][5]["batch"], 8);
   }
 }
 
