@@ -10,7 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
+#include <mutex>
 #include <vector>
 
 namespace evalsuite::datasets {
@@ -28,7 +28,7 @@ class HammingIndex {
     int distance;
   };
   // Every entry within the index's threshold of `hash`, each once, in no particular order. Thread-safe
-  // against other queries (not against Add).
+  // against other queries (not against Add). The first query after an Add lays the tables out.
   std::vector<Hit> Query(uint64_t hash) const;
 
   size_t size() const { return hashes_.size(); }
@@ -39,11 +39,25 @@ class HammingIndex {
   static constexpr int kChunks = 4;
   static constexpr int kMaxIndexedRadius = 4;
 
+  // One chunk's table in compressed-row form: the entries whose chunk value is v are entries
+  // [offsets[v], offsets[v + 1]), each with its whole hash beside its position. Why not a map of vectors: a query
+  // probes hundreds of values at random, and with 100,000 entries the probes' cache misses are the whole cost
+  // (a hash map of vectors was no faster than scanning every entry); here the offsets of a chunk (256 KB) stay in
+  // cache and a bucket's hashes are read in one contiguous run.
+  struct Table {
+    std::vector<uint32_t> offsets;  // 65,537
+    std::vector<uint64_t> hashes;
+    std::vector<uint32_t> positions;
+  };
+  void LayOut() const;
+
   int threshold_;
   int radius_;  // per chunk; > kMaxIndexedRadius: full scan
-  std::vector<std::unordered_map<uint16_t, std::vector<uint32_t>>> tables_;  // per chunk: value -> positions
   std::vector<uint64_t> hashes_;
   std::vector<uint32_t> ids_;
+  mutable std::vector<Table> tables_;  // empty until laid out, or for a full scan
+  mutable std::atomic<bool> laid_out_{true};
+  mutable std::mutex lay_out_mutex_;
   mutable std::atomic<uint64_t> comparisons_{0};
 };
 

@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "datasets/images/hamming_index.h"
 #include "datasets/images/near_duplicates.h"
@@ -61,6 +62,33 @@ TEST(HammingIndexTest, FindsExactlyWhatAFullScanFindsWithFewerComparisons) {
     if (threshold <= 11) EXPECT_LT(index.comparisons() * 50, full_scan) << "threshold " << threshold;
     if (threshold <= 19) EXPECT_LT(index.comparisons() * 5, full_scan) << "threshold " << threshold;
   }
+}
+
+// The tables are laid out on the first query; entries added after it must be found by the next one, and
+// queries from several threads at once on a fresh index must all see the whole index.
+TEST(HammingIndexTest, EntriesAddedAfterAQueryAreFoundAndConcurrentFirstQueriesAgree) {
+  HammingIndex index(8);
+  index.Add(0x0123456789abcdefULL, 1);
+  ASSERT_EQ(index.Query(0x0123456789abcdefULL).size(), 1u);
+  index.Add(0x0123456789abcdeeULL, 2);  // one bit away
+  EXPECT_EQ(index.Query(0x0123456789abcdefULL).size(), 2u);
+  EXPECT_TRUE(index.Query(0xfedcba9876543210ULL).empty());
+
+  std::mt19937_64 rng(11);
+  HammingIndex fresh(8);
+  std::vector<uint64_t> stored(5000);
+  for (size_t i = 0; i < stored.size(); ++i) fresh.Add(stored[i] = rng(), static_cast<uint32_t>(i));
+  std::vector<size_t> found(4, 0);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < found.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (size_t i = t; i < stored.size(); i += found.size()) found[t] += fresh.Query(stored[i] ^ 0x3).size();
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  size_t total = 0;
+  for (size_t f : found) total += f;
+  EXPECT_EQ(total, stored.size());  // each query finds its own entry two bits away (random others are far)
 }
 
 TEST(NearDuplicatesSearchTest, AMirroredCopyIsAsCloseAsTheOriginal) {
