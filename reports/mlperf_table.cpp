@@ -34,6 +34,15 @@ ReportTable MlperfScoreTable(const json& entry) {
                                        StringOf(Field(extra, "ruleset_source"), "?") + ")"});
   table.rows.push_back({"division", StringOf(Field(extra, "division"), kMissing)});
   table.rows.push_back({"raw olympic score (min)", Number(Field(official, "raw_minutes"))});
+  const json& throughput = Field(extra, "throughput");
+  if (NumberOf(Field(throughput, "median_samples_per_second"))) {
+    table.rows.push_back({"training throughput (samples/s)",
+                          fmt::format("{} (median of {} successful runs; {}; {}; global batch {})",
+                                      Number(Field(throughput, "median_samples_per_second")),
+                                      StringOf(Field(throughput, "runs")), StringOf(Field(throughput, "method")),
+                                      StringOf(Field(throughput, "interval")),
+                                      Number(Field(extra, "global_batch_size")))});
+  }
   std::string verdict = StringOf(Field(rcp, "verdict"), kMissing) + ": " + StringOf(Field(rcp, "message"));
   table.rows.push_back({"RCP verdict", verdict});
   if (Field(rcp, "reference").is_string()) {

@@ -33,6 +33,15 @@ std::string FormatMlperfDetails(const json& d) {
   auto text = [](const json& v) { return v.is_string() ? v.get<std::string>() : std::string("?"); };
   out += fmt::format("  ruleset {} ({}), division {}\n", text(d.value("ruleset", json())),
                      text(d.value("ruleset_source", json())), text(d.value("division", json())));
+  const json throughput = d.value("throughput", json::object());
+  if (throughput.value("median_samples_per_second", json()).is_number()) {
+    out += fmt::format("  training throughput {} samples/s (median of {} successful run(s); {}; {}",
+                       FormatNumber(throughput["median_samples_per_second"].get<double>()),
+                       throughput.value("runs", 0), text(throughput.value("method", json())),
+                       text(throughput.value("interval", json())));
+    const json batch = d.value("global_batch_size", json());
+    out += batch.is_number() ? fmt::format("; global batch {})\n", FormatNumber(batch.get<double>())) : ")\n";
+  }
   if (d.contains("rcp")) {
     const json& rcp = d["rcp"];
     out += fmt::format("  RCP: {} ({})", text(rcp.value("verdict", json())), text(rcp.value("message", json())));

@@ -11,7 +11,9 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/importer/group_scoring.h"
 #include "evalsuite/importer/mlperf_compliance.h"
+#include "evalsuite/importer/mlperf_throughput.h"
 #include "evalsuite/importer/rcp_embedded.h"
+#include "stats/descriptive.h"
 
 namespace evalsuite::importer {
 namespace fs = std::filesystem;
@@ -236,6 +238,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   json files_json = json::array();
   json run_details = json::array();
   std::vector<RcpRun> rcp_runs;
+  std::vector<double> success_rates;  // samples/s of the runs that succeeded
+  std::string rate_method;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const runlog::MlperfRun& run = *runs[i];
     ImportedRun imported;
@@ -288,10 +292,19 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     if (run.seed) imported.seeds["seed"] = *run.seed;
     if (run.global_batch_size && !batch) batch = run.global_batch_size;
     files_json.push_back(files[i].filename().string());
+    const MlperfThroughput throughput = TrainingThroughput(run, benchmark);
+    if (status == "success" && throughput.samples_per_second) {
+      success_rates.push_back(*throughput.samples_per_second);
+      if (rate_method.empty()) rate_method = throughput.method;
+      if (rate_method != throughput.method) rate_method = "per run (see run_details)";
+    }
     run_details.push_back({{"file", files[i].filename().string()},
                            {"status", status},
                            {"time_to_train_minutes", OptionalJson(run.MinutesToTrain())},
                            {"convergence", OptionalJson(convergence)},
+                           {"samples_trained", OptionalJson(throughput.samples)},
+                           {"samples_per_second", OptionalJson(throughput.samples_per_second)},
+                           {"throughput_method", throughput.method},
                            {"reason", reason.empty() ? json(nullptr) : json(reason)}});
     rcp_runs.push_back({files[i].string(), convergence, run.global_batch_size});
     group.runs.push_back(std::move(imported));
@@ -321,6 +334,12 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   group.details["files"] = files_json;
   group.details["global_batch_size"] = batch ? IntegralJson(*batch) : json(nullptr);
   group.details["drop_each_side"] = drop;
+  // Training throughput over MLPerf's time to train (evaluation included): the median of the successful runs.
+  group.details["throughput"] = {
+      {"median_samples_per_second", success_rates.empty() ? json(nullptr) : json(stats::Median(success_rates))},
+      {"runs", success_rates.size()},
+      {"method", success_rates.empty() ? json(nullptr) : json(rate_method)},
+      {"interval", "run_start to run_stop, evaluation included"}};
   if (rule != nullptr) {
     group.details["target"] = {{"metric", rule->metric},
                                {"value", OptionalJson(rule->target)},

@@ -42,6 +42,8 @@ enum class Key {
   kEvalAccuracy,
   kSeed,
   kGlobalBatchSize,
+  kTrainSamples,
+  kMaxSequenceLength,
   kSubmissionBenchmark,
   kSubmissionOther,
 };
@@ -63,6 +65,7 @@ Key Classify(std::string_view key, MlperfLogFormat format) {
       break;
     case 13:
       if (key == "eval_accuracy") return Key::kEvalAccuracy;
+      if (key == "train_samples") return Key::kTrainSamples;
       break;
     case 16:
       if (format == MlperfLogFormat::kV05 && key == "input_batch_size") return Key::kGlobalBatchSize;
@@ -72,6 +75,7 @@ Key Classify(std::string_view key, MlperfLogFormat format) {
       break;
     case 19:
       if (format == MlperfLogFormat::kV05 && key == "run_set_random_seed") return Key::kSeed;
+      if (key == "max_sequence_length") return Key::kMaxSequenceLength;
       break;
     case 20:
       if (key == "submission_benchmark") return Key::kSubmissionBenchmark;
@@ -597,6 +601,12 @@ class Parser {
       case Key::kGlobalBatchSize:
         if (value.is_number()) run_.global_batch_size = value.get<double>();
         break;
+      case Key::kTrainSamples:
+        if (value.is_number() && !run_.train_samples) run_.train_samples = value.get<double>();
+        break;
+      case Key::kMaxSequenceLength:
+        if (value.is_number() && !run_.max_sequence_length) run_.max_sequence_length = value.get<double>();
+        break;
       case Key::kRunStart:
         // The summarizer keeps the last run_start until it has seen both; one after run_stop counts only when
         // none came before.
@@ -616,6 +626,12 @@ class Parser {
         run_.run_stop_ms = time_ms;
         run_.run_stop_line = lines_.LineOf(marker);
         run_.stop_status = StatusOf(metadata);
+        if (metadata.contains("samples_count") && metadata["samples_count"].is_number()) {
+          run_.stop_samples_count = metadata["samples_count"].get<double>();
+        }
+        if (metadata.contains("step_num") && metadata["step_num"].is_number()) {
+          run_.stop_step_num = metadata["step_num"].get<double>();
+        }
         if (run_.stop_status.empty() && run_.format == MlperfLogFormat::kV05) {
           // NVIDIA's v0.5 logs end with a bare run_stop: the rules of the day made it a success when the target
           // was reached, which the importer checks.

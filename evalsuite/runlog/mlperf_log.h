@@ -48,6 +48,13 @@ struct MlperfRun {
   long seed_line = 0;
   std::optional<nlohmann::json> seed;
   std::optional<double> global_batch_size;
+  // For training throughput: train_samples as logged (the training set's size in most references; BERT logs the
+  // samples it trained, NVIDIA's RetinaNet its batches per epoch), and run_stop's metadata.samples_count and
+  // step_num where it has them (LLMs, flux1, stable diffusion).
+  std::optional<double> train_samples;
+  std::optional<double> max_sequence_length;  // GPT-3 counts tokens in epoch_num: sequences = tokens / this
+  std::optional<double> stop_samples_count;
+  std::optional<double> stop_step_num;
   std::vector<MlperfEval> evals;      // every eval_accuracy, in log order
   std::size_t evals_before_stop = 0;  // how many of `evals` came before run_stop (all of them without one)
   std::size_t bytes = 0;

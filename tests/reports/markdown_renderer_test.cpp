@@ -134,3 +134,33 @@ TEST(MlperfReportTest, ImportedEntryShowsTheOfficialScoreAndDroppedRuns) {
 
 }  // namespace
 }  // namespace evalsuite::reports
+
+namespace evalsuite::reports {
+namespace {
+
+// Issue 17: the MLPerf table shows the runs' training throughput as the importer stores it, with its method.
+TEST(MlperfReportTest, ImportedEntryShowsItsTrainingThroughput) {
+  StabilityReportInput input = testing::SyntheticInput();
+  EntryInput& entry = input.entries.front();
+  entry.source = "mlperf";
+  entry.extra = {{"rcp", {{"verdict", "Pass"}}},
+                 {"official", {{"raw_minutes", 6.0}}},
+                 {"global_batch_size", 3264},
+                 {"throughput",
+                  {{"median_samples_per_second", 26535.509511830387},
+                   {"runs", 5},
+                   {"method", "epochs x train_samples"},
+                   {"interval", "run_start to run_stop, evaluation included"}}}};
+  const json model = BuildStabilityReport(input);
+  for (const std::string& text : {RenderMarkdown(model), RenderHtml(model)}) {
+    EXPECT_TRUE(Contains(text, "training throughput (samples/s)"));
+    EXPECT_TRUE(Contains(text, "26535.5 (median of 5 successful runs; epochs x train_samples; run_start to run_stop, "
+                               "evaluation included; global batch 3264)"))
+        << text;
+  }
+  entry.extra.erase("throughput");  // older stores: no row
+  EXPECT_FALSE(Contains(RenderMarkdown(BuildStabilityReport(input)), "training throughput"));
+}
+
+}  // namespace
+}  // namespace evalsuite::reports

@@ -1,0 +1,29 @@
+// Training throughput of one MLPerf result log: samples trained by run_stop over (run_stop - run_start), i.e. over
+// MLPerf's time to train, evaluation included (several references evaluate concurrently with training, so their
+// eval_start/eval_stop intervals cannot be subtracted). The samples come from what the log has, in this order:
+//   1. samples_count in run_stop's metadata, else in the last evaluation before it (LLMs, flux1, stable diffusion)
+//   2. step_num (run_stop's, else the last evaluation's) x global_batch_size
+//   3. the last evaluation's epoch_num: BERT's counts samples already, GPT-3's tokens (/ max_sequence_length
+//      gives sequences); otherwise x train_samples, the training
+//      set's size as most references log it (NVIDIA's RetinaNet logs batches per epoch there: a value below
+//      100,000, which no OpenImages training set is, is taken as batches and multiplied by global_batch_size)
+// The method used is named with the figure, so a reader can check it against the log.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "evalsuite/runlog/mlperf_log.h"
+
+namespace evalsuite::importer {
+
+struct MlperfThroughput {
+  std::optional<double> samples;             // trained by run_stop
+  std::optional<double> seconds;             // run_stop - run_start
+  std::optional<double> samples_per_second;  // samples / seconds
+  std::string method;                        // how samples were counted, or why there is no figure
+};
+
+MlperfThroughput TrainingThroughput(const runlog::MlperfRun& run, const std::string& benchmark);
+
+}  // namespace evalsuite::importer
