@@ -14,6 +14,8 @@ packages=(
   # companions
   nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libsqlite3-dev sqlite3 libcpp-httplib-dev libicu-dev libfmt-dev
   libssl-dev zlib1g-dev
+  # named groups for log_format = "regex" (std::regex has none)
+  libpcre2-dev
   # embedded default data, WordNet for class synonyms
   dataset-fashion-mnist wordnet-base
   # peers for the benchmarks (PyTorch's Python front end, torchvision)

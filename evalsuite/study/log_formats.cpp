@@ -13,6 +13,7 @@
 #include "evalsuite/runlog/dawnbench_log.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/runlog/mlperf_log.h"
+#include "evalsuite/runlog/regex_log.h"
 
 namespace evalsuite::study {
 namespace {
@@ -51,12 +52,33 @@ runlog::RunLog ReadDawnbenchTsvAsRunLog(const std::filesystem::path& file) {
   return log;
 }
 
+// The script's standard output read with the entry's patterns (checked when the plan was read).
+runlog::RunLog ReadStdoutByRegex(const std::filesystem::path& file, const PlannedEntry& entry) {
+  return runlog::RegexLogReader(entry.regex_log).Read(file);
+}
+
+template <typename FileReader>
+RunLogFormat FileFormat(FileReader reader) {
+  RunLogFormat format;
+  format.read = [reader](const std::filesystem::path& file, const PlannedEntry&) { return reader(file); };
+  return format;
+}
+
+RunLogFormat RegexFormat() {
+  RunLogFormat format;
+  format.read = ReadStdoutByRegex;
+  format.source = LogSource::kStdout;
+  format.has_end_record = [](const PlannedEntry& entry) { return !entry.regex_log.end_pattern.empty(); };
+  return format;
+}
+
 struct Registry {
   std::mutex mutex;
-  std::map<std::string, RunLogReader> readers{
-      {kDefaultLogFormat, [](const std::filesystem::path& file) { return runlog::ReadJsonlRunLog(file); }},
-      {"mlperf", ReadMlperfAsRunLog},
-      {"dawnbench", ReadDawnbenchTsvAsRunLog}};
+  std::map<std::string, RunLogFormat> formats{
+      {kDefaultLogFormat, FileFormat([](const std::filesystem::path& file) { return runlog::ReadJsonlRunLog(file); })},
+      {"mlperf", FileFormat(ReadMlperfAsRunLog)},
+      {"dawnbench", FileFormat(ReadDawnbenchTsvAsRunLog)},
+      {"regex", RegexFormat()}};
 };
 
 Registry& TheRegistry() {
@@ -66,25 +88,29 @@ Registry& TheRegistry() {
 
 }  // namespace
 
-void RegisterRunLogFormat(const std::string& name, RunLogReader reader) {
+void RegisterRunLogFormat(const std::string& name, RunLogFormat format) {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  registry.readers[name] = std::move(reader);
+  registry.formats[name] = std::move(format);
 }
 
-std::optional<RunLogReader> FindRunLogFormat(const std::string& name) {
+std::optional<RunLogFormat> FindRunLogFormat(const std::string& name) {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
-  auto it = registry.readers.find(name);
-  if (it == registry.readers.end()) return std::nullopt;
+  auto it = registry.formats.find(name);
+  if (it == registry.formats.end()) return std::nullopt;
   return it->second;
+}
+
+std::optional<RunLogFormat> FormatOfEntry(const PlannedEntry& entry) {
+  return FindRunLogFormat(entry.builtin ? kDefaultLogFormat : entry.log_format);
 }
 
 std::vector<std::string> RunLogFormatNames() {
   Registry& registry = TheRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
   std::vector<std::string> names;
-  for (const auto& [name, reader] : registry.readers) names.push_back(name);
+  for (const auto& [name, format] : registry.formats) names.push_back(name);
   return names;
 }
 

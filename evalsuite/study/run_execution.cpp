@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -29,20 +30,20 @@ std::string FormatNumber(double value) {
 }
 
 runlog::RunLog ReadLog(const PlannedEntry& entry, const fs::path& run_dir) {
-  fs::path file = run_dir / kRunLogFile;
+  fs::path file = RunLogPath(entry, run_dir);
   runlog::RunLog log;
   std::error_code ec;
   if (!fs::exists(file, ec)) {
     log.warnings.push_back(file.string() + ": no log was written");
     return log;
   }
-  auto reader = FindRunLogFormat(entry.builtin ? kDefaultLogFormat : entry.log_format);
-  if (!reader) {
+  std::optional<RunLogFormat> format = FormatOfEntry(entry);
+  if (!format) {
     log.warnings.push_back(file.string() + ": unknown log format '" + entry.log_format + "'");
     return log;
   }
   try {
-    return (*reader)(file);
+    return format->read(file, entry);
   } catch (const Error& e) {
     log.warnings.push_back(std::string("log unreadable: ") + e.what());
     return log;
@@ -84,6 +85,11 @@ nlohmann::json UsageToJson(double wall_seconds, const ResourceUsage& usage) {
           {"max_rss_kb", usage.max_rss_kb}};
 }
 
+fs::path RunLogPath(const PlannedEntry& entry, const fs::path& run_dir) {
+  std::optional<RunLogFormat> format = FormatOfEntry(entry);
+  return run_dir / (format && format->source == LogSource::kStdout ? kRunStdoutFile : kRunLogFile);
+}
+
 fs::path RunDirFor(const StudyPlan& plan, const std::string& entry, int index, int attempt) {
   char name[64];
   std::snprintf(name, sizeof(name), "run-%03d", index);
@@ -96,8 +102,8 @@ ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const
                          const fs::path& run_dir, const fs::path& evalsuite_binary) {
   ChildSpec spec;
   spec.working_dir = run_dir;
-  spec.stdout_file = run_dir / "stdout.txt";
-  spec.stderr_file = run_dir / "stderr.txt";
+  spec.stdout_file = run_dir / kRunStdoutFile;
+  spec.stderr_file = run_dir / kRunStderrFile;
   const std::string threads = std::to_string(plan.threads);
   // Libraries that size their thread pools from the environment (OpenMP, MKL, PyTorch) get the run's share.
   spec.environment = {{"OMP_NUM_THREADS", threads},
@@ -169,7 +175,7 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
   RunRecord record = BaseRecord(plan, run, run_dir, ReadLog(entry, run_dir));
   record.exit_status = outcome.exit.exit_status;
   record.signal = outcome.exit.signal;
-  record.stderr_tail = TailOfFile(run_dir / "stderr.txt");
+  record.stderr_tail = TailOfFile(run_dir / kRunStderrFile);
   if (record.log.wall_seconds <= 0) record.log.wall_seconds = outcome.wall_seconds;
   record.execution["executor"] = "local";
   if (outcome.exit.usage) record.execution["usage"] = UsageToJson(outcome.wall_seconds, *outcome.exit.usage);
@@ -206,7 +212,10 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
     record.log.status = runlog::RunStatus::kFailed;
     return record;
   }
-  if (!had_end_record) record.log.warnings.push_back((run_dir / kRunLogFile).string() + ": no end record");
+  std::optional<RunLogFormat> format = FormatOfEntry(entry);
+  if (!had_end_record && format && format->has_end_record(entry)) {
+    record.log.warnings.push_back(RunLogPath(entry, run_dir).string() + ": no end record");
+  }
   stats::RunCurve curve = runlog::ToRunCurve(record.log);
   record.log.status =
       stats::TimeToTarget(curve.points, entry.threshold) ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
@@ -224,7 +233,7 @@ std::optional<RunRecord> CollectCompletedOrphan(const StudyPlan& plan, const Pla
   outcome.wall_seconds = log.wall_seconds;
   RunRecord record = CollectFinishedRun(plan, entry, run, run_dir, outcome);
   record.exit_status.reset();
-  record.log.warnings.push_back((run_dir / kRunLogFile).string() +
+  record.log.warnings.push_back(RunLogPath(entry, run_dir).string() +
                                 ": recorded on resume (the study ended after the run, before recording it)");
   return record;
 }
@@ -232,7 +241,7 @@ std::optional<RunRecord> CollectCompletedOrphan(const StudyPlan& plan, const Pla
 RunRecord CollectInterruptedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
                                 const fs::path& run_dir, const std::string& why) {
   RunRecord record = BaseRecord(plan, run, run_dir, ReadLog(entry, run_dir));
-  record.stderr_tail = TailOfFile(run_dir / "stderr.txt");
+  record.stderr_tail = TailOfFile(run_dir / kRunStderrFile);
   record.log.status = runlog::RunStatus::kIncomplete;
   record.log.error = why;
   return record;
@@ -256,6 +265,35 @@ LogProgress PeekLogProgress(const fs::path& log_file) {
       break;
     }
     if (start == 0) break;
+  }
+  return progress;
+}
+
+}  // namespace evalsuite::study
+
+namespace evalsuite::study {
+
+LogProgress PeekRunProgress(const PlannedEntry& entry, const fs::path& run_dir) {
+  std::optional<RunLogFormat> format = FormatOfEntry(entry);
+  if (!format || format->source == LogSource::kLogFile) return PeekLogProgress(run_dir / kRunLogFile);
+  if (entry.log_format != "regex") return {};
+  // The last whole lines of the output through the entry's patterns: the latest evaluation they complete (a line
+  // still being written is not read). A tail that misses the line with the epoch gives less: progress only.
+  LogProgress progress;
+  std::ifstream in(run_dir / kRunStdoutFile, std::ios::binary | std::ios::ate);
+  if (!in) return progress;
+  const std::streamoff size = in.tellg(), start = std::max<std::streamoff>(0, size - 8192);
+  std::string tail(static_cast<std::size_t>(size - start), '\0');
+  in.seekg(start);
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  if (start > 0) tail.erase(0, std::min(tail.size(), tail.find('\n') + 1));  // a cut first line
+  try {
+    const runlog::RunLog log = runlog::RegexLogReader(entry.regex_log).Parse(tail, "");
+    if (!log.points.empty()) {
+      progress.epoch = log.points.back().epoch;
+      progress.metric = log.points.back().metric;
+    }
+  } catch (const Error&) {
   }
   return progress;
 }

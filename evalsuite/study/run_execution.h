@@ -14,6 +14,12 @@
 namespace evalsuite::study {
 
 constexpr const char* kRunLogFile = "log.jsonl";
+constexpr const char* kRunStdoutFile = "stdout.txt";  // the command's standard output, whatever its log format
+constexpr const char* kRunStderrFile = "stderr.txt";
+
+// The file a run of `entry` leaves its log in: run_dir/log.jsonl ({log}), or run_dir/stdout.txt for a format read
+// from the command's output (log_format = "regex").
+std::filesystem::path RunLogPath(const PlannedEntry& entry, const std::filesystem::path& run_dir);
 
 // The folder of attempt `attempt` (0-based) of a run: out_dir/<entry>/run-003, then run-003.attempt-1, ...
 std::filesystem::path RunDirFor(const StudyPlan& plan, const std::string& entry, int index, int attempt);
@@ -55,5 +61,8 @@ struct LogProgress {
   std::optional<double> metric;
 };
 LogProgress PeekLogProgress(const std::filesystem::path& log_file);
+// The same for a run of `entry` in whatever format it logs: JSON Lines, or the tail of its output read with the
+// regex format's patterns; nothing for formats without progress (MLPerf, DAWNBench TSV).
+LogProgress PeekRunProgress(const PlannedEntry& entry, const std::filesystem::path& run_dir);
 
 }  // namespace evalsuite::study

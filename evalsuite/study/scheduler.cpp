@@ -182,7 +182,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       last_progress = Clock::now();
       std::vector<RunningRunView> views;
       for (auto& r : running) {
-        r.progress = PeekLogProgress(r.pending->run_dir / kRunLogFile);
+        r.progress = PeekRunProgress(*r.entry, r.pending->run_dir);
         views.push_back(View(r));
       }
       if (!running.empty()) progress.Update(views);

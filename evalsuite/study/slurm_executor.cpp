@@ -221,7 +221,7 @@ class Coordinator {
     view.index = w.run.index;
     view.seed = w.run.seed;
     view.epochs_budget = w.entry->epochs;
-    LogProgress seen = PeekLogProgress(w.run_dir / kRunLogFile);
+    LogProgress seen = PeekRunProgress(*w.entry, w.run_dir);
     view.epoch = seen.epoch;
     view.metric = seen.metric;
     view.seconds = std::chrono::duration<double>(Clock::now() - w.since).count();

@@ -16,6 +16,7 @@
 #include "evalsuite/study/builtin_entries.h"
 #include "evalsuite/study/command_template.h"
 #include "evalsuite/study/log_formats.h"
+#include "evalsuite/study/regex_log_keys.h"
 #include "evalsuite/study/seeds.h"
 
 namespace evalsuite::study {
@@ -33,6 +34,11 @@ const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",  
                                           "metric", "threshold", "extra_thresholds", "epochs",          "train_subset",
                                           "validation_size"};
 const std::set<std::string> kExternalOnlyKeys = {"command", "log_format", "validation_size"};
+// The entry keys with the regex format's own (regex_log_keys.h).
+std::set<std::string> WithRegexLogKeys(std::set<std::string> keys) {
+  keys.insert(RegexLogKeys().begin(), RegexLogKeys().end());
+  return keys;
+}
 const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached",
                                               "consecutive_evaluations"};
 
@@ -72,7 +78,7 @@ EntrySpec ReadEntry(const Reader& reader, const toml::node& node, int position) 
     reader.Fail(spec.line, prefix, "must be a built-in entry's name or a table, got " + Reader::TypeName(node));
   }
   const toml::table& table = *node.as_table();
-  reader.RejectUnknownKeys(table, kEntryKeys, prefix + ".", "an entry");
+  reader.RejectUnknownKeys(table, WithRegexLogKeys(kEntryKeys), prefix + ".", "an entry");
   const toml::node* name = table.get("name");
   if (!name) reader.Fail(spec.line, prefix + ".name", "every entry table needs a name");
   spec.entry.name = reader.String(*name, prefix + ".name");
@@ -110,7 +116,7 @@ EntrySpec ReadEntry(const Reader& reader, const toml::node& node, int position) 
     if (*spec.timeout_seconds < 0) reader.Fail(Reader::Line(*n), prefix + ".timeout_seconds", "must be >= 0");
   }
   if (spec.entry.builtin) {
-    for (const auto& key : kExternalOnlyKeys) {
+    for (const auto& key : WithRegexLogKeys(kExternalOnlyKeys)) {
       if (const toml::node* n = table.get(key)) {
         reader.Fail(Reader::Line(*n), prefix + "." + key, "only external entries (with a command) take it");
       }
@@ -120,6 +126,7 @@ EntrySpec ReadEntry(const Reader& reader, const toml::node& node, int position) 
                   "built-in entries measure their own metric; only external entries declare one");
     }
   }
+  ReadRegexLogKeys(reader, table, prefix, spec.entry.log_format, spec.line, spec.entry.regex_log);
   return spec;
 }
 
@@ -297,7 +304,8 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
       entry.threshold = entry_threshold.value_or(facts->default_threshold);
       entry.epochs = entry_epochs.value_or(facts->default_epochs);
     } else {
-      if (!FindRunLogFormat(entry.log_format)) {
+      const std::optional<RunLogFormat> format = FindRunLogFormat(entry.log_format);
+      if (!format) {
         std::string names;
         for (const auto& n : RunLogFormatNames()) names += (names.empty() ? "" : ", ") + n;
         reader.Fail(spec.line, prefix + ".log_format",
@@ -323,7 +331,8 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
         }
         if (name == "log" || name == "run_dir") tells_log = true;
       }
-      if (!tells_log) {
+      // A format read from the command's standard output needs no {log}.
+      if (!tells_log && format->source == LogSource::kLogFile) {
         reader.Fail(spec.line, prefix + ".command",
                     "the command must be told where to write its log: use {log} (or {run_dir}/log.jsonl)");
       }
@@ -419,6 +428,7 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
     if (!e.builtin) {
       j["command"] = e.command;
       j["log_format"] = e.log_format;
+      if (e.log_format == "regex") j["regex_log"] = RegexLogOptionsToJson(e.regex_log);
     }
     entries.push_back(std::move(j));
   }
@@ -509,6 +519,7 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
       if (!e.builtin) {
         e.command = get(j, "command").get<std::string>();
         e.log_format = get(j, "log_format").get<std::string>();
+        if (j.contains("regex_log")) e.regex_log = RegexLogOptionsFromJson(get(j, "regex_log"));
       }
       plan.entries.push_back(std::move(e));
     }

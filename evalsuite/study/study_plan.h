@@ -9,6 +9,8 @@
 //   # { name = "torch-mlp", command = "/usr/bin/python3 {study_dir}/x.py --seed {seed} --log {log}",
 //   #   log_format = "jsonl", timeout_seconds = 600, description = "...", metric = "val_top1",
 //   #   threshold = 0.85, extra_thresholds = [0.8], epochs = 3, train_subset = 5000, validation_size = 10000 }
+//   # log_format = "regex" reads the command's standard output instead (regex_log_keys.h): log_regex = '...' (or
+//   # an array), log_end_regex, log_time_unit = "seconds", log_time_kind = "elapsed", log_metric_unit = "fraction"
 //   runs = 5                       # runs per entry
 //   seed = 1                       # the study's base seed
 //   threshold = 0.91               # default: each built-in entry's own
@@ -42,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "evalsuite/runlog/regex_log.h"
 #include "evalsuite/study/slurm_options.h"
 #include "stats/stability.h"
 
@@ -53,6 +56,7 @@ struct PlannedEntry {
   std::string description;
   std::string command;               // external entries: the template ({seed}, {run_dir}, {threads}, ...)
   std::string log_format = "jsonl";  // external entries: how their log is read (log_formats.h)
+  runlog::RegexLogOptions regex_log;  // log_format = "regex": patterns and units (checked when the plan is read)
   std::string metric = "val_top1";
   double threshold = 0;
   std::vector<double> extra_thresholds;

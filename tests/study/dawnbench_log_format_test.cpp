@@ -17,9 +17,9 @@ TEST(DawnbenchLogFormatTest, PerEpochTsvBecomesTheRunsCurveWithBadRowsNamed) {
                                 "2\t0.0098\n"
                                 "3\t0.0147\t71.9\n"
                                 "4\t0.0196\t94.06\n");
-  auto reader = FindRunLogFormat("dawnbench");
-  ASSERT_TRUE(reader);
-  runlog::RunLog log = (*reader)(dir / "log.jsonl");
+  auto format = FindRunLogFormat("dawnbench");
+  ASSERT_TRUE(format);
+  runlog::RunLog log = format->read(dir / "log.jsonl", PlannedEntry{});
   ASSERT_EQ(log.points.size(), 3u);
   EXPECT_DOUBLE_EQ(log.points[0].epoch, 1);
   EXPECT_DOUBLE_EQ(log.points[0].metric, 0.4512);
