@@ -26,5 +26,7 @@ function(evalsuite_test name dir)
   endif()
   add_executable(${name} ${sources})
   target_link_libraries(${name} PRIVATE ${ARGN} GTest::gtest GTest::gtest_main GTest::gmock)
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 900)
+  # Studies started by tests skip the few-second machine probe unless a test asks for it (--machine-ceilings).
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 900
+                       ENVIRONMENT EVALSUITE_MACHINE_CEILINGS=skip)
 endfunction()

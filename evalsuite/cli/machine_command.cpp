@@ -22,6 +22,7 @@ namespace {
 struct MachineArgs {
   int threads = 0;
   int repetitions = 3;
+  bool quick = false;
   std::string json_file;
   std::string entries;  // "" = none, "all", or a comma-separated list
   std::string data = datasets::kDefaultFashionMnistDir;
@@ -88,6 +89,9 @@ void RegisterMachineCommand(CLI::App& app) {
   command->add_option("--repetitions", args->repetitions, "timed repetitions per probe (the best counts)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100));
+  command->add_flag("--quick", args->quick,
+                   "a probe of a few seconds (smaller matmul and convolution, shorter repetitions): what a study "
+                   "records at its start");
   command->add_option("--json", args->json_file, "also write the report's hardware section as JSON to FILE");
   command->add_option("--entries", args->entries, "profile these built-in entries against the ceilings: all or A,B");
   command->add_option("--data", args->data, "Fashion-MNIST folder for --entries")->capture_default_str();
@@ -108,6 +112,7 @@ void RegisterMachineCommand(CLI::App& app) {
     training::CeilingOptions options;
     options.threads = args->threads;
     options.repetitions = args->repetitions;
+    if (args->quick) options = training::QuickCeilingOptions(args->threads);
     const training::MachineCeilings ceilings = training::MeasureMachineCeilings(options);
     PrintCeilings(ceilings);
     std::vector<nlohmann::json> profiled;

@@ -1,5 +1,6 @@
 // evalsuite study run STUDY.toml [--runs N] [--jobs J] [--threads T] [--seed S] [--epochs E] [--train-subset N]
 //                                [--name NAME] [--store FILE] [--out DIR] [--report DIR] [--progress MODE]
+//                                [--machine-ceilings measure|skip|FILE]
 // evalsuite study resume [STUDY] [--store FILE] [--jobs J] [--report DIR] [--progress MODE]
 // evalsuite study cancel [STUDY] [--store FILE]     (Slurm: scancel the study's arrays)
 // evalsuite study slurm-task MANIFEST                 (hidden: the body of one Slurm array task)
@@ -10,6 +11,7 @@
 // file (the message names its line and key) or an I/O error; 2 usage.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -43,6 +45,7 @@ struct StudyArgs {
   std::string executor;
   std::string manifest;
   std::string devices;
+  std::string machine_ceilings;
   std::optional<int> runs, jobs, threads, epochs, train_subset;
   std::optional<uint64_t> seed;
 };
@@ -69,6 +72,7 @@ void WriteStudyReport(const std::string& store_file, const std::string& study_na
 }
 
 void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
+  if (outcome.ceilings) std::cout << study::DescribeCeilings(*outcome.ceilings) << "\n";
   std::cout << "study " << outcome.name << ": " << outcome.finished_before + outcome.ingested_on_resume + outcome.ran
             << " of " << outcome.planned
             << " runs recorded in " << args.store << " (" << outcome.ran << " now, " << outcome.failed
@@ -102,6 +106,11 @@ study::StudyRunOptions RunOptions(const StudyArgs& args, study::ProgressReporter
   options.evalsuite_binary = OwnBinary();
   options.progress = progress;
   options.stop = signals.flag();
+  // The probe needs LibTorch: the front binary hands `machine` to evalsuite-full, in a child of its own.
+  const fs::path binary = options.evalsuite_binary;
+  options.measure_ceilings = [binary](const study::StudyPlan& plan) {
+    return study::MeasureCeilingsInChild(binary, plan, plan.out_dir);
+  };
   return options;
 }
 
@@ -135,6 +144,9 @@ void RegisterStudyCommand(CLI::App& app) {
                   "accelerators to share out, e.g. 0,1,2,3 (plan key devices; devices_per_run each)");
   run->add_flag("--no-onednn-isa-cap", args->no_onednn_isa_cap,
                 "runs get none of evalsuite's oneDNN ISA cap (plan key onednn_isa_cap = false)");
+  run->add_option("--machine-ceilings", args->machine_ceilings,
+                  "measure (default: a few seconds at the start, once per study), skip, or FILE from `evalsuite "
+                  "machine --json` (plan key machine_ceilings; default from $EVALSUITE_MACHINE_CEILINGS)");
   AddProgressOption(run, *args);
   run->callback([args] {
     study::PlanOverrides overrides;
@@ -148,6 +160,13 @@ void RegisterStudyCommand(CLI::App& app) {
     if (!args->out.empty()) overrides.out_dir = args->out;
     if (args->no_onednn_isa_cap) overrides.onednn_isa_cap = false;
     if (!args->executor.empty()) overrides.executor = args->executor;
+    auto ceilings_choice = [](const std::string& value) {
+      return value == study::kMeasureCeilings || value == study::kSkipCeilings ? value : fs::absolute(value).string();
+    };
+    if (!args->machine_ceilings.empty()) overrides.machine_ceilings = ceilings_choice(args->machine_ceilings);
+    if (const char* by_default = std::getenv(study::kCeilingsDefaultVariable); by_default && *by_default) {
+      overrides.machine_ceilings_default = ceilings_choice(by_default);
+    }
     if (!args->devices.empty()) {
       std::vector<std::string> devices;
       std::stringstream list(args->devices);

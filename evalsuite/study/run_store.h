@@ -85,6 +85,9 @@ class RunStore {
   // plan becomes this one. The history stays in the store (table `invocations`).
   virtual void RecordInvocation(int64_t study_id, const std::string& command, const nlohmann::json& plan,
                                 const nlohmann::json& environment) = 0;
+  // Sets one key of the study's recorded environment (what a later invocation measured once for the whole study,
+  // e.g. its machine ceilings), keeping the rest.
+  virtual void SetStudyEnvironmentKey(int64_t study_id, const std::string& key, const nlohmann::json& value) = 0;
   virtual void UpsertEntry(int64_t study_id, const EntryRecord& entry) = 0;
   // Commits the run and all its points in one transaction; returns the run's id.
   virtual int64_t InsertRun(int64_t study_id, const RunRecord& run) = 0;

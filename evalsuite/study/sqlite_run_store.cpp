@@ -184,6 +184,19 @@ class SqliteRunStore : public RunStore {
     transaction.Commit();
   }
 
+  void SetStudyEnvironmentKey(int64_t study_id, const std::string& key, const nlohmann::json& value) override {
+    SqliteTransaction transaction(db_);
+    SqliteStatement select(db_, "SELECT environment FROM studies WHERE id = ?");
+    select.Bind(1, study_id);
+    if (!select.Step()) throw InputError(file().string(), "no study with id " + std::to_string(study_id));
+    nlohmann::json environment = ParseJsonColumn(db_, select.Text(0), "study environment");
+    if (!environment.is_object()) environment = nlohmann::json::object();
+    environment[key] = value;
+    SqliteStatement update(db_, "UPDATE studies SET environment = ? WHERE id = ?");
+    update.Bind(1, environment.dump()).Bind(2, study_id).Run();
+    transaction.Commit();
+  }
+
   void UpsertEntry(int64_t study_id, const EntryRecord& entry) override {
     SqliteStatement upsert(db_, R"sql(
       INSERT INTO entries (study_id, name, description, source, metric, time_unit, threshold, extra_thresholds,

@@ -14,6 +14,7 @@
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/builtin_entries.h"
+#include "evalsuite/study/ceilings_record.h"
 #include "evalsuite/study/command_template.h"
 #include "evalsuite/study/log_formats.h"
 #include "evalsuite/study/regex_log_keys.h"
@@ -29,7 +30,7 @@ const std::set<std::string> kStudyKeys = {
     "name",      "description",    "entries", "runs",    "seed",        "threshold",      "extra_thresholds",
     "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
     "stability", "evals_per_epoch", "onednn_isa_cap", "executor", "slurm",
-    "cost_per_hour", "devices", "devices_per_run", "cpus_per_run"};
+    "cost_per_hour", "devices", "devices_per_run", "cpus_per_run", "machine_ceilings"};
 const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
                                           "metric", "threshold", "extra_thresholds", "epochs",          "train_subset",
                                           "validation_size"};
@@ -236,6 +237,15 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
     plan.cost_per_hour = reader.Number(*n, "cost_per_hour");
     if (*plan.cost_per_hour < 0) reader.Fail(Reader::Line(*n), "cost_per_hour", "must be >= 0");
   }
+  if (overrides.machine_ceilings_default) plan.machine_ceilings = *overrides.machine_ceilings_default;
+  if (const toml::node* n = root.get("machine_ceilings")) {
+    plan.machine_ceilings = reader.String(*n, "machine_ceilings");
+    if (plan.machine_ceilings.empty()) {
+      reader.Fail(Reader::Line(*n), "machine_ceilings",
+                  "use \"measure\", \"skip\" or the path of a file `evalsuite machine --json` wrote");
+    }
+  }
+  if (overrides.machine_ceilings) plan.machine_ceilings = *overrides.machine_ceilings;
 
   // Command-line flags win over the file.
   if (overrides.executor) {
@@ -366,6 +376,10 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
   } else {
     plan.study_dir = fs::current_path().string();
   }
+  if (plan.machine_ceilings != kMeasureCeilings && plan.machine_ceilings != kSkipCeilings) {
+    // A ceilings file named in the study file is relative to its folder (the flag's is made absolute by the CLI).
+    plan.machine_ceilings = (fs::path(plan.study_dir) / plan.machine_ceilings).lexically_normal().string();
+  }
   fs::path out = overrides.out_dir ? fs::path(*overrides.out_dir) : fs::path("evalsuite-runs") / plan.name;
   plan.out_dir = fs::absolute(out).lexically_normal().string();
   return plan;
@@ -454,6 +468,7 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"devices_per_run", plan.devices_per_run},
           {"cpus_per_run", plan.cpus_per_run},
           {"cost_per_hour", plan.cost_per_hour ? nlohmann::json(*plan.cost_per_hour) : nlohmann::json()},
+          {"machine_ceilings", plan.machine_ceilings},
           {"stability",
            {{"max_cov_upper", plan.rule.max_cov_upper},
             {"min_hit_rate", plan.rule.min_hit_rate},
@@ -495,6 +510,8 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     if (json.contains("cost_per_hour") && json["cost_per_hour"].is_number()) {
       plan.cost_per_hour = json["cost_per_hour"].get<double>();
     }
+    // Absent from plans stored before studies recorded their ceilings: measured once when such a study resumes.
+    if (json.contains("machine_ceilings")) plan.machine_ceilings = get(json, "machine_ceilings").get<std::string>();
     const auto& rule = get(json, "stability");
     plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
     plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();
@@ -539,6 +556,7 @@ nlohmann::json PlanFingerprint(const StudyPlan& plan) {
   json.erase("executor");
   json.erase("slurm");
   json.erase("cost_per_hour");
+  json.erase("machine_ceilings");
   json.erase("devices");
   json.erase("devices_per_run");
   json.erase("cpus_per_run");

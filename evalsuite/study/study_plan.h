@@ -28,6 +28,9 @@
 //   devices = ["0", "1", "2", "3"] # accelerators, devices_per_run = 1 each (CUDA/HIP/ROCR_VISIBLE_DEVICES)
 //   cpus_per_run = 0               # > 0: each run pinned to its own CPUs (sched_setaffinity)
 //   cost_per_hour = 3.06           # price of the machine per hour: the report's cost per entry (DAWNBench)
+//   machine_ceilings = "measure"   # the machine's ceilings for the report's MFU, recorded once per study
+//                                  # (study/ceilings_record.h): "measure", "skip", or a file (relative to this one)
+//                                  # that `evalsuite machine --json` wrote
 //   executor = "local"             # or "slurm": runs as a Slurm job array, [slurm] table (slurm_options.h)
 //   [stability]                    # the verdict's rule (stats/stability.h StabilityRule)
 //   max_cov_upper = 0.10
@@ -92,6 +95,8 @@ struct StudyPlan {
   std::string executor = kLocalExecutor;  // where runs execute (slurm_options.h); not part of the fingerprint
   SlurmOptions slurm;
   std::optional<double> cost_per_hour;
+  // "measure", "skip", or an absolute path to an `evalsuite machine --json` file (not fingerprinted).
+  std::string machine_ceilings = "measure";
   // Local slots (not fingerprinted): each concurrent run gets devices_per_run of `devices` through
   // CUDA_VISIBLE_DEVICES / HIP_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES, and cpus_per_run CPUs of this process's
   // affinity (sched_setaffinity) when cpus_per_run > 0. jobs defaults to devices / devices_per_run.
@@ -118,6 +123,8 @@ struct PlanOverrides {
   std::optional<bool> onednn_isa_cap;
   std::optional<std::string> executor;
   std::optional<std::vector<std::string>> devices;
+  std::optional<std::string> machine_ceilings;          // --machine-ceilings: wins over the file
+  std::optional<std::string> machine_ceilings_default;  // EVALSUITE_MACHINE_CEILINGS: when the file does not say
 };
 
 // Reads and validates the study file; throws InputError "file:line: key 'x': why" (IoError when unreadable).

@@ -220,12 +220,20 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
     StudyPlan continued = plan;
     continued.out_dir = stored.out_dir;
     plan_json = PlanToJson(continued);
-    store->RecordInvocation(info->id, "study run", plan_json, StudyEnvironment(continued));
+    nlohmann::json environment = StudyEnvironment(continued);
+    outcome.ceilings = ObtainCeilings(continued, info->environment, options.measure_ceilings);
+    if (outcome.ceilings) environment[kCeilingsKey] = *outcome.ceilings;
+    store->RecordInvocation(info->id, "study run", plan_json, environment);
+    if (outcome.ceilings) store->SetStudyEnvironmentKey(info->id, kCeilingsKey, *outcome.ceilings);
     outcome.resumed = true;
     return Execute(*store, *info, continued, options, outcome);
   }
   StudyInfo created;
-  created.id = store->CreateStudy(plan.name, "study", plan_json, StudyEnvironment(plan));
+  // Measured (or read) before the study exists: a bad ceilings file leaves nothing behind.
+  nlohmann::json environment = StudyEnvironment(plan);
+  outcome.ceilings = ObtainCeilings(plan, nlohmann::json::object(), options.measure_ceilings);
+  if (outcome.ceilings) environment[kCeilingsKey] = *outcome.ceilings;
+  created.id = store->CreateStudy(plan.name, "study", plan_json, environment);
   created.name = plan.name;
   created.kind = "study";
   return Execute(*store, created, plan, options, outcome);
@@ -257,8 +265,12 @@ StudyOutcome ResumeStudy(const std::optional<std::string>& name, const StudyRunO
   }
   StudyPlan plan = PlanFromJson(info->plan);
   if (options.jobs) plan.jobs = *options.jobs;
-  store->RecordInvocation(info->id, "study resume", PlanToJson(plan), StudyEnvironment(plan));
   StudyOutcome outcome;
+  nlohmann::json environment = StudyEnvironment(plan);
+  outcome.ceilings = ObtainCeilings(plan, info->environment, options.measure_ceilings);
+  if (outcome.ceilings) environment[kCeilingsKey] = *outcome.ceilings;
+  store->RecordInvocation(info->id, "study resume", PlanToJson(plan), environment);
+  if (outcome.ceilings) store->SetStudyEnvironmentKey(info->id, kCeilingsKey, *outcome.ceilings);
   outcome.resumed = true;
   return Execute(*store, *info, plan, options, outcome);
 }

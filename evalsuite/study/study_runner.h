@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "evalsuite/study/ceilings_record.h"
 #include "evalsuite/study/progress.h"
 #include "evalsuite/study/run_store.h"
 #include "evalsuite/study/scheduler.h"
@@ -24,6 +25,9 @@ struct StudyRunOptions {
   const std::atomic<bool>* stop = nullptr;  // set from a signal handler: stop, keep what ran
   std::optional<int> jobs;                  // resume: runs at once (the plan's otherwise)
   SchedulerConfig scheduler;                // jobs and binary are filled from the plan and the fields above
+  // Measures the machine's ceilings once per study when its plan says "measure" and none are recorded yet
+  // (ceilings_record.h); null: nothing is measured (a file or "skip" is still recorded).
+  CeilingsProbe measure_ceilings;
 };
 
 struct StudyOutcome {
@@ -39,6 +43,7 @@ struct StudyOutcome {
   int interrupted_kept = 0;    // incomplete attempts recorded (left by a killed study, or stopped now)
   bool resumed = false;        // the study existed already
   bool stopped = false;        // a stop was requested before all runs ran
+  std::optional<nlohmann::json> ceilings;  // the machine ceilings this invocation recorded (none: already there)
   bool complete() const { return finished_before + ran == planned; }
 };
 

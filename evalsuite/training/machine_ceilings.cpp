@@ -102,6 +102,17 @@ double MachineCeilings::RidgeIntensity(const std::string& precision) const {
   return bandwidth_bytes > 0 ? PeakFor(precision) / bandwidth_bytes : 0;
 }
 
+CeilingOptions QuickCeilingOptions(int threads) {
+  CeilingOptions o;
+  o.threads = threads;
+  o.repetitions = 2;
+  o.seconds_per_repetition = 0.1;
+  o.matmul_side = 512;
+  o.conv_batch = 2;
+  o.triad_elements = int64_t{1} << 23;  // 32 MiB per array, 96 MiB in all: still past the last-level cache
+  return o;
+}
+
 MachineCeilings MeasureMachineCeilings(const CeilingOptions& options) {
   PrepareOneDnnForThisMachine();
   MachineCeilings m;

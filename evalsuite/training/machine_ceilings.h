@@ -52,6 +52,10 @@ struct MachineCeilings {
   double RidgeIntensity(const std::string& precision) const;
 };
 
+// A probe of a few seconds on two cores (what a study records at its start, study/ceilings_record.h): a 512-side
+// matmul, a batch-2 convolution, two repetitions of 0.1 s each; the triad keeps arrays far past the cache.
+CeilingOptions QuickCeilingOptions(int threads);
+
 MachineCeilings MeasureMachineCeilings(const CeilingOptions& options);
 nlohmann::json MachineCeilingsToJson(const MachineCeilings& ceilings);
 

@@ -304,3 +304,33 @@ consecutive_evaluations = 2
 
 }  // namespace
 }  // namespace evalsuite::study
+
+namespace evalsuite::study {
+namespace {
+
+// machine_ceilings: "measure" unless the environment's default, the file or the flag (in that order of strength)
+// says otherwise; a file named in the study is relative to its folder; the choice does not change the study.
+TEST(StudyPlanTest, MachineCeilingsKeyDefaultsFlagAndFingerprint) {
+  const std::string base = "entries = [\"baseline\"]\n";
+  EXPECT_EQ(Parse(base).machine_ceilings, "measure");
+  PlanOverrides by_default;
+  by_default.machine_ceilings_default = "skip";
+  EXPECT_EQ(Parse(base, by_default).machine_ceilings, "skip");
+  EXPECT_EQ(Parse(base + "machine_ceilings = \"measure\"\n", by_default).machine_ceilings, "measure");
+  const StudyPlan from_file = Parse(base + "machine_ceilings = \"profiles/m.json\"\n");
+  EXPECT_EQ(from_file.machine_ceilings, "/studies/profiles/m.json");
+  PlanOverrides flag;
+  flag.machine_ceilings = "skip";
+  EXPECT_EQ(Parse(base + "machine_ceilings = \"profiles/m.json\"\n", flag).machine_ceilings, "skip");
+  EXPECT_NE(ErrorOf(base + "machine_ceilings = \"\"\n").find("s.toml:2: key 'machine_ceilings'"), std::string::npos)
+      << ErrorOf(base + "machine_ceilings = \"\"\n");
+
+  EXPECT_EQ(PlanFromJson(PlanToJson(from_file)).machine_ceilings, "/studies/profiles/m.json");
+  nlohmann::json old_plan = PlanToJson(from_file);
+  old_plan.erase("machine_ceilings");  // stored before the key existed: measured once on resume
+  EXPECT_EQ(PlanFromJson(old_plan).machine_ceilings, "measure");
+  EXPECT_EQ(PlanFingerprint(from_file), PlanFingerprint(Parse(base)));
+}
+
+}  // namespace
+}  // namespace evalsuite::study

@@ -343,3 +343,52 @@ entries = [ { name = "seer", command = "sh -c 'echo \"$CUDA_VISIBLE_DEVICES $HIP
 
 }  // namespace
 }  // namespace evalsuite::study
+
+namespace evalsuite::study {
+namespace {
+
+// The probe runs once per study: at its start, not on resume nor on a second `study run` of the same plan; a
+// failing probe leaves the study going with the theoretical peak and the reason recorded.
+TEST(StudyRunnerTest, MachineCeilingsAreMeasuredOncePerStudy) {
+  evalsuite::testing::TempDir dir;
+  const std::string body =
+      "name = \"probed\"\nruns = 1\nthreshold = 0.85\n"
+      "entries = [{ name = \"ok\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" }]\n";
+  testing::WriteFakeEntry(dir.path());
+  PlanOverrides overrides;
+  overrides.out_dir = (dir / "runs").string();
+  overrides.machine_ceilings = "measure";
+  const StudyPlan plan = ParseStudyPlan(body, (dir / "study.toml").string(), overrides, 2);
+  StudyRunOptions options;
+  options.store_file = dir / "store.db";
+  options.scheduler.poll_seconds = 0.01;
+  int probes = 0;
+  options.measure_ceilings = [&probes](const StudyPlan& p) {
+    ++probes;
+    return nlohmann::json{{"peak_fp32_flops", 4e10}, {"bandwidth_bytes", 1e10}, {"threads", p.threads}};
+  };
+  StudyOutcome first = RunStudy(plan, options);
+  ASSERT_TRUE(first.ceilings);
+  EXPECT_EQ((*first.ceilings)["source"], "measured");
+  EXPECT_FALSE(RunStudy(plan, options).ceilings);
+  EXPECT_FALSE(ResumeStudy(std::string("probed"), options).ceilings);
+  EXPECT_EQ(probes, 1);
+  const nlohmann::json env = RunStore::Open(options.store_file, false)->FindStudy("probed")->environment;
+  EXPECT_EQ(env["machine_ceilings"]["machine"]["peak_fp32_flops"].get<double>(), 4e10);
+  EXPECT_EQ(env["machine_ceilings"]["machine"]["threads"], plan.threads);
+
+  StudyPlan other = plan;
+  other.name = "probe-fails";
+  other.out_dir = (dir / "runs2").string();
+  options.measure_ceilings = [](const StudyPlan&) -> nlohmann::json {
+    throw ExternalError("evalsuite machine --quick", "exit status 1: no LibTorch here");
+  };
+  StudyOutcome failed = RunStudy(other, options);
+  ASSERT_TRUE(failed.ceilings);
+  EXPECT_EQ((*failed.ceilings)["source"], "theoretical");
+  EXPECT_NE((*failed.ceilings)["measurement"].get<std::string>().find("no LibTorch here"), std::string::npos);
+  EXPECT_EQ(failed.ran, 1);  // the study went on
+}
+
+}  // namespace
+}  // namespace evalsuite::study
