@@ -48,6 +48,9 @@ ReportTable HardwareMachineTable(const json& section) {
   t.header = {"Ceiling", "Measured", "How"};
   t.numeric = {false, true, false};
   if (!m.is_object()) return t;  // only external entries: their ceilings are in the entries table
+  if (const json& source = Field(m, "ceilings_source"); source.is_object()) {
+    t.rows.push_back({"ceilings used", StringOf(Field(source, "kind")), StringOf(Field(source, "where"))});
+  }
   for (const json& p : ArrayOf(Field(m, "probes"))) {
     const bool bytes = StringOf(Field(p, "unit")) == "bytes/s";
     t.rows.push_back({StringOf(Field(p, "name")),

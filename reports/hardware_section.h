@@ -6,7 +6,8 @@
 // "hardware": {
 //   "machine": {"cpu_model", "cores", "threads", "peak_fp32_flops", "peak_bf16_flops", "bandwidth_bytes",
 //               "ridge_fp32", "theoretical": {"derived", "fp32_flops_per_second", "derivation"},
-//               "probes": [{"name", "shape", "unit", "best", "median"}]},
+//               "probes": [{"name", "shape", "unit", "best", "median"}],
+//               "ceilings_source": {"kind", "where"} (reports/hardware_ceilings.h)},
 //   "entries": [{"entry", "precision", "batch_size", "flops_per_sample", "bytes_per_sample", "intensity",
 //                "samples_per_second", "achieved_flops", "mfu", "peak_flops", "bound", "evidence",
 //                "phases": [{"side", "flops_per_sample", "intensity", "samples_per_second", "achieved_flops", "mfu"}],
@@ -26,6 +27,10 @@
 namespace evalsuite::reports {
 
 constexpr const char* kHardwareSectionKey = "hardware";
+// Shown instead of the per-entry tables when a study recorded its ceilings but no entry was profiled.
+constexpr const char* kNoHardwareEntries =
+    "No entry profiled against these ceilings: `evalsuite machine --entries all --json F`, then `evalsuite report "
+    "... --section hardware=F` (the entries' MFU is then computed against this study's ceilings).";
 
 bool HasHardwareSection(const nlohmann::json& section);
 ReportTable HardwareMachineTable(const nlohmann::json& section);

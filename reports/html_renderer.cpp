@@ -201,6 +201,10 @@ void AppendHardware(const json& section, std::string& out) {
                "Roofline (Williams et al.): each entry's achieved FLOP/s at its operational intensity, progressive "
                "resizing's stages as separate points, under the measured memory slope and compute roofs.",
                out);
+  if (ArrayOf(Field(section, "entries")).empty()) {
+    out += "<p>" + EscapeHtml(kNoHardwareEntries) + "</p>\n</section>\n";
+    return;
+  }
   out += "<h3>Per entry</h3>\n";
   AppendTable(HardwareEntriesTable(section), out);
   const ReportTable time = HardwareTimeTable(section), memory = HardwareMemoryTable(section);

@@ -186,6 +186,10 @@ void AppendHardware(const json& section, std::string& out) {
   const ReportTable machine = HardwareMachineTable(section);
   if (!machine.rows.empty()) AppendTable(machine, out);
   for (const std::string& sentence : HardwareBottleneckSentences(section)) out += "- " + EscapeMarkdown(sentence) + "\n";
+  if (ArrayOf(Field(section, "entries")).empty()) {
+    out += "\n" + EscapeMarkdown(kNoHardwareEntries) + "\n\n";
+    return;
+  }
   out += "\n### Per entry (progressive-resize stages as separate rows)\n\n";
   AppendTable(HardwareEntriesTable(section), out);
   const ReportTable time = HardwareTimeTable(section), memory = HardwareMemoryTable(section);

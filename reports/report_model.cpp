@@ -4,6 +4,8 @@
 #include <optional>
 
 #include "evalsuite/common/environment.h"
+#include "reports/hardware_ceilings.h"
+#include "reports/hardware_section.h"
 #include "evalsuite/common/error.h"
 #include <fmt/format.h>
 
@@ -270,6 +272,9 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     }
     model[key] = section;
   }
+  // The study's own recorded ceilings are what MFU divides by (reports/hardware_ceilings.h).
+  json hardware = ApplyStudyCeilings(Field(model, kHardwareSectionKey), input.environment);
+  if (!hardware.is_null()) model[kHardwareSectionKey] = std::move(hardware);
   return model;
 }
 

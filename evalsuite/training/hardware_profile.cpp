@@ -1,7 +1,7 @@
 #include "evalsuite/training/hardware_profile.h"
 
 #include "evalsuite/training/trainer.h"
-#include "stats/roofline.h"
+#include "reports/hardware_ceilings.h"
 
 namespace evalsuite::training {
 namespace {
@@ -15,38 +15,20 @@ double Number(const json& j, const char* key) {
 
 json HardwareEntryFromRun(const std::string& entry, const entries::Recipe& recipe, int epochs, const json& hardware,
                           const MachineCeilings& machine) {
-  const double peak = machine.PeakFor(recipe.precision);
-  const stats::Ceilings ceilings{peak, machine.bandwidth_bytes};
-  json phases = json::array();
-  for (json phase : hardware.value("phases", json::array())) {
-    const double achieved = Number(phase, "achieved_flops");
-    phase["mfu"] = stats::ModelFlopsUtilization(achieved, peak);
-    const stats::BottleneckVerdict v = stats::ClassifyBottleneck(Number(phase, "intensity"), achieved, ceilings);
-    phase["bound"] = stats::BottleneckName(v.bound);
-    phase["attainable_flops"] = v.attainable_flops;
-    phases.push_back(phase);
-  }
-  const double achieved = Number(hardware, "achieved_flops");
-  const double intensity = Number(hardware, "intensity");
-  const stats::BottleneckVerdict verdict = stats::ClassifyBottleneck(intensity, achieved, ceilings);
   const double train_seconds = Number(hardware, "train_seconds");
-  return {{"entry", entry},
-          {"precision", recipe.precision},
-          {"batch_size", recipe.batch_size},
-          {"epochs", epochs},
-          {"peak_flops", peak},
-          {"flops_per_sample", Number(hardware, "flops_per_sample")},
-          {"bytes_per_sample", Number(hardware, "bytes_per_sample")},
-          {"intensity", intensity},
-          {"samples_per_second", train_seconds > 0 ? Number(hardware, "samples") / train_seconds : 0.0},
-          {"achieved_flops", achieved},
-          {"mfu", stats::ModelFlopsUtilization(achieved, peak)},
-          {"phases", phases},
-          {"time", hardware.value("time", json::object())},
-          {"memory", hardware.value("memory", json::object())},
-          {"bound", stats::BottleneckName(verdict.bound)},
-          {"attainable_flops", verdict.attainable_flops},
-          {"evidence", verdict.evidence}};
+  const json measured = {{"entry", entry},
+                         {"precision", recipe.precision},
+                         {"batch_size", recipe.batch_size},
+                         {"epochs", epochs},
+                         {"flops_per_sample", Number(hardware, "flops_per_sample")},
+                         {"bytes_per_sample", Number(hardware, "bytes_per_sample")},
+                         {"intensity", Number(hardware, "intensity")},
+                         {"samples_per_second", train_seconds > 0 ? Number(hardware, "samples") / train_seconds : 0.0},
+                         {"achieved_flops", Number(hardware, "achieved_flops")},
+                         {"phases", hardware.value("phases", json::array())},
+                         {"time", hardware.value("time", json::object())},
+                         {"memory", hardware.value("memory", json::object())}};
+  return reports::RateAgainstCeilings(measured, MachineCeilingsToJson(machine));
 }
 
 json ProfileEntryHardware(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data,
