@@ -73,7 +73,7 @@ json ApplyStudyCeilings(const json& section, const json& environment) {
   const json& record = StudyRecord(environment);
   const std::string source = StringOf(Field(record, "source"));
   const bool study_measured = source == "measured" || source == "file";
-  const bool section_measured = Num(Field(Field(section, "machine"), "peak_fp32_flops")) > 0;
+  const bool section_measured = Num(Field(section, "machine"), "peak_fp32_flops") > 0;
   bool rates_here = false;  // an entry that ran on this machine (external ones have their own device's peak)
   for (const json& entry : ArrayOf(Field(section, "entries"))) rates_here |= !IsExternal(entry);
   if (record.is_null() || (!study_measured && (section_measured || !rates_here))) {
