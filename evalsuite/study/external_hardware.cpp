@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "evalsuite/common/accelerator_peaks.h"
 #include "evalsuite/runlog/declared_hardware.h"
 #include "reports/json_number.h"
@@ -69,6 +71,7 @@ std::optional<json> ExternalHardwareEntry(const std::string& entry, const std::v
     if (last == nullptr || !d.samples_per_epoch) continue;
     const double samples = last->epoch * *d.samples_per_epoch;
     const double rate = samples / last->train_seconds;
+    if (!std::isfinite(rate)) continue;  // an epoch or time at the edge of double's range: no figure, no crash
     rates.push_back(rate);
     const Ceiling c = CeilingOf(d);
     const double achieved = rate * *d.flops_per_sample;
@@ -109,7 +112,7 @@ std::optional<json> ExternalHardwareEntry(const std::string& entry, const std::v
     out["achieved_flops"] = nullptr;
     out["mfu"] = nullptr;
     out["bound"] = "unknown";
-    out["evidence"] = d.samples_per_epoch ? "no finished run has an evaluation with training time"
+    out["evidence"] = d.samples_per_epoch ? "no finished run has an evaluation with epoch and training time that give a finite throughput"
                                           : "the log declares no samples_per_epoch, so its throughput is unknown";
     return out;
   }

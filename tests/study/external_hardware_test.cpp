@@ -115,6 +115,14 @@ TEST(ExternalHardwareTest, AnAbsurdPeakIsIgnoredAndAPeakBelowTheAchievedIsFlagge
   EXPECT_NE((*e)["evidence"].get<std::string>().find("exceed the peak"), std::string::npos);
 }
 
+TEST(ExternalHardwareTest, ExtremeProgressGivesNoFigureRatherThanInfinity) {
+  // 1e300 epochs x 50,000 samples overflow double: the run has no throughput, the entry says so.
+  const std::optional<json> e = ExternalHardwareEntry("ext", {MakeRun(0, A100Header(), 1e300, 1e-300)});
+  ASSERT_TRUE(e.has_value());
+  EXPECT_TRUE((*e)["samples_per_second"].is_null());
+  EXPECT_TRUE((*e)["runs"].empty());
+}
+
 // Through the store and the report input, as `evalsuite report` builds it: the entry lands in the hardware section.
 TEST(ExternalHardwareTest, TheReportInputCarriesTheEntry) {
   TempDir dir;
