@@ -38,8 +38,10 @@ const std::vector<Row>& Rows() {
       {"NVIDIA A100 SXM4 80GB", 19.5, 156, 312, 312, 0, 2039, "NVIDIA A100 datasheet"},
       {"NVIDIA A100 PCIe 40GB", 19.5, 156, 312, 312, 0, 1555, "NVIDIA A100 datasheet"},
       {"NVIDIA A100 PCIe 80GB", 19.5, 156, 312, 312, 0, 1935, "NVIDIA A100 datasheet"},
-      {"NVIDIA H100 SXM5", 67, 494.5, 989.5, 989.5, 1979, 3350, "NVIDIA H100 datasheet (dense: half of the sparse figures)"},
-      {"NVIDIA H100 PCIe", 51, 378, 756.5, 756.5, 1513, 2000, "NVIDIA H100 datasheet (dense: half of the sparse figures)"},
+      {"NVIDIA H100 SXM5", 67, 494.5, 989.5, 989.5, 1979, 3350,
+       "NVIDIA H100 datasheet (dense: half of the sparse figures)"},
+      {"NVIDIA H100 PCIe", 51, 378, 756.5, 756.5, 1513, 2000,
+       "NVIDIA H100 datasheet (dense: half of the sparse figures)"},
       {"NVIDIA T4", 8.1, 0, 0, 65, 0, 320, "NVIDIA T4 datasheet"},
       {"Google TPU v2", 0, 0, 45, 0, 0, 600, "Google Cloud TPU system architecture documentation"},
       {"Google TPU v3", 0, 0, 123, 0, 0, 900, "Google Cloud TPU system architecture documentation"},
@@ -106,8 +108,7 @@ const Row* FindRow(std::string_view device) {
 }  // namespace
 
 bool IsKnownPrecision(std::string_view precision) {
-  return precision == "fp32" || precision == "tf32" || precision == "bf16" || precision == "fp16" ||
-         precision == "fp8";
+  return precision == "fp32" || precision == "tf32" || precision == "bf16" || precision == "fp16" || precision == "fp8";
 }
 
 std::optional<AcceleratorPeak> LookUpAcceleratorPeak(std::string_view device, std::string_view precision) {

@@ -12,11 +12,11 @@
 namespace evalsuite {
 
 struct AcceleratorPeak {
-  std::string device;       // the row's name, e.g. "NVIDIA A100 SXM4 80GB"
-  std::string precision;    // "fp32", "tf32", "bf16", "fp16", "fp8"
-  double peak_flops = 0;    // dense FLOP/s of one device at that precision
-  double bandwidth = 0;     // bytes/s of the device's memory (HBM/GDDR)
-  std::string source;       // "NVIDIA A100 Tensor Core GPU datasheet"
+  std::string device;     // the row's name, e.g. "NVIDIA A100 SXM4 80GB"
+  std::string precision;  // "fp32", "tf32", "bf16", "fp16", "fp8"
+  double peak_flops = 0;  // dense FLOP/s of one device at that precision
+  double bandwidth = 0;   // bytes/s of the device's memory (HBM/GDDR)
+  std::string source;     // "NVIDIA A100 datasheet"
 };
 
 // The row for `device` at `precision`, or nullopt when the device is not in the table or has no figure for that

@@ -32,7 +32,8 @@ class Reader {
     if (!it->is_number()) return Warn(key, "must be a number, got " + it->dump());
     const double v = it->get<double>();
     if (!std::isfinite(v) || v <= 0) return Warn(key, "must be a finite number above 0, got " + it->dump());
-    if (v > max) return Warn(key, fmt::format("{} is beyond any real value (at most {:g}); a unit slip?", it->dump(), max));
+    if (v > max)
+      return Warn(key, fmt::format("{} is beyond any real value (at most {:g}); a unit slip?", it->dump(), max));
     return v;
   }
 
@@ -47,7 +48,8 @@ class Reader {
   }
 
   std::nullopt_t Warn(const char* key, const std::string& why) {
-    if (warnings_ != nullptr) warnings_->push_back(fmt::format("{}: header field \"{}\" {}; ignored", where_, key, why));
+    if (warnings_ != nullptr)
+      warnings_->push_back(fmt::format("{}: header field \"{}\" {}; ignored", where_, key, why));
     return std::nullopt;
   }
 

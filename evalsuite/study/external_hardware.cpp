@@ -112,8 +112,10 @@ std::optional<json> ExternalHardwareEntry(const std::string& entry, const std::v
     out["achieved_flops"] = nullptr;
     out["mfu"] = nullptr;
     out["bound"] = "unknown";
-    out["evidence"] = d.samples_per_epoch ? "no finished run has an evaluation with epoch and training time that give a finite throughput"
-                                          : "the log declares no samples_per_epoch, so its throughput is unknown";
+    out["evidence"] =
+        d.samples_per_epoch
+            ? "no finished run has an evaluation with epoch and training time that give a finite throughput"
+            : "the log declares no samples_per_epoch, so its throughput is unknown";
     return out;
   }
   const double rate = stats::Median(rates);
@@ -124,8 +126,8 @@ std::optional<json> ExternalHardwareEntry(const std::string& entry, const std::v
   std::string evidence;
   std::string bound = "unknown";
   if (d.bytes_per_sample && c.peak_flops > 0 && c.bandwidth > 0) {
-    const stats::BottleneckVerdict v = stats::ClassifyBottleneck(*d.flops_per_sample / *d.bytes_per_sample, achieved,
-                                                                 {c.peak_flops, c.bandwidth});
+    const stats::BottleneckVerdict v =
+        stats::ClassifyBottleneck(*d.flops_per_sample / *d.bytes_per_sample, achieved, {c.peak_flops, c.bandwidth});
     bound = stats::BottleneckName(v.bound);
     evidence = v.evidence;
   } else {

@@ -18,14 +18,16 @@ using testing::WriteFile;
 TEST(HardwareReportCliTest, ExternalEntryJoinsTheMachineFilesEntries) {
   TempDir dir;
   // 4 epochs x 50,000 samples in 100 s of training: 2,000 samples/s, 1.2e13 FLOP/s, MFU 1.2e13 / 312e12 (A100 bf16).
-  WriteFile(dir / "logs" / "gpu.jsonl",
-            "{\"type\":\"header\",\"entry\":\"gpu\",\"threshold\":0.9,\"flops_per_sample\":6e9,\"bytes_per_sample\":2e8,"
-            "\"samples_per_epoch\":50000,\"device\":\"NVIDIA A100-SXM4-80GB\",\"precision\":\"bf16\","
-            "\"peak_bandwidth\":-1}\n"
-            "{\"type\":\"eval\",\"epoch\":2,\"train_seconds\":50,\"wall_seconds\":55,\"metric\":0.8}\n"
-            "{\"type\":\"eval\",\"epoch\":4,\"train_seconds\":100,\"wall_seconds\":110,\"metric\":0.92}\n"
-            "{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":100,\"wall_seconds\":110}\n");
-  const auto imported = RunEvalsuite({"import", (dir / "logs" / "gpu.jsonl").string(), "--store", (dir / "s.db").string()});
+  WriteFile(
+      dir / "logs" / "gpu.jsonl",
+      "{\"type\":\"header\",\"entry\":\"gpu\",\"threshold\":0.9,\"flops_per_sample\":6e9,\"bytes_per_sample\":2e8,"
+      "\"samples_per_epoch\":50000,\"device\":\"NVIDIA A100-SXM4-80GB\",\"precision\":\"bf16\","
+      "\"peak_bandwidth\":-1}\n"
+      "{\"type\":\"eval\",\"epoch\":2,\"train_seconds\":50,\"wall_seconds\":55,\"metric\":0.8}\n"
+      "{\"type\":\"eval\",\"epoch\":4,\"train_seconds\":100,\"wall_seconds\":110,\"metric\":0.92}\n"
+      "{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":100,\"wall_seconds\":110}\n");
+  const auto imported =
+      RunEvalsuite({"import", (dir / "logs" / "gpu.jsonl").string(), "--store", (dir / "s.db").string()});
   EXPECT_EQ(imported.exit_code, 3) << imported.err;
   EXPECT_NE(imported.err.find("gpu.jsonl:1: header field \"peak_bandwidth\" must be a finite number above 0, got -1"),
             std::string::npos)

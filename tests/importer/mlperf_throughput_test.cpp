@@ -33,10 +33,10 @@ MlperfThroughput Of(const std::string& text, const std::string& benchmark) {
 
 TEST(MlperfThroughputTest, EpochsTimesTheTrainingSetOverTheTimeToTrain) {
   // 35 epochs x 1,281,167 images = 44,840,845 samples in 2,000 s: 22,420.4225 samples/s.
-  const MlperfThroughput t = Of(Log(Line(1100, "train_samples", "1281167") +
-                                    Line(1500000, "eval_accuracy", "0.74", "{\"epoch_num\": 31}") +
-                                    Line(2000000, "eval_accuracy", "0.76", "{\"epoch_num\": 35}")),
-                                "resnet");
+  const MlperfThroughput t =
+      Of(Log(Line(1100, "train_samples", "1281167") + Line(1500000, "eval_accuracy", "0.74", "{\"epoch_num\": 31}") +
+             Line(2000000, "eval_accuracy", "0.76", "{\"epoch_num\": 35}")),
+         "resnet");
   ASSERT_TRUE(t.samples_per_second.has_value()) << t.method;
   EXPECT_DOUBLE_EQ(*t.samples, 44840845.0);
   EXPECT_DOUBLE_EQ(*t.seconds, 2000.0);
@@ -100,12 +100,12 @@ TEST(MlperfThroughputTest, TheImportedGroupCarriesPerRunAndMedianThroughput) {
   // Runs trained 35 epochs of 1,000 samples in 2,000, 1,000 and 4,000 s: 17.5, 35 and 8.75 samples/s; median 17.5.
   const long stops[] = {2001000, 1001000, 4001000};
   for (int i = 0; i < 3; ++i) {
-    evalsuite::testing::WriteFile(
-        folder / ("result_" + std::to_string(i) + ".txt"),
-        Line(10, "submission_benchmark", "\"resnet\"") + Line(20, "seed", std::to_string(i + 1)) +
-            Line(500, "global_batch_size", "256") + Line(1000, "run_start", "null") +
-            Line(1100, "train_samples", "1000") + Line(stops[i] - 1, "eval_accuracy", "0.76", "{\"epoch_num\": 35}") +
-            Line(stops[i], "run_stop", "null", "{\"status\": \"success\"}"));
+    evalsuite::testing::WriteFile(folder / ("result_" + std::to_string(i) + ".txt"),
+                                  Line(10, "submission_benchmark", "\"resnet\"") +
+                                      Line(20, "seed", std::to_string(i + 1)) + Line(500, "global_batch_size", "256") +
+                                      Line(1000, "run_start", "null") + Line(1100, "train_samples", "1000") +
+                                      Line(stops[i] - 1, "eval_accuracy", "0.76", "{\"epoch_num\": 35}") +
+                                      Line(stops[i], "run_stop", "null", "{\"status\": \"success\"}"));
   }
   ImportOptions options;
   options.paths = {dir / "results"};
@@ -135,7 +135,8 @@ TEST(MlperfThroughputTest, SharedLogsOfEveryRound) {
   };
   const Case cases[] = {
       // 35 * 1281167 / 1689.843
-      {"mlperf/training_results_v2.0/GIGABYTE/results/G492-ID0_mxnet/resnet/result_0.txt", "resnet", 26535.509511830387},
+      {"mlperf/training_results_v2.0/GIGABYTE/results/G492-ID0_mxnet/resnet/result_0.txt", "resnet",
+       26535.509511830387},
       // 184320 (samples_count at run_stop) / 5292.371
       {"mlperf/training_results_v5.1/Lenovo/results/SR680aV3-8xB200_SXM_180GB/llama31_8b/result_10.txt", "llama31_8b",
        34.82749036301499},

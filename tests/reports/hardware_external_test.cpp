@@ -27,11 +27,11 @@ TEST(HardwareExternal, ARowWithItsPeakSource) {
   EXPECT_TRUE(HardwareMemoryTable(s).rows.empty());
   const ReportTable t = HardwareEntriesTable(s);
   ASSERT_EQ(t.rows.size(), 1u);
-  EXPECT_EQ(t.rows[0][4], "6000.000");     // MFLOP per sample
-  EXPECT_EQ(t.rows[0][6], "30.00");        // FLOP/byte
-  EXPECT_EQ(t.rows[0][7], "2000");         // samples/s
-  EXPECT_EQ(t.rows[0][8], "12000.00");     // GFLOP/s
-  EXPECT_EQ(t.rows[0][9], "3.8%");         // MFU
+  EXPECT_EQ(t.rows[0][4], "6000.000");  // MFLOP per sample
+  EXPECT_EQ(t.rows[0][6], "30.00");     // FLOP/byte
+  EXPECT_EQ(t.rows[0][7], "2000");      // samples/s
+  EXPECT_EQ(t.rows[0][8], "12000.00");  // GFLOP/s
+  EXPECT_EQ(t.rows[0][9], "3.8%");      // MFU
   EXPECT_EQ(t.rows[0][11], "312000.00 GFLOP/s (table: NVIDIA A100 datasheet (NVIDIA A100 SXM4 80GB, bf16))");
   const std::vector<std::string> sentences = HardwareBottleneckSentences(s);
   ASSERT_EQ(sentences.size(), 1u);

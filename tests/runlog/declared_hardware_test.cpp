@@ -41,12 +41,14 @@ TEST(DeclaredHardwareTest, GoodDeclarationsAreReadWithoutWarnings) {
 
 TEST(DeclaredHardwareTest, BadValuesAreWarnedWithFileLineAndField) {
   const RunLog run = ParseJsonlRunLog(
-      "\n{\"type\":\"header\",\"entry\":\"e\",\"threshold\":0.9,\"flops_per_sample\":-6e9,\"bytes_per_sample\":\"lots\","
+      "\n{\"type\":\"header\",\"entry\":\"e\",\"threshold\":0.9,\"flops_per_sample\":-6e9,\"bytes_per_sample\":"
+      "\"lots\","
       "\"samples_per_epoch\":0,\"peak_flops\":1e30,\"precision\":\"fp64\",\"device_count\":2.5,\"device\":7}\n"
       "{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":2,\"metric\":0.95}\n",
       "ext/log.jsonl");
-  EXPECT_TRUE(HasWarning(run, "ext/log.jsonl:2: header field \"flops_per_sample\" must be a finite number above 0, got "
-                              "-6000000000.0; ignored"))
+  EXPECT_TRUE(HasWarning(run,
+                         "ext/log.jsonl:2: header field \"flops_per_sample\" must be a finite number above 0, got "
+                         "-6000000000.0; ignored"))
       << Joined(run);
   EXPECT_TRUE(HasWarning(run, "ext/log.jsonl:2: header field \"bytes_per_sample\" must be a number")) << Joined(run);
   EXPECT_TRUE(HasWarning(run, "header field \"samples_per_epoch\" must be a finite number above 0")) << Joined(run);

@@ -12,8 +12,8 @@
 namespace evalsuite::study {
 namespace {
 
-using nlohmann::json;
 using evalsuite::testing::TempDir;
+using nlohmann::json;
 
 // A run whose last evaluation is at `epoch` after `train_seconds` of training (evaluation excluded).
 RunRecord MakeRun(int index, const json& header, double epoch, double train_seconds) {
@@ -58,7 +58,10 @@ TEST(ExternalHardwareTest, ThroughputFlopsMfuAndIntensityFromTheDeviceTable) {
   EXPECT_DOUBLE_EQ((*e)["intensity"].get<double>(), 30.0);
   EXPECT_DOUBLE_EQ((*e)["peak_bandwidth"].get<double>(), 2039e9);
   EXPECT_EQ((*e)["bound"], "overhead-bound");
-  EXPECT_NE((*e)["evidence"].get<std::string>().find("ridge (153.0), so the roofline allows 61170.00 GFLOP/s; it achieves 12000.00 GFLOP/s, 20% of that"), std::string::npos) << (*e)["evidence"];
+  EXPECT_NE((*e)["evidence"].get<std::string>().find(
+                "ridge (153.0), so the roofline allows 61170.00 GFLOP/s; it achieves 12000.00 GFLOP/s, 20% of that"),
+            std::string::npos)
+      << (*e)["evidence"];
   EXPECT_EQ((*e)["batch_size"], 256);
   ASSERT_EQ((*e)["runs"].size(), 3u);
   EXPECT_DOUBLE_EQ((*e)["runs"][1]["samples_per_second"].get<double>(), 1600.0);
