@@ -6,7 +6,8 @@
 //   {"type":"eval","epoch":1,"train_seconds":12.5,"wall_seconds":14.1,"metric":0.86,"train_loss":0.41}
 //   {"type":"end","status":"reached","tta_seconds":37.2,"epochs":3,"train_seconds":37.2,"wall_seconds":41.9}
 // Only "type", and for eval records "epoch", "train_seconds" and "metric", are required; unknown keys are kept
-// in the header and ignored elsewhere, so the format can grow.
+// in the header and ignored elsewhere, so the format can grow. The header's hardware declarations
+// (flops_per_sample, device, peak_flops...) are checked as the log is read: evalsuite/runlog/declared_hardware.h.
 #pragma once
 
 #include <filesystem>
