@@ -29,6 +29,8 @@ TEST(AcceleratorPeaksTest, LooksUpDatasheetFiguresPerPrecision) {
   ASSERT_TRUE(tpu.has_value());
   EXPECT_DOUBLE_EQ(tpu->peak_flops, 123e12);
   EXPECT_DOUBLE_EQ(tpu->bandwidth, 900e9);
+  // TPU v2 has no row (no per-chip figure in its documentation to check against): no peak rather than a guess.
+  EXPECT_FALSE(LookUpAcceleratorPeak("TPU v2-8", "bf16").has_value());
 }
 
 TEST(AcceleratorPeaksTest, NoGuessForUnknownDevicesVariantsOrPrecisions) {
