@@ -9,10 +9,18 @@
 #include "evalsuite/cli/forward_to_full.h"
 #include "evalsuite/cli/run_app.h"
 #include "evalsuite/common/onednn_isa_cap.h"
+#include "evalsuite/common/openmp_wait_policy.h"
 
 int main(int argc, char** argv) {
   namespace cli = evalsuite::cli;
-  if (!cli::ServedByLightBinary(argc, argv)) return cli::ForwardToFullBinary(argv);
+  if (!cli::ServedByLightBinary(argc, argv)) {
+    // holdout eval's decode workers share the cores with LibTorch's OpenMP threads, which must then sleep
+    // rather than spin when they wait; libgomp reads this when evalsuite-full loads (openmp_wait_policy.h).
+    if (argc > 2 && std::strcmp(argv[1], "holdout") == 0 && std::strcmp(argv[2], "eval") == 0) {
+      evalsuite::PreferPassiveOpenMpWait();
+    }
+    return cli::ForwardToFullBinary(argv);
+  }
   // A study's runs are child processes that may start LibTorch (built-in entries, a PyTorch script): they
   // inherit the oneDNN cap from this process's environment (see onednn_isa_cap.h).
   if (std::strcmp(argv[1], "study") == 0) evalsuite::PrepareOneDnnForThisMachine();

@@ -16,6 +16,7 @@
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
+#include "evalsuite/common/openmp_wait_policy.h"
 #include "evalsuite/generalization/holdout_evaluation.h"
 #include "evalsuite/generalization/model_spec.h"
 #include "evalsuite/generalization/predictions.h"
@@ -187,6 +188,7 @@ void Run(const HoldoutEvalArgs& args) {
   for (const std::string& dir : args.holdouts) {
     json set = evaluator.Evaluate(dir, predictions.is_open() ? &predictions : nullptr);
     set["pipeline"]["allocator"] = allocator;
+    set["pipeline"]["openmp_wait"] = OpenMpWaitPolicy();
     if (predictions.is_open()) {
       predictions.flush();
       if (!predictions) throw IoError(predictions_file.string(), "cannot write the predictions file");

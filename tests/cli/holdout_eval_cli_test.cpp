@@ -133,6 +133,10 @@ TEST_F(HoldoutEvalCli, BatchIsMeasuredOrTheReasonGiven) {
     ASSERT_EQ(choice["not_measured"].size(), 6u);
     EXPECT_EQ(choice["not_measured"][0]["batch"], 16);
     EXPECT_EQ(choice["not_measured"][5]["batch"], 8);
+    // The front binary made LibTorch's OpenMP threads sleep rather than spin (openmp_wait_policy.h).
+    if (std::getenv("OMP_WAIT_POLICY") == nullptr && std::getenv("GOMP_SPINCOUNT") == nullptr) {
+      EXPECT_EQ(set["pipeline"]["openmp_wait"], "passive (set by evalsuite)");
+    }
   }
 }
 
