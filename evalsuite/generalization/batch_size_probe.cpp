@@ -108,61 +108,87 @@ BatchProbeResult ProbeBatchSize(const std::vector<ProbeModel>& models, const Bat
     return std::min(options.max_seconds, options.work_fraction * static_cast<double>(options.images) / rate_estimate);
   };
 
+  // The default size first: when the budget allows one size only, nothing is chosen against the default
+  // without evidence. Then the larger sizes (more images per call amortize per-call overhead; each costs twice as
+  // much to measure, so the first that does not fit ends the climb), then the smaller ones (cheap to measure;
+  // they win where a large batch's activations fall out of the cache).
+  const int pivot =
+      std::find(eligible.begin(), eligible.end(), options.fallback) != eligible.end() ? options.fallback : eligible[0];
+  std::vector<int> upward, downward;
+  for (int b : eligible) (b >= pivot ? upward : downward).push_back(b);
+  std::reverse(downward.begin(), downward.end());
+
   double best_measured = 0;
   double growth_per_image = 0;  // peak memory growth per image of batch, the largest seen (conservative)
-  for (size_t c = 0; c < eligible.size(); ++c) {
-    const int b = eligible[c];
-    auto skip_rest = [&](const std::string& why) {
-      for (size_t d = c; d < eligible.size(); ++d) r.skipped.push_back({eligible[d], why});
-    };
-    const double call = b / rate_estimate;  // predicted seconds of one call at this batch
-    const double timed = std::min(options.seconds_per_candidate, budget() / static_cast<double>(eligible.size()));
-    if (now() - start + call + std::max(call, timed) > budget()) {
-      skip_rest(fmt::format("over the time budget of {:.2f} s", budget()));
-      break;
-    }
-    const int64_t predicted_memory = static_cast<int64_t>(growth_per_image * b) + options.pipeline_bytes_per_image * b;
-    if (predicted_memory > options.memory_budget_bytes) {
-      skip_rest(fmt::format("predicted to need {} (memory budget {})", MiB(predicted_memory),
-                            MiB(options.memory_budget_bytes)));
-      break;
-    }
-    std::vector<double> calls;
-    try {
-      run_all(b);  // warm-up at this shape (oneDNN creates its primitives per shape)
-      const double timed_start = now();
-      do {
-        const double t = now();
-        run_all(b);
-        calls.push_back(now() - t);
-      } while (now() - timed_start < timed);
-    } catch (const std::exception& e) {
-      skip_rest(fmt::format("a model failed at batch {}: {}", b, e.what()));
-      break;
-    }
-    // The median call: robust to one call disturbed by another process on a shared machine.
-    const double median = stats::SampleQuantile(calls, 0.5);
-    const double rate = median > 0 ? b / median : 1e9;
-    r.rates.push_back({b, rate});
-    rate_estimate = std::max(rate_estimate, rate);
-    best_measured = std::max(best_measured, rate);
-    growth_per_image = std::max(growth_per_image, static_cast<double>(peak_memory() - base_memory) / b);
-    if (rate < (1.0 - options.stop_fraction) * best_measured) {
-      for (size_t d = c + 1; d < eligible.size(); ++d) {
-        r.skipped.push_back({eligible[d], fmt::format("batch {} was already {:.0f}% slower than the best", b,
-                                                      100 * (1 - rate / best_measured))});
+  auto measure = [&](const std::vector<int>& sequence, bool up) {
+    for (size_t c = 0; c < sequence.size(); ++c) {
+      const int b = sequence[c];
+      // Going up, what stops this size stops every later one; going down, later sizes are cheaper and smaller.
+      auto skip = [&](const std::string& why) {
+        for (size_t d = c; d < (up ? sequence.size() : c + 1); ++d) r.skipped.push_back({sequence[d], why});
+        return up;  // true: leave the sequence
+      };
+      const double call = b / rate_estimate;  // predicted seconds of one call at this batch
+      const double timed = std::min(options.seconds_per_candidate, budget() / static_cast<double>(eligible.size()));
+      if (now() - start + call + std::max(call, timed) > budget()) {
+        if (skip(fmt::format("over the time budget of {:.2f} s", budget()))) return;
+        continue;
       }
-      break;
+      const int64_t predicted_memory =
+          static_cast<int64_t>(growth_per_image * b) + options.pipeline_bytes_per_image * b;
+      if (predicted_memory > options.memory_budget_bytes) {
+        if (skip(fmt::format("predicted to need {} (memory budget {})", MiB(predicted_memory),
+                             MiB(options.memory_budget_bytes)))) {
+          return;
+        }
+        continue;
+      }
+      std::vector<double> calls;
+      try {
+        run_all(b);  // warm-up at this shape (oneDNN creates its primitives per shape)
+        const double timed_start = now();
+        do {
+          const double t = now();
+          run_all(b);
+          calls.push_back(now() - t);
+        } while (now() - timed_start < timed);
+      } catch (const std::exception& e) {
+        if (skip(fmt::format("a model failed at batch {}: {}", b, e.what()))) return;
+        continue;
+      }
+      // The median call: robust to one call disturbed by another process on a shared machine.
+      const double median = stats::SampleQuantile(calls, 0.5);
+      const double rate = median > 0 ? b / median : 1e9;
+      r.rates.push_back({b, rate});
+      rate_estimate = std::max(rate_estimate, rate);
+      best_measured = std::max(best_measured, rate);
+      growth_per_image = std::max(growth_per_image, static_cast<double>(peak_memory() - base_memory) / b);
+      if (rate < (1.0 - options.stop_fraction) * best_measured) {  // past the knee: further sizes only get slower
+        for (size_t d = c + 1; d < sequence.size(); ++d) {
+          r.skipped.push_back({sequence[d], fmt::format("batch {} was already {:.0f}% slower than the best", b,
+                                                        100 * (1 - rate / best_measured))});
+        }
+        return;
+      }
     }
-  }
+  };
+  measure(upward, true);
+  measure(downward, false);
   r.budget_seconds = budget();
   if (r.rates.empty()) {
-    return finish(fmt::format("measuring even batch {} would cost more than {:.0f}% of the expected work; batch {}",
-                              eligible.front(), 100 * options.work_fraction, options.fallback));
+    std::string why_smallest;
+    for (const auto& [b, why] : r.skipped)
+      if (b == eligible.front()) why_smallest = why;
+    if (why_smallest.rfind("over the time budget", 0) == 0) {
+      return finish(fmt::format("measuring even batch {} would cost more than {:.0f}% of the expected work; batch {}",
+                                eligible.front(), 100 * options.work_fraction, options.fallback));
+    }
+    // Every size failed, say: the pipeline then reports the model with its reason.
+    return finish(fmt::format("batch {}: {}; batch {}", eligible.front(), why_smallest, options.fallback));
   }
   r.batch = ChooseBatch(r.rates, options.tie_fraction);
   r.measured = true;
-  return finish(r.rates.size() == 1 ? "the only batch size the time budget allowed"
+  return finish(r.rates.size() == 1 ? "the only batch size the budgets allowed"
                                     : fmt::format("the smallest batch within {:.0f}% of the fastest measured",
                                                   100 * options.tie_fraction));
 }
