@@ -1,6 +1,7 @@
 // log_format = "regex" in a study: the plan keys (checked when the plan is read, errors naming the file, line and
 // key), a real study of an external python3 script that only prints to stdout, run by the local executor, read from
-// the run folder's stdout.txt (bad lines reported with file and line), its progress, and resume's use of the end line.
+// the run folder's stdout.txt (bad lines reported with file and line), its progress, resume's use of the end line,
+// and a Slurm array task's output read by the coordinator.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -8,12 +9,14 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/log_formats.h"
 #include "evalsuite/study/run_execution.h"
+#include "evalsuite/study/slurm_task.h"
 #include "evalsuite/study/study_runner.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {
 namespace {
 
+using evalsuite::testing::ScopedEnv;
 using evalsuite::testing::TempDir;
 using evalsuite::testing::WriteFile;
 
@@ -163,6 +166,61 @@ TEST(RegexLogFormatTest, ProgressAndResumeReadTheOutput) {
   ASSERT_TRUE(record);
   EXPECT_EQ(record->log.status, runlog::RunStatus::kReached);
   EXPECT_DOUBLE_EQ(record->log.points.at(0).train_seconds, 60);
+}
+
+// On Slurm the array task runs the run as the local executor does, so the script's output lands in the run
+// folder's stdout.txt on the shared filesystem; the coordinator (here with a fake squeue: the array has left the
+// queue) reads it with the entry's patterns when it ingests the run.
+TEST(RegexLogFormatTest, SlurmTaskKeepsTheOutputAndTheCoordinatorReadsIt) {
+  TempDir dir;
+  WriteFile(dir / "entry.sh", "echo 'epoch 1 t=10 acc=0.5'\necho 'epoch 2 t=20 acc=0.93'\necho 'done'\n");
+  StudyPlan plan = ParseStudyPlan(R"(name = "sl-regex"
+runs = 1
+threshold = 0.9
+executor = "slurm"
+[[entries]]
+name = "printer"
+command = "sh {study_dir}/entry.sh"
+log_format = "regex"
+log_regex = 'epoch (?<epoch>\d+) t=(?<time>\d+) acc=(?<accuracy>[\d.]+)'
+log_end_regex = '^done'
+[slurm]
+poll_seconds = 0.05
+)",
+                                  (dir / "study.toml").string(), OutDir(dir), 2);
+  const std::filesystem::path run_dir = RunDirFor(plan, "printer", 0, 0);
+  ArrayManifest manifest;
+  manifest.sequence = 1;
+  manifest.job_id = "700";
+  manifest.plan = PlanToJson(plan);
+  manifest.tasks = {{plan.schedule[0], run_dir}};
+  std::filesystem::create_directories(SlurmDir(plan));
+  WriteManifest(ManifestPath(plan, 1), manifest);
+  {
+    ScopedEnv job("SLURM_JOB_ID", "701"), array("SLURM_ARRAY_JOB_ID", "700"), task("SLURM_ARRAY_TASK_ID", "0"),
+        node("SLURMD_NODENAME", "node-3");
+    EXPECT_EQ(RunSlurmTask(ManifestPath(plan, 1), 0, "/unused"), 0);
+  }
+  EXPECT_EQ(testing::ReadFile(run_dir / "stdout.txt"), "epoch 1 t=10 acc=0.5\nepoch 2 t=20 acc=0.93\ndone\n");
+  const std::filesystem::path bin = dir / "fakebin";
+  std::filesystem::create_directories(bin);
+  WriteFile(bin / "squeue", "#!/bin/sh\nexit 0\n");
+  WriteFile(bin / "sbatch", "#!/bin/sh\necho 'nothing is missing' >&2\nexit 1\n");
+  for (const char* tool : {"squeue", "sbatch"}) {
+    std::filesystem::permissions(bin / tool, std::filesystem::perms::owner_all);
+  }
+  ScopedEnv path("PATH", bin.string() + ":/usr/bin:/bin");
+  StudyRunOptions options;
+  options.store_file = dir / "s.db";
+  EXPECT_EQ(RunStudy(plan, options).ingested_on_resume, 1);
+  auto store = RunStore::Open(options.store_file, false);
+  std::vector<RunRecord> runs = store->LoadRuns(store->FindStudy("sl-regex")->id);
+  ASSERT_EQ(runs.size(), 1u);
+  ASSERT_EQ(runs[0].log.points.size(), 2u) << runs[0].log.error;
+  EXPECT_DOUBLE_EQ(runs[0].log.points[1].train_seconds, 20);
+  EXPECT_DOUBLE_EQ(runs[0].log.points[1].metric, 0.93);
+  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(runs[0].execution["slurm"]["node"], "node-3");
 }
 
 }  // namespace
