@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "reports/gpu_use.h"
 #include "reports/value_format.h"
 
 namespace evalsuite::reports {
@@ -54,7 +55,8 @@ json CostSectionJson(const StabilityReportInput& input, const json& entries_mode
                 {"peak_rss_mb", static_cast<double>(rss) / 1024.0},
                 {"cost_total", Money(wall / 3600.0, price)},
                 {"cost_to_target", nullptr},
-                {"cost_per_success", nullptr}};
+                {"cost_per_success", nullptr},
+                {"gpu", EntryGpuJson(entry)}};
     const json& stats = i < entries_model.size() ? Path(entries_model[i], {"stats"}) : json(nullptr);
     if (entry.time_unit == "seconds") {
       const json& median = Path(stats, {"tta_summary", "median"});

@@ -7,7 +7,8 @@
 //                         "cpu_seconds_total", "cpu_seconds_per_run", "peak_rss_mb",
 //                         "cost_total",            // all measured runs' wall hours x price
 //                         "cost_to_target",        // median TTA (seconds) / 3600 x price (DAWNBench)
-//                         "cost_per_success"}]}    // ERT / 3600 x price: counts the runs that missed
+//                         "cost_per_success",      // ERT / 3600 x price: counts the runs that missed
+//                         "gpu"}]}                 // nvidia-smi samples per device, or not sampled (gpu_use.h)
 // Money figures are null without cost_per_hour, and cost_to_target/cost_per_success without a TTA in seconds.
 #pragma once
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "reports/cost_section.h"
+#include "reports/gpu_use.h"
 #include "reports/generalization_chart.h"
 #include "reports/generalization_section.h"
 #include "reports/generalization_tables.h"
@@ -97,6 +98,12 @@ void AppendOverview(const json& model, std::string& out) {
   if (const json& cost = Field(model, kCostSectionKey); cost.is_object()) {
     out += "<h3>What the runs cost</h3>\n<p class=\"muted\">" + EscapeHtml(kCostNote) + "</p>\n";
     AppendTable(CostTable(cost), out);
+    if (ReportTable gpu = GpuTable(cost); !gpu.rows.empty()) {
+      out += "<p class=\"muted\">" + EscapeHtml(kGpuNote) + "</p>\n";
+      AppendTable(gpu, out);
+    } else if (std::string line = GpuNotSampledLine(cost); !line.empty()) {
+      out += "<p class=\"muted\">" + EscapeHtml(line) + "</p>\n";
+    }
   }
   for (const auto& [unit, entries] : GroupByTimeUnit(Field(model, "entries"))) {
     AppendFigure(TtaPerRunChart(entries, unit),

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "reports/cost_section.h"
+#include "reports/gpu_use.h"
 #include "reports/generalization_section.h"
 #include "reports/generalization_tables.h"
 #include "reports/hardware_section.h"
@@ -223,6 +224,12 @@ std::string RenderMarkdown(const json& model) {
   if (const json& cost = Field(model, kCostSectionKey); cost.is_object()) {
     out += "## What the runs cost\n\n" + std::string(kCostNote) + "\n\n";
     AppendTable(CostTable(cost), out);
+    if (ReportTable gpu = GpuTable(cost); !gpu.rows.empty()) {
+      out += std::string(kGpuNote) + "\n\n";
+      AppendTable(gpu, out);
+    } else if (std::string line = GpuNotSampledLine(cost); !line.empty()) {
+      out += line + "\n\n";
+    }
   }
 
   const json& entries = ArrayOf(Field(model, "entries"));

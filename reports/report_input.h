@@ -21,6 +21,28 @@ struct RunUsage {
   long max_rss_kb = 0;
 };
 
+// One GPU's figures over one run, sampled with nvidia-smi (evalsuite/study/gpu_sampler.h); absent figures are
+// ones nvidia-smi never gave ("[N/A]").
+struct GpuDeviceUse {
+  std::string index;  // nvidia-smi's
+  std::string uuid;
+  int samples = 0;
+  std::optional<double> memory_total_mib;
+  std::optional<double> peak_memory_used_mib;
+  std::optional<double> mean_utilization_percent;
+  int utilization_samples = 0;  // the samples the mean is over
+};
+
+// A run's GPU sampling: not sampled (no nvidia-smi, or turned off) with the reason, or the figures per device.
+struct RunGpuUse {
+  bool sampled = false;
+  std::string reason;  // why not sampled
+  double interval_seconds = 0;
+  int samples = 0;
+  int failed_samples = 0;
+  std::vector<GpuDeviceUse> devices;
+};
+
 struct RunInput {
   int index = 0;                                    // run number within its entry (0-based)
   nlohmann::json seeds = nlohmann::json::object();  // {"run":..,"init":..,"data_order":..,"augmentation":..}
@@ -36,6 +58,7 @@ struct RunInput {
   int threads = 0;
   std::string error;  // why a failed run failed (exit status, signal, stderr tail)
   std::optional<RunUsage> usage;  // where it was measured (study runs), absent for imports
+  std::optional<RunGpuUse> gpu;   // study runs recorded since GPU sampling exists
 };
 
 struct EntryInput {

@@ -34,7 +34,8 @@ struct RunRecord {
   std::string run_dir;               // where the run's files are (log, models), may be empty
   // Where and at what cost it ran (table run_execution): "executor" ("local", "slurm"), "usage" {wall_seconds,
   // user_seconds, system_seconds, max_rss_kb}, "slurm" {job_id, array_job_id, array_task_id, node, state,
-  // reason}, "devices" [...]. Empty for imports and runs recorded before it existed.
+  // reason}, "devices" [...], "gpu" {sampled, samples, devices: [{index, peak_memory_used_mib,
+  // mean_utilization_percent, ...}]} (gpu_sampler.h). Empty for imports and runs recorded before it existed.
   nlohmann::json execution = nlohmann::json::object();
 };
 

@@ -4,12 +4,14 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <list>
 #include <memory>
 #include <thread>
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/failure_cause.h"
+#include "evalsuite/study/gpu_sampler.h"
 #include "evalsuite/study/run_execution.h"
 
 namespace evalsuite::study {
@@ -30,6 +32,7 @@ struct Running {
   LogProgress progress;
   std::vector<std::string> devices;  // its slot: taken from the free pools at start, given back at its end
   std::vector<int> cpus;
+  std::unique_ptr<GpuSampler> gpu;  // its GPUs' memory and utilization while it runs
 };
 
 // Free device ids and CPUs of the plan's slots (study_plan.h: devices, devices_per_run, cpus_per_run).
@@ -88,14 +91,18 @@ ChildSpec SlotSpec(ChildSpec spec, const Running& r) {
     for (const char* variable : {"CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"}) {
       spec.environment[variable] = visible;
     }
+    // CUDA numbers GPUs fastest first unless told otherwise, nvidia-smi by PCI bus: in PCI order the run's device
+    // ids name the GPUs nvidia-smi reports for it (gpu_sampler.h). A user's own choice stands.
+    if (std::getenv("CUDA_DEVICE_ORDER") == nullptr) spec.environment["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID";
   }
   spec.cpu_affinity = r.cpus;
   return spec;
 }
 
-void RecordSlot(RunRecord& record, const Running& r) {
+void RecordSlot(RunRecord& record, Running& r) {
   if (!r.devices.empty()) record.execution["devices"] = r.devices;
   if (!r.cpus.empty()) record.execution["cpus"] = r.cpus;
+  if (r.gpu) record.execution["gpu"] = r.gpu->Finish();
 }
 
 RunningRunView View(const Running& r) {
@@ -155,6 +162,11 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       slots.Take(r);
       r.child = std::make_unique<ChildProcess>(
           SlotSpec(BuildChildSpec(plan, *entry, p.run, p.run_dir, config.evalsuite_binary), r));
+      GpuSamplerOptions gpu;
+      gpu.interval_seconds = plan.gpu_sample_seconds;
+      gpu.devices = RunGpuDevices(r.devices);
+      r.gpu = std::make_unique<GpuSampler>(gpu);
+      r.gpu->Poll();
       running.push_back(std::move(r));
       progress.RunStarted(View(running.back()));
     }
@@ -162,6 +174,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
     for (auto it = running.begin(); it != running.end();) {
       std::optional<ChildExit> exit = it->child->Poll();
       if (!exit) {
+        it->gpu->Poll();
         if (it->entry->timeout_seconds > 0 && SecondsSince(it->started) > it->entry->timeout_seconds) {
           it->timed_out = true;
           Escalate(*it, config.kill_grace_seconds);

@@ -329,6 +329,7 @@ RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, 
   slurm["state"] = "COMPLETED";
   record.execution = {{"executor", kSlurmExecutor}, {"slurm", slurm}};
   if (end.contains("usage")) record.execution["usage"] = end["usage"];
+  if (end.contains("gpu") && end["gpu"].is_object()) record.execution["gpu"] = end["gpu"];
   return record;
 }
 

@@ -16,6 +16,7 @@
 #include "evalsuite/common/environment.h"
 #include "evalsuite/study/child_process.h"
 #include "evalsuite/study/failure_cause.h"
+#include "evalsuite/study/gpu_sampler.h"
 #include "evalsuite/study/run_execution.h"
 
 namespace evalsuite::study {
@@ -186,10 +187,16 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
   const Clock::time_point started = Clock::now();
   const std::optional<long> oom_before = OomKillCount();
   ChildProcess child(BuildChildSpec(plan, *entry, task.run, run_dir, evalsuite_binary));
+  // This node's GPUs the task was given (Slurm's CUDA_VISIBLE_DEVICES), all of them when it says none.
+  GpuSamplerOptions gpu_options;
+  gpu_options.interval_seconds = plan.gpu_sample_seconds;
+  gpu_options.devices = RunGpuDevices({});
+  GpuSampler gpu(gpu_options);
   bool timed_out = false;
   std::optional<Clock::time_point> term_sent;
   std::optional<ChildExit> exit;
   while (!(exit = child.Poll())) {
+    gpu.Poll();
     if (g_signal_received.load() != 0) {
       child.Signal(SIGTERM);
       std::this_thread::sleep_for(std::chrono::seconds(1));
@@ -227,6 +234,7 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
                         {"wall_seconds", wall},
                         {"ended_at", UtcNowIso8601()}};
   if (exit->usage) end["usage"] = UsageToJson(wall, *exit->usage);
+  end["gpu"] = gpu.Finish();
   WriteJsonFileAtomically(run_dir / kTaskEndFile, end);
   return 0;
 }

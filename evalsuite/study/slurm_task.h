@@ -1,7 +1,8 @@
 // The body of one Slurm array task (`evalsuite study slurm-task MANIFEST`; SLURM_ARRAY_TASK_ID picks the run). It
 // runs the run exactly as the local executor does (BuildChildSpec: the same command, seeds, environment, run folder
 // and run log, the entry's timeout) and leaves two small files in the run folder on the shared filesystem: the
-// start record before the run and the end record after it (exit, wall time, CPU times, peak RSS, job id, node).
+// start record before the run and the end record after it (exit, wall time, CPU times, peak RSS, job id, node, and
+// the GPU figures of gpu_sampler.h for this node's GPUs the task was given).
 // It never opens the store: the coordinator reads these files and records the run (slurm_executor.h).
 #pragma once
 

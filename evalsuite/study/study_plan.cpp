@@ -30,7 +30,7 @@ const std::set<std::string> kStudyKeys = {
     "name",      "description",    "entries", "runs",    "seed",        "threshold",      "extra_thresholds",
     "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
     "stability", "evals_per_epoch", "onednn_isa_cap", "executor", "slurm",
-    "cost_per_hour", "devices", "devices_per_run", "cpus_per_run", "machine_ceilings"};
+    "cost_per_hour", "devices", "devices_per_run", "cpus_per_run", "machine_ceilings", "gpu_sample_seconds"};
 const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
                                           "metric", "threshold", "extra_thresholds", "epochs",          "train_subset",
                                           "validation_size"};
@@ -246,6 +246,11 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
     }
   }
   if (overrides.machine_ceilings) plan.machine_ceilings = *overrides.machine_ceilings;
+
+  if (const toml::node* n = root.get("gpu_sample_seconds")) {
+    plan.gpu_sample_seconds = reader.Number(*n, "gpu_sample_seconds");
+    if (plan.gpu_sample_seconds < 0) reader.Fail(Reader::Line(*n), "gpu_sample_seconds", "must be >= 0 (0: off)");
+  }
 
   // Command-line flags win over the file.
   if (overrides.executor) {
@@ -469,6 +474,7 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"cpus_per_run", plan.cpus_per_run},
           {"cost_per_hour", plan.cost_per_hour ? nlohmann::json(*plan.cost_per_hour) : nlohmann::json()},
           {"machine_ceilings", plan.machine_ceilings},
+          {"gpu_sample_seconds", plan.gpu_sample_seconds},
           {"stability",
            {{"max_cov_upper", plan.rule.max_cov_upper},
             {"min_hit_rate", plan.rule.min_hit_rate},
@@ -512,6 +518,7 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     }
     // Absent from plans stored before studies recorded their ceilings: measured once when such a study resumes.
     if (json.contains("machine_ceilings")) plan.machine_ceilings = get(json, "machine_ceilings").get<std::string>();
+    plan.gpu_sample_seconds = json.value("gpu_sample_seconds", plan.gpu_sample_seconds);
     const auto& rule = get(json, "stability");
     plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
     plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();
@@ -560,6 +567,7 @@ nlohmann::json PlanFingerprint(const StudyPlan& plan) {
   json.erase("devices");
   json.erase("devices_per_run");
   json.erase("cpus_per_run");
+  json.erase("gpu_sample_seconds");
   json.erase("out_dir");
   json.erase("study_file");
   json.erase("study_dir");

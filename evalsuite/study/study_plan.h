@@ -27,6 +27,7 @@
 //   timeout_seconds = 0            # per run, 0 = none; entries may set their own
 //   devices = ["0", "1", "2", "3"] # accelerators, devices_per_run = 1 each (CUDA/HIP/ROCR_VISIBLE_DEVICES)
 //   cpus_per_run = 0               # > 0: each run pinned to its own CPUs (sched_setaffinity)
+//   gpu_sample_seconds = 1         # where nvidia-smi is on PATH: GPU memory and utilization every N s, 0 = off
 //   cost_per_hour = 3.06           # price of the machine per hour: the report's cost per entry (DAWNBench)
 //   machine_ceilings = "measure"   # the machine's ceilings for the report's MFU, recorded once per study
 //                                  # (study/ceilings_record.h): "measure", "skip", or a file (relative to this one)
@@ -103,6 +104,8 @@ struct StudyPlan {
   std::vector<std::string> devices;
   int devices_per_run = 1;
   int cpus_per_run = 0;  // the machine's price per hour: the report's cost per entry (not fingerprinted)
+  // How often each run's GPUs are sampled with nvidia-smi (gpu_sampler.h); 0: not sampled. Not fingerprinted.
+  double gpu_sample_seconds = 1;
   std::vector<PlannedEntry> entries;
   std::vector<PlannedRun> schedule;  // every run, in the order they start
 

@@ -42,6 +42,46 @@ std::string LastLines(const std::string& text, int lines) {
   return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
 }
 
+std::optional<double> OptionalNumber(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+// RunRecord::execution["gpu"] as gpu_sampler.h writes it; a field of another shape counts as absent.
+reports::RunGpuUse GpuUseOf(const nlohmann::json& gpu) {
+  reports::RunGpuUse use;
+  auto integer = [](const nlohmann::json& object, const char* key) {
+    auto it = object.find(key);
+    return it != object.end() && it->is_number_integer() ? it->get<int>() : 0;
+  };
+  auto text = [](const nlohmann::json& object, const char* key) {
+    auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  auto sampled = gpu.find("sampled");
+  use.sampled = sampled != gpu.end() && sampled->is_boolean() && sampled->get<bool>();
+  use.reason = text(gpu, "reason");
+  use.interval_seconds = OptionalNumber(gpu, "interval_seconds").value_or(0);
+  use.samples = integer(gpu, "samples");
+  use.failed_samples = integer(gpu, "failed_samples");
+  auto devices = gpu.find("devices");
+  if (devices == gpu.end() || !devices->is_array()) return use;
+  for (const nlohmann::json& d : *devices) {
+    if (!d.is_object()) continue;
+    reports::GpuDeviceUse device;
+    device.index = text(d, "index");
+    device.uuid = text(d, "uuid");
+    device.samples = integer(d, "samples");
+    device.memory_total_mib = OptionalNumber(d, "memory_total_mib");
+    device.peak_memory_used_mib = OptionalNumber(d, "peak_memory_used_mib");
+    device.mean_utilization_percent = OptionalNumber(d, "mean_utilization_percent");
+    device.utilization_samples = integer(d, "utilization_samples");
+    use.devices.push_back(std::move(device));
+  }
+  return use;
+}
+
 reports::RunInput ToRunInput(const RunRecord& run) {
   reports::RunInput input;
   input.index = run.run_index;
@@ -62,6 +102,9 @@ reports::RunInput ToRunInput(const RunRecord& run) {
     used.system_seconds = usage->value("system_seconds", 0.0);
     used.max_rss_kb = usage->value("max_rss_kb", 0L);
     input.usage = used;
+  }
+  if (auto gpu = run.execution.find("gpu"); gpu != run.execution.end() && gpu->is_object()) {
+    input.gpu = GpuUseOf(*gpu);
   }
   if (run.log.status != runlog::RunStatus::kReached && run.log.status != runlog::RunStatus::kNotReached &&
       !run.stderr_tail.empty()) {

@@ -66,5 +66,36 @@ TEST(CostSectionTest, NoPriceGivesNoMoneyAndNoUsageNoSection) {
   EXPECT_EQ(RenderMarkdown(BuildStabilityReport(input)).find("What the runs cost"), std::string::npos);
 }
 
+// GPU figures over an entry's runs: the peak is the largest run peak, the mean utilization the mean of all samples
+// (each run's mean weighted by its utilization samples); a run without nvidia-smi is counted as not sampled.
+TEST(CostSectionTest, GpuUsePerDeviceOverTheEntrysRuns) {
+  StabilityReportInput input = CostInput();
+  input.entries[0].runs.push_back(testing::ReachingRun(2, 110));
+  input.entries[0].runs[2].usage = RunUsage{140, 100, 10, 2048};
+  RunGpuUse first{true, "", 1, 4, 0, {{"0", "GPU-a", 4, 16384, 1000, 40, 3}}};  // 3 samples at mean 40: sum 120
+  RunGpuUse second{true, "", 1, 2, 1, {{"0", "GPU-a", 2, 16384, 3000, 80, 1}}};  // 1 sample at 80
+  input.entries[0].runs[0].gpu = first;
+  input.entries[0].runs[1].gpu = second;
+  input.entries[0].runs[2].gpu = RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
+  nlohmann::json model = BuildStabilityReport(input);
+  const nlohmann::json& gpu = model[kCostSectionKey]["entries"][0]["gpu"];
+  EXPECT_EQ(gpu["runs_sampled"], 2);
+  EXPECT_EQ(gpu["runs_not_sampled"], 1);
+  EXPECT_EQ(gpu["samples"], 6);
+  EXPECT_EQ(gpu["failed_samples"], 1);
+  ASSERT_EQ(gpu["devices"].size(), 1u);
+  EXPECT_EQ(gpu["devices"][0]["runs"], 2);
+  EXPECT_DOUBLE_EQ(gpu["devices"][0]["peak_memory_used_mib"].get<double>(), 3000);
+  EXPECT_DOUBLE_EQ(gpu["devices"][0]["mean_utilization_percent"].get<double>(), 50);  // (120 + 80) / 4
+  EXPECT_EQ(gpu["runs"].size(), 2u);
+  const std::string markdown = RenderMarkdown(model);
+  EXPECT_NE(markdown.find("| measured | 0 GPU-a | 2 of 3 | 6 | 3000 | 16384 | 50.0 |"), std::string::npos) << markdown;
+  // The imported entry has no usage, so no cost row and no GPU row; no run anywhere sampled: one line says so.
+  for (RunInput& run : input.entries[0].runs) run.gpu = RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
+  const std::string unsampled = RenderMarkdown(BuildStabilityReport(input));
+  EXPECT_NE(unsampled.find("GPU: not sampled (nvidia-smi not found on PATH)."), std::string::npos) << unsampled;
+  EXPECT_EQ(unsampled.find("mean utilization"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace evalsuite::reports

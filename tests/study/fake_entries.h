@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "evalsuite/study/study_plan.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study::testing {
@@ -37,6 +38,14 @@ esac
 echo "{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":$((evals * step))}" >> "$log"
 )");
   return script;
+}
+
+// A study plan from TOML text, with the fake entry written beside it and the run folders under dir/runs.
+inline StudyPlan FakeStudyPlan(const evalsuite::testing::TempDir& dir, const std::string& body,
+                               PlanOverrides overrides = {}) {
+  WriteFakeEntry(dir.path());
+  overrides.out_dir = (dir / "runs").string();
+  return ParseStudyPlan(body, (dir / "study.toml").string(), overrides, 2);
 }
 
 }  // namespace evalsuite::study::testing

@@ -18,9 +18,7 @@ namespace {
 using evalsuite::testing::TempDir;
 
 StudyPlan FakePlan(const TempDir& dir, const std::string& body, PlanOverrides overrides = {}) {
-  testing::WriteFakeEntry(dir.path());
-  overrides.out_dir = (dir / "runs").string();
-  return ParseStudyPlan(body, (dir / "study.toml").string(), overrides, 2);
+  return testing::FakeStudyPlan(dir, body, std::move(overrides));
 }
 
 StudyRunOptions Options(const TempDir& dir) {
