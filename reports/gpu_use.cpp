@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "reports/json_access.h"
 #include "reports/value_format.h"
 
 namespace evalsuite::reports {
@@ -28,15 +29,21 @@ bool IndexBefore(const std::string& a, const std::string& b) {
   return a.size() != b.size() ? a.size() < b.size() : a < b;
 }
 
-const json& Field(const json& object, const char* key) {
-  static const json kNull = nullptr;
-  return object.is_object() && object.contains(key) ? object[key] : kNull;
-}
-
 std::string Cell(const json& value, int decimals) {
   if (!value.is_number()) return kMissing;
   char text[64];
   std::snprintf(text, sizeof(text), "%.*f", decimals, value.get<double>());
+  return text;
+}
+
+int Count(const json& value) { return static_cast<int>(NumberOf(value).value_or(0)); }
+
+// The sampling interval as the plan gave it: "1", "0.05".
+std::string Interval(const json& gpu) {
+  const json& seconds = Field(gpu, "interval_seconds");
+  if (!seconds.is_number()) return kMissing;
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", seconds.get<double>());
   return text;
 }
 
@@ -109,35 +116,38 @@ json EntryGpuJson(const EntryInput& entry) {
 
 ReportTable GpuTable(const json& cost) {
   ReportTable table;
-  table.header = {"entry", "GPU", "runs sampled", "samples", "peak memory (MiB)", "of total (MiB)",
+  table.header = {"entry", "GPU", "runs on it", "samples", "every (s)", "peak memory (MiB)", "of total (MiB)",
                   "mean utilization (%)"};
-  table.numeric = {false, false, true, true, true, true, true};
+  table.numeric = {false, false, true, true, true, true, true, true};
   bool any_sampled = false;
-  for (const json& row : Field(cost, "entries")) {
+  for (const json& row : ArrayOf(Field(cost, "entries"))) {
     const json& gpu = Field(row, "gpu");
-    if (gpu.is_object() && gpu.value("runs_sampled", 0) > 0) any_sampled = true;
+    if (gpu.is_object() && Count(Field(gpu, "runs_sampled")) > 0) any_sampled = true;
   }
   if (!any_sampled) return table;
-  for (const json& row : Field(cost, "entries")) {
+  for (const json& row : ArrayOf(Field(cost, "entries"))) {
     const json& gpu = Field(row, "gpu");
     if (!gpu.is_object()) continue;
-    const std::string entry = row.value("entry", "");
-    const int sampled = gpu.value("runs_sampled", 0);
-    const int total = sampled + gpu.value("runs_not_sampled", 0);
+    const std::string entry = StringOf(Field(row, "entry"));
+    const int sampled = Count(Field(gpu, "runs_sampled"));
+    const int total = sampled + Count(Field(gpu, "runs_not_sampled"));
     const std::string runs = std::to_string(sampled) + " of " + std::to_string(total);
     if (sampled == 0) {
       const json& reason = Field(gpu, "not_sampled_reason");
       table.rows.push_back({entry, "not sampled" + (reason.is_string() ? " (" + reason.get<std::string>() + ")" : ""),
-                            runs, kMissing, kMissing, kMissing, kMissing});
+                            runs, kMissing, kMissing, kMissing, kMissing, kMissing});
       continue;
     }
-    if (Field(gpu, "devices").empty()) {
-      table.rows.push_back({entry, "no sample answered", runs, "0", kMissing, kMissing, kMissing});
+    if (ArrayOf(Field(gpu, "devices")).empty()) {
+      table.rows.push_back({entry, "no sample answered", runs, "0", Interval(gpu),
+                            kMissing, kMissing, kMissing});
       continue;
     }
-    for (const json& d : Field(gpu, "devices")) {
-      table.rows.push_back({entry, d.value("index", "") + " " + d.value("uuid", ""), runs,
-                            std::to_string(d.value("samples", 0)), Cell(Field(d, "peak_memory_used_mib"), 0),
+    for (const json& d : ArrayOf(Field(gpu, "devices"))) {
+      const std::string on_it = std::to_string(Count(Field(d, "runs"))) + " of " + std::to_string(total);
+      table.rows.push_back({entry, StringOf(Field(d, "index")) + " " + StringOf(Field(d, "uuid")), on_it,
+                            std::to_string(Count(Field(d, "samples"))), Interval(gpu),
+                            Cell(Field(d, "peak_memory_used_mib"), 0),
                             Cell(Field(d, "memory_total_mib"), 0), Cell(Field(d, "mean_utilization_percent"), 1)});
     }
   }
@@ -147,10 +157,10 @@ ReportTable GpuTable(const json& cost) {
 std::string GpuNotSampledLine(const json& cost) {
   std::string reason;
   bool any = false;
-  for (const json& row : Field(cost, "entries")) {
+  for (const json& row : ArrayOf(Field(cost, "entries"))) {
     const json& gpu = Field(row, "gpu");
     if (!gpu.is_object()) continue;
-    if (gpu.value("runs_sampled", 0) > 0) return "";
+    if (Count(Field(gpu, "runs_sampled")) > 0) return "";
     any = true;
     if (reason.empty() && Field(gpu, "not_sampled_reason").is_string()) reason = gpu["not_sampled_reason"];
   }

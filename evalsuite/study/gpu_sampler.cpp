@@ -100,7 +100,8 @@ std::optional<GpuReading> ParseGpuQueryLine(const std::string& line, std::string
   GpuReading reading;
   reading.index = fields[0];
   reading.uuid = fields[1];
-  if (reading.index.empty() || !std::all_of(reading.index.begin(), reading.index.end(), ::isdigit)) {
+  if (reading.index.empty() || !std::all_of(reading.index.begin(), reading.index.end(),
+                                             [](unsigned char c) { return c >= '0' && c <= '9'; })) {
     *why = "the index is not a number";
     return std::nullopt;
   }

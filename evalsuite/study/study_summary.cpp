@@ -10,6 +10,7 @@
 #include "evalsuite/study/external_hardware.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/study_plan.h"
+#include "reports/json_access.h"
 #include "stats/curve.h"
 #include "stats/stability.h"
 
@@ -42,41 +43,26 @@ std::string LastLines(const std::string& text, int lines) {
   return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
 }
 
-std::optional<double> OptionalNumber(const nlohmann::json& object, const char* key) {
-  auto it = object.find(key);
-  if (it == object.end() || !it->is_number()) return std::nullopt;
-  return it->get<double>();
-}
-
 // RunRecord::execution["gpu"] as gpu_sampler.h writes it; a field of another shape counts as absent.
 reports::RunGpuUse GpuUseOf(const nlohmann::json& gpu) {
+  using reports::Field;
+  using reports::NumberOf;
+  auto count = [](const nlohmann::json& value) { return static_cast<int>(NumberOf(value).value_or(0)); };
   reports::RunGpuUse use;
-  auto integer = [](const nlohmann::json& object, const char* key) {
-    auto it = object.find(key);
-    return it != object.end() && it->is_number_integer() ? it->get<int>() : 0;
-  };
-  auto text = [](const nlohmann::json& object, const char* key) {
-    auto it = object.find(key);
-    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
-  auto sampled = gpu.find("sampled");
-  use.sampled = sampled != gpu.end() && sampled->is_boolean() && sampled->get<bool>();
-  use.reason = text(gpu, "reason");
-  use.interval_seconds = OptionalNumber(gpu, "interval_seconds").value_or(0);
-  use.samples = integer(gpu, "samples");
-  use.failed_samples = integer(gpu, "failed_samples");
-  auto devices = gpu.find("devices");
-  if (devices == gpu.end() || !devices->is_array()) return use;
-  for (const nlohmann::json& d : *devices) {
-    if (!d.is_object()) continue;
+  use.sampled = Field(gpu, "sampled") == true;
+  use.reason = reports::StringOf(Field(gpu, "reason"));
+  use.interval_seconds = NumberOf(Field(gpu, "interval_seconds")).value_or(0);
+  use.samples = count(Field(gpu, "samples"));
+  use.failed_samples = count(Field(gpu, "failed_samples"));
+  for (const nlohmann::json& d : reports::ArrayOf(Field(gpu, "devices"))) {
     reports::GpuDeviceUse device;
-    device.index = text(d, "index");
-    device.uuid = text(d, "uuid");
-    device.samples = integer(d, "samples");
-    device.memory_total_mib = OptionalNumber(d, "memory_total_mib");
-    device.peak_memory_used_mib = OptionalNumber(d, "peak_memory_used_mib");
-    device.mean_utilization_percent = OptionalNumber(d, "mean_utilization_percent");
-    device.utilization_samples = integer(d, "utilization_samples");
+    device.index = reports::StringOf(Field(d, "index"));
+    device.uuid = reports::StringOf(Field(d, "uuid"));
+    device.samples = count(Field(d, "samples"));
+    device.memory_total_mib = NumberOf(Field(d, "memory_total_mib"));
+    device.peak_memory_used_mib = NumberOf(Field(d, "peak_memory_used_mib"));
+    device.mean_utilization_percent = NumberOf(Field(d, "mean_utilization_percent"));
+    device.utilization_samples = count(Field(d, "utilization_samples"));
     use.devices.push_back(std::move(device));
   }
   return use;

@@ -77,6 +77,13 @@ TEST(CostSectionTest, GpuUsePerDeviceOverTheEntrysRuns) {
   input.entries[0].runs[0].gpu = first;
   input.entries[0].runs[1].gpu = second;
   input.entries[0].runs[2].gpu = RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
+  EntryInput cpu_only;  // measured, never GPU-sampled: its row says so instead of showing zeros
+  cpu_only.name = "cpu-only";
+  cpu_only.threshold = 0.9;
+  cpu_only.runs = {testing::ReachingRun(0, 50)};
+  cpu_only.runs[0].usage = RunUsage{60, 50, 5, 1024};
+  cpu_only.runs[0].gpu = RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
+  input.entries.push_back(cpu_only);
   nlohmann::json model = BuildStabilityReport(input);
   const nlohmann::json& gpu = model[kCostSectionKey]["entries"][0]["gpu"];
   EXPECT_EQ(gpu["runs_sampled"], 2);
@@ -89,8 +96,12 @@ TEST(CostSectionTest, GpuUsePerDeviceOverTheEntrysRuns) {
   EXPECT_DOUBLE_EQ(gpu["devices"][0]["mean_utilization_percent"].get<double>(), 50);  // (120 + 80) / 4
   EXPECT_EQ(gpu["runs"].size(), 2u);
   const std::string markdown = RenderMarkdown(model);
-  EXPECT_NE(markdown.find("| measured | 0 GPU-a | 2 of 3 | 6 | 3000 | 16384 | 50.0 |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| measured | 0 GPU-a | 2 of 3 | 6 | 1 | 3000 | 16384 | 50.0 |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| cpu-only | not sampled (nvidia-smi not found on PATH) | 0 of 1 | — | — | — | — | — |"),
+            std::string::npos)
+      << markdown;
   // The imported entry has no usage, so no cost row and no GPU row; no run anywhere sampled: one line says so.
+  input.entries.pop_back();
   for (RunInput& run : input.entries[0].runs) run.gpu = RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
   const std::string unsampled = RenderMarkdown(BuildStabilityReport(input));
   EXPECT_NE(unsampled.find("GPU: not sampled (nvidia-smi not found on PATH)."), std::string::npos) << unsampled;

@@ -33,4 +33,27 @@ exit 0
   return script;
 }
 
+// A node of four fake GPUs for study tests: the fake nvidia-smi in dir/fakebin (returned), where GPU d uses
+// 1000 (d + 1) MiB of 16384 at 10 (d + 1) % utilization (GPU 3: "[N/A]"), and dir/use_gpus.sh, which an entry's
+// command runs first: for each GPU of its CUDA_VISIBLE_DEVICES it raises the memory used by 500 MiB for 0.6 s, then
+// gives it back, utilization unchanged; it replaces the row files by rename, so no call of the fake reads half.
+inline std::filesystem::path WriteFakeGpuNode(const std::filesystem::path& dir) {
+  const std::filesystem::path bin = dir / "fakebin";
+  WriteFakeNvidiaSmi(bin);
+  for (int d = 0; d < 4; ++d) {
+    evalsuite::testing::WriteFile(bin / "gpus" / std::to_string(d),
+                                  "GPU-000" + std::to_string(d) + ", " + std::to_string(1000 * (d + 1)) + ", 16384, " +
+                                      (d == 3 ? "[N/A]" : std::to_string(10 * (d + 1))));
+  }
+  evalsuite::testing::WriteFile(dir / "use_gpus.sh", "gpus='" + (bin / "gpus").string() + "'\n" + R"SH(set -e
+set_gpu() { printf 'GPU-000%s, %s, 16384, %s\n' "$1" "$2" "$3" > "$gpus/.$1"; mv "$gpus/.$1" "$gpus/$1"; }
+util() { if [ "$1" = 3 ]; then echo '[N/A]'; else echo $((10 * ($1 + 1))); fi; }
+for d in $(echo "$CUDA_VISIBLE_DEVICES" | tr ',' ' '); do set_gpu "$d" $((1000 * (d + 1) + 500)) "$(util "$d")"; done
+sleep 0.6
+for d in $(echo "$CUDA_VISIBLE_DEVICES" | tr ',' ' '); do set_gpu "$d" $((1000 * (d + 1))) "$(util "$d")"; done
+sleep 0.2
+)SH");
+  return bin;
+}
+
 }  // namespace evalsuite::study::testing

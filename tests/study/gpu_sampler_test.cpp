@@ -36,7 +36,8 @@ TEST(GpuQueryLineTest, ReadsRowsAndPlaceholdersAndRefusesGarbage) {
   EXPECT_FALSE(row->utilization_percent);
   for (const char* garbage : {"No devices were found", "WARNING: infoROM is corrupted at gpu 0000:01:00.0",
                               "0, GPU-1, 12 MiB, 100, 5", "x, GPU-1, 1, 2, 3", "0, GPU-1, 1, 2, 300",
-                              "0, , 1, 2, 3", "0, GPU-1, 1, 2, 3, 4", "0, GPU-1, -5, 2, 3"}) {
+                              "0, , 1, 2, 3", "0, GPU-1, 1, 2, 3, 4", "0, GPU-1, -5, 2, 3",
+                              "\xff\xfe, GPU-1, 1, 2, 3"}) {
     EXPECT_FALSE(ParseGpuQueryLine(garbage, &why)) << garbage;
     EXPECT_FALSE(why.empty());
   }

@@ -40,17 +40,8 @@ nlohmann::json Report(const fs::path& store_file, const std::string& study) {
   return reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy(study)}));
 }
 
-// The fake's four GPUs at rest: GPU d uses 1000 (d + 1) MiB of 16384 at 10 (d + 1) % (GPU 3: utilization [N/A]).
-void FourIdleGpus(const fs::path& bin) {
-  for (int d = 0; d < 4; ++d) {
-    WriteFile(bin / "gpus" / std::to_string(d), "GPU-000" + std::to_string(d) + ", " + std::to_string(1000 * (d + 1)) +
-                                                    ", 16384, " + (d == 3 ? "[N/A]" : std::to_string(10 * (d + 1))));
-  }
-}
-
-// Each run, while it runs, raises the memory of the GPUs it was given (its CUDA_VISIBLE_DEVICES) by 500 MiB for
-// 0.6 s (12 sampling intervals), then gives it back: peak 1000 (d + 1) + 500 on its own GPUs only, utilization
-// unchanged (its mean: 10 (d + 1) exactly). The fake's row files are replaced by rename, so no call reads half.
+// Each run, while it runs, raises the memory of its own GPUs by 500 MiB for 0.6 s (fake_nvidia_smi.h), 12 sampling
+// intervals: peak 1000 (d + 1) + 500 MiB on GPU d, utilization unchanged (mean 10 (d + 1) %, GPU 3's [N/A]).
 constexpr const char* kGpuStudy = R"(
 name = "gpus"
 runs = 2
@@ -61,29 +52,9 @@ gpu_sample_seconds = 0.05
 entries = [ { name = "gpu-user", command = "sh {study_dir}/use_gpus.sh && sh {study_dir}/fake_entry.sh {log} {seed} ok" } ]
 )";
 
-void WriteGpuUser(const fs::path& study_dir, const fs::path& bin) {
-  WriteFile(study_dir / "use_gpus.sh", "gpus='" + (bin / "gpus").string() + "'\n" + R"SH(set -e
-set_gpu() { printf 'GPU-000%s, %s, 16384, %s\n' "$1" "$2" "$3" > "$gpus/.$1"; mv "$gpus/.$1" "$gpus/$1"; }
-util() { if [ "$1" = 3 ]; then echo '[N/A]'; else echo $((10 * ($1 + 1))); fi; }
-for d in $(echo "$CUDA_VISIBLE_DEVICES" | tr ',' ' '); do set_gpu "$d" $((1000 * (d + 1) + 500)) "$(util "$d")"; done
-sleep 0.6
-for d in $(echo "$CUDA_VISIBLE_DEVICES" | tr ',' ' '); do set_gpu "$d" $((1000 * (d + 1))) "$(util "$d")"; done
-sleep 0.2
-)SH");
-}
-
-// A node with the fake nvidia-smi and its four GPUs (in dir/fakebin, returned), and the GPU user beside the study.
-fs::path FakeGpuNode(const TempDir& dir) {
-  const fs::path bin = dir / "fakebin";
-  testing::WriteFakeNvidiaSmi(bin);
-  FourIdleGpus(bin);
-  WriteGpuUser(dir.path(), bin);
-  return bin;
-}
-
 TEST(GpuSamplingStudyTest, EachRunRecordsItsOwnDevicesPeakAndMeanAndTheReportShowsThem) {
   TempDir dir;
-  const fs::path bin = FakeGpuNode(dir);
+  const fs::path bin = testing::WriteFakeGpuNode(dir.path());
   ScopedEnv path("PATH", bin.string() + ":/usr/bin:/bin");
   StudyPlan plan = testing::FakeStudyPlan(dir, kGpuStudy);
   ASSERT_EQ(plan.jobs, 2);
@@ -125,10 +96,10 @@ TEST(GpuSamplingStudyTest, EachRunRecordsItsOwnDevicesPeakAndMeanAndTheReportSho
   EXPECT_DOUBLE_EQ(gpu["devices"][2]["mean_utilization_percent"].get<double>(), 30);
   EXPECT_EQ(gpu["runs"].size(), 2u);
   const std::string markdown = reports::RenderMarkdown(model);
-  EXPECT_NE(markdown.find("| peak memory (MiB) | of total (MiB) | mean utilization (%) |"), std::string::npos)
+  EXPECT_NE(markdown.find("| every (s) | peak memory (MiB) | of total (MiB) | mean utilization (%) |"), std::string::npos)
       << markdown;
-  EXPECT_NE(markdown.find("| gpu-user | 0 GPU-0000 | 2 of 2 |"), std::string::npos) << markdown;
-  EXPECT_NE(markdown.find("| 1500 | 16384 | 10.0 |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| gpu-user | 0 GPU-0000 | 1 of 2 |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| 0.05 | 1500 | 16384 | 10.0 |"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("| 4500 | 16384 | — |"), std::string::npos) << markdown;  // [N/A] utilization
   EXPECT_NE(reports::RenderHtml(model).find("GPU-0002"), std::string::npos);
 }
@@ -163,7 +134,7 @@ entries = [ { name = "fake", command = "/bin/sh {study_dir}/fake_entry.sh {log} 
 // figures only, and the coordinator stores them with the run as it stores a local run's.
 TEST(GpuSamplingStudyTest, SlurmTaskSamplesItsNodesGpusIntoItsEndRecordAndTheCoordinatorIngestsThem) {
   TempDir dir;
-  const fs::path bin = FakeGpuNode(dir);
+  const fs::path bin = testing::WriteFakeGpuNode(dir.path());
   WriteFile(bin / "squeue", "#!/bin/sh\nexit 0\n");  // the array has left the queue
   WriteFile(bin / "sbatch", "#!/bin/sh\necho 'sbatch must not be called: nothing is missing' >&2\nexit 1\n");
   for (const char* tool : {"squeue", "sbatch"}) fs::permissions(bin / tool, fs::perms::owner_all);
