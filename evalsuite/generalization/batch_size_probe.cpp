@@ -173,18 +173,26 @@ BatchProbeResult ProbeBatchSize(const std::vector<ProbeModel>& models, const Bat
     }
   };
   measure(upward, true);
-  measure(downward, false);
+  // Smaller sizes are compared with the default's rate; when the time budget did not allow measuring the default,
+  // there is nothing to compare with (when the default failed or would not fit in memory, smaller sizes are the
+  // way out).
+  bool pivot_over_time = false;
+  for (const auto& [b, why] : r.skipped)
+    pivot_over_time = pivot_over_time || (b == pivot && why.rfind("over the time budget", 0) == 0);
+  if (!pivot_over_time) measure(downward, false);
   r.budget_seconds = budget();
   if (r.rates.empty()) {
-    std::string why_smallest;
+    std::string why_first;
     for (const auto& [b, why] : r.skipped)
-      if (b == eligible.front()) why_smallest = why;
-    if (why_smallest.rfind("over the time budget", 0) == 0) {
-      return finish(fmt::format("measuring even batch {} would cost more than {:.0f}% of the expected work; batch {}",
-                                eligible.front(), 100 * options.work_fraction, options.fallback));
+      if (b == pivot) why_first = why;
+    if (why_first.rfind("over the time budget", 0) == 0) {
+      return finish(fmt::format(
+          "measuring even batch {} would take longer than the time budget ({:.2f} s: {:.0f}% of the expected work, at "
+          "most {:.1f} s); batch {}",
+          pivot, budget(), 100 * options.work_fraction, options.max_seconds, options.fallback));
     }
     // Every size failed, say: the pipeline then reports the model with its reason.
-    return finish(fmt::format("batch {}: {}; batch {}", eligible.front(), why_smallest, options.fallback));
+    return finish(fmt::format("batch {}: {}; batch {}", pivot, why_first, options.fallback));
   }
   r.batch = ChooseBatch(r.rates, options.tie_fraction);
   r.measured = true;

@@ -142,13 +142,27 @@ TEST(BatchSizeProbe, TimeBudgetIsAShareOfTheExpectedWork) {
   // A very large holdout: the cap of max_seconds holds.
   double clock2 = 0;
   FakeClockClassifier slow(&clock2, 0, 50e-3);  // 20 images/s (resnet50-like on two cores)
-  const BatchProbeResult big = ProbeBatchSize({{&slow, 4}}, FakeOptions(&clock2, 1000000));
+  BatchProbeOptions from8 = FakeOptions(&clock2, 1000000);
+  from8.fallback = 8;
+  const BatchProbeResult big = ProbeBatchSize({{&slow, 4}}, from8);
   ASSERT_TRUE(big.measured);
   EXPECT_LE(big.seconds, 2.5);
   EXPECT_EQ(big.budget_seconds, 2.5);
-  // The one-image call (0.05 s), 16 (warm-up and one timed call, 1.6 s) and 8 (0.8 s) fit; 32 (3.2 s) would not.
+  // The one-image call (0.05 s), 8 (warm-up and one timed call, 0.8 s) and 16 (1.6 s) fit; 32 (3.2 s) would not.
   EXPECT_EQ(big.rates.size(), 2u);
   EXPECT_NEAR(big.seconds, 2.45, 1e-9);
+
+  // When the default (32) does not fit the budget, no smaller size is chosen against it unmeasured.
+  double clock3 = 0;
+  FakeClockClassifier slow32(&clock3, 0, 50e-3);
+  const BatchProbeResult none = ProbeBatchSize({{&slow32, 4}}, FakeOptions(&clock3, 1000000));
+  EXPECT_FALSE(none.measured);
+  EXPECT_EQ(none.batch, 32);
+  EXPECT_EQ(slow32.calls, 1);
+  EXPECT_NE(none.reason.find("measuring even batch 32 would take longer than the time budget (2.50 s: 10% of the "
+                             "expected work, at most 2.5 s); batch 32"),
+            std::string::npos)
+      << none.reason;
 }
 
 TEST(BatchSizeProbe, TinyHoldoutsAreNotProbed) {
@@ -172,7 +186,9 @@ TEST(BatchSizeProbe, TinyHoldoutsAreNotProbed) {
   const BatchProbeResult none = ProbeBatchSize({{&slow, 4}}, small);
   EXPECT_FALSE(none.measured);
   EXPECT_EQ(slow.calls, 1);  // the one-image call only
-  EXPECT_NE(none.reason.find("more than 10% of the expected work"), std::string::npos) << none.reason;
+  EXPECT_NE(none.reason.find("measuring even batch 8 would take longer than the time budget (0.20 s"),
+            std::string::npos)
+      << none.reason;
 }
 
 TEST(BatchSizeProbe, LargestSetBoundsTheBatch) {
