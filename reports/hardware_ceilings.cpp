@@ -69,6 +69,22 @@ json RateAgainstCeilings(json entry, const json& machine) {
   return entry;
 }
 
+json EntryFromHardwareRecord(const std::string& entry, int batch_size, int epochs, const json& hardware) {
+  const double train_seconds = Num(hardware, "train_seconds");
+  return {{"entry", entry},
+          {"precision", StringOf(Field(hardware, "precision"), "fp32")},
+          {"batch_size", batch_size},
+          {"epochs", epochs},
+          {"flops_per_sample", Num(hardware, "flops_per_sample")},
+          {"bytes_per_sample", Num(hardware, "bytes_per_sample")},
+          {"intensity", Num(hardware, "intensity")},
+          {"samples_per_second", train_seconds > 0 ? Num(hardware, "samples") / train_seconds : 0.0},
+          {"achieved_flops", Num(hardware, "achieved_flops")},
+          {"phases", Field(hardware, "phases").is_array() ? hardware["phases"] : json::array()},
+          {"time", Field(hardware, "time").is_object() ? hardware["time"] : json::object()},
+          {"memory", Field(hardware, "memory").is_object() ? hardware["memory"] : json::object()}};
+}
+
 json ApplyStudyCeilings(const json& section, const json& environment) {
   const json& record = StudyRecord(environment);
   const std::string source = StringOf(Field(record, "source"));

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace evalsuite::reports {
 
@@ -15,6 +16,11 @@ namespace evalsuite::reports {
 // "achieved_flops" and "phases") with "peak_flops", "mfu", "bound", "attainable_flops" and "evidence" set from
 // `machine` ("peak_fp32_flops", "peak_bf16_flops", "bandwidth_bytes"), for the whole and for each phase.
 nlohmann::json RateAgainstCeilings(nlohmann::json entry, const nlohmann::json& machine);
+
+// A section entry from a run's "hardware" record (evalsuite/training/step_accounting.h), before rating: FLOPs and
+// bytes per sample, intensity, samples/s, achieved FLOP/s, phases, time and memory breakdowns.
+nlohmann::json EntryFromHardwareRecord(const std::string& entry, int batch_size, int epochs,
+                                       const nlohmann::json& hardware);
 
 // The hardware section to show, from the one given (null when none) and the study's recorded environment; null when
 // there is none to show.

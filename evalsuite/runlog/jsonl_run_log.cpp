@@ -160,6 +160,9 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name)
       run.status = *status;
       run.train_seconds = NumberField(record, "train_seconds").value_or(0);
       run.wall_seconds = NumberField(record, "wall_seconds").value_or(0);
+      if (auto hardware = record.find("hardware"); hardware != record.end() && hardware->is_object()) {
+        run.hardware = *hardware;
+      }
       if (record.contains("error") && record["error"].is_string()) run.error = record["error"];
     } else {
       run.warnings.push_back(where + ": unknown record type \"" + type + "\"; line skipped");

@@ -40,6 +40,9 @@ struct RunLog {
   double wall_seconds = 0;
   std::string error;                  // why a failed run failed, when known
   std::vector<std::string> warnings;  // "file:line: what was skipped"
+  // The end record's "hardware" block of a built-in run (evalsuite/training/step_accounting.h): FLOPs per sample,
+  // achieved FLOP/s per phase, time and memory breakdowns; null when the log has none.
+  nlohmann::json hardware;
 };
 
 // The curve stats/ works on: time = train_seconds, metric = metric.

@@ -7,7 +7,8 @@
 //   points(run_id, seq, epoch, train_seconds, wall_seconds, metric, train_loss)
 //   seeds(run_id, name, value)                                         value as JSON text (uint64 safe)
 //   run_execution(run_id, facts)    RunRecord::execution as JSON; created on any writing open, so older stores
-//                                   gain it without a schema version change (readers treat it as optional)
+//                                   gain it without a schema version change (readers treat it as optional);
+//                                   its "hardware" key is RunLog::hardware (the log's end record), not execution
 // synchronous=FULL: a commit survives a kill -9 of the process and a power cut.
 #include <unistd.h>
 #include <cerrno>
@@ -278,9 +279,11 @@ class SqliteRunStore : public RunStore {
       if (it.value().is_null()) continue;
       seed.Bind(1, run_id).Bind(2, it.key()).Bind(3, it.value().dump()).Run();
     }
-    if (run.execution.is_object() && !run.execution.empty()) {
+    nlohmann::json execution = run.execution.is_object() ? run.execution : nlohmann::json::object();
+    if (run.log.hardware.is_object()) execution["hardware"] = run.log.hardware;
+    if (!execution.empty()) {
       SqliteStatement facts(db_, "INSERT INTO run_execution (run_id, facts) VALUES (?, ?)");
-      facts.Bind(1, run_id).Bind(2, run.execution.dump()).Run();
+      facts.Bind(1, run_id).Bind(2, execution.dump()).Run();
     }
     transaction.Commit();
     return run_id;
@@ -383,6 +386,11 @@ class SqliteRunStore : public RunStore {
       if (facts) {
         facts->Bind(1, run.id);
         if (facts->Step()) run.execution = ParseJsonColumn(db_, facts->Text(0), "run execution facts");
+        // What the run's log said it achieved is kept with what it cost.
+        if (run.execution.is_object() && run.execution.contains("hardware")) {
+          run.log.hardware = run.execution["hardware"];
+          run.execution.erase("hardware");
+        }
         facts->Reset();
       }
       runs.push_back(std::move(run));

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/study/builtin_hardware.h"
 #include "evalsuite/study/external_hardware.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/study_plan.h"
@@ -138,8 +139,11 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
     }
     for (const auto& [name, entry_runs] : records) {
       // External entries that declare their FLOPs get a row in the report's hardware section.
-      if (auto hardware = ExternalHardwareEntry(several ? study.name + "/" + name : name, entry_runs)) {
+      const std::string shown = several ? study.name + "/" + name : name;
+      if (auto hardware = ExternalHardwareEntry(shown, entry_runs)) {
         input.extra_sections["hardware"]["entries"].push_back(std::move(*hardware));
+      } else if (auto builtin = BuiltinHardwareEntry(shown, entry_runs)) {  // its logs' measured FLOP/s
+        input.extra_sections["hardware"]["entries"].push_back(std::move(*builtin));
       }
     }
     for (const EntryRecord& entry : store.LoadEntries(study.id)) {

@@ -15,19 +15,8 @@ double Number(const json& j, const char* key) {
 
 json HardwareEntryFromRun(const std::string& entry, const entries::Recipe& recipe, int epochs, const json& hardware,
                           const MachineCeilings& machine) {
-  const double train_seconds = Number(hardware, "train_seconds");
-  const json measured = {{"entry", entry},
-                         {"precision", recipe.precision},
-                         {"batch_size", recipe.batch_size},
-                         {"epochs", epochs},
-                         {"flops_per_sample", Number(hardware, "flops_per_sample")},
-                         {"bytes_per_sample", Number(hardware, "bytes_per_sample")},
-                         {"intensity", Number(hardware, "intensity")},
-                         {"samples_per_second", train_seconds > 0 ? Number(hardware, "samples") / train_seconds : 0.0},
-                         {"achieved_flops", Number(hardware, "achieved_flops")},
-                         {"phases", hardware.value("phases", json::array())},
-                         {"time", hardware.value("time", json::object())},
-                         {"memory", hardware.value("memory", json::object())}};
+  json measured = reports::EntryFromHardwareRecord(entry, recipe.batch_size, epochs, hardware);
+  measured["precision"] = recipe.precision;
   return reports::RateAgainstCeilings(measured, MachineCeilingsToJson(machine));
 }
 
