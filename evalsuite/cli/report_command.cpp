@@ -15,6 +15,7 @@
 #include "evalsuite/common/json_guard.h"
 #include "evalsuite/study/run_store.h"
 #include "evalsuite/study/study_summary.h"
+#include "reports/hardware_entries_merge.h"
 #include "reports/report.h"
 
 namespace evalsuite::cli {
@@ -68,11 +69,14 @@ void RegisterReportCommand(CLI::App& app) {
     for (const std::string& spec : args->sections) {
       std::string name;
       nlohmann::json section = ReadSection(spec, &name);
-      // The store's external entries (declared FLOPs) join the built-in entries of `evalsuite machine`'s file.
+      // The store's entries (the study's own built-in runs, external entries that declared their FLOPs) join the
+      // entries of `evalsuite machine`'s file, one row per entry.
       const nlohmann::json& from_store = input.extra_sections.value(name, nlohmann::json::object());
-      if (name == "hardware" && section.is_object() && from_store.contains("entries")) {
-        if (!section.contains("entries") || !section["entries"].is_array()) section["entries"] = nlohmann::json::array();
-        for (const nlohmann::json& entry : from_store["entries"]) section["entries"].push_back(entry);
+      if (name == "hardware") {
+        for (const std::string& entry : reports::MergeHardwareEntries(section, from_store)) {
+          std::cerr << "report: hardware entry '" << entry << "' is shown from this study's runs; the row of "
+                    << spec.substr(spec.find('=') + 1) << " is left out\n";
+        }
       }
       input.extra_sections[name] = std::move(section);
     }
