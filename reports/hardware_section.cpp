@@ -65,7 +65,9 @@ ReportTable HardwareMachineTable(const json& section) {
   t.rows.push_back({"theoretical fp32 / bf16",
                     fmt::format("{} / {} GFLOP/s", Giga(Num(theory, "fp32_flops_per_second")),
                                 Giga(Num(theory, "bf16_flops_per_second"))),
-                    StringOf(Field(theory, "derivation"))});
+                    Field(theory, "note").is_string()
+                        ? StringOf(Field(theory, "derivation")) + "; " + StringOf(Field(theory, "note"))
+                        : StringOf(Field(theory, "derivation"))});
   t.rows.push_back({"cpu", fmt::format("{} cores, {} threads", StringOf(Field(m, "cores")), StringOf(Field(m, "threads"))),
                     StringOf(Field(m, "cpu_model"))});
   return t;

@@ -76,6 +76,8 @@ void PrintCeilings(const training::MachineCeilings& m) {
                            m.peak_fp32_flops / 1e9, m.peak_bf16_flops / 1e9, m.bandwidth_bytes / 1e9,
                            m.RidgeIntensity("fp32"));
   std::cout << "theoretical: " << m.theoretical.derivation << "\n";
+  const std::string note = MeasuredAboveTheoreticalNote(m.theoretical, m.peak_fp32_flops, m.peak_bf16_flops);
+  if (!note.empty()) std::cout << "  note: " << note << "\n";
 }
 
 }  // namespace

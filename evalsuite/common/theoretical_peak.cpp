@@ -47,6 +47,7 @@ TheoreticalPeak DeriveTheoreticalPeak(const CpuFacts& cpu, int cores) {
   const int fp32_lanes = core.datapath_bits / 32;
   const double per_cycle = 2.0 * core.fma_units * fp32_lanes;  // FMA = 2 FLOPs
   peak.derived = true;
+  peak.nominal_mhz = cpu.mhz;
   peak.fp32_flops_per_second = cores * cpu.mhz * 1e6 * per_cycle;
   // AVX-512 BF16's dot product (vdpbf16ps) does two bf16 multiply-adds per fp32 lane; without it bf16 is
   // converted to fp32 and runs at most at the fp32 rate.
@@ -66,6 +67,25 @@ nlohmann::json TheoreticalPeakToJson(const TheoreticalPeak& peak) {
           {"fp32_flops_per_second", peak.derived ? nlohmann::json(peak.fp32_flops_per_second) : nlohmann::json()},
           {"bf16_flops_per_second", peak.derived ? nlohmann::json(peak.bf16_flops_per_second) : nlohmann::json()},
           {"derivation", peak.derivation}};
+}
+
+std::string MeasuredAboveTheoreticalNote(const TheoreticalPeak& peak, double measured_fp32, double measured_bf16) {
+  if (!peak.derived || peak.nominal_mhz <= 0) return "";
+  double ratio = 0;
+  std::string precision;
+  if (peak.fp32_flops_per_second > 0 && measured_fp32 / peak.fp32_flops_per_second > ratio) {
+    ratio = measured_fp32 / peak.fp32_flops_per_second;
+    precision = "fp32";
+  }
+  if (peak.bf16_flops_per_second > 0 && measured_bf16 / peak.bf16_flops_per_second > ratio) {
+    ratio = measured_bf16 / peak.bf16_flops_per_second;
+    precision = "bf16";
+  }
+  if (!(ratio > 1)) return "";
+  return fmt::format(
+      "the measured {} peak is {:.2f}x this figure: the cores ran at {:.0f} MHz or more (boost above the nominal {:.0f} "
+      "MHz), so on this machine the figure is not an upper bound",
+      precision, ratio, peak.nominal_mhz * ratio, peak.nominal_mhz);
 }
 
 }  // namespace evalsuite

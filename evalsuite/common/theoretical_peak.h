@@ -16,9 +16,15 @@ struct TheoreticalPeak {
   double fp32_flops_per_second = 0;  // all `cores`
   double bf16_flops_per_second = 0;
   std::string derivation;  // the formula with its numbers, or why there is none
+  double nominal_mhz = 0;  // the clock the figure assumes ('cpu MHz')
 };
 
 TheoreticalPeak DeriveTheoreticalPeak(const CpuFacts& cpu, int cores);
 nlohmann::json TheoreticalPeakToJson(const TheoreticalPeak& peak);
+
+// 'cpu MHz' is the nominal clock, and cores that boost above it beat the figure: then one sentence saying so, with
+// the clock the measured peak implies (nominal x measured / theoretical, the larger over fp32 and bf16), so the
+// reader does not take the figure for an upper bound; "" when no measured peak exceeds it.
+std::string MeasuredAboveTheoreticalNote(const TheoreticalPeak& peak, double measured_fp32, double measured_bf16);
 
 }  // namespace evalsuite

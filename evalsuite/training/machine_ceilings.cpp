@@ -141,6 +141,17 @@ MachineCeilings MeasureMachineCeilings(const CeilingOptions& options) {
   return m;
 }
 
+namespace {
+
+nlohmann::json TheoreticalWithNote(const MachineCeilings& m) {
+  nlohmann::json out = TheoreticalPeakToJson(m.theoretical);
+  const std::string note = MeasuredAboveTheoreticalNote(m.theoretical, m.peak_fp32_flops, m.peak_bf16_flops);
+  if (!note.empty()) out["note"] = note;
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json MachineCeilingsToJson(const MachineCeilings& m) {
   nlohmann::json probes = nlohmann::json::array();
   for (const ProbeResult& p : m.probes) {
@@ -164,7 +175,7 @@ nlohmann::json MachineCeilingsToJson(const MachineCeilings& m) {
           {"bandwidth_bytes", m.bandwidth_bytes},
           {"ridge_fp32", m.RidgeIntensity("fp32")},
           {"ridge_bf16", m.RidgeIntensity("bf16")},
-          {"theoretical", TheoreticalPeakToJson(m.theoretical)},
+          {"theoretical", TheoreticalWithNote(m)},
           {"probes", probes},
           {"method",
            "best of the repetitions; FLOP/s of torch::mm_out and torch::conv2d at the shapes given, bytes/s of "

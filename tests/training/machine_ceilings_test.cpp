@@ -65,5 +65,20 @@ TEST(TheoreticalPeak, Zen3HasNoNativeBf16AndUnknownCpusGetAReason) {
   EXPECT_NE(unknown.derivation.find("not derived"), std::string::npos);
 }
 
+// This machine (Zen 5, 'cpu MHz' 2596) measured 440 GFLOP/s fp32 and 874 bf16 on 2 threads against a
+// nominal-clock figure of 332 / 665: the cores boost. The figure must then say it is no upper bound.
+TEST(TheoreticalPeak, AMeasuredPeakAboveTheFigureIsExplainedWithTheClockItImplies) {
+  const CpuFacts zen3 = ParseCpuInfo(
+      "processor : 0\nvendor_id : AuthenticAMD\ncpu family : 25\nmodel : 1\ncpu MHz : 2000.000\nflags : avx2 fma\n");
+  const TheoreticalPeak peak = DeriveTheoreticalPeak(zen3, 2);  // 2 x 2000 MHz x 32 = 128 GFLOP/s fp32 and bf16
+  EXPECT_EQ(MeasuredAboveTheoreticalNote(peak, 100e9, 100e9), "");  // below: nothing to say
+  EXPECT_EQ(MeasuredAboveTheoreticalNote(peak, 128e9, 0), "");      // equal: still a bound
+  const std::string note = MeasuredAboveTheoreticalNote(peak, 144e9, 160e9);  // bf16 the larger ratio, 1.25
+  EXPECT_NE(note.find("measured bf16 peak is 1.25x"), std::string::npos) << note;
+  EXPECT_NE(note.find("2500 MHz or more"), std::string::npos) << note;
+  EXPECT_NE(note.find("nominal 2000 MHz"), std::string::npos) << note;
+  EXPECT_EQ(MeasuredAboveTheoreticalNote(DeriveTheoreticalPeak(ParseCpuInfo("processor : 0\n"), 2), 1e12, 1e12), "");
+}
+
 }  // namespace
 }  // namespace evalsuite::training
