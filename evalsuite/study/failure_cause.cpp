@@ -42,7 +42,7 @@ std::optional<unsigned long long> FreeBytes(const std::string& path) {
 }
 
 std::optional<long> OomKillCount() {
-  for (const std::string dir : {OwnCgroupDir(), std::string("/sys/fs/cgroup")}) {
+  for (const std::string& dir : {OwnCgroupDir(), std::string("/sys/fs/cgroup")}) {
     std::ifstream in(dir + "/memory.events");
     std::string key;
     long value = 0;
