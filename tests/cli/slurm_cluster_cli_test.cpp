@@ -1,7 +1,8 @@
 // A real study on a real Slurm: the one-node cluster of tests/support/slurm_cluster.h, a study of small built-in
 // runs submitted as one job array, its coordinator SIGKILLed mid-way and one running task scancelled, then resumed:
 // every planned run is recorded exactly once, with its job id and node, and its accuracy curve is the one the local
-// executor gives for the same seed.
+// executor gives for the same seed. And a task that outlives its --time: Slurm itself kills it and the coordinator
+// records why (the state as real Slurm reports it, not a fake's).
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -124,6 +125,48 @@ TEST(SlurmClusterCliTest, KilledCoordinatorAndCancelledTaskResumeToEveryRunOnceW
   auto slurm_curves = Curves(slurm_db), local_curves = Curves(local_db);
   ASSERT_EQ(slurm_curves.size(), 4u);
   EXPECT_EQ(slurm_curves, local_curves);
+}
+
+// Slurm's time limit, enforced by the real slurmctld (its limit is whole minutes, checked every 30 s, so this test
+// waits 60-95 s, mostly asleep): the entry evaluates once and then sleeps past --time=1; Slurm signals the task, the
+// task writes no end record of its own, and the coordinator records a failed, timed-out run from the state
+// scontrol reports, with the evaluation it made kept.
+TEST(SlurmClusterCliTest, TaskKilledAtItsTimeLimitIsRecordedAsTimedOut) {
+  std::string why;
+  auto cluster = testing::SlurmTestCluster::Start(1, &why);
+  ASSERT_TRUE(cluster) << "cannot start the one-node Slurm cluster: " << why;
+
+  TempDir dir;
+  // Sleeps 240 s at most: if Slurm never enforced the limit, the run ends "reached" and the test fails, not hangs.
+  WriteFile(dir / "sleeper.sh",
+            "#!/bin/sh\nlog=$1; seed=$2\n"
+            "echo '{\"type\":\"header\",\"entry\":\"sleeper\",\"seeds\":{\"run\":'$seed'}}' > \"$log\"\n"
+            "echo '{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":2,\"wall_seconds\":2,\"metric\":0.5}' >> \"$log\"\n"
+            "sleep 240\n"
+            "echo '{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":2}' >> \"$log\"\n");
+  WriteFile(dir / "t.toml",
+            "name = \"limit\"\nruns = 1\nseed = 5\nthreshold = 0.9\n"
+            "entries = [ { name = \"sleeper\", command = \"sh {study_dir}/sleeper.sh {log} {seed}\" } ]\n"
+            "executor = \"slurm\"\n[slurm]\ntime_limit = \"1\"\npoll_seconds = 0.5\ncpus_per_task = 1\n");
+  const fs::path db = dir / "limit.db";
+  const auto started = std::chrono::steady_clock::now();
+  auto run = RunEvalsuite({"study", "run", (dir / "t.toml").string(), "--store", db.string(), "--out",
+                           (dir / "runs").string(), "--progress", "plain"});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_NE(run.exit_code, -1) << run.out << run.err;
+
+  auto rows = Query(db, "SELECT r.status, r.error, e.facts, (SELECT COUNT(*) FROM points p WHERE p.run_id = r.id) "
+                        "FROM runs r JOIN run_execution e ON e.run_id = r.id");
+  ASSERT_EQ(rows.size(), 1u) << run.out << run.err;
+  EXPECT_EQ(rows[0][0], "failed") << rows[0][1];
+  EXPECT_EQ(rows[0][1], "timed out: killed by Slurm at its time limit (--time=1)");
+  auto facts = nlohmann::json::parse(rows[0][2]);
+  EXPECT_EQ(facts["slurm"]["state"], "TIMEOUT");
+  EXPECT_EQ(facts["slurm"]["node"], testing::SlurmTestCluster::kNodeName);
+  EXPECT_EQ(rows[0][3], "1") << "the evaluation made before the limit was lost";
+  EXPECT_FALSE(fs::exists(dir / "runs" / "sleeper" / "run-000" / "task-end.json"))
+      << "the task wrote an end record of its own: the run would be judged by it, not by Slurm";
+  EXPECT_GE(seconds, 55.0) << "ended before a one-minute limit could have struck";
 }
 
 }  // namespace
