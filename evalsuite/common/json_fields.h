@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace evalsuite {
@@ -37,5 +38,31 @@ const nlohmann::json* OptionalObject(const nlohmann::json& object, const char* k
 
 // A JSON number as an int64 when it is integral and in range; nullopt otherwise (no exception, no UB).
 std::optional<int64_t> IntegerValue(const nlohmann::json& value);
+
+// A JSON number as the integer type T when it is integral and within T's range (an unsigned T takes the whole
+// uint64 range); nullopt otherwise. Use it instead of nlohmann's get<int>(), which converts a float such as 1e100
+// with a plain cast: undefined behaviour.
+template <typename T>
+std::optional<T> IntegerAs(const nlohmann::json& value) {
+  static_assert(std::is_integral_v<T>, "IntegerAs reads integers");
+  if constexpr (std::is_unsigned_v<T>) {
+    if (value.is_number_unsigned()) {
+      const uint64_t u = value.get<uint64_t>();
+      if (u > static_cast<uint64_t>(std::numeric_limits<T>::max())) return std::nullopt;
+      return static_cast<T>(u);
+    }
+  }
+  const std::optional<int64_t> v = IntegerValue(value);
+  if (!v) return std::nullopt;
+  if constexpr (std::is_unsigned_v<T>) {
+    if (*v < 0 || static_cast<uint64_t>(*v) > static_cast<uint64_t>(std::numeric_limits<T>::max())) return std::nullopt;
+  } else {
+    if (*v < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
+        *v > static_cast<int64_t>(std::numeric_limits<T>::max())) {
+      return std::nullopt;
+    }
+  }
+  return static_cast<T>(*v);
+}
 
 }  // namespace evalsuite

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 #include "evalsuite/study/child_process.h"
 
 namespace evalsuite::study {
@@ -34,6 +35,11 @@ std::vector<std::string> Split(const std::string& text, char separator) {
   if (!text.empty() && text.back() == separator) parts.push_back("");
   return parts;
 }
+
+// What a Slurm command printed, as valid UTF-8: node names and reasons end up in the store's JSON, whose writer
+// throws on anything else (a site's wrapper script or a cut pipe can print any bytes); invalid bytes read as U+FFFD,
+// as the log importers read them.
+std::string AsUtf8(const std::string& text) { return IsValidUtf8(text) ? text : ToValidUtf8(text); }
 
 // sacct and scontrol append "by 0" and the like to a state ("CANCELLED by 0"): the first word is the state.
 std::string FirstWord(const std::string& text) { return text.substr(0, text.find(' ')); }
@@ -86,7 +92,8 @@ std::string SlurmClient::Submit(const std::vector<std::string>& args) {
   return id;
 }
 
-std::map<std::string, SlurmTaskState> ParseSqueue(const std::string& text) {
+std::map<std::string, SlurmTaskState> ParseSqueue(const std::string& printed) {
+  const std::string text = AsUtf8(printed);
   std::map<std::string, SlurmTaskState> tasks;
   for (const std::string& line : Split(text, '\n')) {
     std::vector<std::string> fields = Split(Trim(line), '|');
@@ -117,9 +124,9 @@ std::map<std::string, SlurmTaskState> SlurmClient::Queue(const std::vector<std::
   return live;
 }
 
-std::optional<SlurmTaskState> ParseScontrolJob(const std::string& text) {
+std::optional<SlurmTaskState> ParseScontrolJob(const std::string& printed) {
   SlurmTaskState state;
-  std::istringstream in(text);
+  std::istringstream in(AsUtf8(printed));
   std::string token;
   while (in >> token) {
     std::size_t eq = token.find('=');
@@ -134,8 +141,8 @@ std::optional<SlurmTaskState> ParseScontrolJob(const std::string& text) {
   return state;
 }
 
-std::optional<SlurmTaskState> ParseSacct(const std::string& text, const std::string& task_name) {
-  for (const std::string& line : Split(text, '\n')) {
+std::optional<SlurmTaskState> ParseSacct(const std::string& printed, const std::string& task_name) {
+  for (const std::string& line : Split(AsUtf8(printed), '\n')) {
     std::vector<std::string> fields = Split(Trim(line), '|');
     if (fields.size() < 4 || fields[0] != task_name) continue;
     SlurmTaskState state;

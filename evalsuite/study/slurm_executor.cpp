@@ -1,7 +1,9 @@
 #include "evalsuite/study/slurm_executor.h"
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <list>
 #include <map>
 #include <set>
@@ -37,6 +39,30 @@ std::string Normal(const fs::path& dir) { return dir.lexically_normal().string()
 bool Exists(const fs::path& path) {
   std::error_code ec;
   return fs::exists(path, ec);
+}
+
+// Fields of a task's records, read only when they have the type a task writes: records of another evalsuite version
+// or a hand edit must not throw in the coordinator (it would stop with the other runs unrecorded).
+bool FlagField(const nlohmann::json& record, const char* key) {
+  auto it = record.find(key);
+  return it != record.end() && it->is_boolean() && it->get<bool>();
+}
+double SecondsField(const nlohmann::json& record, const char* key) {
+  auto it = record.find(key);
+  if (it == record.end() || !it->is_number()) return 0;
+  const double seconds = it->get<double>();
+  return std::isfinite(seconds) && seconds >= 0 ? seconds : 0;
+}
+std::optional<int> IntField(const nlohmann::json& record, const char* key) {
+  auto it = record.find(key);
+  if (it == record.end() || !it->is_number_integer()) return std::nullopt;
+  const int64_t value = it->get<int64_t>();
+  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) return std::nullopt;
+  return static_cast<int>(value);
+}
+std::string TextField(const nlohmann::json& record, const char* key) {
+  auto it = record.find(key);
+  return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 // What the task's own records say about where it ran (the start record is written before the run starts).
@@ -317,18 +343,16 @@ RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, 
                               const fs::path& run_dir) {
   nlohmann::json end = ReadJsonFile(run_dir / kTaskEndFile).value_or(nlohmann::json::object());
   ChildOutcome outcome;
-  if (end.contains("exit_status") && end["exit_status"].is_number_integer()) {
-    outcome.exit.exit_status = end["exit_status"].get<int>();
-  }
-  if (end.contains("signal") && end["signal"].is_number_integer()) outcome.exit.signal = end["signal"].get<int>();
-  outcome.timed_out = end.value("timed_out", false);
-  outcome.oom_killed = end.value("oom_killed", false);
-  outcome.wall_seconds = end.value("wall_seconds", 0.0);
+  if (std::optional<int> status = IntField(end, "exit_status")) outcome.exit.exit_status = *status;
+  if (std::optional<int> signal = IntField(end, "signal")) outcome.exit.signal = *signal;
+  outcome.timed_out = FlagField(end, "timed_out");
+  outcome.oom_killed = FlagField(end, "oom_killed");
+  outcome.wall_seconds = SecondsField(end, "wall_seconds");
   RunRecord record = CollectFinishedRun(plan, entry, run, run_dir, outcome);
   nlohmann::json slurm = end.contains("slurm") && end["slurm"].is_object() ? end["slurm"] : SlurmFacts(run_dir);
   slurm["state"] = "COMPLETED";
   record.execution = {{"executor", kSlurmExecutor}, {"slurm", slurm}};
-  if (end.contains("usage")) record.execution["usage"] = end["usage"];
+  if (end.contains("usage") && end["usage"].is_object()) record.execution["usage"] = end["usage"];
   if (end.contains("gpu") && end["gpu"].is_object()) record.execution["gpu"] = end["gpu"];
   return record;
 }
@@ -336,7 +360,7 @@ RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, 
 RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
                                  const fs::path& run_dir, const std::optional<SlurmTaskState>& state) {
   nlohmann::json slurm = SlurmFacts(run_dir);
-  const std::string node = state && !state->node.empty() ? state->node : slurm.value("node", std::string());
+  const std::string node = state && !state->node.empty() ? state->node : TextField(slurm, "node");
   const std::string on_node = node.empty() ? "" : " on " + node;
   std::string why;
   if (!state) {

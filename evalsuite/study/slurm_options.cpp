@@ -1,5 +1,7 @@
 #include "evalsuite/study/slurm_options.h"
 
+#include "evalsuite/common/json_fields.h"
+
 namespace evalsuite::study {
 namespace {
 
@@ -93,13 +95,20 @@ SlurmOptions SlurmOptionsFromJson(const nlohmann::json& json) {
   o.partition = json.value("partition", "");
   o.account = json.value("account", "");
   o.time_limit = json.value("time_limit", "");
-  o.cpus_per_task = json.value("cpus_per_task", 0);
-  o.gpus_per_task = json.value("gpus_per_task", 0);
+  // Integers through IntegerAs (nlohmann's get<int>() of a float out of range is undefined behaviour); a stored
+  // value outside what the study file may say reads as the default.
+  auto integer = [&](const char* key) {
+    const auto it = json.find(key);
+    return it == json.end() ? 0 : IntegerAs<int>(*it).value_or(0);
+  };
+  o.cpus_per_task = integer("cpus_per_task");
+  o.gpus_per_task = integer("gpus_per_task");
   o.gres = json.value("gres", "");
   o.mem = json.value("mem", "");
-  o.max_concurrent = json.value("max_concurrent", 0);
+  o.max_concurrent = integer("max_concurrent");
   o.sbatch_options = json.value("sbatch_options", std::vector<std::string>{});
-  o.poll_seconds = json.value("poll_seconds", 5.0);
+  const double poll = json.value("poll_seconds", o.poll_seconds);
+  if (poll >= 0.05 && poll <= 3600) o.poll_seconds = poll;  // NaN and the rest keep the default
   return o;
 }
 

@@ -12,8 +12,9 @@
 #include <iostream>
 #include <thread>
 
-#include "evalsuite/common/error.h"
 #include "evalsuite/common/environment.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/common/json_fields.h"
 #include "evalsuite/study/child_process.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/gpu_sampler.h"
@@ -97,14 +98,20 @@ ArrayManifest ReadManifest(const fs::path& file) {
   std::optional<nlohmann::json> json = ReadJsonFile(file);
   if (!json) throw InputError(file.string(), "not a readable array manifest");
   ArrayManifest manifest;
+  // get<int>() of a float out of range would be undefined behaviour: integers are read through IntegerAs.
+  auto integer = [&](const nlohmann::json& object, const char* key) {
+    if (std::optional<int> value = IntegerAs<int>(object.at(key))) return *value;
+    throw InputError(file.string() + ": " + key, "not an array manifest this evalsuite wrote: not an integer in range");
+  };
   try {
-    manifest.sequence = json->at("sequence").get<int>();
+    manifest.sequence = integer(*json, "sequence");
     manifest.job_id = json->at("job_id").get<std::string>();
     manifest.plan = json->at("plan");
     for (const auto& t : json->at("tasks")) {
-      manifest.tasks.push_back({{t.at("entry").get<std::string>(), t.at("index").get<int>(),
-                                 t.at("seed").get<uint64_t>()},
-                                t.at("run_dir").get<std::string>()});
+      std::optional<uint64_t> seed = IntegerAs<uint64_t>(t.at("seed"));
+      if (!seed) throw InputError(file.string() + ": seed", "not an array manifest this evalsuite wrote: not a seed");
+      manifest.tasks.push_back(
+          {{t.at("entry").get<std::string>(), integer(t, "index"), *seed}, t.at("run_dir").get<std::string>()});
     }
   } catch (const nlohmann::json::exception& e) {
     throw InputError(file.string(), std::string("not an array manifest this evalsuite wrote: ") + e.what());

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_fields.h"
 #include "evalsuite/study/builtin_entries.h"
 #include "evalsuite/study/ceilings_record.h"
 #include "evalsuite/study/command_template.h"
@@ -484,6 +485,14 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"schedule", schedule}};
 }
 
+// An integer of a stored plan (or an array manifest's copy of it) within T's range; anything else is an InputError
+// naming the key, never nlohmann's get<int>() of a float out of range (undefined behaviour).
+template <typename T>
+T StoredInteger(const nlohmann::json& value, const std::string& key) {
+  if (std::optional<T> integer = IntegerAs<T>(value)) return *integer;
+  throw InputError("plan." + key, "the stored plan is not one this evalsuite reads: not an integer in range");
+}
+
 StudyPlan PlanFromJson(const nlohmann::json& json) {
   StudyPlan plan;
   std::string key;
@@ -492,27 +501,36 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
       key = name;
       return j.at(name);
     };
-    if (get(json, "plan_version").get<int>() != 1) throw InputError("plan_version", "unknown plan version");
+    auto integer = [&](const nlohmann::json& j, const std::string& name) {
+      return StoredInteger<int>(get(j, name), name);
+    };
+    auto count = [&](const nlohmann::json& j, const std::string& name) {
+      return StoredInteger<std::size_t>(get(j, name), name);
+    };
+    auto seed = [&](const nlohmann::json& j, const std::string& name) {
+      return StoredInteger<uint64_t>(get(j, name), name);
+    };
+    if (integer(json, "plan_version") != 1) throw InputError("plan_version", "unknown plan version");
     plan.name = get(json, "name").get<std::string>();
     plan.description = get(json, "description").get<std::string>();
     plan.study_file = get(json, "study_file").get<std::string>();
     plan.study_dir = get(json, "study_dir").get<std::string>();
     plan.out_dir = get(json, "out_dir").get<std::string>();
-    plan.runs = get(json, "runs").get<int>();
-    plan.seed = get(json, "seed").get<uint64_t>();
-    plan.jobs = get(json, "jobs").get<int>();
-    plan.threads = get(json, "threads").get<int>();
+    plan.runs = integer(json, "runs");
+    plan.seed = seed(json, "seed");
+    plan.jobs = integer(json, "jobs");
+    plan.threads = integer(json, "threads");
     plan.keep_models = get(json, "keep_models").get<bool>();
     plan.stop_at_target = get(json, "stop_at_target").get<bool>();
     // Absent from plans stored before the key existed: those evaluated once per epoch.
-    plan.evals_per_epoch = json.contains("evals_per_epoch") ? get(json, "evals_per_epoch").get<int>() : 1;
+    plan.evals_per_epoch = json.contains("evals_per_epoch") ? integer(json, "evals_per_epoch") : 1;
     plan.onednn_isa_cap = json.contains("onednn_isa_cap") ? get(json, "onednn_isa_cap").get<bool>() : true;
     // Absent from plans stored before executors existed: those ran locally.
     plan.executor = json.value("executor", std::string(kLocalExecutor));
     if (json.contains("slurm")) plan.slurm = SlurmOptionsFromJson(json["slurm"]);
     plan.devices = json.value("devices", std::vector<std::string>{});
-    plan.devices_per_run = json.value("devices_per_run", 1);
-    plan.cpus_per_run = json.value("cpus_per_run", 0);
+    plan.devices_per_run = json.contains("devices_per_run") ? integer(json, "devices_per_run") : 1;
+    plan.cpus_per_run = json.contains("cpus_per_run") ? integer(json, "cpus_per_run") : 0;
     if (json.contains("cost_per_hour") && json["cost_per_hour"].is_number()) {
       plan.cost_per_hour = json["cost_per_hour"].get<double>();
     }
@@ -522,9 +540,9 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     const auto& rule = get(json, "stability");
     plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
     plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();
-    plan.rule.min_reached = get(rule, "min_reached").get<std::size_t>();
+    plan.rule.min_reached = count(rule, "min_reached");
     if (rule.contains("consecutive_evaluations")) {  // absent from plans stored before the key existed
-      plan.rule.consecutive_evaluations = get(rule, "consecutive_evaluations").get<std::size_t>();
+      plan.rule.consecutive_evaluations = count(rule, "consecutive_evaluations");
     }
     for (const auto& j : get(json, "entries")) {
       PlannedEntry e;
@@ -534,10 +552,10 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
       e.metric = get(j, "metric").get<std::string>();
       e.threshold = get(j, "threshold").get<double>();
       e.extra_thresholds = get(j, "extra_thresholds").get<std::vector<double>>();
-      e.epochs = get(j, "epochs").get<int>();
-      if (!get(j, "train_subset").is_null()) e.train_subset = j["train_subset"].get<int>();
+      e.epochs = integer(j, "epochs");
+      if (!get(j, "train_subset").is_null()) e.train_subset = integer(j, "train_subset");
       if (j.contains("validation_size") && !j["validation_size"].is_null()) {
-        e.validation_size = j["validation_size"].get<int>();
+        e.validation_size = integer(j, "validation_size");
       }
       e.timeout_seconds = get(j, "timeout_seconds").get<double>();
       if (!e.builtin) {
@@ -548,8 +566,7 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
       plan.entries.push_back(std::move(e));
     }
     for (const auto& j : get(json, "schedule")) {
-      plan.schedule.push_back(
-          {get(j, "entry").get<std::string>(), get(j, "index").get<int>(), get(j, "seed").get<uint64_t>()});
+      plan.schedule.push_back({get(j, "entry").get<std::string>(), integer(j, "index"), seed(j, "seed")});
     }
   } catch (const nlohmann::json::exception& e) {
     throw InputError("plan." + key, std::string("the stored plan is not one this evalsuite reads: ") + e.what());

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/run_execution.h"
 #include "evalsuite/study/slurm_task.h"
@@ -262,6 +263,50 @@ TEST(SlurmExecutorTest, RequeuedTaskRunsAfreshAndIsCountedOnce) {
   EXPECT_EQ(runs[1].execution["slurm"]["node"], "gpu-09");
   EXPECT_EQ(runs[1].execution["slurm"]["restart_count"], 1);
   EXPECT_GT(runs[1].execution["usage"]["max_rss_kb"].get<long>(), 0);
+}
+
+// What Slurm prints goes into the store's JSON (node, reason): bytes that are not UTF-8 (a site's wrapper, a cut
+// pipe) are read as U+FFFD, as the importers read logs, instead of making the store's JSON writer throw later.
+TEST(SlurmClientTest, BytesThatAreNotUtf8AreReadAsReplacementCharacters) {
+  auto queue = ParseSqueue(std::string("812_3|RUNNING|node\xff") + "17|No\xc3\n");
+  ASSERT_EQ(queue.size(), 1u);
+  EXPECT_EQ(queue["812_3"].node, std::string("node\xef\xbf\xbd") + "17");
+  EXPECT_EQ(queue["812_3"].reason, "No\xef\xbf\xbd");
+  auto job = ParseScontrolJob("JobId=815 JobState=TIMEOUT Reason=Time\xfeLimit NodeList=n\xc0\xaf\n");
+  ASSERT_TRUE(job);
+  EXPECT_TRUE(IsValidUtf8(job->reason)) << job->reason;
+  EXPECT_TRUE(IsValidUtf8(job->node)) << job->node;
+  auto sacct = ParseSacct("812_3|CANCELLED by 0|0:15|node\xff|None\n", "812_3");
+  ASSERT_TRUE(sacct);
+  EXPECT_EQ(sacct->node, "node\xef\xbf\xbd");
+  RunRecord record;
+  EXPECT_NO_THROW(record = Conclude("TIMEOUT", 1, job->node));
+  EXPECT_NO_THROW((void)record.execution.dump());
+}
+
+// An end record this evalsuite did not write as it writes them (another version, a hand edit): fields of the wrong
+// type are ignored, and the run is recorded from its log, instead of an exception stopping the coordinator with
+// the other runs unrecorded.
+TEST(SlurmExecutorTest, AnEndRecordWithFieldsOfTheWrongTypeIsReadForWhatItHolds) {
+  TempDir dir;
+  StudyPlan plan = SlurmPlan(dir);
+  fs::path run_dir = KilledTaskFolder(plan, 2);
+  WriteFile(run_dir / kTaskStartFile, R"({"slurm": {"node": 7, "job_id": [1]}})");
+  WriteFile(run_dir / kTaskEndFile,
+            R"({"slurm": 3, "exit_status": 1e300, "signal": "9", "timed_out": "yes", "oom_killed": 1,
+                "wall_seconds": "long", "usage": "x", "gpu": []})");
+  RunRecord ended;
+  ASSERT_NO_THROW(ended = ConcludeTaskWithEnd(plan, plan.entries[0], plan.schedule[0], run_dir));
+  EXPECT_EQ(ended.log.points.size(), 2u);
+  EXPECT_EQ(ended.execution["slurm"]["state"], "COMPLETED");
+  EXPECT_FALSE(ended.execution.contains("usage")) << "a usage that is not an object is not a usage";
+  EXPECT_NO_THROW((void)ended.execution.dump());
+
+  fs::remove(run_dir / kTaskEndFile);
+  RunRecord cut;
+  ASSERT_NO_THROW(cut = ConcludeTaskWithoutEnd(plan, plan.entries[0], plan.schedule[0], run_dir, std::nullopt));
+  EXPECT_EQ(cut.log.status, runlog::RunStatus::kIncomplete);
+  EXPECT_NE(cut.log.error.find("its node vanished"), std::string::npos) << cut.log.error;
 }
 
 TEST(SlurmClientTest, ParsesSqueueScontrolAndSacct) {

@@ -204,6 +204,43 @@ entries = ["baseline", { name = "ext", command = "sh run.sh {seed} {log}", thres
   EXPECT_THROW(PlanFromJson(broken), Error);
 }
 
+// A stored plan (SQLite, or an array manifest on a shared filesystem) whose integers are floats out of range, or
+// negative seeds: an Error naming the key, not nlohmann's get<int>() of 1e100 (undefined behaviour; found by fuzzing
+// the manifest). Integral floats that fit still read, and a seed takes the whole uint64 range.
+TEST(StudyPlanTest, StoredIntegersOutOfRangeAreErrorsNamingTheKey) {
+  const nlohmann::json json = PlanToJson(Parse("seed = 3\nruns = 2\nentries = [\"baseline\"]\n"));
+  auto message = [](const nlohmann::json& stored) {
+    try {
+      (void)PlanFromJson(stored);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  nlohmann::json runs = json;
+  runs["runs"] = 1e100;
+  EXPECT_NE(message(runs).find("plan.runs"), std::string::npos) << message(runs);
+  nlohmann::json threads = json;
+  threads["threads"] = 3e9;  // above INT_MAX
+  EXPECT_NE(message(threads).find("plan.threads"), std::string::npos) << message(threads);
+  nlohmann::json seed = json;
+  seed["schedule"][0]["seed"] = -1;
+  EXPECT_NE(message(seed).find("plan.seed"), std::string::npos) << message(seed);
+  nlohmann::json subset = json;
+  subset["entries"][0]["train_subset"] = -1e300;
+  EXPECT_NE(message(subset).find("plan.train_subset"), std::string::npos) << message(subset);
+  nlohmann::json slurm = json;
+  slurm["slurm"] = {{"cpus_per_task", 1e100}, {"poll_seconds", -1}};
+  EXPECT_EQ(PlanFromJson(slurm).slurm.cpus_per_task, 0);
+  EXPECT_DOUBLE_EQ(PlanFromJson(slurm).slurm.poll_seconds, 5);
+
+  nlohmann::json fine = json;
+  fine["runs"] = 2.0;
+  fine["seed"] = 18446744073709551615ull;
+  EXPECT_EQ(PlanFromJson(fine).runs, 2);
+  EXPECT_EQ(PlanFromJson(fine).seed, 18446744073709551615ull);
+}
+
 TEST(StudyPlanTest, ScheduleInterleavesEntriesAndSeedsAreDistinct) {
   StudyPlan plan = Parse("runs = 4\nentries = [\"baseline\", \"fast\", \"cyclic-lr\"]\n");
   ASSERT_EQ(plan.schedule.size(), 12u);
