@@ -137,6 +137,7 @@ StudyPlan LoadStudyPlan(const std::filesystem::path& file, const PlanOverrides& 
 StudyPlan ParseStudyPlan(const std::string& toml_text, const std::string& source_name, const PlanOverrides& overrides,
                          int cores);
 
+// The stored form (study_plan_json.cpp): what the store and the array manifests keep.
 nlohmann::json PlanToJson(const StudyPlan& plan);
 // Throws InputError naming the key when the stored plan is not one this evalsuite wrote.
 StudyPlan PlanFromJson(const nlohmann::json& json);

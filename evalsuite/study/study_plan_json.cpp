@@ -1,0 +1,180 @@
+// A study plan's stored form: the JSON the run store, the array manifests and `study show` keep (PlanToJson), read
+// back by resume and by every Slurm array task (PlanFromJson, strict: a plan this evalsuite did not write is an
+// InputError naming the key), and the part of it that decides results (PlanFingerprint). Declared in study_plan.h.
+#include "evalsuite/study/study_plan.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/common/json_fields.h"
+#include "evalsuite/study/regex_log_keys.h"
+
+namespace evalsuite::study {
+
+nlohmann::json PlanToJson(const StudyPlan& plan) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const auto& e : plan.entries) {
+    nlohmann::json j = {{"name", e.name},
+                        {"builtin", e.builtin},
+                        {"description", e.description},
+                        {"metric", e.metric},
+                        {"threshold", e.threshold},
+                        {"extra_thresholds", e.extra_thresholds},
+                        {"epochs", e.epochs},
+                        {"train_subset", e.train_subset ? nlohmann::json(*e.train_subset) : nlohmann::json()},
+                        {"validation_size", e.validation_size ? nlohmann::json(*e.validation_size) : nlohmann::json()},
+                        {"timeout_seconds", e.timeout_seconds}};
+    if (!e.builtin) {
+      j["command"] = e.command;
+      j["log_format"] = e.log_format;
+      if (e.log_format == "regex") j["regex_log"] = RegexLogOptionsToJson(e.regex_log);
+    }
+    entries.push_back(std::move(j));
+  }
+  nlohmann::json schedule = nlohmann::json::array();
+  for (const auto& r : plan.schedule) schedule.push_back({{"entry", r.entry}, {"index", r.index}, {"seed", r.seed}});
+  return {{"plan_version", 1},
+          {"name", plan.name},
+          {"description", plan.description},
+          {"study_file", plan.study_file},
+          {"study_dir", plan.study_dir},
+          {"out_dir", plan.out_dir},
+          {"runs", plan.runs},
+          {"seed", plan.seed},
+          {"jobs", plan.jobs},
+          {"threads", plan.threads},
+          {"keep_models", plan.keep_models},
+          {"stop_at_target", plan.stop_at_target},
+          {"evals_per_epoch", plan.evals_per_epoch},
+          {"onednn_isa_cap", plan.onednn_isa_cap},
+          {"executor", plan.executor},
+          {"slurm", SlurmOptionsToJson(plan.slurm)},
+          {"devices", plan.devices},
+          {"devices_per_run", plan.devices_per_run},
+          {"cpus_per_run", plan.cpus_per_run},
+          {"cost_per_hour", plan.cost_per_hour ? nlohmann::json(*plan.cost_per_hour) : nlohmann::json()},
+          {"machine_ceilings", plan.machine_ceilings},
+          {"gpu_sample_seconds", plan.gpu_sample_seconds},
+          {"stability",
+           {{"max_cov_upper", plan.rule.max_cov_upper},
+            {"min_hit_rate", plan.rule.min_hit_rate},
+            {"min_reached", plan.rule.min_reached},
+            {"consecutive_evaluations", plan.rule.consecutive_evaluations}}},
+          {"entries", entries},
+          {"schedule", schedule}};
+}
+
+namespace {
+
+// An integer of a stored plan (or an array manifest's copy of it) within T's range; anything else is an InputError
+// naming the key, never nlohmann's get<int>() of a float out of range (undefined behaviour).
+template <typename T>
+T StoredInteger(const nlohmann::json& value, const std::string& key) {
+  if (std::optional<T> integer = IntegerAs<T>(value)) return *integer;
+  throw InputError("plan." + key, "the stored plan is not one this evalsuite reads: not an integer in range");
+}
+
+}  // namespace
+
+StudyPlan PlanFromJson(const nlohmann::json& json) {
+  StudyPlan plan;
+  std::string key;
+  try {
+    auto get = [&](const nlohmann::json& j, const std::string& name) -> const nlohmann::json& {
+      key = name;
+      return j.at(name);
+    };
+    auto integer = [&](const nlohmann::json& j, const std::string& name) {
+      return StoredInteger<int>(get(j, name), name);
+    };
+    auto count = [&](const nlohmann::json& j, const std::string& name) {
+      return StoredInteger<std::size_t>(get(j, name), name);
+    };
+    auto seed = [&](const nlohmann::json& j, const std::string& name) {
+      return StoredInteger<uint64_t>(get(j, name), name);
+    };
+    if (integer(json, "plan_version") != 1) throw InputError("plan_version", "unknown plan version");
+    plan.name = get(json, "name").get<std::string>();
+    plan.description = get(json, "description").get<std::string>();
+    plan.study_file = get(json, "study_file").get<std::string>();
+    plan.study_dir = get(json, "study_dir").get<std::string>();
+    plan.out_dir = get(json, "out_dir").get<std::string>();
+    plan.runs = integer(json, "runs");
+    plan.seed = seed(json, "seed");
+    plan.jobs = integer(json, "jobs");
+    plan.threads = integer(json, "threads");
+    plan.keep_models = get(json, "keep_models").get<bool>();
+    plan.stop_at_target = get(json, "stop_at_target").get<bool>();
+    // Absent from plans stored before the key existed: those evaluated once per epoch.
+    plan.evals_per_epoch = json.contains("evals_per_epoch") ? integer(json, "evals_per_epoch") : 1;
+    plan.onednn_isa_cap = json.contains("onednn_isa_cap") ? get(json, "onednn_isa_cap").get<bool>() : true;
+    // Absent from plans stored before executors existed: those ran locally.
+    plan.executor = json.value("executor", std::string(kLocalExecutor));
+    if (json.contains("slurm")) plan.slurm = SlurmOptionsFromJson(json["slurm"]);
+    plan.devices = json.value("devices", std::vector<std::string>{});
+    plan.devices_per_run = json.contains("devices_per_run") ? integer(json, "devices_per_run") : 1;
+    plan.cpus_per_run = json.contains("cpus_per_run") ? integer(json, "cpus_per_run") : 0;
+    if (json.contains("cost_per_hour") && json["cost_per_hour"].is_number()) {
+      plan.cost_per_hour = json["cost_per_hour"].get<double>();
+    }
+    // Absent from plans stored before studies recorded their ceilings: measured once when such a study resumes.
+    if (json.contains("machine_ceilings")) plan.machine_ceilings = get(json, "machine_ceilings").get<std::string>();
+    plan.gpu_sample_seconds = json.value("gpu_sample_seconds", plan.gpu_sample_seconds);
+    const auto& rule = get(json, "stability");
+    plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
+    plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();
+    plan.rule.min_reached = count(rule, "min_reached");
+    if (rule.contains("consecutive_evaluations")) {  // absent from plans stored before the key existed
+      plan.rule.consecutive_evaluations = count(rule, "consecutive_evaluations");
+    }
+    for (const auto& j : get(json, "entries")) {
+      PlannedEntry e;
+      e.name = get(j, "name").get<std::string>();
+      e.builtin = get(j, "builtin").get<bool>();
+      e.description = get(j, "description").get<std::string>();
+      e.metric = get(j, "metric").get<std::string>();
+      e.threshold = get(j, "threshold").get<double>();
+      e.extra_thresholds = get(j, "extra_thresholds").get<std::vector<double>>();
+      e.epochs = integer(j, "epochs");
+      if (!get(j, "train_subset").is_null()) e.train_subset = integer(j, "train_subset");
+      if (j.contains("validation_size") && !j["validation_size"].is_null()) {
+        e.validation_size = integer(j, "validation_size");
+      }
+      e.timeout_seconds = get(j, "timeout_seconds").get<double>();
+      if (!e.builtin) {
+        e.command = get(j, "command").get<std::string>();
+        e.log_format = get(j, "log_format").get<std::string>();
+        if (j.contains("regex_log")) e.regex_log = RegexLogOptionsFromJson(get(j, "regex_log"));
+      }
+      plan.entries.push_back(std::move(e));
+    }
+    for (const auto& j : get(json, "schedule")) {
+      plan.schedule.push_back({get(j, "entry").get<std::string>(), integer(j, "index"), seed(j, "seed")});
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError("plan." + key, std::string("the stored plan is not one this evalsuite reads: ") + e.what());
+  }
+  return plan;
+}
+
+nlohmann::json PlanFingerprint(const StudyPlan& plan) {
+  nlohmann::json json = PlanToJson(plan);
+  json.erase("jobs");
+  json.erase("executor");
+  json.erase("slurm");
+  json.erase("cost_per_hour");
+  json.erase("machine_ceilings");
+  json.erase("devices");
+  json.erase("devices_per_run");
+  json.erase("cpus_per_run");
+  json.erase("gpu_sample_seconds");
+  json.erase("out_dir");
+  json.erase("study_file");
+  json.erase("study_dir");
+  return json;
+}
+
+}  // namespace evalsuite::study
