@@ -70,6 +70,17 @@ ReportTable HardwareMachineTable(const json& section) {
                         : StringOf(Field(theory, "derivation"))});
   t.rows.push_back({"cpu", fmt::format("{} cores, {} threads", StringOf(Field(m, "cores")), StringOf(Field(m, "threads"))),
                     StringOf(Field(m, "cpu_model"))});
+  // Other work on the probe's cores lowers the peak and raises every MFU: say how busy the machine was
+  // (common/machine_load.h).
+  if (const json& busy = Field(m, "busy_cores_before"); busy.is_number()) {
+    const json& note = Field(m, "load_note");
+    const json& load = Field(m, "load_average_1m");
+    t.rows.push_back({"other work as measured",
+                      fmt::format("{:.2f} cores busy", busy.get<double>()) +
+                          (load.is_number() ? fmt::format(" (load {:.2f})", load.get<double>()) : ""),
+                      note.is_string() ? "CAUTION: " + note.get<std::string>()
+                                       : "in the half second before the probe: its cores were free"});
+  }
   return t;
 }
 

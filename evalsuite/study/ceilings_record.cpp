@@ -146,6 +146,7 @@ std::string DescribeCeilings(const json& record) {
                                  Giga(m, "peak_bf16_flops"));
   if (Giga(m, "bandwidth_bytes") > 0) text += fmt::format(", triad {:.1f} GB/s", Giga(m, "bandwidth_bytes"));
   if (record.contains("measurement")) text += "; " + record["measurement"].get<std::string>();
+  if (m.contains("load_note") && m["load_note"].is_string()) text += "; caution: " + m["load_note"].get<std::string>();
   return text;
 }
 

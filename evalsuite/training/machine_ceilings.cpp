@@ -10,6 +10,7 @@
 
 #include "evalsuite/common/cpu_features.h"
 #include "evalsuite/common/environment.h"
+#include "evalsuite/common/machine_load.h"
 #include "evalsuite/common/onednn_isa_cap.h"
 #include "stats/descriptive.h"
 
@@ -123,6 +124,9 @@ MachineCeilings MeasureMachineCeilings(const CeilingOptions& options) {
   m.isa_flags = RelevantIsaFlags(ThisCpu());
   m.theoretical = DeriveTheoreticalPeak(ThisCpu(), m.threads);
   m.measured_at = UtcNowIso8601();
+  // Before the probe adds its own work: what others keep busy now, and the minute's average for context.
+  m.busy_cores_before = BusyCoresOver(0.5);
+  m.load_average_1m = LoadAverage1m();
   m.probes.push_back(MatmulProbe(torch::kFloat32, "fp32", options));
   m.probes.push_back(ConvProbe(torch::kFloat32, "fp32", options));
   // bf16 kernels may be missing from a LibTorch build or CPU: a probe that throws is left out, not fatal.
@@ -165,6 +169,9 @@ nlohmann::json MachineCeilingsToJson(const MachineCeilings& m) {
                       {"median", p.Median()},
                       {"repetitions", p.per_second}});
   }
+  const std::string load_note =
+      m.busy_cores_before ? ProbeUnderLoadNote(*m.busy_cores_before, m.load_average_1m.value_or(-1), m.cores, m.threads)
+                          : std::string();
   return {{"measured_at", m.measured_at},
           {"threads", m.threads},
           {"cores", m.cores},
@@ -176,6 +183,9 @@ nlohmann::json MachineCeilingsToJson(const MachineCeilings& m) {
           {"ridge_fp32", m.RidgeIntensity("fp32")},
           {"ridge_bf16", m.RidgeIntensity("bf16")},
           {"theoretical", TheoreticalWithNote(m)},
+          {"busy_cores_before", m.busy_cores_before ? nlohmann::json(*m.busy_cores_before) : nlohmann::json()},
+          {"load_average_1m", m.load_average_1m ? nlohmann::json(*m.load_average_1m) : nlohmann::json()},
+          {"load_note", load_note.empty() ? nlohmann::json() : nlohmann::json(load_note)},
           {"probes", probes},
           {"method",
            "best of the repetitions; FLOP/s of torch::mm_out and torch::conv2d at the shapes given, bytes/s of "

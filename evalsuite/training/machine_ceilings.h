@@ -5,6 +5,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct MachineCeilings {
   double bandwidth_bytes = 0;  // best triad repetition
   TheoreticalPeak theoretical;
   std::string measured_at;  // UTC ISO 8601
+  // How busy the machine was as the probe started (common/machine_load.h): cores' worth of other work in the half
+  // second before it, and the 1-minute load average.
+  std::optional<double> busy_cores_before;
+  std::optional<double> load_average_1m;
 
   // The peak for a run's precision ("fp32" or "bf16"), PaLM's MFU denominator.
   double PeakFor(const std::string& precision) const;

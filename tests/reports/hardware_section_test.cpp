@@ -60,6 +60,31 @@ TEST(HardwareSection, TablesHaveARowPerPhase) {
   EXPECT_EQ(machine.rows[1][1], "10.00 GB/s");
 }
 
+// How busy the machine was as the probe started is shown with the ceilings, and a caution when other work shared
+// its cores (an MFU against a peak measured under load is too high).
+TEST(HardwareSection, HowBusyTheMachineWasAsTheCeilingsWereMeasuredIsShown) {
+  auto load_row = [](const ReportTable& t) -> std::vector<std::string> {
+    for (const auto& row : t.rows) {
+      if (row[0] == "other work as measured") return row;
+    }
+    return {};
+  };
+  json s = Section();
+  EXPECT_TRUE(load_row(HardwareMachineTable(s)).empty()) << "nothing recorded: no row";
+  s["machine"]["busy_cores_before"] = 0.12;
+  s["machine"]["load_average_1m"] = 1.31;
+  s["machine"]["load_note"] = nullptr;
+  std::vector<std::string> quiet = load_row(HardwareMachineTable(s));
+  ASSERT_EQ(quiet.size(), 3u);
+  EXPECT_EQ(quiet[1], "0.12 cores busy (load 1.31)");
+  EXPECT_NE(quiet[2].find("its cores were free"), std::string::npos) << quiet[2];
+  s["machine"]["busy_cores_before"] = 1.8;
+  s["machine"]["load_note"] = "other processes kept 1.80 of 2 cores busy just before the probe";
+  std::vector<std::string> busy = load_row(HardwareMachineTable(s));
+  ASSERT_EQ(busy.size(), 3u);
+  EXPECT_EQ(busy[2].rfind("CAUTION: other processes kept 1.80 of 2 cores busy", 0), 0u) << busy[2];
+}
+
 TEST(HardwareSection, OneSentencePerEntryNamesTheBound) {
   const std::vector<std::string> sentences = HardwareBottleneckSentences(Section());
   ASSERT_EQ(sentences.size(), 2u);

@@ -35,6 +35,12 @@ TEST(MachineCeilings, ProbesArePositiveAndStableWithinARun) {
   const nlohmann::json j = MachineCeilingsToJson(m);
   EXPECT_EQ(j["threads"], 1);
   EXPECT_DOUBLE_EQ(j["peak_fp32_flops"].get<double>(), m.peak_fp32_flops);
+  ASSERT_TRUE(m.load_average_1m) << "Linux always has a load average";
+  EXPECT_GE(j["load_average_1m"].get<double>(), 0.0);
+  ASSERT_TRUE(m.busy_cores_before) << "Linux always has /proc/stat";
+  EXPECT_GE(j["busy_cores_before"].get<double>(), 0.0);
+  EXPECT_LE(j["busy_cores_before"].get<double>(), m.cores + 0.01);
+  EXPECT_TRUE(j["load_note"].is_null() || j["load_note"].is_string());
 }
 
 TEST(TheoreticalPeak, Zen5WithAvx512Bf16) {
