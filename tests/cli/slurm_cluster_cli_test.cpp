@@ -1,8 +1,8 @@
 // A real study on a real Slurm: the one-node cluster of tests/support/slurm_cluster.h, a study of small built-in
 // runs submitted as one job array, its coordinator SIGKILLed mid-way and one running task scancelled, then resumed:
 // every planned run is recorded exactly once, with its job id and node, and its accuracy curve is the one the local
-// executor gives for the same seed. And a task that outlives its --time: Slurm itself kills it and the coordinator
-// records why (the state as real Slurm reports it, not a fake's).
+// executor gives for the same seed. And tasks that Slurm itself ends, recorded with the state as real Slurm reports
+// it (not a fake's): one that outlives its --time, one that a higher-priority job preempts.
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -167,6 +167,58 @@ TEST(SlurmClusterCliTest, TaskKilledAtItsTimeLimitIsRecordedAsTimedOut) {
   EXPECT_FALSE(fs::exists(dir / "runs" / "sleeper" / "run-000" / "task-end.json"))
       << "the task wrote an end record of its own: the run would be judged by it, not by Slurm";
   EXPECT_GE(seconds, 55.0) << "ended before a one-minute limit could have struck";
+}
+
+// Preemption by a job of a higher-tier partition (PreemptMode=CANCEL): the task's first try is recorded as an
+// incomplete attempt with Slurm's reason (state PREEMPTED), the run is submitted again in the same invocation, and
+// it is counted once, from its second try.
+TEST(SlurmClusterCliTest, PreemptedTaskIsRecordedAsInterruptedAndRunAgainOnce) {
+  std::string why;
+  auto cluster = testing::SlurmTestCluster::Start(2, &why);
+  ASSERT_TRUE(cluster) << "cannot start the one-node Slurm cluster: " << why;
+
+  TempDir dir;
+  // The first try marks itself and waits to be preempted (60 s at most); a later try ends at once.
+  WriteFile(dir / "twice.sh",
+            "#!/bin/sh\nlog=$1; seed=$2; here=$3\n"
+            "echo '{\"type\":\"header\",\"entry\":\"twice\",\"seeds\":{\"run\":'$seed'}}' > \"$log\"\n"
+            "echo '{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":2,\"wall_seconds\":2,\"metric\":0.5}' >> \"$log\"\n"
+            "if [ ! -e \"$here/first-try\" ]; then touch \"$here/first-try\"; sleep 60; fi\n"
+            "echo '{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":2}' >> \"$log\"\n");
+  WriteFile(dir / "p.toml",
+            "name = \"preempt\"\nruns = 1\nseed = 5\nthreshold = 0.4\n"
+            "entries = [ { name = \"twice\", command = \"sh {study_dir}/twice.sh {log} {seed} {study_dir}\" } ]\n"
+            "executor = \"slurm\"\n[slurm]\npoll_seconds = 0.2\ncpus_per_task = 1\n");
+  const fs::path db = dir / "preempt.db";
+  pid_t coordinator = testing::SpawnEvalsuite({"study", "run", (dir / "p.toml").string(), "--store", db.string(),
+                                               "--out", (dir / "runs").string(), "--progress", "plain"},
+                                              dir / "o.txt", dir / "e.txt");
+  ASSERT_GT(coordinator, 0);
+  ASSERT_TRUE(WaitFor([&] { return fs::exists(dir / "first-try"); }, 60)) << testing::ReadFile(dir / "e.txt");
+
+  // Both CPUs for the urgent job: the task must make way.
+  auto urgent =
+      testing::RunCommand({"sbatch", "--parsable", "--partition", testing::SlurmTestCluster::kUrgentPartition,
+                           "--cpus-per-task=2", "--output=" + (dir / "urgent.out").string(), "--wrap", "sleep 1"});
+  ASSERT_EQ(urgent.exit_code, 0) << urgent.err;
+
+  int status = 0;
+  const bool ended = WaitFor([&] { return waitpid(coordinator, &status, WNOHANG) == coordinator; }, 90);
+  if (!ended) kill(coordinator, SIGKILL);
+  ASSERT_TRUE(ended) << "the study did not end: " << testing::ReadFile(dir / "e.txt");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << testing::ReadFile(dir / "e.txt");
+
+  auto incomplete = Query(db,
+                          "SELECT r.error, e.facts FROM runs r JOIN run_execution e ON e.run_id = r.id "
+                          "WHERE r.status = 'incomplete'");
+  ASSERT_EQ(incomplete.size(), 1u) << testing::ReadFile(dir / "o.txt");
+  EXPECT_EQ(incomplete[0][0], "interrupted: preempted by Slurm before the run ended");
+  EXPECT_EQ(nlohmann::json::parse(incomplete[0][1])["slurm"]["state"], "PREEMPTED");
+  auto finished = Query(db, "SELECT status, COUNT(*) FROM runs WHERE status != 'incomplete' GROUP BY status");
+  ASSERT_EQ(finished.size(), 1u);
+  EXPECT_EQ(finished[0][0], "reached");
+  EXPECT_EQ(finished[0][1], "1");
+  EXPECT_TRUE(fs::exists(dir / "runs" / ".slurm" / "array-0002.json")) << "the preempted run was not submitted again";
 }
 
 }  // namespace

@@ -151,9 +151,14 @@ std::unique_ptr<SlurmTestCluster> SlurmTestCluster::Start(int cpus, std::string*
        << "JobCompType=jobcomp/none\nSwitchType=switch/none\n"
        // Ended jobs stay known to scontrol for ten minutes (how an ended task ended, without accounting).
        << "MinJobAge=600\nKillWait=2\n"
+       // A job of the urgent partition (higher tier) cancels what runs in its way: Slurm's preemption, for tests.
+       << "PreemptType=preempt/partition_prio\nPreemptMode=CANCEL\n"
        << "NodeName=" << kNodeName << " NodeHostname=" << ShortHostName() << " NodeAddr=127.0.0.1 CPUs=" << cpus
        << " State=UNKNOWN\n"
-       << "PartitionName=" << kPartition << " Nodes=" << kNodeName << " Default=YES MaxTime=INFINITE State=UP\n";
+       << "PartitionName=" << kPartition << " Nodes=" << kNodeName
+       << " Default=YES MaxTime=INFINITE State=UP PriorityTier=1\n"
+       << "PartitionName=" << kUrgentPartition << " Nodes=" << kNodeName
+       << " MaxTime=INFINITE State=UP PriorityTier=2\n";
   WriteFile(cluster->conf(), conf.str());
   if (const char* old = std::getenv("SLURM_CONF")) cluster->old_slurm_conf_ = old;
   setenv("SLURM_CONF", cluster->conf().c_str(), 1);
