@@ -2,7 +2,8 @@
 // runs submitted as one job array, its coordinator SIGKILLed mid-way and one running task scancelled, then resumed:
 // every planned run is recorded exactly once, with its job id and node, and its accuracy curve is the one the local
 // executor gives for the same seed. And tasks that Slurm itself ends, recorded with the state as real Slurm reports
-// it (not a fake's): one that outlives its --time, one that a higher-priority job preempts.
+// it (not a fake's): one that outlives its --time, one that a higher-priority job preempts, one that an
+// administrator requeues.
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -169,6 +170,62 @@ TEST(SlurmClusterCliTest, TaskKilledAtItsTimeLimitIsRecordedAsTimedOut) {
   EXPECT_GE(seconds, 55.0) << "ended before a one-minute limit could have struck";
 }
 
+// A one-run study of an entry whose first try marks itself and waits (60 s at most) for Slurm to end it; any later
+// try ends at once, reached. The coordinator runs in the background until Wait().
+class InterruptedOnceStudy {
+ public:
+  explicit InterruptedOnceStudy(const std::string& name) : db_(dir_ / (name + ".db")), runs_(dir_ / "runs") {
+    WriteFile(dir_ / "twice.sh",
+              "#!/bin/sh\nlog=$1; seed=$2; here=$3\n"
+              "echo '{\"type\":\"header\",\"entry\":\"twice\",\"seeds\":{\"run\":'$seed'}}' > \"$log\"\n"
+              "echo '{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":2,\"wall_seconds\":2,\"metric\":0.5}' >> "
+              "\"$log\"\n"
+              "if [ ! -e \"$here/first-try\" ]; then touch \"$here/first-try\"; sleep 60; fi\n"
+              "echo '{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":2}' >> \"$log\"\n");
+    WriteFile(dir_ / "s.toml",
+              "name = \"" + name +
+                  "\"\nruns = 1\nseed = 5\nthreshold = 0.4\n"
+                  "entries = [ { name = \"twice\", command = \"sh {study_dir}/twice.sh {log} {seed} {study_dir}\" } ]\n"
+                  "executor = \"slurm\"\n[slurm]\npoll_seconds = 0.2\ncpus_per_task = 1\n");
+    coordinator_ = testing::SpawnEvalsuite({"study", "run", (dir_ / "s.toml").string(), "--store", db_.string(),
+                                            "--out", runs_.string(), "--progress", "plain"},
+                                           dir_ / "o.txt", dir_ / "e.txt");
+  }
+  // The first try has started.
+  bool FirstTryRunning() {
+    return coordinator_ > 0 && WaitFor([&] { return fs::exists(dir_ / "first-try"); }, 60);
+  }
+  std::string ArrayTask() const {
+    return nlohmann::json::parse(testing::ReadFile(runs_ / ".slurm" / "array-0001.json"))["job_id"].get<std::string>() +
+           "_0";
+  }
+  // Waits for the study to end (90 s at most); empty when it ended with exit 0, else what went wrong with what
+  // Slurm and the run folders show.
+  std::string Wait() {
+    int status = 0;
+    if (WaitFor([&] { return waitpid(coordinator_, &status, WNOHANG) == coordinator_; }, 90)) {
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return "";
+      return "the study failed: " + testing::ReadFile(dir_ / "e.txt");
+    }
+    kill(coordinator_, SIGKILL);
+    waitpid(coordinator_, &status, 0);
+    std::string listing;
+    for (const auto& f : fs::recursive_directory_iterator(runs_)) listing += f.path().string() + "\n";
+    return "the study did not end in 90 s: " + testing::ReadFile(dir_ / "o.txt") + testing::ReadFile(dir_ / "e.txt") +
+           "\nsqueue:\n" + testing::RunCommand({"squeue", "--all"}).out + "\nscontrol:\n" +
+           testing::RunCommand({"scontrol", "--oneliner", "show", "job", ArrayTask()}).out + "\nrun folders:\n" +
+           listing;
+  }
+  const fs::path& db() const { return db_; }
+  const fs::path& runs() const { return runs_; }
+  std::string out() const { return testing::ReadFile(dir_ / "o.txt"); }
+
+ private:
+  TempDir dir_;
+  fs::path db_, runs_;
+  pid_t coordinator_ = -1;
+};
+
 // Preemption by a job of a higher-tier partition (PreemptMode=CANCEL): the task's first try is recorded as an
 // incomplete attempt with Slurm's reason (state PREEMPTED), the run is submitted again in the same invocation, and
 // it is counted once, from its second try.
@@ -176,49 +233,64 @@ TEST(SlurmClusterCliTest, PreemptedTaskIsRecordedAsInterruptedAndRunAgainOnce) {
   std::string why;
   auto cluster = testing::SlurmTestCluster::Start(2, &why);
   ASSERT_TRUE(cluster) << "cannot start the one-node Slurm cluster: " << why;
-
-  TempDir dir;
-  // The first try marks itself and waits to be preempted (60 s at most); a later try ends at once.
-  WriteFile(dir / "twice.sh",
-            "#!/bin/sh\nlog=$1; seed=$2; here=$3\n"
-            "echo '{\"type\":\"header\",\"entry\":\"twice\",\"seeds\":{\"run\":'$seed'}}' > \"$log\"\n"
-            "echo '{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":2,\"wall_seconds\":2,\"metric\":0.5}' >> \"$log\"\n"
-            "if [ ! -e \"$here/first-try\" ]; then touch \"$here/first-try\"; sleep 60; fi\n"
-            "echo '{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":2}' >> \"$log\"\n");
-  WriteFile(dir / "p.toml",
-            "name = \"preempt\"\nruns = 1\nseed = 5\nthreshold = 0.4\n"
-            "entries = [ { name = \"twice\", command = \"sh {study_dir}/twice.sh {log} {seed} {study_dir}\" } ]\n"
-            "executor = \"slurm\"\n[slurm]\npoll_seconds = 0.2\ncpus_per_task = 1\n");
-  const fs::path db = dir / "preempt.db";
-  pid_t coordinator = testing::SpawnEvalsuite({"study", "run", (dir / "p.toml").string(), "--store", db.string(),
-                                               "--out", (dir / "runs").string(), "--progress", "plain"},
-                                              dir / "o.txt", dir / "e.txt");
-  ASSERT_GT(coordinator, 0);
-  ASSERT_TRUE(WaitFor([&] { return fs::exists(dir / "first-try"); }, 60)) << testing::ReadFile(dir / "e.txt");
+  InterruptedOnceStudy study("preempt");
+  ASSERT_TRUE(study.FirstTryRunning()) << study.Wait();
 
   // Both CPUs for the urgent job: the task must make way.
-  auto urgent =
-      testing::RunCommand({"sbatch", "--parsable", "--partition", testing::SlurmTestCluster::kUrgentPartition,
-                           "--cpus-per-task=2", "--output=" + (dir / "urgent.out").string(), "--wrap", "sleep 1"});
+  auto urgent = testing::RunCommand({"sbatch", "--parsable", "--partition", testing::SlurmTestCluster::kUrgentPartition,
+                                     "--cpus-per-task=2", "--output=/dev/null", "--wrap", "sleep 1"});
   ASSERT_EQ(urgent.exit_code, 0) << urgent.err;
+  const std::string failure = study.Wait();
+  ASSERT_EQ(failure, "");
 
-  int status = 0;
-  const bool ended = WaitFor([&] { return waitpid(coordinator, &status, WNOHANG) == coordinator; }, 90);
-  if (!ended) kill(coordinator, SIGKILL);
-  ASSERT_TRUE(ended) << "the study did not end: " << testing::ReadFile(dir / "e.txt");
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << testing::ReadFile(dir / "e.txt");
-
-  auto incomplete = Query(db,
+  auto incomplete = Query(study.db(),
                           "SELECT r.error, e.facts FROM runs r JOIN run_execution e ON e.run_id = r.id "
                           "WHERE r.status = 'incomplete'");
-  ASSERT_EQ(incomplete.size(), 1u) << testing::ReadFile(dir / "o.txt");
+  ASSERT_EQ(incomplete.size(), 1u) << study.out();
   EXPECT_EQ(incomplete[0][0], "interrupted: preempted by Slurm before the run ended");
   EXPECT_EQ(nlohmann::json::parse(incomplete[0][1])["slurm"]["state"], "PREEMPTED");
-  auto finished = Query(db, "SELECT status, COUNT(*) FROM runs WHERE status != 'incomplete' GROUP BY status");
+  auto finished = Query(study.db(), "SELECT status, COUNT(*) FROM runs WHERE status != 'incomplete' GROUP BY status");
   ASSERT_EQ(finished.size(), 1u);
   EXPECT_EQ(finished[0][0], "reached");
   EXPECT_EQ(finished[0][1], "1");
-  EXPECT_TRUE(fs::exists(dir / "runs" / ".slurm" / "array-0002.json")) << "the preempted run was not submitted again";
+  EXPECT_TRUE(fs::exists(study.runs() / ".slurm" / "array-0002.json")) << "the preempted run was not submitted again";
+}
+
+// A task Slurm requeues (`scontrol requeue`, as an administrator or a node's health check does): Slurm starts the
+// same task again, which keeps its cut try aside and runs afresh; the coordinator records the cut try as an
+// incomplete attempt and the run once, without submitting it again. Slurm holds a requeued job for two minutes
+// (BeginTime), so the test releases it at once as an administrator would (`scontrol update StartTime=now`).
+TEST(SlurmClusterCliTest, RequeuedTaskRunsAgainAndIsCountedOnce) {
+  std::string why;
+  auto cluster = testing::SlurmTestCluster::Start(2, &why);
+  ASSERT_TRUE(cluster) << "cannot start the one-node Slurm cluster: " << why;
+  InterruptedOnceStudy study("requeue");
+  ASSERT_TRUE(study.FirstTryRunning()) << study.Wait();
+
+  const std::string task = study.ArrayTask();
+  auto requeued = testing::RunCommand({"scontrol", "requeue", task});
+  ASSERT_EQ(requeued.exit_code, 0) << requeued.err;
+  // Released once Slurm has put it back in the queue with its hold (an earlier update is overwritten by the hold).
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        return testing::RunCommand({"squeue", "--noheader", "--jobs=" + task, "--format=%T|%r"}).out ==
+               "PENDING|BeginTime\n";
+      },
+      30))
+      << study.Wait();
+  auto released = testing::RunCommand({"scontrol", "update", "JobId=" + task, "StartTime=now"});
+  ASSERT_EQ(released.exit_code, 0) << released.err;
+  const std::string failure = study.Wait();
+  ASSERT_EQ(failure, "");
+
+  auto rows = Query(study.db(), "SELECT status, error, run_dir FROM runs ORDER BY id");
+  ASSERT_EQ(rows.size(), 2u) << study.out();
+  EXPECT_EQ(rows[0][0], "incomplete");
+  EXPECT_NE(rows[0][1].find("requeued by Slurm"), std::string::npos) << rows[0][1];
+  EXPECT_NE(rows[0][2].find(".requeued-1"), std::string::npos) << rows[0][2];
+  EXPECT_EQ(rows[1][0], "reached") << rows[1][1];
+  EXPECT_FALSE(fs::exists(study.runs() / ".slurm" / "array-0002.json"))
+      << "Slurm ran it again: evalsuite must not submit it";
 }
 
 }  // namespace
