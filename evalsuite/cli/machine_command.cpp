@@ -12,7 +12,6 @@
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
-#include "evalsuite/common/machine_load.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/training/hardware_profile.h"
 #include "evalsuite/training/machine_ceilings.h"
@@ -79,11 +78,7 @@ void PrintCeilings(const training::MachineCeilings& m) {
   std::cout << "theoretical: " << m.theoretical.derivation << "\n";
   const std::string note = MeasuredAboveTheoreticalNote(m.theoretical, m.peak_fp32_flops, m.peak_bf16_flops);
   if (!note.empty()) std::cout << "  note: " << note << "\n";
-  if (m.busy_cores_before) {
-    const std::string load =
-        ProbeUnderLoadNote(*m.busy_cores_before, m.load_average_1m.value_or(-1), m.cores, m.threads);
-    if (!load.empty()) std::cerr << "evalsuite: caution: " << load << "\n";
-  }
+  if (!m.load_note.empty()) std::cerr << "evalsuite: caution: " << m.load_note << "\n";
 }
 
 }  // namespace

@@ -3,16 +3,17 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
-#include <limits>
 #include <list>
 #include <map>
 #include <set>
 #include <thread>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_fields.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/run_execution.h"
 #include "evalsuite/study/slurm_task.h"
+#include "reports/json_access.h"
 
 namespace evalsuite::study {
 namespace {
@@ -44,25 +45,21 @@ bool Exists(const fs::path& path) {
 // Fields of a task's records, read only when they have the type a task writes: records of another evalsuite version
 // or a hand edit must not throw in the coordinator (it would stop with the other runs unrecorded).
 bool FlagField(const nlohmann::json& record, const char* key) {
-  auto it = record.find(key);
-  return it != record.end() && it->is_boolean() && it->get<bool>();
+  const nlohmann::json& value = reports::Field(record, key);
+  return value.is_boolean() && value.get<bool>();
 }
 double SecondsField(const nlohmann::json& record, const char* key) {
-  auto it = record.find(key);
-  if (it == record.end() || !it->is_number()) return 0;
-  const double seconds = it->get<double>();
+  const double seconds = reports::NumberOf(reports::Field(record, key)).value_or(0);
   return std::isfinite(seconds) && seconds >= 0 ? seconds : 0;
 }
+// Written as a JSON integer (an exit status or a signal), within int's range.
 std::optional<int> IntField(const nlohmann::json& record, const char* key) {
-  auto it = record.find(key);
-  if (it == record.end() || !it->is_number_integer()) return std::nullopt;
-  const int64_t value = it->get<int64_t>();
-  if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) return std::nullopt;
-  return static_cast<int>(value);
+  const nlohmann::json& value = reports::Field(record, key);
+  return value.is_number_integer() ? IntegerAs<int>(value) : std::nullopt;
 }
 std::string TextField(const nlohmann::json& record, const char* key) {
-  auto it = record.find(key);
-  return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const nlohmann::json& value = reports::Field(record, key);
+  return value.is_string() ? value.get<std::string>() : std::string();
 }
 
 // What the task's own records say about where it ran (the start record is written before the run starts).

@@ -127,6 +127,9 @@ MachineCeilings MeasureMachineCeilings(const CeilingOptions& options) {
   // Before the probe adds its own work: what others keep busy now, and the minute's average for context.
   m.busy_cores_before = BusyCoresOver(0.5);
   m.load_average_1m = LoadAverage1m();
+  if (m.busy_cores_before) {
+    m.load_note = ProbeUnderLoadNote(*m.busy_cores_before, m.load_average_1m.value_or(-1), m.cores, m.threads);
+  }
   m.probes.push_back(MatmulProbe(torch::kFloat32, "fp32", options));
   m.probes.push_back(ConvProbe(torch::kFloat32, "fp32", options));
   // bf16 kernels may be missing from a LibTorch build or CPU: a probe that throws is left out, not fatal.
@@ -169,9 +172,6 @@ nlohmann::json MachineCeilingsToJson(const MachineCeilings& m) {
                       {"median", p.Median()},
                       {"repetitions", p.per_second}});
   }
-  const std::string load_note =
-      m.busy_cores_before ? ProbeUnderLoadNote(*m.busy_cores_before, m.load_average_1m.value_or(-1), m.cores, m.threads)
-                          : std::string();
   return {{"measured_at", m.measured_at},
           {"threads", m.threads},
           {"cores", m.cores},
@@ -185,7 +185,7 @@ nlohmann::json MachineCeilingsToJson(const MachineCeilings& m) {
           {"theoretical", TheoreticalWithNote(m)},
           {"busy_cores_before", m.busy_cores_before ? nlohmann::json(*m.busy_cores_before) : nlohmann::json()},
           {"load_average_1m", m.load_average_1m ? nlohmann::json(*m.load_average_1m) : nlohmann::json()},
-          {"load_note", load_note.empty() ? nlohmann::json() : nlohmann::json(load_note)},
+          {"load_note", m.load_note.empty() ? nlohmann::json() : nlohmann::json(m.load_note)},
           {"probes", probes},
           {"method",
            "best of the repetitions; FLOP/s of torch::mm_out and torch::conv2d at the shapes given, bytes/s of "

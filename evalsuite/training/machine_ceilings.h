@@ -50,6 +50,7 @@ struct MachineCeilings {
   // second before it, and the 1-minute load average.
   std::optional<double> busy_cores_before;
   std::optional<double> load_average_1m;
+  std::string load_note;  // ProbeUnderLoadNote of the two: empty when the probe had its cores to itself
 
   // The peak for a run's precision ("fp32" or "bf16"), PaLM's MFU denominator.
   double PeakFor(const std::string& precision) const;
