@@ -309,6 +309,41 @@ TEST(SlurmExecutorTest, AnEndRecordWithFieldsOfTheWrongTypeIsReadForWhatItHolds)
   EXPECT_NE(cut.log.error.find("its node vanished"), std::string::npos) << cut.log.error;
 }
 
+// An array manifest whose integers are not ones this evalsuite writes (a float out of int's range, a negative seed):
+// an error naming the manifest and the field, not nlohmann's get<int>() of 1e100 (undefined behaviour).
+TEST(SlurmExecutorTest, AManifestsIntegersOutOfRangeAreErrorsNamingFileAndField) {
+  TempDir dir;
+  StudyPlan plan = SlurmPlan(dir);
+  ArrayManifest manifest;
+  manifest.sequence = 1;
+  manifest.job_id = "500";
+  manifest.plan = PlanToJson(plan);
+  manifest.tasks = {{plan.schedule[0], RunDirFor(plan, "fake", 0, 0)}};
+  fs::create_directories(SlurmDir(plan));
+  const fs::path file = ManifestPath(plan, 1);
+  WriteManifest(file, manifest);
+  const nlohmann::json good = nlohmann::json::parse(ReadFile(file));
+  EXPECT_EQ(ReadManifest(file).tasks.size(), 1u);
+  auto message = [&](const char* field, const nlohmann::json& value) {
+    nlohmann::json bad = good;
+    if (std::string(field) == "sequence") bad[field] = value;
+    else bad["tasks"][0][field] = value;
+    WriteFile(file, bad.dump());
+    try {
+      (void)ReadManifest(file);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  for (const auto& [field, value] : {std::pair<const char*, nlohmann::json>{"index", 1e100},
+                                     {"sequence", -3e300},
+                                     {"seed", -1}}) {
+    const std::string what = message(field, value);
+    EXPECT_NE(what.find(file.string() + ": " + field), std::string::npos) << what;
+  }
+}
+
 TEST(SlurmClientTest, ParsesSqueueScontrolAndSacct) {
   auto queue = ParseSqueue("812_3|RUNNING|node17|None\n812_4|PENDING||JobArrayTaskLimit\n\n");
   ASSERT_EQ(queue.size(), 2u);
