@@ -1,10 +1,16 @@
 // Machine ceilings and MFU, side by side in one run: evalsuite's measured peak (evalsuite/training/machine_ceilings.h)
 // against a plain LibTorch matmul loop and numpy's matmul (Debian's python3-numpy) at the same size and threads;
 // the `baseline` and `fast` entries' achieved FLOP/s and MFU from a short profiling run; and their FLOP counts
-// (evalsuite/training/model_cost.h) against the independent Python count (tests/training/model_cost_oracle.py).
+// (evalsuite/training/model_cost.h) against the independent Python count (tests/training/model_cost_oracle.py); and
+// the quick probe a study records, on this machine as it is and beside one process busy-looping on a core: how far
+// other work moves the peak (and so every MFU), and whether the probe's load caution (common/machine_load.h) fires.
 // Prints ratios, asserts nothing: figures on a shared machine move with its load.
 #include <fmt/format.h>
 #include <torch/torch.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -98,6 +104,28 @@ int main(int argc, char** argv) {
   std::cout << fmt::format("peak fp32 {:.2f} GFLOP/s (best probe), bf16 {:.2f}, triad {:.2f} GB/s; theoretical: {}\n",
                            m.peak_fp32_flops / 1e9, m.peak_bf16_flops / 1e9, m.bandwidth_bytes / 1e9,
                            m.theoretical.derivation);
+
+  // The quick probe with the machine as it is, then beside a process spinning on one core.
+  const t::MachineCeilings quiet = t::MeasureMachineCeilings(t::QuickCeilingOptions(threads));
+  const pid_t spinner = fork();
+  if (spinner == 0) {
+    for (volatile unsigned long spin = 0;; ++spin) {
+    }
+  }
+  const t::MachineCeilings loaded = t::MeasureMachineCeilings(t::QuickCeilingOptions(threads));
+  if (spinner > 0) {
+    kill(spinner, SIGKILL);
+    waitpid(spinner, nullptr, 0);
+  }
+  for (const t::MachineCeilings* c : {&quiet, &loaded}) {
+    std::cout << fmt::format("quick probe {}: {:.2f} cores busy before it, peak fp32 {:.2f} GFLOP/s, caution: {}\n",
+                             c == &quiet ? "as the machine is" : "beside one spinning core",
+                             c->busy_cores_before.value_or(-1), c->peak_fp32_flops / 1e9,
+                             c->load_note.empty() ? "none" : "yes");
+  }
+  std::cout << fmt::format("peak with one core busy / peak as the machine is: {:.2f} (an MFU against it: x{:.2f})\n",
+                           loaded.peak_fp32_flops / quiet.peak_fp32_flops,
+                           quiet.peak_fp32_flops / loaded.peak_fp32_flops);
 
   const std::string oracle =
       CommandOutput("/usr/bin/python3 " + std::string(EVALSUITE_SOURCE_DIR) + "/tests/training/model_cost_oracle.py");
