@@ -378,6 +378,54 @@ TEST_F(LabeledStoreTest, FreezeCopiesTheMajorityImagesWithAVersionedManifest) {
   EXPECT_NE(bad_rule.err.find("--rule"), std::string::npos) << bad_rule.err;
 }
 
+// Issue 29: per-class sampling at freeze. Selection frequencies (control left out): tench 1.0, 1.0, 0.5;
+// springer 1.0, 0.0. With the same folder as the reference set, tench's histogram is {0,0,1,0,2} and springer's
+// {1,0,0,0,1}; 3 per class: tench gets all three, springer wants {2,0,0,0,1} (1.5 and 1.5, the tie to the lower
+// bin) but has one image in bin 0: it lacks one there, which the output and the manifest list.
+TEST_F(LabeledStoreTest, FreezeSamplesPerClassAndRecordsVariantSeedReferenceAndShortClasses) {
+  const fs::path out = dir_ / "matched";
+  const auto matched = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling",
+                                     "matched-frequency", "--reference", manifest_.string(), "--per-class", "3",
+                                     "--min-votes", "2", "--seed", "5", "--out", out.string()});
+  ASSERT_EQ(matched.exit_code, 3) << matched.err << matched.out;  // done, with a short class
+  EXPECT_NE(matched.out.find("5 images"), std::string::npos) << matched.out;
+  EXPECT_NE(matched.out.find("[.8,1]: 1 0 1 0 3"), std::string::npos) << matched.out;
+  EXPECT_NE(matched.out.find("n02102040:1"), std::string::npos) << matched.out;
+  const json holdout = json::parse(ReadFile(out / "manifest.json"));
+  EXPECT_EQ(holdout["rule"]["rule"], "sampling:matched-frequency");
+  const json& sampling = holdout["rule"]["sampling"];
+  EXPECT_EQ(sampling["variant"], "matched-frequency");
+  EXPECT_EQ(sampling["seed"], 5);
+  EXPECT_EQ(sampling["per_class"], 3);
+  EXPECT_EQ(sampling["min_votes"], 2);
+  EXPECT_EQ(sampling["reference"]["kind"], "labeled-set");
+  EXPECT_EQ(sampling["reference"]["candidates"], manifest_.string());
+  EXPECT_EQ(sampling["reference"]["images"], 5);
+  EXPECT_EQ(sampling["reference"]["store_sha256"].get<std::string>().size(), 64u);
+  EXPECT_EQ(sampling["reference"]["histogram"]["classes"]["n02102040"], json({1, 0, 0, 0, 1}));
+  ASSERT_EQ(sampling["short_classes"].size(), 1u);
+  EXPECT_EQ(sampling["short_classes"][0]["wnid"], "n02102040");
+  EXPECT_EQ(sampling["short_classes"][0]["lacking_by_bin"], json({1, 0, 0, 0, 0}));
+  EXPECT_EQ(holdout["items"].size(), 5u);
+
+  const auto top = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling", "top:1",
+                                 "--min-votes", "2", "--out", (dir_ / "top").string()});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  const json top_holdout = json::parse(ReadFile(dir_ / "top" / "manifest.json"));
+  ASSERT_EQ(top_holdout["items"].size(), 2u);
+  EXPECT_EQ(top_holdout["items"][0]["id"], "n01440764/1");
+  EXPECT_EQ(top_holdout["items"][1]["id"], "n02102040/1");
+  EXPECT_EQ(top_holdout["rule"]["sampling"]["variant"], "top-images");
+
+  const auto no_reference = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling",
+                                          "matched-frequency", "--out", (dir_ / "x").string()});
+  EXPECT_EQ(no_reference.exit_code, 2);
+  EXPECT_NE(no_reference.err.find("--reference"), std::string::npos) << no_reference.err;
+  const auto both = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling", "top",
+                                  "--rule", "majority", "--out", (dir_ / "y").string()});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+}
+
 TEST(LabelCliTest, UsageAndInputErrorsAreClear) {
   TempDir dir;
   const fs::path manifest = WriteCandidates(dir / "cands");
