@@ -64,14 +64,6 @@ const char* VariantName(SamplingPlan::Variant variant) {
 
 }  // namespace
 
-int FrequencyBin(double frequency) {
-  if (!(frequency >= 0 && frequency <= 1)) return -1;
-  for (std::size_t b = 1; b < kFrequencyBins; ++b) {
-    if (frequency < kFrequencyBinEdges[b]) return static_cast<int>(b - 1);
-  }
-  return static_cast<int>(kFrequencyBins - 1);
-}
-
 ReferenceHistogram HistogramFromAgreement(const datasets::CandidateManifest& reference,
                                           const AgreementReport& agreement, std::size_t min_votes) {
   ReferenceHistogram histogram;

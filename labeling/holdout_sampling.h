@@ -22,14 +22,13 @@
 
 #include "datasets/images/candidate_manifest.h"
 #include "labeling/agreement.h"
+#include "stats/frequency_bins.h"
 
 namespace evalsuite::labeling {
 
-constexpr std::size_t kFrequencyBins = 5;
-// ImageNetV2's bin edges; the last bin includes 1.
-constexpr std::array<double, kFrequencyBins + 1> kFrequencyBinEdges = {0.0, 0.2, 0.4, 0.6, 0.8, 1.0};
-// The bin of a selection frequency in [0, 1]; -1 for NaN or a value outside.
-int FrequencyBin(double frequency);
+using stats::FrequencyBin;  // ImageNetV2's bins (stats/frequency_bins.h)
+using stats::kFrequencyBinEdges;
+using stats::kFrequencyBins;
 
 using BinCounts = std::array<double, kFrequencyBins>;
 

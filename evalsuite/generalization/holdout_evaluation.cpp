@@ -8,6 +8,7 @@
 #include "datasets/images/holdout_manifest.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/generalization/class_mapping.h"
+#include "evalsuite/generalization/frequency_bins.h"
 #include "evalsuite/generalization/metrics.h"
 
 namespace evalsuite::generalization {
@@ -245,7 +246,30 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
   }
   const json pairs = PairsJson(outcomes, options_.pair_metrics);
   const GroupVerdict verdict = JudgeGeneralization(outcomes, options_.verdict);
+  // A holdout frozen from labels carries each image's selection frequency: accuracy by frequency bin.
+  json frequency_bins = nullptr;
+  bool labeled = false;
+  std::vector<double> frequency;
+  for (const datasets::HoldoutItem& item : holdout.items) {
+    labeled = labeled || (item.labels.is_object() && !item.labels.empty());
+    frequency.push_back(item.frequency);
+  }
+  if (labeled) {
+    frequency_bins = FrequencyBinsJson(outcomes, frequency, options_.verdict.candidate_group,
+                                       options_.verdict.reference_group);
+  }
+  json selection = {{"rule", holdout.rule.value("rule", "")}};
+  if (holdout.rule.contains("sampling") && holdout.rule["sampling"].is_object()) {
+    const json& s = holdout.rule["sampling"];
+    selection["variant"] = s.value("variant", "");
+    selection["seed"] = s.value("seed", json(nullptr));
+    selection["per_class"] = s.value("per_class", json(nullptr));
+    selection["min_votes"] = s.value("min_votes", json(nullptr));
+    if (s.contains("reference")) selection["reference"] = s["reference"].value("kind", "");
+  }
   return {{"image_set", set_name},
+          {"selection", selection},
+          {"frequency_bins", frequency_bins},
           {"holdout_version", holdout.version_hash},
           {"class_list", holdout.class_list},
           {"images", files.size()},
@@ -291,6 +315,9 @@ std::string SummarizeImageSet(const json& image_set) {
                                                                               : "NO VERDICT";
   text +=
       fmt::format("  verdict: {}: {}\n  test: {}\n", head, verdict.value("statement", ""), verdict.value("test", ""));
+  if (image_set.contains("frequency_bins") && image_set["frequency_bins"].is_object()) {
+    text += SummarizeFrequencyBins(image_set["frequency_bins"]);
+  }
   return text;
 }
 
