@@ -50,17 +50,20 @@ void WritePredictions(std::ostream& out, const std::string& set_name, const data
       line["error"] = result.images[i].reason;
     } else {
       json top = json::array(), scores = json::array(), names = json::array();
+      int first_class = -1;
       for (int j = 0; j < kTopK; ++j) {
         const int32_t output = result.top[r][i * kTopK + j];
         if (output < 0) break;
         top.push_back(output);
         scores.push_back(result.scores[r][i * kTopK + j]);
         const int cls = output < static_cast<int32_t>(mapping.output_to_class.size()) ? mapping.output_to_class[output] : -1;
+        if (j == 0) first_class = cls;
         names.push_back(cls >= 0 && cls < static_cast<int>(classes.names.size()) ? json(classes.names[cls]) : json());
       }
       line["top5"] = top;
       line["top5_classes"] = names;
       line["scores"] = scores;
+      line["top1_correct"] = first_class == item.class_index ? 1 : 0;  // through the model's class mapping
     }
     out << line.dump() << "\n";
   }

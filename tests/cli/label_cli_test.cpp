@@ -426,6 +426,50 @@ TEST_F(LabeledStoreTest, FreezeSamplesPerClassAndRecordsVariantSeedReferenceAndS
   EXPECT_EQ(both.exit_code, 2) << both.err;
 }
 
+// Issue 29: the debiasing pass. The majority holdout holds tench 1, tench 2 and springer 1, each judged correct
+// by kim and lee (frequency 1.0). Pass 2 serves them to others only: kim is refused; max and ann judge tench 1
+// incorrect, tench 2 correct, and max springer 1 correct. Pass-2 frequencies 0, 1, 1: mean 2/3, shift -1/3.
+TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsTheShift) {
+  const fs::path holdout = dir_ / "holdout";
+  ASSERT_EQ(RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--rule", "majority",
+                          "--min-labelers", "2", "--out", holdout.string()})
+                .exit_code,
+            0);
+  {
+    ServeProcess server({"--candidates", manifest_.string(), "--pass", "2", "--holdout", holdout.string(),
+                         "--labeler", "max", "--port", "0"});
+    ASSERT_GT(server.port(), 0) << server.output();
+    EXPECT_NE(server.output().find("3 frozen images (pass 2"), std::string::npos) << server.output();
+    const std::string token = PageTokenHeader(server.port());
+    auto post = [&](const std::string& labeler, const std::string& item, const std::string& label) {
+      return Http(server.port(), "POST", "/api/label",
+                  json{{"labeler", labeler}, {"item", item}, {"label", label}}.dump(), {token});
+    };
+    const HttpResponse kim = post("kim", "n01440764/1", "correct");
+    EXPECT_EQ(kim.status, 403) << kim.body;
+    for (const char* labeler : {"max", "ann"}) {
+      EXPECT_EQ(post(labeler, "n01440764/1", "incorrect").status, 200);
+      EXPECT_EQ(post(labeler, "n01440764/2", "correct").status, 200);
+    }
+    EXPECT_EQ(post("max", "n02102040/1", "correct").status, 200);
+    EXPECT_EQ(post("max", "n01440764/3", "correct").status, 400);  // not in the holdout
+    EXPECT_EQ(server.Signal(SIGTERM), 0);
+  }
+  EXPECT_EQ(CountRows(holdout / "labels-pass2.sqlite", "1"), 5);
+  const auto debias = RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout",
+                                    holdout.string(), "--format", "json"});
+  ASSERT_EQ(debias.exit_code, 0) << debias.err;
+  const json report = json::parse(debias.out);
+  EXPECT_EQ(report["images_with_pass2"], 3);
+  EXPECT_NEAR(report["mean_frequency_pass1"].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(report["frequency_shift"].get<double>(), -1.0 / 3, 1e-12);
+  const auto text = RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string()});
+  EXPECT_NE(text.out.find("shift -0.333"), std::string::npos) << text.out;
+  EXPECT_EQ(RunEvalsuite({"label", "serve", "--candidates", manifest_.string(), "--pass", "2", "--labeler", "x"})
+                .exit_code,
+            2);  // pass 2 needs --holdout
+}
+
 TEST(LabelCliTest, UsageAndInputErrorsAreClear) {
   TempDir dir;
   const fs::path manifest = WriteCandidates(dir / "cands");
