@@ -28,8 +28,9 @@ FreezeRule ParseFreezeRule(const std::string& text, std::size_t min_labelers) {
   rule.min_labelers = min_labelers;
   if (min_labelers < 1) throw UsageError("--min-labelers", "must be at least 1");
   if (text == "majority") return rule;
-  for (const auto& [prefix, kind] : {std::pair<std::string, FreezeRule::Kind>{"frequency>=", FreezeRule::Kind::kFrequencyAtLeast},
-                                     {"dawid-skene>=", FreezeRule::Kind::kDawidSkeneAtLeast}}) {
+  for (const auto& [prefix, kind] :
+       {std::pair<std::string, FreezeRule::Kind>{"frequency>=", FreezeRule::Kind::kFrequencyAtLeast},
+        {"dawid-skene>=", FreezeRule::Kind::kDawidSkeneAtLeast}}) {
     if (text.rfind(prefix, 0) != 0) continue;
     const std::string number = text.substr(prefix.size());
     std::size_t used = 0;

@@ -158,7 +158,8 @@ SamplingPlan ParseSamplingPlan(const std::string& text, std::optional<std::size_
       used = 0;
     }
     if (used == 0 || used != part.size() || (integer && (value < 1 || value != std::floor(value) || value > 1e6))) {
-      throw UsageError("--sampling", "'" + text + "': " + (integer ? "N must be a whole number >= 1" : "X must be a number"));
+      throw UsageError("--sampling",
+                       "'" + text + "': " + (integer ? "N must be a whole number >= 1" : "X must be a number"));
     }
     return value;
   };
@@ -175,8 +176,8 @@ SamplingPlan ParseSamplingPlan(const std::string& text, std::optional<std::size_
     if (text != "top") {
       const auto n = static_cast<std::size_t>(number(text.substr(4), true));
       if (per_class && *per_class != n) {
-        throw UsageError("--sampling", "'" + text + "' asks for " + std::to_string(n) + " images per class but --per-class says " +
-                                           std::to_string(*per_class));
+        throw UsageError("--sampling", "'" + text + "' asks for " + std::to_string(n) +
+                                           " images per class but --per-class says " + std::to_string(*per_class));
       }
       per_class = n;
     }
@@ -202,12 +203,13 @@ SamplingOutcome SampleHoldout(const datasets::CandidateManifest& manifest, const
   std::vector<std::pair<int, std::string>> classes;
   for (auto& [wnid, items] : by_class) {
     std::sort(items.begin(), items.end(), [&](std::size_t a, std::size_t b) {
-      return std::tie(manifest.items[a].rank, manifest.items[a].id) < std::tie(manifest.items[b].rank, manifest.items[b].id);
+      return std::tie(manifest.items[a].rank, manifest.items[a].id) <
+             std::tie(manifest.items[b].rank, manifest.items[b].id);
     });
     const auto c = manifest.classes.find(wnid);
     const int index = c != manifest.classes.end() ? c->second.index
-                      : items.empty()            ? -1
-                                                 : manifest.items[items.front()].class_index;
+                      : items.empty()             ? -1
+                                                  : manifest.items[items.front()].class_index;
     classes.emplace_back(index, wnid);
   }
   std::sort(classes.begin(), classes.end());
@@ -256,7 +258,8 @@ SamplingOutcome SampleHoldout(const datasets::CandidateManifest& manifest, const
         break;
       }
     }
-    for (std::size_t i : chosen) ++outcome.chosen_by_bin[static_cast<std::size_t>(std::max(0, FrequencyBin(frequency(i))))];
+    for (std::size_t i : chosen)
+      ++outcome.chosen_by_bin[static_cast<std::size_t>(std::max(0, FrequencyBin(frequency(i))))];
     if (chosen.size() < plan.per_class) {
       shortfall.chosen = chosen.size();
       shortfall.lacking = plan.per_class - chosen.size();
@@ -274,7 +277,8 @@ SamplingOutcome SampleHoldout(const datasets::CandidateManifest& manifest, const
 nlohmann::json SamplingToJson(const SamplingPlan& plan, const SamplingOutcome& outcome) {
   nlohmann::json short_classes = nlohmann::json::array();
   for (const ClassShortfall& s : outcome.short_classes) {
-    nlohmann::json entry = {{"wnid", s.wnid}, {"class_index", s.class_index}, {"chosen", s.chosen}, {"lacking", s.lacking}};
+    nlohmann::json entry = {
+        {"wnid", s.wnid}, {"class_index", s.class_index}, {"chosen", s.chosen}, {"lacking", s.lacking}};
     if (plan.variant == SamplingPlan::Variant::kMatchedFrequency) entry["lacking_by_bin"] = s.lacking_by_bin;
     short_classes.push_back(entry);
   }

@@ -74,7 +74,7 @@ struct ClassShortfall {
   std::string wnid;
   int class_index = -1;
   std::size_t chosen = 0;
-  std::size_t lacking = 0;                                 // per_class - chosen
+  std::size_t lacking = 0;                                   // per_class - chosen
   std::array<std::size_t, kFrequencyBins> lacking_by_bin{};  // matched-frequency only
   bool pooled_reference = false;  // matched-frequency: the class was not in the reference, the pooled one was used
 };

@@ -14,7 +14,9 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-nlohmann::json NumberOrNull(double value) { return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value); }
+nlohmann::json NumberOrNull(double value) {
+  return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value);
+}
 
 }  // namespace
 
@@ -28,8 +30,9 @@ datasets::CandidateManifest SecondPassManifest(const datasets::CandidateManifest
   for (const datasets::HoldoutItem& item : holdout.items) {
     const auto found = by_id.find(item.id);
     if (found == by_id.end()) {
-      throw InputError(where, "item '" + item.id + "' is not among the pass-1 candidates: pass 2 needs the candidates "
-                              "this holdout was frozen from");
+      throw InputError(where, "item '" + item.id +
+                                  "' is not among the pass-1 candidates: pass 2 needs the candidates "
+                                  "this holdout was frozen from");
     }
     datasets::Candidate candidate = *found->second;
     candidate.path = item.path;

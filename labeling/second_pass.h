@@ -47,9 +47,10 @@ struct ModelOutcome {
 struct ModelCorrection {
   std::string name;
   std::string group;
-  double observed = 0;   // top-1 on the images with a pass-2 frequency
-  double corrected = 0;  // sum over bins of target share x top-1 in that pass-2 bin (shares renormalized over bins with images)
-  double bias = 0;       // observed - corrected: what the noisy pass-1 frequencies added to (or took from) the accuracy
+  double observed = 0;  // top-1 on the images with a pass-2 frequency
+  double corrected =
+      0;  // sum over bins of target share x top-1 in that pass-2 bin (shares renormalized over bins with images)
+  double bias = 0;  // observed - corrected: what the noisy pass-1 frequencies added to (or took from) the accuracy
   std::size_t images = 0;
 };
 

@@ -116,8 +116,13 @@ ReportTable GeneralizationFrequencyBinsTable(const json& image_set) {
 
 ReportTable FrequencyBinsAcrossSetsTable(const json& image_sets) {
   ReportTable table;
-  table.header = {"Image set", "Selected by", "Selection frequency", "Images", "Candidate group mean top-1",
-                  "Reference group mean top-1", "Gap top-1"};
+  table.header = {"Image set",
+                  "Selected by",
+                  "Selection frequency",
+                  "Images",
+                  "Candidate group mean top-1",
+                  "Reference group mean top-1",
+                  "Gap top-1"};
   table.numeric = {false, false, false, true, true, true, true};
   for (const json& image_set : ArrayOf(image_sets)) {
     const json& selection = Field(image_set, "selection");

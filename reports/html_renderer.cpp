@@ -200,7 +200,8 @@ void AppendGeneralization(const json& sets, std::string& out) {
   // The sets side by side per bin, when more than one has frequencies (e.g. the three ImageNetV2 variants).
   {
     int with_bins = 0;
-    for (const json& image_set : ImageSets(sets)) with_bins += ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin")).empty() ? 0 : 1;
+    for (const json& image_set : ImageSets(sets))
+      with_bins += ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin")).empty() ? 0 : 1;
     if (with_bins > 1) {
       out += "<h3>Image sets side by side, by selection-frequency bin</h3>\n";
       AppendTable(FrequencyBinsAcrossSetsTable(ImageSets(sets)), out);

@@ -35,11 +35,11 @@ struct LabelerRates {
 constexpr double kSpammerScoreThreshold = 0.2;
 
 struct DawidSkeneResult {
-  std::vector<double> posterior;     // per item: P(positive | votes); prior for an item without votes
+  std::vector<double> posterior;  // per item: P(positive | votes); prior for an item without votes
   std::vector<LabelerRates> labelers;
-  std::vector<double> frequency;     // per item: share of yes votes (the initialization); NaN without votes
-  double prior = 0.5;                // P(positive)
-  int iterations = 0;                // EM iterations run (M-step then E-step)
+  std::vector<double> frequency;  // per item: share of yes votes (the initialization); NaN without votes
+  double prior = 0.5;             // P(positive)
+  int iterations = 0;             // EM iterations run (M-step then E-step)
   bool converged = false;
 };
 

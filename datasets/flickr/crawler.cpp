@@ -10,8 +10,8 @@
 #include <unordered_set>
 
 #include "datasets/flickr/crawl_state.h"
-#include "datasets/flickr/shared_call_ledger.h"
 #include "datasets/flickr/downloader.h"
+#include "datasets/flickr/shared_call_ledger.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 
@@ -146,9 +146,9 @@ Crawl::Crawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options
     // A call lasts at most the HTTP timeout (connect time included), plus a second for the kernel's buffers.
     const std::filesystem::path ledger =
         options_.rate_ledger.empty() ? options_.out_dir / kCrawlStateFile : options_.rate_ledger;
-    limiter_ = std::make_unique<RateLimiter>(options_.rate, options_.clock, options_.sleeper,
-                                             std::make_unique<SharedCallLedger>(ledger, ApiKeyFingerprint(options_.api_key)),
-                                             options_.timeout_seconds + 1);
+    limiter_ = std::make_unique<RateLimiter>(
+        options_.rate, options_.clock, options_.sleeper,
+        std::make_unique<SharedCallLedger>(ledger, ApiKeyFingerprint(options_.api_key)), options_.timeout_seconds + 1);
   } else {
     limiter_ = std::make_unique<RateLimiter>(options_.rate, options_.clock, options_.sleeper);
   }

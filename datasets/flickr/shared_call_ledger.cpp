@@ -56,8 +56,9 @@ SharedCallLedger::SharedCallLedger(const std::filesystem::path& file, std::strin
   // Concurrent crawls wait for each other's short transactions rather than fail.
   sqlite3_busy_timeout(db, 60000);
   Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
-  Exec("CREATE TABLE IF NOT EXISTS api_calls_by_key(key TEXT NOT NULL, start REAL NOT NULL, deadline REAL NOT NULL,"
-       " end REAL); CREATE INDEX IF NOT EXISTS api_calls_by_key_key ON api_calls_by_key(key, start);");
+  Exec(
+      "CREATE TABLE IF NOT EXISTS api_calls_by_key(key TEXT NOT NULL, start REAL NOT NULL, deadline REAL NOT NULL,"
+      " end REAL); CREATE INDEX IF NOT EXISTS api_calls_by_key_key ON api_calls_by_key(key, start);");
 }
 
 SharedCallLedger::~SharedCallLedger() { sqlite3_close(Db(db_)); }
@@ -80,8 +81,9 @@ double SharedCallLedger::TryStart(double now, double deadline, const RateLimit& 
   try {
     std::vector<double> ends;
     {
-      Statement select(Db(db_), "SELECT coalesce(end, deadline) FROM api_calls_by_key WHERE key = ?1 AND "
-                                "coalesce(end, deadline) + ?2 > ?3");
+      Statement select(Db(db_),
+                       "SELECT coalesce(end, deadline) FROM api_calls_by_key WHERE key = ?1 AND "
+                       "coalesce(end, deadline) + ?2 > ?3");
       if (!select.ok()) Fail("prepare");
       sqlite3_bind_text(select.get(), 1, key_.c_str(), -1, SQLITE_TRANSIENT);
       sqlite3_bind_double(select.get(), 2, limit.window_seconds);

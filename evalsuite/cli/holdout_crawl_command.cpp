@@ -72,7 +72,8 @@ void RunCrawlCommand(const CrawlArgs& args) {
   options.endpoint = args.endpoint;
   options.rate = flickr::ParseRateLimit(args.rate);
   // One ledger per user by default, so that crawls into different folders with one key share the limit.
-  options.rate_ledger = args.rate_ledger.empty() ? flickr::DefaultCallLedgerFile() : std::filesystem::path(args.rate_ledger);
+  options.rate_ledger =
+      args.rate_ledger.empty() ? flickr::DefaultCallLedgerFile() : std::filesystem::path(args.rate_ledger);
   options.timeout_seconds = args.timeout;
   options.download_threads = args.downloads;
   options.retry.max_attempts = args.retries + 1;

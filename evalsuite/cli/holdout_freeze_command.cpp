@@ -52,8 +52,9 @@ labeling::SamplingPlan MakeSamplingPlan(const FreezeArgs& args) {
   labeling::SamplingPlan plan = labeling::ParseSamplingPlan(args.sampling, args.per_class, args.min_votes, args.seed);
   const bool matched = plan.variant == labeling::SamplingPlan::Variant::kMatchedFrequency;
   if (matched && args.reference.empty() == args.reference_histogram.empty()) {
-    throw UsageError("--reference", "matched-frequency needs exactly one of --reference (a labeled candidate folder, "
-                                    "e.g. your validation images) and --reference-histogram FILE");
+    throw UsageError("--reference",
+                     "matched-frequency needs exactly one of --reference (a labeled candidate folder, "
+                     "e.g. your validation images) and --reference-histogram FILE");
   }
   if (!matched && !(args.reference.empty() && args.reference_histogram.empty())) {
     throw UsageError("--reference", "only matched-frequency uses a reference");
@@ -61,7 +62,8 @@ labeling::SamplingPlan MakeSamplingPlan(const FreezeArgs& args) {
   if (!args.reference_histogram.empty()) plan.reference = labeling::ReadReferenceHistogram(args.reference_histogram);
   if (!args.reference.empty()) {
     const fs::path dir = FolderOf(args.reference);
-    const fs::path store = args.reference_store.empty() ? dir / labeling::kDefaultStoreFile : fs::path(args.reference_store);
+    const fs::path store =
+        args.reference_store.empty() ? dir / labeling::kDefaultStoreFile : fs::path(args.reference_store);
     const datasets::CandidateManifest reference = datasets::ReadCandidateManifest(args.reference);
     const labeling::AgreementReport agreement = labeling::ComputeAgreement(reference, ReadDecisions(store));
     plan.reference = labeling::HistogramFromAgreement(reference, agreement, args.min_votes);
@@ -107,8 +109,8 @@ void RunFreeze(const FreezeArgs& args) {
   }
   std::cout << "Left out of " << summary.candidates << " candidates: " << summary.too_few_labelers
             << " with too few labelers, " << summary.rejected_by_rule
-            << (summary.sampling ? " eligible but not drawn, " : " rejected by the rule, ")
-            << summary.controls_left_out << " hidden controls, " << summary.near_duplicates_left_out
+            << (summary.sampling ? " eligible but not drawn, " : " rejected by the rule, ") << summary.controls_left_out
+            << " hidden controls, " << summary.near_duplicates_left_out
             << " flagged as near-duplicates by holdout dedupe"
             << (rule.keep_near_duplicates ? " (--keep-near-duplicates: none left out)" : "") << std::endl;
 }
@@ -148,8 +150,8 @@ void RegisterHoldoutFreezeCommand(CLI::App& holdout) {
   freeze->add_option("--reference-store", args->reference_store, "The reference's label store (default: beside it)");
   freeze->add_option("--reference-histogram", args->reference_histogram,
                      "matched-frequency: a JSON file {\"pooled\": [5 counts], \"classes\": {wnid: [5 counts]}}");
-  for (const char* name : {"--per-class", "--min-votes", "--seed", "--reference", "--reference-store",
-                           "--reference-histogram"}) {
+  for (const char* name :
+       {"--per-class", "--min-votes", "--seed", "--reference", "--reference-store", "--reference-histogram"}) {
     freeze->get_option(name)->needs(sampling);
   }
   freeze->get_option("--rule")->excludes(sampling);

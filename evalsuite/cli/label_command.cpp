@@ -22,6 +22,7 @@
 #include <unordered_map>
 
 #include "datasets/images/candidate_manifest.h"
+#include "datasets/images/holdout_manifest.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "labeling/agreement.h"
@@ -30,7 +31,6 @@
 #include "labeling/label_store.h"
 #include "labeling/safe_path.h"
 #include "labeling/second_pass.h"
-#include "datasets/images/holdout_manifest.h"
 
 namespace evalsuite::cli {
 namespace {
@@ -170,9 +170,10 @@ void RunServe(const ServeArgs& args) {
                     "/?labeler=" + labeling::PercentEncode(*labeler, /*keep_slash=*/false);
   if (!options.access_token.empty())
     url += "&token=" + labeling::PercentEncode(options.access_token, /*keep_slash=*/false);
-  std::cout << "Labeling " << server.item_count() << (args.pass == 2 ? " frozen images (pass 2: each labeler gets only "
-                                                                      "those they did not judge in pass 1)"
-                                                                    : " candidates")
+  std::cout << "Labeling " << server.item_count()
+            << (args.pass == 2 ? " frozen images (pass 2: each labeler gets only "
+                                 "those they did not judge in pass 1)"
+                               : " candidates")
             << " of " << manifest.classes.size() << " classes as " << *labeler << "\n"
             << "Store: " << store.file().string() << "\n"
             << "Open: " << url << "\n"
@@ -389,8 +390,8 @@ void RunDebias(const DebiasArgs& args) {
   const std::vector<labeling::ModelOutcome> models =
       args.eval.empty() ? std::vector<labeling::ModelOutcome>{} : ModelOutcomesFromEval(args.eval, holdout);
   const labeling::SecondPassReport report = labeling::CompareSecondPass(frequencies, models, target);
-  WriteOutput(args.out, args.format == "json" ? labeling::ToJson(report).dump(2) + "\n"
-                                              : labeling::RenderSecondPassText(report));
+  WriteOutput(args.out,
+              args.format == "json" ? labeling::ToJson(report).dump(2) + "\n" : labeling::RenderSecondPassText(report));
 }
 
 }  // namespace
@@ -428,9 +429,10 @@ void RegisterLabelCommand(CLI::App& app) {
   serve->add_option("--allow-host", serve_args->allow_hosts,
                     "A host name the page may be opened under besides IP addresses and localhost (repeatable); "
                     "other Host headers are refused (DNS rebinding)");
-  serve->add_option("--pass", serve_args->pass,
-                    "2: serve the frozen --holdout again, each image only to labelers who did not judge it in "
-                    "pass 1 (the store named by --store), into --pass2-store")
+  serve
+      ->add_option("--pass", serve_args->pass,
+                   "2: serve the frozen --holdout again, each image only to labelers who did not judge it in "
+                   "pass 1 (the store named by --store), into --pass2-store")
       ->check(CLI::IsMember({1, 2}))
       ->capture_default_str();
   serve->add_option("--holdout", serve_args->holdout, "Pass 2: the frozen holdout folder");
@@ -439,9 +441,10 @@ void RegisterLabelCommand(CLI::App& app) {
   serve->callback([serve_args] { RunServe(*serve_args); });
 
   auto debias_args = std::make_shared<DebiasArgs>();
-  CLI::App* debias = label->add_subcommand(
-      "debias", "Pass 1 against pass 2 (label serve --pass 2): the frequency shift, and each model's top-1 "
-                "corrected for it (Engstrom et al. 2020)");
+  CLI::App* debias =
+      label->add_subcommand("debias",
+                            "Pass 1 against pass 2 (label serve --pass 2): the frequency shift, and each model's top-1 "
+                            "corrected for it (Engstrom et al. 2020)");
   AddCommonOptions(*debias, debias_args->common);
   debias->add_option("--holdout", debias_args->holdout, "The frozen holdout")->required();
   debias->add_option("--pass2-store", debias_args->pass2_store, "Pass 2's store (default: in the holdout folder)");

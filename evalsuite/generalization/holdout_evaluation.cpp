@@ -258,8 +258,8 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
     frequency.push_back(item.frequency);
   }
   if (labeled) {
-    frequency_bins = FrequencyBinsJson(outcomes, frequency, options_.verdict.candidate_group,
-                                       options_.verdict.reference_group);
+    frequency_bins =
+        FrequencyBinsJson(outcomes, frequency, options_.verdict.candidate_group, options_.verdict.reference_group);
   }
   json selection = {{"rule", holdout.rule.value("rule", "")}};
   if (holdout.rule.contains("sampling") && holdout.rule["sampling"].is_object()) {
@@ -291,10 +291,10 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
             {"images_per_second", result.seconds > 0 ? files.size() / result.seconds : 0.0},
             {"threads", options_.pipeline.threads},
             {"batch", options_.pipeline.batch},
-            {"batch_choice", batch_choice_.is_null() ? json{{"batch", options_.pipeline.batch},
-                                                            {"measured", false},
-                                                            {"reason", "given (--batch)"}}
-                                                     : batch_choice_},
+            {"batch_choice",
+             batch_choice_.is_null()
+                 ? json{{"batch", options_.pipeline.batch}, {"measured", false}, {"reason", "given (--batch)"}}
+                 : batch_choice_},
             {"depth", options_.pipeline.depth},
             {"buffer_bytes", result.buffer_bytes}}}};
 }

@@ -436,8 +436,8 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
                 .exit_code,
             0);
   {
-    ServeProcess server({"--candidates", manifest_.string(), "--pass", "2", "--holdout", holdout.string(),
-                         "--labeler", "max", "--port", "0"});
+    ServeProcess server({"--candidates", manifest_.string(), "--pass", "2", "--holdout", holdout.string(), "--labeler",
+                         "max", "--port", "0"});
     ASSERT_GT(server.port(), 0) << server.output();
     EXPECT_NE(server.output().find("3 frozen images (pass 2"), std::string::npos) << server.output();
     const std::string token = PageTokenHeader(server.port());
@@ -456,18 +456,19 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
     EXPECT_EQ(server.Signal(SIGTERM), 0);
   }
   EXPECT_EQ(CountRows(holdout / "labels-pass2.sqlite", "1"), 5);
-  const auto debias = RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout",
-                                    holdout.string(), "--format", "json"});
+  const auto debias = RunEvalsuite(
+      {"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string(), "--format", "json"});
   ASSERT_EQ(debias.exit_code, 0) << debias.err;
   const json report = json::parse(debias.out);
   EXPECT_EQ(report["images_with_pass2"], 3);
   EXPECT_NEAR(report["mean_frequency_pass1"].get<double>(), 1.0, 1e-12);
   EXPECT_NEAR(report["frequency_shift"].get<double>(), -1.0 / 3, 1e-12);
-  const auto text = RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string()});
+  const auto text =
+      RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string()});
   EXPECT_NE(text.out.find("shift -0.333"), std::string::npos) << text.out;
-  EXPECT_EQ(RunEvalsuite({"label", "serve", "--candidates", manifest_.string(), "--pass", "2", "--labeler", "x"})
-                .exit_code,
-            2);  // pass 2 needs --holdout
+  EXPECT_EQ(
+      RunEvalsuite({"label", "serve", "--candidates", manifest_.string(), "--pass", "2", "--labeler", "x"}).exit_code,
+      2);  // pass 2 needs --holdout
 }
 
 TEST(LabelCliTest, UsageAndInputErrorsAreClear) {

@@ -138,8 +138,8 @@ TEST(RateLimiterTest, AnUnfinishedCallCountsUntilItsDeadline) {
   EXPECT_EQ(raw->TryStart(time.now, time.now + 30, RateLimit{1, 60}), 0);  // never finished: a killed process
   EXPECT_DOUBLE_EQ(raw->TryStart(time.now + 1, time.now + 31, RateLimit{1, 60}), 89);
   EXPECT_DOUBLE_EQ(SecondsUntilSlot({10, 20, 30}, 75, RateLimit{2, 60}), 5);  // the 2nd-newest end leaves at 80
-  EXPECT_EQ(SecondsUntilSlot({10, 20, 30}, 90, RateLimit{2, 60}), 0);        // 10 and 20 have left; 30 remains
-  EXPECT_EQ(SecondsUntilSlot({10}, 70, RateLimit{1, 60}), 0);                // ended exactly a window ago
+  EXPECT_EQ(SecondsUntilSlot({10, 20, 30}, 90, RateLimit{2, 60}), 0);         // 10 and 20 have left; 30 remains
+  EXPECT_EQ(SecondsUntilSlot({10}, 70, RateLimit{1, 60}), 0);                 // ended exactly a window ago
 }
 
 TEST(RateLimiterTest, OffNeverWaits) {

@@ -95,9 +95,8 @@ TEST(FrequencyBins, MatchAPythonComputationFromThePredictionsFile) {
   EXPECT_EQ(bins["images_without_frequency"], 0);
 
   testing::WriteFile(dir / "oracle.py", kOracle);
-  const auto oracle = testing::RunCommand(
-      {"/usr/bin/python3", (dir / "oracle.py").string(), (dir / "holdout" / "manifest.json").string(),
-       predictions_file.string()});
+  const auto oracle = testing::RunCommand({"/usr/bin/python3", (dir / "oracle.py").string(),
+                                           (dir / "holdout" / "manifest.json").string(), predictions_file.string()});
   ASSERT_EQ(oracle.exit_code, 0) << oracle.err;
   const json expected = json::parse(oracle.out);
   ASSERT_GE(expected.size(), 15u);  // 3 models x 5 bins

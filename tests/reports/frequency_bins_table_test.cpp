@@ -15,9 +15,11 @@ json ImageSet(const std::string& name, const std::string& variant, double gap) {
     by_bin.push_back({{"bin", b == 4 ? "[0.8, 1.0]" : "[0.0, 0.2)"},
                       {"images", 10 + b},
                       {"models",
-                       {{{"name", "r18"}, {"group", "pretrained"},
+                       {{{"name", "r18"},
+                         {"group", "pretrained"},
                          {"top1", {{"correct", 9}, {"accuracy", 0.9}, {"lower", 0.55}, {"upper", 0.997}}}},
-                        {{"name", "fast"}, {"group", "tta-optimized"},
+                        {{"name", "fast"},
+                         {"group", "tta-optimized"},
                          {"top1", {{"correct", 8}, {"accuracy", 0.8}, {"lower", 0.44}, {"upper", 0.97}}}}}},
                       {"groups",
                        {{{"group", "pretrained"}, {"models", 1}, {"mean_top1", 0.9}},
@@ -26,7 +28,8 @@ json ImageSet(const std::string& name, const std::string& variant, double gap) {
                       {"candidate_group", "tta-optimized"},
                       {"reference_group", "pretrained"}});
   }
-  return {{"image_set", name}, {"selection", {{"rule", "sampling:x"}, {"variant", variant}}},
+  return {{"image_set", name},
+          {"selection", {{"rule", "sampling:x"}, {"variant", variant}}},
           {"frequency_bins", {{"by_bin", by_bin}}}};
 }
 

@@ -16,8 +16,8 @@ namespace {
 // P(-) = 5/12 * 3/5 * 1/5 * 2/5 = 1/50, posterior 500/549; item 1: 15/98 vs 3/100 = 250/299;
 // item 2: 3/49 vs 3/25 = 25/74; item 3: 2/147 vs 4/75 = 25/123.
 TEST(DawidSkeneTest, OneEmStepByHand) {
-  const std::vector<BinaryVote> votes = {{0, 0, true}, {0, 1, true},  {0, 2, true},  {1, 0, true},
-                                         {1, 1, true}, {1, 2, false}, {2, 0, true},  {2, 1, false},
+  const std::vector<BinaryVote> votes = {{0, 0, true},  {0, 1, true},  {0, 2, true},  {1, 0, true},
+                                         {1, 1, true},  {1, 2, false}, {2, 0, true},  {2, 1, false},
                                          {2, 2, false}, {3, 0, false}, {3, 1, false}, {3, 2, true}};
   DawidSkeneOptions options;
   options.max_iterations = 1;
