@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 #include "evalsuite/common/sha256.h"
 #include "tests/support/test_support.h"
@@ -463,6 +464,30 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
   EXPECT_EQ(report["images_with_pass2"], 3);
   EXPECT_NEAR(report["mean_frequency_pass1"].get<double>(), 1.0, 1e-12);
   EXPECT_NEAR(report["frequency_shift"].get<double>(), -1.0 / 3, 1e-12);
+  // With holdout eval's output (written here by hand: one model, right on tench 1 and springer 1): observed 2/3;
+  // the target is pass 1's histogram (everything in [.8,1]), where pass 2 has tench 2 (wrong) and springer 1
+  // (right): corrected 1/2, bias +1/6. A line of another image set is not counted.
+  const std::string version = json::parse(ReadFile(holdout / "manifest.json"))["version_hash"];
+  std::string lines;
+  for (const auto& [set, id, right] : std::vector<std::tuple<std::string, std::string, int>>{
+           {"holdout", "n01440764/1", 1}, {"holdout", "n01440764/2", 0}, {"holdout", "n02102040/1", 1},
+           {"other", "n01440764/2", 1}}) {
+    lines += json{{"image_set", set}, {"id", id}, {"model", "m"}, {"top1_correct", right}}.dump() + "\n";
+  }
+  WriteFile(dir_ / "gen.predictions.jsonl", lines);
+  WriteFile(dir_ / "gen.json", json::array({json{{"image_set", "holdout"},
+                                                 {"holdout_version", version},
+                                                 {"predictions_file", (dir_ / "gen.predictions.jsonl").string()},
+                                                 {"models", {{{"name", "m"}, {"group", "tta-optimized"}}}}}})
+                                   .dump());
+  const auto corrected = RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout",
+                                       holdout.string(), "--eval", (dir_ / "gen.json").string(), "--format", "json"});
+  ASSERT_EQ(corrected.exit_code, 0) << corrected.err;
+  const json model = json::parse(corrected.out)["models"][0];
+  EXPECT_EQ(model["name"], "m");
+  EXPECT_NEAR(model["observed_top1"].get<double>(), 2.0 / 3, 1e-12);
+  EXPECT_NEAR(model["corrected_top1"].get<double>(), 0.5, 1e-12);
+  EXPECT_NEAR(model["bias"].get<double>(), 1.0 / 6, 1e-12);
   const auto text =
       RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string()});
   EXPECT_NE(text.out.find("shift -0.333"), std::string::npos) << text.out;
