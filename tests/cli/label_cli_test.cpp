@@ -469,9 +469,11 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
   // (right): corrected 1/2, bias +1/6. A line of another image set is not counted.
   const std::string version = json::parse(ReadFile(holdout / "manifest.json"))["version_hash"];
   std::string lines;
-  for (const auto& [set, id, right] : std::vector<std::tuple<std::string, std::string, int>>{
-           {"holdout", "n01440764/1", 1}, {"holdout", "n01440764/2", 0}, {"holdout", "n02102040/1", 1},
-           {"other", "n01440764/2", 1}}) {
+  for (const auto& [set, id, right] :
+       std::vector<std::tuple<std::string, std::string, int>>{{"holdout", "n01440764/1", 1},
+                                                              {"holdout", "n01440764/2", 0},
+                                                              {"holdout", "n02102040/1", 1},
+                                                              {"other", "n01440764/2", 1}}) {
     lines += json{{"image_set", set}, {"id", id}, {"model", "m"}, {"top1_correct", right}}.dump() + "\n";
   }
   WriteFile(dir_ / "gen.predictions.jsonl", lines);
