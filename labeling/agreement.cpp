@@ -7,6 +7,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "stats/dawid_skene.h"
 #include "stats/proportion.h"
 
 namespace evalsuite::labeling {
@@ -30,6 +31,34 @@ nlohmann::json KappaJson(const stats::KappaResult& kappa) {
 
 std::string FormatNumber(double value, int decimals = 3) {
   return std::isnan(value) ? std::string("n/a") : fmt::format("{:.{}f}", value, decimals);
+}
+
+// Dawid-Skene over every correct/incorrect decision on a manifest item.
+void AddDawidSkene(const std::map<std::string, std::map<std::size_t, Label>>& by_labeler, AgreementReport& report) {
+  std::vector<stats::BinaryVote> votes;
+  for (std::size_t j = 0; j < report.labelers.size(); ++j) {
+    const auto found = by_labeler.find(report.labelers[j]);
+    if (found == by_labeler.end()) continue;
+    for (const auto& [item, label] : found->second) {
+      if (label != Label::kUnsure) votes.push_back({item, j, label == Label::kCorrect});
+    }
+  }
+  if (votes.empty()) return;
+  const stats::DawidSkeneResult ds = stats::DawidSkene(votes, report.items.size(), report.labelers.size());
+  std::vector<bool> voted(report.items.size(), false);
+  for (const stats::BinaryVote& v : votes) voted[v.item] = true;
+  for (std::size_t i = 0; i < report.items.size(); ++i) {
+    if (voted[i]) report.items[i].dawid_skene = ds.posterior[i];
+  }
+  for (std::size_t j = 0; j < report.accuracy.size(); ++j) {
+    if (ds.labelers[j].votes == 0) continue;
+    report.accuracy[j].sensitivity = ds.labelers[j].sensitivity;
+    report.accuracy[j].specificity = ds.labelers[j].specificity;
+    report.accuracy[j].likely_spammer = ds.labelers[j].spammer_score() < stats::kSpammerScoreThreshold;
+  }
+  report.dawid_skene_prior = ds.prior;
+  report.dawid_skene_iterations = ds.iterations;
+  report.dawid_skene_converged = ds.converged;
 }
 
 }  // namespace
@@ -119,6 +148,7 @@ AgreementReport ComputeAgreement(const datasets::CandidateManifest& manifest,
     accuracy.interval = stats::ClopperPearson(accuracy.controls_right, accuracy.controls_judged);
     report.accuracy.push_back(accuracy);
   }
+  AddDawidSkene(by_labeler, report);
   return report;
 }
 
@@ -137,7 +167,10 @@ nlohmann::json ToJson(const AgreementReport& report) {
                         {"controls_right", a.controls_right},
                         {"controls_unsure", a.controls_unsure},
                         {"accuracy", NumberOrNull(a.accuracy)},
-                        {"interval", {{"lower", a.interval.lower}, {"upper", a.interval.upper}, {"level", 0.95}}}});
+                        {"interval", {{"lower", a.interval.lower}, {"upper", a.interval.upper}, {"level", 0.95}}},
+                        {"dawid_skene_sensitivity", NumberOrNull(a.sensitivity)},
+                        {"dawid_skene_specificity", NumberOrNull(a.specificity)},
+                        {"likely_spammer", a.likely_spammer}});
   }
   nlohmann::json items = nlohmann::json::array();
   for (const ItemAgreement& item : report.items) {
@@ -147,7 +180,9 @@ nlohmann::json ToJson(const AgreementReport& report) {
                      {"control", item.control},
                      {"labels", {{"correct", item.correct}, {"incorrect", item.incorrect}, {"unsure", item.unsure}}},
                      {"labelers", item.labelers()},
-                     {"selection_frequency", NumberOrNull(item.selection_frequency())}});
+                     {"selection_frequency", NumberOrNull(item.selection_frequency())},
+                     {"majority", 2 * item.correct > item.labelers()},
+                     {"dawid_skene", NumberOrNull(item.dawid_skene)}});
   }
   return {{"labelers", report.labelers},
           {"items_total", report.items.size()},
@@ -155,6 +190,11 @@ nlohmann::json ToJson(const AgreementReport& report) {
           {"cohen_kappa", cohen},
           {"fleiss_kappa", KappaJson(report.fleiss)},
           {"labeler_accuracy_on_controls", accuracy},
+          {"dawid_skene",
+           {{"prior_correct", NumberOrNull(report.dawid_skene_prior)},
+            {"iterations", report.dawid_skene_iterations},
+            {"converged", report.dawid_skene_converged},
+            {"spammer_score_threshold", stats::kSpammerScoreThreshold}}},
           {"decisions_on_unknown_items", report.decisions_on_unknown_items},
           {"items", items}};
 }
@@ -183,21 +223,26 @@ std::string RenderAgreementText(const AgreementReport& report) {
     out +=
         fmt::format("Left out: {} decisions on items no longer in the manifest\n", report.decisions_on_unknown_items);
   }
-  out += "Accuracy on hidden controls (95% Clopper-Pearson):\n";
+  out += "Accuracy on hidden controls (95% Clopper-Pearson), beside Dawid-Skene's sensitivity and specificity:\n";
   for (const LabelerAccuracy& a : report.accuracy) {
+    const std::string rates = fmt::format("; Dawid-Skene sensitivity {}, specificity {}{}", FormatNumber(a.sensitivity),
+                                          FormatNumber(a.specificity),
+                                          a.likely_spammer ? " (LIKELY SPAMMER: answers regardless of the image)" : "");
     if (a.controls_judged == 0) {
-      out += fmt::format("  {}: no controls judged ({} decisions, {} unsure on controls)\n", a.labeler, a.decisions,
-                         a.controls_unsure);
+      out += fmt::format("  {}: no controls judged ({} decisions, {} unsure on controls){}\n", a.labeler, a.decisions,
+                         a.controls_unsure, rates);
     } else {
-      out += fmt::format("  {}: {}/{} = {} [{}, {}] ({} decisions, {} unsure on controls)\n", a.labeler,
+      out += fmt::format("  {}: {}/{} = {} [{}, {}] ({} decisions, {} unsure on controls){}\n", a.labeler,
                          a.controls_right, a.controls_judged, FormatNumber(a.accuracy), FormatNumber(a.interval.lower),
-                         FormatNumber(a.interval.upper), a.decisions, a.controls_unsure);
+                         FormatNumber(a.interval.upper), a.decisions, a.controls_unsure, rates);
     }
   }
-  out += "\nitem\twnid\tcorrect\tincorrect\tunsure\tselection_frequency\n";
+  out += "\nitem\twnid\tcorrect\tincorrect\tunsure\tselection_frequency\tmajority\tdawid_skene\n";
   for (const ItemAgreement& item : report.items) {
-    out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", item.item_id, item.wnid, item.correct, item.incorrect, item.unsure,
-                       FormatNumber(item.selection_frequency()));
+    out += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", item.item_id, item.wnid, item.correct, item.incorrect,
+                       item.unsure, FormatNumber(item.selection_frequency()),
+                       item.labelers() == 0 ? "n/a" : (2 * item.correct > item.labelers() ? "yes" : "no"),
+                       FormatNumber(item.dawid_skene));
   }
   return out;
 }

@@ -1,9 +1,13 @@
 // Agreement over the current decisions of a label store: per item selection frequency (ImageNetV2's share of
 // labelers who said "correct"), Cohen's kappa for each pair of labelers, Fleiss' kappa over all of them, and
-// each labeler's accuracy on the hidden controls with a Clopper-Pearson interval. Pure: no I/O.
+// each labeler's accuracy on the hidden controls with a Clopper-Pearson interval, and the Dawid-Skene estimate
+// (stats/dawid_skene.h) of each labeler's sensitivity and specificity and of each item's probability of
+// being correct. "unsure" is no vote for Dawid-Skene; controls take part as ordinary items (their answers
+// are not given to it), so its rates can be read against the control accuracy. Pure: no I/O.
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -28,6 +32,8 @@ struct ItemAgreement {
   std::size_t labelers() const { return correct + incorrect + unsure; }
   // correct / labelers() (an "unsure" counts as not selecting the image); NaN when nobody judged it.
   double selection_frequency() const;
+  // Dawid-Skene: P(the image shows its class | every labeler's vote and reliability); NaN without votes.
+  double dawid_skene = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct PairKappa {
@@ -44,6 +50,10 @@ struct LabelerAccuracy {
   std::size_t controls_unsure = 0;
   double accuracy = 0;       // controls_right / controls_judged; NaN without controls
   stats::Interval interval;  // Clopper-Pearson 95%, [0, 1] without controls
+  // Dawid-Skene's estimates over all items the labeler judged correct or incorrect.
+  double sensitivity = std::numeric_limits<double>::quiet_NaN();  // P(says correct | the image is correct)
+  double specificity = std::numeric_limits<double>::quiet_NaN();  // P(says incorrect | it is not)
+  bool likely_spammer = false;  // |sensitivity + specificity - 1| below stats::kSpammerScoreThreshold
 };
 
 struct AgreementReport {
@@ -54,6 +64,9 @@ struct AgreementReport {
   stats::KappaResult fleiss;          // items with at least two labelers
   std::vector<LabelerAccuracy> accuracy;
   std::size_t decisions_on_unknown_items = 0;  // events for ids no longer in the manifest (left out)
+  double dawid_skene_prior = std::numeric_limits<double>::quiet_NaN();  // estimated share of correct items
+  int dawid_skene_iterations = 0;
+  bool dawid_skene_converged = false;
 };
 
 AgreementReport ComputeAgreement(const datasets::CandidateManifest& manifest,

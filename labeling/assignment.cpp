@@ -20,6 +20,11 @@ void CheckAssignmentPlan(const AssignmentPlan& plan) {
   }
 }
 
+bool AssignmentPlan::Excludes(const std::string& labeler, const std::string& item_id) const {
+  const auto found = excluded.find(labeler);
+  return found != excluded.end() && found->second.count(item_id) > 0;
+}
+
 bool OnRoster(const AssignmentPlan& plan, const std::string& labeler) {
   return plan.roster.empty() || std::find(plan.roster.begin(), plan.roster.end(), labeler) != plan.roster.end();
 }
@@ -43,6 +48,11 @@ std::vector<std::size_t> AssignedItems(const datasets::CandidateManifest& manife
       if ((me + team - k % team) % team < plan.overlap) mine.push_back(order[k]);
     }
     order = std::move(mine);
+  }
+  if (plan.excluded.count(labeler)) {
+    order.erase(std::remove_if(order.begin(), order.end(),
+                               [&](std::size_t i) { return plan.Excludes(labeler, manifest.items[i].id); }),
+                order.end());
   }
   if (!plan.shuffle) return order;
   // std::mt19937_64 is specified exactly by the standard, so the order is the same on every platform.

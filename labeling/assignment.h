@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,9 @@ struct AssignmentPlan {
   std::vector<std::string> roster;  // empty: everyone may label every item
   std::size_t overlap = 0;          // labelers per item (with a roster; 0 = all of them)
   bool shuffle = false;             // false: class by class, best rank first, for everyone
+  // labeler -> item ids never given to them (label serve --pass 2: what they judged in pass 1).
+  std::map<std::string, std::set<std::string>> excluded;
+  bool Excludes(const std::string& labeler, const std::string& item_id) const;
 };
 
 // Throws UsageError when the overlap exceeds the roster or the roster repeats a name.

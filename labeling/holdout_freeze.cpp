@@ -18,6 +18,7 @@ bool FreezeRule::Accepts(const ItemAgreement& item) const {
   const std::size_t n = item.labelers();
   if (n == 0 || n < min_labelers) return false;
   if (kind == Kind::kMajority) return 2 * item.correct > n;
+  if (kind == Kind::kDawidSkeneAtLeast) return item.dawid_skene >= min_frequency;  // false for NaN
   return item.selection_frequency() >= min_frequency;
 }
 
@@ -27,8 +28,10 @@ FreezeRule ParseFreezeRule(const std::string& text, std::size_t min_labelers) {
   rule.min_labelers = min_labelers;
   if (min_labelers < 1) throw UsageError("--min-labelers", "must be at least 1");
   if (text == "majority") return rule;
-  const std::string prefix = "frequency>=";
-  if (text.rfind(prefix, 0) == 0) {
+  for (const auto& [prefix, kind] :
+       {std::pair<std::string, FreezeRule::Kind>{"frequency>=", FreezeRule::Kind::kFrequencyAtLeast},
+        {"dawid-skene>=", FreezeRule::Kind::kDawidSkeneAtLeast}}) {
+    if (text.rfind(prefix, 0) != 0) continue;
     const std::string number = text.substr(prefix.size());
     std::size_t used = 0;
     double value = NAN;
@@ -38,13 +41,17 @@ FreezeRule ParseFreezeRule(const std::string& text, std::size_t min_labelers) {
       used = 0;
     }
     if (used == 0 || used != number.size() || !(value >= 0 && value <= 1)) {
-      throw UsageError("--rule", "'" + text + "': the frequency must be a number between 0 and 1");
+      throw UsageError("--rule", "'" + text + "': the " +
+                                     (kind == FreezeRule::Kind::kFrequencyAtLeast ? "frequency" : "probability") +
+                                     " must be a number between 0 and 1");
     }
-    rule.kind = FreezeRule::Kind::kFrequencyAtLeast;
+    rule.kind = kind;
     rule.min_frequency = value;
     return rule;
   }
-  throw UsageError("--rule", "'" + text + "' is not a rule: use majority or frequency>=X (e.g. frequency>=0.7)");
+  throw UsageError("--rule", "'" + text +
+                                 "' is not a rule: use majority, frequency>=X (e.g. frequency>=0.7) or dawid-skene>=P "
+                                 "(e.g. dawid-skene>=0.9)");
 }
 
 namespace {
@@ -92,6 +99,7 @@ FreezeSummary FreezeHoldout(const datasets::CandidateManifest& manifest, const f
                                                                       : nlohmann::json(agreement.fleiss.kappa)},
                   {"controls_left_out", true},
                   {"near_duplicates_left_out", !rule.keep_near_duplicates}};
+  if (rule.sampling) holdout.rule["rule"] = "sampling:" + rule.sampling->text;
   holdout.created_at = UtcNowIso8601();
   if (holdout.class_list != "imagenet-1k") {
     for (const auto& [wnid, c] : manifest.classes) {
@@ -102,6 +110,8 @@ FreezeSummary FreezeHoldout(const datasets::CandidateManifest& manifest, const f
   }
 
   std::vector<std::size_t> chosen;
+  std::vector<bool> eligible(manifest.items.size(), false);
+  const std::size_t min_labelers = rule.sampling ? rule.sampling->min_votes : rule.min_labelers;
   for (std::size_t i = 0; i < manifest.items.size(); ++i) {
     const datasets::Candidate& candidate = manifest.items[i];
     const ItemAgreement& item = agreement.items[i];  // ComputeAgreement keeps manifest order
@@ -110,13 +120,24 @@ FreezeSummary FreezeHoldout(const datasets::CandidateManifest& manifest, const f
     } else if (!rule.keep_near_duplicates && candidate.near_duplicates.is_array() &&
                !candidate.near_duplicates.empty()) {
       ++summary.near_duplicates_left_out;
-    } else if (item.labelers() == 0 || item.labelers() < rule.min_labelers) {
+    } else if (item.labelers() == 0 || item.labelers() < min_labelers) {
       ++summary.too_few_labelers;
+    } else if (rule.sampling) {
+      eligible[i] = true;
     } else if (!rule.Accepts(item)) {
       ++summary.rejected_by_rule;
     } else {
       chosen.push_back(i);
     }
+  }
+  if (rule.sampling) {
+    summary.sampling = SampleHoldout(manifest, agreement, eligible, *rule.sampling);
+    chosen = summary.sampling->chosen;
+    holdout.rule["min_labelers"] = min_labelers;
+    holdout.rule["sampling"] = SamplingToJson(*rule.sampling, *summary.sampling);
+    std::size_t eligible_count = 0;
+    for (bool e : eligible) eligible_count += e ? 1 : 0;
+    summary.rejected_by_rule = eligible_count - chosen.size();  // eligible but not drawn
   }
   if (chosen.empty()) {
     throw InputError("--rule", "no candidate meets '" + rule.text + "' with at least " +
@@ -163,6 +184,7 @@ FreezeSummary FreezeHoldout(const datasets::CandidateManifest& manifest, const f
     entry.sha256 = sha256;
     entry.labels = {{"correct", item.correct}, {"incorrect", item.incorrect}, {"unsure", item.unsure}};
     entry.frequency = item.selection_frequency();
+    if (!std::isnan(item.dawid_skene)) entry.labels["dawid_skene"] = item.dawid_skene;
     holdout.items.push_back(std::move(entry));
   }
   summary.selected = holdout.items.size();

@@ -421,6 +421,10 @@ void LabelServer::PostLabel(const httplib::Request& request, httplib::Response& 
     Refuse(response, 403, "'" + *labeler + "' is not on this job's roster (--labelers)");
     return;
   }
+  if (options_.assignment.Excludes(*labeler, item)) {
+    Refuse(response, 403, "'" + *labeler + "' judged item '" + item + "' in pass 1: pass 2 asks other labelers");
+    return;
+  }
   if (options_.assignment.overlap > 0) {
     const std::vector<std::size_t> mine = AssignedTo(*labeler);
     if (std::find(mine.begin(), mine.end(), item_index_.at(item)) == mine.end()) {

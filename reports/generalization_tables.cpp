@@ -92,6 +92,58 @@ ReportTable GeneralizationFailuresTable(const json& image_set) {
   return table;
 }
 
+ReportTable GeneralizationFrequencyBinsTable(const json& image_set) {
+  ReportTable table;
+  const json& bins = ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin"));
+  if (bins.empty()) return table;
+  table.header = {"Selection frequency", "Images"};
+  table.numeric = {false, true};
+  for (const json& model : ArrayOf(Field(bins[0], "models"))) {
+    table.header.push_back(StringOf(Field(model, "name")) + " top-1 [95% CI]");
+    table.numeric.push_back(true);
+  }
+  table.header.push_back("Gap top-1 (" + StringOf(Field(bins[0], "candidate_group")) + " − " +
+                         StringOf(Field(bins[0], "reference_group")) + ")");
+  table.numeric.push_back(true);
+  for (const json& bin : bins) {
+    std::vector<std::string> row = {StringOf(Field(bin, "bin")), Count(Field(bin, "images"))};
+    for (const json& model : ArrayOf(Field(bin, "models"))) row.push_back(AccuracyText(Field(model, "top1")));
+    row.push_back(SignedPercent(Field(bin, "gap_top1")));
+    table.rows.push_back(row);
+  }
+  return table;
+}
+
+ReportTable FrequencyBinsAcrossSetsTable(const json& image_sets) {
+  ReportTable table;
+  table.header = {"Image set",
+                  "Selected by",
+                  "Selection frequency",
+                  "Images",
+                  "Candidate group mean top-1",
+                  "Reference group mean top-1",
+                  "Gap top-1"};
+  table.numeric = {false, false, false, true, true, true, true};
+  for (const json& image_set : ArrayOf(image_sets)) {
+    const json& selection = Field(image_set, "selection");
+    std::string selected = StringOf(Field(selection, "variant"));
+    if (selected.empty()) selected = StringOf(Field(selection, "rule"));
+    for (const json& bin : ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin"))) {
+      auto mean = [&](const char* role) -> json {
+        const std::string group = StringOf(Field(bin, role));
+        for (const json& g : ArrayOf(Field(bin, "groups"))) {
+          if (StringOf(Field(g, "group")) == group) return Field(g, "mean_top1");
+        }
+        return nullptr;
+      };
+      table.rows.push_back({StringOf(Field(image_set, "image_set")), selected, StringOf(Field(bin, "bin")),
+                            Count(Field(bin, "images")), FormatPercent(mean("candidate_group"), 2),
+                            FormatPercent(mean("reference_group"), 2), SignedPercent(Field(bin, "gap_top1"))});
+    }
+  }
+  return table;
+}
+
 std::string ImageSetSummary(const json& image_set) {
   std::string text = fmt::format("{}: {} images, {} unreadable", StringOf(Field(image_set, "image_set"), "image set"),
                                  Count(Field(image_set, "images")), Count(Field(image_set, "unreadable")));

@@ -17,6 +17,13 @@ ReportTable GeneralizationModelsTable(const nlohmann::json& image_set);
 ReportTable GeneralizationGroupsTable(const nlohmann::json& image_set);
 ReportTable GeneralizationPairsTable(const nlohmann::json& image_set);
 ReportTable GeneralizationFailuresTable(const nlohmann::json& image_set);
+// Accuracy by selection-frequency bin (the image set's "frequency_bins", from a labeled holdout): per bin the
+// images, each model's top-1 with its interval, and the candidate group's mean minus the reference group's.
+// No rows when the set has no frequencies.
+ReportTable GeneralizationFrequencyBinsTable(const nlohmann::json& image_set);
+// The same per bin for every image set that has frequencies (e.g. MatchedFrequency, Threshold0.7 and
+// TopImages holdouts), side by side: set and how it was selected, bin, images, each group's mean, gap.
+ReportTable FrequencyBinsAcrossSetsTable(const nlohmann::json& image_sets);
 
 // "fashion-mnist-holdout: 5000 images, 0 unreadable, holdout 3f2a…": one line heading an image set.
 std::string ImageSetSummary(const nlohmann::json& image_set);

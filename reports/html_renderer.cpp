@@ -184,6 +184,10 @@ void AppendGeneralization(const json& sets, std::string& out) {
       out += "<h4>Groups</h4>\n";
       AppendTable(GeneralizationGroupsTable(image_set), out);
     }
+    if (const ReportTable bins = GeneralizationFrequencyBinsTable(image_set); !bins.rows.empty()) {
+      out += "<h4>Accuracy by selection-frequency bin (share of labelers who judged the image correct)</h4>\n";
+      AppendTable(bins, out);
+    }
     if (!ArrayOf(Field(image_set, "pairs")).empty()) {
       out += "<h4>Pairwise comparisons (exact McNemar; Holm-adjusted over each metric's pairs, exploratory)</h4>\n";
       AppendTable(GeneralizationPairsTable(image_set), out);
@@ -191,6 +195,16 @@ void AppendGeneralization(const json& sets, std::string& out) {
     if (!ArrayOf(Field(image_set, "failures")).empty()) {
       out += "<h4>Unreadable images</h4>\n";
       AppendTable(GeneralizationFailuresTable(image_set), out);
+    }
+  }
+  // The sets side by side per bin, when more than one has frequencies (e.g. the three ImageNetV2 variants).
+  {
+    int with_bins = 0;
+    for (const json& image_set : ImageSets(sets))
+      with_bins += ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin")).empty() ? 0 : 1;
+    if (with_bins > 1) {
+      out += "<h3>Image sets side by side, by selection-frequency bin</h3>\n";
+      AppendTable(FrequencyBinsAcrossSetsTable(ImageSets(sets)), out);
     }
   }
   out += "</section>\n";

@@ -170,6 +170,10 @@ void AppendGeneralization(const json& sets, std::string& out) {
       out += "#### Groups\n\n";
       AppendTable(GeneralizationGroupsTable(image_set), out);
     }
+    if (const ReportTable bins = GeneralizationFrequencyBinsTable(image_set); !bins.rows.empty()) {
+      out += "#### Accuracy by selection-frequency bin (share of labelers who judged the image correct)\n\n";
+      AppendTable(bins, out);
+    }
     if (!ArrayOf(Field(image_set, "pairs")).empty()) {
       out += "#### Pairwise comparisons (exact McNemar; Holm-adjusted over each metric's pairs, exploratory)\n\n";
       AppendTable(GeneralizationPairsTable(image_set), out);
@@ -177,6 +181,16 @@ void AppendGeneralization(const json& sets, std::string& out) {
     if (!ArrayOf(Field(image_set, "failures")).empty()) {
       out += "#### Unreadable images\n\n";
       AppendTable(GeneralizationFailuresTable(image_set), out);
+    }
+  }
+  // The sets side by side per bin, when more than one has frequencies (e.g. the three ImageNetV2 variants).
+  {
+    int with_bins = 0;
+    for (const json& image_set : ImageSets(sets))
+      with_bins += ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin")).empty() ? 0 : 1;
+    if (with_bins > 1) {
+      out += "### Image sets side by side, by selection-frequency bin\n\n";
+      AppendTable(FrequencyBinsAcrossSetsTable(ImageSets(sets)), out);
     }
   }
 }

@@ -91,7 +91,6 @@ CrawlState::CrawlState(const std::filesystem::path& file) : file_(file) {
       PRIMARY KEY(wnid, text, page));
     CREATE TABLE IF NOT EXISTS downloads(url TEXT PRIMARY KEY, stored INTEGER NOT NULL, sha256 TEXT,
       path TEXT, width INTEGER, height INTEGER, bytes INTEGER, reason_code TEXT, reason TEXT);
-    CREATE TABLE IF NOT EXISTS api_calls(time REAL NOT NULL);
   )sql");
   // Added after the first release: what a page held that could not be used, and how many entries it had.
   bool has_skipped = false;
@@ -206,21 +205,6 @@ void CrawlState::StoreDownload(const std::string& url, const StoredDownload& d) 
   insert.Bind(1, url).Bind(2, int64_t{d.stored ? 1 : 0}).Bind(3, d.sha256).Bind(4, d.path);
   insert.Bind(5, int64_t{d.width}).Bind(6, int64_t{d.height}).Bind(7, d.bytes).Bind(8, d.reason_code);
   insert.Bind(9, d.reason).Step();
-}
-
-void CrawlState::RecordApiCall(double time) {
-  Statement insert(Db(db_), file_.string(), "INSERT INTO api_calls(time) VALUES(?)");
-  insert.BindDouble(1, time).Step();
-}
-
-std::vector<double> CrawlState::ApiCallsSince(double time) {
-  Statement prune(Db(db_), file_.string(), "DELETE FROM api_calls WHERE time <= ?");
-  prune.BindDouble(1, time).Step();
-  Statement select(Db(db_), file_.string(), "SELECT time FROM api_calls WHERE time > ? ORDER BY time");
-  select.BindDouble(1, time);
-  std::vector<double> times;
-  while (select.Step()) times.push_back(select.Double(0));
-  return times;
 }
 
 }  // namespace evalsuite::flickr

@@ -61,11 +61,6 @@ class CrawlState {
   std::map<std::string, StoredDownload> LoadDownloads();  // by URL
   void StoreDownload(const std::string& url, const StoredDownload& download);
 
-  // Times of API calls (seconds since the epoch), for the rate limiter of a resumed crawl. ApiCallsSince
-  // also forgets the calls before `time`.
-  void RecordApiCall(double time);
-  std::vector<double> ApiCallsSince(double time);
-
   const std::filesystem::path& file() const { return file_; }
 
  private:

@@ -11,6 +11,7 @@
 
 #include "datasets/flickr/crawl_state.h"
 #include "datasets/flickr/downloader.h"
+#include "datasets/flickr/shared_call_ledger.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 
@@ -141,8 +142,16 @@ Crawl::Crawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options
                                 {"per_page", std::to_string(options_.per_page)},
                                 {"license", options_.license}});
 
-  limiter_ = std::make_unique<RateLimiter>(options_.rate, options_.clock, options_.sleeper);
-  if (options_.rate.enabled()) limiter_->Seed(state_->ApiCallsSince(options_.clock() - options_.rate.window_seconds));
+  if (options_.rate.enabled()) {
+    // A call lasts at most the HTTP timeout (connect time included), plus a second for the kernel's buffers.
+    const std::filesystem::path ledger =
+        options_.rate_ledger.empty() ? options_.out_dir / kCrawlStateFile : options_.rate_ledger;
+    limiter_ = std::make_unique<RateLimiter>(
+        options_.rate, options_.clock, options_.sleeper,
+        std::make_unique<SharedCallLedger>(ledger, ApiKeyFingerprint(options_.api_key)), options_.timeout_seconds + 1);
+  } else {
+    limiter_ = std::make_unique<RateLimiter>(options_.rate, options_.clock, options_.sleeper);
+  }
   api_http_ = options_.make_client();
   SearchClientOptions search;
   search.endpoint = options_.endpoint;
@@ -154,12 +163,6 @@ Crawl::Crawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options
   search.retry = options_.retry;
   search.retry.max_attempts = 1;  // retried by the crawl itself, later, so that one query's backoff stalls nothing
   search.limiter = limiter_.get();
-  if (options_.rate.enabled()) {
-    search.on_call = [this](double time) {
-      ScopedTimer timer(&stats_.state_seconds);
-      state_->RecordApiCall(time);
-    };
-  }
   search.sleeper = options_.sleeper;
   search.clock = options_.clock;
   search_ = std::make_unique<FlickrSearchClient>(*api_http_, search);

@@ -49,6 +49,9 @@ struct CrawlOptions {
   std::string endpoint = kFlickrRestEndpoint;
   std::string api_key;  // never written anywhere
   RateLimit rate;       // 3600/h, Flickr's stated limit per key
+  // The SQLite file recording this key's API calls (shared_call_ledger.h); crawls that share a key must share
+  // it. Empty: crawl.db in out_dir (restarts of this crawl only).
+  std::filesystem::path rate_ledger;
   RetryPolicy retry;
   double timeout_seconds = 30;
   int download_threads = 8;

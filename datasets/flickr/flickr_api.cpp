@@ -63,11 +63,13 @@ SearchOutcome FlickrSearchClient::Search(const SearchQuery& query) {
   hooks.before_attempt = [&] {
     if (options_.limiter != nullptr) {
       const double waited_before = options_.limiter->waited_seconds();
-      const double at = options_.limiter->Acquire();
+      options_.limiter->Acquire();
       stats_.rate_wait_seconds += options_.limiter->waited_seconds() - waited_before;
-      if (options_.on_call) options_.on_call(at);
     }
     ++stats_.calls;
+  };
+  hooks.after_attempt = [&] {
+    if (options_.limiter != nullptr) options_.limiter->Finish();
   };
   // A 200 is judged by its content: cut-off JSON and Flickr's "temporarily unavailable" codes are retried. A body
   // that fails the same way as an earlier attempt (same bytes) is what the server serves for this query: asking again would

@@ -51,8 +51,7 @@ struct SearchClientOptions {
   std::string api_key;
   HttpRequestOptions http;
   RetryPolicy retry;
-  RateLimiter* limiter = nullptr;       // nullptr: no limit
-  std::function<void(double)> on_call;  // each call's time, after the limiter granted it
+  RateLimiter* limiter = nullptr;  // nullptr: no limit
   Sleeper sleeper = RealSleep;
   WallClock clock = SystemNowSeconds;
 };

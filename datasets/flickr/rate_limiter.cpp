@@ -36,29 +36,61 @@ RateLimit ParseRateLimit(const std::string& text, const std::string& option) {
   return RateLimit{std::stoi(count), window};
 }
 
-RateLimiter::RateLimiter(RateLimit limit, WallClock clock, Sleeper sleeper)
-    : limit_(limit), clock_(std::move(clock)), sleeper_(std::move(sleeper)) {}
-
-void RateLimiter::Seed(const std::vector<double>& call_times) {
-  calls_.insert(calls_.end(), call_times.begin(), call_times.end());
-  std::sort(calls_.begin(), calls_.end());
+double SecondsUntilSlot(std::vector<double> ends, double now, const RateLimit& limit) {
+  if (!limit.enabled()) return 0;
+  // A call that ended at least a window before `now` reached the server more than a window before this one.
+  ends.erase(std::remove_if(ends.begin(), ends.end(), [&](double end) { return end + limit.window_seconds <= now; }),
+             ends.end());
+  if (static_cast<int>(ends.size()) < limit.calls) return 0;
+  std::sort(ends.begin(), ends.end());
+  // Once the oldest (size - calls + 1) of them have left, calls - 1 remain: this one fits.
+  return ends[ends.size() - static_cast<size_t>(limit.calls)] + limit.window_seconds - now;
 }
+
+MemoryCallLedger::MemoryCallLedger(const std::vector<double>& earlier_calls) : ends_(earlier_calls) {}
+
+double MemoryCallLedger::TryStart(double now, double deadline, const RateLimit& limit) {
+  const double wait = SecondsUntilSlot(ends_, now, limit);
+  if (wait > 0) return wait;
+  // Forget what can no longer count, so that a long crawl keeps at most one window of calls.
+  std::vector<double> kept;
+  for (double end : ends_) {
+    if (end + limit.window_seconds > now) kept.push_back(end);
+  }
+  ends_ = std::move(kept);
+  ends_.push_back(deadline);
+  open_ = static_cast<int>(ends_.size()) - 1;
+  return 0;
+}
+
+void MemoryCallLedger::Finish(double end) {
+  if (open_ < 0) return;
+  ends_[static_cast<size_t>(open_)] = end;  // the truth, even past the deadline
+  open_ = -1;
+}
+
+RateLimiter::RateLimiter(RateLimit limit, WallClock clock, Sleeper sleeper, std::unique_ptr<CallLedger> ledger,
+                         double max_call_seconds)
+    : limit_(limit),
+      clock_(std::move(clock)),
+      sleeper_(std::move(sleeper)),
+      ledger_(ledger ? std::move(ledger) : std::make_unique<MemoryCallLedger>()),
+      max_call_seconds_(std::max(0.0, max_call_seconds)) {}
 
 double RateLimiter::Acquire() {
   double now = clock_();
-  if (limit_.enabled()) {
-    while (true) {
-      while (!calls_.empty() && calls_.front() <= now - limit_.window_seconds) calls_.pop_front();
-      if (static_cast<int>(calls_.size()) < limit_.calls) break;
-      // The oldest call in the window leaves it at front + window.
-      const double wait = calls_.front() + limit_.window_seconds - now;
-      sleeper_(wait);
-      waited_seconds_ += wait;
-      now = std::max(clock_(), now + wait);
-    }
-    calls_.push_back(now);
+  if (!limit_.enabled()) return now;
+  while (true) {
+    const double wait = ledger_->TryStart(now, now + max_call_seconds_, limit_);
+    if (wait <= 0) return now;
+    sleeper_(wait);
+    waited_seconds_ += wait;
+    now = std::max(clock_(), now + wait);
   }
-  return now;
+}
+
+void RateLimiter::Finish() {
+  if (limit_.enabled()) ledger_->Finish(clock_());
 }
 
 }  // namespace evalsuite::flickr

@@ -53,6 +53,7 @@ RetriedResponse GetWithRetry(HttpClient& client, const std::string& url, const H
   for (int attempt = 1; attempt <= attempts; ++attempt) {
     if (hooks.before_attempt) hooks.before_attempt();
     result.response = client.Get(url, options);
+    if (hooks.after_attempt) hooks.after_attempt();
     result.attempts = attempt;
     result.network_seconds += result.response.seconds;
     const bool retry = IsRetryable(result.response) || (hooks.retry_also && hooks.retry_also(result.response));

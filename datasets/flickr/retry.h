@@ -33,6 +33,7 @@ std::string DescribeFailure(const HttpResponse& response);
 
 struct RetryHooks {
   std::function<void()> before_attempt;  // e.g. take a rate-limiter slot: every attempt is a call
+  std::function<void()> after_attempt;   // the attempt has ended, answered or not (the rate limiter's Finish)
   // Asked about a response that is not retryable by transport or status (e.g. a 200 whose JSON is cut off or
   // says "service unavailable"): true retries it with the same backoff.
   std::function<bool(const HttpResponse&)> retry_also;

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "datasets/flickr/crawler.h"
+#include "datasets/flickr/shared_call_ledger.h"
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
 #include "evalsuite/cli/commands.h"
@@ -26,6 +27,7 @@ struct CrawlArgs {
   std::string out;
   std::string endpoint = flickr::kFlickrRestEndpoint;
   std::string rate = "3600/h";
+  std::string rate_ledger;
   std::string classes_file;
   std::string class_range;
   std::string class_list;
@@ -69,6 +71,9 @@ void RunCrawlCommand(const CrawlArgs& args) {
   options.sizes = SplitComma(args.sizes);
   options.endpoint = args.endpoint;
   options.rate = flickr::ParseRateLimit(args.rate);
+  // One ledger per user by default, so that crawls into different folders with one key share the limit.
+  options.rate_ledger =
+      args.rate_ledger.empty() ? flickr::DefaultCallLedgerFile() : std::filesystem::path(args.rate_ledger);
   options.timeout_seconds = args.timeout;
   options.download_threads = args.downloads;
   options.retry.max_attempts = args.retries + 1;
@@ -125,6 +130,9 @@ void RegisterHoldoutCrawlCommand(CLI::App& holdout) {
       ->required();
   c->add_option("--endpoint", args->endpoint, "Flickr REST endpoint (a local server in tests)")->capture_default_str();
   c->add_option("--rate", args->rate, "API call limit: N/h, N/min, N/s, or off")->capture_default_str();
+  c->add_option("--rate-ledger", args->rate_ledger,
+                "SQLite file of this key's API calls, shared by every crawl with the key (default: "
+                "$XDG_STATE_HOME or ~/.local/state, evalsuite/flickr-api-calls.db)");
   c->add_option("--classes", args->classes_file, "Crawl only the wnids listed in FILE (one per line)");
   c->add_option("--class-range", args->class_range, "Crawl only class indices A-B (inclusive)");
   c->add_option("--class-list", args->class_list,

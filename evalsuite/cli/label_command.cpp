@@ -1,22 +1,28 @@
-// evalsuite label serve|agreement|export: the labeling web page over a candidate manifest, agreement between
-// labelers, and the raw label log for other tools. The store defaults to labels.sqlite beside candidates.json.
+// evalsuite label serve|agreement|export|debias: the labeling web page over a candidate manifest (or, with
+// --pass 2, over a frozen holdout for labelers who did not judge its images), agreement between labelers, the
+// raw label log for other tools, and the comparison of the two passes. The store defaults to labels.sqlite
+// beside candidates.json; pass 2's to labels-pass2.sqlite in the holdout folder.
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
 
 #include "datasets/images/candidate_manifest.h"
+#include "datasets/images/holdout_manifest.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "labeling/agreement.h"
@@ -24,6 +30,7 @@
 #include "labeling/label_server.h"
 #include "labeling/label_store.h"
 #include "labeling/safe_path.h"
+#include "labeling/second_pass.h"
 
 namespace evalsuite::cli {
 namespace {
@@ -80,10 +87,31 @@ struct ServeArgs {
   std::vector<std::string> roster;
   std::size_t overlap = 0;
   bool shuffle = false;
+  int pass = 1;
+  std::string holdout;      // pass 2: the frozen holdout
+  std::string pass2_store;  // pass 2: default HOLDOUT/labels-pass2.sqlite
 };
 
+fs::path SecondPassStore(const std::string& holdout, const std::string& given) {
+  return given.empty() ? fs::path(holdout) / labeling::kSecondPassStoreFile : fs::path(given);
+}
+
 void RunServe(const ServeArgs& args) {
-  const datasets::CandidateManifest manifest = datasets::ReadCandidateManifest(args.common.candidates);
+  datasets::CandidateManifest manifest = datasets::ReadCandidateManifest(args.common.candidates);
+  fs::path images_dir = CandidatesDir(args.common.candidates);
+  fs::path store_file = StoreFile(args.common);
+  std::map<std::string, std::set<std::string>> judged_in_pass1;
+  if (args.pass == 2) {
+    if (args.holdout.empty()) throw UsageError("--holdout", "--pass 2 serves a frozen holdout: name its folder");
+    const datasets::Holdout holdout = datasets::ReadHoldout(args.holdout);
+    manifest = labeling::SecondPassManifest(manifest, holdout, args.holdout);
+    LabelStore pass1(ExistingStoreFile(args.common));
+    judged_in_pass1 = labeling::ItemsJudgedBy(labeling::CurrentDecisions(pass1.Events()));
+    images_dir = args.holdout;
+    store_file = SecondPassStore(args.holdout, args.pass2_store);
+  } else if (!args.holdout.empty() || !args.pass2_store.empty()) {
+    throw UsageError("--holdout", "only --pass 2 serves a frozen holdout");
+  }
   std::string problem;
   const auto labeler = labeling::NormalizeLabelerName(args.labeler, problem);
   if (!labeler) throw UsageError("--labeler", problem);
@@ -98,6 +126,7 @@ void RunServe(const ServeArgs& args) {
     options.assignment.roster.push_back(*member);
   }
   options.assignment.overlap = args.overlap;
+  options.assignment.excluded = judged_in_pass1;
   options.assignment.shuffle = args.shuffle || !args.roster.empty();
   options.admin_token = labeling::RandomToken();
   for (const std::string& name : args.allow_hosts) {
@@ -123,7 +152,7 @@ void RunServe(const ServeArgs& args) {
     options.access_token = labeling::RandomToken();  // never serve a non-loopback address unguarded
     std::cout << "No --token given for " << args.bind << ": generated one.\n";
   }
-  LabelStore store(StoreFile(args.common));
+  LabelStore store(store_file);
 
   // Block the stop signals before the server starts its threads, and handle them on one thread with sigwait:
   // stopping the server from a signal handler would not be async-signal-safe.
@@ -133,7 +162,7 @@ void RunServe(const ServeArgs& args) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  labeling::LabelServer server(manifest, CandidatesDir(args.common.candidates), store, options);
+  labeling::LabelServer server(manifest, images_dir, store, options);
   const int port = server.Bind();
   const std::string host = loopback ? (args.bind == "::1" ? "[::1]" : args.bind)
                                     : (args.bind == "0.0.0.0" || args.bind == "::" ? HostName() : args.bind);
@@ -141,8 +170,11 @@ void RunServe(const ServeArgs& args) {
                     "/?labeler=" + labeling::PercentEncode(*labeler, /*keep_slash=*/false);
   if (!options.access_token.empty())
     url += "&token=" + labeling::PercentEncode(options.access_token, /*keep_slash=*/false);
-  std::cout << "Labeling " << server.item_count() << " candidates of " << manifest.classes.size() << " classes as "
-            << *labeler << "\n"
+  std::cout << "Labeling " << server.item_count()
+            << (args.pass == 2 ? " frozen images (pass 2: each labeler gets only "
+                                 "those they did not judge in pass 1)"
+                               : " candidates")
+            << " of " << manifest.classes.size() << " classes as " << *labeler << "\n"
             << "Store: " << store.file().string() << "\n"
             << "Open: " << url << "\n"
             << "Other labelers: the same URL with their own ?labeler=NAME. Stop with Ctrl-C.\n"
@@ -273,10 +305,100 @@ void RunExport(const ExportArgs& args) {
   WriteOutput(args.out, text);
 }
 
+// --- debias -----------------------------------------------------------------------------------------------
+
+struct DebiasArgs {
+  CommonArgs common;
+  std::string holdout;
+  std::string pass2_store;
+  std::string eval;  // holdout eval's JSON: its predictions file gives each model's per-image top-1
+  std::string format = "text";
+  std::string out;
+};
+
+// Each model's per-image top-1 on `holdout`, from the image set of `eval_json` that evaluated this very holdout.
+std::vector<labeling::ModelOutcome> ModelOutcomesFromEval(const fs::path& eval_json, const datasets::Holdout& holdout) {
+  std::ifstream in(eval_json, std::ios::binary);
+  if (!in) throw IoError(eval_json.string(), "cannot read holdout eval's JSON");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(eval_json.string(), std::string("not valid JSON: ") + e.what());
+  }
+  const nlohmann::json sets = doc.is_array() ? doc : nlohmann::json::array({doc});
+  for (const nlohmann::json& set : sets) {
+    if (!set.is_object() || set.value("holdout_version", "") != holdout.version_hash) continue;
+    const std::string predictions_file = set.value("predictions_file", "");
+    if (predictions_file.empty()) {
+      throw InputError(eval_json.string(), "the image set has no predictions_file: run holdout eval with --json");
+    }
+    std::map<std::string, std::size_t> position;
+    for (std::size_t i = 0; i < holdout.items.size(); ++i) position[holdout.items[i].id] = i;
+    std::map<std::string, labeling::ModelOutcome> by_model;
+    for (const nlohmann::json& model : set.value("models", nlohmann::json::array())) {
+      labeling::ModelOutcome& m = by_model[model.value("name", "")];
+      m.name = model.value("name", "");
+      m.group = model.value("group", "");
+      m.top1.assign(holdout.items.size(), -1);
+    }
+    std::ifstream lines(predictions_file, std::ios::binary);
+    if (!lines) throw IoError(predictions_file, "cannot read the predictions file");
+    std::string line;
+    for (std::size_t number = 1; std::getline(lines, line); ++number) {
+      nlohmann::json p;
+      try {
+        p = nlohmann::json::parse(line);
+      } catch (const nlohmann::json::exception&) {
+        throw InputError(predictions_file + ":" + std::to_string(number), "not a JSON line");
+      }
+      if (p.value("image_set", "") != set.value("image_set", "")) continue;
+      const auto model = by_model.find(p.value("model", ""));
+      const auto at = position.find(p.value("id", ""));
+      if (model == by_model.end() || at == position.end() || !p.contains("top1_correct")) continue;
+      model->second.top1[at->second] = p["top1_correct"].get<int>();
+    }
+    std::vector<labeling::ModelOutcome> outcomes;
+    for (auto& [name, outcome] : by_model) outcomes.push_back(std::move(outcome));
+    return outcomes;
+  }
+  throw InputError(eval_json.string(), "no image set evaluated holdout version " + holdout.version_hash.substr(0, 12));
+}
+
+void RunDebias(const DebiasArgs& args) {
+  const datasets::Holdout holdout = datasets::ReadHoldout(args.holdout);
+  const datasets::CandidateManifest pass2_manifest =
+      labeling::SecondPassManifest(datasets::ReadCandidateManifest(args.common.candidates), holdout, args.holdout);
+  const fs::path pass2_file = SecondPassStore(args.holdout, args.pass2_store);
+  if (!fs::exists(pass2_file)) {
+    throw InputError(pass2_file.string(), "no pass-2 labels: run `evalsuite label serve --pass 2` first");
+  }
+  LabelStore pass2(pass2_file);
+  const auto agreement = labeling::ComputeAgreement(pass2_manifest, labeling::CurrentDecisions(pass2.Events()));
+  std::vector<labeling::FrequencyPair> frequencies;
+  for (std::size_t i = 0; i < holdout.items.size(); ++i) {
+    frequencies.push_back({holdout.items[i].frequency, agreement.items[i].selection_frequency()});
+  }
+  std::optional<std::array<double, stats::kFrequencyBins>> target;
+  const nlohmann::json& rule = holdout.rule;
+  if (rule.contains("sampling") && rule["sampling"].contains("reference")) {
+    const nlohmann::json& pooled = rule["sampling"]["reference"]["histogram"]["pooled"];
+    std::array<double, stats::kFrequencyBins> shares{};
+    for (std::size_t b = 0; b < stats::kFrequencyBins && b < pooled.size(); ++b) shares[b] = pooled[b].get<double>();
+    target = shares;
+  }
+  const std::vector<labeling::ModelOutcome> models =
+      args.eval.empty() ? std::vector<labeling::ModelOutcome>{} : ModelOutcomesFromEval(args.eval, holdout);
+  const labeling::SecondPassReport report = labeling::CompareSecondPass(frequencies, models, target);
+  WriteOutput(args.out,
+              args.format == "json" ? labeling::ToJson(report).dump(2) + "\n" : labeling::RenderSecondPassText(report));
+}
+
 }  // namespace
 
 void RegisterLabelCommand(CLI::App& app) {
-  CLI::App* label = app.add_subcommand("label", "Label candidate images in the browser; agreement; export labels");
+  CLI::App* label =
+      app.add_subcommand("label", "Label candidate images in the browser; agreement; export labels; pass 2 debias");
   label->require_subcommand(1);
 
   auto serve_args = std::make_shared<ServeArgs>();
@@ -307,7 +429,32 @@ void RegisterLabelCommand(CLI::App& app) {
   serve->add_option("--allow-host", serve_args->allow_hosts,
                     "A host name the page may be opened under besides IP addresses and localhost (repeatable); "
                     "other Host headers are refused (DNS rebinding)");
+  serve
+      ->add_option("--pass", serve_args->pass,
+                   "2: serve the frozen --holdout again, each image only to labelers who did not judge it in "
+                   "pass 1 (the store named by --store), into --pass2-store")
+      ->check(CLI::IsMember({1, 2}))
+      ->capture_default_str();
+  serve->add_option("--holdout", serve_args->holdout, "Pass 2: the frozen holdout folder");
+  serve->add_option("--pass2-store", serve_args->pass2_store,
+                    "Pass 2: its label store (default: labels-pass2.sqlite in the holdout folder)");
   serve->callback([serve_args] { RunServe(*serve_args); });
+
+  auto debias_args = std::make_shared<DebiasArgs>();
+  CLI::App* debias =
+      label->add_subcommand("debias",
+                            "Pass 1 against pass 2 (label serve --pass 2): the frequency shift, and each model's top-1 "
+                            "corrected for it (Engstrom et al. 2020)");
+  AddCommonOptions(*debias, debias_args->common);
+  debias->add_option("--holdout", debias_args->holdout, "The frozen holdout")->required();
+  debias->add_option("--pass2-store", debias_args->pass2_store, "Pass 2's store (default: in the holdout folder)");
+  debias->add_option("--eval", debias_args->eval,
+                     "holdout eval's --json output for this holdout (its predictions file gives each model's images)");
+  debias->add_option("--format", debias_args->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  debias->add_option("--out", debias_args->out, "Write to FILE instead of standard output");
+  debias->callback([debias_args] { RunDebias(*debias_args); });
 
   auto agreement_args = std::make_shared<AgreementArgs>();
   CLI::App* agreement = label->add_subcommand(

@@ -8,6 +8,7 @@
 #include "datasets/images/holdout_manifest.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/generalization/class_mapping.h"
+#include "evalsuite/generalization/frequency_bins.h"
 #include "evalsuite/generalization/metrics.h"
 
 namespace evalsuite::generalization {
@@ -49,17 +50,20 @@ void WritePredictions(std::ostream& out, const std::string& set_name, const data
       line["error"] = result.images[i].reason;
     } else {
       json top = json::array(), scores = json::array(), names = json::array();
+      int first_class = -1;
       for (int j = 0; j < kTopK; ++j) {
         const int32_t output = result.top[r][i * kTopK + j];
         if (output < 0) break;
         top.push_back(output);
         scores.push_back(result.scores[r][i * kTopK + j]);
         const int cls = output < static_cast<int32_t>(mapping.output_to_class.size()) ? mapping.output_to_class[output] : -1;
+        if (j == 0) first_class = cls;
         names.push_back(cls >= 0 && cls < static_cast<int>(classes.names.size()) ? json(classes.names[cls]) : json());
       }
       line["top5"] = top;
       line["top5_classes"] = names;
       line["scores"] = scores;
+      line["top1_correct"] = first_class == item.class_index ? 1 : 0;  // through the model's class mapping
     }
     out << line.dump() << "\n";
   }
@@ -245,7 +249,30 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
   }
   const json pairs = PairsJson(outcomes, options_.pair_metrics);
   const GroupVerdict verdict = JudgeGeneralization(outcomes, options_.verdict);
+  // A holdout frozen from labels carries each image's selection frequency: accuracy by frequency bin.
+  json frequency_bins = nullptr;
+  bool labeled = false;
+  std::vector<double> frequency;
+  for (const datasets::HoldoutItem& item : holdout.items) {
+    labeled = labeled || (item.labels.is_object() && !item.labels.empty());
+    frequency.push_back(item.frequency);
+  }
+  if (labeled) {
+    frequency_bins =
+        FrequencyBinsJson(outcomes, frequency, options_.verdict.candidate_group, options_.verdict.reference_group);
+  }
+  json selection = {{"rule", holdout.rule.value("rule", "")}};
+  if (holdout.rule.contains("sampling") && holdout.rule["sampling"].is_object()) {
+    const json& s = holdout.rule["sampling"];
+    selection["variant"] = s.value("variant", "");
+    selection["seed"] = s.value("seed", json(nullptr));
+    selection["per_class"] = s.value("per_class", json(nullptr));
+    selection["min_votes"] = s.value("min_votes", json(nullptr));
+    if (s.contains("reference")) selection["reference"] = s["reference"].value("kind", "");
+  }
   return {{"image_set", set_name},
+          {"selection", selection},
+          {"frequency_bins", frequency_bins},
           {"holdout_version", holdout.version_hash},
           {"class_list", holdout.class_list},
           {"images", files.size()},
@@ -264,10 +291,10 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
             {"images_per_second", result.seconds > 0 ? files.size() / result.seconds : 0.0},
             {"threads", options_.pipeline.threads},
             {"batch", options_.pipeline.batch},
-            {"batch_choice", batch_choice_.is_null() ? json{{"batch", options_.pipeline.batch},
-                                                            {"measured", false},
-                                                            {"reason", "given (--batch)"}}
-                                                     : batch_choice_},
+            {"batch_choice",
+             batch_choice_.is_null()
+                 ? json{{"batch", options_.pipeline.batch}, {"measured", false}, {"reason", "given (--batch)"}}
+                 : batch_choice_},
             {"depth", options_.pipeline.depth},
             {"buffer_bytes", result.buffer_bytes}}}};
 }
@@ -291,6 +318,9 @@ std::string SummarizeImageSet(const json& image_set) {
                                                                               : "NO VERDICT";
   text +=
       fmt::format("  verdict: {}: {}\n  test: {}\n", head, verdict.value("statement", ""), verdict.value("test", ""));
+  if (image_set.contains("frequency_bins") && image_set["frequency_bins"].is_object()) {
+    text += SummarizeFrequencyBins(image_set["frequency_bins"]);
+  }
   return text;
 }
 

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 #include "evalsuite/common/sha256.h"
 #include "tests/support/test_support.h"
@@ -376,6 +377,125 @@ TEST_F(LabeledStoreTest, FreezeCopiesTheMajorityImagesWithAVersionedManifest) {
       RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--rule", "frequency>=2", "--out", "x"});
   EXPECT_EQ(bad_rule.exit_code, 2);
   EXPECT_NE(bad_rule.err.find("--rule"), std::string::npos) << bad_rule.err;
+}
+
+// Issue 29: per-class sampling at freeze. Selection frequencies (control left out): tench 1.0, 1.0, 0.5;
+// springer 1.0, 0.0. With the same folder as the reference set, tench's histogram is {0,0,1,0,2} and springer's
+// {1,0,0,0,1}; 3 per class: tench gets all three, springer wants {2,0,0,0,1} (1.5 and 1.5, the tie to the lower
+// bin) but has one image in bin 0: it lacks one there, which the output and the manifest list.
+TEST_F(LabeledStoreTest, FreezeSamplesPerClassAndRecordsVariantSeedReferenceAndShortClasses) {
+  const fs::path out = dir_ / "matched";
+  const auto matched = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling",
+                                     "matched-frequency", "--reference", manifest_.string(), "--per-class", "3",
+                                     "--min-votes", "2", "--seed", "5", "--out", out.string()});
+  ASSERT_EQ(matched.exit_code, 3) << matched.err << matched.out;  // done, with a short class
+  EXPECT_NE(matched.out.find("5 images"), std::string::npos) << matched.out;
+  EXPECT_NE(matched.out.find("[.8,1]: 1 0 1 0 3"), std::string::npos) << matched.out;
+  EXPECT_NE(matched.out.find("n02102040:1"), std::string::npos) << matched.out;
+  const json holdout = json::parse(ReadFile(out / "manifest.json"));
+  EXPECT_EQ(holdout["rule"]["rule"], "sampling:matched-frequency");
+  const json& sampling = holdout["rule"]["sampling"];
+  EXPECT_EQ(sampling["variant"], "matched-frequency");
+  EXPECT_EQ(sampling["seed"], 5);
+  EXPECT_EQ(sampling["per_class"], 3);
+  EXPECT_EQ(sampling["min_votes"], 2);
+  EXPECT_EQ(sampling["reference"]["kind"], "labeled-set");
+  EXPECT_EQ(sampling["reference"]["candidates"], manifest_.string());
+  EXPECT_EQ(sampling["reference"]["images"], 5);
+  EXPECT_EQ(sampling["reference"]["store_sha256"].get<std::string>().size(), 64u);
+  EXPECT_EQ(sampling["reference"]["histogram"]["classes"]["n02102040"], json({1, 0, 0, 0, 1}));
+  ASSERT_EQ(sampling["short_classes"].size(), 1u);
+  EXPECT_EQ(sampling["short_classes"][0]["wnid"], "n02102040");
+  EXPECT_EQ(sampling["short_classes"][0]["lacking_by_bin"], json({1, 0, 0, 0, 0}));
+  EXPECT_EQ(holdout["items"].size(), 5u);
+
+  const auto top = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling", "top:1",
+                                 "--min-votes", "2", "--out", (dir_ / "top").string()});
+  ASSERT_EQ(top.exit_code, 0) << top.err;
+  const json top_holdout = json::parse(ReadFile(dir_ / "top" / "manifest.json"));
+  ASSERT_EQ(top_holdout["items"].size(), 2u);
+  EXPECT_EQ(top_holdout["items"][0]["id"], "n01440764/1");
+  EXPECT_EQ(top_holdout["items"][1]["id"], "n02102040/1");
+  EXPECT_EQ(top_holdout["rule"]["sampling"]["variant"], "top-images");
+
+  const auto no_reference = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling",
+                                          "matched-frequency", "--out", (dir_ / "x").string()});
+  EXPECT_EQ(no_reference.exit_code, 2);
+  EXPECT_NE(no_reference.err.find("--reference"), std::string::npos) << no_reference.err;
+  const auto both = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling", "top",
+                                  "--rule", "majority", "--out", (dir_ / "y").string()});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+}
+
+// Issue 29: the debiasing pass. The majority holdout holds tench 1, tench 2 and springer 1, each judged correct
+// by kim and lee (frequency 1.0). Pass 2 serves them to others only: kim is refused; max and ann judge tench 1
+// incorrect, tench 2 correct, and max springer 1 correct. Pass-2 frequencies 0, 1, 1: mean 2/3, shift -1/3.
+TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsTheShift) {
+  const fs::path holdout = dir_ / "holdout";
+  ASSERT_EQ(RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--rule", "majority",
+                          "--min-labelers", "2", "--out", holdout.string()})
+                .exit_code,
+            0);
+  {
+    ServeProcess server({"--candidates", manifest_.string(), "--pass", "2", "--holdout", holdout.string(), "--labeler",
+                         "max", "--port", "0"});
+    ASSERT_GT(server.port(), 0) << server.output();
+    EXPECT_NE(server.output().find("3 frozen images (pass 2"), std::string::npos) << server.output();
+    const std::string token = PageTokenHeader(server.port());
+    auto post = [&](const std::string& labeler, const std::string& item, const std::string& label) {
+      return Http(server.port(), "POST", "/api/label",
+                  json{{"labeler", labeler}, {"item", item}, {"label", label}}.dump(), {token});
+    };
+    const HttpResponse kim = post("kim", "n01440764/1", "correct");
+    EXPECT_EQ(kim.status, 403) << kim.body;
+    for (const char* labeler : {"max", "ann"}) {
+      EXPECT_EQ(post(labeler, "n01440764/1", "incorrect").status, 200);
+      EXPECT_EQ(post(labeler, "n01440764/2", "correct").status, 200);
+    }
+    EXPECT_EQ(post("max", "n02102040/1", "correct").status, 200);
+    EXPECT_EQ(post("max", "n01440764/3", "correct").status, 400);  // not in the holdout
+    EXPECT_EQ(server.Signal(SIGTERM), 0);
+  }
+  EXPECT_EQ(CountRows(holdout / "labels-pass2.sqlite", "1"), 5);
+  const auto debias = RunEvalsuite(
+      {"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string(), "--format", "json"});
+  ASSERT_EQ(debias.exit_code, 0) << debias.err;
+  const json report = json::parse(debias.out);
+  EXPECT_EQ(report["images_with_pass2"], 3);
+  EXPECT_NEAR(report["mean_frequency_pass1"].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(report["frequency_shift"].get<double>(), -1.0 / 3, 1e-12);
+  // With holdout eval's output (written here by hand: one model, right on tench 1 and springer 1): observed 2/3;
+  // the target is pass 1's histogram (everything in [.8,1]), where pass 2 has tench 2 (wrong) and springer 1
+  // (right): corrected 1/2, bias +1/6. A line of another image set is not counted.
+  const std::string version = json::parse(ReadFile(holdout / "manifest.json"))["version_hash"];
+  std::string lines;
+  for (const auto& [set, id, right] :
+       std::vector<std::tuple<std::string, std::string, int>>{{"holdout", "n01440764/1", 1},
+                                                              {"holdout", "n01440764/2", 0},
+                                                              {"holdout", "n02102040/1", 1},
+                                                              {"other", "n01440764/2", 1}}) {
+    lines += json{{"image_set", set}, {"id", id}, {"model", "m"}, {"top1_correct", right}}.dump() + "\n";
+  }
+  WriteFile(dir_ / "gen.predictions.jsonl", lines);
+  WriteFile(dir_ / "gen.json", json::array({json{{"image_set", "holdout"},
+                                                 {"holdout_version", version},
+                                                 {"predictions_file", (dir_ / "gen.predictions.jsonl").string()},
+                                                 {"models", {{{"name", "m"}, {"group", "tta-optimized"}}}}}})
+                                   .dump());
+  const auto corrected = RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout",
+                                       holdout.string(), "--eval", (dir_ / "gen.json").string(), "--format", "json"});
+  ASSERT_EQ(corrected.exit_code, 0) << corrected.err;
+  const json model = json::parse(corrected.out)["models"][0];
+  EXPECT_EQ(model["name"], "m");
+  EXPECT_NEAR(model["observed_top1"].get<double>(), 2.0 / 3, 1e-12);
+  EXPECT_NEAR(model["corrected_top1"].get<double>(), 0.5, 1e-12);
+  EXPECT_NEAR(model["bias"].get<double>(), 1.0 / 6, 1e-12);
+  const auto text =
+      RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string()});
+  EXPECT_NE(text.out.find("shift -0.333"), std::string::npos) << text.out;
+  EXPECT_EQ(
+      RunEvalsuite({"label", "serve", "--candidates", manifest_.string(), "--pass", "2", "--labeler", "x"}).exit_code,
+      2);  // pass 2 needs --holdout
 }
 
 TEST(LabelCliTest, UsageAndInputErrorsAreClear) {

@@ -108,11 +108,38 @@ TEST(RateLimiterTest, NoMoreThanNCallsInAnyWindow) {
 
 TEST(RateLimiterTest, SeededCallsFromAnEarlierRunCount) {
   FakeTime time;
-  RateLimiter limiter(RateLimit{2, 60}, time.clock(), time.sleeper());
-  limiter.Seed({time.now - 100, time.now - 30, time.now - 10});  // the first is outside the window
+  RateLimiter limiter(RateLimit{2, 60}, time.clock(), time.sleeper(),
+                      std::make_unique<MemoryCallLedger>(
+                          std::vector<double>{time.now - 100, time.now - 30, time.now - 10}));  // the first is outside
   limiter.Acquire();
   ASSERT_EQ(time.sleeps.size(), 1u);
   EXPECT_DOUBLE_EQ(time.sleeps[0], 30.0);  // until the call 30 s ago leaves the 60 s window
+}
+
+// Issue 29, item 5: calls are counted from their end, not their start. A call sent at t that takes 5 s may
+// reach the server at t + 4.9; the call N later must start a full window after that call ended.
+TEST(RateLimiterTest, AWindowIsCountedFromTheEndOfEachCall) {
+  FakeTime time;
+  RateLimiter limiter(RateLimit{2, 60}, time.clock(), time.sleeper());
+  limiter.Acquire();  // t0
+  time.now += 5;      // a slow answer
+  limiter.Finish();   // ended at t0 + 5
+  limiter.Acquire();  // t0 + 5
+  limiter.Finish();
+  const double third = limiter.Acquire();
+  EXPECT_DOUBLE_EQ(third, 1'000'000 + 65);  // counting starts would have allowed t0 + 60
+  EXPECT_EQ(time.sleeps, (std::vector<double>{60}));
+}
+
+TEST(RateLimiterTest, AnUnfinishedCallCountsUntilItsDeadline) {
+  FakeTime time;
+  auto ledger = std::make_unique<MemoryCallLedger>();
+  MemoryCallLedger* raw = ledger.get();
+  EXPECT_EQ(raw->TryStart(time.now, time.now + 30, RateLimit{1, 60}), 0);  // never finished: a killed process
+  EXPECT_DOUBLE_EQ(raw->TryStart(time.now + 1, time.now + 31, RateLimit{1, 60}), 89);
+  EXPECT_DOUBLE_EQ(SecondsUntilSlot({10, 20, 30}, 75, RateLimit{2, 60}), 5);  // the 2nd-newest end leaves at 80
+  EXPECT_EQ(SecondsUntilSlot({10, 20, 30}, 90, RateLimit{2, 60}), 0);         // 10 and 20 have left; 30 remains
+  EXPECT_EQ(SecondsUntilSlot({10}, 70, RateLimit{1, 60}), 0);                 // ended exactly a window ago
 }
 
 TEST(RateLimiterTest, OffNeverWaits) {

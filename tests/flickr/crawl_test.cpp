@@ -8,6 +8,7 @@
 
 #include "datasets/flickr/crawl_state.h"
 #include "datasets/flickr/crawler.h"
+#include "datasets/flickr/shared_call_ledger.h"
 #include "datasets/images/candidate_manifest.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/sha256.h"
@@ -366,8 +367,8 @@ TEST_F(CrawlTest, RateLimitedCallsArePersistedForTheNextRun) {
   const CrawlResult result = RunCrawl(Classes(), options);
   EXPECT_EQ(result.stats.api_calls, 4);
   EXPECT_DOUBLE_EQ(result.stats.rate_wait_seconds, 3600);  // the 4th call waited for the 1st to age out
-  CrawlState state(options.out_dir / kCrawlStateFile);
-  EXPECT_EQ(state.ApiCallsSince(0).size(), 4u);
+  SharedCallLedger ledger(options.out_dir / kCrawlStateFile, ApiKeyFingerprint(kKey));
+  EXPECT_EQ(ledger.CallStarts().size(), 4u);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 #include "labeling/label_store.h"
 #include "tests/support/test_support.h"
@@ -127,6 +128,49 @@ TEST(AgreementTest, OneLabelerHasNoAgreement) {
   EXPECT_TRUE(report.cohen.empty());
   EXPECT_EQ(report.fleiss.items, 0u);
   EXPECT_NE(RenderAgreementText(report).find("needs two or more labelers"), std::string::npos);
+}
+
+// Issue 29: Dawid-Skene beside the majority. Forty items, the even ones truly correct; three careful labelers
+// (a, b, c) each err on a few odd items, and s says "correct" to everything. On an odd item where one careful
+// labeler erred, two say correct (the one who erred and s) and two incorrect: a tie for the majority and a
+// selection frequency of 0.5, but Dawid-Skene knows s's "correct" means nothing and keeps the item out.
+TEST(AgreementTest, DawidSkeneFindsTheLabelerWhoSaysCorrectToEverything) {
+  TempDir dir;
+  LabelStore store(dir / "labels.sqlite");
+  const datasets::CandidateManifest manifest = Manifest(40);
+  const std::map<std::string, std::set<int>> errs = {{"a", {1, 7}}, {"b", {3, 9}}, {"c", {5, 11}}};
+  for (int i = 0; i < 40; ++i) {
+    const std::string id = "i" + std::to_string(i);
+    for (const auto& [labeler, wrong] : errs) {
+      const bool correct = (i % 2 == 0) != (wrong.count(i) > 0);
+      store.AppendLabel(id, labeler, correct ? Label::kCorrect : Label::kIncorrect, 1);
+    }
+    store.AppendLabel(id, "s", Label::kCorrect, 1);
+  }
+  const AgreementReport report = ComputeAgreement(manifest, CurrentDecisions(store.Events()));
+  ASSERT_EQ(report.labelers, (std::vector<std::string>{"a", "b", "c", "s"}));
+  EXPECT_TRUE(report.dawid_skene_converged);
+  EXPECT_NEAR(report.dawid_skene_prior, 0.5, 0.01);
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_FALSE(report.accuracy[j].likely_spammer) << j;
+    EXPECT_NEAR(report.accuracy[j].sensitivity, 1.0, 0.01) << j;
+    EXPECT_NEAR(report.accuracy[j].specificity, 18.0 / 20, 0.01) << j;  // 2 errors on 20 incorrect items
+  }
+  EXPECT_TRUE(report.accuracy[3].likely_spammer);
+  EXPECT_NEAR(report.accuracy[3].sensitivity, 1.0, 1e-3);
+  EXPECT_NEAR(report.accuracy[3].specificity, 0.0, 1e-3);
+  for (int i : {1, 3, 5, 7, 9, 11}) {
+    EXPECT_DOUBLE_EQ(report.items[i].selection_frequency(), 0.5) << i;
+    EXPECT_LT(report.items[i].dawid_skene, 0.5) << i;
+  }
+  for (int i : {0, 2, 38}) EXPECT_GT(report.items[i].dawid_skene, 0.99) << i;
+  for (int i : {13, 39}) EXPECT_LT(report.items[i].dawid_skene, 0.01) << i;
+  const nlohmann::json json = ToJson(report);
+  EXPECT_EQ(json["labeler_accuracy_on_controls"][3]["likely_spammer"], true);
+  EXPECT_NE(RenderAgreementText(report).find("s: no controls judged (40 decisions, 0 unsure on controls); Dawid-Skene "
+                                             "sensitivity 1.000, specificity 0.000 (LIKELY SPAMMER"),
+            std::string::npos)
+      << RenderAgreementText(report);
 }
 
 }  // namespace

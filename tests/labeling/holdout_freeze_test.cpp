@@ -151,6 +151,21 @@ TEST_F(HoldoutFreezeTest, FrequencyRuleAndMinimumLabelers) {
   EXPECT_EQ(four.too_few_labelers, 8u);
 }
 
+// The Dawid-Skene rule keeps what its posterior keeps, and the manifest records each item's posterior.
+TEST_F(HoldoutFreezeTest, DawidSkeneRuleKeepsItemsByTheirPosterior) {
+  const AgreementReport agreement = ComputeAgreement(folder_.manifest, CurrentDecisions(store_.Events()));
+  std::size_t expected = 0;
+  for (std::size_t i = 0; i < agreement.items.size(); ++i) {
+    if (folder_.manifest.items[i].control.empty() && agreement.items[i].dawid_skene >= 0.6) ++expected;
+  }
+  ASSERT_GT(expected, 0u);
+  const FreezeSummary summary = Freeze("dawid-skene>=0.6", 1, dir_ / "ds");
+  EXPECT_EQ(summary.selected, expected);
+  const datasets::Holdout holdout = datasets::ReadHoldout(dir_ / "ds");
+  EXPECT_EQ(holdout.rule["rule"], "dawid-skene>=0.6");
+  for (const auto& item : holdout.items) EXPECT_GE(item.labels.at("dawid_skene").get<double>(), 0.6) << item.id;
+}
+
 TEST_F(HoldoutFreezeTest, RulesAreParsedStrictly) {
   EXPECT_EQ(ParseFreezeRule("majority", 1).kind, FreezeRule::Kind::kMajority);
   const FreezeRule rule = ParseFreezeRule("frequency>=0.7", 2);
@@ -161,6 +176,15 @@ TEST_F(HoldoutFreezeTest, RulesAreParsedStrictly) {
     EXPECT_THROW(ParseFreezeRule(bad, 1), Error) << bad;
   }
   EXPECT_THROW(ParseFreezeRule("majority", 0), Error);
+  const FreezeRule ds = ParseFreezeRule("dawid-skene>=0.9", 1);
+  EXPECT_EQ(ds.kind, FreezeRule::Kind::kDawidSkeneAtLeast);
+  EXPECT_DOUBLE_EQ(ds.min_frequency, 0.9);
+  for (const char* bad : {"dawid-skene>=", "dawid-skene>=2", "dawid-skene>0.9", "dawid_skene>=0.9"}) {
+    EXPECT_THROW(ParseFreezeRule(bad, 1), Error) << bad;
+  }
+  ItemAgreement unvoted;  // no Dawid-Skene estimate: never accepted
+  unvoted.unsure = 2;
+  EXPECT_FALSE(ParseFreezeRule("dawid-skene>=0", 1).Accepts(unvoted));
   // Majority is strict: one correct and one incorrect is a tie, not a majority.
   ItemAgreement tie;
   tie.correct = 1;
