@@ -20,7 +20,7 @@
 #include "evalsuite/generalization/holdout_evaluation.h"
 #include "evalsuite/generalization/model_spec.h"
 #include "evalsuite/generalization/predictions.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 
 namespace evalsuite::cli {
 namespace {

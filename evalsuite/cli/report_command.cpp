@@ -13,7 +13,7 @@
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/hardware_entries_merge.h"
 #include "reports/report.h"

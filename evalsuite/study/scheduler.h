@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "evalsuite/study/progress.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/study_plan.h"
 
 namespace evalsuite::study {

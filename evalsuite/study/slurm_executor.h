@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "evalsuite/study/progress.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/slurm_client.h"
 #include "evalsuite/study/study_plan.h"
 #include "evalsuite/study/study_runner.h"

@@ -10,7 +10,7 @@
 
 #include "evalsuite/study/ceilings_record.h"
 #include "evalsuite/study/progress.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/scheduler.h"
 #include "evalsuite/study/study_plan.h"
 

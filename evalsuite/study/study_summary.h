@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "reports/report_input.h"
 
 namespace evalsuite::study {

@@ -1,4 +1,4 @@
-#include "evalsuite/study/sqlite_db.h"
+#include "evalsuite/store/sqlite_db.h"
 
 #include "evalsuite/common/error.h"
 

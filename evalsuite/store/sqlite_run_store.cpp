@@ -18,9 +18,9 @@
 
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/failure_cause.h"
-#include "evalsuite/study/sqlite_db.h"
+#include "evalsuite/store/sqlite_db.h"
 
 namespace evalsuite::study {
 namespace {
