@@ -26,6 +26,7 @@
 #include "evalsuite/study/slurm_task.h"
 #include "evalsuite/study/study_plan.h"
 #include "evalsuite/study/study_runner.h"
+#include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
 
@@ -65,7 +66,7 @@ std::unique_ptr<study::ProgressReporter> MakeProgress(const std::string& mode) {
 
 void WriteStudyReport(const std::string& store_file, const std::string& study_name, const std::string& out_dir) {
   auto store = study::RunStore::OpenForReading(store_file);
-  study::StudyInfo info = study::ChooseStudy(*store, study_name, store_file);
+  study::StudyInfo info = store::ChooseStudy(*store, study_name, store_file);
   nlohmann::json model = reports::BuildStabilityReport(study::BuildReportInput(*store, {info}));
   reports::WriteReport(model, out_dir);
   std::cout << "report: " << (fs::path(out_dir) / "report.html").string() << " (and report.json, report.md)\n";
@@ -204,7 +205,7 @@ void RegisterStudyCommand(CLI::App& app) {
   cancel->add_option("--store", args->store, "the run store")->capture_default_str();
   cancel->callback([args] {
     auto store = study::RunStore::OpenForReading(args->store);
-    study::StudyInfo info = study::ChooseStudy(*store, args->study, args->store);
+    study::StudyInfo info = store::ChooseStudy(*store, args->study, args->store);
     std::vector<std::string> jobs = study::CancelStudyOnSlurm(study::PlanFromJson(info.plan));
     if (jobs.empty()) {
       std::cout << "study " << info.name << ": no Slurm array of it is queued or running\n";
@@ -236,7 +237,7 @@ void RegisterStudyCommand(CLI::App& app) {
   show->add_option("--store", args->store, "the run store")->capture_default_str();
   show->callback([args] {
     auto store = study::RunStore::OpenForReading(args->store);
-    std::cout << study::FormatStudySummary(*store, study::ChooseStudy(*store, args->study, args->store));
+    std::cout << study::FormatStudySummary(*store, store::ChooseStudy(*store, args->study, args->store));
   });
 }
 

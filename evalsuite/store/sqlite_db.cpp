@@ -2,7 +2,7 @@
 
 #include "evalsuite/common/error.h"
 
-namespace evalsuite::study {
+namespace evalsuite::store {
 
 namespace {
 
@@ -150,4 +150,4 @@ void SqliteTransaction::Commit() {
   done_ = true;
 }
 
-}  // namespace evalsuite::study
+}  // namespace evalsuite::store

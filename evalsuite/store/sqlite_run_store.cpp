@@ -19,10 +19,9 @@
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/store/run_store.h"
-#include "evalsuite/study/failure_cause.h"
 #include "evalsuite/store/sqlite_db.h"
 
-namespace evalsuite::study {
+namespace evalsuite::store {
 namespace {
 
 constexpr int kSchemaVersion = 1;
@@ -401,7 +400,7 @@ class SqliteRunStore : public RunStore {
  private:
   static constexpr const char* kStudyColumns = R"sql(
       SELECT s.id, s.name, s.kind, s.created_at, s.plan, s.environment,
-             (SELECT COUNT(*) FROM runs r WHERE r.study_id = s.id AND r.status != 'incomplete')
+             (SELECT COUNT(*) FROM runs r WHERE r.study_id = s.id AND r.status != 'incomplete')  -- IsFinishedRun
       FROM studies s)sql";
 
   StudyInfo ReadStudy(const SqliteStatement& row) {
@@ -449,9 +448,24 @@ class SqliteRunStore : public RunStore {
 bool IsFinishedRun(const RunRecord& run) { return run.log.status != runlog::RunStatus::kIncomplete; }
 
 bool DidNotRun(const RunRecord& run) {
-  if (run.log.status != runlog::RunStatus::kFailed) return false;
-  return (run.log.points.empty() && run.log.error.rfind(kDidNotRunPrefix, 0) == 0) ||
-         run.log.error.rfind(kEnvironmentPrefix, 0) == 0;
+  return store::DidNotRun(run.log.status == runlog::RunStatus::kFailed, !run.log.points.empty(), run.log.error);
+}
+
+bool IsDoneRun(const RunRecord& run) { return CountOf(StatusOf(run), /*resumable=*/true) == RunCount::kCounted; }
+
+std::string StatusOf(const RunRecord& run) {
+  return DidNotRun(run) ? std::string(kDidNotRunStatus) : runlog::RunStatusName(run.log.status);
+}
+
+RunCount CountOf(const RunRecord& run, const StudyInfo& study) {
+  return CountOf(StatusOf(run), IsResumableSource(study.kind));
+}
+
+stats::RunCurve RunCurveOf(const runlog::RunLog& log) {
+  std::vector<stats::CurvePoint> points;
+  points.reserve(log.points.size());
+  for (const runlog::EvalPoint& p : log.points) points.push_back({p.train_seconds, p.metric});
+  return RunCurveOf(std::move(points), log.train_seconds);
 }
 
 std::unique_ptr<RunStore> RunStore::Open(const std::filesystem::path& file, bool create_if_missing) {
@@ -486,4 +500,4 @@ std::unique_ptr<RunStore> RunStore::OpenForReading(const std::filesystem::path& 
   return std::make_unique<SqliteRunStore>(file, /*read_only=*/true);
 }
 
-}  // namespace evalsuite::study
+}  // namespace evalsuite::store

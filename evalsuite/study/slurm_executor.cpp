@@ -91,7 +91,7 @@ class Coordinator {
     std::vector<RunRecord> stored = store_.LoadRuns(study_id_);
     std::set<std::pair<std::string, int>> finished;
     for (const RunRecord& r : stored) {
-      if (IsFinishedRun(r) && !DidNotRun(r)) finished.insert({r.entry, r.run_index});
+      if (store::IsDoneRun(r)) finished.insert({r.entry, r.run_index});
       if (!r.run_dir.empty()) stored_dirs_.insert(Normal(r.run_dir));
     }
     outcome_.finished_before = CountFinishedPlannedRuns(plan_, stored);

@@ -120,7 +120,7 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
   std::set<std::string> stored_dirs;
   for (const RunRecord& r : stored) {
     // A run that did not run (died before its first evaluation) is run again, under a new attempt.
-    if (IsFinishedRun(r) && !DidNotRun(r)) finished.insert({r.entry, r.run_index});
+    if (store::IsDoneRun(r)) finished.insert({r.entry, r.run_index});
     if (!r.run_dir.empty()) stored_dirs.insert(fs::path(r.run_dir).lexically_normal().string());
   }
   outcome.finished_before = CountFinishedPlannedRuns(plan, stored);
@@ -189,7 +189,7 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
 int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<RunRecord>& runs) {
   std::set<std::pair<std::string, int>> finished;
   for (const RunRecord& r : runs) {
-    if (IsFinishedRun(r) && !DidNotRun(r) && plan.FindRun(r.entry, r.run_index)) {
+    if (store::IsDoneRun(r) && plan.FindRun(r.entry, r.run_index)) {
       finished.insert({r.entry, r.run_index});
     }
   }
