@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/test_hooks.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
@@ -17,6 +18,7 @@ void ConfigureApp(CLI::App& app) {
 }
 
 int RunApp(CLI::App& app, int argc, char** argv) {
+  InstallTestHooks();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

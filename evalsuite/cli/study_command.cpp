@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/test_hooks.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/slurm_executor.h"
 #include "evalsuite/study/slurm_task.h"
@@ -107,6 +108,7 @@ study::StudyRunOptions RunOptions(const StudyArgs& args, study::ProgressReporter
   options.evalsuite_binary = OwnBinary();
   options.progress = progress;
   options.stop = signals.flag();
+  options.before_commit = BeforeCommitHook();
   // The probe needs LibTorch: the front binary hands `machine` to evalsuite-full, in a child of its own.
   const fs::path binary = options.evalsuite_binary;
   options.measure_ceilings = [binary](const study::StudyPlan& plan) {

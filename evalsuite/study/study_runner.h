@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -28,6 +29,9 @@ struct StudyRunOptions {
   // Measures the machine's ceilings once per study when its plan says "measure" and none are recorded yet
   // (ceilings_record.h); null: nothing is measured (a file or "skip" is still recorded).
   CeilingsProbe measure_ceilings;
+  // Runs before each finished run is committed: a seam for tests that kill the study between a run's end and its
+  // commit (the CLI sets it from its test hooks, cli/test_hooks.h). Empty: nothing.
+  std::function<void()> before_commit;
 };
 
 struct StudyOutcome {
