@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/cli/run_app.h"
+#include "evalsuite/cli/light/run_app.h"
 #include "evalsuite/common/onednn_isa_cap.h"
 
 int main(int argc, char** argv) {

@@ -30,7 +30,7 @@ struct StudyRunOptions {
   // (ceilings_record.h); null: nothing is measured (a file or "skip" is still recorded).
   CeilingsProbe measure_ceilings;
   // Runs before each finished run is committed: a seam for tests that kill the study between a run's end and its
-  // commit (the CLI sets it from its test hooks, cli/test_hooks.h). Empty: nothing.
+  // commit (the CLI sets it from its test hooks, cli/light/test_hooks.h). Empty: nothing.
   std::function<void()> before_commit;
 };
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/cli/test_hooks.h"
+#include "evalsuite/cli/light/test_hooks.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/slurm_executor.h"
 #include "evalsuite/study/slurm_task.h"

@@ -1,4 +1,4 @@
-#include "evalsuite/cli/test_hooks.h"
+#include "evalsuite/cli/light/test_hooks.h"
 
 #include <chrono>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "evalsuite/cli/forward_to_full.h"
+#include "evalsuite/cli/light/forward_to_full.h"
 
 #include <unistd.h>
 

@@ -1,10 +1,10 @@
-#include "evalsuite/cli/run_app.h"
+#include "evalsuite/cli/light/run_app.h"
 
 #include <exception>
 #include <iostream>
 
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/cli/test_hooks.h"
+#include "evalsuite/cli/light/test_hooks.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
