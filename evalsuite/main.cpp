@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstring>
 
-#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/command_table.h"
 #include "evalsuite/cli/light/forward_to_full.h"
 #include "evalsuite/cli/light/run_app.h"
 #include "evalsuite/common/onednn_isa_cap.h"
@@ -26,10 +26,6 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "study") == 0) evalsuite::PrepareOneDnnForThisMachine();
   CLI::App app;
   cli::ConfigureApp(app);
-  cli::RegisterEntriesCommand(app);
-  cli::RegisterStudyCommand(app);
-  cli::RegisterReportCommand(app);
-  cli::RegisterImportCommand(app);
-  cli::RegisterLabelCommand(app);
+  cli::AddCommands(app, cli::LightCommands());
   return cli::RunApp(app, argc, argv);
 }

@@ -33,4 +33,11 @@ int RunApp(CLI::App& app, int argc, char** argv) {
   return ExitCode();
 }
 
+namespace {
+int g_exit_code = kExitOk;  // set at most once per process, by the one command that runs
+}  // namespace
+
+void SetExitCode(int code) { g_exit_code = code; }
+int ExitCode() { return g_exit_code; }
+
 }  // namespace evalsuite::cli

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/own_binary.h"
 #include "evalsuite/cli/light/test_hooks.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/slurm_executor.h"
@@ -51,13 +52,6 @@ struct StudyArgs {
   std::optional<int> runs, jobs, threads, epochs, train_subset;
   std::optional<uint64_t> seed;
 };
-
-fs::path OwnBinary() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw IoError("/proc/self/exe", "cannot find the evalsuite binary to run built-in entries");
-  return self;
-}
 
 std::unique_ptr<study::ProgressReporter> MakeProgress(const std::string& mode) {
   if (mode == "none") return study::MakeSilentProgress();
