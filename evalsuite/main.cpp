@@ -26,6 +26,6 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "study") == 0) evalsuite::PrepareOneDnnForThisMachine();
   CLI::App app;
   cli::ConfigureApp(app);
-  cli::AddCommands(app, cli::LightCommands());
+  cli::AddCommands(app, {&cli::LightCommands()});
   return cli::RunApp(app, argc, argv);
 }

@@ -4,10 +4,10 @@
 namespace evalsuite::cli {
 
 const std::vector<Command>& FullOnlyCommands() {
-  static const std::vector<Command> commands = {{"train", RegisterTrainCommand},
-                                                {"holdout", RegisterHoldoutCommand},
-                                                {"machine", RegisterMachineCommand},
-                                                {"latency", RegisterLatencyCommand}};
+  static const std::vector<Command> commands = {{"train", RegisterTrainCommand, 1},
+                                                {"holdout", RegisterHoldoutCommand, 5},
+                                                {"machine", RegisterMachineCommand, 7},
+                                                {"latency", RegisterLatencyCommand, 8}};
   return commands;
 }
 

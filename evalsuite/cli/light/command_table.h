@@ -12,8 +12,9 @@
 namespace evalsuite::cli {
 
 struct Command {
-  const char* name;                  // the first argument that selects it
-  void (*add)(CLI::App& app);        // registers it (and its verbs) with the app
+  const char* name;             // the first argument that selects it
+  void (*add)(CLI::App& app);   // registers it (and its verbs) with the app
+  int help_rank;                // its place in the --help list of the binary that serves it
 };
 
 // import, report, study, label, entries (cli/light/light_commands.cpp).
@@ -25,6 +26,7 @@ const std::vector<Command>& FullOnlyCommands();
 // full binary, which knows every command.
 bool ServedByLightBinary(int argc, char** argv);
 
-void AddCommands(CLI::App& app, const std::vector<Command>& commands);
+// Registers the commands of every table, in help_rank order.
+void AddCommands(CLI::App& app, const std::vector<const std::vector<Command>*>& tables);
 
 }  // namespace evalsuite::cli
