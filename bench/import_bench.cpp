@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "evalsuite/importer/importer.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 
 namespace fs = std::filesystem;
 

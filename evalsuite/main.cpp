@@ -1,13 +1,13 @@
 // evalsuite: can a fast training result be trusted? The front binary. Commands that need neither LibTorch nor
 // OpenCV (import, report, study, label, entries) run here, so they start in milliseconds instead of loading
 // about 290 shared libraries; every other command, and top-level --help, is handed to evalsuite-full beside
-// this binary with the same arguments (see evalsuite/cli/forward_to_full.h).
+// this binary with the same arguments (see evalsuite/cli/light/forward_to_full.h).
 #include <CLI/CLI.hpp>
 #include <cstring>
 
-#include "evalsuite/cli/commands.h"
-#include "evalsuite/cli/forward_to_full.h"
-#include "evalsuite/cli/run_app.h"
+#include "evalsuite/cli/light/command_table.h"
+#include "evalsuite/cli/light/forward_to_full.h"
+#include "evalsuite/cli/light/run_app.h"
 #include "evalsuite/common/onednn_isa_cap.h"
 #include "evalsuite/common/openmp_wait_policy.h"
 
@@ -26,10 +26,6 @@ int main(int argc, char** argv) {
   if (std::strcmp(argv[1], "study") == 0) evalsuite::PrepareOneDnnForThisMachine();
   CLI::App app;
   cli::ConfigureApp(app);
-  cli::RegisterEntriesCommand(app);
-  cli::RegisterStudyCommand(app);
-  cli::RegisterReportCommand(app);
-  cli::RegisterImportCommand(app);
-  cli::RegisterLabelCommand(app);
+  cli::AddCommands(app, {&cli::LightCommands()});
   return cli::RunApp(app, argc, argv);
 }

@@ -3,8 +3,8 @@
 // (see main.cpp); calling it directly works the same.
 #include <CLI/CLI.hpp>
 
-#include "evalsuite/cli/commands.h"
-#include "evalsuite/cli/run_app.h"
+#include "evalsuite/cli/light/command_table.h"
+#include "evalsuite/cli/light/run_app.h"
 #include "evalsuite/common/onednn_isa_cap.h"
 
 int main(int argc, char** argv) {
@@ -14,14 +14,6 @@ int main(int argc, char** argv) {
   CLI::App app;
   namespace cli = evalsuite::cli;
   cli::ConfigureApp(app);
-  cli::RegisterEntriesCommand(app);
-  cli::RegisterTrainCommand(app);
-  cli::RegisterStudyCommand(app);
-  cli::RegisterReportCommand(app);
-  cli::RegisterImportCommand(app);
-  cli::RegisterHoldoutCommand(app);
-  cli::RegisterLabelCommand(app);
-  cli::RegisterMachineCommand(app);
-  cli::RegisterLatencyCommand(app);
+  cli::AddCommands(app, {&cli::LightCommands(), &cli::FullOnlyCommands()});
   return cli::RunApp(app, argc, argv);
 }

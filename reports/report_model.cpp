@@ -7,6 +7,7 @@
 #include "reports/hardware_ceilings.h"
 #include "reports/hardware_section.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/store/run_counting.h"
 #include <fmt/format.h>
 
 #include "reports/cost_section.h"
@@ -23,26 +24,14 @@ namespace evalsuite::reports {
 namespace {
 using nlohmann::json;
 
-// An incomplete run was interrupted together with the study (resume reruns it under the same index), so it is
-// shown but left out of the statistics: counting it would blame the entry for the operator's kill.
-// A run that did not run (its process died before its first evaluation: SIGILL, command not found, ...) says
-// nothing about the entry's training either: shown with its cause, never counted as a failed training run.
-// An imported run without its end is different: nothing will resume it, and MLPerf's rule (the result summarizer)
-// scores it as a run that did not succeed, so it counts (as not reached unless its log shows the target). One rule
-// for every figure of an imported entry, the olympic mean included (the importer's olympic_minutes agrees).
+// Which runs count is store/run_counting.h's rule, the same `study show`, resume and the holdout ask: an interrupted
+// study run (resume reruns it) and a run that did not run are shown but left out; an imported run without its end
+// counts (MLPerf's rule).
 bool CountsInStatistics(const RunInput& run, const std::string& source) {
-  if (run.status == "did_not_run") return false;
-  return run.status != "incomplete" || source != "study";
+  return store::CountsInStatistics(run.status, store::IsResumableSource(source));
 }
 
-stats::RunCurve ToRunCurve(const RunInput& run) {
-  stats::RunCurve curve;
-  curve.points = run.points;
-  // A run log without an end record has time_spent 0; its last evaluation is the best known lower bound.
-  double last_time = run.points.empty() ? 0.0 : run.points.back().time;
-  curve.time_spent = std::max(run.time_spent, last_time);
-  return curve;
-}
+stats::RunCurve ToRunCurve(const RunInput& run) { return store::RunCurveOf(run.points, run.time_spent); }
 
 bool HasEpochs(const RunInput& run) { return !run.points.empty() && run.epochs.size() == run.points.size(); }
 
@@ -205,7 +194,9 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     if (!curves.empty()) compared.push_back({entry.name, entry.metric, entry.time_unit, entry.threshold, at_target.tta});
     std::vector<const RunInput*> did_not_run;
     for (const RunInput& run : entry.runs) {
-      if (run.status == "did_not_run") did_not_run.push_back(&run);
+      if (store::CountOf(run.status, store::IsResumableSource(entry.source)) == store::RunCount::kDidNotRun) {
+        did_not_run.push_back(&run);
+      }
     }
     if (!did_not_run.empty()) {
       std::string first = did_not_run.front()->error;

@@ -26,7 +26,10 @@ std::optional<uint64_t> PHash(const cv::Mat& image, std::string* reason) {
   try {
     cv::Mat hash;
     cv::img_hash::PHash::create()->compute(image, hash);
-    if (hash.total() != 8 || hash.type() != CV_8U) throw std::runtime_error("unexpected PHash size");
+    if (hash.total() != 8 || hash.type() != CV_8U) {  // OpenCV's contract broken: this image is skipped with why
+      if (reason != nullptr) *reason = "PHash gave a hash of unexpected size";
+      return std::nullopt;
+    }
     uint64_t bits = 0;
     for (int i = 0; i < 8; ++i) bits = (bits << 8) | hash.at<uint8_t>(i);
     return bits;

@@ -20,7 +20,9 @@
 #include "evalsuite/generalization/holdout_evaluation.h"
 #include "evalsuite/generalization/model_spec.h"
 #include "evalsuite/generalization/predictions.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_models.h"
+#include "evalsuite/store/run_store.h"
+#include "evalsuite/store/study_choice.h"
 
 namespace evalsuite::cli {
 namespace {
@@ -49,50 +51,28 @@ struct HoldoutEvalArgs {
   bool no_optimize = false;
 };
 
-// The TTA-optimized models of a study: <run_dir>/model/<which>.pt of each finished run, named
-// <entry>-run<index>; the latest finished attempt of each (entry, run index) is used.
+// The TTA-optimized models of a study: <run_dir>/model/<which>.pt of each run the report counts, named
+// <entry>-run<index> (store/run_models.h chooses them).
 std::vector<generalization::ModelSpec> ModelsFromStore(const HoldoutEvalArgs& args) {
   std::unique_ptr<study::RunStore> store = study::RunStore::OpenForReading(args.store);
-  std::optional<study::StudyInfo> info;
-  if (!args.study.empty()) {
-    info = store->FindStudy(args.study);
-    if (!info) throw UsageError("--study", "no study \"" + args.study + "\" in " + args.store);
-  } else {
-    std::vector<study::StudyInfo> studies;
-    for (const study::StudyInfo& s : store->ListStudies()) {
-      if (s.kind == "study") studies.push_back(s);
-    }
-    if (studies.size() != 1) {
-      std::string names;
-      for (const auto& s : studies) names += (names.empty() ? "" : ", ") + s.name;
-      throw UsageError("--study", fmt::format("{} has {} studies{}{}: name one", args.store, studies.size(),
-                                              names.empty() ? "" : ": ", names));
-    }
-    info = studies[0];
-  }
-  std::map<std::pair<std::string, int>, study::RunRecord> latest;
-  for (study::RunRecord& run : store->LoadRuns(info->id)) {
-    if (!study::IsFinishedRun(run) || run.run_dir.empty()) continue;
-    latest[{run.entry, run.run_index}] = std::move(run);  // attempts come in order: the last one wins
-  }
+  // Without --study, the only study the store ran (imports leave no models): evaluating the latest of several
+  // would be a guess.
+  const study::StudyInfo info =
+      store::ChooseStudy(*store, args.study, args.store, {/*kind=*/"study", /*only_one=*/true, "--study"});
+  const store::RunModelSelection selection = store::SelectRunModels(*store, info, args.which);
   std::vector<generalization::ModelSpec> models;
-  size_t without_model = 0;
-  for (const auto& [key, run] : latest) {
-    const std::filesystem::path file = std::filesystem::path(run.run_dir) / "model" / (args.which + ".pt");
-    if (!std::filesystem::exists(file)) {
-      ++without_model;
-      continue;
-    }
+  for (const store::RunModelFile& run : selection.models) {
     generalization::ModelSpec spec;
     spec.name = fmt::format("{}-run{}", run.entry, run.run_index);
     spec.group = generalization::kGroupTtaOptimized;
-    spec.file = file;
+    spec.file = run.file;
     generalization::ApplySidecar(&spec);
     models.push_back(std::move(spec));
   }
-  std::cerr << fmt::format("study {}: {} run model{} ({}.pt){}\n", info->name, models.size(),
+  const int without_model = selection.counted_without_model;
+  std::cerr << fmt::format("study {}: {} run model{} ({}.pt){}\n", info.name, models.size(),
                            models.size() == 1 ? "" : "s", args.which,
-                           without_model ? fmt::format("; {} finished run{} without one (not reached, or models not "
+                           without_model ? fmt::format("; {} counted run{} without one (not reached, or models not "
                                                        "kept)",
                                                        without_model, without_model == 1 ? "" : "s")
                                          : "");

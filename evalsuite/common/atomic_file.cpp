@@ -4,10 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
-#include <cstdlib>
 #include <cstring>
-#include <thread>
 
 #include "evalsuite/common/error.h"
 
@@ -16,10 +13,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// For tests of kills mid-write: EVALSUITE_TEST_WRITE_PAUSE_MS pauses after each MiB written (a slow disk).
-int TestPauseMs() {
-  const char* value = std::getenv("EVALSUITE_TEST_WRITE_PAUSE_MS");
-  return value == nullptr ? 0 : std::atoi(value);
+std::function<void()>& AfterChunkWritten() {
+  static std::function<void()> hook;
+  return hook;
 }
 
 fs::path TemporaryFor(const fs::path& file) {
@@ -29,7 +25,7 @@ fs::path TemporaryFor(const fs::path& file) {
 void WriteAndSync(const fs::path& temporary, const std::string& text) {
   const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw IoError(temporary.string(), std::string("cannot write: ") + std::strerror(errno));
-  const int pause_ms = TestPauseMs();
+  const std::function<void()>& after_chunk = AfterChunkWritten();
   size_t done = 0;
   while (done < text.size()) {
     const size_t chunk = std::min<size_t>(text.size() - done, 1 << 20);
@@ -42,7 +38,7 @@ void WriteAndSync(const fs::path& temporary, const std::string& text) {
       throw IoError(temporary.string(), "write failed: " + reason);
     }
     done += static_cast<size_t>(n);
-    if (pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+    if (after_chunk) after_chunk();
   }
   if (fsync(fd) != 0 || close(fd) != 0) {
     const std::string reason = std::strerror(errno);
@@ -59,6 +55,8 @@ void SyncFolder(const fs::path& folder) {
 }
 
 }  // namespace
+
+void SetAfterChunkWrittenForTests(std::function<void()> hook) { AfterChunkWritten() = std::move(hook); }
 
 void WriteFilesAtomically(const std::vector<std::pair<fs::path, std::string>>& files) {
   std::vector<fs::path> temporaries;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,5 +18,9 @@ void WriteFileAtomically(const std::filesystem::path& file, const std::string& t
 // first, then all are renamed in a row, so a kill while writing leaves every old file, and only a kill between
 // two renames (microseconds) can leave a mix.
 void WriteFilesAtomically(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
+
+// A seam for tests of kills mid-write (a slow disk): `hook` runs after each MiB written. Process-wide; the binary
+// sets it once at start-up from its test hooks (cli/light/test_hooks.h), before any write. Empty (the default): nothing.
+void SetAfterChunkWrittenForTests(std::function<void()> hook);
 
 }  // namespace evalsuite

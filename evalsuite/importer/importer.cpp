@@ -15,7 +15,7 @@
 #include "evalsuite/runlog/dawnbench_log.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/runlog/mlperf_log.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 
 namespace evalsuite::importer {
 namespace fs = std::filesystem;

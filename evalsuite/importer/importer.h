@@ -17,8 +17,11 @@
 #include "evalsuite/importer/rcp_check.h"
 #include "evalsuite/runlog/run_log.h"
 
-namespace evalsuite::study {
+namespace evalsuite::store {
 class RunStore;
+}
+namespace evalsuite::study {
+using store::RunStore;
 }
 
 namespace evalsuite::importer {

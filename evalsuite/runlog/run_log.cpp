@@ -27,15 +27,6 @@ std::optional<RunStatus> ParseRunStatus(const std::string& name) {
   return std::nullopt;
 }
 
-stats::RunCurve ToRunCurve(const RunLog& run) {
-  stats::RunCurve curve;
-  curve.points.reserve(run.points.size());
-  for (const EvalPoint& p : run.points) curve.points.push_back({p.train_seconds, p.metric});
-  curve.time_spent = run.train_seconds;
-  if (curve.time_spent <= 0 && !run.points.empty()) curve.time_spent = run.points.back().train_seconds;
-  return curve;
-}
-
 std::string FormatEpoch(double epoch) {
   if (!std::isfinite(epoch)) return fmt::format("{}", epoch);
   const double whole = std::round(epoch);

@@ -45,7 +45,4 @@ struct RunLog {
   nlohmann::json hardware;
 };
 
-// The curve stats/ works on: time = train_seconds, metric = metric.
-stats::RunCurve ToRunCurve(const RunLog& run);
-
 }  // namespace evalsuite::runlog

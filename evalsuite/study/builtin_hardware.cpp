@@ -13,7 +13,7 @@ std::optional<nlohmann::json> BuiltinHardwareEntry(const std::string& entry, con
   std::vector<const RunRecord*> measured;
   for (const RunRecord& run : runs) {
     const nlohmann::json& h = run.log.hardware;
-    if (IsFinishedRun(run) && !DidNotRun(run) && h.is_object() && h.value("achieved_flops", 0.0) > 0) {
+    if (store::IsDoneRun(run) && h.is_object() && h.value("achieved_flops", 0.0) > 0) {
       measured.push_back(&run);
     }
   }

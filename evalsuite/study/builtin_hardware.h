@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 
 namespace evalsuite::study {
 

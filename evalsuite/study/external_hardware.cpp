@@ -59,7 +59,7 @@ std::optional<json> ExternalHardwareEntry(const std::string& entry, const std::v
   json run_rows = json::array();
   std::vector<double> rates;
   for (const RunRecord& run : runs) {
-    if (!IsFinishedRun(run) || DidNotRun(run)) continue;
+    if (!store::IsDoneRun(run)) continue;
     const runlog::DeclaredHardware d = runlog::ReadDeclaredHardware(run.log.header, "", nullptr);
     if (!d.Declared()) continue;
     if (!declared) declared = d;

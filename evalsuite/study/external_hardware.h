@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 
 namespace evalsuite::study {
 

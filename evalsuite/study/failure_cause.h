@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "evalsuite/store/run_counting.h"
 #include "evalsuite/study/child_process.h"
 
 namespace evalsuite::study {
@@ -24,11 +25,9 @@ FailureCause DescribeFailure(const ChildExit& exit, bool timed_out, const std::s
 // it can't be read. Compared before and after a run to tell an OOM kill from another SIGKILL.
 std::optional<long> OomKillCount();
 
-// The prefix of a stored error that marks a run which died before its first evaluation.
-constexpr const char* kDidNotRunPrefix = "did not run: ";
-// The prefix that marks a run which trained and then died of its environment (a full disk, no memory): like a run
-// that did not run, it is left out of the statistics and run again by resume.
-constexpr const char* kEnvironmentPrefix = "died of its environment: ";
+// The prefixes of a stored error that mark a run which did not run, or died of its environment (run_counting.h).
+using store::kDidNotRunPrefix;
+using store::kEnvironmentPrefix;
 
 // A stored error of a run that DidNotRun, without its prefix; `label` gets "DID NOT RUN" or "DIED OF ITS
 // ENVIRONMENT".

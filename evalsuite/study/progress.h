@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 
 namespace evalsuite::study {
 

@@ -216,7 +216,7 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
   if (!had_end_record && format && format->has_end_record(entry)) {
     record.log.warnings.push_back(RunLogPath(entry, run_dir).string() + ": no end record");
   }
-  stats::RunCurve curve = runlog::ToRunCurve(record.log);
+  stats::RunCurve curve = store::RunCurveOf(record.log);
   record.log.status =
       stats::TimeToTarget(curve.points, entry.threshold) ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
   return record;

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "evalsuite/study/child_process.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/study_plan.h"
 
 namespace evalsuite::study {

@@ -3,11 +3,9 @@
 #include <sched.h>
 #include <signal.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <list>
 #include <memory>
-#include <thread>
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/failure_cause.h"
@@ -17,18 +15,14 @@
 namespace evalsuite::study {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
 struct Running {
   const PendingRun* pending = nullptr;
   const PlannedEntry* entry = nullptr;
   std::unique_ptr<ChildProcess> child;
-  Clock::time_point started;
+  double started = 0;  // on SchedulerConfig::now
   bool timed_out = false;
   std::optional<long> oom_kills_at_start;  // the cgroup's OOM kill count when the run started
-  std::optional<Clock::time_point> term_sent;
+  std::optional<double> term_sent;
   LogProgress progress;
   std::vector<std::string> devices;  // its slot: taken from the free pools at start, given back at its end
   std::vector<int> cpus;
@@ -105,7 +99,7 @@ void RecordSlot(RunRecord& record, Running& r) {
   if (r.gpu) record.execution["gpu"] = r.gpu->Finish();
 }
 
-RunningRunView View(const Running& r) {
+RunningRunView View(const Running& r, double now) {
   RunningRunView view;
   view.entry = r.pending->run.entry;
   view.index = r.pending->run.index;
@@ -113,16 +107,16 @@ RunningRunView View(const Running& r) {
   view.epochs_budget = r.entry->epochs;
   view.epoch = r.progress.epoch;
   view.metric = r.progress.metric;
-  view.seconds = SecondsSince(r.started);
+  view.seconds = now - r.started;
   return view;
 }
 
 // SIGTERM first so an entry can flush its log; SIGKILL once the grace period is over.
-void Escalate(Running& r, double grace_seconds) {
+void Escalate(Running& r, double grace_seconds, double now) {
   if (!r.term_sent) {
     r.child->Signal(SIGTERM);
-    r.term_sent = Clock::now();
-  } else if (SecondsSince(*r.term_sent) >= grace_seconds) {
+    r.term_sent = now;
+  } else if (now - *r.term_sent >= grace_seconds) {
     r.child->Signal(SIGKILL);
   }
 }
@@ -142,8 +136,18 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
   Slots slots = PlanSlots(plan);
   std::list<Running> running;
   std::size_t next = 0;
-  Clock::time_point last_progress = Clock::now() - std::chrono::hours(1);
+  double last_progress = config.now() - 3600;
   auto stopping = [&] { return stop && stop->load(); };
+  // A child that ended: its record (with its slot and GPU figures) handed over, its slot given back.
+  auto finish = [&](std::list<Running>::iterator it, const ChildExit& exit) {
+    const ChildOutcome outcome{exit, it->timed_out, config.now() - it->started, OomKilledDuring(*it)};
+    RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
+    RecordSlot(record, *it);
+    slots.GiveBack(*it);
+    on_finished(record);
+    progress.RunFinished(record, outcome.wall_seconds);
+    return running.erase(it);
+  };
 
   while (next < pending.size() || !running.empty()) {
     if (stopping()) break;
@@ -157,7 +161,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       Running r;
       r.pending = &p;
       r.entry = entry;
-      r.started = Clock::now();
+      r.started = config.now();
       r.oom_kills_at_start = OomKillCount();
       slots.Take(r);
       r.child = std::make_unique<ChildProcess>(
@@ -168,39 +172,34 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       r.gpu = std::make_unique<GpuSampler>(gpu);
       r.gpu->Poll();
       running.push_back(std::move(r));
-      progress.RunStarted(View(running.back()));
+      progress.RunStarted(View(running.back(), config.now()));
     }
 
     for (auto it = running.begin(); it != running.end();) {
       std::optional<ChildExit> exit = it->child->Poll();
       if (!exit) {
         it->gpu->Poll();
-        if (it->entry->timeout_seconds > 0 && SecondsSince(it->started) > it->entry->timeout_seconds) {
+        const double now = config.now();
+        if (it->entry->timeout_seconds > 0 && now - it->started > it->entry->timeout_seconds) {
           it->timed_out = true;
-          Escalate(*it, config.kill_grace_seconds);
+          Escalate(*it, config.kill_grace_seconds, now);
         }
         ++it;
         continue;
       }
-      ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started), OomKilledDuring(*it)};
-      RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
-      RecordSlot(record, *it);
-      slots.GiveBack(*it);
-      on_finished(record);
-      progress.RunFinished(record, outcome.wall_seconds);
-      it = running.erase(it);
+      it = finish(it, *exit);
     }
 
-    if (SecondsSince(last_progress) >= config.progress_seconds) {
-      last_progress = Clock::now();
+    if (const double now = config.now(); now - last_progress >= config.progress_seconds) {
+      last_progress = now;
       std::vector<RunningRunView> views;
       for (auto& r : running) {
         r.progress = PeekRunProgress(*r.entry, r.pending->run_dir);
-        views.push_back(View(r));
+        views.push_back(View(r, now));
       }
       if (!running.empty()) progress.Update(views);
     }
-    std::this_thread::sleep_for(std::chrono::duration<double>(config.poll_seconds));
+    config.sleep(config.poll_seconds);
   }
 
   if (!stopping() && running.empty()) return true;
@@ -208,23 +207,17 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
   // what each had written as an incomplete attempt.
   for (auto it = running.begin(); it != running.end();) {
     if (std::optional<ChildExit> exit = it->child->Poll()) {
-      ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started), OomKilledDuring(*it)};
-      RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
-      RecordSlot(record, *it);
-      slots.GiveBack(*it);
-      on_finished(record);
-      progress.RunFinished(record, outcome.wall_seconds);
-      it = running.erase(it);
+      it = finish(it, *exit);
     } else {
       ++it;
     }
   }
-  for (auto& r : running) Escalate(r, config.kill_grace_seconds);
+  for (auto& r : running) Escalate(r, config.kill_grace_seconds, config.now());
   for (auto& r : running) {
-    Clock::time_point waited = Clock::now();
+    const double waited = config.now();
     while (!r.child->Poll()) {
-      if (SecondsSince(waited) >= config.kill_grace_seconds) r.child->Signal(SIGKILL);
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (config.now() - waited >= config.kill_grace_seconds) r.child->Signal(SIGKILL);
+      config.sleep(0.02);
     }
     RunRecord record = CollectInterruptedRun(plan, *r.entry, r.pending->run, r.pending->run_dir,
                                              "interrupted: the study was stopped before this run ended");

@@ -9,8 +9,9 @@
 #include <functional>
 #include <vector>
 
+#include "evalsuite/common/clock.h"
 #include "evalsuite/study/progress.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/study_plan.h"
 
 namespace evalsuite::study {
@@ -26,6 +27,9 @@ struct SchedulerConfig {
   double poll_seconds = 0.05;              // how often ended children are looked for
   double progress_seconds = 0.5;           // how often logs are tailed for the live line
   double kill_grace_seconds = 2;           // SIGTERM, then SIGKILL after this long
+  // The loop's clock and sleep, as values (common/clock.h): tests may pass their own.
+  SteadyClock now = SteadyNowSeconds;
+  Sleeper sleep = RealSleep;
 };
 
 // Returns true when every pending run ran; false when stopped by `stop` (then every started run was handed to

@@ -77,10 +77,9 @@ std::string QuoteForShell(const std::string& text) {
 
 class Coordinator {
  public:
-  Coordinator(RunStore& store, int64_t study_id, const StudyPlan& plan, const StudyRunOptions& options,
+  Coordinator(RunRecorder& recorder, const StudyPlan& plan, const StudyRunOptions& options,
               ProgressReporter& progress, StudyOutcome& outcome)
-      : store_(store),
-        study_id_(study_id),
+      : recorder_(recorder),
         plan_(plan),
         options_(options),
         progress_(progress),
@@ -88,14 +87,6 @@ class Coordinator {
         client_(SlurmDir(plan) / "commands") {}
 
   bool Run() {
-    std::vector<RunRecord> stored = store_.LoadRuns(study_id_);
-    std::set<std::pair<std::string, int>> finished;
-    for (const RunRecord& r : stored) {
-      if (IsFinishedRun(r) && !DidNotRun(r)) finished.insert({r.entry, r.run_index});
-      if (!r.run_dir.empty()) stored_dirs_.insert(Normal(r.run_dir));
-    }
-    outcome_.finished_before = CountFinishedPlannedRuns(plan_, stored);
-
     std::vector<ArrayManifest> manifests = ReadManifests(plan_);
     next_sequence_ = static_cast<int>(manifests.size()) + 1;
     std::map<std::string, TaskRef> owner;  // run folder -> the latest array task that runs it
@@ -109,7 +100,7 @@ class Coordinator {
 
     std::vector<ArrayTask> missing;
     for (const PlannedRun& run : plan_.schedule) {
-      if (finished.count({run.entry, run.index})) continue;
+      if (recorder_.IsDone(run)) continue;
       const PlannedEntry& entry = *plan_.FindEntry(run.entry);
       bool done = false, watching = false;
       int attempt = 0;
@@ -122,18 +113,10 @@ class Coordinator {
           break;
         }
         if (!Exists(dir)) break;
-        if (stored_dirs_.count(Normal(dir))) continue;
+        if (recorder_.IsRecorded(dir)) continue;
         std::optional<TaskRef> task;
         if (own != owner.end()) task = own->second;
-        RunRecord record = ConcludeEnded(entry, run, dir, task);
-        store_.InsertRun(study_id_, record);
-        stored_dirs_.insert(Normal(dir));
-        if (IsFinishedRun(record)) {
-          ++outcome_.ingested_on_resume;
-          done = !DidNotRun(record);
-        } else {
-          ++outcome_.interrupted_kept;
-        }
+        done = recorder_.RecordLeftover(ConcludeEnded(entry, run, dir, task)) || done;
       }
       if (!done && !watching) missing.push_back({run, RunDirFor(plan_, run.entry, run.index, attempt)});
     }
@@ -195,7 +178,7 @@ class Coordinator {
   fs::path NextRunDir(const PlannedRun& run) const {
     for (int attempt = 0;; ++attempt) {
       fs::path dir = RunDirFor(plan_, run.entry, run.index, attempt);
-      if (!Exists(dir) && !stored_dirs_.count(Normal(dir))) return dir;
+      if (!Exists(dir) && !recorder_.IsRecorded(dir)) return dir;
     }
   }
 
@@ -204,13 +187,11 @@ class Coordinator {
     for (int n = 1;; ++n) {
       fs::path aside = run_dir.string() + ".requeued-" + std::to_string(n);
       if (!Exists(aside)) break;
-      if (stored_dirs_.count(Normal(aside))) continue;
+      if (recorder_.IsRecorded(aside)) continue;
       RunRecord record = CollectInterruptedRun(plan_, entry, run, aside,
                                                "requeued by Slurm: this try was cut short and the task started again");
       record.execution = {{"executor", kSlurmExecutor}, {"slurm", SlurmFacts(aside)}};
-      store_.InsertRun(study_id_, record);
-      stored_dirs_.insert(Normal(aside));
-      ++outcome_.interrupted_kept;
+      recorder_.Record(record);
     }
   }
 
@@ -226,16 +207,8 @@ class Coordinator {
   }
 
   void Record(const RunRecord& record) {
-    store_.InsertRun(study_id_, record);
-    stored_dirs_.insert(Normal(record.run_dir));
-    if (!IsFinishedRun(record)) {
-      ++outcome_.interrupted_kept;
-      return;
-    }
-    ++outcome_.ran;
-    if (record.log.status == runlog::RunStatus::kFailed) ++outcome_.failed;
-    if (DidNotRun(record)) ++outcome_.did_not_run;
-    progress_.RunFinished(record, record.log.wall_seconds);
+    recorder_.Record(record);
+    if (IsFinishedRun(record)) progress_.RunFinished(record, record.log.wall_seconds);
   }
 
   RunningRunView View(const Watched& w) const {
@@ -310,14 +283,12 @@ class Coordinator {
     return true;
   }
 
-  RunStore& store_;
-  int64_t study_id_;
+  RunRecorder& recorder_;
   const StudyPlan& plan_;
   const StudyRunOptions& options_;
   ProgressReporter& progress_;
   StudyOutcome& outcome_;
   SlurmClient client_;
-  std::set<std::string> stored_dirs_;
   std::list<Watched> watched_;
   std::set<std::pair<std::string, int>> resubmitted_;
   int next_sequence_ = 1;
@@ -400,10 +371,11 @@ RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntry& entr
   return record;
 }
 
-bool ExecuteOnSlurm(RunStore& store, int64_t study_id, const StudyPlan& plan, const StudyRunOptions& options,
+bool ExecuteOnSlurm(RunRecorder& recorder, const StudyPlan& plan, const StudyRunOptions& options,
                     ProgressReporter& progress, StudyOutcome& outcome) {
-  Coordinator coordinator(store, study_id, plan, options, progress, outcome);
-  return coordinator.Run();
+  Coordinator coordinator(recorder, plan, options, progress, outcome);
+  // Cancelled, preempted or never-started tasks leave runs missing: `study resume` submits them again.
+  return coordinator.Run() && recorder.DonePlannedRuns() == static_cast<int>(plan.schedule.size());
 }
 
 std::vector<std::string> CancelStudyOnSlurm(const StudyPlan& plan) {

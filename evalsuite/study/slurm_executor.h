@@ -11,16 +11,17 @@
 #include <vector>
 
 #include "evalsuite/study/progress.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/study/run_recorder.h"
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/slurm_client.h"
 #include "evalsuite/study/study_plan.h"
 #include "evalsuite/study/study_runner.h"
 
 namespace evalsuite::study {
 
-// Runs (or continues) the study's missing runs on Slurm; fills the outcome's counters. Returns false when stopped
-// by `options.stop` (the submitted tasks keep running).
-bool ExecuteOnSlurm(RunStore& store, int64_t study_id, const StudyPlan& plan, const StudyRunOptions& options,
+// Runs (or continues) the study's missing runs on Slurm, handing every attempt to the recorder. Returns false when
+// stopped by `options.stop` (the submitted tasks keep running) or when planned runs are still missing.
+bool ExecuteOnSlurm(RunRecorder& recorder, const StudyPlan& plan, const StudyRunOptions& options,
                     ProgressReporter& progress, StudyOutcome& outcome);
 
 // The record of an array task whose run folder has no end record and which left Slurm's queue: what its log holds,

@@ -13,12 +13,12 @@
 #include <thread>
 
 #include "evalsuite/common/error.h"
-#include "evalsuite/study/builtin_entries.h"
+#include "evalsuite/study/builtin_entry_lookup.h"
 #include "evalsuite/study/ceilings_record.h"
 #include "evalsuite/study/command_template.h"
 #include "evalsuite/study/log_formats.h"
 #include "evalsuite/study/regex_log_keys.h"
-#include "evalsuite/study/seeds.h"
+#include "evalsuite/study/plan_seeds.h"
 
 namespace evalsuite::study {
 namespace {

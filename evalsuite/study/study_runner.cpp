@@ -1,11 +1,5 @@
 #include "evalsuite/study/study_runner.h"
 
-#include <thread>
-
-#include <cstdlib>
-
-#include <chrono>
-
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -17,8 +11,8 @@
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/entries/builtin_entries.h"
-#include "evalsuite/study/run_execution.h"
-#include "evalsuite/study/slurm_executor.h"
+#include "evalsuite/study/executor.h"
+#include "evalsuite/study/run_recorder.h"
 
 namespace evalsuite::study {
 namespace {
@@ -87,13 +81,6 @@ std::string DescribeDifferences(const nlohmann::json& stored, const nlohmann::js
   return keys.empty() ? "its layout" : keys;
 }
 
-// For tests of a kill between a run's end and its commit: EVALSUITE_TEST_PAUSE_BEFORE_COMMIT_MS holds each commit.
-void PauseBeforeCommitForTests() {
-  if (const char* ms = std::getenv("EVALSUITE_TEST_PAUSE_BEFORE_COMMIT_MS")) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
-  }
-}
-
 StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& plan, const StudyRunOptions& options,
                      StudyOutcome outcome) {
   StudyLock lock(plan.out_dir);
@@ -101,86 +88,16 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
   outcome.name = plan.name;
   outcome.planned = static_cast<int>(plan.schedule.size());
   for (const PlannedEntry& e : plan.entries) store.UpsertEntry(info.id, ToEntryRecord(e));
-  if (plan.executor == kSlurmExecutor) {
-    std::unique_ptr<ProgressReporter> silent;
-    ProgressReporter* progress = options.progress;
-    if (!progress) {
-      silent = MakeSilentProgress();
-      progress = silent.get();
-    }
-    const bool all_ended = ExecuteOnSlurm(store, info.id, plan, options, *progress, outcome);
-    progress->StudyFinished();
-    // Cancelled, preempted or never-started tasks leave runs missing: `study resume` submits them again.
-    outcome.stopped = !all_ended || CountFinishedPlannedRuns(plan, store.LoadRuns(info.id)) < outcome.planned;
-    return outcome;
-  }
-
-  std::vector<RunRecord> stored = store.LoadRuns(info.id);
-  std::set<std::pair<std::string, int>> finished;
-  std::set<std::string> stored_dirs;
-  for (const RunRecord& r : stored) {
-    // A run that did not run (died before its first evaluation) is run again, under a new attempt.
-    if (IsFinishedRun(r) && !DidNotRun(r)) finished.insert({r.entry, r.run_index});
-    if (!r.run_dir.empty()) stored_dirs.insert(fs::path(r.run_dir).lexically_normal().string());
-  }
-  outcome.finished_before = CountFinishedPlannedRuns(plan, stored);
-
-  // An attempt folder the store does not know is a run a killed study left behind: a run whose log is complete
-  // (it has its end record: the study died between the run's end and its commit) is ingested as the finished run
-  // it is, not run again; any other is kept as an interrupted attempt.
-  std::vector<PendingRun> pending;
-  for (const PlannedRun& run : plan.schedule) {
-    if (finished.count({run.entry, run.index})) continue;
-    const PlannedEntry& entry = *plan.FindEntry(run.entry);
-    int attempt = 0;
-    bool ingested = false;
-    for (;; ++attempt) {
-      fs::path dir = RunDirFor(plan, run.entry, run.index, attempt);
-      std::error_code ec;
-      if (!fs::exists(dir, ec)) break;
-      if (stored_dirs.count(dir.lexically_normal().string())) continue;
-      RunRecord left = CollectInterruptedRun(plan, entry, run, dir,
-                                             "interrupted: the study process ended before this run did");
-      if (std::optional<RunRecord> complete = CollectCompletedOrphan(plan, entry, run, dir)) {
-        left = std::move(*complete);
-        ingested = !DidNotRun(left);
-        ++outcome.ingested_on_resume;
-      } else {
-        ++outcome.interrupted_kept;
-      }
-      store.InsertRun(info.id, left);
-    }
-    if (ingested) continue;
-    pending.push_back({run, RunDirFor(plan, run.entry, run.index, attempt)});
-  }
-
   std::unique_ptr<ProgressReporter> silent;
   ProgressReporter* progress = options.progress;
   if (!progress) {
     silent = MakeSilentProgress();
     progress = silent.get();
   }
-  progress->StudyStarted(plan.name, outcome.planned, outcome.finished_before + outcome.ingested_on_resume, plan.jobs,
-                         plan.threads);
-  SchedulerConfig config = options.scheduler;
-  config.jobs = plan.jobs;
-  config.evalsuite_binary = options.evalsuite_binary;
-  bool all_ran = RunScheduled(
-      plan, pending, config, *progress,
-      [&](const RunRecord& record) {
-        PauseBeforeCommitForTests();
-        store.InsertRun(info.id, record);
-        ++outcome.ran;
-        if (record.log.status == runlog::RunStatus::kFailed) ++outcome.failed;
-        if (DidNotRun(record)) ++outcome.did_not_run;
-      },
-      [&](const RunRecord& record) {
-        store.InsertRun(info.id, record);
-        ++outcome.interrupted_kept;
-      },
-      options.stop);
+  RunRecorder recorder(store, info.id, plan, outcome, options.before_commit);
+  const bool complete = MakeExecutor(plan, options)->Run(recorder, *progress, outcome);
   progress->StudyFinished();
-  outcome.stopped = !all_ran;
+  outcome.stopped = !complete;
   return outcome;
 }
 
@@ -189,7 +106,7 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
 int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<RunRecord>& runs) {
   std::set<std::pair<std::string, int>> finished;
   for (const RunRecord& r : runs) {
-    if (IsFinishedRun(r) && !DidNotRun(r) && plan.FindRun(r.entry, r.run_index)) {
+    if (store::IsDoneRun(r) && plan.FindRun(r.entry, r.run_index)) {
       finished.insert({r.entry, r.run_index});
     }
   }

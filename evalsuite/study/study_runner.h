@@ -5,12 +5,13 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
 #include "evalsuite/study/ceilings_record.h"
 #include "evalsuite/study/progress.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/scheduler.h"
 #include "evalsuite/study/study_plan.h"
 
@@ -28,6 +29,9 @@ struct StudyRunOptions {
   // Measures the machine's ceilings once per study when its plan says "measure" and none are recorded yet
   // (ceilings_record.h); null: nothing is measured (a file or "skip" is still recorded).
   CeilingsProbe measure_ceilings;
+  // Runs before each finished run is committed: a seam for tests that kill the study between a run's end and its
+  // commit (the CLI sets it from its test hooks, cli/light/test_hooks.h). Empty: nothing.
+  std::function<void()> before_commit;
 };
 
 struct StudyOutcome {

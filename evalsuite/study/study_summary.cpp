@@ -73,7 +73,7 @@ reports::RunInput ToRunInput(const RunRecord& run) {
   reports::RunInput input;
   input.index = run.run_index;
   input.seeds = run.seeds;
-  input.status = DidNotRun(run) ? "did_not_run" : runlog::RunStatusName(run.log.status);
+  input.status = store::StatusOf(run);
   for (const runlog::EvalPoint& p : run.log.points) {
     input.points.push_back({p.train_seconds, p.metric});
     input.epochs.push_back(p.epoch);
@@ -221,18 +221,18 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     int failed = 0, interrupted = 0, did_not_run = 0;
     std::string first_cause;
     for (const RunRecord& run : runs[entry.name]) {
-      // A study's interrupted run is redone by resume; an imported one never will be, and counts as a run that
-      // did not succeed (MLPerf's rule, as in the report and the importer's olympic mean).
-      if (!IsFinishedRun(run) && study.kind == "study") {
-        ++interrupted;
-        continue;
+      switch (store::CountOf(run, study)) {
+        case store::RunCount::kInterrupted:
+          ++interrupted;
+          continue;
+        case store::RunCount::kDidNotRun:
+          ++did_not_run;
+          if (first_cause.empty()) first_cause = CauseOfNotRun(run.log.error);
+          continue;
+        case store::RunCount::kCounted:
+          break;
       }
-      if (DidNotRun(run)) {
-        ++did_not_run;
-        if (first_cause.empty()) first_cause = CauseOfNotRun(run.log.error);
-        continue;
-      }
-      curves.push_back(runlog::ToRunCurve(run.log));
+      curves.push_back(store::RunCurveOf(run.log));
       // A run that reached the target and then crashed counts as reached (its TTA stands), not also as failed:
       // reached + failed + not reached = runs.
       if (run.log.status == runlog::RunStatus::kFailed &&
@@ -278,16 +278,6 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     out += line + "\n";
   }
   return out;
-}
-
-StudyInfo ChooseStudy(RunStore& store, const std::string& name_or_id, const std::string& store_name) {
-  std::vector<StudyInfo> studies = store.ListStudies();
-  if (studies.empty()) throw UsageError(store_name, "the store holds no study yet");
-  if (name_or_id.empty()) return studies.back();
-  if (auto found = store.FindStudy(name_or_id)) return *found;
-  std::string names;
-  for (const auto& s : studies) names += (names.empty() ? "" : ", ") + s.name;
-  throw UsageError(name_or_id, "no such study in " + store_name + " (studies: " + names + ")");
 }
 
 }  // namespace evalsuite::study

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "reports/report_input.h"
 
 namespace evalsuite::study {
@@ -20,9 +20,5 @@ std::string FormatStudyList(RunStore& store);
 // Per entry: runs recorded of planned, reached, failed, interrupted attempts, median TTA, CoV with its
 // interval, hit rate with its interval, and the verdict under the study's rule.
 std::string FormatStudySummary(RunStore& store, const StudyInfo& study);
-
-// The study a command means: by name or id; without one, the only study in the store, else the latest.
-// Throws UsageError naming the choices when the store has none or the name is unknown.
-StudyInfo ChooseStudy(RunStore& store, const std::string& name_or_id, const std::string& store_name);
 
 }  // namespace evalsuite::study

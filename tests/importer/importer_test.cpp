@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "stats/curve.h"
 #include "tests/support/test_support.h"
 

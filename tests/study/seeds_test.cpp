@@ -1,6 +1,6 @@
 // Seeds: run seeds are distinct and reproducible, and the run order
 // interleaves entries, shuffled per round, the same way every time.
-#include "evalsuite/study/seeds.h"
+#include "evalsuite/study/plan_seeds.h"
 
 #include <gtest/gtest.h>
 

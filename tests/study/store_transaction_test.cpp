@@ -1,7 +1,7 @@
 // RunStore::Begin: what an import writes lands together or not at all; runs inserted inside nest as savepoints.
 #include <gtest/gtest.h>
 
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

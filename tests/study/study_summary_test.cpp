@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

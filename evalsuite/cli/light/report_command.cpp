@@ -13,7 +13,8 @@
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
+#include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/hardware_entries_merge.h"
 #include "reports/report.h"
@@ -62,7 +63,7 @@ void RegisterReportCommand(CLI::App& app) {
       studies = store->ListStudies();
       if (studies.empty()) throw UsageError(args->store, "the store holds no study yet");
     } else {
-      for (const std::string& name : args->studies) studies.push_back(study::ChooseStudy(*store, name, args->store));
+      for (const std::string& name : args->studies) studies.push_back(store::ChooseStudy(*store, name, args->store));
     }
     reports::StabilityReportInput input = study::BuildReportInput(*store, studies);
     if (!args->title.empty()) input.title = args->title;

@@ -1,15 +1,4 @@
-// RunStore on SQLite in WAL mode. Schema (PRAGMA user_version = 1):
-//   studies(id, name UNIQUE, kind, created_at, plan, environment)      plan/environment as JSON text
-//   invocations(study_id, started_at, command, plan, environment)      every `study run`/`resume`
-//   entries(study_id, name, description, source, metric, time_unit, threshold, extra_thresholds, extra)
-//   runs(id, study_id, entry, run_index, attempt, status, threads, exit_status, signal, stderr_tail, run_dir,
-//        train_seconds, wall_seconds, error, header, warnings, recorded_at)
-//   points(run_id, seq, epoch, train_seconds, wall_seconds, metric, train_loss)
-//   seeds(run_id, name, value)                                         value as JSON text (uint64 safe)
-//   run_execution(run_id, facts)    RunRecord::execution as JSON; created on any writing open, so older stores
-//                                   gain it without a schema version change (readers treat it as optional);
-//                                   its "hardware" key is RunLog::hardware (the log's end record), not execution
-// synchronous=FULL: a commit survives a kill -9 of the process and a power cut.
+// RunStore on SQLite in WAL mode (the schema and its upgrades: schema.h).
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
@@ -18,81 +7,12 @@
 
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
-#include "evalsuite/study/run_store.h"
-#include "evalsuite/study/failure_cause.h"
-#include "evalsuite/study/sqlite_db.h"
+#include "evalsuite/store/run_store.h"
+#include "evalsuite/store/schema.h"
+#include "evalsuite/store/sqlite_db.h"
 
-namespace evalsuite::study {
+namespace evalsuite::store {
 namespace {
-
-constexpr int kSchemaVersion = 1;
-
-constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS studies (
-  id INTEGER PRIMARY KEY,
-  name TEXT NOT NULL UNIQUE,
-  kind TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  plan TEXT NOT NULL,
-  environment TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS invocations (
-  id INTEGER PRIMARY KEY,
-  study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
-  started_at TEXT NOT NULL,
-  command TEXT NOT NULL,
-  plan TEXT NOT NULL,
-  environment TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS entries (
-  study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  description TEXT NOT NULL,
-  source TEXT NOT NULL,
-  metric TEXT NOT NULL,
-  time_unit TEXT NOT NULL,
-  threshold REAL NOT NULL,
-  extra_thresholds TEXT NOT NULL,
-  extra TEXT NOT NULL,
-  PRIMARY KEY (study_id, name));
-CREATE TABLE IF NOT EXISTS runs (
-  id INTEGER PRIMARY KEY,
-  study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
-  entry TEXT NOT NULL,
-  run_index INTEGER NOT NULL,
-  attempt INTEGER NOT NULL,
-  status TEXT NOT NULL,
-  threads INTEGER NOT NULL,
-  exit_status INTEGER,
-  signal INTEGER,
-  stderr_tail TEXT NOT NULL,
-  run_dir TEXT NOT NULL,
-  train_seconds REAL NOT NULL,
-  wall_seconds REAL NOT NULL,
-  error TEXT NOT NULL,
-  header TEXT NOT NULL,
-  warnings TEXT NOT NULL,
-  recorded_at TEXT NOT NULL,
-  UNIQUE (study_id, entry, run_index, attempt));
-CREATE TABLE IF NOT EXISTS points (
-  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  seq INTEGER NOT NULL,
-  epoch REAL NOT NULL,
-  train_seconds REAL NOT NULL,
-  wall_seconds REAL NOT NULL,
-  metric REAL,
-  train_loss REAL,
-  PRIMARY KEY (run_id, seq));
-CREATE TABLE IF NOT EXISTS seeds (
-  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  value TEXT NOT NULL,
-  PRIMARY KEY (run_id, name));
-)sql";
-
-constexpr const char* kExecutionTable = R"sql(
-CREATE TABLE IF NOT EXISTS run_execution (
-  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
-  facts TEXT NOT NULL);
-)sql";
 
 nlohmann::json ParseJsonColumn(const SqliteDb& db, const std::string& text, const std::string& what) {
   try {
@@ -111,36 +31,7 @@ class SqliteRunStore : public RunStore {
  public:
   explicit SqliteRunStore(const std::filesystem::path& file, bool read_only = false)
       : RunStore(file), db_(file, read_only) {
-    if (read_only) {
-      SqliteStatement version(db_, "PRAGMA user_version");
-      version.Step();
-      if (version.Int(0) != kSchemaVersion) {
-        throw IoError(file.string(), "the store's schema is version " + std::to_string(version.Int(0)) +
-                                         ", this evalsuite reads " + std::to_string(kSchemaVersion) +
-                                         " (open it once with a writing command to upgrade it)");
-      }
-      return;
-    }
-    db_.Exec("PRAGMA foreign_keys = ON");
-    int64_t found = 0;
-    {
-      SqliteStatement version(db_, "PRAGMA user_version");
-      version.Step();
-      found = version.Int(0);
-    }
-    if (found > kSchemaVersion) {
-      throw IoError(file.string(), "the store was written by a newer evalsuite (schema " + std::to_string(found) +
-                                       ", this one reads " + std::to_string(kSchemaVersion) + ")");
-    }
-    db_.Exec("PRAGMA journal_mode = WAL");
-    db_.Exec("PRAGMA synchronous = FULL");
-    if (found < kSchemaVersion) {
-      SqliteTransaction transaction(db_);
-      db_.Exec(kSchema);
-      db_.Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
-      transaction.Commit();
-    }
-    db_.Exec(kExecutionTable);
+    OpenSchema(db_, read_only);
   }
 
   std::unique_ptr<Transaction> Begin() override {
@@ -401,7 +292,7 @@ class SqliteRunStore : public RunStore {
  private:
   static constexpr const char* kStudyColumns = R"sql(
       SELECT s.id, s.name, s.kind, s.created_at, s.plan, s.environment,
-             (SELECT COUNT(*) FROM runs r WHERE r.study_id = s.id AND r.status != 'incomplete')
+             (SELECT COUNT(*) FROM runs r WHERE r.study_id = s.id AND r.status != 'incomplete')  -- IsFinishedRun
       FROM studies s)sql";
 
   StudyInfo ReadStudy(const SqliteStatement& row) {
@@ -449,9 +340,24 @@ class SqliteRunStore : public RunStore {
 bool IsFinishedRun(const RunRecord& run) { return run.log.status != runlog::RunStatus::kIncomplete; }
 
 bool DidNotRun(const RunRecord& run) {
-  if (run.log.status != runlog::RunStatus::kFailed) return false;
-  return (run.log.points.empty() && run.log.error.rfind(kDidNotRunPrefix, 0) == 0) ||
-         run.log.error.rfind(kEnvironmentPrefix, 0) == 0;
+  return store::DidNotRun(run.log.status == runlog::RunStatus::kFailed, !run.log.points.empty(), run.log.error);
+}
+
+bool IsDoneRun(const RunRecord& run) { return CountOf(StatusOf(run), /*resumable=*/true) == RunCount::kCounted; }
+
+std::string StatusOf(const RunRecord& run) {
+  return DidNotRun(run) ? std::string(kDidNotRunStatus) : runlog::RunStatusName(run.log.status);
+}
+
+RunCount CountOf(const RunRecord& run, const StudyInfo& study) {
+  return CountOf(StatusOf(run), IsResumableSource(study.kind));
+}
+
+stats::RunCurve RunCurveOf(const runlog::RunLog& log) {
+  std::vector<stats::CurvePoint> points;
+  points.reserve(log.points.size());
+  for (const runlog::EvalPoint& p : log.points) points.push_back({p.train_seconds, p.metric});
+  return RunCurveOf(std::move(points), log.train_seconds);
 }
 
 std::unique_ptr<RunStore> RunStore::Open(const std::filesystem::path& file, bool create_if_missing) {
@@ -486,4 +392,4 @@ std::unique_ptr<RunStore> RunStore::OpenForReading(const std::filesystem::path& 
   return std::make_unique<SqliteRunStore>(file, /*read_only=*/true);
 }
 
-}  // namespace evalsuite::study
+}  // namespace evalsuite::store

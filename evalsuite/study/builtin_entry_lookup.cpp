@@ -1,4 +1,4 @@
-#include "evalsuite/study/builtin_entries.h"
+#include "evalsuite/study/builtin_entry_lookup.h"
 
 #include "evalsuite/entries/builtin_entries.h"
 

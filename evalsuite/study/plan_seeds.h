@@ -1,6 +1,7 @@
-// Seeds are data: each run's seed is derived from the study's base seed, the entry's name and the run index
-// by SplitMix64, never from std::random_device, and no two runs of a study share one. The run order is a
-// deterministic shuffle with the study seed, so the same plan always runs in the same order.
+// Seeds are data (the plan's side; common/seeds.h derives a run's own streams from its seed): each run's seed
+// is derived from the study's base seed, the entry's name and the run index by SplitMix64, never from
+// std::random_device, and no two runs of a study share one. The run order is a deterministic shuffle with the
+// study seed, so the same plan always runs in the same order.
 #pragma once
 
 #include <cstdint>

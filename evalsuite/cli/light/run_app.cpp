@@ -1,9 +1,10 @@
-#include "evalsuite/cli/run_app.h"
+#include "evalsuite/cli/light/run_app.h"
 
 #include <exception>
 #include <iostream>
 
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/test_hooks.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
@@ -17,6 +18,7 @@ void ConfigureApp(CLI::App& app) {
 }
 
 int RunApp(CLI::App& app, int argc, char** argv) {
+  InstallTestHooks();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -30,5 +32,12 @@ int RunApp(CLI::App& app, int argc, char** argv) {
   }
   return ExitCode();
 }
+
+namespace {
+int g_exit_code = kExitOk;  // set at most once per process, by the one command that runs
+}  // namespace
+
+void SetExitCode(int code) { g_exit_code = code; }
+int ExitCode() { return g_exit_code; }
 
 }  // namespace evalsuite::cli

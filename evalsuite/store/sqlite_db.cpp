@@ -1,8 +1,8 @@
-#include "evalsuite/study/sqlite_db.h"
+#include "evalsuite/store/sqlite_db.h"
 
 #include "evalsuite/common/error.h"
 
-namespace evalsuite::study {
+namespace evalsuite::store {
 
 namespace {
 
@@ -150,4 +150,4 @@ void SqliteTransaction::Commit() {
   done_ = true;
 }
 
-}  // namespace evalsuite::study
+}  // namespace evalsuite::store

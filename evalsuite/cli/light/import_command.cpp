@@ -20,7 +20,7 @@
 #include "evalsuite/common/exit_codes.h"
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_rules.h"
-#include "evalsuite/study/run_store.h"
+#include "evalsuite/store/run_store.h"
 
 namespace evalsuite::cli {
 namespace {

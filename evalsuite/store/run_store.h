@@ -1,6 +1,7 @@
 // The run store: one SQLite file (WAL mode) holding studies, their effective plans and environments, runs,
 // per-evaluation points and seeds. A run is committed in one transaction when it ends, so a killed study
 // loses no finished run. Imports (MLPerf, DAWNBench logs) land here as studies of kind "import".
+// Which stored attempts count in which figure is decided in run_counting.h; the functions below apply it to records.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +14,9 @@
 #include <vector>
 
 #include "evalsuite/runlog/run_log.h"
+#include "evalsuite/store/run_counting.h"
 
-namespace evalsuite::study {
+namespace evalsuite::store {
 
 // One run as stored: which entry, which rerun, its seeds, its log, and how its process ended.
 // A rerun may have several attempts: an interrupted one is kept with status "incomplete" (its points too),
@@ -65,8 +67,17 @@ struct StudyInfo {
 bool IsFinishedRun(const RunRecord& run);
 // True when the run's process died before its first evaluation (a signal, a non-zero exit, a timeout), or of its
 // environment after it (no space left, out of memory: failure_cause.h): it says nothing about the entry's
-// training, so statistics leave it out and resume runs it again.
+// training, so statistics leave it out and resume runs it again (run_counting.h).
 bool DidNotRun(const RunRecord& run);
+// True when a study's resume must run (entry, index) again after this attempt: it was interrupted or did not run.
+// A study's run is done once one of its attempts is finished and ran.
+bool IsDoneRun(const RunRecord& run);
+// The attempt's status as readers name it (run_counting.h): runlog::RunStatusName's, or "did_not_run".
+std::string StatusOf(const RunRecord& run);
+// Where the attempt goes in its entry's figures (run_counting.h); resumable when its study is of kind "study".
+RunCount CountOf(const RunRecord& run, const StudyInfo& study);
+// The run's curve for statistics (run_counting.h's RunCurveOf over its log).
+stats::RunCurve RunCurveOf(const runlog::RunLog& log);
 
 class RunStore {
  public:
@@ -117,4 +128,15 @@ class RunStore {
   std::filesystem::path file_;
 };
 
+}  // namespace evalsuite::store
+
+// study/, the commands and their tests name the store's types as study::; the store is its own layer now, and these
+// declarations keep that code as it was.
+namespace evalsuite::study {
+using store::DidNotRun;
+using store::EntryRecord;
+using store::IsFinishedRun;
+using store::RunRecord;
+using store::RunStore;
+using store::StudyInfo;
 }  // namespace evalsuite::study

@@ -21,11 +21,14 @@
 #include <vector>
 
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/own_binary.h"
+#include "evalsuite/cli/light/test_hooks.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/study/slurm_executor.h"
 #include "evalsuite/study/slurm_task.h"
 #include "evalsuite/study/study_plan.h"
 #include "evalsuite/study/study_runner.h"
+#include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
 
@@ -50,13 +53,6 @@ struct StudyArgs {
   std::optional<uint64_t> seed;
 };
 
-fs::path OwnBinary() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw IoError("/proc/self/exe", "cannot find the evalsuite binary to run built-in entries");
-  return self;
-}
-
 std::unique_ptr<study::ProgressReporter> MakeProgress(const std::string& mode) {
   if (mode == "none") return study::MakeSilentProgress();
   bool terminal = mode == "live" || (mode == "auto" && isatty(STDERR_FILENO));
@@ -65,7 +61,7 @@ std::unique_ptr<study::ProgressReporter> MakeProgress(const std::string& mode) {
 
 void WriteStudyReport(const std::string& store_file, const std::string& study_name, const std::string& out_dir) {
   auto store = study::RunStore::OpenForReading(store_file);
-  study::StudyInfo info = study::ChooseStudy(*store, study_name, store_file);
+  study::StudyInfo info = store::ChooseStudy(*store, study_name, store_file);
   nlohmann::json model = reports::BuildStabilityReport(study::BuildReportInput(*store, {info}));
   reports::WriteReport(model, out_dir);
   std::cout << "report: " << (fs::path(out_dir) / "report.html").string() << " (and report.json, report.md)\n";
@@ -106,6 +102,7 @@ study::StudyRunOptions RunOptions(const StudyArgs& args, study::ProgressReporter
   options.evalsuite_binary = OwnBinary();
   options.progress = progress;
   options.stop = signals.flag();
+  options.before_commit = BeforeCommitHook();
   // The probe needs LibTorch: the front binary hands `machine` to evalsuite-full, in a child of its own.
   const fs::path binary = options.evalsuite_binary;
   options.measure_ceilings = [binary](const study::StudyPlan& plan) {
@@ -204,7 +201,7 @@ void RegisterStudyCommand(CLI::App& app) {
   cancel->add_option("--store", args->store, "the run store")->capture_default_str();
   cancel->callback([args] {
     auto store = study::RunStore::OpenForReading(args->store);
-    study::StudyInfo info = study::ChooseStudy(*store, args->study, args->store);
+    study::StudyInfo info = store::ChooseStudy(*store, args->study, args->store);
     std::vector<std::string> jobs = study::CancelStudyOnSlurm(study::PlanFromJson(info.plan));
     if (jobs.empty()) {
       std::cout << "study " << info.name << ": no Slurm array of it is queued or running\n";
@@ -236,7 +233,7 @@ void RegisterStudyCommand(CLI::App& app) {
   show->add_option("--store", args->store, "the run store")->capture_default_str();
   show->callback([args] {
     auto store = study::RunStore::OpenForReading(args->store);
-    std::cout << study::FormatStudySummary(*store, study::ChooseStudy(*store, args->study, args->store));
+    std::cout << study::FormatStudySummary(*store, store::ChooseStudy(*store, args->study, args->store));
   });
 }
 

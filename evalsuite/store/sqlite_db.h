@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace evalsuite::study {
+namespace evalsuite::store {
 
 class SqliteDb;
 
@@ -86,4 +86,4 @@ class SqliteTransaction {
   bool done_ = false;
 };
 
-}  // namespace evalsuite::study
+}  // namespace evalsuite::store

@@ -1,4 +1,4 @@
-#include "evalsuite/study/seeds.h"
+#include "evalsuite/study/plan_seeds.h"
 
 #include <unordered_set>
 #include <utility>

@@ -1,0 +1,33 @@
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/command_table.h"
+
+#include <algorithm>
+
+namespace evalsuite::cli {
+
+const std::vector<Command>& LightCommands() {
+  static const std::vector<Command> commands = {{"entries", RegisterEntriesCommand, 0},
+                                                {"study", RegisterStudyCommand, 2},
+                                                {"report", RegisterReportCommand, 3},
+                                                {"import", RegisterImportCommand, 4},
+                                                {"label", RegisterLabelCommand, 6}};
+  return commands;
+}
+
+bool ServedByLightBinary(int argc, char** argv) {
+  if (argc < 2) return false;
+  for (const Command& command : LightCommands()) {
+    if (std::string_view(command.name) == argv[1]) return true;
+  }
+  return false;
+}
+
+void AddCommands(CLI::App& app, const std::vector<const std::vector<Command>*>& tables) {
+  std::vector<Command> commands;
+  for (const std::vector<Command>* table : tables) commands.insert(commands.end(), table->begin(), table->end());
+  std::stable_sort(commands.begin(), commands.end(),
+                   [](const Command& a, const Command& b) { return a.help_rank < b.help_rank; });
+  for (const Command& command : commands) command.add(app);
+}
+
+}  // namespace evalsuite::cli

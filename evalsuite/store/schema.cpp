@@ -1,0 +1,115 @@
+#include "evalsuite/store/schema.h"
+
+#include <cstdint>
+#include <string>
+
+#include "evalsuite/common/error.h"
+
+namespace evalsuite::store {
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS studies (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  environment TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS invocations (
+  id INTEGER PRIMARY KEY,
+  study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+  started_at TEXT NOT NULL,
+  command TEXT NOT NULL,
+  plan TEXT NOT NULL,
+  environment TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS entries (
+  study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL,
+  source TEXT NOT NULL,
+  metric TEXT NOT NULL,
+  time_unit TEXT NOT NULL,
+  threshold REAL NOT NULL,
+  extra_thresholds TEXT NOT NULL,
+  extra TEXT NOT NULL,
+  PRIMARY KEY (study_id, name));
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY,
+  study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+  entry TEXT NOT NULL,
+  run_index INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  threads INTEGER NOT NULL,
+  exit_status INTEGER,
+  signal INTEGER,
+  stderr_tail TEXT NOT NULL,
+  run_dir TEXT NOT NULL,
+  train_seconds REAL NOT NULL,
+  wall_seconds REAL NOT NULL,
+  error TEXT NOT NULL,
+  header TEXT NOT NULL,
+  warnings TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  UNIQUE (study_id, entry, run_index, attempt));
+CREATE TABLE IF NOT EXISTS points (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  epoch REAL NOT NULL,
+  train_seconds REAL NOT NULL,
+  wall_seconds REAL NOT NULL,
+  metric REAL,
+  train_loss REAL,
+  PRIMARY KEY (run_id, seq));
+CREATE TABLE IF NOT EXISTS seeds (
+  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (run_id, name));
+)sql";
+
+constexpr const char* kExecutionTable = R"sql(
+CREATE TABLE IF NOT EXISTS run_execution (
+  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  facts TEXT NOT NULL);
+)sql";
+
+}  // namespace
+
+void OpenSchema(SqliteDb& db, bool read_only) {
+  if (read_only) {
+    SqliteStatement version(db, "PRAGMA user_version");
+    version.Step();
+    if (version.Int(0) != kSchemaVersion) {
+      throw IoError(db.file().string(), "the store's schema is version " + std::to_string(version.Int(0)) +
+                                       ", this evalsuite reads " + std::to_string(kSchemaVersion) +
+                                       " (open it once with a writing command to upgrade it)");
+    }
+    return;
+  }
+  db.Exec("PRAGMA foreign_keys = ON");
+  int64_t found = 0;
+  {
+    SqliteStatement version(db, "PRAGMA user_version");
+    version.Step();
+    found = version.Int(0);
+  }
+  if (found > kSchemaVersion) {
+    throw IoError(db.file().string(), "the store was written by a newer evalsuite (schema " + std::to_string(found) +
+                                     ", this one reads " + std::to_string(kSchemaVersion) + ")");
+  }
+  db.Exec("PRAGMA journal_mode = WAL");
+  db.Exec("PRAGMA synchronous = FULL");
+  if (found < kSchemaVersion) {
+    SqliteTransaction transaction(db);
+    db.Exec(kSchema);
+    db.Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    transaction.Commit();
+  }
+  db.Exec(kExecutionTable);
+}
+
+}  // namespace evalsuite::store

@@ -1,0 +1,78 @@
+#include "evalsuite/study/executor.h"
+
+#include <vector>
+
+#include "evalsuite/study/run_execution.h"
+#include "evalsuite/study/scheduler.h"
+#include "evalsuite/study/slurm_executor.h"
+
+namespace evalsuite::study {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Child processes on this machine, at most `jobs` at once (scheduler.h).
+class LocalExecutor : public Executor {
+ public:
+  LocalExecutor(const StudyPlan& plan, const StudyRunOptions& options) : plan_(plan), options_(options) {}
+
+  bool Run(RunRecorder& recorder, ProgressReporter& progress, StudyOutcome& outcome) override {
+    // An attempt folder the store does not know is a run a killed study left behind: a run whose log is complete
+    // (it has its end record: the study died between the run's end and its commit) is ingested as the finished
+    // run it is, not run again; any other is kept as an interrupted attempt.
+    std::vector<PendingRun> pending;
+    for (const PlannedRun& run : plan_.schedule) {
+      if (recorder.IsDone(run)) continue;
+      const PlannedEntry& entry = *plan_.FindEntry(run.entry);
+      int attempt = 0;
+      bool done = false;
+      for (;; ++attempt) {
+        fs::path dir = RunDirFor(plan_, run.entry, run.index, attempt);
+        std::error_code ec;
+        if (!fs::exists(dir, ec)) break;
+        if (recorder.IsRecorded(dir)) continue;
+        std::optional<RunRecord> left = CollectCompletedOrphan(plan_, entry, run, dir);
+        if (!left) {
+          left = CollectInterruptedRun(plan_, entry, run, dir, "interrupted: the study process ended before this run did");
+        }
+        done = recorder.RecordLeftover(*left) || done;
+      }
+      if (done) continue;
+      pending.push_back({run, RunDirFor(plan_, run.entry, run.index, attempt)});
+    }
+
+    progress.StudyStarted(plan_.name, outcome.planned, outcome.finished_before + outcome.ingested_on_resume,
+                          plan_.jobs, plan_.threads);
+    SchedulerConfig config = options_.scheduler;
+    config.jobs = plan_.jobs;
+    config.evalsuite_binary = options_.evalsuite_binary;
+    auto record = [&](const RunRecord& r) { recorder.Record(r); };
+    return RunScheduled(plan_, pending, config, progress, record, record, options_.stop);
+  }
+
+ private:
+  const StudyPlan& plan_;
+  const StudyRunOptions& options_;
+};
+
+class SlurmExecutor : public Executor {
+ public:
+  SlurmExecutor(const StudyPlan& plan, const StudyRunOptions& options) : plan_(plan), options_(options) {}
+
+  bool Run(RunRecorder& recorder, ProgressReporter& progress, StudyOutcome& outcome) override {
+    return ExecuteOnSlurm(recorder, plan_, options_, progress, outcome);
+  }
+
+ private:
+  const StudyPlan& plan_;
+  const StudyRunOptions& options_;
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> MakeExecutor(const StudyPlan& plan, const StudyRunOptions& options) {
+  if (plan.executor == kSlurmExecutor) return std::make_unique<SlurmExecutor>(plan, options);
+  return std::make_unique<LocalExecutor>(plan, options);
+}
+
+}  // namespace evalsuite::study

@@ -1,0 +1,271 @@
+// Issue 27's acceptance test: one store holding a run of every outcome, read by every reader. `study show`, the
+// report (report.json's model and report.md) and the holdout's models from the store (`holdout eval
+// --models-from-store --which at_target` selects through store::SelectRunModels) must give the same counts, median
+// TTA, CoV and selected runs, because they all ask store/run_counting.h.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "evalsuite/store/run_models.h"
+#include "evalsuite/store/run_store.h"
+#include "evalsuite/study/study_summary.h"
+#include "reports/report.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::study {
+namespace {
+
+namespace fs = std::filesystem;
+using evalsuite::testing::TempDir;
+using evalsuite::testing::WriteFile;
+using nlohmann::json;
+
+constexpr double kThreshold = 0.9;
+
+RunRecord Run(const std::string& entry, int index, runlog::RunStatus status,
+              const std::vector<std::pair<double, double>>& points, double train_seconds, const std::string& error = "") {
+  RunRecord run;
+  run.entry = entry;
+  run.run_index = index;
+  run.threads = 1;
+  run.seeds = {{"run", 100 + index}};
+  run.log.status = status;
+  int epoch = 0;
+  for (const auto& [time, metric] : points) run.log.points.push_back({double(++epoch), time, time, metric, std::nullopt});
+  run.log.train_seconds = train_seconds;
+  run.log.wall_seconds = train_seconds;
+  run.log.error = error;
+  return run;
+}
+
+// A run folder as a built-in run leaves it: model/at_target.pt once it reached (written at the crossing, so also
+// by runs that were later cut or crashed).
+void GiveModel(const fs::path& root, RunRecord& run, const std::string& which = "at_target") {
+  run.run_dir = (root / (run.entry + "-" + std::to_string(run.run_index) + "-a" + std::to_string(run.attempt))).string();
+  WriteFile(fs::path(run.run_dir) / "model" / (which + ".pt"), "model");
+}
+
+struct Fixture {
+  TempDir dir;
+  std::unique_ptr<RunStore> store;
+  Fixture() {
+    store = RunStore::Open(dir / "store.db");
+    const fs::path runs = dir / "runs";
+    // A study of one built-in entry.
+    const int64_t study = store->CreateStudy("s", "study", {{"runs", 8}}, {{"host", "fixture"}});
+    EntryRecord e;
+    e.name = "e";
+    e.threshold = kThreshold;
+    store->UpsertEntry(study, e);
+    using runlog::RunStatus;
+    RunRecord reached = Run("e", 0, RunStatus::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30);
+    GiveModel(runs, reached);
+    RunRecord never = Run("e", 1, RunStatus::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30);
+    GiveModel(runs, never, "final");
+    RunRecord failed_early = Run("e", 2, RunStatus::kFailed, {}, 2, "exited without recording any evaluation");
+    GiveModel(runs, failed_early, "final");
+    RunRecord crashed = Run("e", 3, RunStatus::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)");
+    crashed.signal = 11;
+    GiveModel(runs, crashed);
+    RunRecord interrupted = Run("e", 4, RunStatus::kIncomplete, {{10, 0.95}}, 0);
+    GiveModel(runs, interrupted);
+    RunRecord did_not_run = Run("e", 5, RunStatus::kFailed, {}, 0, "did not run: killed by signal 4 (SIGILL)");
+    did_not_run.signal = 4;
+    // A Slurm task requeued once: its cut try is kept aside as an incomplete attempt, the second try reached.
+    RunRecord cut_try = Run("e", 6, RunStatus::kIncomplete, {{5, 0.5}, {8, 0.95}}, 0);
+    cut_try.execution = {{"executor", "slurm"}, {"slurm", {{"job_id", "41_6"}, {"state", "REQUEUED"}}}};
+    GiveModel(runs, cut_try);
+    RunRecord requeued = Run("e", 6, RunStatus::kReached, {{9, 0.7}, {18, 0.91}}, 20);
+    requeued.attempt = 1;
+    requeued.execution = {{"executor", "slurm"}, {"slurm", {{"job_id", "41_6"}, {"state", "COMPLETED"}}}};
+    GiveModel(runs, requeued);
+    // Trained, reached, then died of its machine (a full disk): left out of every figure and run again by resume.
+    RunRecord environment = Run("e", 7, RunStatus::kFailed, {{10, 0.95}}, 0,
+                                "died of its environment: no space left on device");
+    GiveModel(runs, environment);
+    for (const RunRecord* run : {&reached, &never, &failed_early, &crashed, &interrupted, &did_not_run, &cut_try,
+                                 &requeued, &environment}) {
+      store->InsertRun(study, *run);
+    }
+
+    // An import: one run with its end record, one without (nothing will resume it: MLPerf counts it as failed).
+    const int64_t imported = store->CreateStudy("imp", "import", json::object(), json::object());
+    EntryRecord i;
+    i.name = "sys/bench";
+    i.source = "jsonl";
+    i.threshold = kThreshold;
+    store->UpsertEntry(imported, i);
+    store->InsertRun(imported, Run("sys/bench", 0, RunStatus::kReached, {{6, 0.5}, {10, 0.95}}, 12));
+    store->InsertRun(imported, Run("sys/bench", 1, RunStatus::kIncomplete, {{10, 0.5}, {20, 0.8}}, 0));
+  }
+};
+
+// What one reader says about one entry.
+struct Figures {
+  int runs = -1, reached = -1, interrupted = -1, did_not_run = -1;
+  std::optional<double> median;  // nullopt: "not reached"
+  std::optional<double> cov;     // percent
+};
+
+std::optional<double> LeadingNumber(const std::string& text) {
+  const char* begin = text.c_str();
+  while (*begin == ' ') ++begin;
+  char* end = nullptr;
+  const double value = std::strtod(begin, &end);
+  if (end == begin) return std::nullopt;
+  return value;
+}
+
+std::vector<std::string> SplitOn(const std::string& line, const std::string& separator) {
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t at = line.find(separator, start);
+    std::string cell = line.substr(start, at == std::string::npos ? std::string::npos : at - start);
+    while (!cell.empty() && cell.front() == ' ') cell.erase(cell.begin());
+    while (!cell.empty() && cell.back() == ' ') cell.pop_back();
+    if (!cell.empty()) cells.push_back(cell);
+    if (at == std::string::npos) return cells;
+    start = at + separator.size();
+  }
+}
+
+std::string LineStartingWith(const std::string& text, const std::string& start) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(start, 0) == 0) return line;
+  }
+  ADD_FAILURE() << "no line starts with \"" << start << "\" in:\n" << text;
+  return "";
+}
+
+// study show: entry, threshold, runs, reached, failed, interrupted, did not run, median TTA, CoV, hit rate, verdict.
+Figures FromStudyShow(RunStore& store, const std::string& study, const std::string& entry) {
+  const std::string text = FormatStudySummary(store, *store.FindStudy(study));
+  const std::vector<std::string> cells = SplitOn(LineStartingWith(text, entry + " "), "  ");
+  Figures f;
+  if (cells.size() < 10) return f;
+  f.runs = std::stoi(cells[2]);
+  f.reached = std::stoi(cells[3]);
+  f.interrupted = std::stoi(cells[5]);
+  f.did_not_run = std::stoi(cells[6]);
+  f.median = LeadingNumber(cells[7]);
+  f.cov = LeadingNumber(cells[8]);
+  return f;
+}
+
+json Model(RunStore& store, const std::string& study) {
+  return reports::BuildStabilityReport(BuildReportInput(store, {*store.FindStudy(study)}));
+}
+
+Figures FromReportJson(const json& model, const std::string& entry) {
+  Figures f;
+  for (const json& row : model["table"]) {
+    if (row["entry"] != entry) continue;
+    f.runs = row["runs"];
+    f.reached = row["reached"];
+    if (row["median_tta"].is_number()) f.median = row["median_tta"].get<double>();
+    if (row["cov"].is_number()) f.cov = 100 * row["cov"].get<double>();
+  }
+  for (const json& e : model["entries"]) {
+    if (e["name"] != entry) continue;
+    f.interrupted = f.did_not_run = 0;
+    for (const json& run : e["runs"]) {
+      f.interrupted += run["status"] == "incomplete" && run["counted"] == false;
+      f.did_not_run += run["status"] == "did_not_run";
+    }
+  }
+  return f;
+}
+
+// report.md's stability table: Entry, Target, Runs, Reached, CoV of TTA, CoV of epochs, Runs reaching, Median TTA.
+Figures FromReportMarkdown(const json& model, const std::string& entry) {
+  const std::vector<std::string> cells = SplitOn(LineStartingWith(reports::RenderMarkdown(model), "| " + entry + " |"), "|");
+  Figures f;
+  if (cells.size() < 8) return f;
+  f.runs = std::stoi(cells[2]);
+  f.reached = std::stoi(cells[3]);
+  f.cov = LeadingNumber(cells[4]);
+  f.median = LeadingNumber(cells[7]);
+  return f;
+}
+
+void ExpectSameFigures(const Figures& a, const Figures& b, const std::string& what) {
+  EXPECT_EQ(a.runs, b.runs) << what;
+  EXPECT_EQ(a.reached, b.reached) << what;
+  ASSERT_EQ(a.median.has_value(), b.median.has_value()) << what;
+  if (a.median) EXPECT_NEAR(*a.median, *b.median, 0.05) << what;  // printed with one or two decimals
+  ASSERT_EQ(a.cov.has_value(), b.cov.has_value()) << what;
+  if (a.cov) EXPECT_NEAR(*a.cov, *b.cov, 0.05) << what;
+}
+
+TEST(RunOutcomesAgreementTest, StudyShowAndTheReportCountTheSameRunsOfEveryOutcome) {
+  Fixture fixture;
+  RunStore& store = *fixture.store;
+  const json model = Model(store, "s");
+  const Figures show = FromStudyShow(store, "s", "e");
+  const Figures json_figures = FromReportJson(model, "e");
+  const Figures md = FromReportMarkdown(model, "e");
+  // Counted: reached, never reached, failed before its first evaluation, crashed after reaching, the requeued
+  // Slurm run once. Left out: interrupted (and the requeued run's cut try), did not run, died of its environment.
+  EXPECT_EQ(json_figures.runs, 5);
+  EXPECT_EQ(json_figures.reached, 3);
+  EXPECT_EQ(json_figures.interrupted, 2);
+  EXPECT_EQ(json_figures.did_not_run, 2);
+  // Kaplan-Meier over 15, 18, 20 (reached) and 2, 30 (censored): S = 0.5 from 18 to 20, so the median is their
+  // midpoint (R's survfit and statsmodels' convention).
+  ASSERT_TRUE(json_figures.median);
+  EXPECT_DOUBLE_EQ(*json_figures.median, 19);
+  ASSERT_TRUE(json_figures.cov);  // sd(15, 18, 20) / mean = 2.5166 / 17.667
+  EXPECT_NEAR(*json_figures.cov, 14.245, 0.01);
+  ExpectSameFigures(show, json_figures, "study show vs report.json");
+  EXPECT_EQ(show.interrupted, json_figures.interrupted);
+  EXPECT_EQ(show.did_not_run, json_figures.did_not_run);
+  ExpectSameFigures(md, json_figures, "report.md vs report.json");
+}
+
+TEST(RunOutcomesAgreementTest, AnImportedRunWithoutItsEndCountsTheSameEverywhere) {
+  Fixture fixture;
+  RunStore& store = *fixture.store;
+  const json model = Model(store, "imp");
+  const Figures json_figures = FromReportJson(model, "sys/bench");
+  EXPECT_EQ(json_figures.runs, 2);
+  EXPECT_EQ(json_figures.reached, 1);
+  EXPECT_EQ(json_figures.interrupted, 0);
+  ExpectSameFigures(FromStudyShow(store, "imp", "sys/bench"), json_figures, "study show vs report.json");
+  ExpectSameFigures(FromReportMarkdown(model, "sys/bench"), json_figures, "report.md vs report.json");
+}
+
+TEST(RunOutcomesAgreementTest, TheHoldoutEvaluatesTheModelsOfTheRunsTheReportCountsAsReached) {
+  Fixture fixture;
+  RunStore& store = *fixture.store;
+  std::set<std::string> counted_and_reached;
+  const json model = Model(store, "s");
+  for (const json& e : model["entries"]) {
+    for (const json& run : e["runs"]) {
+      if (run["counted"] == true && run["tta"].is_number()) {
+        counted_and_reached.insert(e["name"].get<std::string>() + "-run" + run["index"].dump());
+      }
+    }
+  }
+  EXPECT_EQ(counted_and_reached, (std::set<std::string>{"e-run0", "e-run3", "e-run6"}));
+  const store::RunModelSelection selection = store::SelectRunModels(store, *store.FindStudy("s"), "at_target");
+  std::set<std::string> selected;
+  for (const store::RunModelFile& model : selection.models) {
+    selected.insert(model.entry + "-run" + std::to_string(model.run_index));
+    EXPECT_TRUE(fs::exists(model.file)) << model.file;
+  }
+  EXPECT_EQ(selected, counted_and_reached);
+  // The requeued run's model is its finished try's, not the cut one's.
+  for (const store::RunModelFile& model : selection.models) {
+    if (model.run_index == 6) EXPECT_NE(model.file.string().find("e-6-a1"), std::string::npos) << model.file;
+  }
+  EXPECT_EQ(selection.counted_without_model, 2);  // never reached, failed before its first evaluation
+}
+
+}  // namespace
+}  // namespace evalsuite::study

@@ -1,0 +1,52 @@
+// The scheduler's clock and sleep are seams (SchedulerConfig::now, ::sleep): an hour-long timeout is tested in
+// milliseconds, and every wait of the poll loop goes through the injected sleeper.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "evalsuite/study/study_runner.h"
+#include "tests/study/fake_entries.h"
+
+namespace evalsuite::study {
+namespace {
+
+using evalsuite::testing::TempDir;
+
+TEST(SchedulerClockTest, AnHourLongTimeoutPassesOnTheInjectedClock) {
+  TempDir dir;
+  StudyPlan plan = testing::FakeStudyPlan(dir, R"(
+name = "clock"
+runs = 1
+jobs = 1
+threshold = 0.85
+entries = [
+  { name = "hang", command = "sh {study_dir}/fake_entry.sh {log} {seed} hang", timeout_seconds = 3600 },
+]
+)");
+  StudyRunOptions options;
+  options.store_file = dir / "store.db";
+  double now = 1000;
+  int sleeps = 0;
+  options.scheduler.now = [&] { return now; };
+  options.scheduler.sleep = [&](double) {
+    ++sleeps;
+    now += 600;  // ten minutes per poll on the injected clock
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // real time for the child to start and die
+  };
+  const auto started = std::chrono::steady_clock::now();
+  const StudyOutcome outcome = RunStudy(plan, options);
+  const double real_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  EXPECT_EQ(outcome.ran, 1);
+  EXPECT_EQ(outcome.failed, 1);
+  EXPECT_LT(real_seconds, 25) << "the timeout waited on the real clock";
+  EXPECT_GE(sleeps, 6);  // 3600 s at 600 s per poll
+  auto store = RunStore::Open(dir / "store.db", false);
+  const std::vector<RunRecord> runs = store->LoadRuns(store->FindStudy("clock")->id);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_NE(runs[0].log.error.find("timed out after 3600 s"), std::string::npos) << runs[0].log.error;
+}
+
+}  // namespace
+}  // namespace evalsuite::study
