@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   cli::RegisterTrainCommand(app);
   cli::RegisterStudyCommand(app);
   cli::RegisterReportCommand(app);
+  cli::RegisterCompareCommand(app);
   cli::RegisterImportCommand(app);
   cli::RegisterHoldoutCommand(app);
   cli::RegisterLabelCommand(app);

@@ -15,7 +15,7 @@ namespace evalsuite::cli {
 
 bool ServedByLightBinary(int argc, char** argv) {
   if (argc < 2) return false;
-  constexpr std::array<std::string_view, 5> kLight = {"import", "report", "study", "label", "entries"};
+  constexpr std::array<std::string_view, 6> kLight = {"import", "report", "study", "label", "entries", "compare"};
   for (std::string_view name : kLight) {
     if (name == argv[1]) return true;
   }

@@ -8,7 +8,7 @@ namespace evalsuite::cli {
 // The file name of the full binary, looked up beside the running one.
 constexpr const char* kFullBinaryName = "evalsuite-full";
 
-// True for the subcommands that need neither LibTorch nor OpenCV: import, report, study, label, entries.
+// True for the subcommands that need neither LibTorch nor OpenCV: import, report, compare, study, label, entries.
 // Top-level options (--help, --version) and anything else go to the full binary, which knows every command.
 bool ServedByLightBinary(int argc, char** argv);
 

@@ -143,7 +143,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
   std::list<Running> running;
   std::size_t next = 0;
   Clock::time_point last_progress = Clock::now() - std::chrono::hours(1);
-  auto stopping = [&] { return stop && stop->load(); };
+  auto stopping = [&] { return (stop && stop->load()) || (config.answered && config.answered->load()); };
 
   while (next < pending.size() || !running.empty()) {
     if (stopping()) break;

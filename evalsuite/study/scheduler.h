@@ -26,6 +26,8 @@ struct SchedulerConfig {
   double poll_seconds = 0.05;              // how often ended children are looked for
   double progress_seconds = 0.5;           // how often logs are tailed for the live line
   double kill_grace_seconds = 2;           // SIGTERM, then SIGKILL after this long
+  // A second stop flag, set by the runner when a sequential study's question is answered: stops as `stop` does.
+  const std::atomic<bool>* answered = nullptr;
 };
 
 // Returns true when every pending run ran; false when stopped by `stop` (then every started run was handed to

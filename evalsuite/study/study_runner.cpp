@@ -153,6 +153,14 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
     if (ingested) continue;
     pending.push_back({run, RunDirFor(plan, run.entry, run.index, attempt)});
   }
+  // A sequential study asks its stopping rule now (a resumed one may be answered already) and after every run.
+  std::atomic<bool> answered{false};
+  auto ask_sequential = [&] {
+    outcome.sequential = DecideSequentialStop(store, plan);
+    if (outcome.sequential && outcome.sequential->stop) answered.store(true);
+  };
+  ask_sequential();
+  if (answered.load()) pending.clear();
 
   std::unique_ptr<ProgressReporter> silent;
   ProgressReporter* progress = options.progress;
@@ -165,6 +173,7 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
   SchedulerConfig config = options.scheduler;
   config.jobs = plan.jobs;
   config.evalsuite_binary = options.evalsuite_binary;
+  config.answered = &answered;
   bool all_ran = RunScheduled(
       plan, pending, config, *progress,
       [&](const RunRecord& record) {
@@ -173,6 +182,7 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
         ++outcome.ran;
         if (record.log.status == runlog::RunStatus::kFailed) ++outcome.failed;
         if (DidNotRun(record)) ++outcome.did_not_run;
+        ask_sequential();
       },
       [&](const RunRecord& record) {
         store.InsertRun(info.id, record);
@@ -180,7 +190,7 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
       },
       options.stop);
   progress->StudyFinished();
-  outcome.stopped = !all_ran;
+  outcome.stopped = !all_ran && !answered.load();  // answered: stopped by its own rule, not cut short
   return outcome;
 }
 
@@ -251,6 +261,7 @@ StudyOutcome ResumeStudy(const std::optional<std::string>& name, const StudyRunO
     for (StudyInfo& s : store->ListStudies()) {
       if (s.kind != "study") continue;
       StudyPlan plan = PlanFromJson(s.plan);
+      if (auto answered = DecideSequentialStop(*store, plan); answered && answered->stop) continue;
       if (CountFinishedPlannedRuns(plan, store->LoadRuns(s.id)) < static_cast<int>(plan.schedule.size())) {
         unfinished.push_back(std::move(s));
       }
