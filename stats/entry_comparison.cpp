@@ -38,7 +38,7 @@ std::string ComparisonVerdictText(const EntryComparison& c) {
                            (std::abs(c.critical_z - 1.959963984540054) < 1e-9
                                 ? ", alpha " + Format("%g", c.alpha)
                                 : ", critical |z| " + Format("%.2f", c.critical_z));
-  const std::string level = Format("%g", c.interval_level * 100) + "%";
+  const std::string level = Format("%.3g", c.interval_level * 100) + "%";
   std::string ratio = "the median TTA ratio " + c.a + "/" + c.b + " ";
   if (c.tta_ratio.ratio) ratio += Format("%.2f", *c.tta_ratio.ratio) + " ";
   ratio += "has " + level + " interval [" + Bound(c.tta_ratio.interval.lower) + ", " +

@@ -67,7 +67,7 @@ void Run(const CompareArgs& args) {
   json["study"] = info.name;
   json["store"] = args.store;
 
-  const std::string level = fmt::format("{:.4g}%", 100 * c.interval_level);
+  const std::string level = fmt::format("{:.3g}%", 100 * c.interval_level);
   std::cout << fmt::format("compare {} with {} (study {}): runs that never reached the target are censored at the "
                            "time they stopped\n",
                            c.a, c.b, info.name);

@@ -79,6 +79,10 @@ void ReadComparisonKeys(const toml::table& root, const TomlReader& reader, long 
     reader.Fail(runs_line, "runs", "a sequential study plans max_runs runs per entry: leave runs out or set it to " +
                                        std::to_string(s.max_runs));
   }
+  if (plan.executor == kSlurmExecutor) {
+    reader.Fail(line, "sequential",
+                "runs with the local executor only: the Slurm executor submits every run of a study at once");
+  }
   plan.runs = s.max_runs;
   plan.sequential = s;
 }

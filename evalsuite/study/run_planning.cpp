@@ -155,7 +155,7 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
   }
   out += "runs per entry to plan:";
   for (const auto& [name, n] : planning["runs_per_entry"].items()) out += fmt::format(" {} {}", name, n.get<int>());
-  out += fmt::format("\ncost: {:.2f} machine hours of runs ({:.2f} h elapsed at {} job(s))",
+  out += fmt::format("\ncost: {:.3g} machine hours of runs ({:.3g} h elapsed at {} job(s))",
                      planning["machine_hours"].get<double>(), planning["elapsed_hours_at_jobs"].get<double>(),
                      planning["jobs"].get<int>());
   if (planning["cost"].is_number()) out += fmt::format(", {:.2f} at the plan's cost_per_hour", planning["cost"].get<double>());
