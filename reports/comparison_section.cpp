@@ -57,7 +57,9 @@ json RatioJson(const stats::MedianRatio& r) {
 
 std::string RatioText(const json& ratio) {
   const json& interval = Field(ratio, "interval");
-  auto bound = [](const json& v) { return v.is_number() ? fmt::format("{:.2f}", v.get<double>()) : std::string("inf"); };
+  auto bound = [](const json& v) {
+    return v.is_number() ? fmt::format("{:.2f}", v.get<double>()) : std::string("inf");
+  };
   const json& value = Field(ratio, "ratio");
   if (ratio.is_null()) return "-";
   return (value.is_number() ? fmt::format("{:.2f}", value.get<double>()) : std::string("not reached")) + " [" +
@@ -114,7 +116,8 @@ std::vector<std::pair<std::string, std::string>> ComparePairsOf(const json& plan
     }
   }
   if (auto q = SequentialQuestionOf(plan); q && !q->stability) {
-    if (std::find(pairs.begin(), pairs.end(), std::make_pair(q->a, q->b)) == pairs.end()) pairs.emplace_back(q->a, q->b);
+    if (std::find(pairs.begin(), pairs.end(), std::make_pair(q->a, q->b)) == pairs.end())
+      pairs.emplace_back(q->a, q->b);
   }
   return pairs;
 }
@@ -135,9 +138,7 @@ SequentialOutcome DecideSequentialQuestion(const SequentialQuestion& q, const st
     const stats::SequentialComparisonDesign design(q.min_runs, q.max_runs, q.alpha);
     const stats::SequentialDecision d = design.Decide(leading(q.a), leading(q.b));
     out.stop = d.stop;
-    out.result = d.result == "A faster"   ? q.a + " faster"
-                 : d.result == "B faster" ? q.b + " faster"
-                                          : d.result;
+    out.result = d.result == "A faster" ? q.a + " faster" : d.result == "B faster" ? q.b + " faster" : d.result;
     out.reason = d.reason;
     out.looks = static_cast<int>(d.looks.size());
     out.runs_per_entry = d.runs_per_entry;
@@ -194,10 +195,10 @@ stats::EntryComparison CompareNamedEntries(const std::vector<EntryInput>& entrie
   const EntryInput& ea = FindEntry(entries, a);
   const EntryInput& eb = FindEntry(entries, b);
   if (ea.metric != eb.metric || ea.threshold != eb.threshold || ea.time_unit != eb.time_unit) {
-    throw UsageError(a + " " + b, fmt::format("TTA compares like with like: {} has {} >= {:g} in {}, {} has {} >= "
-                                              "{:g} in {}",
-                                              a, ea.metric, ea.threshold, ea.time_unit, b, eb.metric, eb.threshold,
-                                              eb.time_unit));
+    throw UsageError(a + " " + b,
+                     fmt::format("TTA compares like with like: {} has {} >= {:g} in {}, {} has {} >= "
+                                 "{:g} in {}",
+                                 a, ea.metric, ea.threshold, ea.time_unit, b, eb.metric, eb.threshold, eb.time_unit));
   }
   const stats::ComparedRuns ra = ComparedRunsOf(ea, consecutive), rb = ComparedRunsOf(eb, consecutive);
   if (ra.tta.empty() || rb.tta.empty()) {
@@ -210,18 +211,16 @@ json EntryComparisonJson(const stats::EntryComparison& c) {
   json rmst = nullptr;
   if (c.restricted_mean) {
     const auto& r = *c.restricted_mean;
-    rmst = {{"horizon", JsonNumber(r.a.horizon)},
-            {"mean_a", JsonNumber(r.a.mean)},
-            {"se_a", JsonNumber(r.a.standard_error)},
-            {"mean_b", JsonNumber(r.b.mean)},
-            {"se_b", JsonNumber(r.b.standard_error)},
-            {"difference", JsonNumber(r.difference)},
-            {"interval", IntervalJson(r.interval)},
-            {"p_value", JsonNumber(r.p_value)}};
+    rmst = {{"horizon", JsonNumber(r.a.horizon)},     {"mean_a", JsonNumber(r.a.mean)},
+            {"se_a", JsonNumber(r.a.standard_error)}, {"mean_b", JsonNumber(r.b.mean)},
+            {"se_b", JsonNumber(r.b.standard_error)}, {"difference", JsonNumber(r.difference)},
+            {"interval", IntervalJson(r.interval)},   {"p_value", JsonNumber(r.p_value)}};
   }
   return {{"a", c.a},
           {"b", c.b},
-          {"result", c.result == "A faster" ? c.a + " faster" : c.result == "B faster" ? c.b + " faster" : c.result},
+          {"result", c.result == "A faster"   ? c.a + " faster"
+                     : c.result == "B faster" ? c.b + " faster"
+                                              : c.result},
           {"verdict", c.verdict},
           {"alpha", c.alpha},
           {"interval_level", JsonNumber(c.interval_level)},
@@ -295,8 +294,8 @@ json CompareSectionJson(const StabilityReportInput& input) {
       if (outcome && outcome->critical_z) options.critical_z = outcome->critical_z;
     }
     try {
-      json c = EntryComparisonJson(CompareNamedEntries(input.entries, a, b, input.rule.consecutive_evaluations,
-                                                       options));
+      json c =
+          EntryComparisonJson(CompareNamedEntries(input.entries, a, b, input.rule.consecutive_evaluations, options));
       c["sequential"] = sequential_pair;
       section["pairs"].push_back(std::move(c));
     } catch (const Error& e) {
@@ -308,8 +307,14 @@ json CompareSectionJson(const StabilityReportInput& input) {
 
 ReportTable CompareTable(const json& model) {
   ReportTable table;
-  table.header = {"A", "B", "Runs A / B (reached)", "Verdict", "Median TTA ratio A/B [CI]",
-                  "Median epochs ratio A/B [CI]", "Restricted mean TTA A - B [CI] (horizon)", "Log-rank z (p)",
+  table.header = {"A",
+                  "B",
+                  "Runs A / B (reached)",
+                  "Verdict",
+                  "Median TTA ratio A/B [CI]",
+                  "Median epochs ratio A/B [CI]",
+                  "Restricted mean TTA A - B [CI] (horizon)",
+                  "Log-rank z (p)",
                   "P(A faster)"};
   table.numeric = {false, false, true, false, true, true, true, true, true};
   for (const json& row : ArrayOf(Field(Field(model, "compare"), "pairs"))) {
@@ -334,7 +339,8 @@ ReportTable CompareTable(const json& model) {
                      StringOf(Field(row, "reached_a")), StringOf(Field(row, "reached_b"))),
          StringOf(Field(row, "verdict")), RatioText(Field(row, "tta_ratio")), RatioText(Field(row, "epochs_ratio")),
          rmst_text,
-         fmt::format("{:.2f} ({:.3g})", NumberOf(Field(lr, "z")).value_or(0), NumberOf(Field(lr, "p_value")).value_or(1)),
+         fmt::format("{:.2f} ({:.3g})", NumberOf(Field(lr, "z")).value_or(0),
+                     NumberOf(Field(lr, "p_value")).value_or(1)),
          fmt::format("{:.0f}%", 100 * NumberOf(Field(pi, "probability")).value_or(0.5))});
   }
   return table;

@@ -47,8 +47,8 @@ struct SequentialOutcome {
   std::optional<double> critical_z;  // comparison: the last look's boundary
   std::vector<stats::SequentialLook> history;
 };
-SequentialOutcome DecideSequentialQuestion(const SequentialQuestion& question,
-                                           const std::vector<EntryInput>& entries, const stats::StabilityRule& rule);
+SequentialOutcome DecideSequentialQuestion(const SequentialQuestion& question, const std::vector<EntryInput>& entries,
+                                           const stats::StabilityRule& rule);
 
 // Compares the named entries of `entries` (UsageError naming the missing entry, or when their metrics, targets or
 // time units differ). `critical_z` (a sequential study's stopping look) gives repeated confidence intervals.

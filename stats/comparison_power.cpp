@@ -7,9 +7,8 @@
 
 namespace evalsuite::stats {
 
-SimulatedPower SimulateComparisonPower(const std::vector<SurvivalObservation>& pilot, double ratio,
-                                       int runs_per_entry, double alpha, std::size_t simulations,
-                                       std::uint64_t seed) {
+SimulatedPower SimulateComparisonPower(const std::vector<SurvivalObservation>& pilot, double ratio, int runs_per_entry,
+                                       double alpha, std::size_t simulations, std::uint64_t seed) {
   bool any_event = false;
   for (const auto& o : pilot) any_event = any_event || o.event;
   if (!any_event) throw std::invalid_argument("comparison power: the pilot has no run that reached the target");
@@ -26,7 +25,8 @@ SimulatedPower SimulateComparisonPower(const std::vector<SurvivalObservation>& p
     }
     for (auto& o : slower) o = pilot[engine() % pilot.size()];
     const LogRankResult test = LogRankTest(faster, slower);
-    if (test.permutation_variance > 0 && test.permutation_z >= critical) ++shown;  // shown faster, in the right direction
+    if (test.permutation_variance > 0 && test.permutation_z >= critical)
+      ++shown;  // shown faster, in the right direction
   }
   SimulatedPower p;
   p.runs_per_entry = runs_per_entry;

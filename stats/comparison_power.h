@@ -23,8 +23,8 @@ struct SimulatedPower {
 
 // The power at n runs per entry. `pilot` must hold at least one run that reached; ratio in (0, 1) (the faster
 // entry's TTA over the slower's).
-SimulatedPower SimulateComparisonPower(const std::vector<SurvivalObservation>& pilot, double ratio,
-                                       int runs_per_entry, double alpha = 0.05, std::size_t simulations = 2000,
+SimulatedPower SimulateComparisonPower(const std::vector<SurvivalObservation>& pilot, double ratio, int runs_per_entry,
+                                       double alpha = 0.05, std::size_t simulations = 2000,
                                        std::uint64_t seed = 20240601);
 
 struct RunsForPower {

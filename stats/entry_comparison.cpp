@@ -33,11 +33,10 @@ std::string Bound(double value) { return std::isfinite(value) ? Format("%.2f", v
 }  // namespace
 
 std::string ComparisonVerdictText(const EntryComparison& c) {
-  const std::string test = "log-rank p " + PValue(c.log_rank.permutation_p_value) + ", z = " +
-                           Format("%.2f", c.log_rank.permutation_z) +
-                           (std::abs(c.critical_z - 1.959963984540054) < 1e-9
-                                ? ", alpha " + Format("%g", c.alpha)
-                                : ", critical |z| " + Format("%.2f", c.critical_z));
+  const std::string test =
+      "log-rank p " + PValue(c.log_rank.permutation_p_value) + ", z = " + Format("%.2f", c.log_rank.permutation_z) +
+      (std::abs(c.critical_z - 1.959963984540054) < 1e-9 ? ", alpha " + Format("%g", c.alpha)
+                                                         : ", critical |z| " + Format("%.2f", c.critical_z));
   const std::string level = Format("%.3g", c.interval_level * 100) + "%";
   std::string ratio = "the median TTA ratio " + c.a + "/" + c.b + " ";
   if (c.tta_ratio.ratio) ratio += Format("%.2f", *c.tta_ratio.ratio) + " ";

@@ -8,7 +8,9 @@
 namespace evalsuite::stats {
 
 SequentialComparisonDesign::SequentialComparisonDesign(int min_runs, int max_runs, double alpha)
-    : min_runs_(min_runs), max_runs_(max_runs), alpha_(alpha),
+    : min_runs_(min_runs),
+      max_runs_(max_runs),
+      alpha_(alpha),
       boundaries_(BlockwiseBoundaries(min_runs, max_runs, alpha)) {}
 
 double SequentialComparisonDesign::CriticalZ(int runs_per_entry) const {

@@ -68,9 +68,10 @@ void Run(const CompareArgs& args) {
   json["store"] = args.store;
 
   const std::string level = fmt::format("{:.3g}%", 100 * c.interval_level);
-  std::cout << fmt::format("compare {} with {} (study {}): runs that never reached the target are censored at the "
-                           "time they stopped\n",
-                           c.a, c.b, info.name);
+  std::cout << fmt::format(
+      "compare {} with {} (study {}): runs that never reached the target are censored at the "
+      "time they stopped\n",
+      c.a, c.b, info.name);
   if (sequential) {
     std::cout << fmt::format("sequential study: {} look(s), {}\n", sequential->looks, sequential->reason);
     json["sequential"] = {{"looks", sequential->looks}, {"reason", sequential->reason}, {"result", sequential->result}};
@@ -83,15 +84,16 @@ void Run(const CompareArgs& args) {
   std::cout << fmt::format("  median epochs       {}\n", Ratio(json["epochs_ratio"]));
   if (c.restricted_mean) {
     const auto& r = *c.restricted_mean;
-    std::cout << fmt::format("  restricted mean     up to {:.4g}: {} {:.4g} (se {:.3g}), {} {:.4g} (se {:.3g}), "
-                             "difference {:.4g} [{:.4g}, {:.4g}]\n",
-                             r.a.horizon, c.a, r.a.mean, r.a.standard_error, c.b, r.b.mean, r.b.standard_error,
-                             r.difference, r.interval.lower, r.interval.upper);
+    std::cout << fmt::format(
+        "  restricted mean     up to {:.4g}: {} {:.4g} (se {:.3g}), {} {:.4g} (se {:.3g}), "
+        "difference {:.4g} [{:.4g}, {:.4g}]\n",
+        r.a.horizon, c.a, r.a.mean, r.a.standard_error, c.b, r.b.mean, r.b.standard_error, r.difference,
+        r.interval.lower, r.interval.upper);
   }
-  std::cout << fmt::format("  log-rank            z = {:.3f} (permutation variance), p = {:.4g}; survdiff's "
-                           "chi-square {:.3f}, p = {:.4g}\n",
-                           c.log_rank.permutation_z, c.log_rank.permutation_p_value, c.log_rank.chi_square,
-                           c.log_rank.p_value);
+  std::cout << fmt::format(
+      "  log-rank            z = {:.3f} (permutation variance), p = {:.4g}; survdiff's "
+      "chi-square {:.3f}, p = {:.4g}\n",
+      c.log_rank.permutation_z, c.log_rank.permutation_p_value, c.log_rank.chi_square, c.log_rank.p_value);
   std::cout << fmt::format("  P({} faster)        {:.3f} [{:.3f}, {:.3f}]\n", c.a, c.probability_a_faster.probability,
                            c.probability_a_faster.interval.lower, c.probability_a_faster.interval.upper);
   if (!args.json_out.empty()) WriteFileAtomically(args.json_out, json.dump(2) + "\n");
@@ -101,8 +103,9 @@ void Run(const CompareArgs& args) {
 
 void RegisterCompareCommand(CLI::App& app) {
   auto args = std::make_shared<CompareArgs>();
-  CLI::App* command = app.add_subcommand("compare", "Is A's time to accuracy really shorter than B's? (two entries "
-                                                    "of a study: log-rank test, median TTA ratio, restricted mean)");
+  CLI::App* command = app.add_subcommand("compare",
+                                         "Is A's time to accuracy really shorter than B's? (two entries "
+                                         "of a study: log-rank test, median TTA ratio, restricted mean)");
   command->add_option("STORE", args->store, "the run store (SQLite)")->required();
   command->add_option("A", args->a, "entry A")->required();
   command->add_option("B", args->b, "entry B")->required();

@@ -36,7 +36,8 @@ std::pair<std::string, std::string> ReadPair(const toml::node& node, const TomlR
 void ReadComparisonKeys(const toml::table& root, const TomlReader& reader, long runs_line, bool runs_from_flag,
                         StudyPlan& plan) {
   if (const toml::node* n = root.get("compare")) {
-    if (!n->is_array()) reader.Fail(TomlReader::Line(*n), "compare", "must be an array of pairs, e.g. [[\"a\", \"b\"]]");
+    if (!n->is_array())
+      reader.Fail(TomlReader::Line(*n), "compare", "must be an array of pairs, e.g. [[\"a\", \"b\"]]");
     int i = 0;
     for (const toml::node& pair : *n->as_array()) {
       plan.compare.push_back(ReadPair(pair, reader, "compare[" + std::to_string(i++) + "]", plan));
@@ -76,8 +77,9 @@ void ReadComparisonKeys(const toml::table& root, const TomlReader& reader, long 
                                    " runs per entry; leave --runs out");
   }
   if (runs_line > 0 && plan.runs != s.max_runs) {
-    reader.Fail(runs_line, "runs", "a sequential study plans max_runs runs per entry: leave runs out or set it to " +
-                                       std::to_string(s.max_runs));
+    reader.Fail(
+        runs_line, "runs",
+        "a sequential study plans max_runs runs per entry: leave runs out or set it to " + std::to_string(s.max_runs));
   }
   if (plan.executor == kSlurmExecutor) {
     reader.Fail(line, "sequential",
@@ -103,7 +105,8 @@ nlohmann::json ComparisonKeysToJson(const StudyPlan& plan) {
 
 void ComparisonKeysFromJson(const nlohmann::json& json, StudyPlan& plan) {
   if (json.contains("compare") && json["compare"].is_array()) {
-    for (const auto& pair : json["compare"]) plan.compare.emplace_back(pair.at(0).get<std::string>(), pair.at(1).get<std::string>());
+    for (const auto& pair : json["compare"])
+      plan.compare.emplace_back(pair.at(0).get<std::string>(), pair.at(1).get<std::string>());
   }
   if (json.contains("sequential") && json["sequential"].is_object()) {
     const auto& j = json["sequential"];

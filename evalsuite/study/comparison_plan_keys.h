@@ -21,7 +21,7 @@ namespace evalsuite::study {
 void ReadComparisonKeys(const toml::table& root, const TomlReader& reader, long runs_line, bool runs_from_flag,
                         StudyPlan& plan);
 
-nlohmann::json ComparisonKeysToJson(const StudyPlan& plan);              // {"compare": ..., "sequential": ...}
+nlohmann::json ComparisonKeysToJson(const StudyPlan& plan);                // {"compare": ..., "sequential": ...}
 void ComparisonKeysFromJson(const nlohmann::json& json, StudyPlan& plan);  // absent keys: a plan from before them
 
 }  // namespace evalsuite::study

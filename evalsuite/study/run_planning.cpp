@@ -110,8 +110,8 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
       row["runs_per_entry"] = nullptr;
       row["simulated_power"] = found.at_max.power;
       row["simulation_se"] = found.at_max.standard_error;
-      row["note"] = fmt::format("even {} runs per entry give only {:.0f}% power", options.max_runs,
-                                100 * found.at_max.power);
+      row["note"] =
+          fmt::format("even {} runs per entry give only {:.0f}% power", options.max_runs, 100 * found.at_max.power);
     }
     out["comparisons"].push_back(row);
   }
@@ -124,24 +124,25 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
   out["machine_hours"] = machine_seconds / 3600;
   out["elapsed_hours_at_jobs"] = machine_seconds / 3600 / std::max(1, plan.jobs);
   out["jobs"] = plan.jobs;
-  out["cost"] = plan.cost_per_hour ? nlohmann::json(machine_seconds / 3600 / std::max(1, plan.jobs) *
-                                                    *plan.cost_per_hour)
-                                   : nlohmann::json(nullptr);
+  out["cost"] = plan.cost_per_hour
+                    ? nlohmann::json(machine_seconds / 3600 / std::max(1, plan.jobs) * *plan.cost_per_hour)
+                    : nlohmann::json(nullptr);
   return out;
 }
 
 std::string FormatRunPlanning(const nlohmann::json& planning) {
-  std::string out = "stability (CoV bound with " +
-                    fmt::format("{:.0f}% assurance):\n", 100 * planning["power"].get<double>());
+  std::string out =
+      "stability (CoV bound with " + fmt::format("{:.0f}% assurance):\n", 100 * planning["power"].get<double>());
   for (const auto& e : planning["entries"]) {
     out += fmt::format("  {}: pilot {} runs ({} reached, {}); {}\n", e["entry"].get<std::string>(),
                        e["pilot_runs"].get<int>(), e["pilot_reached"].get<int>(), e["pilot_verdict"].get<std::string>(),
                        e.value("stability_note", std::string("-")));
   }
-  out += fmt::format("comparison (detect a TTA ratio of {:.2f} with {:.0f}% power at alpha {:g}, {} simulated studies "
-                     "per size from the reference entry's pilot runs, censoring kept):\n",
-                     planning["ratio"].get<double>(), 100 * planning["power"].get<double>(),
-                     planning["alpha"].get<double>(), planning["simulations"].get<int>());
+  out += fmt::format(
+      "comparison (detect a TTA ratio of {:.2f} with {:.0f}% power at alpha {:g}, {} simulated studies "
+      "per size from the reference entry's pilot runs, censoring kept):\n",
+      planning["ratio"].get<double>(), 100 * planning["power"].get<double>(), planning["alpha"].get<double>(),
+      planning["simulations"].get<int>());
   for (const auto& c : planning["comparisons"]) {
     const std::string pair = c["a"] == c["b"] ? c["a"].get<std::string>() + " against a copy of itself"
                                               : c["a"].get<std::string>() + " vs " + c["b"].get<std::string>();
@@ -158,7 +159,8 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
   out += fmt::format("\ncost: {:.3g} machine hours of runs ({:.3g} h elapsed at {} job(s))",
                      planning["machine_hours"].get<double>(), planning["elapsed_hours_at_jobs"].get<double>(),
                      planning["jobs"].get<int>());
-  if (planning["cost"].is_number()) out += fmt::format(", {:.2f} at the plan's cost_per_hour", planning["cost"].get<double>());
+  if (planning["cost"].is_number())
+    out += fmt::format(", {:.2f} at the plan's cost_per_hour", planning["cost"].get<double>());
   return out + "\n";
 }
 

@@ -27,8 +27,8 @@ using testing::WriteFile;
 std::string Entry(const std::string& name, double median, double fail, double pause) {
   return "  { name = \"" + name + "\", command = \"/usr/bin/python3 " +
          (testing::SourceDir() / "examples" / "synthetic_tta_entry.py").string() +
-         " --seed {seed} --log {log} --median " + std::to_string(median) + " --cov 0.1 --fail " +
-         std::to_string(fail) + " --pause " + std::to_string(pause) + "\" },\n";
+         " --seed {seed} --log {log} --median " + std::to_string(median) + " --cov 0.1 --fail " + std::to_string(fail) +
+         " --pause " + std::to_string(pause) + "\" },\n";
 }
 
 std::string SequentialStudy(const std::string& name, double fast_median, int max_runs, double pause = 0) {
@@ -52,8 +52,8 @@ TEST(SequentialStudyCliTest, ThirtyPercentFasterIsDeclaredFasterBeforeMaxRuns) {
   EXPECT_NE(run.out.find("sequential study: candidate faster: stopped early"), std::string::npos) << run.out;
   EXPECT_LT(CountedRuns(store), 24);
 
-  auto compare = RunEvalsuite({"compare", store.string(), "candidate", "reference", "--json",
-                               (dir / "c.json").string()});
+  auto compare =
+      RunEvalsuite({"compare", store.string(), "candidate", "reference", "--json", (dir / "c.json").string()});
   ASSERT_EQ(compare.exit_code, 0) << compare.out << compare.err;
   EXPECT_NE(compare.out.find("verdict: candidate reaches the target faster than reference"), std::string::npos)
       << compare.out;
@@ -74,8 +74,8 @@ TEST(SequentialStudyCliTest, ThirtyPercentFasterIsDeclaredFasterBeforeMaxRuns) {
   EXPECT_NE(list.out.find("answered: candidate faster"), std::string::npos) << list.out;
 
   // Running it again takes no more runs: the question is answered.
-  auto again = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store.string(), "--progress",
-                             "none"});
+  auto again =
+      RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store.string(), "--progress", "none"});
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.out.find("0 now"), std::string::npos) << again.out;
 }
@@ -110,8 +110,8 @@ TEST(SequentialStudyCliTest, KilledSequentialStudyResumesToTheSameDecision) {
   TempDir dir;
   WriteFile(dir / "s.toml", SequentialStudy("killed", 70, 12, 0.05));  // each run about 1 s of wall time
   // Uninterrupted, in its own store.
-  auto whole = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", (dir / "whole.db").string(),
-                             "--out", (dir / "runs-whole").string(), "--progress", "none"});
+  auto whole = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", (dir / "whole.db").string(), "--out",
+                             (dir / "runs-whole").string(), "--progress", "none"});
   ASSERT_EQ(whole.exit_code, 0) << whole.out << whole.err;
   // Killed after a few runs, then resumed.
   const fs::path store = dir / "killed.db";

@@ -102,8 +102,7 @@ TEST(ComparisonSectionTest, SequentialDecisionUsesLeadingRunsAndIsOrderIndepende
   ASSERT_EQ(section["pairs"].size(), 1u);
   EXPECT_TRUE(section["pairs"][0]["sequential"].get<bool>());
   EXPECT_GT(section["pairs"][0]["interval_level"].get<double>(), 0.95);  // wider than a single look's
-  EXPECT_NE(section["sequential"]["validity"].get<std::string>().find("valid under this stopping"),
-            std::string::npos);
+  EXPECT_NE(section["sequential"]["validity"].get<std::string>().find("valid under this stopping"), std::string::npos);
 }
 
 TEST(ComparisonSectionTest, SequentialStabilityStopsWhenEveryEntryIsJudged) {

@@ -169,7 +169,8 @@ ComparedRuns Runs(const char* name, const std::vector<SurvivalObservation>& tta)
 TEST(EntryComparisonTest, ClearDifferenceSaysWhichIsFasterAndWhatWasTested) {
   const EntryComparison c = CompareEntries(Runs("base", FixtureA()), Runs("opt", FixtureB(0.4)));
   EXPECT_EQ(c.result, "B faster");
-  EXPECT_EQ(c.verdict.rfind("opt reaches the target faster than base (log-rank p = 0.032, z = -2.15", 0), 0u) << c.verdict;
+  EXPECT_EQ(c.verdict.rfind("opt reaches the target faster than base (log-rank p = 0.032, z = -2.15", 0), 0u)
+      << c.verdict;
   EXPECT_NE(c.verdict.find("alpha 0.05"), std::string::npos) << c.verdict;
   ASSERT_TRUE(c.restricted_mean);
   EXPECT_GT(c.restricted_mean->difference, 0);  // base takes longer on average up to the horizon

@@ -16,7 +16,7 @@ namespace {
 
 struct TtaModel {
   double median = 100;
-  double sigma = 0.3;  // of log TTA: a CoV of about 30%
+  double sigma = 0.3;   // of log TTA: a CoV of about 30%
   double budget = 140;  // runs beyond it are censored there
   SurvivalObservation Draw(std::mt19937_64& engine, double speedup = 1) const {
     std::normal_distribution<double> noise(0, sigma);
@@ -56,9 +56,10 @@ TEST(SequentialSimulationTest, NullStudiesDeclareADifferenceAtMostAlphaPlusThree
   }
   const double rate = static_cast<double>(wrong) / kStudies, naive = static_cast<double>(naive_wrong) / kStudies;
   const double se = std::sqrt(kAlpha * (1 - kAlpha) / kStudies);
-  std::printf("null: %d studies, 18 looks (3..20 runs per entry), %.1f%% of runs censored: sequential false "
-              "positives %.4f, naive 'stop at p < 0.05' %.4f (alpha %.2f, SE %.4f)\n",
-              kStudies, 100.0 * censored / runs, rate, naive, kAlpha, se);
+  std::printf(
+      "null: %d studies, 18 looks (3..20 runs per entry), %.1f%% of runs censored: sequential false "
+      "positives %.4f, naive 'stop at p < 0.05' %.4f (alpha %.2f, SE %.4f)\n",
+      kStudies, 100.0 * censored / runs, rate, naive, kAlpha, se);
   EXPECT_LE(rate, kAlpha + 3 * se);
   EXPECT_GT(naive, kAlpha + 3 * se);  // peeking without a boundary inflates the error: why the method matters
 }
@@ -102,9 +103,10 @@ TEST(SequentialSimulationTest, UnderTwentyPercentSpeedupSequentialNeedsFewerRuns
   int max_runs = fixed_n;
   Outcome seq = sequential(max_runs);
   while (seq.power < 0.80) seq = sequential(++max_runs);
-  std::printf("20%% speed-up (CoV about 20%%): fixed design needs %d runs per entry for 80%% power; the sequential "
-              "design (looks 3..%d) has power %.3f and stops after %.2f runs per entry on average\n",
-              fixed_n, max_runs, seq.power, seq.average_runs);
+  std::printf(
+      "20%% speed-up (CoV about 20%%): fixed design needs %d runs per entry for 80%% power; the sequential "
+      "design (looks 3..%d) has power %.3f and stops after %.2f runs per entry on average\n",
+      fixed_n, max_runs, seq.power, seq.average_runs);
   EXPECT_LT(seq.average_runs, fixed_n);
 }
 

@@ -50,8 +50,9 @@ question = ["fast", "baseline"]
 }
 
 TEST(ComparisonPlanTest, StabilityQuestion) {
-  const StudyPlan plan = Parse("entries = [\"baseline\"]\n[sequential]\nmin_runs = 5\nmax_runs = 30\n"
-                               "question = \"stability\"\n");
+  const StudyPlan plan = Parse(
+      "entries = [\"baseline\"]\n[sequential]\nmin_runs = 5\nmax_runs = 30\n"
+      "question = \"stability\"\n");
   ASSERT_TRUE(plan.sequential);
   EXPECT_TRUE(plan.sequential->stability);
   EXPECT_DOUBLE_EQ(plan.sequential->alpha, 0.05);
@@ -76,9 +77,9 @@ TEST(ComparisonPlanTest, ErrorsNameTheLineAndKey) {
   EXPECT_NE(ErrorOf(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nalpha = 0.7\nquestion = \"stability\"\n")
                 .find("sequential.alpha"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nlooks = 2\nquestion = \"stability\"\n")
-                .find("looks"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nlooks = 2\nquestion = \"stability\"\n").find("looks"),
+      std::string::npos);
   EXPECT_NE(ErrorOf("runs = 4\n" + base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nquestion = \"stability\"\n")
                 .find("s.toml:1: key 'runs': a sequential study plans max_runs"),
             std::string::npos);
