@@ -1,5 +1,5 @@
 // evalsuite: can a fast training result be trusted? The front binary. Commands that need neither LibTorch nor
-// OpenCV (import, report, study, label, entries) run here, so they start in milliseconds instead of loading
+// OpenCV (import, report, compare, study, label, entries) run here, so they start in milliseconds instead of loading
 // about 290 shared libraries; every other command, and top-level --help, is handed to evalsuite-full beside
 // this binary with the same arguments (see evalsuite/cli/light/forward_to_full.h).
 #include <CLI/CLI.hpp>

@@ -15,6 +15,7 @@
 #include "reports/json_access.h"
 #include "reports/mlperf_table.h"
 #include "reports/report.h"
+#include "reports/comparison_section.h"
 #include "reports/report_table.h"
 #include "reports/stability_charts.h"
 #include "reports/value_format.h"
@@ -94,6 +95,11 @@ void AppendOverview(const json& model, std::string& out) {
     out += "<h3>Comparisons between entries (probability of improvement)</h3>\n<p class=\"muted\">" +
            EscapeHtml(kComparisonsNote) + "</p>\n";
     AppendTable(ComparisonsTable(model), out);
+  }
+  if (Field(model, "compare").is_object()) {  // reports/comparison_section.h
+    out += "<h3>Is A faster than B?</h3>\n<p class=\"muted\">" + EscapeHtml(kCompareNote) + "</p>\n";
+    for (const std::string& line : SequentialLines(model)) out += "<p>" + EscapeHtml(line) + "</p>\n";
+    AppendTable(CompareTable(model), out);
   }
   if (const json& cost = Field(model, kCostSectionKey); cost.is_object()) {
     out += "<h3>What the runs cost</h3>\n<p class=\"muted\">" + EscapeHtml(kCostNote) + "</p>\n";

@@ -14,6 +14,7 @@
 #include "reports/json_access.h"
 #include "reports/mlperf_table.h"
 #include "reports/report.h"
+#include "reports/comparison_section.h"
 #include "reports/report_table.h"
 #include "reports/value_format.h"
 
@@ -234,6 +235,11 @@ std::string RenderMarkdown(const json& model) {
   if (!ArrayOf(Field(model, "comparisons")).empty()) {
     out += "## Comparisons between entries (probability of improvement)\n\n" + std::string(kComparisonsNote) + "\n\n";
     AppendTable(ComparisonsTable(model), out);
+  }
+  if (Field(model, "compare").is_object()) {  // reports/comparison_section.h
+    out += "## Is A faster than B?\n\n" + std::string(kCompareNote) + "\n\n";
+    for (const std::string& line : SequentialLines(model)) out += EscapeMarkdown(line) + "\n\n";
+    AppendTable(CompareTable(model), out);
   }
   if (const json& cost = Field(model, kCostSectionKey); cost.is_object()) {
     out += "## What the runs cost\n\n" + std::string(kCostNote) + "\n\n";

@@ -19,29 +19,12 @@
 #include "reports/stats_json.h"
 #include "stats/curve.h"
 #include "stats/stability.h"
+#include "reports/comparison_section.h"
+#include "reports/counted_runs.h"
 
 namespace evalsuite::reports {
 namespace {
 using nlohmann::json;
-
-// Which runs count is store/run_counting.h's rule, the same `study show`, resume and the holdout ask: an interrupted
-// study run (resume reruns it) and a run that did not run are shown but left out; an imported run without its end
-// counts (MLPerf's rule).
-bool CountsInStatistics(const RunInput& run, const std::string& source) {
-  return store::CountsInStatistics(run.status, store::IsResumableSource(source));
-}
-
-stats::RunCurve ToRunCurve(const RunInput& run) { return store::RunCurveOf(run.points, run.time_spent); }
-
-bool HasEpochs(const RunInput& run) { return !run.points.empty() && run.epochs.size() == run.points.size(); }
-
-// The run's curve against epochs instead of training time: AnalyzeStability on these gives epochs to target.
-stats::RunCurve ToEpochCurve(const RunInput& run) {
-  stats::RunCurve curve;
-  for (std::size_t i = 0; i < run.points.size(); ++i) curve.points.push_back({run.epochs[i], run.points[i].metric});
-  curve.time_spent = run.epochs.back();
-  return curve;
-}
 
 // Epochs to target over the counted runs; nullopt unless every counted run has epochs.
 std::optional<stats::StabilityStats> EpochStats(const EntryInput& entry, std::size_t consecutive) {
@@ -251,6 +234,17 @@ json BuildStabilityReport(const StabilityReportInput& input) {
   model["entries"] = std::move(entries);
   model["comparisons"] = EntryComparisonsJson(compared);
   model["methods"] = MethodsJson();
+  if (json compare = CompareSectionJson(input); !compare.is_null()) {  // reports/comparison_section.h
+    if (const json& sequential = Field(compare, "sequential"); sequential.is_object()) {
+      model["methods"].push_back({{"name", "Sequential study: when to stop"},
+                                  {"formula", Field(sequential, "method")},
+                                  {"source", "Lan and DeMets 1983; Jennison and Turnbull 2000, ch. 9 and 19"}});
+    }
+    model["compare"] = std::move(compare);
+    for (const auto& m : stats::ComparisonMethods()) {
+      model["methods"].push_back({{"name", m.name}, {"formula", m.formula}, {"source", m.source}});
+    }
+  }
   if (json cost = CostSectionJson(input, model["entries"]); !cost.is_null()) model[kCostSectionKey] = std::move(cost);
 
   if (!input.extra_sections.is_null() && !input.extra_sections.is_object()) {

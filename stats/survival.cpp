@@ -170,9 +170,13 @@ LogRankResult LogRankTest(const std::vector<SurvivalObservation>& group_a,
   double at_risk_a = static_cast<double>(group_a.size());
   double at_risk = static_cast<double>(all.size());
   double observed_minus_expected = 0;
+  double observed_a = 0;
   double variance = 0;
+  double cumulative_hazard = 0;  // Nelson-Aalen, pooled: the log-rank score of a run is event - H(its time)
+  double squared_scores = 0;
   for (std::size_t i = 0; i < all.size();) {
     const double time = all[i].time;
+    const std::size_t block = i;
     double events = 0;
     double events_a = 0;
     double leaving = 0;
@@ -192,16 +196,36 @@ LogRankResult LogRankTest(const std::vector<SurvivalObservation>& group_a,
     if (events > 0) {
       const double share_a = at_risk_a / at_risk;
       observed_minus_expected += events_a - events * share_a;
+      observed_a += events_a;
       // Hypergeometric variance, as survdiff computes it (ties handled exactly).
       if (at_risk > 1) {
         variance += events * share_a * (1 - share_a) * (at_risk - events) / (at_risk - 1);
       }
+      cumulative_hazard += events / at_risk;
+    }
+    for (std::size_t j = block; j < i; ++j) {
+      const double score = (all[j].event ? 1.0 : 0.0) - cumulative_hazard;
+      squared_scores += score * score;
     }
     at_risk -= leaving;
     at_risk_a -= leaving_a;
   }
   LogRankResult result;
+  result.variance = variance;
+  const double n = static_cast<double>(all.size());
+  if (n > 1) {
+    result.permutation_variance = static_cast<double>(group_a.size()) * static_cast<double>(group_b.size()) /
+                                  (n * (n - 1)) * squared_scores;
+  }
+  if (result.permutation_variance > 0) {
+    result.permutation_z = observed_minus_expected / std::sqrt(result.permutation_variance);
+    result.permutation_p_value = 2 * boost::math::cdf(boost::math::complement(boost::math::normal(),
+                                                                               std::abs(result.permutation_z)));
+  }
+  result.observed_a = observed_a;
+  result.expected_a = observed_a - observed_minus_expected;
   if (variance > 0) {
+    result.z = observed_minus_expected / std::sqrt(variance);
     result.chi_square = observed_minus_expected * observed_minus_expected / variance;
     result.p_value = boost::math::cdf(boost::math::complement(boost::math::chi_squared(1), result.chi_square));
   }

@@ -9,8 +9,10 @@ namespace evalsuite::cli {
 
 void RegisterEntriesCommand(CLI::App& app);  // evalsuite entries
 void RegisterTrainCommand(CLI::App& app);    // evalsuite train ENTRY
-void RegisterStudyCommand(CLI::App& app);    // evalsuite study run|resume|list|show
+void RegisterStudyCommand(CLI::App& app);    // evalsuite study run|resume|list|show|plan
+void RegisterStudyPlanCommand(CLI::App& study);  // evalsuite study plan FILE --pilot STORE
 void RegisterReportCommand(CLI::App& app);   // evalsuite report STORE --out DIR
+void RegisterCompareCommand(CLI::App& app);  // evalsuite compare STORE A B: is A faster than B?
 void RegisterImportCommand(CLI::App& app);   // evalsuite import PATH...
 void RegisterLabelCommand(CLI::App& app);    // evalsuite label serve|agreement|export
 void RegisterMachineCommand(CLI::App& app);  // evalsuite machine: peak FLOP/s and bandwidth

@@ -40,6 +40,8 @@ class LocalExecutor : public Executor {
       if (done) continue;
       pending.push_back({run, RunDirFor(plan_, run.entry, run.index, attempt)});
     }
+    // A sequential study whose question is answered (before, or by what was found on resume) starts no run.
+    if (options_.scheduler.answered && options_.scheduler.answered->load()) pending.clear();
 
     progress.StudyStarted(plan_.name, outcome.planned, outcome.finished_before + outcome.ingested_on_resume,
                           plan_.jobs, plan_.threads);

@@ -5,8 +5,13 @@
 namespace evalsuite::study {
 
 RunRecorder::RunRecorder(RunStore& store, int64_t study_id, const StudyPlan& plan, StudyOutcome& outcome,
-                         std::function<void()> before_commit)
-    : store_(store), study_id_(study_id), plan_(plan), outcome_(outcome), before_commit_(std::move(before_commit)) {
+                         std::function<void()> before_commit, std::function<void()> after_finished)
+    : store_(store),
+      study_id_(study_id),
+      plan_(plan),
+      outcome_(outcome),
+      before_commit_(std::move(before_commit)),
+      after_finished_(std::move(after_finished)) {
   const std::vector<RunRecord> stored = store_.LoadRuns(study_id_);
   for (const RunRecord& r : stored) {
     // A run that did not run (died before its first evaluation) is run again, under a new attempt.
@@ -39,6 +44,7 @@ void RunRecorder::Record(const RunRecord& record) {
   ++outcome_.ran;
   if (record.log.status == runlog::RunStatus::kFailed) ++outcome_.failed;
   if (DidNotRun(record)) ++outcome_.did_not_run;
+  if (after_finished_) after_finished_();
 }
 
 bool RunRecorder::RecordLeftover(const RunRecord& record) {
@@ -48,6 +54,7 @@ bool RunRecorder::RecordLeftover(const RunRecord& record) {
     return false;
   }
   ++outcome_.ingested_on_resume;
+  if (after_finished_) after_finished_();
   return store::IsDoneRun(record);
 }
 

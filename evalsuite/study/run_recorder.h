@@ -22,9 +22,10 @@ struct StudyOutcome;
 class RunRecorder {
  public:
   // Reads the study's stored attempts; sets outcome.finished_before. `before_commit` runs before each finished run
-  // is committed (a seam for tests that kill the study between a run's end and its commit); may be empty.
+  // is committed (a seam for tests that kill the study between a run's end and its commit); `after_finished` after
+  // each finished run is committed (a sequential study asks its stopping rule there); either may be empty.
   RunRecorder(RunStore& store, int64_t study_id, const StudyPlan& plan, StudyOutcome& outcome,
-              std::function<void()> before_commit = {});
+              std::function<void()> before_commit = {}, std::function<void()> after_finished = {});
 
   // A run's attempt that ended while this invocation watched it, or that it cut short (an incomplete attempt).
   void Record(const RunRecord& record);
@@ -47,6 +48,7 @@ class RunRecorder {
   const StudyPlan& plan_;
   StudyOutcome& outcome_;
   std::function<void()> before_commit_;
+  std::function<void()> after_finished_;
   std::set<std::pair<std::string, int>> done_;
   std::set<std::string> recorded_dirs_;
 };

@@ -137,7 +137,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
   std::list<Running> running;
   std::size_t next = 0;
   double last_progress = config.now() - 3600;
-  auto stopping = [&] { return stop && stop->load(); };
+  auto stopping = [&] { return (stop && stop->load()) || (config.answered && config.answered->load()); };
   // A child that ended: its record (with its slot and GPU figures) handed over, its slot given back.
   auto finish = [&](std::list<Running>::iterator it, const ChildExit& exit) {
     const ChildOutcome outcome{exit, it->timed_out, config.now() - it->started, OomKilledDuring(*it)};

@@ -30,6 +30,8 @@ struct SchedulerConfig {
   // The loop's clock and sleep, as values (common/clock.h): tests may pass their own.
   SteadyClock now = SteadyNowSeconds;
   Sleeper sleep = RealSleep;
+  // A second stop flag, set by the runner when a sequential study's question is answered: stops as `stop` does.
+  const std::atomic<bool>* answered = nullptr;
 };
 
 // Returns true when every pending run ran; false when stopped by `stop` (then every started run was handed to

@@ -17,6 +17,7 @@
 #include "evalsuite/study/ceilings_record.h"
 #include "evalsuite/study/command_template.h"
 #include "evalsuite/study/log_formats.h"
+#include "evalsuite/study/comparison_plan_keys.h"
 #include "evalsuite/study/regex_log_keys.h"
 #include "evalsuite/study/plan_seeds.h"
 
@@ -30,7 +31,8 @@ const std::set<std::string> kStudyKeys = {
     "name",      "description",    "entries", "runs",    "seed",        "threshold",      "extra_thresholds",
     "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
     "stability", "evals_per_epoch", "onednn_isa_cap", "executor", "slurm",
-    "cost_per_hour", "devices", "devices_per_run", "cpus_per_run", "machine_ceilings", "gpu_sample_seconds"};
+    "cost_per_hour", "devices", "devices_per_run", "cpus_per_run", "machine_ceilings", "gpu_sample_seconds",
+    "compare", "sequential"};
 const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
                                           "metric", "threshold", "extra_thresholds", "epochs",          "train_subset",
                                           "validation_size"};
@@ -360,6 +362,9 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
     plan.entries.push_back(std::move(entry));
   }
 
+  const toml::node* runs_node = root.get("runs");
+  ReadComparisonKeys(root, reader, runs_node && !overrides.runs ? Reader::Line(*runs_node) : 0,
+                     overrides.runs.has_value(), plan);
   std::vector<std::string> names;
   for (const auto& e : plan.entries) names.push_back(e.name);
   std::vector<RunKey> order = InterleavedRunOrder(plan.seed, names, plan.runs);

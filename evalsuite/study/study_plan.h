@@ -37,6 +37,8 @@
 //   max_cov_upper = 0.10
 //   min_hit_rate = 0.90
 //   min_reached = 3
+//   compare = [["fast", "baseline"]] # report sections: is A faster than B? (comparison_plan_keys.h)
+//   [sequential]                   # stop when the question is answered: min_runs, max_runs, alpha, question
 //   consecutive_evaluations = 1    # TTA's crossing: the metric at or above the target for k evaluations in a row
 //                                  # (1 = the first crossing, DAWNBench); k > 1 needs stop_at_target = false
 #pragma once
@@ -78,6 +80,15 @@ struct PlannedRun {
   uint64_t seed = 0;  // passed to the entry as --seed / {seed}
 };
 
+// A study that stops as soon as its question is answered (comparison_plan_keys.h, sequential_stopping.h).
+struct SequentialSettings {
+  int min_runs = 3;
+  int max_runs = 20;
+  double alpha = 0.05;
+  bool stability = false;  // question = "stability"; else the pair a, b
+  std::string a, b;
+};
+
 struct StudyPlan {
   std::string name;
   std::string description;
@@ -108,6 +119,9 @@ struct StudyPlan {
   double gpu_sample_seconds = 1;
   std::vector<PlannedEntry> entries;
   std::vector<PlannedRun> schedule;  // every run, in the order they start
+  // compare = [["A", "B"], ...] and [sequential] (comparison_plan_keys.h); both fingerprinted.
+  std::vector<std::pair<std::string, std::string>> compare;
+  std::optional<SequentialSettings> sequential;
 
   const PlannedEntry* FindEntry(const std::string& name) const;
   const PlannedRun* FindRun(const std::string& entry, int index) const;

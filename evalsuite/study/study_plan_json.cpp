@@ -10,6 +10,7 @@
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_fields.h"
+#include "evalsuite/study/comparison_plan_keys.h"
 #include "evalsuite/study/regex_log_keys.h"
 
 namespace evalsuite::study {
@@ -36,7 +37,7 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
   }
   nlohmann::json schedule = nlohmann::json::array();
   for (const auto& r : plan.schedule) schedule.push_back({{"entry", r.entry}, {"index", r.index}, {"seed", r.seed}});
-  return {{"plan_version", 1},
+  nlohmann::json plan_json = {{"plan_version", 1},
           {"name", plan.name},
           {"description", plan.description},
           {"study_file", plan.study_file},
@@ -65,6 +66,8 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
             {"consecutive_evaluations", plan.rule.consecutive_evaluations}}},
           {"entries", entries},
           {"schedule", schedule}};
+  plan_json.update(ComparisonKeysToJson(plan));
+  return plan_json;
 }
 
 namespace {
@@ -151,6 +154,8 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
       }
       plan.entries.push_back(std::move(e));
     }
+    key = "sequential";
+    ComparisonKeysFromJson(json, plan);
     for (const auto& j : get(json, "schedule")) {
       plan.schedule.push_back({get(j, "entry").get<std::string>(), integer(j, "index"), seed(j, "seed")});
     }

@@ -94,10 +94,20 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
     silent = MakeSilentProgress();
     progress = silent.get();
   }
-  RunRecorder recorder(store, info.id, plan, outcome, options.before_commit);
-  const bool complete = MakeExecutor(plan, options)->Run(recorder, *progress, outcome);
+  // A sequential study asks its stopping rule now (a resumed one may be answered already) and after every run the
+  // recorder commits, leftovers found on resume included; the executor starts nothing more once it is answered.
+  std::atomic<bool> answered{false};
+  auto ask_sequential = [&] {
+    outcome.sequential = DecideSequentialStop(store, plan);
+    if (outcome.sequential && outcome.sequential->stop) answered.store(true);
+  };
+  ask_sequential();
+  StudyRunOptions run_options = options;
+  run_options.scheduler.answered = &answered;
+  RunRecorder recorder(store, info.id, plan, outcome, options.before_commit, ask_sequential);
+  const bool complete = MakeExecutor(plan, run_options)->Run(recorder, *progress, outcome);
   progress->StudyFinished();
-  outcome.stopped = !complete;
+  outcome.stopped = !complete && !answered.load();  // answered: stopped by its own rule, not cut short
   return outcome;
 }
 
@@ -168,6 +178,7 @@ StudyOutcome ResumeStudy(const std::optional<std::string>& name, const StudyRunO
     for (StudyInfo& s : store->ListStudies()) {
       if (s.kind != "study") continue;
       StudyPlan plan = PlanFromJson(s.plan);
+      if (auto answered = DecideSequentialStop(*store, plan); answered && answered->stop) continue;
       if (CountFinishedPlannedRuns(plan, store->LoadRuns(s.id)) < static_cast<int>(plan.schedule.size())) {
         unfinished.push_back(std::move(s));
       }

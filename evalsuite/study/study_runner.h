@@ -13,6 +13,7 @@
 #include "evalsuite/study/progress.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/study/scheduler.h"
+#include "evalsuite/study/sequential_stopping.h"
 #include "evalsuite/study/study_plan.h"
 
 namespace evalsuite::study {
@@ -48,6 +49,8 @@ struct StudyOutcome {
   bool resumed = false;        // the study existed already
   bool stopped = false;        // a stop was requested before all runs ran
   std::optional<nlohmann::json> ceilings;  // the machine ceilings this invocation recorded (none: already there)
+  // A sequential study: its decision after this invocation (sequential_stopping.h); answered when it stopped.
+  std::optional<StoppingDecision> sequential;
   bool complete() const { return finished_before + ran == planned; }
 };
 

@@ -10,6 +10,7 @@
 #include "evalsuite/study/builtin_hardware.h"
 #include "evalsuite/study/external_hardware.h"
 #include "evalsuite/study/failure_cause.h"
+#include "evalsuite/study/sequential_stopping.h"
 #include "evalsuite/study/study_plan.h"
 #include "reports/json_access.h"
 #include "stats/curve.h"
@@ -184,6 +185,10 @@ std::string FormatStudyList(RunStore& store) {
       int planned = s.plan.contains("schedule") ? static_cast<int>(s.plan["schedule"].size()) : 0;
       runs += "/" + std::to_string(planned);
       state = s.runs_recorded >= planned ? "complete" : "unfinished (evalsuite study resume " + s.name + ")";
+      if (s.runs_recorded < planned && s.plan.contains("sequential") && s.plan["sequential"].is_object()) {
+        // A sequential study that answered its question is done with fewer runs than planned.
+        if (auto d = DecideSequentialStop(store, PlanFromJson(s.plan)); d && d->stop) state = "answered: " + d->result;
+      }
     }
     out += fmt::format("{:>3}  {:<{}}  {:<6}  {:<20}  {:>9}  {}\n", s.id, s.name, width, s.kind, s.created_at, runs,
                        state);

@@ -60,6 +60,9 @@ TEST(FrontBinary, ServesLightCommandsItself) {
   const CommandResult entries = RunCommand({lone.string(), "entries"});
   EXPECT_EQ(entries.exit_code, 0) << entries.err;
   EXPECT_THAT(entries.out, HasSubstr("baseline"));
+  const CommandResult compare = RunCommand({lone.string(), "compare", "--help"});  // issue 28: light too
+  EXPECT_EQ(compare.exit_code, 0) << compare.err;
+  EXPECT_THAT(compare.out, HasSubstr("--horizon"));
   // ...and names the missing full binary for the others instead of failing obscurely.
   const CommandResult train = RunCommand({lone.string(), "train", "fast"});
   EXPECT_EQ(train.exit_code, 1);

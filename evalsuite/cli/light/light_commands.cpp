@@ -9,6 +9,7 @@ const std::vector<Command>& LightCommands() {
   static const std::vector<Command> commands = {{"entries", RegisterEntriesCommand, 0},
                                                 {"study", RegisterStudyCommand, 2},
                                                 {"report", RegisterReportCommand, 3},
+                                                {"compare", RegisterCompareCommand, 3},
                                                 {"import", RegisterImportCommand, 4},
                                                 {"label", RegisterLabelCommand, 6}};
   return commands;

@@ -81,6 +81,10 @@ void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
   }
   if (outcome.interrupted_kept > 0) std::cout << ", " << outcome.interrupted_kept << " interrupted attempt(s) kept";
   std::cout << ")\n";
+  if (outcome.sequential) {
+    std::cout << "sequential study: " << (outcome.sequential->stop ? outcome.sequential->result + ": " : "")
+              << outcome.sequential->reason << "\n";
+  }
   if (outcome.stopped) {
     throw ExternalError("study " + outcome.name,
                         "stopped before all runs ran; continue with: evalsuite study resume " + outcome.name +
@@ -220,6 +224,8 @@ void RegisterStudyCommand(CLI::App& app) {
     int code = study::RunSlurmTask(args->manifest, std::atoi(id), OwnBinary());
     if (code != 0) throw ExternalError("slurm-task", "stopped by signal " + std::to_string(code - 128));
   });
+
+  RegisterStudyPlanCommand(*study);
 
   CLI::App* list = study->add_subcommand("list", "List the studies in a store");
   list->add_option("--store", args->store, "the run store")->capture_default_str();

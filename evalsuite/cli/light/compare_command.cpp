@@ -1,0 +1,124 @@
+// evalsuite compare STORE A B [--study S] [--json F] [--alpha 0.05] [--horizon T] [--resamples N]
+// Is A's time to accuracy really shorter than B's? The log-rank test (runs that never reached are censored at
+// the time they stopped), the ratio of median TTA and of median epochs to target with bootstrap intervals, the
+// restricted mean difference up to a stated horizon and P(A faster), with a verdict that says what it tested
+// (reports/comparison_section.h, stats/entry_comparison.h). In a sequential study whose question is this pair,
+// the intervals are the repeated confidence intervals of its stopping look.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/common/atomic_file.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/store/run_store.h"
+#include "evalsuite/store/study_choice.h"
+#include "evalsuite/study/study_summary.h"
+#include "reports/comparison_section.h"
+
+namespace evalsuite::cli {
+namespace {
+
+struct CompareArgs {
+  std::string store, a, b, study, json_out;
+  double alpha = 0.05;
+  std::optional<double> horizon;
+  std::size_t resamples = 4000;
+};
+
+std::string Number(const nlohmann::json& v, const char* format = "{:.4g}") {
+  return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>()) : std::string("-");
+}
+
+std::string Ratio(const nlohmann::json& r) {
+  if (!r.is_object()) return "-";
+  const auto& i = r["interval"];
+  return fmt::format("{} / {} = {} [{}, {}]", r["median_a"].is_number() ? Number(r["median_a"]) : "not reached",
+                     r["median_b"].is_number() ? Number(r["median_b"]) : "not reached",
+                     r["ratio"].is_number() ? Number(r["ratio"], "{:.3f}") : "-",
+                     i["lower"].is_number() ? Number(i["lower"], "{:.3f}") : "0",
+                     i["upper"].is_number() ? Number(i["upper"], "{:.3f}") : "inf");
+}
+
+void Run(const CompareArgs& args) {
+  if (!(args.alpha > 0 && args.alpha < 0.5)) throw UsageError("--alpha", "must lie in (0, 0.5)");
+  if (args.horizon && !(*args.horizon > 0)) throw UsageError("--horizon", "must be > 0");
+  if (args.a == args.b) throw UsageError("A B", "compare two different entries");
+  auto store = study::RunStore::OpenForReading(args.store);
+  const study::StudyInfo info = store::ChooseStudy(*store, args.study, args.store);
+  const reports::StabilityReportInput input = study::BuildReportInput(*store, {info});
+
+  stats::ComparisonOptions options;
+  options.alpha = args.alpha;
+  options.horizon = args.horizon;
+  options.resamples = args.resamples;
+  std::optional<reports::SequentialOutcome> sequential;
+  if (auto q = reports::SequentialQuestionOf(input.plan); q && !q->stability && q->a == args.a && q->b == args.b) {
+    sequential = reports::DecideSequentialQuestion(*q, input.entries, input.rule);
+    options.alpha = q->alpha;
+    options.critical_z = sequential->critical_z;
+  }
+  const stats::EntryComparison c =
+      reports::CompareNamedEntries(input.entries, args.a, args.b, input.rule.consecutive_evaluations, options);
+  nlohmann::json json = reports::EntryComparisonJson(c);
+  json["study"] = info.name;
+  json["store"] = args.store;
+
+  const std::string level = fmt::format("{:.3g}%", 100 * c.interval_level);
+  std::cout << fmt::format(
+      "compare {} with {} (study {}): runs that never reached the target are censored at the "
+      "time they stopped\n",
+      c.a, c.b, info.name);
+  if (sequential) {
+    std::cout << fmt::format("sequential study: {} look(s), {}\n", sequential->looks, sequential->reason);
+    json["sequential"] = {{"looks", sequential->looks}, {"reason", sequential->reason}, {"result", sequential->result}};
+  }
+  std::cout << "verdict: " << c.verdict << "\n";
+  std::cout << fmt::format("  runs                {} {} ({} reached), {} {} ({} reached)\n", c.a, c.runs_a, c.reached_a,
+                           c.b, c.runs_b, c.reached_b);
+  std::cout << fmt::format("  median TTA          {} ({} percentile bootstrap, {} resamples)\n",
+                           Ratio(json["tta_ratio"]), level, c.tta_ratio.resamples);
+  std::cout << fmt::format("  median epochs       {}\n", Ratio(json["epochs_ratio"]));
+  if (c.restricted_mean) {
+    const auto& r = *c.restricted_mean;
+    std::cout << fmt::format(
+        "  restricted mean     up to {:.4g}: {} {:.4g} (se {:.3g}), {} {:.4g} (se {:.3g}), "
+        "difference {:.4g} [{:.4g}, {:.4g}]\n",
+        r.a.horizon, c.a, r.a.mean, r.a.standard_error, c.b, r.b.mean, r.b.standard_error, r.difference,
+        r.interval.lower, r.interval.upper);
+  }
+  std::cout << fmt::format(
+      "  log-rank            z = {:.3f} (permutation variance), p = {:.4g}; survdiff's "
+      "chi-square {:.3f}, p = {:.4g}\n",
+      c.log_rank.permutation_z, c.log_rank.permutation_p_value, c.log_rank.chi_square, c.log_rank.p_value);
+  std::cout << fmt::format("  P({} faster)        {:.3f} [{:.3f}, {:.3f}]\n", c.a, c.probability_a_faster.probability,
+                           c.probability_a_faster.interval.lower, c.probability_a_faster.interval.upper);
+  if (!args.json_out.empty()) WriteFileAtomically(args.json_out, json.dump(2) + "\n");
+}
+
+}  // namespace
+
+void RegisterCompareCommand(CLI::App& app) {
+  auto args = std::make_shared<CompareArgs>();
+  CLI::App* command = app.add_subcommand("compare",
+                                         "Is A's time to accuracy really shorter than B's? (two entries "
+                                         "of a study: log-rank test, median TTA ratio, restricted mean)");
+  command->add_option("STORE", args->store, "the run store (SQLite)")->required();
+  command->add_option("A", args->a, "entry A")->required();
+  command->add_option("B", args->b, "entry B")->required();
+  command->add_option("--study", args->study, "the study, by name or id (default: the only or latest one)");
+  command->add_option("--json", args->json_out, "write the comparison as JSON to this file");
+  command->add_option("--alpha", args->alpha, "the test's level; intervals are 100 (1 - alpha)% (default 0.05)");
+  command->add_option("--horizon", args->horizon,
+                      "the restricted mean's horizon, in the runs' time unit (default: the shorter of the two "
+                      "entries' longest runs)");
+  command->add_option("--resamples", args->resamples, "bootstrap resamples of the ratio intervals (default 4000)")
+      ->check(CLI::Range(100, 1000000));
+  command->callback([args] { Run(*args); });
+}
+
+}  // namespace evalsuite::cli

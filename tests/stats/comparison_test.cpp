@@ -1,0 +1,203 @@
+// Two entries compared: log-rank, restricted mean and the median ratio against statsmodels and scipy (values from
+// `/usr/bin/python3 tests/stats/comparison_oracle.py`, Debian's python3-statsmodels 0.13.5 and python3-scipy
+// 1.10.1), the verdict's wording, and the ratio interval's coverage by simulation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "stats/entry_comparison.h"
+#include "stats/median_ratio.h"
+#include "stats/restricted_mean.h"
+#include "stats/survival.h"
+
+namespace evalsuite::stats {
+namespace {
+
+std::vector<SurvivalObservation> Group(const std::vector<double>& times, const std::vector<int>& events,
+                                       double scale = 1) {
+  std::vector<SurvivalObservation> g;
+  for (std::size_t i = 0; i < times.size(); ++i) g.push_back({times[i] * scale, events[i] == 1});
+  return g;
+}
+
+// The oracle's fixtures: censoring, ties within a group (12, 12; 25, 25) and across groups (15, 22).
+std::vector<SurvivalObservation> FixtureA() {
+  return Group({10, 12, 12, 15, 20, 22, 30, 31, 35, 40}, {1, 1, 1, 1, 0, 1, 0, 1, 1, 0});
+}
+std::vector<SurvivalObservation> FixtureB(double scale = 1) {
+  return Group({14, 15, 15, 18, 22, 25, 25, 28, 33, 41, 45, 50}, {1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 0, 1}, scale);
+}
+
+TEST(LogRankOracleTest, MatchesStatsmodelsSurvdiffWithTiesAndCensoring) {
+  // statsmodels.duration.survfunc.survdiff: chisq 0.689903638683, p 0.4061971587.
+  const LogRankResult r = LogRankTest(FixtureA(), FixtureB());
+  EXPECT_NEAR(r.chi_square, 0.689903638683, 1e-9);
+  EXPECT_NEAR(r.p_value, 0.4061971587, 1e-9);
+  EXPECT_NEAR(r.z * r.z, r.chi_square, 1e-12);
+  EXPECT_GT(r.z, 0);  // A's events come earlier than B's: more than expected
+}
+
+TEST(LogRankOracleTest, MatchesSurvdiffOnAClearDifferenceAndSignsIt) {
+  // B's times x 0.4: chisq 5.7652334318, p 0.0163463133168.
+  const LogRankResult r = LogRankTest(FixtureA(), FixtureB(0.4));
+  EXPECT_NEAR(r.chi_square, 5.7652334318, 1e-8);
+  EXPECT_NEAR(r.p_value, 0.0163463133168, 1e-9);
+  EXPECT_LT(r.z, 0);  // B reaches sooner
+  const LogRankResult swapped = LogRankTest(FixtureB(0.4), FixtureA());
+  EXPECT_NEAR(swapped.z, -r.z, 1e-12);
+}
+
+TEST(LogRankOracleTest, PermutationVarianceMatchesTheOracle) {
+  // numpy from the scores' definition: B x 1: U 1.48370459949, V 3.35282155378, z 0.810293253796,
+  // p 0.417771651722; B x 0.4: U -4.02210170291, V 3.50218818748, z -2.14923205131, p 0.0316160097564.
+  const LogRankResult same = LogRankTest(FixtureA(), FixtureB());
+  EXPECT_NEAR(same.observed_a - same.expected_a, 1.48370459949, 1e-9);
+  EXPECT_NEAR(same.permutation_variance, 3.35282155378, 1e-9);
+  EXPECT_NEAR(same.permutation_z, 0.810293253796, 1e-9);
+  EXPECT_NEAR(same.permutation_p_value, 0.417771651722, 1e-9);
+  const LogRankResult shifted = LogRankTest(FixtureA(), FixtureB(0.4));
+  EXPECT_NEAR(shifted.permutation_variance, 3.50218818748, 1e-9);
+  EXPECT_NEAR(shifted.permutation_z, -2.14923205131, 1e-9);
+  EXPECT_NEAR(shifted.permutation_p_value, 0.0316160097564, 1e-9);
+}
+
+TEST(RestrictedMeanOracleTest, MatchesSurvfuncRightAreaAndVariance) {
+  // Area under SurvfuncRight's curve and Klein-Moeschberger's variance from its n_risk and n_events:
+  // tau 30: A 21.94 se 2.66917964926; B 24.6388888889 se 1.75252732456
+  // tau 40: A 24.5 se 3.63603263645; B 28.4583333333 se 2.95838223747
+  const RestrictedMean a30 = RestrictedMeanTime(FixtureA(), 30), b30 = RestrictedMeanTime(FixtureB(), 30);
+  EXPECT_NEAR(a30.mean, 21.94, 1e-9);
+  EXPECT_NEAR(a30.standard_error, 2.66917964926, 1e-9);
+  EXPECT_NEAR(b30.mean, 24.6388888889, 1e-9);
+  EXPECT_NEAR(b30.standard_error, 1.75252732456, 1e-9);
+  const RestrictedMean a40 = RestrictedMeanTime(FixtureA(), 40), b40 = RestrictedMeanTime(FixtureB(), 40);
+  EXPECT_NEAR(a40.mean, 24.5, 1e-9);
+  EXPECT_NEAR(a40.standard_error, 3.63603263645, 1e-9);
+  EXPECT_NEAR(b40.mean, 28.4583333333, 1e-9);
+  EXPECT_NEAR(b40.standard_error, 2.95838223747, 1e-9);
+  EXPECT_DOUBLE_EQ(DefaultHorizon(FixtureA(), FixtureB()), 40);
+  const RestrictedMeanDifference d = CompareRestrictedMeans(FixtureA(), FixtureB(), 40);
+  EXPECT_NEAR(d.difference, 24.5 - 28.4583333333, 1e-9);
+  const double se = std::hypot(3.63603263645, 2.95838223747);
+  EXPECT_NEAR(d.interval.lower, d.difference - 1.959963984540054 * se, 1e-8);
+  EXPECT_GT(d.p_value, 0.3);
+}
+
+TEST(RestrictedMeanTest, UncensoredIsTheMeanOfTimesCappedAtTheHorizon) {
+  const auto g = Group({3, 5, 8, 13}, {1, 1, 1, 1});
+  EXPECT_NEAR(RestrictedMeanTime(g, 10).mean, (3 + 5 + 8 + 10) / 4.0, 1e-12);
+  EXPECT_NEAR(RestrictedMeanTime(g, 20).mean, (3 + 5 + 8 + 13) / 4.0, 1e-12);
+  EXPECT_THROW(RestrictedMeanTime({}, 10), std::invalid_argument);
+  EXPECT_THROW(RestrictedMeanTime(g, 0), std::invalid_argument);
+}
+
+TEST(MedianRatioTest, KaplanMeierMedianAgreesWithTheCurve) {
+  std::mt19937_64 engine(11);
+  std::lognormal_distribution<double> tta(3, 0.3);
+  std::uniform_real_distribution<double> budget(15, 40);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<SurvivalObservation> g;
+    const int n = 1 + trial % 17;
+    for (int i = 0; i < n; ++i) {
+      const double t = std::round(tta(engine)), cap = std::round(budget(engine));
+      g.push_back(t <= cap ? SurvivalObservation{t, true} : SurvivalObservation{cap, false});
+    }
+    const auto full = EstimateKaplanMeier(g).median;
+    const auto fast = KaplanMeierMedian(g);
+    ASSERT_EQ(full.has_value(), fast.has_value()) << "trial " << trial;
+    if (full) EXPECT_DOUBLE_EQ(*full, *fast) << "trial " << trial;
+  }
+}
+
+TEST(MedianRatioOracleTest, MatchesScipyPercentileBootstrap) {
+  // scipy.stats.bootstrap((a, b), median(a)/median(b), paired=False, method="percentile", n_resamples=20000,
+  // random_state=default_rng(7)): ratio 0.824306472919, interval [0.772251308901, 0.894526034713]. Two generators
+  // draw different resamples, so the bounds agree to the simulation's error, not to the digit.
+  const std::vector<double> a{31.2, 29.8, 33.5, 30.1, 35.9, 28.7, 32.2, 30.9, 34.4, 29.5, 31.7, 33.0, 30.4, 36.8, 29.1};
+  const std::vector<double> b{36.1, 38.4, 34.9, 40.2, 37.7, 35.5, 39.6, 41.8, 36.9, 38.0, 35.2, 42.5};
+  const MedianRatio r = BootstrapMedianRatio(Group(a, std::vector<int>(a.size(), 1)),
+                                             Group(b, std::vector<int>(b.size(), 1)), 0.05, 20000);
+  ASSERT_TRUE(r.ratio);
+  EXPECT_NEAR(*r.ratio, 0.824306472919, 1e-12);
+  EXPECT_NEAR(r.interval.lower, 0.772251308901, 0.006);
+  EXPECT_NEAR(r.interval.upper, 0.894526034713, 0.006);
+  EXPECT_EQ(r.undefined_resamples, 0u);
+}
+
+TEST(MedianRatioTest, NotReachedMediansGiveUnboundedIntervals) {
+  // A: 2 of 6 reached: its median is not reached, so is the ratio, and the interval's upper bound is infinite.
+  const auto a = Group({10, 11, 30, 30, 30, 30}, {1, 1, 0, 0, 0, 0});
+  const auto b = Group({10, 12, 13, 14, 15, 16}, {1, 1, 1, 1, 1, 1});
+  const MedianRatio r = BootstrapMedianRatio(a, b, 0.05, 1000);
+  EXPECT_FALSE(r.median_a);
+  EXPECT_FALSE(r.ratio);
+  EXPECT_TRUE(std::isinf(r.interval.upper));
+  EXPECT_FALSE(r.log_standard_error);
+}
+
+// Coverage of the 95% ratio interval: lognormal TTA (CoV about 20%), B 25% slower than A, some runs censored by an
+// epoch budget far above both medians, so the true median ratio is exp(0) / exp(log 1.25) = 0.8.
+TEST(MedianRatioSimulationTest, IntervalCoversAtLeastNominallyWithinSimulationError) {
+  constexpr int kStudies = 400;
+  constexpr int kRuns = 20;
+  std::mt19937_64 engine(2024);
+  std::normal_distribution<double> noise(0, 0.2);
+  std::bernoulli_distribution censored(0.1);
+  int covered = 0;
+  for (int s = 0; s < kStudies; ++s) {
+    std::vector<SurvivalObservation> a, b;
+    for (int i = 0; i < kRuns; ++i) {
+      // A censored run stopped below the target at a time drawn beyond its median (a run that diverged late).
+      const double ta = std::exp(std::log(100.0) + noise(engine));
+      const double tb = std::exp(std::log(125.0) + noise(engine));
+      a.push_back(censored(engine) ? SurvivalObservation{ta * 1.5, false} : SurvivalObservation{ta, true});
+      b.push_back(censored(engine) ? SurvivalObservation{tb * 1.5, false} : SurvivalObservation{tb, true});
+    }
+    const MedianRatio r = BootstrapMedianRatio(a, b, 0.05, 1000, 100 + s);
+    covered += (r.interval.lower <= 0.8 && 0.8 <= r.interval.upper) ? 1 : 0;
+  }
+  const double coverage = static_cast<double>(covered) / kStudies;
+  const double se = std::sqrt(0.95 * 0.05 / kStudies);
+  std::printf("ratio interval coverage: %.3f over %d simulated comparisons of %d runs each (SE %.3f)\n", coverage,
+              kStudies, kRuns, se);
+  EXPECT_GE(coverage, 0.95 - 3 * se);
+}
+
+ComparedRuns Runs(const char* name, const std::vector<SurvivalObservation>& tta) { return {name, tta, {}}; }
+
+TEST(EntryComparisonTest, ClearDifferenceSaysWhichIsFasterAndWhatWasTested) {
+  const EntryComparison c = CompareEntries(Runs("base", FixtureA()), Runs("opt", FixtureB(0.4)));
+  EXPECT_EQ(c.result, "B faster");
+  EXPECT_EQ(c.verdict.rfind("opt reaches the target faster than base (log-rank p = 0.032, z = -2.15", 0), 0u)
+      << c.verdict;
+  EXPECT_NE(c.verdict.find("alpha 0.05"), std::string::npos) << c.verdict;
+  ASSERT_TRUE(c.restricted_mean);
+  EXPECT_GT(c.restricted_mean->difference, 0);  // base takes longer on average up to the horizon
+  EXPECT_LT(c.probability_a_faster.probability, 0.5);
+  EXPECT_EQ(c.runs_a, 10u);
+  EXPECT_EQ(c.reached_b, 9u);
+}
+
+TEST(EntryComparisonTest, NoDifferenceStatesTheIntervalAndTheDetectableDifference) {
+  const EntryComparison c = CompareEntries(Runs("a", FixtureA()), Runs("b", FixtureB()));
+  EXPECT_EQ(c.result, "no difference shown");
+  ASSERT_TRUE(c.detectable_difference);
+  EXPECT_GT(*c.detectable_difference, 0);
+  EXPECT_EQ(c.verdict.rfind("no difference shown (log-rank p = 0.418", 0), 0u) << c.verdict;
+  EXPECT_NE(c.verdict.find("which includes 1.00"), std::string::npos) << c.verdict;
+  EXPECT_NE(c.verdict.find("could not be detected"), std::string::npos) << c.verdict;
+}
+
+TEST(EntryComparisonTest, SequentialCriticalValueWidensTheIntervals) {
+  ComparisonOptions options;
+  options.critical_z = 2.5;
+  const EntryComparison c = CompareEntries(Runs("base", FixtureA()), Runs("opt", FixtureB(0.4)), options);
+  EXPECT_EQ(c.result, "no difference shown");  // |z| = 2.15 < 2.5
+  EXPECT_NEAR(c.interval_level, 1 - 2 * 0.0062096653257761, 1e-9);
+  EXPECT_NE(c.verdict.find("critical |z| 2.50"), std::string::npos) << c.verdict;
+  EXPECT_THROW(CompareEntries(Runs("a", {}), Runs("b", FixtureB())), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace evalsuite::stats
