@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -13,9 +14,48 @@ namespace evalsuite::labeling {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kIntervalAlpha = 0.05;
+// Below this many images in a bin, the percentile bootstrap's interval is noticeably too narrow (it cannot
+// see outcomes a small bin happened not to show): the text says so.
+constexpr std::size_t kFewImagesPerBin = 20;
+constexpr const char* kIntervalMethod =
+    "stratified percentile bootstrap: in each resample, every pass-2 bin's images are drawn with replacement "
+    "(as many as the bin holds) and the corrected accuracy recomputed; the bins' sizes, the target shares and "
+    "each image's pass-2 bin are held fixed";
 
 nlohmann::json NumberOrNull(double value) {
   return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value);
+}
+
+// One accuracy by pass-2 bin: the images with a pass-2 frequency and an outcome, grouped by that bin.
+CorrectedAccuracy CorrectAccuracy(const std::vector<FrequencyPair>& frequencies, const std::vector<int>& outcomes,
+                                  const std::vector<double>& weights, std::size_t resamples, std::uint64_t seed) {
+  CorrectedAccuracy a;
+  std::vector<std::vector<double>> bins(stats::kFrequencyBins);
+  double right = 0;
+  for (std::size_t i = 0; i < frequencies.size() && i < outcomes.size(); ++i) {
+    const int b2 = stats::FrequencyBin(frequencies[i].pass2);
+    if (b2 < 0 || outcomes[i] < 0) continue;
+    bins[static_cast<std::size_t>(b2)].push_back(outcomes[i]);
+    right += outcomes[i];
+    ++a.images;
+  }
+  for (std::size_t b = 0; b < bins.size(); ++b) {
+    if (!bins[b].empty() && weights[b] > 0) a.smallest_bin = std::min(a.smallest_bin, bins[b].size());
+  }
+  a.observed = a.images > 0 ? right / static_cast<double>(a.images) : kNaN;
+  a.corrected = stats::StratifiedWeightedMean(bins, weights, kIntervalAlpha, resamples, seed);
+  a.bias = a.observed - a.corrected.estimate;
+  return a;
+}
+
+nlohmann::json AccuracyJson(const CorrectedAccuracy& a) {
+  return {{"images", a.images},
+          {"observed", NumberOrNull(a.observed)},
+          {"corrected", NumberOrNull(a.corrected.estimate)},
+          {"corrected_lower", NumberOrNull(a.corrected.interval.lower)},
+          {"corrected_upper", NumberOrNull(a.corrected.interval.upper)},
+          {"bias", NumberOrNull(a.bias)}};
 }
 
 }  // namespace
@@ -52,7 +92,8 @@ std::map<std::string, std::set<std::string>> ItemsJudgedBy(
 
 SecondPassReport CompareSecondPass(const std::vector<FrequencyPair>& frequencies,
                                    const std::vector<ModelOutcome>& models,
-                                   const std::optional<std::array<double, stats::kFrequencyBins>>& target) {
+                                   const std::optional<std::array<double, stats::kFrequencyBins>>& target,
+                                   std::size_t resamples, std::uint64_t seed) {
   SecondPassReport report;
   report.images = frequencies.size();
   std::array<double, stats::kFrequencyBins> sum1{}, sum2{}, pass1_histogram{};
@@ -90,29 +131,13 @@ SecondPassReport CompareSecondPass(const std::vector<FrequencyPair>& frequencies
   for (std::size_t b = 0; b < stats::kFrequencyBins; ++b) {
     if (report.target[b] > 0 && !has_images[b]) report.empty_target_bins.push_back(b);
   }
+  report.resamples = resamples;
+  report.seed = seed;
+  const std::vector<double> weights(report.target.begin(), report.target.end());
   for (const ModelOutcome& model : models) {
-    ModelCorrection c;
-    c.name = model.name;
-    c.group = model.group;
-    std::array<double, stats::kFrequencyBins> right{}, seen{};
-    double all_right = 0;
-    for (std::size_t i = 0; i < frequencies.size() && i < model.top1.size(); ++i) {
-      const int b2 = stats::FrequencyBin(frequencies[i].pass2);
-      if (b2 < 0 || model.top1[i] < 0) continue;
-      seen[static_cast<std::size_t>(b2)] += 1;
-      right[static_cast<std::size_t>(b2)] += model.top1[i];
-      all_right += model.top1[i];
-      ++c.images;
-    }
-    c.observed = c.images > 0 ? all_right / static_cast<double>(c.images) : kNaN;
-    double corrected = 0, weight = 0;
-    for (std::size_t b = 0; b < stats::kFrequencyBins; ++b) {
-      if (seen[b] == 0 || report.target[b] <= 0) continue;
-      corrected += report.target[b] * right[b] / seen[b];
-      weight += report.target[b];
-    }
-    c.corrected = weight > 0 ? corrected / weight : kNaN;
-    c.bias = c.observed - c.corrected;
+    ModelCorrection c{model.name, model.group, {}, {}};
+    c.top1 = CorrectAccuracy(frequencies, model.top1, weights, resamples, seed);
+    c.top5 = CorrectAccuracy(frequencies, model.top5, weights, resamples, seed);
     report.models.push_back(c);
   }
   return report;
@@ -129,12 +154,8 @@ nlohmann::json ToJson(const SecondPassReport& report) {
   }
   nlohmann::json models = nlohmann::json::array();
   for (const ModelCorrection& m : report.models) {
-    models.push_back({{"name", m.name},
-                      {"group", m.group},
-                      {"images", m.images},
-                      {"observed_top1", NumberOrNull(m.observed)},
-                      {"corrected_top1", NumberOrNull(m.corrected)},
-                      {"bias", NumberOrNull(m.bias)}});
+    models.push_back(
+        {{"name", m.name}, {"group", m.group}, {"top1", AccuracyJson(m.top1)}, {"top5", AccuracyJson(m.top5)}});
   }
   nlohmann::json empty = nlohmann::json::array();
   for (std::size_t b : report.empty_target_bins) empty.push_back(stats::FrequencyBinLabel(b));
@@ -148,8 +169,13 @@ nlohmann::json ToJson(const SecondPassReport& report) {
           {"target_bins_without_pass2_images", empty},
           {"models", models},
           {"method",
-           "Engstrom et al. 2020: top-1 within bins of the pass-2 frequency (independent labelers), reweighted to "
-           "the target shares; bias = observed - corrected"}};
+           "Engstrom et al. 2020: top-1 and top-5 within bins of the pass-2 frequency (independent labelers), "
+           "reweighted to the target shares; bias = observed - corrected"},
+          {"interval",
+           {{"method", kIntervalMethod},
+            {"confidence", 1 - kIntervalAlpha},
+            {"resamples", report.resamples},
+            {"seed", report.seed}}}};
 }
 
 std::string RenderSecondPassText(const SecondPassReport& r) {
@@ -164,10 +190,27 @@ std::string RenderSecondPassText(const SecondPassReport& r) {
     out += fmt::format("  {:<11} {:>5}: {} -> {}\n", stats::FrequencyBinLabel(b), r.bin_images[b],
                        num(r.bin_mean_pass1[b]), num(r.bin_mean_pass2[b]));
   }
-  out += "Top-1 corrected to the " + r.target_source + " by pass-2 frequency bin (Engstrom et al. 2020):\n";
+  out += "Accuracy corrected to the " + r.target_source + " by pass-2 frequency bin (Engstrom et al. 2020):\n";
+  auto line = [&](const char* what, const CorrectedAccuracy& a) {
+    if (a.images == 0) return fmt::format("{} n/a", what);
+    return fmt::format("{} observed {}, corrected {} [{}, {}], bias {}", what, pct(a.observed),
+                       pct(a.corrected.estimate), pct(a.corrected.interval.lower), pct(a.corrected.interval.upper),
+                       std::isnan(a.bias) ? "n/a" : fmt::format("{:+.1f} pts", a.bias * 100));
+  };
   for (const ModelCorrection& m : r.models) {
-    out += fmt::format("  {} ({}): observed {}, corrected {}, bias {}\n", m.name, m.group, pct(m.observed),
-                       pct(m.corrected), std::isnan(m.bias) ? "n/a" : fmt::format("{:+.1f} pts", m.bias * 100));
+    out += fmt::format("  {} ({}): {}; {}\n", m.name, m.group, line("top-1", m.top1), line("top-5", m.top5));
+  }
+  if (!r.models.empty()) {
+    out += fmt::format("  [{:.0f}% intervals: {}; {} resamples, seed {}]\n", (1 - kIntervalAlpha) * 100,
+                       kIntervalMethod, r.resamples, r.seed);
+  }
+  std::size_t smallest = std::numeric_limits<std::size_t>::max();
+  for (const ModelCorrection& m : r.models) smallest = std::min({smallest, m.top1.smallest_bin, m.top5.smallest_bin});
+  if (smallest < kFewImagesPerBin) {
+    out += fmt::format(
+        "Caution: a weighted pass-2 bin holds only {} image(s); with fewer than {} per bin the bootstrap interval "
+        "is too narrow\n",
+        smallest, kFewImagesPerBin);
   }
   if (!r.empty_target_bins.empty()) {
     out += "Caution: " + std::to_string(r.empty_target_bins.size()) +

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -18,6 +19,7 @@
 #include "datasets/images/holdout_manifest.h"
 #include "labeling/label_store.h"
 #include "stats/frequency_bins.h"
+#include "stats/stratified_bootstrap.h"
 
 namespace evalsuite::labeling {
 
@@ -37,21 +39,30 @@ struct FrequencyPair {
   double pass2 = 0;  // NaN when nobody judged it in pass 2
 };
 
-// One model's per-image top-1 outcome on the holdout (1 right, 0 wrong, -1 not evaluated), in holdout order.
+// One model's per-image outcomes on the holdout (1 right, 0 wrong, -1 not evaluated), in holdout order; top5
+// may be shorter (older predictions files have no top5_correct): the missing images count as not evaluated.
 struct ModelOutcome {
   std::string name;
   std::string group;
   std::vector<int> top1;
+  std::vector<int> top5;
+};
+
+// One accuracy (top-1 or top-5) before and after the correction.
+struct CorrectedAccuracy {
+  double observed = 0;  // on the images with a pass-2 frequency; NaN without any
+  // Sum over pass-2 bins of target share x accuracy in that bin (shares renormalized over bins with images),
+  // with its stratified bootstrap interval (images resampled within each pass-2 bin).
+  stats::StratifiedEstimate corrected;
+  double bias = 0;  // observed - corrected: what the noisy pass-1 frequencies added to (or took from) the accuracy
+  std::size_t images = 0;
+  std::size_t smallest_bin = SIZE_MAX;  // fewest images in a pass-2 bin that carries weight (SIZE_MAX: none)
 };
 
 struct ModelCorrection {
   std::string name;
   std::string group;
-  double observed = 0;  // top-1 on the images with a pass-2 frequency
-  double corrected =
-      0;  // sum over bins of target share x top-1 in that pass-2 bin (shares renormalized over bins with images)
-  double bias = 0;  // observed - corrected: what the noisy pass-1 frequencies added to (or took from) the accuracy
-  std::size_t images = 0;
+  CorrectedAccuracy top1, top5;
 };
 
 struct SecondPassReport {
@@ -66,12 +77,17 @@ struct SecondPassReport {
   std::string target_source;                           // "reference histogram" or "pass-1 frequencies"
   std::vector<std::size_t> empty_target_bins;          // bins with a target share but no pass-2 image
   std::vector<ModelCorrection> models;
+  std::size_t resamples = 0;  // of the intervals' bootstrap
+  std::uint64_t seed = 0;
 };
 
 // `target`: the bin shares the selection aimed at (nullopt: the pass-1 histogram of the images themselves).
+// The intervals use `resamples` bootstrap resamples from `seed` (the same for every model and accuracy).
 SecondPassReport CompareSecondPass(const std::vector<FrequencyPair>& frequencies,
                                    const std::vector<ModelOutcome>& models,
-                                   const std::optional<std::array<double, stats::kFrequencyBins>>& target);
+                                   const std::optional<std::array<double, stats::kFrequencyBins>>& target,
+                                   std::size_t resamples = stats::kStratifiedBootstrapResamples,
+                                   std::uint64_t seed = stats::kStratifiedBootstrapSeed);
 
 nlohmann::json ToJson(const SecondPassReport& report);
 std::string RenderSecondPassText(const SecondPassReport& report);

@@ -51,6 +51,7 @@ void WritePredictions(std::ostream& out, const std::string& set_name, const data
     } else {
       json top = json::array(), scores = json::array(), names = json::array();
       int first_class = -1;
+      bool in_top5 = false;
       for (int j = 0; j < kTopK; ++j) {
         const int32_t output = result.top[r][i * kTopK + j];
         if (output < 0) break;
@@ -58,12 +59,14 @@ void WritePredictions(std::ostream& out, const std::string& set_name, const data
         scores.push_back(result.scores[r][i * kTopK + j]);
         const int cls = output < static_cast<int32_t>(mapping.output_to_class.size()) ? mapping.output_to_class[output] : -1;
         if (j == 0) first_class = cls;
+        in_top5 = in_top5 || cls == item.class_index;
         names.push_back(cls >= 0 && cls < static_cast<int>(classes.names.size()) ? json(classes.names[cls]) : json());
       }
       line["top5"] = top;
       line["top5_classes"] = names;
       line["scores"] = scores;
       line["top1_correct"] = first_class == item.class_index ? 1 : 0;  // through the model's class mapping
+      line["top5_correct"] = in_top5 ? 1 : 0;
     }
     out << line.dump() << "\n";
   }

@@ -2,7 +2,7 @@
 // pipeline image by image:
 //   {"image_set": "...", "image": "<path in the holdout>", "id": "...", "label": 3, "label_name": "...",
 //    "kind": "jpeg-progressive", "model": "resnet18", "top5": [3, 7, ...], "scores": [0.61, 0.2, ...],
-//    "top1_correct": 1}
+//    "top1_correct": 1, "top5_correct": 1}
 // "top5" are the model's output indices, best first; "scores" their softmax probabilities; an image that could
 // not be read has "error" instead. A user's file in the same format (only "image", "model" and "top5" are
 // needed) is compared with ComparePredictions.

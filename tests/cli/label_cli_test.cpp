@@ -466,7 +466,8 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
   EXPECT_NEAR(report["frequency_shift"].get<double>(), -1.0 / 3, 1e-12);
   // With holdout eval's output (written here by hand: one model, right on tench 1 and springer 1): observed 2/3;
   // the target is pass 1's histogram (everything in [.8,1]), where pass 2 has tench 2 (wrong) and springer 1
-  // (right): corrected 1/2, bias +1/6. A line of another image set is not counted.
+  // (right): corrected 1/2, bias +1/6. A resample of those two gets 0, 1 or 2 right, so the interval is [0, 1].
+  // Top-5 is right on all three: 1, 1, no bias. A line of another image set is not counted.
   const std::string version = json::parse(ReadFile(holdout / "manifest.json"))["version_hash"];
   std::string lines;
   for (const auto& [set, id, right] :
@@ -474,7 +475,8 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
                                                               {"holdout", "n01440764/2", 0},
                                                               {"holdout", "n02102040/1", 1},
                                                               {"other", "n01440764/2", 1}}) {
-    lines += json{{"image_set", set}, {"id", id}, {"model", "m"}, {"top1_correct", right}}.dump() + "\n";
+    lines += json{{"image_set", set}, {"id", id}, {"model", "m"}, {"top1_correct", right}, {"top5_correct", 1}}.dump() +
+             "\n";
   }
   WriteFile(dir_ / "gen.predictions.jsonl", lines);
   WriteFile(dir_ / "gen.json", json::array({json{{"image_set", "holdout"},
@@ -487,9 +489,24 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
   ASSERT_EQ(corrected.exit_code, 0) << corrected.err;
   const json model = json::parse(corrected.out)["models"][0];
   EXPECT_EQ(model["name"], "m");
-  EXPECT_NEAR(model["observed_top1"].get<double>(), 2.0 / 3, 1e-12);
-  EXPECT_NEAR(model["corrected_top1"].get<double>(), 0.5, 1e-12);
-  EXPECT_NEAR(model["bias"].get<double>(), 1.0 / 6, 1e-12);
+  EXPECT_NEAR(model["top1"]["observed"].get<double>(), 2.0 / 3, 1e-12);
+  EXPECT_NEAR(model["top1"]["corrected"].get<double>(), 0.5, 1e-12);
+  EXPECT_NEAR(model["top1"]["corrected_lower"].get<double>(), 0, 1e-12);
+  EXPECT_NEAR(model["top1"]["corrected_upper"].get<double>(), 1, 1e-12);
+  EXPECT_NEAR(model["top1"]["bias"].get<double>(), 1.0 / 6, 1e-12);
+  EXPECT_NEAR(model["top5"]["observed"].get<double>(), 1, 1e-12);
+  EXPECT_NEAR(model["top5"]["corrected"].get<double>(), 1, 1e-12);
+  EXPECT_NEAR(model["top5"]["bias"].get<double>(), 0, 1e-12);
+  EXPECT_EQ(json::parse(corrected.out)["interval"]["seed"], 20200512);
+  // A top-5 outcome that is not 0 or 1 is an error naming the predictions file and line.
+  WriteFile(
+      dir_ / "gen.predictions.jsonl",
+      lines + json{{"image_set", "holdout"}, {"id", "n01440764/1"}, {"model", "m"}, {"top5_correct", 2}}.dump() + "\n");
+  const auto bad = RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string(),
+                                 "--eval", (dir_ / "gen.json").string()});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("gen.predictions.jsonl:5"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("top5_correct"), std::string::npos) << bad.err;
   const auto text =
       RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string()});
   EXPECT_NE(text.out.find("shift -0.333"), std::string::npos) << text.out;

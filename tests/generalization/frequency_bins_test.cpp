@@ -34,6 +34,7 @@ for line in open(sys.argv[2]):
     c[0] += 1
     c[1] += p["top5"][0] == p["label"]
     assert p["top1_correct"] == int(p["top5"][0] == p["label"]), line  # identity class order here
+    assert p["top5_correct"] == int(p["label"] in p["top5"]), line
     c[2] += p["label"] in p["top5"]
 def tail_ge(k, n, p):
     return sum(math.comb(n, i) * p**i * (1 - p)**(n - i) for i in range(k, n + 1))

@@ -8,7 +8,10 @@
 #include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
+#include "labeling/holdout_freeze.h"
+#include "labeling/second_pass.h"
 #include "tests/labeling/labeling_fixture.h"
 #include "tests/support/test_support.h"
 
@@ -51,6 +54,20 @@ std::vector<Row> ReadEvents(const fs::path& file) {
   return rows;
 }
 
+// What the browser needs, or the reason it cannot run (the test fails with it: it never skips).
+std::string BrowserMissing() {
+  const fs::path modules = SourceDir() / "tests" / "browser" / "node_modules" / "playwright-core";
+  if (!fs::exists("/usr/bin/chromium")) {
+    return "/usr/bin/chromium is missing: run scripts/setup.sh (it installs Debian's chromium)";
+  }
+  if (RunCommand({"node", "--version"}).exit_code != 0) {
+    return "node is missing: run scripts/setup.sh (it installs Debian's nodejs)";
+  }
+  if (!fs::exists(modules))
+    return modules.string() + " is missing: run scripts/setup.sh (it runs npm ci in tests/browser)";
+  return "";
+}
+
 // Where the screenshot goes: $EVALSUITE_SCREENSHOT_DIR, else the test's working folder (the build tree).
 fs::path ScreenshotPath() {
   const char* dir = std::getenv("EVALSUITE_SCREENSHOT_DIR");
@@ -59,12 +76,8 @@ fs::path ScreenshotPath() {
 
 TEST(BrowserTest, LabelsWithTheKeyboardUndoesAndTheStoreHasTheEvents) {
   const fs::path script = SourceDir() / "tests" / "browser" / "label_page.mjs";
-  const fs::path modules = SourceDir() / "tests" / "browser" / "node_modules" / "playwright-core";
-  ASSERT_TRUE(fs::exists("/usr/bin/chromium"))
-      << "/usr/bin/chromium is missing: run scripts/setup.sh (it installs Debian's chromium)";
-  ASSERT_EQ(RunCommand({"node", "--version"}).exit_code, 0)
-      << "node is missing: run scripts/setup.sh (it installs Debian's nodejs)";
-  ASSERT_TRUE(fs::exists(modules)) << modules << " is missing: run scripts/setup.sh (it runs npm ci in tests/browser)";
+  const std::string missing = BrowserMissing();
+  ASSERT_TRUE(missing.empty()) << missing;
 
   TempDir dir;
   const auto folder = testing::MakeCandidateFolder(dir / "candidates");
@@ -150,6 +163,67 @@ TEST(BrowserTest, LabelsWithTheKeyboardUndoesAndTheStoreHasTheEvents) {
   EXPECT_EQ(decisions.count({"n02102040/photo3", "carol"}), 1u) << "labeled in the grid after being skipped";
   std::cout << "[ figures  ] grid view: " << report["grid"]["decisions"].size() << " decisions saved in "
             << report["grid"]["millis"] << " ms\n";
+}
+
+// Pass 2 in the browser: ann judged each class's photo1 in pass 1, ben every photo. With the frozen holdout (all
+// nine photos) served as label serve --pass 2 serves it, ann's page offers exactly the six photos she did not
+// judge, each once, and her decisions go to the pass-2 store only; ben's page offers nothing.
+TEST(BrowserTest, PassTwoPageOffersOnlyImagesTheLabelerDidNotJudge) {
+  const std::string missing = BrowserMissing();
+  ASSERT_TRUE(missing.empty()) << missing;
+  TempDir dir;
+  const auto folder = testing::MakeCandidateFolder(dir / "candidates");
+  LabelStore pass1(dir / "candidates" / "labels.sqlite");
+  std::set<std::string> not_judged_by_ann;
+  for (const char* wnid : {"n01440764", "n02102040", "n03417042"}) {
+    for (const char* photo : {"/photo1", "/photo2", "/photo3"}) {
+      const std::string id = std::string(wnid) + photo;
+      if (std::string(photo) == "/photo1") {
+        pass1.AppendLabel(id, "ann", Label::kCorrect, 1);
+      } else {
+        not_judged_by_ann.insert(id);
+      }
+      pass1.AppendLabel(id, "ben", Label::kCorrect, 1);
+    }
+  }
+  FreezeHoldout(folder.manifest, folder.dir, CurrentDecisions(pass1.Events()), ParseFreezeRule("majority", 1),
+                dir / "holdout", "");
+  const datasets::Holdout holdout = datasets::ReadHoldout(dir / "holdout");
+  ASSERT_EQ(holdout.items.size(), 9u);
+  testing::CandidateFolder second{dir / "holdout", SecondPassManifest(folder.manifest, holdout, "holdout")};
+  const fs::path pass2_file = dir / "holdout" / kSecondPassStoreFile;
+  LabelStore pass2(pass2_file);
+  ServerOptions options = testing::RunningServer::DefaultOptions();
+  options.assignment.excluded = ItemsJudgedBy(CurrentDecisions(pass1.Events()));
+  testing::RunningServer server(second, pass2, options);
+  const fs::path script = SourceDir() / "tests" / "browser" / "pass2_page.mjs";
+
+  const auto ann = RunCommand({"node", script.string(), server.base_url() + "/?labeler=ann"});
+  ASSERT_EQ(ann.exit_code, 0) << "stdout: " << ann.out << "\nstderr: " << ann.err;
+  const nlohmann::json seen = nlohmann::json::parse(ann.out);
+  EXPECT_EQ(seen["overall_start"], "0 / 6") << seen.dump(1);
+  EXPECT_EQ(seen["overall_end"], "6 / 6") << seen.dump(1);
+  const std::vector<std::string> shown = seen["shown"].get<std::vector<std::string>>();
+  EXPECT_EQ(shown.size(), 6u) << seen.dump(1);
+  EXPECT_EQ(std::set<std::string>(shown.begin(), shown.end()), not_judged_by_ann) << seen.dump(1);
+  std::set<std::string> stored;
+  for (const Row& row : ReadEvents(pass2_file)) {
+    EXPECT_EQ(row.labeler, "ann");
+    EXPECT_EQ(row.label, "correct");
+    stored.insert(row.item);
+  }
+  EXPECT_EQ(stored, not_judged_by_ann);
+  EXPECT_EQ(ReadEvents(pass2_file).size(), 6u);
+  EXPECT_EQ(ReadEvents(dir / "candidates" / "labels.sqlite").size(), 12u) << "pass 1's store untouched";
+
+  const auto ben = RunCommand({"node", script.string(), server.base_url() + "/?labeler=ben"});
+  ASSERT_EQ(ben.exit_code, 0) << "stdout: " << ben.out << "\nstderr: " << ben.err;
+  const nlohmann::json ben_seen = nlohmann::json::parse(ben.out);
+  EXPECT_TRUE(ben_seen["shown"].empty()) << ben_seen.dump(1);
+  EXPECT_EQ(ben_seen["overall_end"], "0 / 0") << ben_seen.dump(1);
+  EXPECT_NE(ben_seen["done_text"].get<std::string>().find("Nothing to label for you"), std::string::npos)
+      << ben_seen.dump(1);
+  EXPECT_EQ(ReadEvents(pass2_file).size(), 6u);
 }
 
 }  // namespace

@@ -341,6 +341,7 @@ std::vector<labeling::ModelOutcome> ModelOutcomesFromEval(const fs::path& eval_j
       m.name = model.value("name", "");
       m.group = model.value("group", "");
       m.top1.assign(holdout.items.size(), -1);
+      m.top5.assign(holdout.items.size(), -1);
     }
     std::ifstream lines(predictions_file, std::ios::binary);
     if (!lines) throw IoError(predictions_file, "cannot read the predictions file");
@@ -355,8 +356,15 @@ std::vector<labeling::ModelOutcome> ModelOutcomesFromEval(const fs::path& eval_j
       if (p.value("image_set", "") != set.value("image_set", "")) continue;
       const auto model = by_model.find(p.value("model", ""));
       const auto at = position.find(p.value("id", ""));
-      if (model == by_model.end() || at == position.end() || !p.contains("top1_correct")) continue;
-      model->second.top1[at->second] = p["top1_correct"].get<int>();
+      if (model == by_model.end() || at == position.end()) continue;
+      for (const auto& [key, outcomes] :
+           {std::pair{"top1_correct", &model->second.top1}, std::pair{"top5_correct", &model->second.top5}}) {
+        if (!p.contains(key)) continue;
+        if (!p[key].is_number_integer() || (p[key] != 0 && p[key] != 1)) {
+          throw InputError(predictions_file + ":" + std::to_string(number), std::string(key) + " is not 0 or 1");
+        }
+        (*outcomes)[at->second] = p[key].get<int>();
+      }
     }
     std::vector<labeling::ModelOutcome> outcomes;
     for (auto& [name, outcome] : by_model) outcomes.push_back(std::move(outcome));
