@@ -1,5 +1,5 @@
 // The labeling page (labeling/page/index.html), embedded in the binary at build time by
-// labeling/page/embed.cmake, so `label serve` needs no files beside the executable and nothing from the network.
+// cmake/EmbedFiles.cmake, so `label serve` needs no files beside the executable and nothing from the network.
 #pragma once
 
 #include <string_view>

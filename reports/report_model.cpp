@@ -7,10 +7,13 @@
 #include "reports/hardware_ceilings.h"
 #include "reports/hardware_section.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/stats_boundary.h"
 #include "evalsuite/store/run_counting.h"
 #include <fmt/format.h>
 
 #include "reports/cost_section.h"
+#include "reports/hardware_ceilings.h"
+#include "reports/hardware_section.h"
 #include "reports/json_access.h"
 #include "reports/json_number.h"
 #include "reports/report.h"
@@ -35,7 +38,8 @@ std::optional<stats::StabilityStats> EpochStats(const EntryInput& entry, std::si
     curves.push_back(ToEpochCurve(run));
   }
   if (curves.empty()) return std::nullopt;
-  return stats::AnalyzeStability(curves, entry.threshold, 0.05, consecutive);
+  return StatsOnUserData(EntryField(entry.name) + " (epochs)",
+                         [&] { return stats::AnalyzeStability(curves, entry.threshold, 0.05, consecutive); });
 }
 
 json RunJson(const RunInput& run, const std::string& source, double threshold, std::size_t consecutive) {
@@ -60,7 +64,8 @@ json SensitivityJson(const EntryInput& entry, const std::vector<stats::RunCurve>
                      const json& noise) {
   json rows = json::array();
   for (double threshold : SensitivityThresholds(entry.threshold, entry.extra_thresholds)) {
-    json row = StabilityStatsJson(stats::AnalyzeStability(curves, threshold, 0.05, consecutive));
+    json row = StabilityStatsJson(StatsOnUserData(
+        EntryField(entry.name), [&] { return stats::AnalyzeStability(curves, threshold, 0.05, consecutive); }));
     const json& within = noise["thresholds_within"];
     row["within_noise_of_target"] = std::find(within.begin(), within.end(), JsonNumber(threshold)) != within.end();
     row["is_target"] = threshold == entry.threshold;
@@ -152,7 +157,8 @@ json BuildStabilityReport(const StabilityReportInput& input) {
       runs.push_back(RunJson(run, entry.source, entry.threshold, consecutive));
       if (CountsInStatistics(run, entry.source)) curves.push_back(ToRunCurve(run));
     }
-    stats::StabilityStats at_target = stats::AnalyzeStability(curves, entry.threshold, 0.05, consecutive);
+    stats::StabilityStats at_target = StatsOnUserData(
+        EntryField(entry.name), [&] { return stats::AnalyzeStability(curves, entry.threshold, 0.05, consecutive); });
     stats::StabilityVerdict verdict = stats::JudgeStability(at_target, input.rule);
     const json noise =
         ThresholdNoiseJson(entry, SensitivityThresholds(entry.threshold, entry.extra_thresholds), curves);

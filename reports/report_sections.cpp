@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "evalsuite/common/stats_boundary.h"
 #include "reports/json_number.h"
 #include "reports/stats_json.h"
 #include "stats/improvement.h"
@@ -66,7 +67,9 @@ json EntryComparisonsJson(const std::vector<ComparedEntry>& entries) {
           a.time_unit != b.time_unit) {
         continue;
       }
-      const stats::ImprovementProbability poi = stats::ProbabilityOfImprovement(a.tta, b.tta);
+      const stats::ImprovementProbability poi = StatsOnUserData(EntryField(a.name) + " and " + EntryField(b.name), [&] {
+        return stats::ProbabilityOfImprovement(a.tta, b.tta);
+      });
       rows.push_back({{"a", a.name},
                       {"b", b.name},
                       {"runs_a", a.tta.size()},

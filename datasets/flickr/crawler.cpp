@@ -1,6 +1,7 @@
 #include "datasets/flickr/crawler.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -117,6 +118,17 @@ class Crawl {
 
 int DefaultPerPage(int per_class) { return std::min(kMaxPerPage, std::max(20, 4 * per_class)); }
 
+// The page size an earlier crawl of this folder stored. The state file is the user's (it may be edited or cut): a
+// value that is not a whole number is an error naming the file and the setting, not std::stoi's bare exception.
+int StoredPerPage(const std::string& text, const fs::path& state_file) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw InputError(state_file.string() + ": setting per_page", "'" + text + "' is not a whole number");
+  }
+  return value;
+}
+
 Crawl::Crawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options)
     : classes_(classes), options_(options) {
   if (options_.per_class < 1) throw UsageError("--per-class", "must be at least 1");
@@ -132,7 +144,8 @@ Crawl::Crawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options
   state_ = std::make_unique<CrawlState>(options_.out_dir / kCrawlStateFile);
   if (options_.per_page == 0) {
     const auto stored = state_->FindSetting("per_page");
-    options_.per_page = stored ? std::stoi(*stored) : DefaultPerPage(options_.per_class);
+    options_.per_page =
+        stored ? StoredPerPage(*stored, options_.out_dir / kCrawlStateFile) : DefaultPerPage(options_.per_class);
   }
   if (options_.per_page < 1 || options_.per_page > kMaxPerPage) {
     throw UsageError("--per-page", "must be between 1 and 500 (Flickr's maximum)");

@@ -1,5 +1,5 @@
 // The MLPerf Training RCP files built into evalsuite (evalsuite/importer/rcp_data, Apache-2.0, generated into
-// the build by cmake/EmbedTextFiles.cmake): "training_<ruleset>/rcps_<benchmark>.json" -> the file's text.
+// the build by cmake/EmbedFiles.cmake): "training_<ruleset>/rcps_<benchmark>.json" -> the file's text.
 #pragma once
 
 #include <cstddef>

@@ -1,13 +1,12 @@
 #include "evalsuite/study/slurm_executor.h"
 
-#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <list>
 #include <map>
 #include <set>
-#include <thread>
 
+#include "evalsuite/common/clock.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_fields.h"
 #include "evalsuite/study/failure_cause.h"
@@ -19,7 +18,6 @@ namespace evalsuite::study {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
 struct TaskRef {
   std::string job_id;
@@ -32,7 +30,7 @@ struct Watched {
   fs::path run_dir;
   TaskRef task;
   bool started = false;
-  Clock::time_point since;
+  double since = 0;  // on the injected clock (SchedulerConfig::now)
 };
 
 std::string Normal(const fs::path& dir) { return dir.lexically_normal().string(); }
@@ -75,6 +73,8 @@ std::string QuoteForShell(const std::string& text) {
   return quoted + "'";
 }
 
+constexpr double kNapSeconds = 0.02;
+
 class Coordinator {
  public:
   Coordinator(RunRecorder& recorder, const StudyPlan& plan, const StudyRunOptions& options,
@@ -84,7 +84,9 @@ class Coordinator {
         options_(options),
         progress_(progress),
         outcome_(outcome),
-        client_(SlurmDir(plan) / "commands") {}
+        client_(SlurmDir(plan) / "commands"),
+        now_(options.scheduler.now),
+        sleep_(options.scheduler.sleep) {}
 
   bool Run() {
     std::vector<ArrayManifest> manifests = ReadManifests(plan_);
@@ -108,7 +110,7 @@ class Coordinator {
         const fs::path dir = RunDirFor(plan_, run.entry, run.index, attempt);
         auto own = owner.find(Normal(dir));
         if (own != owner.end() && live.count(ArrayTaskName(own->second.job_id, own->second.task))) {
-          watched_.push_back({run, &entry, dir, own->second, false, Clock::now()});
+          watched_.push_back({run, &entry, dir, own->second, false, now_()});
           watching = true;
           break;
         }
@@ -170,7 +172,7 @@ class Coordinator {
     WriteManifest(manifest_file, manifest);
     for (std::size_t i = 0; i < tasks.size(); ++i) {
       watched_.push_back({tasks[i].run, plan_.FindEntry(tasks[i].run.entry), tasks[i].run_dir,
-                          {manifest.job_id, static_cast<int>(i)}, false, Clock::now()});
+                          {manifest.job_id, static_cast<int>(i)}, false, now_()});
     }
   }
 
@@ -220,15 +222,15 @@ class Coordinator {
     LogProgress seen = PeekRunProgress(*w.entry, w.run_dir);
     view.epoch = seen.epoch;
     view.metric = seen.metric;
-    view.seconds = std::chrono::duration<double>(Clock::now() - w.since).count();
+    view.seconds = now_() - w.since;
     return view;
   }
 
   bool Watch() {
     while (!watched_.empty()) {
-      const Clock::time_point wake = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                        std::chrono::duration<double>(plan_.slurm.poll_seconds));
-      while (Clock::now() < wake && !Stopping()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      // Short naps until the next poll, so that a stop is seen within one nap.
+      const double wake = now_() + plan_.slurm.poll_seconds;
+      while (now_() < wake && !Stopping()) sleep_(kNapSeconds);
       if (Stopping()) return false;
       std::vector<std::string> jobs;
       for (const Watched& w : watched_) {
@@ -270,7 +272,7 @@ class Coordinator {
         if (state->second.state == "RUNNING" && Exists(it->run_dir / kTaskStartFile)) {
           if (!it->started) {
             it->started = true;
-            it->since = Clock::now();
+            it->since = now_();
             progress_.RunStarted(View(*it));
           }
           views.push_back(View(*it));
@@ -289,6 +291,8 @@ class Coordinator {
   ProgressReporter& progress_;
   StudyOutcome& outcome_;
   SlurmClient client_;
+  SteadyClock now_;
+  Sleeper sleep_;
   std::list<Watched> watched_;
   std::set<std::pair<std::string, int>> resubmitted_;
   int next_sequence_ = 1;

@@ -26,7 +26,9 @@ struct StudyRunOptions {
   ProgressReporter* progress = nullptr;    // silent when null
   const std::atomic<bool>* stop = nullptr;  // set from a signal handler: stop, keep what ran
   std::optional<int> jobs;                  // resume: runs at once (the plan's otherwise)
-  SchedulerConfig scheduler;                // jobs and binary are filled from the plan and the fields above
+  // Jobs and binary are filled from the plan and the fields above. Its clock and sleep pace both executors' waits
+  // (the local poll loop and the Slurm watch loop): tests pass their own.
+  SchedulerConfig scheduler;
   // Measures the machine's ceilings once per study when its plan says "measure" and none are recorded yet
   // (ceilings_record.h); null: nothing is measured (a file or "skip" is still recorded).
   CeilingsProbe measure_ceilings;

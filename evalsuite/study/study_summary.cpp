@@ -7,6 +7,7 @@
 #include <map>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/stats_boundary.h"
 #include "evalsuite/study/builtin_hardware.h"
 #include "evalsuite/study/external_hardware.h"
 #include "evalsuite/study/failure_cause.h"
@@ -245,7 +246,9 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
         ++failed;
       }
     }
-    stats::StabilityStats s = stats::AnalyzeStability(curves, entry.threshold, 0.05, rule.consecutive_evaluations);
+    stats::StabilityStats s = StatsOnUserData(EntryField(entry.name), [&] {
+      return stats::AnalyzeStability(curves, entry.threshold, 0.05, rule.consecutive_evaluations);
+    });
     stats::StabilityVerdict verdict = stats::JudgeStability(s, rule);
     std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
     std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;

@@ -88,5 +88,27 @@ TEST(HostileInputCliTest, ManifestsWithWrongTypesNameTheField) {
       << dedupe.err;
 }
 
+// stats/ throws std::invalid_argument on input it cannot use; `report` and `study show` turn it into an error naming
+// the entry (exit 1), never an internal error (exit 70). A DAWNBench TSV whose hours read "inf" is such input (unless
+// the import skips the row, in which case both commands just succeed).
+TEST(HostileInputCliTest, StatisticsOnAnInfiniteTimeAreAnInputErrorNamingTheEntry) {
+  TempDir dir;
+  WriteFile(dir / "in" / "ImageNet" / "train" / "e.tsv",
+            "epoch\thours\ttop1Accuracy\ttop5Accuracy\n1\t0.5\t70\t92\n2\tinf\t75\t93.5\n");
+  const std::string store = (dir / "s.db").string();
+  auto import = RunEvalsuite({"import", (dir / "in").string(), "--store", store});
+  ASSERT_TRUE(import.exit_code == 0 || import.exit_code == 3) << "exit " << import.exit_code << "\n" << import.err;
+  for (const auto& args : {std::vector<std::string>{"report", store, "--out", (dir / "r").string()},
+                           std::vector<std::string>{"study", "show", "--store", store}}) {
+    auto run = RunEvalsuite(args);
+    EXPECT_NE(run.exit_code, 70) << args[0] << ": " << run.err;
+    EXPECT_EQ(run.err.find("internal error"), std::string::npos) << args[0] << ": " << run.err;
+    if (run.exit_code != 0) {
+      EXPECT_EQ(run.exit_code, 1) << args[0] << ": " << run.err;
+      EXPECT_NE(run.err.find("error: entry 'ImageNet/e': "), std::string::npos) << args[0] << ": " << run.err;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace evalsuite

@@ -371,5 +371,24 @@ TEST_F(CrawlTest, RateLimitedCallsArePersistedForTheNextRun) {
   EXPECT_EQ(ledger.CallStarts().size(), 4u);
 }
 
+// The crawl folder's state file is the user's: a stored page size that is not a number (an edit, a cut write) is an
+// error naming the file and the setting, where std::stoi's std::invalid_argument used to end the command as exit 70.
+TEST_F(CrawlTest, AStoredPageSizeThatIsNotANumberIsAnInputErrorNamingTheSetting) {
+  CrawlOptions options = Options();
+  fs::create_directories(options.out_dir);
+  {
+    CrawlState state(options.out_dir / kCrawlStateFile);
+    state.CheckOrStoreSettings({{"per_page", "twenty"}});
+  }
+  try {
+    RunCrawl(Classes(), options);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInput);
+    EXPECT_NE(e.where().find("setting per_page"), std::string::npos) << e.where();
+    EXPECT_NE(e.message().find("'twenty' is not a whole number"), std::string::npos) << e.message();
+  }
+}
+
 }  // namespace
 }  // namespace evalsuite::flickr

@@ -2,6 +2,8 @@
 // nulls for runs that did not reach the target, statistics at the target and the sensitivity grid.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "evalsuite/common/error.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
@@ -243,6 +245,29 @@ TEST_F(ReportModelTest, JsonHasNoInfinityOrNaNAndOpensWithTheHeaderThenVerdicts)
   EXPECT_LT(plan, verdicts);
   EXPECT_LT(verdicts, table);
   EXPECT_LT(table, entries);
+}
+
+// stats/ throws std::invalid_argument for input it cannot use; a report over user-supplied runs (here a time of
+// infinity, as a DAWNBench TSV with "inf" hours gives) is an input error naming the entry, not an internal error.
+TEST(ReportModelBoundaryTest, InputStatsCannotUseIsAnInputErrorNamingTheEntry) {
+  StabilityReportInput input;
+  EntryInput entry;
+  entry.name = "ImageNet/e";
+  entry.source = "dawnbench";
+  entry.threshold = 0.93;
+  RunInput run;
+  run.status = "reached";
+  run.points = {{0.5, 0.92}, {std::numeric_limits<double>::infinity(), 0.935}};
+  entry.runs = {run};
+  input.entries = {entry};
+  try {
+    BuildStabilityReport(input);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInput);
+    EXPECT_EQ(e.where(), "entry 'ImageNet/e'");
+    EXPECT_NE(e.message().find("times must be finite"), std::string::npos) << e.message();
+  }
 }
 
 }  // namespace

@@ -6,7 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
@@ -263,6 +267,50 @@ TEST(SlurmExecutorTest, RequeuedTaskRunsAfreshAndIsCountedOnce) {
   EXPECT_EQ(runs[1].execution["slurm"]["node"], "gpu-09");
   EXPECT_EQ(runs[1].execution["slurm"]["restart_count"], 1);
   EXPECT_GT(runs[1].execution["usage"]["max_rss_kb"].get<long>(), 0);
+}
+
+// The watch loop waits on the injected clock and sleeper (SchedulerConfig::now, ::sleep), as the local scheduler
+// does: an hour between polls passes in milliseconds, and every wait goes through the sleeper. A watchdog stops the
+// study after a few real seconds, so a loop that waits on the real clock fails here instead of hanging.
+TEST(SlurmExecutorTest, WatchLoopWaitsOnTheInjectedClockAndSleeper) {
+  TempDir dir;
+  std::string body = kSlurmStudy;
+  body.replace(body.find("poll_seconds = 0.05"), std::string("poll_seconds = 0.05").size(), "poll_seconds = 3600");
+  StudyPlan plan = SlurmPlan(dir, body);
+  FakeSlurm slurm(dir);
+  slurm.Add("sbatch", "echo 700\n");
+  const fs::path polls = dir / "squeue-calls";
+  slurm.Add("squeue", "echo x >> '" + polls.string() + "'\necho '700_0|PENDING||Priority'\n");
+
+  std::atomic<bool> stop{false};
+  StudyRunOptions options;
+  options.store_file = dir / "s.db";
+  options.stop = &stop;
+  double now = 1000;
+  int sleeps = 0;
+  options.scheduler.now = [&] { return now; };
+  options.scheduler.sleep = [&](double) {
+    ++sleeps;
+    now += 600;                               // an hour's poll interval is six naps on this clock
+    if (now >= 1000 + 3 * 3600) stop = true;  // during the third wait
+  };
+  std::atomic<bool> finished{false};
+  std::thread watchdog([&] {
+    for (int i = 0; i < 200 && !finished; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    stop = true;
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const StudyOutcome outcome = RunStudy(plan, options);
+  const double real_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  finished = true;
+  watchdog.join();
+
+  EXPECT_TRUE(outcome.stopped);
+  EXPECT_LT(real_seconds, 8) << "the watch loop waited on the real clock";
+  EXPECT_EQ(sleeps, 18) << "every wait of three polls an hour apart goes through the injected sleeper";
+  // Two polls ended their wait; the third wait was stopped before it polled.
+  const std::string calls = ReadFile(polls);
+  EXPECT_EQ(std::count(calls.begin(), calls.end(), 'x'), 2) << calls;
 }
 
 // What Slurm prints goes into the store's JSON (node, reason): bytes that are not UTF-8 (a site's wrapper, a cut
