@@ -49,7 +49,7 @@ std::string RequiredKeys(const std::string& benchmark) {
     }
   }
   std::string out;
-  for (const std::string& k : keys) out += Line(900, k, "1");
+  for (const std::string& k : keys) out += Line(900, k, "null");
   return out;
 }
 
@@ -356,6 +356,47 @@ TEST(MlperfRulesTest, ComplianceFindingsNameFileAndLine) {
   int dropped_findings = 0;
   for (const json& c : g.details["compliance"]) dropped_findings += c["drops_run"].get<bool>();
   EXPECT_EQ(dropped_findings, 2);
+}
+
+// The files that are runs are the summarizer's (glob result_*.txt): a stray ".!65506!result_4.txt" left by an
+// interrupted copy, an rcp_checker.log or result_5.TXT beside the logs are not runs, even under --format mlperf.
+TEST(MlperfRulesTest, OnlyResultFilesAreRuns) {
+  TempDir dir;
+  const fs::path resnet = Folder(dir.path(), "v2.0", "resnet");
+  const std::vector<Eval> ok = {{"0.5", Epoch(1)}, {"0.76", Epoch(2)}};
+  for (int i = 0; i < 5; ++i) WriteFile(resnet / ("result_" + std::to_string(i) + ".txt"), RunLog("resnet", i, 3264, ok));
+  WriteFile(resnet / ".!65506!result_4.txt", RunLog("resnet", 9, 3264, ok));
+  WriteFile(resnet / "rcp_checker.log", RunLog("resnet", 10, 3264, ok));
+  WriteFile(resnet / "result_5.TXT", RunLog("resnet", 11, 3264, ok));
+  ImportOptions options;
+  options.paths = {dir.path()};
+  options.format = ImportFormat::kMlperf;
+  const ImportResult result = Import(options);
+  const ImportedGroup& g = Only(result);
+  EXPECT_EQ(g.runs.size(), 5u);
+  EXPECT_EQ(g.converged, 5u);
+}
+
+// Init longer than the ruleset allows (30 minutes closed from 1.0.0; 240 open from 2.0.0) drops the run, as the
+// official checker's init_stop check does, naming the init_stop line.
+TEST(MlperfRulesTest, InitOverTheTimeLimitDropsTheRun) {
+  TempDir dir;
+  const fs::path bert = Folder(dir.path(), "v5.0", "bert");
+  for (int i = 0; i < 10; ++i) {
+    const long init_minutes = i == 3 ? 31 : 29;
+    WriteFile(bert / ("result_" + std::to_string(i) + ".txt"),
+              Line(1, "init_start", "null") + Line(1 + init_minutes * 60000, "init_stop", "null") +
+                  RunLog("bert", i + 1, 448, {{"0.5", Epoch(1)}, {"0.721", Epoch(2)}}));
+  }
+  const ImportResult result = ImportOne(dir.path());
+  const ImportedGroup& g = Only(result);
+  EXPECT_EQ(g.converged, 9u);
+  const json& run = g.details["run_details"][3];
+  EXPECT_EQ(run["status"], "dropped");
+  EXPECT_NE(run["reason"].get<std::string>().find("result_3.txt:2: init took 31.0 minutes; the closed division "
+                                                  "allows less than 30"),
+            std::string::npos)
+      << run;
 }
 
 }  // namespace
