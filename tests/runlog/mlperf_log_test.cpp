@@ -264,6 +264,7 @@ TEST(MlperfLogTest, UnreadableRecordsOfAnyKeyAreParseErrorsAndKeysAreCounted) {
   log += MllogLine(1004, "opt_base_learning_rate", "0.2") + "\n";
   log += ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1005, \"event_type\": \"POINT_IN_TIME\", \"key\": "
          "\"opt_weight_decay\", \"value\": nullLambdaorkspace, \"metadata\": {}}\n";
+  log += MllogLine(1006, "train_loss", "NaN") + "\n";  // Python's json reads NaN: not an error
   log += MllogLine(2000, "init_start", "null") + "\n";
   log += MllogLine(2000 + 31 * 60000, "init_stop", "null") + "\n";
   const MlperfRun run = ParseMlperfLog(log, "result_0.txt");
@@ -277,7 +278,8 @@ TEST(MlperfLogTest, UnreadableRecordsOfAnyKeyAreParseErrorsAndKeysAreCounted) {
   EXPECT_EQ(run.keys.count("opt_weight_decay"), 0u);  // an unreadable record is not counted
   ASSERT_TRUE(run.init_ms.has_value());
   EXPECT_DOUBLE_EQ(*run.init_ms, 31 * 60000.0);
-  EXPECT_EQ(run.init_line, 8);
+  EXPECT_EQ(run.init_line, 9);
+  EXPECT_EQ(run.keys.at("train_loss").count, 1u);
 }
 
 }  // namespace
