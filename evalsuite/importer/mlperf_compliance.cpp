@@ -88,8 +88,7 @@ std::vector<ComplianceFinding> CheckRunCompliance(const runlog::MlperfRun& run, 
   if (!run.run_stop_ms) add(0, "required_key", "no run_stop: the run did not finish", true);
   if (run.run_start_ms && run.run_stop_ms &&
       (*run.run_stop_ms < *run.run_start_ms || run.run_stop_line < run.run_start_line)) {
-    add(run.run_stop_line, "order", fmt::format("run_stop comes before run_start (line {})", run.run_start_line),
-        true);
+    add(run.run_stop_line, "order", fmt::format("run_stop comes before run_start (line {})", run.run_start_line), true);
   }
   for (const runlog::MlperfParseError& e : run.parse_errors) {
     add(e.line, "parse_error", e.why + ": the official parser cannot read this record", true);

@@ -39,8 +39,7 @@ std::optional<double> ReadPublishedScaling(const fs::path& folder, std::vector<s
   std::ostringstream text;
   text << in.rdbuf();
   const json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("scaling_factor") ||
-      !doc["scaling_factor"].is_number()) {
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("scaling_factor") || !doc["scaling_factor"].is_number()) {
     warnings.push_back(file.string() + ": not {\"scaling_factor\": <number>}; ignored");
     return std::nullopt;
   }
@@ -180,9 +179,8 @@ std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, Convergence
   return std::nullopt;
 }
 
-RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule,
-                                        const std::string& division, const std::vector<RcpRun>& runs,
-                                        json& source) {
+RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule, const std::string& division,
+                                        const std::vector<RcpRun>& runs, json& source) {
   if (ruleset == nullptr) return NoRcpRule("no ruleset names this benchmark");
   if (!options_.rcp && !ruleset->has_rcps()) return NoRcpRule("ruleset " + ruleset->version + " has no RCPs");
   if (division != "closed") {
@@ -243,7 +241,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   }
   const Ruleset* ruleset = detected.ruleset;
   // The official compliance rules (none for 0.5.0, which the package does not ship).
-  const ComplianceRules* compliance_rules = FindComplianceRules(ruleset->version, benchmark == "mask" ? "maskrcnn" : benchmark);
+  const ComplianceRules* compliance_rules =
+      FindComplianceRules(ruleset->version, benchmark == "mask" ? "maskrcnn" : benchmark);
   const BenchmarkRule* rule = ruleset != nullptr ? ruleset->Find(benchmark) : nullptr;
   if (ruleset != nullptr && rule == nullptr) {
     result_.warnings.push_back(group.source + ": ruleset " + ruleset->version + " has no benchmark \"" + benchmark +
@@ -274,11 +273,10 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   }
   json compliance = json::array();
   if (rule != nullptr && runs.size() < rule->runs) {
-    const std::string message =
-        fmt::format("{} result file(s); ruleset {} asks for {} per submission", runs.size(), ruleset->version,
-                    rule->runs);
-    compliance.push_back({{"file", group.source}, {"line", nullptr}, {"rule", "run_count"}, {"message", message},
-                          {"drops_run", false}});
+    const std::string message = fmt::format("{} result file(s); ruleset {} asks for {} per submission", runs.size(),
+                                            ruleset->version, rule->runs);
+    compliance.push_back(
+        {{"file", group.source}, {"line", nullptr}, {"rule", "run_count"}, {"message", message}, {"drops_run", false}});
     result_.compliance.push_back(group.source + ": " + message);
   }
 
@@ -311,7 +309,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     std::string reason;
     // With the package's rules a run counts when the compliance checker passes it, whatever run_stop's status
     // says (the summarizer reads no status); without them (0.5.0) when it ends in success.
-    const bool counted_officially = compliance_rules != nullptr && drop_reason.empty() && run.run_start_ms && run.run_stop_ms;
+    const bool counted_officially =
+        compliance_rules != nullptr && drop_reason.empty() && run.run_start_ms && run.run_stop_ms;
     if (counted_officially && !run.Succeeded()) {
       status = "success";
       reason = "counted as the official summarizer counts it, though run_stop's status is \"" + run.stop_status + "\"";
@@ -323,7 +322,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       imported.log.error = "dropped by the compliance check: " + drop_reason;
     } else if (!run.Succeeded()) {
       status = "failed";
-      reason = !run.run_start_ms ? "no run_start"
+      reason = !run.run_start_ms  ? "no run_start"
                : !run.run_stop_ms ? "no run_stop"
                                   : "run_stop status \"" + run.stop_status + "\"";
     } else if (!drop_reason.empty()) {
@@ -439,8 +438,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
                    {"checker_scaling_factor", checked ? json(factor) : json(nullptr)}};
   if (group.olympic_minutes) {
     official["official_minutes"] = *group.olympic_minutes * published.value_or(1.0);
-    official["checker_minutes"] =
-        checked ? json(*group.olympic_minutes * factor) : json(nullptr);
+    official["checker_minutes"] = checked ? json(*group.olympic_minutes * factor) : json(nullptr);
   } else {
     official["official_minutes"] = nullptr;
     official["checker_minutes"] = nullptr;
@@ -448,8 +446,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   if (published) {
     const bool agrees = checked && std::fabs(*published - factor) <= 1e-9 * std::fabs(*published);
     if (!agrees) {
-      const std::string checker = checked ? fmt::format("{:.10g}", factor)
-                                                 : "none (RCP " + rcp.verdict + ": " + rcp.message + ")";
+      const std::string checker =
+          checked ? fmt::format("{:.10g}", factor) : "none (RCP " + rcp.verdict + ": " + rcp.message + ")";
       result_.warnings.push_back(fmt::format(
           "{}: the published scaling.json applies {:.10g}, the RCP checker's normalization is {}; the official "
           "score uses the published factor",

@@ -33,8 +33,8 @@ std::string Line(long t, const std::string& key, const std::string& value, const
 // The keys the official compliance checker requires of a closed run of `benchmark` under `ruleset`, each logged
 // once (submission_division as "closed"), except those the caller logs itself.
 std::string RequiredKeys(const std::string& ruleset, const std::string& benchmark, long time_ms) {
-  static const std::set<std::string> kLoggedByTests = {"submission_benchmark", "seed", "global_batch_size",
-                                                       "run_start", "run_stop", "eval_accuracy"};
+  static const std::set<std::string> kLoggedByTests = {
+      "submission_benchmark", "seed", "global_batch_size", "run_start", "run_stop", "eval_accuracy"};
   const ComplianceRules* rules = FindComplianceRules(ruleset, benchmark);
   if (rules == nullptr) return "";
   std::string out;

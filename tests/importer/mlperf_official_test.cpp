@@ -108,7 +108,8 @@ std::vector<std::string> Compare(const json& want, const ImportResult& result, c
 
 TEST(MlperfOfficialTest, EveryFolderOfEveryRoundMatchesTheOfficialSummarizerAndRcpChecker) {
   EVALSUITE_REQUIRE_SHARED_DATA(shared);
-  const json expected = json::parse(testing::ReadFile(testing::SourceDir() / "tests/importer/data/mlperf_official.json"));
+  const json expected =
+      json::parse(testing::ReadFile(testing::SourceDir() / "tests/importer/data/mlperf_official.json"));
   std::map<std::string, std::pair<int, int>> per_round;  // round -> (agree, folders)
   for (const json& want : expected["folders"]) {
     const std::string folder = want["folder"];

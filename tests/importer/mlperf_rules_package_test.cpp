@@ -126,9 +126,8 @@ TEST(MlperfRulesPackageTest, EveryRulesetAndBenchmarkOfThePackageAgreesWithTheTa
         EXPECT_EQ(c->closed.target.key, target["key"].get<std::string>());
         EXPECT_EQ(c->closed.target.batch_limit.has_value(), target.contains("batch_limit"));
       }
-      EXPECT_EQ(c->closed.init_limit_minutes, f["init_limit_minutes"]["closed"].is_null()
-                                                  ? 0
-                                                  : f["init_limit_minutes"]["closed"].get<int>());
+      EXPECT_EQ(c->closed.init_limit_minutes,
+                f["init_limit_minutes"]["closed"].is_null() ? 0 : f["init_limit_minutes"]["closed"].get<int>());
       EXPECT_EQ(c->open.init_limit_minutes,
                 f["init_limit_minutes"]["open"].is_null() ? 0 : f["init_limit_minutes"]["open"].get<int>());
       ++checked;

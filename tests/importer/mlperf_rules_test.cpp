@@ -2,6 +2,8 @@
 // every benchmark with RCPs (and "n/a" where no rule applies), samples-keyed RCPs and convergence points, stable
 // diffusion's FID-and-CLIP point, reference choice by the RCP mean, open division, v0.5's status quirks, the
 // published scaling.json, targets per ruleset, and the compliance checks.
+#include "evalsuite/importer/mlperf_rules.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +13,6 @@
 
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_compliance_table.h"
-#include "evalsuite/importer/mlperf_rules.h"
 #include "evalsuite/importer/rcp_check.h"
 #include "evalsuite/importer/rcp_embedded.h"
 #include "tests/support/test_support.h"
@@ -36,9 +37,9 @@ struct Eval {
 // Every key some ruleset's official compliance rules require of `benchmark` (either division), logged once with
 // value 1, except the ones RunLog logs itself: the official checker then counts the run wherever it is put.
 std::string RequiredKeys(const std::string& benchmark) {
-  static const std::set<std::string> kLogged = {"submission_benchmark", "submission_division", "seed",
-                                                "global_batch_size", "run_start", "run_stop", "eval_accuracy",
-                                                "aggregated_eval_accuracy"};
+  static const std::set<std::string> kLogged = {
+      "submission_benchmark", "submission_division",     "seed", "global_batch_size", "run_start", "run_stop",
+      "eval_accuracy",        "aggregated_eval_accuracy"};
   std::set<std::string> keys;
   for (const ComplianceRules& rules : AllComplianceRules()) {
     if (rules.benchmark != benchmark) continue;
@@ -55,7 +56,7 @@ std::string RequiredKeys(const std::string& benchmark) {
 
 // One MLLOG run: header keys, run_start at t=10 s, the evals a minute apart, run_stop a second after the last.
 std::string RunLog(const std::string& benchmark, int seed, int batch, const std::vector<Eval>& evals,
-                const std::string& status = "success", const std::string& division = "closed") {
+                   const std::string& status = "success", const std::string& division = "closed") {
   std::string log = RequiredKeys(benchmark) + Line(1000, "submission_benchmark", "\"" + benchmark + "\"") +
                     Line(1001, "submission_division", "\"" + division + "\"") +
                     Line(1002, "seed", std::to_string(seed)) + Line(1003, "global_batch_size", std::to_string(batch)) +
@@ -114,8 +115,9 @@ TEST(MlperfRulesTest, ReferenceChoiceAndPruningUseTheRcpMean) {
   TempDir dir;
   const fs::path ssd = Folder(dir.path(), "v4.0", "ssd");
   for (int i = 0; i < 5; ++i) {
-    WriteFile(ssd / ("result_" + std::to_string(i) + ".txt"),
-              RunLog("ssd", i + 1, 256, {{"0.2", Epoch(1)}, {"0.3", Epoch(2)}, {"0.33", Epoch(3)}, {"0.345", Epoch(4)}}));
+    WriteFile(
+        ssd / ("result_" + std::to_string(i) + ".txt"),
+        RunLog("ssd", i + 1, 256, {{"0.2", Epoch(1)}, {"0.3", Epoch(2)}, {"0.33", Epoch(3)}, {"0.345", Epoch(4)}}));
   }
   const ImportResult result = ImportOne(dir.path());
   const ImportedGroup& g = Only(result);
@@ -223,7 +225,7 @@ TEST(MlperfRulesTest, SamplesKeyedRcpsAndLowerIsBetterMetrics) {
   for (int i = 0; i < 10; ++i) {
     WriteFile(lora / ("result_" + std::to_string(i) + ".txt"),
               RunLog("llama2_70b_lora", i + 1, 8,
-                  {{"0.94", "{\"samples_count\": 2688}"}, {"0.924", "{\"samples_count\": 3072}"}}));
+                     {{"0.94", "{\"samples_count\": 2688}"}, {"0.924", "{\"samples_count\": 3072}"}}));
   }
   const ImportResult result = ImportOne(dir.path());
   EXPECT_TRUE(result.errors.empty()) << result.errors.front();
@@ -256,12 +258,12 @@ TEST(MlperfRulesTest, StableDiffusionConvergesAtTheFirstStepPassingFidAndClip) {
   for (int i = 0; i < 10; ++i) {
     WriteFile(sd / ("result_" + std::to_string(i) + ".txt"),
               RunLog("stable_diffusion", i + 1, 512,
-                  {{"101.6", m("FID", 2048000)},
-                   {"0.156", m("CLIP", 2048000)},  // CLIP passes, FID does not
-                   {"83.2", m("FID", 2560000)},
-                   {"0.17", m("CLIP", 2560000)},
-                   {"80.0", m("FID", 3072000)},
-                   {"0.18", m("CLIP", 3072000)}}));
+                     {{"101.6", m("FID", 2048000)},
+                      {"0.156", m("CLIP", 2048000)},  // CLIP passes, FID does not
+                      {"83.2", m("FID", 2560000)},
+                      {"0.17", m("CLIP", 2560000)},
+                      {"80.0", m("FID", 3072000)},
+                      {"0.18", m("CLIP", 3072000)}}));
   }
   const ImportResult result = ImportOne(dir.path());
   const ImportedGroup& g = Only(result);
@@ -323,12 +325,11 @@ TEST(MlperfRulesTest, ComplianceFindingsNameFileAndLine) {
   WriteFile(resnet / "result_1.txt", RunLog("resnet", 7, 3264, ok));  // the same seed as result_0
   WriteFile(resnet / "result_2.txt", RunLog("resnet", 9, 3264, {{"0.5", Epoch(1)}, {"0.75", Epoch(2)}}));  // < 0.759
   // run_stop logged before run_start.
-  WriteFile(resnet / "result_3.txt", RequiredKeys("resnet") + Line(1000, "submission_benchmark", "\"resnet\"") +
-                                         Line(1001, "submission_division", "\"closed\"") + Line(1002, "seed", "11") +
-                                         Line(1003, "global_batch_size", "3264") +
-                                         Line(100000, "eval_accuracy", "0.77", Epoch(2)) +
-                                         Line(100001, "run_stop", "null", "{\"status\": \"success\"}") +
-                                         Line(100002, "run_start", "null"));
+  WriteFile(resnet / "result_3.txt",
+            RequiredKeys("resnet") + Line(1000, "submission_benchmark", "\"resnet\"") +
+                Line(1001, "submission_division", "\"closed\"") + Line(1002, "seed", "11") +
+                Line(1003, "global_batch_size", "3264") + Line(100000, "eval_accuracy", "0.77", Epoch(2)) +
+                Line(100001, "run_stop", "null", "{\"status\": \"success\"}") + Line(100002, "run_start", "null"));
   WriteFile(resnet / "result_4.txt", RunLog("resnet", 12, 3264, ok));
   const ImportResult result = ImportOne(dir.path());
   const ImportedGroup& g = Only(result);
@@ -342,8 +343,7 @@ TEST(MlperfRulesTest, ComplianceFindingsNameFileAndLine) {
             std::string::npos)
       << runs[2];
   EXPECT_EQ(runs[3]["status"], "dropped");
-  EXPECT_NE(runs[3]["reason"].get<std::string>().find(": run_stop comes before run_start (line "),
-            std::string::npos)
+  EXPECT_NE(runs[3]["reason"].get<std::string>().find(": run_stop comes before run_start (line "), std::string::npos)
       << runs[3];
   EXPECT_EQ(g.converged, 3u);
   bool seed_named = false;
@@ -364,7 +364,8 @@ TEST(MlperfRulesTest, OnlyResultFilesAreRuns) {
   TempDir dir;
   const fs::path resnet = Folder(dir.path(), "v2.0", "resnet");
   const std::vector<Eval> ok = {{"0.5", Epoch(1)}, {"0.76", Epoch(2)}};
-  for (int i = 0; i < 5; ++i) WriteFile(resnet / ("result_" + std::to_string(i) + ".txt"), RunLog("resnet", i, 3264, ok));
+  for (int i = 0; i < 5; ++i)
+    WriteFile(resnet / ("result_" + std::to_string(i) + ".txt"), RunLog("resnet", i, 3264, ok));
   WriteFile(resnet / ".!65506!result_4.txt", RunLog("resnet", 9, 3264, ok));
   WriteFile(resnet / "rcp_checker.log", RunLog("resnet", 10, 3264, ok));
   WriteFile(resnet / "result_5.TXT", RunLog("resnet", 11, 3264, ok));
