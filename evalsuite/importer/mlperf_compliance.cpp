@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <iterator>
 #include <map>
 
 namespace evalsuite::importer {
@@ -72,6 +74,31 @@ void CheckRequired(const runlog::MlperfRun& run, const DivisionRules& rules,
   }
 }
 
+// The END check of 1.0.0 rnnt and 1.1.0 ... 2.1.0: the initialized tensors are exactly the reference's.
+void CheckTensors(const runlog::MlperfRun& run, const std::vector<std::string>& want,
+                  const std::function<void(long, const char*, std::string, bool)>& add) {
+  if (run.untensored_init_line > 0) {
+    add(run.untensored_init_line, "weights_initialization", "weights_initialization without metadata.tensor", true);
+    return;
+  }
+  std::vector<std::string> have = run.initialized_tensors;
+  std::sort(have.begin(), have.end());
+  if (have == want) return;
+  std::vector<std::string> missing, extra;
+  std::set_difference(want.begin(), want.end(), have.begin(), have.end(), std::back_inserter(missing));
+  std::set_difference(have.begin(), have.end(), want.begin(), want.end(), std::back_inserter(extra));
+  auto some = [](const std::vector<std::string>& v) {
+    std::string out;
+    for (std::size_t i = 0; i < v.size() && i < 3; ++i) out += (i ? ", " : "") + v[i];
+    return v.size() > 3 ? out + fmt::format(" and {} more", v.size() - 3) : out;
+  };
+  add(0, "weights_initialization",
+      fmt::format("weights_initialization names {} tensor(s), the ruleset's reference {}{}{}", have.size(), want.size(),
+                  missing.empty() ? "" : "; not logged: " + some(missing),
+                  extra.empty() ? "" : "; not in the reference: " + some(extra)),
+      true);
+}
+
 }  // namespace
 
 std::string ComplianceFinding::Where() const { return line > 0 ? file + ":" + std::to_string(line) : file; }
@@ -123,6 +150,7 @@ std::vector<ComplianceFinding> CheckRunCompliance(const runlog::MlperfRun& run, 
           }
         }
       }
+      if (!rules->tensors.empty()) CheckTensors(run, rules->tensors, add);
       if (rules->init_limit_minutes > 0 && run.init_ms && *run.init_ms >= rules->init_limit_minutes * 60e3) {
         add(run.init_line, "init_time",
             fmt::format("init took {:.1f} minutes; the {} division allows less than {}", *run.init_ms / 60e3,

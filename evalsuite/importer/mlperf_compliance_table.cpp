@@ -18,6 +18,8 @@ struct RawRow {
   const char* open_required;
   int closed_init_limit;
   int open_init_limit;
+  const char* closed_tensors;
+  const char* open_tensors;
 };
 
 constexpr RawRow kRows[] = {
@@ -75,6 +77,12 @@ std::vector<RequiredKey> ParseRequired(std::string_view text) {
   return out;
 }
 
+std::vector<std::string> ParseTensors(std::string_view text) {
+  std::vector<std::string> out;
+  for (std::string_view t : Split(text, ';')) out.emplace_back(t);
+  return out;
+}
+
 std::vector<ComplianceRules> Build() {
   std::vector<ComplianceRules> all;
   for (const RawRow& row : kRows) {
@@ -82,8 +90,9 @@ std::vector<ComplianceRules> Build() {
     r.ruleset = row.ruleset;
     r.benchmark = row.benchmark;
     r.closed = {ParseTarget(row.target_key, row.closed_target), ParseRequired(row.closed_required),
-                row.closed_init_limit};
-    r.open = {ParseTarget(row.target_key, row.open_target), ParseRequired(row.open_required), row.open_init_limit};
+                row.closed_init_limit, ParseTensors(row.closed_tensors)};
+    r.open = {ParseTarget(row.target_key, row.open_target), ParseRequired(row.open_required), row.open_init_limit,
+              ParseTensors(row.open_tensors)};
     all.push_back(std::move(r));
   }
   return all;

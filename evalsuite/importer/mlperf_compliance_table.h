@@ -42,6 +42,9 @@ struct DivisionRules {
   TargetCheck target;
   std::vector<RequiredKey> required;
   int init_limit_minutes = 0;  // init_stop - first init_start must be below this; 0 = no limit
+  // The tensors weights_initialization must name, exactly (as sorted lists; duplicates count), where an END check
+  // of the ruleset says so (1.0.0 rnnt, 1.1.0 ... 2.1.0); empty = no such check. Each record must name its tensor.
+  std::vector<std::string> tensors;
 };
 
 struct ComplianceRules {

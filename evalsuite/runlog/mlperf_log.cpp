@@ -49,6 +49,7 @@ enum class Key {
   kInitStart,
   kInitStop,
   kAggregatedEval,  // aggregated_eval_accuracy: the compliance target of stable diffusion
+  kWeightsInit,     // weights_initialization: its metadata.tensor
 };
 
 Key Classify(std::string_view key, MlperfLogFormat format) {
@@ -84,6 +85,9 @@ Key Classify(std::string_view key, MlperfLogFormat format) {
       break;
     case 20:
       if (key == "submission_benchmark") return Key::kSubmissionBenchmark;
+      break;
+    case 22:
+      if (key == "weights_initialization") return Key::kWeightsInit;
       break;
     case 24:
       if (key == "aggregated_eval_accuracy") return Key::kAggregatedEval;
@@ -366,7 +370,7 @@ Scan ScanMllogFields(const char* record, const char* key_end, const char* end, d
     if (!EndsValue(epoch, end)) return Scan::kMalformed;
     metadata["epoch_num"] = std::move(e);
   }
-  for (const char* name : {"status", "samples_count", "step_num", "metric"}) {
+  for (const char* name : {"status", "samples_count", "step_num", "metric", "tensor"}) {
     const std::string quoted = std::string("\"") + name + "\"";
     if (const char* field = FieldValue(m, end, quoted)) {
       json x;
@@ -758,6 +762,15 @@ class Parser {
         if (first_init_start_ms_ && (!run_.init_ms || time_ms - *first_init_start_ms_ > *run_.init_ms)) {
           run_.init_ms = time_ms - *first_init_start_ms_;
           run_.init_line = lines_.LineOf(marker);
+        }
+        break;
+      case Key::kWeightsInit:
+        if (metadata.contains("tensor") && metadata["tensor"].is_string()) {
+          run_.initialized_tensors.push_back(metadata["tensor"].get<std::string>());
+        } else if (metadata.contains("tensor")) {
+          run_.initialized_tensors.push_back(metadata["tensor"].dump());
+        } else if (run_.untensored_init_line == 0) {
+          run_.untensored_init_line = lines_.LineOf(marker);
         }
         break;
       case Key::kAggregatedEval: {

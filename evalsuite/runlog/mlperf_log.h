@@ -75,6 +75,9 @@ struct MlperfRun {
   std::vector<MlperfEval> aggregated_evals;  // aggregated_eval_accuracy (stable diffusion's FID and CLIP together)
   std::map<std::string, MlperfKeyStat, std::less<>> keys;  // every key of the v0.6 / v0.7+ formats
   std::vector<MlperfParseError> parse_errors;               // v0.7+ marker lines that are not valid records
+  // metadata.tensor of every weights_initialization record, in log order; the line of the first without one.
+  std::vector<std::string> initialized_tensors;
+  long untensored_init_line = 0;
   // The largest init_stop - (first init_start before it), and the init_stop's line: the init time limit's check.
   std::optional<double> init_ms;
   long init_line = 0;

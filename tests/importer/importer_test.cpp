@@ -46,11 +46,11 @@ std::string RequiredKeys(const std::string& ruleset, const std::string& benchmar
 }
 
 // One run: starts at `start_ms`, evaluates each minute with rising accuracy, stops after `minutes` minutes. It logs
-// the keys ruleset 2.1.0 requires, so the official compliance rules count it.
+// the keys ruleset 3.0.0 requires, so the official compliance rules count it.
 std::string RunLogText(const std::string& benchmark, long start_ms, double minutes, const std::string& status, int seed,
                        int batch = 256, const std::string& final_accuracy = "0.999") {
   std::string log = "some shell output\n";
-  log += RequiredKeys("2.1.0", benchmark, start_ms - 6000);
+  log += RequiredKeys("3.0.0", benchmark, start_ms - 6000);
   log += Line(start_ms - 5000, "submission_benchmark", "\"" + benchmark + "\"");
   log += Line(start_ms - 4000, "seed", std::to_string(seed));
   log += Line(start_ms - 3000, "global_batch_size", std::to_string(batch));
@@ -97,7 +97,7 @@ TEST(ImporterTest, GroupsBySystemAndBenchmarkInNaturalOrderAndScoresOlympic) {
   for (double m : {10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 40.0, 9.0}) runs.push_back({m, "success"});
   MakeBenchmark(root, "sys_pytorch", "bert", runs, 1);
   ImportOptions options;
-  options.ruleset = "2.1.0";
+  options.ruleset = "3.0.0";
   options.paths = {root};
   ImportResult result = Import(options);
   EXPECT_TRUE(result.errors.empty());
@@ -130,7 +130,7 @@ TEST(ImporterTest, OneFailureIsTheSlowestTwoFailuresNoScore) {
   MakeBenchmark(dir.path(), "s", "bert",
                 {{20, "success"}, {21, "aborted"}, {22, "aborted"}, {23, "success"}, {24, "success"}});
   ImportOptions options;
-  options.ruleset = "2.1.0";
+  options.ruleset = "3.0.0";
   options.paths = {dir.path()};
   ImportResult result = Import(options);
   const ImportedGroup* resnet = FindGroup(result, "resnet");
@@ -152,7 +152,7 @@ TEST(ImporterTest, Unet3dDropsFourEachSideAndAllowsFourFailures) {
   for (int i = 0; i < 4; ++i) runs.push_back({40.0, "aborted"});  // 0.89 at most: below unet3d's 0.908
   MakeBenchmark(dir.path(), "s", "unet3d", runs);
   ImportOptions options;
-  options.ruleset = "2.1.0";
+  options.ruleset = "3.0.0";
   options.paths = {dir.path()};
   ImportResult result = Import(options);
   ASSERT_EQ(result.groups.size(), 1u);
@@ -264,7 +264,7 @@ TEST(ImporterTest, ThresholdOverrideRecomputesMlperfTta) {
   TempDir dir;
   MakeBenchmark(dir.path(), "s", "resnet", {{10.5, "success"}, {12.5, "success"}, {20.5, "aborted"}});
   ImportOptions options;
-  options.ruleset = "2.1.0";
+  options.ruleset = "3.0.0";
   options.paths = {dir.path()};
   options.threshold = 0.53;  // 0.5 + 0.01 * 3: reached at the third eval, 3 minutes after run_start
   ImportResult result = Import(options);
@@ -321,7 +321,7 @@ TEST(ImporterTest, UnreadableFileIsAnErrorAndTheRestIsImported) {
   fs::create_symlink(dir / "nowhere.txt", bench / "result_9.txt");  // a result file that cannot be read
   ImportOptions options;
   options.paths = {dir.path(), dir / "does-not-exist"};
-  options.ruleset = "2.1.0";
+  options.ruleset = "3.0.0";
   ImportResult result = Import(options);
   ASSERT_EQ(result.errors.size(), 2u) << result.errors.back();
   EXPECT_NE(result.errors[0].find("result_9.txt"), std::string::npos);
@@ -339,7 +339,7 @@ TEST(ImporterTest, WritesOneImportStudyWithSecondsAndFractions) {
   WriteFile(train / "e.tsv", "epoch\thours\ttop1Accuracy\ttop5Accuracy\n1\t0.5\t70\t92\n2\t1.0\t75\t93.5\n");
   ImportOptions options;
   options.paths = {dir / "in"};
-  options.ruleset = "2.1.0";
+  options.ruleset = "3.0.0";
   ImportResult result = Import(options);
   ASSERT_EQ(result.groups.size(), 2u);
   auto store = study::RunStore::Open(dir / "s.db");

@@ -56,6 +56,16 @@ def load(path):
         return yaml.load(f, Loader=yaml.BaseLoader) or []
 
 
+def chain_tensors(cc, ruleset, division, benchmark):
+    """The tensors an END check requires weights_initialization to log, exactly (sorted lists equal), or None."""
+    for name in ("common", division + "_common", division + "_" + benchmark):
+        for item in load(os.path.join(cc, "training_" + ruleset, name + ".yaml")):
+            if list(item)[0] == "END" and "initialized_tensors" in item["END"].get("CHECK", ""):
+                m = re.search(r"==\s*sorted\((\[.*\])\)", item["END"]["CHECK"], re.S)
+                return sorted(ast.literal_eval(m[1]))
+    return None
+
+
 def chain_records(cc, ruleset, division, benchmark):
     """The effective KEY records of the chain, and the constants its BEGIN blocks set ({'target_accuracy': 0.69})."""
     records = {}
@@ -119,6 +129,8 @@ def main(package):
                    "init_limit_minutes": limit, "required": {}}
             for division in ("closed", "open"):
                 records = chain_records(cc, rs, division, b)
+                row.setdefault("tensors", {})[division] = (None if rs == "0.6.0" else
+                                                           chain_tensors(cc, rs, division, b))
                 row["required"][division] = {k: r["REQ"] for k, r in sorted(records.items()) if "REQ" in r}
                 # The key whose ATLEAST_ONE_CHECK is the target (eval_accuracy; aggregated_eval_accuracy for SD).
                 checked = [(k, r["ATLEAST_ONE_CHECK"]) for k, r in sorted(records.items()) if "ATLEAST_ONE_CHECK" in r]

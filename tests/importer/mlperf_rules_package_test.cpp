@@ -126,6 +126,12 @@ TEST(MlperfRulesPackageTest, EveryRulesetAndBenchmarkOfThePackageAgreesWithTheTa
         EXPECT_EQ(c->closed.target.key, target["key"].get<std::string>());
         EXPECT_EQ(c->closed.target.batch_limit.has_value(), target.contains("batch_limit"));
       }
+      for (const char* division : {"closed", "open"}) {
+        const json& t = f["tensors"][division];
+        const std::vector<std::string> want =
+            t.is_null() ? std::vector<std::string>() : t.get<std::vector<std::string>>();
+        EXPECT_EQ(c->For(division)->tensors, want) << division;
+      }
       EXPECT_EQ(c->closed.init_limit_minutes,
                 f["init_limit_minutes"]["closed"].is_null() ? 0 : f["init_limit_minutes"]["closed"].get<int>());
       EXPECT_EQ(c->open.init_limit_minutes,

@@ -37,9 +37,15 @@ struct Eval {
 // Every key some ruleset's official compliance rules require of `benchmark` (either division), logged once with
 // value 1, except the ones RunLog logs itself: the official checker then counts the run wherever it is put.
 std::string RequiredKeys(const std::string& benchmark) {
-  static const std::set<std::string> kLogged = {
-      "submission_benchmark", "submission_division",     "seed", "global_batch_size", "run_start", "run_stop",
-      "eval_accuracy",        "aggregated_eval_accuracy"};
+  static const std::set<std::string> kLogged = {"submission_benchmark",
+                                                "submission_division",
+                                                "seed",
+                                                "global_batch_size",
+                                                "run_start",
+                                                "run_stop",
+                                                "eval_accuracy",
+                                                "aggregated_eval_accuracy",
+                                                "weights_initialization"};
   std::set<std::string> keys;
   for (const ComplianceRules& rules : AllComplianceRules()) {
     if (rules.benchmark != benchmark) continue;
@@ -319,7 +325,7 @@ TEST(MlperfRulesTest, V05StatusQuirksAndV05Targets) {
 // are dropped with the reason in the JSON.
 TEST(MlperfRulesTest, ComplianceFindingsNameFileAndLine) {
   TempDir dir;
-  const fs::path resnet = Folder(dir.path(), "v2.0", "resnet");
+  const fs::path resnet = Folder(dir.path(), "v3.0", "resnet");
   const std::vector<Eval> ok = {{"0.5", Epoch(1)}, {"0.76", Epoch(2)}};
   WriteFile(resnet / "result_0.txt", RunLog("resnet", 7, 3264, ok));
   WriteFile(resnet / "result_1.txt", RunLog("resnet", 7, 3264, ok));  // the same seed as result_0
@@ -362,7 +368,7 @@ TEST(MlperfRulesTest, ComplianceFindingsNameFileAndLine) {
 // interrupted copy, an rcp_checker.log or result_5.TXT beside the logs are not runs, even under --format mlperf.
 TEST(MlperfRulesTest, OnlyResultFilesAreRuns) {
   TempDir dir;
-  const fs::path resnet = Folder(dir.path(), "v2.0", "resnet");
+  const fs::path resnet = Folder(dir.path(), "v3.0", "resnet");
   const std::vector<Eval> ok = {{"0.5", Epoch(1)}, {"0.76", Epoch(2)}};
   for (int i = 0; i < 5; ++i)
     WriteFile(resnet / ("result_" + std::to_string(i) + ".txt"), RunLog("resnet", i, 3264, ok));
@@ -398,6 +404,47 @@ TEST(MlperfRulesTest, InitOverTheTimeLimitDropsTheRun) {
                                                   "allows less than 30"),
             std::string::npos)
       << run;
+}
+
+// 1.0.0 rnnt and 1.1.0 ... 2.1.0: the tensors weights_initialization names must be exactly the reference's (the
+// END check of the compliance YAML), each record naming its tensor.
+TEST(MlperfRulesTest, WeightsInitializationMustNameExactlyTheReferenceTensors) {
+  TempDir dir;
+  const fs::path dlrm = Folder(dir.path(), "v1.1", "dlrm");
+  const std::vector<std::string>& tensors = FindComplianceRules("1.1.0", "dlrm")->closed.tensors;
+  ASSERT_EQ(tensors.size(), 9u);
+  auto init_lines = [&](std::size_t skip, bool untensored) {
+    std::string out;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+      if (i == skip) continue;
+      out += Line(950, "weights_initialization", "null",
+                  untensored && i == 0 ? "{}" : "{\"tensor\": \"" + tensors[i] + "\"}");
+    }
+    return out;
+  };
+  const std::vector<Eval> ok = {{"0.79", Epoch(0.5)}, {"0.8026", Epoch(0.95)}};
+  for (int i = 0; i < 5; ++i) {
+    const std::string init = i == 1 ? init_lines(4, false) : i == 2 ? init_lines(99, true) : init_lines(99, false);
+    WriteFile(dlrm / ("result_" + std::to_string(i) + ".txt"), init + RunLog("dlrm", i + 1, 55296, ok));
+  }
+  const ImportResult result = ImportOne(dir.path());
+  const ImportedGroup& g = Only(result);
+  const json& runs = g.details["run_details"];
+  EXPECT_EQ(g.converged, 3u);
+  EXPECT_EQ(runs[1]["status"], "dropped");
+  EXPECT_NE(runs[1]["reason"].get<std::string>().find("names 8 tensor(s), the ruleset's reference 9; not logged: " +
+                                                      tensors[4]),
+            std::string::npos)
+      << runs[1];
+  EXPECT_EQ(runs[2]["status"], "dropped");
+  EXPECT_NE(runs[2]["reason"].get<std::string>().find("result_2.txt:1: weights_initialization without metadata.tensor"),
+            std::string::npos)
+      << runs[2];
+  // Ruleset 3.0.0 has no such check: the same logs all count.
+  ImportOptions options;
+  options.paths = {dir.path()};
+  options.ruleset = "3.0.0";
+  EXPECT_EQ(Only(Import(options)).converged, 5u);
 }
 
 }  // namespace

@@ -94,10 +94,10 @@ TEST(MlperfThroughputTest, NoFigureWithoutSamplesOrAnInterval) {
 }
 
 // Through `evalsuite import`'s group: every run's figure in run_details, the median of the successful runs.
-// The other keys ruleset 2.0.0 requires of a closed resnet run, once each, so the official rules count it.
+// The other keys ruleset 3.0.0 requires of a closed resnet run, once each, so the official rules count it.
 std::string OtherRequiredKeys() {
   std::string out;
-  for (const RequiredKey& k : FindComplianceRules("2.0.0", "resnet")->closed.required) {
+  for (const RequiredKey& k : FindComplianceRules("3.0.0", "resnet")->closed.required) {
     if (k.req == "OPTIONAL" || k.key == "submission_benchmark" || k.key == "seed" || k.key == "global_batch_size" ||
         k.key == "run_start" || k.key == "run_stop" || k.key == "train_samples" || k.key == "eval_accuracy") {
       continue;
@@ -123,7 +123,7 @@ TEST(MlperfThroughputTest, TheImportedGroupCarriesPerRunAndMedianThroughput) {
   }
   ImportOptions options;
   options.paths = {dir / "results"};
-  options.ruleset = "2.0";
+  options.ruleset = "3.0";
   const ImportResult result = Import(options);
   ASSERT_EQ(result.groups.size(), 1u);
   const nlohmann::json& d = result.groups[0].details;
