@@ -74,6 +74,25 @@ void CheckRequired(const runlog::MlperfRun& run, const DivisionRules& rules,
   }
 }
 
+// The rules file a logged value picks (resnet's opt_name "lars": closed_resnet_lars.yaml) and its required keys.
+void CheckVariant(const runlog::MlperfRun& run, const DivisionRules& rules,
+                  const std::function<void(long, const char*, std::string, bool)>& add) {
+  auto it = run.keys.find(rules.variant_key);
+  if (it == run.keys.end()) return;  // the key's own REQ says so
+  std::string value =
+      it->second.first_value.is_string() ? it->second.first_value.get<std::string>() : it->second.first_value.dump();
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+  auto variant = rules.variants.find(value);
+  if (variant == rules.variants.end()) {
+    add(it->second.first_line, "required_key",
+        fmt::format("{} \"{}\" has no rules in the official checker", rules.variant_key, value), true);
+    return;
+  }
+  DivisionRules picked;
+  picked.required = variant->second;
+  CheckRequired(run, picked, add);
+}
+
 // The END check of 1.0.0 rnnt and 1.1.0 ... 2.1.0: the initialized tensors are exactly the reference's.
 void CheckTensors(const runlog::MlperfRun& run, const std::vector<std::string>& want,
                   const std::function<void(long, const char*, std::string, bool)>& add) {
@@ -150,6 +169,7 @@ std::vector<ComplianceFinding> CheckRunCompliance(const runlog::MlperfRun& run, 
           }
         }
       }
+      if (!rules->variant_key.empty()) CheckVariant(run, *rules, add);
       if (!rules->tensors.empty()) CheckTensors(run, rules->tensors, add);
       if (rules->init_limit_minutes > 0 && run.init_ms && *run.init_ms >= rules->init_limit_minutes * 60e3) {
         add(run.init_line, "init_time",

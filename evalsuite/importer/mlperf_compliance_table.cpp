@@ -20,6 +20,8 @@ struct RawRow {
   int open_init_limit;
   const char* closed_tensors;
   const char* open_tensors;
+  const char* closed_variants;
+  const char* open_variants;
 };
 
 constexpr RawRow kRows[] = {
@@ -83,6 +85,17 @@ std::vector<std::string> ParseTensors(std::string_view text) {
   return out;
 }
 
+// "opt_name|lars:key=REQ;key=REQ|sgd:key=REQ".
+void ParseVariants(std::string_view text, DivisionRules& rules) {
+  if (text.empty()) return;
+  const std::vector<std::string_view> parts = Split(text, '|');
+  rules.variant_key = std::string(parts.front());
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const std::size_t colon = parts[i].find(':');
+    rules.variants[std::string(parts[i].substr(0, colon))] = ParseRequired(parts[i].substr(colon + 1));
+  }
+}
+
 std::vector<ComplianceRules> Build() {
   std::vector<ComplianceRules> all;
   for (const RawRow& row : kRows) {
@@ -93,6 +106,8 @@ std::vector<ComplianceRules> Build() {
                 row.closed_init_limit, ParseTensors(row.closed_tensors)};
     r.open = {ParseTarget(row.target_key, row.open_target), ParseRequired(row.open_required), row.open_init_limit,
               ParseTensors(row.open_tensors)};
+    ParseVariants(row.closed_variants, r.closed);
+    ParseVariants(row.open_variants, r.open);
     all.push_back(std::move(r));
   }
   return all;

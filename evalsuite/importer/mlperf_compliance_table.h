@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -45,6 +46,10 @@ struct DivisionRules {
   // The tensors weights_initialization must name, exactly (as sorted lists; duplicates count), where an END check
   // of the ruleset says so (1.0.0 rnnt, 1.1.0 ... 2.1.0); empty = no such check. Each record must name its tensor.
   std::vector<std::string> tensors;
+  // A key whose logged value picks one more rules file (resnet's opt_name: closed_resnet_lars.yaml), and the keys
+  // each such file requires; a value with no file is rejected by the checker.
+  std::string variant_key;
+  std::map<std::string, std::vector<RequiredKey>> variants;
 };
 
 struct ComplianceRules {

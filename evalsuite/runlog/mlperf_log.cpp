@@ -537,9 +537,13 @@ class Parser {
       // The value's text as logged (from "value": to "metadata"): the same logger writes equal values alike, and
       // no parse is needed.
       if (const char* at = FieldValue(p, eol, "\"value\"")) {
-        const char* meta = FieldValue(at, eol, "\"metadata\"");
-        const char* stop = meta != nullptr ? meta : eol;
-        v = std::string(at, static_cast<std::size_t>(stop - at));
+        const std::string_view rest(at, static_cast<std::size_t>(eol - at));
+        const std::size_t meta = rest.find("\"metadata\"");
+        std::string_view text = rest.substr(0, meta);  // up to the key "metadata", or the end of the record
+        while (!text.empty() && (text.back() == ' ' || text.back() == ',' || text.back() == '}')) {
+          text.remove_suffix(1);
+        }
+        v = std::string(text);
       }
     }
     if (stat.count == 1) {

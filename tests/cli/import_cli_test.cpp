@@ -50,9 +50,14 @@ fs::path MakeSubmission(const fs::path& root, const std::string& extra_line_in_r
     // last so that the line numbers above stay put.
     for (const char* key : {"block_start", "block_stop", "cache_clear", "epoch_start", "epoch_stop", "eval_samples",
                             "eval_start", "eval_stop", "gradient_accumulation_steps", "init_start", "init_stop",
-                            "opt_name", "submission_org", "submission_platform", "submission_status", "train_samples"}) {
+                            "submission_org", "submission_platform", "submission_status", "train_samples",
+                            // opt_name "sgd" picks closed_resnet_sgd.yaml, whose keys are required too
+                            "model_bn_span", "opt_learning_rate_warmup_epochs", "sgd_opt_base_learning_rate",
+                            "sgd_opt_end_learning_rate", "sgd_opt_learning_rate_decay_poly_power",
+                            "sgd_opt_learning_rate_decay_steps", "sgd_opt_momentum", "sgd_opt_weight_decay"}) {
       log += Line(start + (20 + i) * 60000L, key, "1");
     }
+    log += Line(start + (20 + i) * 60000L, "opt_name", "\"sgd\"");
     WriteFile(dir / ("result_" + std::to_string(i) + ".txt"), log);
   }
   return dir;

@@ -39,8 +39,14 @@ std::string RequiredKeys(const std::string& ruleset, const std::string& benchmar
   if (rules == nullptr) return "";
   std::string out;
   for (const RequiredKey& k : rules->closed.required) {
-    if (kLoggedByTests.count(k.key) != 0 || k.req == "OPTIONAL") continue;
+    if (kLoggedByTests.count(k.key) != 0 || k.req == "OPTIONAL" || k.key == rules->closed.variant_key) continue;
     out += Line(time_ms, k.key, k.key == "submission_division" ? "\"closed\"" : "1");
+  }
+  // resnet's opt_name picks one more file of required keys: the first one.
+  if (!rules->closed.variant_key.empty()) {
+    const auto& [name, keys] = *rules->closed.variants.begin();
+    out += Line(time_ms, rules->closed.variant_key, "\"" + name + "\"");
+    for (const RequiredKey& k : keys) out += Line(time_ms, k.key, "1");
   }
   return out;
 }

@@ -66,6 +66,29 @@ def chain_tensors(cc, ruleset, division, benchmark):
     return None
 
 
+def chain_variants(cc, ruleset, division, benchmark):
+    """A key whose value picks one more file (resnet's opt_name -> closed_resnet_<opt_name>.yaml): the key and, per
+    value with a file, the keys that file requires; None when the chain has none."""
+    for name in ("common", division + "_common", division + "_" + benchmark):
+        for item in load(os.path.join(cc, "training_" + ruleset, name + ".yaml")):
+            if list(item)[0] != "KEY":
+                continue
+            m = re.search(r"enqueue_config\('training_[0-9.]+/(\w+_)\{\}\.yaml'", item["KEY"].get("POST", ""))
+            if not m or m[1] in ("closed_", "open_"):
+                continue
+            values = {}
+            folder = os.path.join(cc, "training_" + ruleset)
+            for f in sorted(os.listdir(folder)):
+                if f.startswith(m[1]) and f.endswith(".yaml"):
+                    keys = {}
+                    for record in load(os.path.join(folder, f)):
+                        if list(record)[0] == "KEY" and "REQ" in record["KEY"]:
+                            keys[record["KEY"]["NAME"]] = record["KEY"]["REQ"]
+                    values[f[len(m[1]):-len(".yaml")]] = keys
+            return {"key": item["KEY"]["NAME"], "values": values}
+    return None
+
+
 def chain_records(cc, ruleset, division, benchmark):
     """The effective KEY records of the chain, and the constants its BEGIN blocks set ({'target_accuracy': 0.69})."""
     records = {}
@@ -129,6 +152,8 @@ def main(package):
                    "init_limit_minutes": limit, "required": {}}
             for division in ("closed", "open"):
                 records = chain_records(cc, rs, division, b)
+                row.setdefault("variants", {})[division] = (None if rs == "0.6.0" else
+                                                            chain_variants(cc, rs, division, b))
                 row.setdefault("tensors", {})[division] = (None if rs == "0.6.0" else
                                                            chain_tensors(cc, rs, division, b))
                 row["required"][division] = {k: r["REQ"] for k, r in sorted(records.items()) if "REQ" in r}

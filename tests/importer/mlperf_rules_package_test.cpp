@@ -131,6 +131,15 @@ TEST(MlperfRulesPackageTest, EveryRulesetAndBenchmarkOfThePackageAgreesWithTheTa
         const std::vector<std::string> want =
             t.is_null() ? std::vector<std::string>() : t.get<std::vector<std::string>>();
         EXPECT_EQ(c->For(division)->tensors, want) << division;
+        const json& v = f["variants"][division];
+        EXPECT_EQ(c->For(division)->variant_key, v.is_null() ? "" : v["key"].get<std::string>()) << division;
+        if (!v.is_null()) {
+          ASSERT_EQ(c->For(division)->variants.size(), v["values"].size()) << division;
+          for (auto value = v["values"].begin(); value != v["values"].end(); ++value) {
+            ASSERT_TRUE(c->For(division)->variants.count(value.key())) << division << " " << value.key();
+            EXPECT_EQ(Required(c->For(division)->variants.at(value.key())), Required(value.value())) << value.key();
+          }
+        }
       }
       EXPECT_EQ(c->closed.init_limit_minutes,
                 f["init_limit_minutes"]["closed"].is_null() ? 0 : f["init_limit_minutes"]["closed"].get<int>());

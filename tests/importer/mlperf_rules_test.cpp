@@ -36,7 +36,7 @@ struct Eval {
 
 // Every key some ruleset's official compliance rules require of `benchmark` (either division), logged once with
 // value 1, except the ones RunLog logs itself: the official checker then counts the run wherever it is put.
-std::string RequiredKeys(const std::string& benchmark) {
+std::string RequiredKeys(const std::string& benchmark, bool optimizer = true) {
   static const std::set<std::string> kLogged = {"submission_benchmark",
                                                 "submission_division",
                                                 "seed",
@@ -50,20 +50,29 @@ std::string RequiredKeys(const std::string& benchmark) {
   for (const ComplianceRules& rules : AllComplianceRules()) {
     if (rules.benchmark != benchmark) continue;
     for (const DivisionRules* d : {&rules.closed, &rules.open}) {
+      // resnet's opt_name picks one more file of required keys: "sgd" and its keys, unless the caller logs one.
+      if (optimizer && d->variants.count("sgd") != 0) {
+        keys.insert(d->variant_key);
+        for (const RequiredKey& k : d->variants.at("sgd")) keys.insert(k.key);
+      }
       for (const RequiredKey& k : d->required) {
         if (k.req != "OPTIONAL" && kLogged.count(k.key) == 0) keys.insert(k.key);
       }
     }
   }
   std::string out;
-  for (const std::string& k : keys) out += Line(900, k, "null");
+  for (const std::string& k : keys) {
+    if (k == "opt_name" && !optimizer) continue;
+    out += Line(900, k, k == "opt_name" ? "\"sgd\"" : "null");
+  }
   return out;
 }
 
 // One MLLOG run: header keys, run_start at t=10 s, the evals a minute apart, run_stop a second after the last.
 std::string RunLog(const std::string& benchmark, int seed, int batch, const std::vector<Eval>& evals,
-                   const std::string& status = "success", const std::string& division = "closed") {
-  std::string log = RequiredKeys(benchmark) + Line(1000, "submission_benchmark", "\"" + benchmark + "\"") +
+                   const std::string& status = "success", const std::string& division = "closed",
+                   bool optimizer = true) {
+  std::string log = RequiredKeys(benchmark, optimizer) + Line(1000, "submission_benchmark", "\"" + benchmark + "\"") +
                     Line(1001, "submission_division", "\"" + division + "\"") +
                     Line(1002, "seed", std::to_string(seed)) + Line(1003, "global_batch_size", std::to_string(batch)) +
                     Line(10000, "run_start", "null");
@@ -445,6 +454,34 @@ TEST(MlperfRulesTest, WeightsInitializationMustNameExactlyTheReferenceTensors) {
   options.paths = {dir.path()};
   options.ruleset = "3.0.0";
   EXPECT_EQ(Only(Import(options)).converged, 5u);
+}
+
+// resnet's opt_name picks one more rules file (closed_resnet_lars.yaml, closed_resnet_sgd.yaml) whose keys are
+// required too; an optimizer with no file is rejected.
+TEST(MlperfRulesTest, ResnetOptimizerPicksItsRulesFile) {
+  TempDir dir;
+  const fs::path resnet = Folder(dir.path(), "v3.0", "resnet");
+  const DivisionRules& closed = FindComplianceRules("3.0.0", "resnet")->closed;
+  ASSERT_EQ(closed.variant_key, "opt_name");
+  std::string lars_keys;
+  for (const RequiredKey& k : closed.variants.at("lars")) lars_keys += Line(950, k.key, "0.1");
+  const std::vector<Eval> ok = {{"0.5", Epoch(1)}, {"0.76", Epoch(2)}};
+  for (int i = 0; i < 5; ++i) {
+    const std::string opt = i == 1 ? "\"adam\"" : "\"lars\"";
+    const std::string keys = i == 2 ? "" : lars_keys;
+    WriteFile(resnet / ("result_" + std::to_string(i) + ".txt"),
+              Line(940, "opt_name", opt) + keys + RunLog("resnet", i + 1, 3264, ok, "success", "closed", false));
+  }
+  const ImportResult result = ImportOne(dir.path());
+  const ImportedGroup& g = Only(result);
+  const json& runs = g.details["run_details"];
+  EXPECT_EQ(g.converged, 3u) << runs.dump();
+  EXPECT_NE(runs[1]["reason"].get<std::string>().find("opt_name \"adam\" has no rules in the official checker"),
+            std::string::npos)
+      << runs[1];
+  EXPECT_NE(runs[2]["reason"].get<std::string>().find("required key \"" + closed.variants.at("lars").front().key),
+            std::string::npos)
+      << runs[2];
 }
 
 }  // namespace

@@ -102,7 +102,10 @@ std::string OtherRequiredKeys() {
         k.key == "run_start" || k.key == "run_stop" || k.key == "train_samples" || k.key == "eval_accuracy") {
       continue;
     }
-    out += Line(5, k.key, k.key == "submission_division" ? "\"closed\"" : "1");
+    out += Line(5, k.key, k.key == "submission_division" ? "\"closed\"" : k.key == "opt_name" ? "\"sgd\"" : "1");
+  }
+  for (const RequiredKey& k : FindComplianceRules("3.0.0", "resnet")->closed.variants.at("sgd")) {
+    out += Line(5, k.key, "1");  // the keys closed_resnet_sgd.yaml requires
   }
   return out;
 }
