@@ -171,16 +171,29 @@ int main(int argc, char** argv) {
     int n = 0;
     for (const Submitter& s : submitters) {
       const fs::path copy = work / "peer" / std::to_string(n++);
+      // The summarizer cannot summarize v0.6 folders (their system descriptions are not JSON): it stops with an
+      // error, so they are left out of its column (evalsuite reads them all).
+      if (s.ruleset == "0.6.0") continue;
       fs::create_directories(copy);
       fs::copy(s.folder, copy / s.folder.filename(), fs::copy_options::recursive);
+      std::uintmax_t submitter_bytes = 0;
       for (const auto& e : fs::recursive_directory_iterator(s.folder)) {
-        if (e.is_regular_file() && e.path().filename().string().rfind("result_", 0) == 0) peer_bytes += e.file_size();
+        if (e.is_regular_file() && e.path().filename().string().rfind("result_", 0) == 0) {
+          submitter_bytes += e.file_size();
+        }
       }
       const std::string command = "cd '" + copy.string() + "' && PYTHONPATH='" + fs::weakly_canonical(peers).string() +
                                   "' /usr/bin/python3 -m mlperf_logging.result_summarizer '" +
                                   s.folder.filename().string() + "' training " + s.ruleset +
                                   " --csv out.csv > summarizer.log 2>&1";
-      peer_seconds += Seconds([&] { peer_ok = Run(command) && peer_ok; });
+      bool ran = false;
+      const double seconds = Seconds([&] { ran = Run(command); });
+      if (ran) {
+        peer_seconds += seconds;
+        peer_bytes += submitter_bytes;
+      } else {
+        std::cout << "import_bench: the summarizer failed on " << s.folder.string() << "; left out of its column\n";
+      }
     }
   }
   std::error_code ec;

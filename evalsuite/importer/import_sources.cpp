@@ -19,8 +19,10 @@ std::string Lower(std::string s) {
   return s;
 }
 
+// The official tools' runs: the files that glob "result_*.txt" finds (case as written; "result_1.TXT" and a
+// stray ".!65506!result_4.txt" are not runs).
 bool IsMlperfResultName(const std::string& name) {
-  return name.rfind("result_", 0) == 0 && EndsWith(Lower(name), ".txt");
+  return name.rfind("result_", 0) == 0 && EndsWith(name, ".txt");
 }
 
 // The format of a file met while walking a folder; nullopt = not imported.
@@ -34,7 +36,9 @@ std::optional<ImportFormat> FormatInFolder(const fs::path& file, ImportFormat fo
       if (ext == ".jsonl") return ImportFormat::kJsonl;
       return std::nullopt;
     case ImportFormat::kMlperf:
-      if (IsMlperfResultName(name) || ext == ".txt" || ext == ".log") return ImportFormat::kMlperf;
+      // In a folder only the files the summarizer reads are runs (not rcp_checker.log, NCCL outputs, power
+      // logs); a file named on the command line is read whatever its name.
+      if (IsMlperfResultName(name)) return ImportFormat::kMlperf;
       return std::nullopt;
     case ImportFormat::kDawnbench:
       if (ext == ".tsv") return ImportFormat::kDawnbench;

@@ -1,13 +1,15 @@
-// The MLPerf compliance rules that decide whether a run counts, each failure named with file and line: required
-// keys present, run_start before run_stop, a run that logs success reaches the target in some evaluation, seeds
-// logged and distinct across a folder's runs, enough result files. Findings that the official compliance
-// checker rejects a run for (no run_start or run_stop, stop before start, success without the target) drop the
-// run; the others are reported (and are errors under --strict).
+// The MLPerf compliance rules that decide whether a run counts, each failure named with file and line. A run is
+// dropped only for what the official tools drop it for: a record the official parser cannot read, a required key
+// missing or logged twice with different values, no record of the target key reaching the target, init over its
+// time limit, a division with no rules, no run_start or run_stop (mlperf_compliance_table.h holds the per-ruleset
+// facts). evalsuite's own checks (a success that reaches no target by evalsuite's table, seeds logged and
+// distinct, enough result files) are reported and never change the score; --strict makes them errors.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "evalsuite/importer/mlperf_compliance_table.h"
 #include "evalsuite/importer/mlperf_rules.h"
 #include "evalsuite/runlog/mlperf_log.h"
 
@@ -16,14 +18,18 @@ namespace evalsuite::importer {
 struct ComplianceFinding {
   std::string file;
   long line = 0;  // 0 when the fault is a key that is missing
-  std::string rule;     // "required_key", "order", "target", "seed", "run_count"
+  // "parse_error", "required_key", "target", "init_time", "division", "order" (official); "seed", "run_count",
+  // "evalsuite_target" (evalsuite's own)
+  std::string rule;
   std::string message;  // what is wrong, for people
   bool drops_run = false;
   std::string Where() const;  // "file:line" or "file"
 };
 
-// `rule` may be null (a benchmark the ruleset does not name: no target check).
-std::vector<ComplianceFinding> CheckRunCompliance(const runlog::MlperfRun& run, const BenchmarkRule* rule);
+// `rule` may be null (a benchmark the ruleset does not name); `official` null where the package has no compliance
+// rules for the ruleset and benchmark (0.5.0, an unknown benchmark): then only the summarizer's own checks apply.
+std::vector<ComplianceFinding> CheckRunCompliance(const runlog::MlperfRun& run, const BenchmarkRule* rule,
+                                                  const ComplianceRules* official);
 
 // Seeds across a folder's runs: a seed logged by two runs is named at both.
 std::vector<ComplianceFinding> CheckSeedsDistinct(const std::vector<const runlog::MlperfRun*>& runs);

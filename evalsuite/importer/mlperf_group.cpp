@@ -11,6 +11,8 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/importer/group_scoring.h"
 #include "evalsuite/importer/mlperf_compliance.h"
+#include "evalsuite/importer/mlperf_compliance_table.h"
+#include "evalsuite/importer/mlperf_power.h"
 #include "evalsuite/importer/mlperf_throughput.h"
 #include "evalsuite/importer/rcp_embedded.h"
 #include "stats/descriptive.h"
@@ -37,8 +39,7 @@ std::optional<double> ReadPublishedScaling(const fs::path& folder, std::vector<s
   std::ostringstream text;
   text << in.rdbuf();
   const json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("scaling_factor") ||
-      !doc["scaling_factor"].is_number()) {
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("scaling_factor") || !doc["scaling_factor"].is_number()) {
     warnings.push_back(file.string() + ": not {\"scaling_factor\": <number>}; ignored");
     return std::nullopt;
   }
@@ -64,19 +65,58 @@ DetectedRuleset DetectRuleset(const std::string& forced, const fs::path& locatio
       for (const Ruleset& k : Rulesets()) known += (known.empty() ? "" : ", ") + k.version;
       throw InputError("--ruleset", "unknown ruleset \"" + forced + "\" (known: " + known + ")");
     }
-    return {r, "--ruleset"};
+    return {r, "--ruleset", ""};
   }
-  static const std::regex kRound(R"(training_results_v(\d+\.\d+)(\.\d+)?)");
-  for (auto it = location.begin(); it != location.end(); ++it) {
+  // The innermost folder naming a round wins ("training_results_v4.1", or a folder named "v4.1").
+  static const std::regex kRound(R"((?:training_results_)?v(\d+\.\d+)(?:\.\d+)?)");
+  std::string round;
+  for (const fs::path& part : location) {
     std::smatch m;
-    const std::string part = it->string();
-    if (std::regex_match(part, m, kRound)) {
-      if (const Ruleset* r = FindRuleset(m[1].str())) return {r, "folder name"};
-    }
+    const std::string name = part.string();
+    if (std::regex_match(name, m, kRound)) round = m[1].str();
   }
-  if (format == runlog::MlperfLogFormat::kV05) return {FindRuleset("0.5.0"), "log format"};
-  if (format == runlog::MlperfLogFormat::kV06) return {FindRuleset("0.6.0"), "log format"};
-  return {NewestRulesetWith(benchmark), "newest ruleset with " + benchmark};
+  if (!round.empty()) {
+    if (const Ruleset* r = FindRuleset(round)) return {r, "folder name", ""};
+    return {nullptr, "folder name",
+            "the path names round v" + round + ", which is not a known ruleset; give --ruleset"};
+  }
+  if (format == runlog::MlperfLogFormat::kV05) return {FindRuleset("0.5.0"), "log format", ""};
+  if (format == runlog::MlperfLogFormat::kV06) return {FindRuleset("0.6.0"), "log format", ""};
+  std::vector<const Ruleset*> candidates;
+  for (const Ruleset& r : Rulesets()) {
+    if (r.version >= std::string("0.7.0") && r.Find(benchmark) != nullptr) candidates.push_back(&r);
+  }
+  if (candidates.size() == 1) return {candidates.front(), "the only ruleset with " + benchmark, ""};
+  std::string names;
+  for (const Ruleset* r : candidates) names += (names.empty() ? "" : ", ") + r->version;
+  return {nullptr, "",
+          candidates.empty()
+              ? "no ruleset names benchmark \"" + benchmark + "\" and the path names no round; give --ruleset"
+              : "cannot tell the ruleset of benchmark \"" + benchmark + "\": the path names no round " +
+                    "(training_results_vX.Y or vX.Y) and the logs fit " + names + "; give --ruleset"};
+}
+
+SystemDescription ReadSystemDescription(const fs::path& benchmark_folder) {
+  SystemDescription desc;
+  const fs::path system_folder = benchmark_folder.parent_path();
+  desc.file = system_folder.parent_path().parent_path() / "systems" / (system_folder.filename().string() + ".json");
+  std::error_code ec;
+  if (!fs::is_regular_file(desc.file, ec)) {
+    desc.problem = desc.file.string() + ": no system description";
+    return desc;
+  }
+  std::ifstream in(desc.file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object()) {
+    desc.problem = desc.file.string() + ": not JSON";
+  } else if (!doc.contains("division") || !doc["division"].is_string()) {
+    desc.problem = desc.file.string() + ": no \"division\" field";
+  } else {
+    desc.division = doc["division"].get<std::string>();
+  }
+  return desc;
 }
 
 void FoldStableDiffusionEvals(runlog::MlperfRun& run, const std::string& ruleset) {
@@ -139,12 +179,13 @@ std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, Convergence
   return std::nullopt;
 }
 
-RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule,
-                                        const std::string& division, const std::vector<RcpRun>& runs,
-                                        json& source) {
+RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule, const std::string& division,
+                                        const std::vector<RcpRun>& runs, json& source) {
   if (ruleset == nullptr) return NoRcpRule("no ruleset names this benchmark");
   if (!options_.rcp && !ruleset->has_rcps()) return NoRcpRule("ruleset " + ruleset->version + " has no RCPs");
-  if (division == "open") return NoRcpRule("open division: RCPs apply to the closed division only");
+  if (division != "closed") {
+    return NoRcpRule("division \"" + division + "\": the summarizer checks RCPs of the closed division only");
+  }
   if (rule == nullptr) return NoRcpRule("no ruleset has rules for this benchmark");
   if (!rule->rcp_runs) return NoRcpRule("the official RCP checker has no rule for " + rule->name);
   std::string key;
@@ -194,7 +235,14 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   group.entry = group.system + "/" + benchmark;
 
   const DetectedRuleset detected = DetectRuleset(options_.ruleset, group.location, log_format, benchmark);
+  if (detected.ruleset == nullptr) {
+    result_.errors.push_back(group.source + ": " + detected.error);
+    return;
+  }
   const Ruleset* ruleset = detected.ruleset;
+  // The official compliance rules (none for 0.5.0, which the package does not ship).
+  const ComplianceRules* compliance_rules =
+      FindComplianceRules(ruleset->version, benchmark == "mask" ? "maskrcnn" : benchmark);
   const BenchmarkRule* rule = ruleset != nullptr ? ruleset->Find(benchmark) : nullptr;
   if (ruleset != nullptr && rule == nullptr) {
     result_.warnings.push_back(group.source + ": ruleset " + ruleset->version + " has no benchmark \"" + benchmark +
@@ -214,7 +262,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
 
   // Compliance, per run and across the folder's seeds.
   std::vector<std::vector<ComplianceFinding>> findings(runs.size());
-  for (std::size_t i = 0; i < runs.size(); ++i) findings[i] = CheckRunCompliance(*runs[i], rule);
+  for (std::size_t i = 0; i < runs.size(); ++i) findings[i] = CheckRunCompliance(*runs[i], rule, compliance_rules);
   {
     std::vector<const runlog::MlperfRun*> view(runs.begin(), runs.end());
     for (ComplianceFinding& f : CheckSeedsDistinct(view)) {
@@ -225,11 +273,10 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   }
   json compliance = json::array();
   if (rule != nullptr && runs.size() < rule->runs) {
-    const std::string message =
-        fmt::format("{} result file(s); ruleset {} asks for {} per submission", runs.size(), ruleset->version,
-                    rule->runs);
-    compliance.push_back({{"file", group.source}, {"line", nullptr}, {"rule", "run_count"}, {"message", message},
-                          {"drops_run", false}});
+    const std::string message = fmt::format("{} result file(s); ruleset {} asks for {} per submission", runs.size(),
+                                            ruleset->version, rule->runs);
+    compliance.push_back(
+        {{"file", group.source}, {"line", nullptr}, {"rule", "run_count"}, {"message", message}, {"drops_run", false}});
     result_.compliance.push_back(group.source + ": " + message);
   }
 
@@ -260,9 +307,22 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     }
     std::string status = "success";
     std::string reason;
-    if (!run.Succeeded()) {
+    // With the package's rules a run counts when the compliance checker passes it, whatever run_stop's status
+    // says (the summarizer reads no status); without them (0.5.0) when it ends in success.
+    const bool counted_officially =
+        compliance_rules != nullptr && drop_reason.empty() && run.run_start_ms && run.run_stop_ms;
+    if (counted_officially && !run.Succeeded()) {
+      status = "success";
+      reason = "counted as the official summarizer counts it, though run_stop's status is \"" + run.stop_status + "\"";
+      result_.warnings.push_back(run.source + ": " + reason);
+    } else if (compliance_rules != nullptr && !drop_reason.empty()) {
+      status = "dropped";
+      reason = drop_reason;
+      imported.log.status = runlog::RunStatus::kFailed;
+      imported.log.error = "dropped by the compliance check: " + drop_reason;
+    } else if (!run.Succeeded()) {
       status = "failed";
-      reason = !run.run_start_ms ? "no run_start"
+      reason = !run.run_start_ms  ? "no run_start"
                : !run.run_stop_ms ? "no run_stop"
                                   : "run_stop status \"" + run.stop_status + "\"";
     } else if (!drop_reason.empty()) {
@@ -277,7 +337,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
         imported.log.status = imported.tta_minutes ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
       }
     } else if (status == "success") {
-      imported.tta_minutes = run.MinutesToTrain();
+      imported.tta_minutes = (*run.run_stop_ms - *run.run_start_ms) / 60 / 1000;
     }
     if (status == "success" && !target) {
       for (std::size_t e = std::min(run.evals_before_stop, run.evals.size()); e > 0; --e) {
@@ -326,7 +386,16 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   }
   ScoreGroup(group, drop);
 
-  const std::string division = DivisionOf(runs);
+  // The division is the system description's, as the summarizer reads it; the logs' only when it has none.
+  const SystemDescription system_desc = ReadSystemDescription(group.location);
+  std::string division = system_desc.division;
+  if (division.empty()) {
+    division = DivisionOf(runs);
+    result_.warnings.push_back(group.source + ": " + system_desc.problem +
+                               " (the official summarizer skips this system); division read from the logs: " +
+                               (division.empty() ? std::string("none") : division));
+  }
+  group.details["system_description"] = system_desc.division.empty() ? json(nullptr) : json(system_desc.file.string());
   group.details["ruleset"] = ruleset != nullptr ? json(ruleset->version) : json(nullptr);
   group.details["ruleset_source"] = detected.source;
   group.details["division"] = division.empty() ? json(nullptr) : json(division);
@@ -369,8 +438,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
                    {"checker_scaling_factor", checked ? json(factor) : json(nullptr)}};
   if (group.olympic_minutes) {
     official["official_minutes"] = *group.olympic_minutes * published.value_or(1.0);
-    official["checker_minutes"] =
-        checked ? json(*group.olympic_minutes * factor) : json(nullptr);
+    official["checker_minutes"] = checked ? json(*group.olympic_minutes * factor) : json(nullptr);
   } else {
     official["official_minutes"] = nullptr;
     official["checker_minutes"] = nullptr;
@@ -378,8 +446,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   if (published) {
     const bool agrees = checked && std::fabs(*published - factor) <= 1e-9 * std::fabs(*published);
     if (!agrees) {
-      const std::string checker = checked ? fmt::format("{:.10g}", factor)
-                                                 : "none (RCP " + rcp.verdict + ": " + rcp.message + ")";
+      const std::string checker =
+          checked ? fmt::format("{:.10g}", factor) : "none (RCP " + rcp.verdict + ": " + rcp.message + ")";
       result_.warnings.push_back(fmt::format(
           "{}: the published scaling.json applies {:.10g}, the RCP checker's normalization is {}; the official "
           "score uses the published factor",
@@ -392,6 +460,34 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
         factor);
   }
   group.details["official"] = official;
+
+  // Power: the energy score from the power logs, over the runs the time score counts.
+  if (HasPowerLogs(group.location)) {
+    std::vector<double> energies, minutes;
+    json per_run = json::object();
+    bool complete = true;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      if (!group.runs[i].tta_minutes || options_.threshold) continue;
+      std::string error;
+      const double ms = *runs[i]->run_stop_ms - *runs[i]->run_start_ms;
+      const std::optional<double> energy = RunEnergy(group.location, files[i].stem().string(), ms, error);
+      if (!energy) {
+        result_.errors.push_back(error);
+        complete = false;
+        continue;
+      }
+      energies.push_back(*energy);
+      minutes.push_back(*group.runs[i].tta_minutes);
+      per_run[files[i].filename().string()] = *energy;
+    }
+    const std::optional<double> score =
+        complete ? EnergyScore(energies, minutes, runs.size() - energies.size(), drop, published.value_or(1.0))
+                 : std::nullopt;
+    group.details["energy"] = {{"score", OptionalJson(score)},
+                               {"unit", "joules (the summarizer's Energy column)"},
+                               {"runs", per_run},
+                               {"scaling_factor", published.value_or(1.0)}};
+  }
   group.details["run_details"] = run_details;
   group.details["compliance"] = compliance;
   result_.groups.push_back(std::move(group));

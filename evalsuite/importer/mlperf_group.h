@@ -15,15 +15,28 @@
 
 namespace evalsuite::importer {
 
-// The ruleset of a folder and how it was found: `forced` (--ruleset), else a "training_results_vX.Y" folder in
-// `location`'s path, else the v0.5 / v0.6 log format, else the newest ruleset naming the benchmark. Throws
-// InputError naming --ruleset when `forced` is not a known ruleset.
+// The ruleset of a folder and how it was found: `forced` (--ruleset), else the round in `location`'s path (a
+// folder "training_results_vX.Y" or "vX.Y"), else the logs themselves (the v0.5 / v0.6 line formats, or the only
+// v0.7+ ruleset naming the benchmark). Never the newest by default: where several rulesets fit, `ruleset` is null
+// and `error` names the benchmark and the candidates. Throws InputError naming --ruleset when `forced` is not a
+// known ruleset.
 struct DetectedRuleset {
-  const Ruleset* ruleset = nullptr;  // null when nothing names the benchmark
-  std::string source;                // "--ruleset", "folder name", "log format", "newest ruleset with <benchmark>"
+  const Ruleset* ruleset = nullptr;
+  std::string source;  // "--ruleset", "folder name", "log format", "the only ruleset with <benchmark>"
+  std::string error;   // why no ruleset was chosen
 };
 DetectedRuleset DetectRuleset(const std::string& forced, const std::filesystem::path& location,
                               runlog::MlperfLogFormat format, const std::string& benchmark);
+
+// The system description the summarizer reads for a benchmark folder <org>/results/<system>/<benchmark>:
+// <org>/systems/<system>.json. `division` is empty and `problem` says why when it cannot be read (the summarizer
+// then skips the system).
+struct SystemDescription {
+  std::filesystem::path file;
+  std::string division;
+  std::string problem;
+};
+SystemDescription ReadSystemDescription(const std::filesystem::path& benchmark_folder);
 
 // Stable diffusion logs FID and CLIP as two eval_accuracy records per step, told apart by metadata.metric: fold
 // each step's pair into one eval whose value is {"FID": x, "CLIP": y} (time and line of the later one). The step

@@ -46,6 +46,10 @@ enum class Key {
   kMaxSequenceLength,
   kSubmissionBenchmark,
   kSubmissionOther,
+  kInitStart,
+  kInitStop,
+  kAggregatedEval,  // aggregated_eval_accuracy: the compliance target of stable diffusion
+  kWeightsInit,     // weights_initialization: its metadata.tensor
 };
 
 Key Classify(std::string_view key, MlperfLogFormat format) {
@@ -59,9 +63,11 @@ Key Classify(std::string_view key, MlperfLogFormat format) {
     case 9:
       if (key == "run_start") return Key::kRunStart;
       if (key == "run_final") return Key::kRunFinal;
+      if (key == "init_stop") return Key::kInitStop;
       break;
     case 10:
       if (key == "eval_error") return Key::kEvalAccuracy;  // the RCP checker reads it as an evaluation too
+      if (key == "init_start") return Key::kInitStart;
       break;
     case 13:
       if (key == "eval_accuracy") return Key::kEvalAccuracy;
@@ -79,6 +85,12 @@ Key Classify(std::string_view key, MlperfLogFormat format) {
       break;
     case 20:
       if (key == "submission_benchmark") return Key::kSubmissionBenchmark;
+      break;
+    case 22:
+      if (key == "weights_initialization") return Key::kWeightsInit;
+      break;
+    case 24:
+      if (key == "aggregated_eval_accuracy") return Key::kAggregatedEval;
       break;
     default:
       break;
@@ -240,6 +252,35 @@ bool BalancedObject(const char* p, const char* end) {
   return depth == 0;
 }
 
+// The tokens of [p, end) outside strings are JSON's as Python's json module reads them: punctuation, numbers,
+// true, false, null, NaN, Infinity. With BalancedObject, this catches what corrupts real logs (a value cut and
+// glued to other output, as `"value": nullLambdaorkspace`) at a fraction of a full parse; NaN and Infinity, which
+// the official parser accepts, pass.
+bool PlausibleJsonTokens(const char* p, const char* end) {
+  for (const char* c = p; c < end;) {
+    const char ch = *c;
+    if (ch == '"') {
+      for (++c; c < end && *c != '"'; ++c) {
+        if (*c == '\\') ++c;
+      }
+      ++c;
+      continue;
+    }
+    if (ch == ' ' || ch == '\t' || ch == '{' || ch == '}' || ch == '[' || ch == ']' || ch == ',' || ch == ':' ||
+        ch == '-' || ch == '+' || ch == '.' || (ch >= '0' && ch <= '9')) {
+      ++c;
+      continue;
+    }
+    const char* w = c;
+    while (c < end && ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))) ++c;
+    const std::string_view word(w, static_cast<std::size_t>(c - w));
+    if (word == "true" || word == "false" || word == "null" || word == "NaN" || word == "Infinity") continue;
+    if ((word == "e" || word == "E") && w > p && w[-1] >= '0' && w[-1] <= '9') continue;  // 1e-06
+    return false;
+  }
+  return true;
+}
+
 // After `"name"` in [from, end): the start of its value, or nullptr.
 const char* FieldValue(const char* from, const char* end, std::string_view quoted_name) {
   const std::string_view text(from, static_cast<std::size_t>(end - from));
@@ -329,7 +370,7 @@ Scan ScanMllogFields(const char* record, const char* key_end, const char* end, d
     if (!EndsValue(epoch, end)) return Scan::kMalformed;
     metadata["epoch_num"] = std::move(e);
   }
-  for (const char* name : {"status", "samples_count", "step_num", "metric"}) {
+  for (const char* name : {"status", "samples_count", "step_num", "metric", "tensor"}) {
     const std::string quoted = std::string("\"") + name + "\"";
     if (const char* field = FieldValue(m, end, quoted)) {
       json x;
@@ -422,12 +463,20 @@ class Parser {
       Warn(marker, "MLLOG record with an unterminated \"key\"; line skipped");
       return;
     }
-    const Key key =
-        Classify(std::string_view(key_begin, static_cast<std::size_t>(key_end - key_begin)), MlperfLogFormat::kV07);
-    if (key == Key::kOther) return;
+    const std::string_view key_view(key_begin, static_cast<std::size_t>(key_end - key_begin));
+    const Key key = Classify(key_view, MlperfLogFormat::kV07);
+    if (key == Key::kOther) {
+      // The official parser reads every record as JSON and drops the run for one it cannot read.
+      if (!BalancedObject(p, eol) || !PlausibleJsonTokens(p, eol)) {
+        ParseError(marker, "malformed MLLOG JSON for key \"" + std::string(key_view) + "\"");
+        return;
+      }
+      CountKey(marker, key_view, p, eol, nullptr);
+      return;
+    }
     const std::string key_name(key_begin, key_end);
     if (!BalancedObject(p, eol)) {
-      Warn(marker, "malformed MLLOG JSON (cut or unbalanced); line skipped");
+      ParseError(marker, "malformed MLLOG JSON (cut or unbalanced) for key \"" + key_name + "\"");
       return;
     }
     double time_ms = 0;
@@ -437,7 +486,7 @@ class Parser {
       case Scan::kOk:
         break;
       case Scan::kMalformed:
-        Warn(marker, "malformed MLLOG JSON; line skipped");
+        ParseError(marker, "malformed MLLOG JSON for key \"" + key_name + "\"");
         return;
       case Scan::kComplex: {  // an object value (maskrcnn), escapes, another key order: the full parser decides
         if (TooDeep(p, eol)) {
@@ -446,12 +495,12 @@ class Parser {
         }
         json record = json::parse(p, eol, nullptr, /*allow_exceptions=*/false);
         if (record.is_discarded() || !record.is_object()) {
-          Warn(marker, "malformed MLLOG JSON; line skipped");
+          ParseError(marker, "malformed MLLOG JSON for key \"" + key_name + "\"");
           return;
         }
         auto time = record.find("time_ms");
         if (time == record.end() || !time->is_number()) {
-          Warn(marker, "MLLOG record without a numeric \"time_ms\"; line skipped");
+          ParseError(marker, "MLLOG record without a numeric \"time_ms\"");
           return;
         }
         time_ms = time->get<double>();
@@ -462,7 +511,47 @@ class Parser {
         break;
       }
     }
+    CountKey(marker, key_view, nullptr, nullptr, &value);
     Event(marker, key, key_name, time_ms, value, metadata);
+  }
+
+  // A v0.7+ marker line the official parser cannot read: a warning, and the compliance check drops the run.
+  void ParseError(const char* marker, const std::string& why) {
+    const long line = lines_.LineOf(marker);
+    run_.parse_errors.push_back({line, why});
+    run_.warnings.push_back(FileLine(run_.source, line) + ": " + why + "; line skipped");
+  }
+
+  // Counts a key; compares the values of its first few records (from `value`, or parsed from [p, eol)).
+  void CountKey(const char* marker, std::string_view key, const char* p, const char* eol, const json* value) {
+    constexpr std::size_t kValuesCompared = 8;
+    auto it = run_.keys.find(key);
+    if (it == run_.keys.end()) it = run_.keys.emplace(std::string(key), MlperfKeyStat{}).first;
+    MlperfKeyStat& stat = it->second;
+    ++stat.count;
+    if (stat.count > kValuesCompared || stat.values_differ) return;
+    json v;
+    if (value != nullptr) {
+      v = *value;
+    } else if (p != nullptr) {
+      // The value's text as logged (from "value": to "metadata"): the same logger writes equal values alike, and
+      // no parse is needed.
+      if (const char* at = FieldValue(p, eol, "\"value\"")) {
+        const std::string_view rest(at, static_cast<std::size_t>(eol - at));
+        const std::size_t meta = rest.find("\"metadata\"");
+        std::string_view text = rest.substr(0, meta);  // up to the key "metadata", or the end of the record
+        while (!text.empty() && (text.back() == ' ' || text.back() == ',' || text.back() == '}')) {
+          text.remove_suffix(1);
+        }
+        v = std::string(text);
+      }
+    }
+    if (stat.count == 1) {
+      stat.first_line = lines_.LineOf(marker);
+      stat.first_value = std::move(v);
+    } else if (v != stat.first_value) {
+      stat.values_differ = true;
+    }
   }
 
   // :::MLL 1558516333.790 eval_accuracy: {"value": 0.7613, "metadata": {"epoch_num": 64}}
@@ -483,8 +572,9 @@ class Parser {
       Warn(marker, "MLL record without a key; line skipped");
       return;
     }
-    const Key key =
-        Classify(std::string_view(key_begin, static_cast<std::size_t>(key_end - key_begin)), MlperfLogFormat::kV06);
+    const std::string_view key_view(key_begin, static_cast<std::size_t>(key_end - key_begin));
+    CountKey(marker, key_view, nullptr, nullptr, nullptr);
+    const Key key = Classify(key_view, MlperfLogFormat::kV06);
     if (key == Key::kOther) return;
     const char* rest = SkipSpaces(key_end, eol);
     json value;
@@ -669,6 +759,32 @@ class Parser {
         run_.evals.push_back(std::move(eval));
         break;
       }
+      case Key::kInitStart:
+        if (!first_init_start_ms_ || time_ms < *first_init_start_ms_) first_init_start_ms_ = time_ms;
+        break;
+      case Key::kInitStop:
+        if (first_init_start_ms_ && (!run_.init_ms || time_ms - *first_init_start_ms_ > *run_.init_ms)) {
+          run_.init_ms = time_ms - *first_init_start_ms_;
+          run_.init_line = lines_.LineOf(marker);
+        }
+        break;
+      case Key::kWeightsInit:
+        if (metadata.contains("tensor") && metadata["tensor"].is_string()) {
+          run_.initialized_tensors.push_back(metadata["tensor"].get<std::string>());
+        } else if (metadata.contains("tensor")) {
+          run_.initialized_tensors.push_back(metadata["tensor"].dump());
+        } else if (run_.untensored_init_line == 0) {
+          run_.untensored_init_line = lines_.LineOf(marker);
+        }
+        break;
+      case Key::kAggregatedEval: {
+        MlperfEval eval;
+        eval.time_ms = time_ms;
+        eval.value = value;
+        eval.line = lines_.LineOf(marker);
+        run_.aggregated_evals.push_back(std::move(eval));
+        break;
+      }
       case Key::kOther:
         break;
     }
@@ -701,6 +817,7 @@ class Parser {
   bool benchmark_logged_ = false;
   std::size_t evals_before_stop_ = 0;
   std::optional<double> final_ms_;
+  std::optional<double> first_init_start_ms_;
   std::string final_status_;
   std::size_t evals_before_final_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -28,6 +29,21 @@ struct MlperfEval {
   std::optional<double> step_num;       // metadata.step_num (stable diffusion in 3.1)
   std::string metric;                   // metadata.metric ("FID", "CLIP"); "" when not logged
   long line = 0;                        // 1-based line in the file
+};
+
+// How often a key is logged, as the compliance checker counts it (every record that parses), and whether its
+// values differ (compared for the first few records only: only keys required EXACTLY_ONE need it).
+struct MlperfKeyStat {
+  std::size_t count = 0;
+  long first_line = 0;
+  bool values_differ = false;
+  nlohmann::json first_value;
+};
+
+// A marker line the official parser cannot read (it drops the run for it): the line and why.
+struct MlperfParseError {
+  long line = 0;
+  std::string why;
 };
 
 // Everything a score, a TTA curve and an RCP check need from one result file.
@@ -56,6 +72,15 @@ struct MlperfRun {
   std::optional<double> stop_samples_count;
   std::optional<double> stop_step_num;
   std::vector<MlperfEval> evals;      // every eval_accuracy, in log order
+  std::vector<MlperfEval> aggregated_evals;  // aggregated_eval_accuracy (stable diffusion's FID and CLIP together)
+  std::map<std::string, MlperfKeyStat, std::less<>> keys;  // every key of the v0.6 / v0.7+ formats
+  std::vector<MlperfParseError> parse_errors;               // v0.7+ marker lines that are not valid records
+  // metadata.tensor of every weights_initialization record, in log order; the line of the first without one.
+  std::vector<std::string> initialized_tensors;
+  long untensored_init_line = 0;
+  // The largest init_stop - (first init_start before it), and the init_stop's line: the init time limit's check.
+  std::optional<double> init_ms;
+  long init_line = 0;
   std::size_t evals_before_stop = 0;  // how many of `evals` came before run_stop (all of them without one)
   std::size_t bytes = 0;
   std::size_t records = 0;            // marker lines seen

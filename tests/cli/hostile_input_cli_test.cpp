@@ -31,7 +31,7 @@ TEST(HostileInputCliTest, TwoHundredThousandNestedArraysAreRefusedNotACrash) {
   TempDir dir;
   const std::string deep = std::string(200000, '[') + std::string(200000, ']');
   WriteFile(dir / "r" / "result_0.txt", OneRun(MllogLine(3, "eval_accuracy", deep)));
-  auto run = RunEvalsuite({"import", (dir / "r").string(), "--no-store"});
+  auto run = RunEvalsuite({"import", (dir / "r").string(), "--no-store", "--ruleset", "2.1.0"});
   EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 3) << "exit " << run.exit_code << "\n" << run.err;
   EXPECT_NE(run.err.find("result_0.txt:2"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("nested deeper than 64"), std::string::npos) << run.err;
@@ -46,7 +46,8 @@ TEST(HostileInputCliTest, InvalidUtf8InAnMlperfValueIsReplacedAndTheImportIsStor
   TempDir dir;
   WriteFile(dir / "r" / "result_0.txt", OneRun(MllogLine(3, "submission_org", "\"caf\xff\"")));
   const std::string store = (dir / "s.db").string();
-  auto run = RunEvalsuite({"import", (dir / "r").string(), "--store", store, "--json", (dir / "out.json").string()});
+  auto run = RunEvalsuite(
+      {"import", (dir / "r").string(), "--store", store, "--json", (dir / "out.json").string(), "--ruleset", "2.1.0"});
   EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 3) << "exit " << run.exit_code << "\n" << run.err;
   EXPECT_EQ(run.err.find("internal error"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("invalid UTF-8"), std::string::npos) << run.err;

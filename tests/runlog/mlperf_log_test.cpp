@@ -252,5 +252,35 @@ TEST(MlperfLogTest, ReadsFilesAndNamesUnreadableOnes) {
   }
 }
 
+// The official parser drops a run for any record it cannot read as JSON, whatever its key (a corrupted line as
+// "value": nullLambdaorkspace... in a real log); the compliance check counts every key and compares the values of
+// keys logged more than once.
+TEST(MlperfLogTest, UnreadableRecordsOfAnyKeyAreParseErrorsAndKeysAreCounted) {
+  std::string log;
+  log += MllogLine(1000, "submission_benchmark", "\"bert\"") + "\n";
+  log += MllogLine(1001, "opt_lamb_epsilon", "1e-06") + "\n";
+  log += MllogLine(1002, "opt_lamb_epsilon", "1e-06") + "\n";
+  log += MllogLine(1003, "opt_base_learning_rate", "0.1") + "\n";
+  log += MllogLine(1004, "opt_base_learning_rate", "0.2") + "\n";
+  log += ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1005, \"event_type\": \"POINT_IN_TIME\", \"key\": "
+         "\"opt_weight_decay\", \"value\": nullLambdaorkspace, \"metadata\": {}}\n";
+  log += MllogLine(1006, "train_loss", "NaN") + "\n";  // Python's json reads NaN: not an error
+  log += MllogLine(2000, "init_start", "null") + "\n";
+  log += MllogLine(2000 + 31 * 60000, "init_stop", "null") + "\n";
+  const MlperfRun run = ParseMlperfLog(log, "result_0.txt");
+  ASSERT_EQ(run.parse_errors.size(), 1u);
+  EXPECT_EQ(run.parse_errors[0].line, 6);
+  EXPECT_NE(run.parse_errors[0].why.find("opt_weight_decay"), std::string::npos) << run.parse_errors[0].why;
+  EXPECT_EQ(run.keys.at("opt_lamb_epsilon").count, 2u);
+  EXPECT_FALSE(run.keys.at("opt_lamb_epsilon").values_differ);
+  EXPECT_TRUE(run.keys.at("opt_base_learning_rate").values_differ);
+  EXPECT_EQ(run.keys.at("opt_base_learning_rate").first_line, 4);
+  EXPECT_EQ(run.keys.count("opt_weight_decay"), 0u);  // an unreadable record is not counted
+  ASSERT_TRUE(run.init_ms.has_value());
+  EXPECT_DOUBLE_EQ(*run.init_ms, 31 * 60000.0);
+  EXPECT_EQ(run.init_line, 9);
+  EXPECT_EQ(run.keys.at("train_loss").count, 1u);
+}
+
 }  // namespace
 }  // namespace evalsuite::runlog

@@ -1,0 +1,133 @@
+#include "evalsuite/importer/mlperf_power.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+namespace evalsuite::importer {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct PowerRecord {
+  double time_ms = 0;
+  std::string key;
+  json value;
+};
+
+// The MLLOG records of a power log that parse (the summarizer ignores the others here).
+std::vector<PowerRecord> ReadPowerLog(const fs::path& file) {
+  std::vector<PowerRecord> out;
+  std::ifstream in(file, std::ios::binary);
+  std::string line;
+  constexpr std::string_view kMarker = ":::MLLOG ";
+  while (std::getline(in, line)) {
+    const std::size_t at = line.rfind(kMarker);
+    if (at == std::string::npos) continue;
+    const json record = json::parse(line.begin() + static_cast<std::ptrdiff_t>(at + kMarker.size()), line.end(),
+                                    nullptr, /*allow_exceptions=*/false);
+    if (!record.is_object() || !record.contains("time_ms") || !record["time_ms"].is_number() ||
+        !record.contains("key") || !record["key"].is_string()) {
+      continue;
+    }
+    out.push_back({record["time_ms"].get<double>(), record["key"].get<std::string>(), record.value("value", json())});
+  }
+  return out;
+}
+
+std::vector<fs::path> Matching(const fs::path& folder, const std::string& prefix) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) == 0 && name.size() > 4 && name.compare(name.size() - 4, 4, ".txt") == 0) {
+      out.push_back(it->path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+double Number(const json& v) { return v.is_number() ? v.get<double>() : 0.0; }
+
+}  // namespace
+
+bool HasPowerLogs(const fs::path& benchmark_folder) {
+  std::error_code ec;
+  return fs::is_directory(benchmark_folder / "power", ec);
+}
+
+std::optional<double> RunEnergy(const fs::path& benchmark_folder, const std::string& result_stem,
+                                double time_to_train_ms, std::string& error) {
+  const fs::path folder = benchmark_folder / "power" / result_stem;
+  const std::vector<fs::path> nodes = Matching(folder, "node_");
+  if (nodes.empty()) {
+    error = folder.string() + ": no node_*.txt power log for " + result_stem;
+    return std::nullopt;
+  }
+  double total = 0;
+  for (const fs::path& node : nodes) {
+    std::vector<PowerRecord> records = ReadPowerLog(node);
+    std::stable_sort(records.begin(), records.end(),
+                     [](const PowerRecord& a, const PowerRecord& b) { return a.time_ms < b.time_ms; });
+    double prev = 0, last = 0, start = 0, stop = 0, energy = 0, efficiency = 1.0;
+    bool started = false, stopped = false;
+    for (const PowerRecord& r : records) {
+      if (r.key == "power_measurement_start") {
+        start = prev = r.time_ms;
+        started = true;
+      } else if (r.key == "power_reading" && started && !stopped) {
+        energy += Number(r.value) * (r.time_ms - prev);
+        prev = r.time_ms;
+        last = std::max(last, r.time_ms);
+      } else if (r.key == "power_measurement_stop") {
+        stop = r.time_ms;
+        stopped = true;
+      } else if (r.key == "conversion_eff") {
+        efficiency = Number(r.value);
+      }
+    }
+    if (!started) {
+      error = node.string() + ": no power_measurement_start";
+      return std::nullopt;
+    }
+    if (!stopped) stop = last;  // the summarizer takes the last reading as the stop
+    if (stop == start) {
+      error = node.string() + ": the measurement has no duration";
+      return std::nullopt;
+    }
+    total += efficiency * energy * time_to_train_ms / (stop - start) / 1000;
+  }
+  for (const fs::path& sw : Matching(folder, "sw_")) {
+    double efficiency = 1.0, power = 0;
+    for (const PowerRecord& r : ReadPowerLog(sw)) {
+      if (r.key == "conversion_eff") efficiency = Number(r.value);
+      if (r.key == "interconnect_power_est") {
+        power = Number(r.value);
+        break;
+      }
+    }
+    total += efficiency * power * time_to_train_ms / 1000;
+  }
+  return total;
+}
+
+std::optional<double> EnergyScore(const std::vector<double>& energies, const std::vector<double>& minutes,
+                                  std::size_t failed, std::size_t drop_each_side, double scaling_factor) {
+  if (failed > drop_each_side || energies.size() != minutes.size()) return std::nullopt;
+  std::vector<std::size_t> order(minutes.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return minutes[a] < minutes[b]; });
+  // Drop the fastest `drop_each_side` and the slowest that are left after the failures took their places.
+  const std::size_t end_drop = drop_each_side - failed;
+  if (order.size() < drop_each_side + end_drop) return std::nullopt;
+  const std::size_t begin = drop_each_side, end = order.size() - end_drop;
+  if (end <= begin) return std::nullopt;
+  double sum = 0;
+  for (std::size_t i = begin; i < end; ++i) sum += energies[order[i]];
+  return sum / static_cast<double>(end - begin) * scaling_factor;
+}
+
+}  // namespace evalsuite::importer
