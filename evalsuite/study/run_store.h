@@ -67,6 +67,9 @@ bool IsFinishedRun(const RunRecord& run);
 // environment after it (no space left, out of memory: failure_cause.h): it says nothing about the entry's
 // training, so statistics leave it out and resume runs it again.
 bool DidNotRun(const RunRecord& run);
+// The one rule behind every "failed" count (the study's summary line, study show's table): a run that ended failed,
+// unless it did not run (counted apart) or reached `threshold` before it died (its TTA stands: counted as reached).
+bool CountsAsFailed(const RunRecord& run, double threshold, std::size_t consecutive_evaluations);
 
 class RunStore {
  public:

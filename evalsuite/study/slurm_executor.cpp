@@ -232,9 +232,7 @@ class Coordinator {
       ++outcome_.interrupted_kept;
       return;
     }
-    ++outcome_.ran;
-    if (record.log.status == runlog::RunStatus::kFailed) ++outcome_.failed;
-    if (DidNotRun(record)) ++outcome_.did_not_run;
+    outcome_.CountFinished(plan_, record);
     progress_.RunFinished(record, record.log.wall_seconds);
   }
 

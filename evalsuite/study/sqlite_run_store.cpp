@@ -21,6 +21,7 @@
 #include "evalsuite/study/run_store.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/sqlite_db.h"
+#include "stats/curve.h"
 
 namespace evalsuite::study {
 namespace {
@@ -452,6 +453,11 @@ bool DidNotRun(const RunRecord& run) {
   if (run.log.status != runlog::RunStatus::kFailed) return false;
   return (run.log.points.empty() && run.log.error.rfind(kDidNotRunPrefix, 0) == 0) ||
          run.log.error.rfind(kEnvironmentPrefix, 0) == 0;
+}
+
+bool CountsAsFailed(const RunRecord& run, double threshold, std::size_t consecutive_evaluations) {
+  if (run.log.status != runlog::RunStatus::kFailed || DidNotRun(run)) return false;
+  return !stats::TimeToTarget(runlog::ToRunCurve(run.log).points, threshold, consecutive_evaluations);
 }
 
 std::unique_ptr<RunStore> RunStore::Open(const std::filesystem::path& file, bool create_if_missing) {
