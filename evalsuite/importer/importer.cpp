@@ -113,11 +113,6 @@ ParsedFile ParseOne(const SourceFile& source) {
       case ImportFormat::kMlperf:
         parsed.mlperf = runlog::ReadMlperfLog(source.file);
         parsed.bytes = parsed.mlperf->bytes;
-        if (parsed.mlperf->records == 0) {
-          throw InputError(source.file.string(),
-                           "no MLPerf log line (:::MLLOG, :::MLPv0.5.0) in the file: it is not an MLPerf result "
-                           "log" + OtherFormatHint(source) + FirstSkipped(parsed.mlperf->warnings));
-        }
         break;
       case ImportFormat::kDawnbench:
         parsed.dawnbench = runlog::ReadDawnbenchEntry(source.file);
@@ -318,6 +313,15 @@ ImportResult Import(const ImportOptions& options) {
   std::vector<ParsedFile*> ok_parsed;
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     ParsedFile& p = parsed[i];
+    // A file named on the command line that holds no MLPerf line is not an MLPerf log: an error. A result file found
+    // in a submission's folder is different: the official summarizer counts it as a run that did not succeed.
+    const SourceFile& source = discovery.files[i];
+    if (p.error.empty() && p.mlperf && p.mlperf->records == 0 &&
+        std::find(discovery.roots.begin(), discovery.roots.end(), source.canonical) != discovery.roots.end()) {
+      p.error = source.file.string() +
+                ": no MLPerf log line (:::MLLOG, :::MLPv0.5.0) in the file: it is not an MLPerf result log" +
+                OtherFormatHint(source) + FirstSkipped(p.mlperf->warnings);
+    }
     if (!p.error.empty()) {
       result.errors.push_back(p.error);
       continue;

@@ -42,12 +42,12 @@ std::string Problem(const EvalPoint& p, const EvalPoint* previous, const std::op
 
 MetricScale FractionScale() { return MetricScale{}; }
 
-void CheckRunLog(RunLog& log, const std::string& source, const std::optional<MetricScale>& scale) {
+void CheckRunLog(RunLog& log, const std::string& source, const std::optional<MetricScale>& scale, bool check_order) {
   std::vector<EvalPoint> kept;
   kept.reserve(log.points.size());
   for (std::size_t i = 0; i < log.points.size(); ++i) {
     const EvalPoint& p = log.points[i];
-    const std::string problem = Problem(p, kept.empty() ? nullptr : &kept.back(), scale);
+    const std::string problem = Problem(p, kept.empty() || !check_order ? nullptr : &kept.back(), scale);
     if (problem.empty()) {
       kept.push_back(p);
     } else {

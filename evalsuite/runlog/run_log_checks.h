@@ -25,7 +25,10 @@ MetricScale FractionScale();
 // what breaks them with a warning in log.warnings. `source` names the file in warnings; a point's line
 // (EvalPoint::line) is added when known. Also warns when the end record contradicts the evaluations that are left
 // (status reached, but no evaluation at or above the header's "threshold", or not_reached although one is).
-void CheckRunLog(RunLog& log, const std::string& source, const std::optional<MetricScale>& scale);
+// `check_order` false leaves times and epochs going backwards alone (MLPerf: the official logs evaluate some
+// checkpoints out of time order, stable diffusion's after training, and the curve keeps them as logged).
+void CheckRunLog(RunLog& log, const std::string& source, const std::optional<MetricScale>& scale,
+                 bool check_order = true);
 
 // The scale a JSON Lines header declares: "metric_range": [low, high] (either may be null: unbounded on that side);
 // without one, a fraction in [0, 1]. A malformed declaration is a warning and the default applies.

@@ -88,11 +88,26 @@ TEST(NewcomerCliTest, WrongFormatIsAnErrorAndNothingIsStored) {
   EXPECT_FALSE(fs::exists(dir / "i.db"));
 }
 
+// Not the same as a file named with the wrong --format: a result file of a submission's folder without an MLPerf
+// line is a run that did not succeed, as the official summarizer counts it.
+TEST(NewcomerCliTest, AnEmptyResultFileInASubmissionStillCountsAsARun) {
+  TempDir dir;
+  const fs::path bench = dir / "ORG" / "results" / "sys" / "resnet";
+  fs::create_directories(bench);
+  WriteFile(bench / "result_0.txt", "docker: image not found\n");
+  WriteFile(bench / "result_1.txt", "docker: image not found\n");
+  auto r = RunEvalsuite({"import", (dir / "ORG").string(), "--no-store", "--json", (dir / "o.json").string()});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  const nlohmann::json json = nlohmann::json::parse(ReadFile(dir / "o.json"));
+  ASSERT_EQ(json["groups"].size(), 1u);
+  EXPECT_EQ(json["groups"][0]["runs"], 2);
+}
+
 TEST(NewcomerCliTest, StudyWithAMissingScriptCountsAgreeAndExitsFour) {
   TempDir dir;
   study::testing::WriteFakeEntry(dir.path());
   WriteFile(dir / "s.toml",
-            "name = \"newcomer\"\nruns = 3\nseed = 3\nthreshold = 0.85\njobs = 2\nentries = [\n"
+            "name = \"newcomer\"\nruns = 3\nseed = 3\nthreshold = 0.85\njobs = 2\nmachine_ceilings = \"skip\"\nentries = [\n"
             "  { name = \"ok\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" },\n"
             "  { name = \"missing\", command = \"sh {study_dir}/nosuch_script.sh {log}\" },\n"
             "]\n");

@@ -123,6 +123,18 @@ TEST(RunLogChecksTest, MlperfEvaluationBeforeRunStartIsLeftOutOfTheCurveOnly) {
   EXPECT_DOUBLE_EQ(*run.MinutesToTrain(), 1.0);  // the official score reads run_start and run_stop only
 }
 
+// Stable diffusion's official logs evaluate checkpoints out of time order: MLPerf's curve keeps them as logged.
+TEST(RunLogChecksTest, MlperfEvaluationsOutOfTimeOrderAreKept) {
+  const std::string text =
+      ":::MLLOG {\"key\": \"run_start\", \"value\": null, \"time_ms\": 1000}\n"
+      ":::MLLOG {\"key\": \"eval_accuracy\", \"value\": 0.5, \"time_ms\": 9000, \"metadata\": {\"epoch_num\": 1}}\n"
+      ":::MLLOG {\"key\": \"eval_accuracy\", \"value\": 0.6, \"time_ms\": 5000, \"metadata\": {\"epoch_num\": 2}}\n"
+      ":::MLLOG {\"key\": \"run_stop\", \"value\": null, \"time_ms\": 10000, \"metadata\": {\"status\": \"success\"}}\n";
+  const RunLog log = ToRunLog(ParseMlperfLog(text, "r.txt"), [](const MlperfEval& e) { return e.value.get<double>(); });
+  EXPECT_EQ(log.points.size(), 2u) << Warnings(log);
+  EXPECT_TRUE(log.warnings.empty()) << Warnings(log);
+}
+
 TEST(RunLogChecksTest, CheckRunLogKeepsValidPointsAndRepeatedEpochs) {
   RunLog log;
   log.points = {{1, 10, 10, 0.5}, {1, 12, 12, 0.55}, {2, 20, 20, 0.6}};
