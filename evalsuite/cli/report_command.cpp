@@ -100,8 +100,7 @@ void RegisterReportCommand(CLI::App& app) {
     std::cout << "report of " << plural(studies.size(), "study", "studies") << ", "
               << plural(input.entries.size(), "entry", "entries") << ", " << plural(runs, "run", "runs");
     if (others > 0) {
-      std::cout << " (and " << plural(others, "attempt", "attempts")
-                << " not counted: interrupted, or did not run)";
+      std::cout << " (and " << plural(others, "attempt", "attempts") << " not counted: interrupted, or did not run)";
     }
     std::cout << ": " << (fs::path(args->out) / "report.html").string() << " (and report.json, report.md)\n";
   });

@@ -133,7 +133,9 @@ void RegisterStudyCommand(CLI::App& app) {
   run->add_option("STUDY", args->study_file, "the study's TOML file (see studies/)")->required();
   run->add_option("--runs", args->runs, "runs per entry")->check(CLI::PositiveNumber);
   run->add_option("--jobs", args->jobs, "runs at once")->check(CLI::PositiveNumber);
-  run->add_option("--threads", args->threads, "threads per run (default: cores / jobs, so that concurrent runs do not compete for cores)")->check(CLI::PositiveNumber);
+  run->add_option("--threads", args->threads,
+                  "threads per run (default: cores / jobs, so that concurrent runs do not compete for cores)")
+      ->check(CLI::PositiveNumber);
   run->add_option("--seed", args->seed, "the study's base seed");
   run->add_option("--epochs", args->epochs, "epoch budget of every entry")->check(CLI::PositiveNumber);
   run->add_option("--train-subset", args->train_subset, "train on the first N images")->check(CLI::PositiveNumber);

@@ -103,7 +103,8 @@ std::string OtherFormatHint(const SourceFile& source) {
 
 // The reader's first complaint, which often says what the file is instead.
 std::string FirstSkipped(const std::vector<std::string>& warnings) {
-  return warnings.empty() ? "" : "; first of " + std::to_string(warnings.size()) + " line(s) skipped: " + warnings.front();
+  return warnings.empty() ? ""
+                          : "; first of " + std::to_string(warnings.size()) + " line(s) skipped: " + warnings.front();
 }
 
 ParsedFile ParseOne(const SourceFile& source) {
@@ -123,7 +124,8 @@ ParsedFile ParseOne(const SourceFile& source) {
             parsed.jsonl->status == runlog::RunStatus::kIncomplete) {
           throw InputError(source.file.string(),
                            "no JSON Lines run-log record (header, eval or end) in the file: it is not an evalsuite "
-                           "run log" + OtherFormatHint(source) + FirstSkipped(parsed.jsonl->warnings));
+                           "run log" +
+                               OtherFormatHint(source) + FirstSkipped(parsed.jsonl->warnings));
         }
         break;
       case ImportFormat::kAuto:
@@ -362,7 +364,8 @@ ImportResult Import(const ImportOptions& options) {
   // passes (evalsuite/runlog/run_log_checks.h); the groups' own warnings follow.
   std::vector<std::string> warnings;
   for (const ImportedGroup& g : result.groups) {
-    for (const ImportedRun& run : g.runs) warnings.insert(warnings.end(), run.log.warnings.begin(), run.log.warnings.end());
+    for (const ImportedRun& run : g.runs)
+      warnings.insert(warnings.end(), run.log.warnings.begin(), run.log.warnings.end());
   }
   warnings.insert(warnings.end(), result.warnings.begin(), result.warnings.end());
   result.warnings = std::move(warnings);

@@ -11,15 +11,16 @@
 //                                   its "hardware" key is RunLog::hardware (the log's end record), not execution
 // synchronous=FULL: a commit survives a kill -9 of the process and a power cut.
 #include <unistd.h>
+
 #include <cerrno>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
-#include "evalsuite/study/run_store.h"
 #include "evalsuite/study/failure_cause.h"
+#include "evalsuite/study/run_store.h"
 #include "evalsuite/study/sqlite_db.h"
 #include "stats/curve.h"
 

@@ -227,8 +227,8 @@ std::string DescribePlanDifferences(const nlohmann::json& old_fingerprint, const
   if (new_rest.is_object()) new_rest.erase("schedule");
   Differences(old_rest, new_rest, "", differences);
   if (differences.empty()) {
-    Differences(old_fingerprint.value("schedule", nlohmann::json()), new_fingerprint.value("schedule", nlohmann::json()),
-                "schedule", differences);
+    Differences(old_fingerprint.value("schedule", nlohmann::json()),
+                new_fingerprint.value("schedule", nlohmann::json()), "schedule", differences);
   }
   std::string text;
   for (const std::string& d : differences) text += (text.empty() ? "" : ", ") + d;

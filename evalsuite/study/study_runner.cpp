@@ -211,11 +211,11 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
     nlohmann::json stored_fingerprint = PlanFingerprint(stored), wanted = PlanFingerprint(plan);
     if (stored_fingerprint != wanted) {
       // Resume would continue the stored plan, not apply this change: it is not offered.
-      throw UsageError("name", "a study named '" + plan.name + "' exists in " + options.store_file.string() +
-                                   " with a different plan (old -> new: " +
-                                   DescribePlanDifferences(stored_fingerprint, wanted) +
-                                   "); its recorded runs were made under the old plan, so run the changed plan under "
-                                   "another --name");
+      throw UsageError(
+          "name", "a study named '" + plan.name + "' exists in " + options.store_file.string() +
+                      " with a different plan (old -> new: " + DescribePlanDifferences(stored_fingerprint, wanted) +
+                      "); its recorded runs were made under the old plan, so run the changed plan under "
+                      "another --name");
     }
     // Same study: continue it, in the run folders it started in.
     StudyPlan continued = plan;

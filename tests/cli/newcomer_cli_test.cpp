@@ -55,8 +55,8 @@ TEST(NewcomerCliTest, JsonlNegativeTimeIsSkippedAndNeverATta) {
 TEST(NewcomerCliTest, ThresholdOnTheFractionScaleIsConvertedForAPercentTsv) {
   TempDir dir;
   const fs::path tsv = WriteCifarTsv(dir / "in");
-  auto r = RunEvalsuite({"import", tsv.string(), "--threshold", "0.94", "--no-store", "--json",
-                         (dir / "o.json").string()});
+  auto r =
+      RunEvalsuite({"import", tsv.string(), "--threshold", "0.94", "--no-store", "--json", (dir / "o.json").string()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("--threshold 0.94 read as a fraction: top1Accuracy is in percent, so the target is "
                        "top1Accuracy >= 94 %"),
@@ -106,11 +106,12 @@ TEST(NewcomerCliTest, AnEmptyResultFileInASubmissionStillCountsAsARun) {
 TEST(NewcomerCliTest, StudyWithAMissingScriptCountsAgreeAndExitsFour) {
   TempDir dir;
   study::testing::WriteFakeEntry(dir.path());
-  WriteFile(dir / "s.toml",
-            "name = \"newcomer\"\nruns = 3\nseed = 3\nthreshold = 0.85\njobs = 2\nmachine_ceilings = \"skip\"\nentries = [\n"
-            "  { name = \"ok\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" },\n"
-            "  { name = \"missing\", command = \"sh {study_dir}/nosuch_script.sh {log}\" },\n"
-            "]\n");
+  WriteFile(
+      dir / "s.toml",
+      "name = \"newcomer\"\nruns = 3\nseed = 3\nthreshold = 0.85\njobs = 2\nmachine_ceilings = \"skip\"\nentries = [\n"
+      "  { name = \"ok\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" },\n"
+      "  { name = \"missing\", command = \"sh {study_dir}/nosuch_script.sh {log}\" },\n"
+      "]\n");
   auto r = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", (dir / "s.db").string(), "--out",
                          (dir / "runs").string(), "--progress", "none"});
   EXPECT_EQ(r.exit_code, 4) << r.out << r.err;

@@ -87,8 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const evalsuite::runlog::MlperfRun run = evalsuite::runlog::ParseMlperfLog(text, "fuzz.txt");
         CheckInvariants(evalsuite::runlog::ToRunLog(run,
                                                     [](const evalsuite::runlog::MlperfEval& e) {
-                                                      return e.value.is_number() ? e.value.get<double>()
-                                                                                 : std::nan("");
+                                                      return e.value.is_number() ? e.value.get<double>() : std::nan("");
                                                     }),
                         std::nullopt, /*in_order=*/false);  // MLPerf keeps its evaluations as logged
         break;

@@ -129,7 +129,8 @@ TEST(RunLogChecksTest, MlperfEvaluationsOutOfTimeOrderAreKept) {
       ":::MLLOG {\"key\": \"run_start\", \"value\": null, \"time_ms\": 1000}\n"
       ":::MLLOG {\"key\": \"eval_accuracy\", \"value\": 0.5, \"time_ms\": 9000, \"metadata\": {\"epoch_num\": 1}}\n"
       ":::MLLOG {\"key\": \"eval_accuracy\", \"value\": 0.6, \"time_ms\": 5000, \"metadata\": {\"epoch_num\": 2}}\n"
-      ":::MLLOG {\"key\": \"run_stop\", \"value\": null, \"time_ms\": 10000, \"metadata\": {\"status\": \"success\"}}\n";
+      ":::MLLOG {\"key\": \"run_stop\", \"value\": null, \"time_ms\": 10000, \"metadata\": {\"status\": "
+      "\"success\"}}\n";
   const RunLog log = ToRunLog(ParseMlperfLog(text, "r.txt"), [](const MlperfEval& e) { return e.value.get<double>(); });
   EXPECT_EQ(log.points.size(), 2u) << Warnings(log);
   EXPECT_TRUE(log.warnings.empty()) << Warnings(log);

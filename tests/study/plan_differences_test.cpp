@@ -8,9 +8,11 @@ namespace evalsuite::study {
 namespace {
 
 StudyPlan Plan(const std::string& extra) {
-  return ParseStudyPlan("name = \"q\"\nruns = 3\nentries = [{ name = \"e\", command = \"true {log}\", threshold = "
-                        "0.85, epochs = 3 }]\n" + extra,
-                        "/tmp/q.toml", {}, 2);
+  return ParseStudyPlan(
+      "name = \"q\"\nruns = 3\nentries = [{ name = \"e\", command = \"true {log}\", threshold = "
+      "0.85, epochs = 3 }]\n" +
+          extra,
+      "/tmp/q.toml", {}, 2);
 }
 
 TEST(PlanDifferencesTest, NamesEachChangedKeyOldToNew) {
