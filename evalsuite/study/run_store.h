@@ -58,7 +58,9 @@ struct StudyInfo {
   std::string created_at;
   nlohmann::json plan;
   nlohmann::json environment;
-  int runs_recorded = 0;             // finished runs (attempts with status "incomplete" are not counted)
+  // Runs as the report counts them: a study's interrupted attempts ("incomplete") are not; an imported run without
+  // its end is (nothing will resume it: reports/report_model.cpp CountsInStatistics).
+  int runs_recorded = 0;
 };
 
 // True when the run ended (reached, not reached, or failed); false for an interrupted attempt.

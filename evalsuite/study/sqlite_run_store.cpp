@@ -403,7 +403,7 @@ class SqliteRunStore : public RunStore {
  private:
   static constexpr const char* kStudyColumns = R"sql(
       SELECT s.id, s.name, s.kind, s.created_at, s.plan, s.environment,
-             (SELECT COUNT(*) FROM runs r WHERE r.study_id = s.id AND r.status != 'incomplete')
+             (SELECT COUNT(*) FROM runs r WHERE r.study_id = s.id AND (r.status != 'incomplete' OR s.kind != 'study'))
       FROM studies s)sql";
 
   StudyInfo ReadStudy(const SqliteStatement& row) {

@@ -52,6 +52,20 @@ TEST(NewcomerCliTest, JsonlNegativeTimeIsSkippedAndNeverATta) {
   EXPECT_NE(show.out.find("not reached"), std::string::npos) << show.out;
 }
 
+// study list and the report count an imported run alike, also one whose log has no end record.
+TEST(NewcomerCliTest, StudyListCountsAnImportedRunAsTheReportDoes) {
+  TempDir dir;
+  WriteFile(dir / "cut.jsonl",
+            "{\"type\":\"header\",\"entry\":\"e\",\"threshold\":0.9}\n"
+            "{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":10,\"metric\":0.5}\n");
+  const std::string store = (dir / "s.db").string();
+  ASSERT_EQ(RunEvalsuite({"import", (dir / "cut.jsonl").string(), "--store", store, "--study", "cut"}).exit_code, 0);
+  auto list = RunEvalsuite({"study", "list", "--store", store});
+  EXPECT_NE(list.out.find(" 1  -\n"), std::string::npos) << list.out;  // was 0
+  auto report = RunEvalsuite({"report", store, "--out", (dir / "rep").string()});
+  EXPECT_NE(report.out.find("1 entry, 1 run:"), std::string::npos) << report.out;
+}
+
 TEST(NewcomerCliTest, ThresholdOnTheFractionScaleIsConvertedForAPercentTsv) {
   TempDir dir;
   const fs::path tsv = WriteCifarTsv(dir / "in");
