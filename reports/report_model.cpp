@@ -82,6 +82,13 @@ json SensitivityJson(const EntryInput& entry, const std::vector<stats::RunCurve>
           {"thresholds", std::move(rows)}};
 }
 
+// What a run's "epoch" counts: an MLPerf benchmark that converges in samples (BERT, the LLMs) logs samples in
+// epoch_num, and its importer says so in extra.target.convergence_unit; everything else counts epochs.
+std::string ProgressUnit(const EntryInput& entry) {
+  const json& unit = Field(Field(entry.extra, "target"), "convergence_unit");
+  return unit.is_string() && unit.get<std::string>().rfind("samples", 0) == 0 ? "samples" : "epochs";
+}
+
 json TableRow(const EntryInput& entry, const stats::StabilityStats& at_target,
               const std::optional<stats::StabilityStats>& in_epochs) {
   json cov_lower = nullptr, cov_upper = nullptr;
@@ -220,6 +227,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
 
     const std::optional<stats::StabilityStats> in_epochs = EpochStats(entry, consecutive);
     table.push_back(TableRow(entry, at_target, in_epochs));
+    table.back()["progress_unit"] = ProgressUnit(entry);
 
     entries.push_back({{"name", entry.name},
                        {"description", entry.description},
@@ -227,6 +235,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
                        {"metric", entry.metric},
                        {"threshold", JsonNumber(entry.threshold)},
                        {"time_unit", entry.time_unit},
+                       {"progress_unit", ProgressUnit(entry)},
                        {"extra", entry.extra},
                        {"runs", std::move(runs)},
                        {"stats", StabilityStatsJson(at_target)},

@@ -10,6 +10,8 @@ namespace {
 using nlohmann::json;
 
 std::string Count(const json& value) { return NumberOf(value) ? value.dump() : kMissing; }
+// An imported run's thread count is unknown (stored as 0): "—", not "0".
+std::string ThreadsText(const json& value) { return NumberOf(value).value_or(0) > 0 ? value.dump() : kMissing; }
 
 void Flatten(const json& value, const std::string& prefix, ReportTable& table) {
   if (value.is_object() && !value.empty()) {
@@ -41,7 +43,9 @@ std::string GridText(const json& row) {
   constexpr const char* kCoarse = " (coarser than the spread)";
   std::string text = FormatMagnitude(Field(row, "tta_resolution"));
   if (Field(row, "tta_grid_coarser_than_spread") == json(true)) text += kCoarse;
-  if (const auto epochs = NumberOf(Field(row, "epochs_resolution"))) text += fmt::format(" / {:.3g} ep", *epochs);
+  if (const auto epochs = NumberOf(Field(row, "epochs_resolution"))) {
+    text += fmt::format(" / {:.3g} {}", *epochs, Field(row, "progress_unit") == json("samples") ? "samples" : "ep");
+  }
   if (Field(row, "epochs_grid_coarser_than_spread") == json(true)) text += kCoarse;
   return text;
 }
@@ -95,10 +99,11 @@ ReportTable StabilityTable(const json& model) {
 ReportTable RunsTable(const json& entry) {
   std::string unit = TimeUnitSymbol(StringOf(Field(entry, "time_unit")));
   ReportTable table;
+  const bool samples = Field(entry, "progress_unit") == json("samples");
   table.header = {"Run",
                   "Status",
                   "TTA (" + unit + ")",
-                  "Epochs to target",
+                  samples ? "Samples to target" : "Epochs to target",
                   "Time spent (" + unit + ")",
                   "Wall (s)",
                   "Threads",
@@ -111,7 +116,7 @@ ReportTable RunsTable(const json& entry) {
     if (Field(run, "counted") == json(false)) status += " (not counted)";
     table.rows.push_back({Count(Field(run, "index")), status, FormatMagnitude(Field(run, "tta")),
                           FormatMagnitude(Field(run, "epochs_to_target")), FormatMagnitude(Field(run, "time_spent")),
-                          FormatMagnitude(Field(run, "wall_seconds")), Count(Field(run, "threads")),
+                          FormatMagnitude(Field(run, "wall_seconds")), ThreadsText(Field(run, "threads")),
                           std::to_string(ArrayOf(Field(run, "points")).size()), SeedsText(Field(run, "seeds")),
                           StringOf(Field(run, "error"), "")});
   }

@@ -2,19 +2,28 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace evalsuite::reports {
 
-double SensitivityStep(double target) { return target <= 1.0 ? kSensitivityStepFraction : kSensitivityStepPercent; }
+double SensitivityStep(double target) {
+  return std::abs(target) <= 1.0 ? kSensitivityStepFraction : kSensitivityStepPercent;
+}
 
 std::vector<double> SensitivityThresholds(double target, const std::vector<double>& extra_thresholds) {
   const double step = SensitivityStep(target);
-  const double scale_max = target <= 1.0 ? 1.0 : 100.0;
+  // The metric's own scale: a fraction or a percentage for a target in [0, 1] or (1, 100]; a lower-is-better metric
+  // is stored negated (MLPerf's eval_loss as -loss), so a negative target has no bound to clip the grid to.
+  const double scale_min = target >= 0.0 ? 0.0 : -std::numeric_limits<double>::infinity();
+  const double scale_max = target < 0.0    ? std::numeric_limits<double>::infinity()
+                           : target <= 1.0 ? 1.0
+                           : target <= 100 ? 100.0
+                                           : std::numeric_limits<double>::infinity();
   std::vector<double> grid;
   for (int k = -kSensitivityStepsBelow; k <= kSensitivityStepsAbove; ++k) {
     // Rounded to 1e-9 so that 0.93 - 4 * 0.0025 is stored as 0.92, not 0.9199999999999999.
     double value = k == 0 ? target : std::round((target + k * step) * 1e9) / 1e9;
-    if (value >= 0.0 && value <= scale_max) grid.push_back(value);
+    if (value >= scale_min && value <= scale_max) grid.push_back(value);
   }
   for (double extra : extra_thresholds) {
     if (std::isfinite(extra)) grid.push_back(extra);

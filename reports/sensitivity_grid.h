@@ -1,8 +1,9 @@
 // The thresholds a report evaluates besides the target, to show how much TTA depends on where the target sits
 // (the DAWNBench analysis notes that sensitivity). Default grid: target + k * step for k = -4..+2, where step
-// is 0.0025 for metrics on a [0, 1] scale (target <= 1) and 0.25 for percent-scale metrics (target > 1); the
+// is 0.0025 for metrics on a [0, 1] scale (|target| <= 1) and 0.25 otherwise; the
 // grid leans below the target because thresholds above it are often never reached. Values outside the
-// metric's scale ([0, 1] or [0, 100]) are dropped; the entry's extra thresholds are added; the result is
+// metric's scale ([0, 1] or [0, 100]; none for a lower-is-better metric stored negated, whose target is negative)
+// are dropped; the entry's extra thresholds are added; the result is
 // sorted and free of near-duplicates, and always contains the target itself.
 #pragma once
 

@@ -95,6 +95,13 @@ constexpr const char* kSatisfied = "satisfied";
 constexpr const char* kNotSatisfied = "NOT satisfied";
 constexpr const char* kCantTell = "can't tell";
 
+// The CoV's interval would show it low, but the evaluation grid made it (identical TTAs, or TTAs no further apart
+// than the evaluations where they crossed): it measures the grid, not the runs.
+bool IntervalIsTheGrids(const StabilityStats& stats, const StabilityRule& rule) {
+  return stats.cov_interval && stats.cov_interval->upper <= rule.max_cov_upper &&
+         ((stats.cov && *stats.cov == 0) || stats.grid_coarser_than_spread);
+}
+
 StabilityCriterion JudgeCov(const StabilityStats& stats, const StabilityRule& rule, const std::string& level) {
   StabilityCriterion c{"cov", kCantTell, ""};
   const std::string limit = Percent(rule.max_cov_upper);
@@ -114,6 +121,14 @@ StabilityCriterion JudgeCov(const StabilityStats& stats, const StabilityRule& ru
     return c;
   }
   const auto [value, shown_limit] = PercentPair(interval.upper, rule.max_cov_upper);
+  // An interval the evaluation grid made (identical TTAs, or TTAs no further apart than the evaluations where they
+  // crossed) measures the grid, not the runs: it can't show the CoV low.
+  if (IntervalIsTheGrids(stats, rule)) {
+    c.detail = "CoV " + level + " interval [" + Percent(interval.lower) + ", " + value +
+               "] is degenerate: the evaluation grid is coarser than the spread of the TTAs, so the runs can't be "
+               "told apart";
+    return c;
+  }
   if (interval.upper <= rule.max_cov_upper) {
     c.outcome = kSatisfied;
     c.detail = "CoV " + level + " upper bound " + value + " <= " + shown_limit;
@@ -204,6 +219,13 @@ StabilityVerdict JudgeStability(const StabilityStats& stats, const StabilityRule
     return verdict;
   }
   if (cov.outcome != kCantTell) return verdict;
+  if (IntervalIsTheGrids(stats, rule)) {
+    verdict.reasons.push_back(
+        "inconclusive: the evaluation grid, not the number of runs, blocks the verdict: the runs crossed the target "
+        "between the same evaluations, so their TTAs can't differ by less than the grid; evaluate more often "
+        "(evals_per_epoch) to tell them apart");
+    return verdict;
+  }
   if (stats.cov && *stats.cov > 0 && *stats.cov < rule.max_cov_upper) {
     verdict.reached_runs_needed = RunsForCovAssurance(*stats.cov, rule.max_cov_upper, rule.assurance, stats.alpha);
     verdict.reached_runs_even_odds = RunsForCovAssurance(*stats.cov, rule.max_cov_upper, 0.5, stats.alpha);

@@ -159,7 +159,11 @@ void RegisterLatencyCommand(CLI::App& app) {
   command->add_option("MODEL", args->model, "TorchScript model (model.json beside it gives its preprocessing)")
       ->required();
   command->add_option("--holdout", args->holdout, "frozen holdout folder")->required();
-  command->add_option("--threads", args->threads, "LibTorch threads")->capture_default_str();
+  command
+      ->add_option("--threads", args->threads,
+                   "LibTorch threads (default 1: the latency of one request on one core, free of thread scheduling "
+                   "noise; train uses every core and a study cores / jobs)")
+      ->capture_default_str();
   command->add_option("--max-images", args->max_images, "images timed at batch 1")
       ->capture_default_str()
       ->check(CLI::Range(size_t{1}, size_t{1} << 30));

@@ -96,7 +96,11 @@ void RegisterTrainCommand(CLI::App& app) {
   command->add_option("ENTRY", args->entry, "Built-in entry (see `evalsuite entries`)")->required();
   command->add_option("--seed", args->seed, "Run seed; init, data-order and augmentation seeds derive from it")
       ->capture_default_str();
-  command->add_option("--threads", args->threads, "LibTorch threads (0 = every core)")->capture_default_str();
+  command
+      ->add_option("--threads", args->threads,
+                   "LibTorch threads (default 0 = every core: one run has the machine to itself; a study divides the "
+                   "cores among its concurrent runs)")
+      ->capture_default_str();
   command->add_option("--target", args->target, "Target validation top-1 (default: the entry's threshold)");
   command->add_option("--epochs", args->epochs, "Epochs to run (default: the entry's budget)");
   command->add_option("--train-subset", args->train_subset, "Train on the first N training images only");

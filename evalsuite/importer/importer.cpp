@@ -12,10 +12,13 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/importer/group_scoring.h"
 #include "evalsuite/importer/mlperf_group.h"
+#include "evalsuite/importer/threshold_scale.h"
 #include "evalsuite/runlog/dawnbench_log.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/runlog/mlperf_log.h"
+#include "evalsuite/runlog/run_log_checks.h"
 #include "evalsuite/store/run_store.h"
+#include "stats/curve.h"
 
 namespace evalsuite::importer {
 namespace fs = std::filesystem;
@@ -90,6 +93,20 @@ struct ParsedFile {
   std::size_t bytes = 0;
 };
 
+// A file a format matched nothing in is an error, not an empty run: it says which format was asked for.
+std::string OtherFormatHint(const SourceFile& source) {
+  const std::string ext = source.file.extension().string();
+  if (ext == ".tsv") return " (a .tsv is a DAWNBench entry: --format dawnbench or auto)";
+  if (ext == ".jsonl") return " (a .jsonl is an evalsuite run log: --format jsonl or auto)";
+  return " (check --format; auto tells the formats apart)";
+}
+
+// The reader's first complaint, which often says what the file is instead.
+std::string FirstSkipped(const std::vector<std::string>& warnings) {
+  return warnings.empty() ? ""
+                          : "; first of " + std::to_string(warnings.size()) + " line(s) skipped: " + warnings.front();
+}
+
 ParsedFile ParseOne(const SourceFile& source) {
   ParsedFile parsed;
   try {
@@ -103,6 +120,13 @@ ParsedFile ParseOne(const SourceFile& source) {
         break;
       case ImportFormat::kJsonl:
         parsed.jsonl = runlog::ReadJsonlRunLog(source.file);
+        if (parsed.jsonl->header.empty() && parsed.jsonl->points.empty() &&
+            parsed.jsonl->status == runlog::RunStatus::kIncomplete) {
+          throw InputError(source.file.string(),
+                           "no JSON Lines run-log record (header, eval or end) in the file: it is not an evalsuite "
+                           "run log" +
+                               OtherFormatHint(source) + FirstSkipped(parsed.jsonl->warnings));
+        }
         break;
       case ImportFormat::kAuto:
         parsed.error = source.file.string() + ": no format";
@@ -165,7 +189,13 @@ class GroupBuilder {
     if (rule) {
       group.metric = rule->column;
       scale = rule->scale;
-      group.threshold = options_.threshold.value_or(rule->threshold);
+      group.threshold = rule->threshold;
+      if (options_.threshold) {
+        const ResolvedThreshold resolved =
+            ResolveThreshold(*options_.threshold, rule->scale != 1, rule->column, entry.tsv_file);
+        group.threshold = resolved.value;
+        Note(resolved.note);
+      }
     } else {
       result_.warnings.push_back(entry.tsv_file +
                                  ": cannot tell the DAWNBench task (CIFAR10, ImageNet, SQuAD) "
@@ -175,8 +205,18 @@ class GroupBuilder {
     run.file = file.file;
     if (group.threshold) {
       group.stored_threshold = *group.threshold * scale;
-      group.tta_hours = entry.TimeToAccuracyHours(group.metric, *group.threshold);
       run.log = runlog::ToRunLog(entry, group.metric, *group.threshold, scale);
+      // From the checked curve, as every reader of the store derives it; the hours as the row wrote them.
+      std::vector<stats::CurvePoint> curve;
+      for (const runlog::EvalPoint& p : run.log.points) curve.push_back({p.train_seconds, p.metric});
+      if (const std::optional<double> seconds = stats::TimeToTarget(curve, *group.stored_threshold)) {
+        for (std::size_t k = 0; k < run.log.points.size() && !group.tta_hours; ++k) {
+          if (run.log.points[k].train_seconds != *seconds) continue;
+          for (const runlog::DawnbenchRow& row : entry.rows) {
+            if (row.line == run.log.points[k].line) group.tta_hours = row.hours;
+          }
+        }
+      }
     } else {
       run.log = runlog::ToRunLog(entry, "", 0, 1);
       run.log.status = runlog::RunStatus::kNotReached;
@@ -205,7 +245,20 @@ class GroupBuilder {
     group.entry = group.benchmark;
     group.metric = first.header.value("metric", "metric");
     if (options_.threshold) {
-      group.threshold = options_.threshold;
+      // The logs' metric is a fraction unless their header declares a metric_range; a threshold off that scale is
+      // refused (converted from a percentage for a fraction).
+      const std::optional<runlog::MetricScale> scale = runlog::DeclaredMetricScale(first.header, "", nullptr);
+      if (scale && scale->low == 0 && scale->high == 1) {
+        const ResolvedThreshold resolved =
+            ResolveThreshold(*options_.threshold, false, group.metric, files.front()->file.string());
+        group.threshold = resolved.value;
+        Note(resolved.note);
+      } else if (scale && (*options_.threshold < scale->low || *options_.threshold > scale->high)) {
+        throw UsageError("--threshold", fmt::format("{:g} is off the scale of {} in {}: not {}", *options_.threshold,
+                                                    group.metric, files.front()->file.string(), scale->name));
+      } else {
+        group.threshold = options_.threshold;
+      }
     } else if (first.header.contains("threshold") && first.header["threshold"].is_number()) {
       group.threshold = first.header["threshold"].get<double>();
     } else {
@@ -228,6 +281,12 @@ class GroupBuilder {
   }
 
  private:
+  void Note(const std::string& note) {
+    if (!note.empty() && std::find(result_.notes.begin(), result_.notes.end(), note) == result_.notes.end()) {
+      result_.notes.push_back(note);
+    }
+  }
+
   ImportedGroup NewGroup(const SourceFile& file, const char* format) {
     ImportedGroup group;
     group.source = file.group_source;
@@ -256,16 +315,21 @@ ImportResult Import(const ImportOptions& options) {
   std::vector<ParsedFile*> ok_parsed;
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     ParsedFile& p = parsed[i];
+    // A file named on the command line that holds no MLPerf line is not an MLPerf log: an error. A result file found
+    // in a submission's folder is different: the official summarizer counts it as a run that did not succeed.
+    const SourceFile& source = discovery.files[i];
+    if (p.error.empty() && p.mlperf && p.mlperf->records == 0 &&
+        std::find(discovery.roots.begin(), discovery.roots.end(), source.canonical) != discovery.roots.end()) {
+      p.error = source.file.string() +
+                ": no MLPerf log line (:::MLLOG, :::MLPv0.5.0) in the file: it is not an MLPerf result log" +
+                OtherFormatHint(source) + FirstSkipped(p.mlperf->warnings);
+    }
     if (!p.error.empty()) {
       result.errors.push_back(p.error);
       continue;
     }
     ++result.files;
     result.bytes += p.bytes;
-    const std::vector<std::string>* warnings = p.mlperf      ? &p.mlperf->warnings
-                                               : p.dawnbench ? &p.dawnbench->warnings
-                                                             : &p.jsonl->warnings;
-    result.warnings.insert(result.warnings.end(), warnings->begin(), warnings->end());
     ok_files.push_back(&discovery.files[i]);
     ok_parsed.push_back(&p);
   }
@@ -296,6 +360,15 @@ ImportResult Import(const ImportOptions& options) {
     }
     i = j;
   }
+  // Warnings in file order: each stored run's log holds its reader's warnings and those of the checks every format
+  // passes (evalsuite/runlog/run_log_checks.h); the groups' own warnings follow.
+  std::vector<std::string> warnings;
+  for (const ImportedGroup& g : result.groups) {
+    for (const ImportedRun& run : g.runs)
+      warnings.insert(warnings.end(), run.log.warnings.begin(), run.log.warnings.end());
+  }
+  warnings.insert(warnings.end(), result.warnings.begin(), result.warnings.end());
+  result.warnings = std::move(warnings);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -74,6 +74,7 @@ struct ImportResult {
   std::vector<std::string> warnings;         // "file:line: why" (lines skipped, facts missing)
   std::vector<std::string> errors;           // "file: why" (files that could not be read; the rest was imported)
   std::vector<std::string> compliance;       // "file:line: why": MLPerf rules broken (errors under --strict)
+  std::vector<std::string> notes;            // how options were read (a --threshold converted to the file's scale)
   std::vector<std::filesystem::path> roots;  // canonical PATH arguments: nothing may be written below them
   std::size_t files = 0;
   std::size_t bytes = 0;

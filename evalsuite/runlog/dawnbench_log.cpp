@@ -9,6 +9,7 @@
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
+#include "evalsuite/runlog/run_log_checks.h"
 
 namespace evalsuite::runlog {
 namespace {
@@ -245,14 +246,19 @@ RunLog ToRunLog(const DawnbenchEntry& entry, const std::string& column, double t
     point.train_seconds = row.hours * 3600.0;
     point.wall_seconds = point.train_seconds;
     point.metric = *value * scale;
+    point.line = row.line;
     log.points.push_back(point);
-    if (!tta && *value >= threshold) tta = point.train_seconds;
+  }
+  log.warnings = entry.warnings;
+  // Accuracies and F1 are fractions once scaled (a percent column / 100).
+  CheckRunLog(log, entry.tsv_file, column.empty() ? std::nullopt : std::optional<MetricScale>(FractionScale()));
+  for (const EvalPoint& p : log.points) {
+    if (!tta && p.metric >= threshold * scale) tta = p.train_seconds;
   }
   log.status = tta ? RunStatus::kReached : RunStatus::kNotReached;
   log.train_seconds = log.points.empty() ? 0.0 : log.points.back().train_seconds;
   for (const EvalPoint& p : log.points) log.train_seconds = std::max(log.train_seconds, p.train_seconds);
   log.wall_seconds = log.train_seconds;
-  log.warnings = entry.warnings;
   return log;
 }
 

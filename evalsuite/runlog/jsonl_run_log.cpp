@@ -5,6 +5,7 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
 #include "evalsuite/runlog/declared_hardware.h"
+#include "evalsuite/runlog/run_log_checks.h"
 
 namespace evalsuite::runlog {
 namespace {
@@ -145,6 +146,7 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name)
       point.wall_seconds = NumberField(record, "wall_seconds").value_or(*train_seconds);
       point.metric = *metric;
       point.train_loss = NumberField(record, "train_loss");
+      point.line = line_number;
       run.points.push_back(point);
     } else if (type == "end") {
       const auto status_field = record.find("status");
@@ -169,6 +171,7 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name)
     }
   }
   if (!saw_end) run.status = RunStatus::kIncomplete;
+  CheckRunLog(run, source_name, DeclaredMetricScale(run.header, source_name, &run.warnings));
   if (run.train_seconds <= 0 && !run.points.empty()) run.train_seconds = run.points.back().train_seconds;
   if (run.wall_seconds <= 0 && !run.points.empty()) run.wall_seconds = run.points.back().wall_seconds;
   return run;

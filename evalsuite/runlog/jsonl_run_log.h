@@ -8,6 +8,8 @@
 // Only "type", and for eval records "epoch", "train_seconds" and "metric", are required; unknown keys are kept
 // in the header and ignored elsewhere, so the format can grow. The header's hardware declarations
 // (flops_per_sample, device, peak_flops...) are checked as the log is read: evalsuite/runlog/declared_hardware.h.
+// The metric is a fraction in [0, 1] unless the header declares "metric_range": [low, high]; evaluations are then
+// checked by the rules every format shares (evalsuite/runlog/run_log_checks.h).
 #pragma once
 
 #include <filesystem>

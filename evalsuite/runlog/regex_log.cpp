@@ -11,6 +11,7 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
 #include "evalsuite/runlog/named_regex.h"
+#include "evalsuite/runlog/run_log_checks.h"
 
 namespace evalsuite::runlog {
 namespace {
@@ -289,6 +290,8 @@ class Session {
     log_.status = ended_ ? RunStatus::kNotReached : RunStatus::kIncomplete;
     log_.train_seconds = end_seconds_ ? *end_seconds_ : time_seen_.value_or(0);
     log_.wall_seconds = log_.train_seconds;
+    // The rules every format shares: an accuracy is a fraction once scaled; a (?<metric>) value only finite.
+    CheckRunLog(log_, source_, saw_accuracy_ ? std::optional<MetricScale>(FractionScale()) : std::nullopt);
     return std::move(log_);
   }
 
@@ -351,6 +354,7 @@ class Session {
       metric = ParseNumber(*values.metric);
       if (!metric) return Warn(number, std::string(name) + " " + Quote(*values.metric) + " is not a number; line skipped");
       *metric *= metric_scale_;
+      saw_accuracy_ = saw_accuracy_ || values.metric_is_accuracy;
       if (values.metric_is_accuracy && (*metric < 0 || *metric > 1)) {
         std::string why = std::string(name) + " " + Quote(*values.metric) + " is not a fraction in [0, 1]";
         if (options_.metric_unit == "fraction" && *metric <= 100) why += " (a percentage? log_metric_unit = \"percent\")";
@@ -385,6 +389,7 @@ class Session {
       point.wall_seconds = *time_seen_;
       point.metric = *pending_metric_;
       point.train_loss = loss_;
+      point.line = pending_line_;
       log_.points.push_back(point);
       pending_metric_.reset();
       loss_.reset();
@@ -416,6 +421,7 @@ class Session {
   bool time_fresh_ = false;
   long pending_line_ = 0;
   bool ended_ = false;
+  bool saw_accuracy_ = false;
 };
 
 }  // namespace

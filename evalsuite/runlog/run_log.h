@@ -18,6 +18,7 @@ struct EvalPoint {
   double wall_seconds = 0;   // wall time since the run started, evaluation included
   double metric = 0;         // the entry's metric, e.g. validation top-1 accuracy as a fraction
   std::optional<double> train_loss;
+  long line = 0;  // the line in the source file the evaluation was read from, for warnings; 0 = unknown
 };
 
 enum class RunStatus {

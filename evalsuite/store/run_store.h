@@ -60,7 +60,9 @@ struct StudyInfo {
   std::string created_at;
   nlohmann::json plan;
   nlohmann::json environment;
-  int runs_recorded = 0;             // finished runs (attempts with status "incomplete" are not counted)
+  // Runs as the report counts them: a study's interrupted attempts ("incomplete") are not; an imported run without
+  // its end is (nothing will resume it: reports/report_model.cpp CountsInStatistics).
+  int runs_recorded = 0;
 };
 
 // True when the run ended (reached, not reached, or failed); false for an interrupted attempt.
@@ -78,6 +80,9 @@ std::string StatusOf(const RunRecord& run);
 RunCount CountOf(const RunRecord& run, const StudyInfo& study);
 // The run's curve for statistics (run_counting.h's RunCurveOf over its log).
 stats::RunCurve RunCurveOf(const runlog::RunLog& log);
+// The one rule behind every "failed" count (the study's summary line, study show's table): a run that ended failed,
+// unless it did not run (counted apart) or reached `threshold` before it died (its TTA stands: counted as reached).
+bool CountsAsFailed(const RunRecord& run, double threshold, std::size_t consecutive_evaluations);
 
 class RunStore {
  public:

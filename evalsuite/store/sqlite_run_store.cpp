@@ -1,8 +1,9 @@
 // RunStore on SQLite in WAL mode (the schema and its upgrades: schema.h).
 #include <unistd.h>
+
 #include <cerrno>
-#include <cstring>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "evalsuite/common/environment.h"
@@ -10,6 +11,7 @@
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/schema.h"
 #include "evalsuite/store/sqlite_db.h"
+#include "stats/curve.h"
 
 namespace evalsuite::store {
 namespace {
@@ -292,7 +294,8 @@ class SqliteRunStore : public RunStore {
  private:
   static constexpr const char* kStudyColumns = R"sql(
       SELECT s.id, s.name, s.kind, s.created_at, s.plan, s.environment,
-             (SELECT COUNT(*) FROM runs r WHERE r.study_id = s.id AND r.status != 'incomplete')  -- IsFinishedRun
+             -- counted attempts (run_counting.h): not a study's interrupted one; an imported run without its end counts
+             (SELECT COUNT(*) FROM runs r WHERE r.study_id = s.id AND (r.status != 'incomplete' OR s.kind != 'study'))
       FROM studies s)sql";
 
   StudyInfo ReadStudy(const SqliteStatement& row) {
@@ -358,6 +361,11 @@ stats::RunCurve RunCurveOf(const runlog::RunLog& log) {
   points.reserve(log.points.size());
   for (const runlog::EvalPoint& p : log.points) points.push_back({p.train_seconds, p.metric});
   return RunCurveOf(std::move(points), log.train_seconds);
+}
+
+bool CountsAsFailed(const RunRecord& run, double threshold, std::size_t consecutive_evaluations) {
+  if (run.log.status != runlog::RunStatus::kFailed || DidNotRun(run)) return false;
+  return !stats::TimeToTarget(RunCurveOf(run.log).points, threshold, consecutive_evaluations);
 }
 
 std::unique_ptr<RunStore> RunStore::Open(const std::filesystem::path& file, bool create_if_missing) {

@@ -41,9 +41,7 @@ void RunRecorder::Record(const RunRecord& record) {
   }
   if (before_commit_) before_commit_();
   Insert(record);
-  ++outcome_.ran;
-  if (record.log.status == runlog::RunStatus::kFailed) ++outcome_.failed;
-  if (DidNotRun(record)) ++outcome_.did_not_run;
+  outcome_.CountFinished(plan_, record);
   if (after_finished_) after_finished_();
 }
 

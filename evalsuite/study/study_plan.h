@@ -159,6 +159,9 @@ StudyPlan PlanFromJson(const nlohmann::json& json);
 // The parts of a plan that change results (everything but jobs and out_dir): two invocations with the same
 // fingerprint run the same study.
 nlohmann::json PlanFingerprint(const StudyPlan& plan);
+// What differs between two fingerprints, for people: "entries[baseline].threshold 0.91 -> 0.95, runs 3 -> 4"
+// (the schedule, derived from the rest, only when nothing else differs).
+std::string DescribePlanDifferences(const nlohmann::json& old_fingerprint, const nlohmann::json& new_fingerprint);
 
 // Runs at once when neither the file nor a flag says: 2 (1 on one core). bench/study_jobs_bench on 2 cores:
 // `--jobs 2 --threads 1` finished the same runs 1.44x faster than `--jobs 1 --threads 2` (the small CNNs scale

@@ -165,6 +165,81 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
   return plan;
 }
 
+namespace {
+
+std::string Shown(const nlohmann::json& value) {
+  if (value.is_null()) return "(none)";
+  std::string text = value.dump();
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+// Walks both values alike; arrays of objects with a "name" are matched by name, other arrays element by element.
+void Differences(const nlohmann::json& old_value, const nlohmann::json& new_value, const std::string& path,
+                 std::vector<std::string>& out) {
+  if (old_value == new_value) return;
+  if (old_value.is_object() && new_value.is_object()) {
+    std::vector<std::string> keys;
+    for (auto it = old_value.begin(); it != old_value.end(); ++it) keys.push_back(it.key());
+    for (auto it = new_value.begin(); it != new_value.end(); ++it) {
+      if (!old_value.contains(it.key())) keys.push_back(it.key());
+    }
+    for (const std::string& key : keys) {
+      static const nlohmann::json kNone;
+      const auto o = old_value.find(key);
+      const auto n = new_value.find(key);
+      Differences(o == old_value.end() ? kNone : *o, n == new_value.end() ? kNone : *n,
+                  path.empty() ? key : path + "." + key, out);
+    }
+    return;
+  }
+  auto named = [](const nlohmann::json& a) {
+    if (!a.is_array()) return false;
+    for (const auto& e : a) {
+      if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) return false;
+    }
+    return true;
+  };
+  if (named(old_value) && named(new_value)) {
+    auto find = [](const nlohmann::json& a, const std::string& name) -> const nlohmann::json* {
+      for (const auto& e : a) {
+        if (e["name"] == name) return &e;
+      }
+      return nullptr;
+    };
+    for (const auto& e : old_value) {
+      const std::string name = e["name"];
+      const nlohmann::json* other = find(new_value, name);
+      if (other == nullptr) {
+        out.push_back(path + "[" + name + "] removed");
+      } else {
+        Differences(e, *other, path + "[" + name + "]", out);
+      }
+    }
+    for (const auto& e : new_value) {
+      if (find(old_value, e["name"]) == nullptr) out.push_back(path + "[" + e["name"].get<std::string>() + "] added");
+    }
+    return;
+  }
+  out.push_back(path + " " + Shown(old_value) + " -> " + Shown(new_value));
+}
+
+}  // namespace
+
+std::string DescribePlanDifferences(const nlohmann::json& old_fingerprint, const nlohmann::json& new_fingerprint) {
+  std::vector<std::string> differences;
+  nlohmann::json old_rest = old_fingerprint, new_rest = new_fingerprint;
+  if (old_rest.is_object()) old_rest.erase("schedule");
+  if (new_rest.is_object()) new_rest.erase("schedule");
+  Differences(old_rest, new_rest, "", differences);
+  if (differences.empty()) {
+    Differences(old_fingerprint.value("schedule", nlohmann::json()),
+                new_fingerprint.value("schedule", nlohmann::json()), "schedule", differences);
+  }
+  std::string text;
+  for (const std::string& d : differences) text += (text.empty() ? "" : ", ") + d;
+  return text.empty() ? "its layout" : text;
+}
+
 nlohmann::json PlanFingerprint(const StudyPlan& plan) {
   nlohmann::json json = PlanToJson(plan);
   json.erase("jobs");

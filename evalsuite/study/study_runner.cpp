@@ -73,14 +73,6 @@ EntryRecord ToEntryRecord(const PlannedEntry& e) {
   return record;
 }
 
-std::string DescribeDifferences(const nlohmann::json& stored, const nlohmann::json& wanted) {
-  std::string keys;
-  for (auto it = wanted.begin(); it != wanted.end(); ++it) {
-    if (!stored.contains(it.key()) || stored[it.key()] != it.value()) keys += (keys.empty() ? "" : ", ") + it.key();
-  }
-  return keys.empty() ? "its layout" : keys;
-}
-
 StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& plan, const StudyRunOptions& options,
                      StudyOutcome outcome) {
   StudyLock lock(plan.out_dir);
@@ -113,6 +105,16 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
 
 }  // namespace
 
+void StudyOutcome::CountFinished(const StudyPlan& plan, const RunRecord& record) {
+  ++ran;
+  const PlannedEntry* entry = plan.FindEntry(record.entry);
+  if (DidNotRun(record)) {
+    ++did_not_run;
+  } else if (CountsAsFailed(record, entry != nullptr ? entry->threshold : 0, plan.rule.consecutive_evaluations)) {
+    ++failed;
+  }
+}
+
 int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<RunRecord>& runs) {
   std::set<std::pair<std::string, int>> finished;
   for (const RunRecord& r : runs) {
@@ -137,11 +139,12 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
     StudyPlan stored = PlanFromJson(info->plan);
     nlohmann::json stored_fingerprint = PlanFingerprint(stored), wanted = PlanFingerprint(plan);
     if (stored_fingerprint != wanted) {
-      throw UsageError("name", "a study named '" + plan.name + "' exists in " + options.store_file.string() +
-                                   " with a different plan (differs in: " +
-                                   DescribeDifferences(stored_fingerprint, wanted) +
-                                   "); run it under another --name, or continue it with `evalsuite study resume " +
-                                   plan.name + "`");
+      // Resume would continue the stored plan, not apply this change: it is not offered.
+      throw UsageError(
+          "name", "a study named '" + plan.name + "' exists in " + options.store_file.string() +
+                      " with a different plan (old -> new: " + DescribePlanDifferences(stored_fingerprint, wanted) +
+                      "); its recorded runs were made under the old plan, so run the changed plan under "
+                      "another --name");
     }
     // Same study: continue it, in the run folders it started in.
     StudyPlan continued = plan;

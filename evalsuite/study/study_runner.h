@@ -43,8 +43,8 @@ struct StudyOutcome {
   int planned = 0;             // runs in the plan
   int finished_before = 0;     // already recorded when this invocation started
   int ran = 0;                 // finished by this invocation
-  int failed = 0;              // of those, failed (crash, timeout, non-zero exit)
-  int did_not_run = 0;
+  int failed = 0;              // of those, failed (crash, timeout, non-zero exit): run_store.h's CountsAsFailed
+  int did_not_run = 0;         // of those, died before their first evaluation (not counted in failed)
   int ingested_on_resume = 0;  // complete runs a killed study had not recorded, read from their folders
   int not_started = 0;         // Slurm: array tasks that left the queue before their run started (resume submits them)
   int interrupted_kept = 0;    // incomplete attempts recorded (left by a killed study, or stopped now)
@@ -54,6 +54,8 @@ struct StudyOutcome {
   // A sequential study: its decision after this invocation (sequential_stopping.h); answered when it stopped.
   std::optional<StoppingDecision> sequential;
   bool complete() const { return finished_before + ran == planned; }
+  // Counts a run this invocation finished (every executor calls it): ran, and failed or did_not_run.
+  void CountFinished(const StudyPlan& plan, const RunRecord& record);
 };
 
 // Runs `plan` in the store: a new study, or — when a study of that name with the same plan exists — the

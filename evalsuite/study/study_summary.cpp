@@ -40,6 +40,13 @@ std::string MedianText(const stats::StabilityStats& s, const std::string& unit) 
   return fmt::format("{:.1f} {} (KM)", *s.time_to_target.median, unit);
 }
 
+std::string FirstLine(const std::string& text) {
+  std::size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos) return "";
+  std::size_t end = text.find_first_of("\r\n", start);
+  return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
 std::string LastLines(const std::string& text, int lines) {
   std::size_t pos = text.size();
   for (int i = 0; i < lines && pos != std::string::npos && pos > 0; ++i) pos = text.rfind('\n', pos - 1);
@@ -132,6 +139,17 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
   } else {
     input.plan = studies.front().plan;
   }
+  // An entry is named after its study only where two studies have an entry of that name: a report of several
+  // imports keeps its entry column short ("CIFAR10/basenet", not "import basenet.tsv 2026-11-26T.../CIFAR10/...").
+  std::map<std::string, int> studies_with;
+  if (several) {
+    for (const StudyInfo& study : studies) {
+      for (const EntryRecord& entry : store.LoadEntries(study.id)) ++studies_with[entry.name];
+    }
+  }
+  auto shown_name = [&](const StudyInfo& study, const std::string& name) {
+    return studies_with[name] > 1 ? study.name + "/" + name : name;
+  };
   for (const StudyInfo& study : studies) {
     std::map<std::string, std::vector<reports::RunInput>> runs;
     std::map<std::string, std::vector<RunRecord>> records;
@@ -141,7 +159,7 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
     }
     for (const auto& [name, entry_runs] : records) {
       // External entries that declare their FLOPs get a row in the report's hardware section.
-      const std::string shown = several ? study.name + "/" + name : name;
+      const std::string shown = shown_name(study, name);
       if (auto hardware = ExternalHardwareEntry(shown, entry_runs)) {
         input.extra_sections["hardware"]["entries"].push_back(std::move(*hardware));
       } else if (auto builtin = BuiltinHardwareEntry(shown, entry_runs)) {  // its logs' measured FLOP/s
@@ -150,7 +168,7 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
     }
     for (const EntryRecord& entry : store.LoadEntries(study.id)) {
       reports::EntryInput e;
-      e.name = several ? study.name + "/" + entry.name : entry.name;
+      e.name = shown_name(study, entry.name);
       e.description = entry.description;
       e.source = entry.source;
       e.metric = entry.metric;
@@ -165,7 +183,7 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
     }
     for (auto& [name, orphan_runs] : runs) {  // runs of an entry the store has no row for (should not happen)
       reports::EntryInput e;
-      e.name = several ? study.name + "/" + name : name;
+      e.name = shown_name(study, name);
       e.runs = std::move(orphan_runs);
       input.entries.push_back(std::move(e));
     }
@@ -233,18 +251,19 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
           continue;
         case store::RunCount::kDidNotRun:
           ++did_not_run;
-          if (first_cause.empty()) first_cause = CauseOfNotRun(run.log.error);
+          if (first_cause.empty()) {
+            first_cause = CauseOfNotRun(run.log.error);
+            // The line a user needs ("can't open file ...") is usually the process's first word on stderr.
+            const std::string line = FirstLine(run.stderr_tail);
+            if (!line.empty() && first_cause.find(line) == std::string::npos) first_cause += "; stderr: " + line;
+          }
           continue;
         case store::RunCount::kCounted:
           break;
       }
       curves.push_back(store::RunCurveOf(run.log));
-      // A run that reached the target and then crashed counts as reached (its TTA stands), not also as failed:
-      // reached + failed + not reached = runs.
-      if (run.log.status == runlog::RunStatus::kFailed &&
-          !stats::TimeToTarget(curves.back().points, entry.threshold, rule.consecutive_evaluations)) {
-        ++failed;
-      }
+      // reached + failed + not reached = runs (run_store.h's rule, as the study's summary line counts).
+      if (CountsAsFailed(run, entry.threshold, rule.consecutive_evaluations)) ++failed;
     }
     stats::StabilityStats s = StatsOnUserData(EntryField(entry.name), [&] {
       return stats::AnalyzeStability(curves, entry.threshold, 0.05, rule.consecutive_evaluations);

@@ -10,7 +10,7 @@
 
 namespace evalsuite::study {
 
-// One or more studies of one store. With several, entry names become "study/entry" and the plan is
+// One or more studies of one store. With several, an entry name two studies share becomes "study/entry" and the plan is
 // {"studies": {name: plan}}. The rule is the (first) study plan's [stability], else the default.
 reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vector<StudyInfo>& studies);
 

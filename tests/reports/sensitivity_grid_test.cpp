@@ -23,5 +23,13 @@ TEST(SensitivityGridTest, GridStaysInsideTheMetricScale) {
   EXPECT_EQ(SensitivityThresholds(0.005, {}), (std::vector<double>{0.0, 0.0025, 0.005, 0.0075, 0.01}));
 }
 
+// Issue 30 item 8: llama2_70b_lora's eval_loss is lower-is-better, stored negated (target -0.925); the grid was
+// clipped to [0, 1] and came out empty. On the metric's own scale it has the target and its neighbours.
+TEST(SensitivityGridTest, LowerIsBetterMetricStoredNegatedGetsAGrid) {
+  EXPECT_EQ(SensitivityThresholds(-0.925, {}),
+            (std::vector<double>{-0.935, -0.9325, -0.93, -0.9275, -0.925, -0.9225, -0.92}));
+  EXPECT_EQ(SensitivityThresholds(-3.3, {}).size(), 7u);
+}
+
 }  // namespace
 }  // namespace evalsuite::reports

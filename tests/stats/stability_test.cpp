@@ -215,8 +215,10 @@ TEST(JudgeStabilityTest, HitRateLineStatesItIsJudgedByItsPointEstimate) {
 TEST(JudgeStabilityTest, SaysWhenTheIntervalIsDegenerate) {
   const std::vector<RunCurve> runs(5, MakeRun(30, 50));
   const StabilityVerdict v = JudgeStability(AnalyzeStability(runs, 0.9));
-  EXPECT_NE(v.reasons.back().find("TTAs are identical, so the CoV's interval [0%, 0%] is degenerate"),
-            std::string::npos)
+  EXPECT_TRUE(std::any_of(v.reasons.begin(), v.reasons.end(), [](const std::string& r) {
+    return r.find("TTAs are identical, so the CoV's interval [0%, 0%] is degenerate") != std::string::npos;
+  }));
+  EXPECT_NE(v.reasons.back().find("inconclusive: the evaluation grid, not the number of runs"), std::string::npos)
       << v.reasons.back();
 }
 
@@ -318,6 +320,20 @@ TEST(JudgeStabilityTest, CustomRuleAndLevel) {
   EXPECT_EQ(v.reasons[0], "CoV 90% upper bound 20% <= 25%: satisfied");
   EXPECT_EQ(v.reasons[1].rfind("hit rate 5/5 = 100% >= 100% (judged by its point estimate; 90% interval", 0), 0u)
       << v.reasons[1];
+}
+
+// Issue 30 item 4: three identical TTAs give CoV 0% [0%, 0%]; that interval says the grid could not tell the runs
+// apart, not that they are stable, so the verdict is INCONCLUSIVE and the CoV line says why.
+TEST(JudgeStabilityTest, DegenerateIntervalIsInconclusiveNotStable) {
+  const std::vector<RunCurve> runs(3, MakeRun(30, 50));
+  StabilityRule rule;
+  rule.min_reached = 3;
+  const StabilityVerdict v = JudgeStability(AnalyzeStability(runs, 0.9), rule);
+  EXPECT_EQ(v.result, "INCONCLUSIVE");
+  EXPECT_FALSE(v.stable);
+  EXPECT_EQ(v.criteria[0].outcome, "can't tell");
+  EXPECT_NE(v.criteria[0].detail.find("degenerate: the evaluation grid is coarser than the spread"), std::string::npos)
+      << v.criteria[0].detail;
 }
 
 }  // namespace

@@ -69,6 +69,14 @@ void CheckOutputOutsideInputs(const std::string& option, const std::string& file
   }
 }
 
+// "basenet" for .../CIFAR10/train/basenet.tsv, "resnet" for a folder .../resnet/.
+std::string ShortSourceName(const std::string& path) {
+  fs::path p = fs::path(path).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();
+  const std::string stem = p.stem().string();
+  return stem.empty() || stem == "." || stem == ".." ? fs::absolute(p).lexically_normal().filename().string() : stem;
+}
+
 void PrintDiagnostics(const importer::ImportResult& result) {
   std::map<std::string, std::size_t> per_file;
   std::map<std::string, std::size_t> hidden;
@@ -84,6 +92,7 @@ void PrintDiagnostics(const importer::ImportResult& result) {
     std::cerr << "evalsuite: warning: " << file << ": " << n << " more warning(s) not shown\n";
   }
   for (const std::string& e : result.errors) std::cerr << "evalsuite: error: " << e << "\n";
+  for (const std::string& n : result.notes) std::cerr << "evalsuite: note: " << n << "\n";
 }
 
 void RunImport(const ImportArgs& args) {
@@ -116,11 +125,20 @@ void RunImport(const ImportArgs& args) {
   options.jobs = args.jobs;
   if (!args.json_out.empty()) CheckOutputOutsideInputs("--json", args.json_out, args.paths);
 
-  // Open the store before reading anything, so a bad --store fails at once.
+  // A store that exists is opened before reading anything, so that a bad --store fails at once; a new one is
+  // created only when there is something to store (a failed import leaves no file behind).
   std::unique_ptr<study::RunStore> store;
   if (!args.no_store) {
     CheckOutputOutsideInputs("--store", args.store, args.paths);
-    store = study::RunStore::Open(args.store);
+    std::error_code ec;
+    if (fs::exists(args.store, ec)) {
+      store = study::RunStore::Open(args.store);
+    } else {
+      const fs::path folder = fs::absolute(args.store).parent_path();
+      if (!fs::is_directory(folder, ec)) {
+        throw UsageError("--store", "\"" + args.store + "\": the folder " + folder.string() + " does not exist");
+      }
+    }
   }
 
   importer::ImportResult result = importer::Import(options);
@@ -139,7 +157,8 @@ void RunImport(const ImportArgs& args) {
     WriteFileAtomically(args.json_out, importer::ToJson(result).dump(2) + "\n");
   }
 
-  if (store && !result.groups.empty()) {
+  if (!args.no_store && !result.groups.empty()) {
+    if (!store) store = study::RunStore::Open(args.store);
     nlohmann::json plan = {{"command", "import"},
                            {"paths", args.paths},
                            {"format", args.format},
@@ -152,7 +171,7 @@ void RunImport(const ImportArgs& args) {
     nlohmann::json environment = DescribeEnvironment();
     const std::string base_name =
         args.study.empty()
-            ? "import " + fs::path(args.paths.front()).lexically_normal().filename().string() + " " + UtcNowIso8601()
+            ? "import " + ShortSourceName(args.paths.front())  // made unique by " #2"; `study list` shows the time
             : args.study;
     std::string name;
     importer::WriteToStore(*store, result, base_name, plan, environment, &name);
@@ -162,7 +181,8 @@ void RunImport(const ImportArgs& args) {
   if (!result.errors.empty()) {
     throw IoError(
         result.errors.front().substr(0, result.errors.front().find(':')),
-        std::to_string(result.errors.size()) + " file(s) or folder(s) could not be read; the rest was " + "imported");
+        std::to_string(result.errors.size()) + " file(s) or folder(s) could not be read; " +
+            (result.groups.empty() ? std::string("nothing was imported or stored") : "the rest was imported"));
   }
   if (result.groups.empty()) {
     throw InputError(args.paths.front(),
@@ -184,8 +204,9 @@ void RegisterImportCommand(CLI::App& app) {
   command->add_flag("--no-store", args->no_store, "Only print (and write --json); do not touch a store");
   command->add_option("--json", args->json_out, "Write the groups, scores and TTAs as JSON to this file");
   command->add_option("--threshold", args->threshold,
-                      "Target overriding the default (DAWNBench: CIFAR10 top-1 94, ImageNet top-5 93, SQuAD F1 0.73; "
-                      "MLPerf: the benchmark's quality target)");
+                      "Target overriding the default, as a fraction (0.94) or a percentage (94): a value on the "
+                      "other scale than the file's is converted, with a note (defaults: DAWNBench CIFAR10 top-1 0.94, "
+                      "ImageNet top-5 0.93, SQuAD F1 0.73; MLPerf: the benchmark's quality target)");
   command->add_option("--rcp", args->rcp,
                       "MLPerf RCP file, or folder of rcps_<benchmark>.json, instead of the RCPs built in for the "
                       "folder's ruleset");
@@ -193,7 +214,8 @@ void RegisterImportCommand(CLI::App& app) {
   command->add_option("--ruleset", args->ruleset,
                       "MLPerf Training ruleset (0.5.0 ... 6.1.0) for every folder; default: detected per folder");
   command->add_flag("--strict", args->strict, "MLPerf compliance findings are errors (exit 1, nothing stored)");
-  command->add_option("--study", args->study, "Study name in the store (default: \"import <path> <UTC time>\")");
+  command->add_option("--study", args->study,
+                      "Study name in the store (default: \"import <first path's name>\", then \" #2\", \" #3\"...)");
   command->add_option("--jobs", args->jobs, "Parsing threads (default: one per hardware thread)");
   command->add_flag("--quiet", args->quiet, "Print only warnings and errors");
   command->callback([args] { RunImport(*args); });

@@ -52,11 +52,15 @@ void RegisterReportCommand(CLI::App& app) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* report = app.add_subcommand("report", "Write the stability report (JSON, Markdown, HTML) of a store");
   report->add_option("STORE", args->store, "the run store (SQLite)")->required();
-  report->add_option("--out", args->out, "folder for report.json, report.md and report.html")->required();
+  report->add_option("--out", args->out, "folder for report.json, report.md and report.html (required)");
   report->add_option("--study", args->studies, "studies to include, by name or id (default: all)");
   report->add_option("--title", args->title, "the report's title");
   report->add_option("--section", args->sections, "NAME=FILE.json: an extra section, e.g. generalization=g.json");
   report->callback([args] {
+    if (args->out.empty()) {
+      throw UsageError("--out", "where to write the report is required: e.g. evalsuite report " + args->store +
+                                    " --out report/ writes report/report.html, report.json and report.md");
+    }
     auto store = study::RunStore::OpenForReading(args->store);
     std::vector<study::StudyInfo> studies;
     if (args->studies.empty()) {
@@ -83,11 +87,23 @@ void RegisterReportCommand(CLI::App& app) {
     }
     nlohmann::json model = reports::BuildStabilityReport(input);
     reports::WriteReport(model, args->out);
-    std::size_t runs = 0;
-    for (const auto& e : input.entries) runs += e.runs.size();
-    std::cout << "report of " << studies.size() << " stud" << (studies.size() == 1 ? "y" : "ies") << ", "
-              << input.entries.size() << " entries, " << runs << " runs: "
-              << (fs::path(args->out) / "report.html").string() << " (and report.json, report.md)\n";
+    // Runs as the report counts them (its "counted" flag: the one rule, reports/report_model.cpp); interrupted
+    // attempts and runs that did not run are shown in the report but said apart here.
+    std::size_t runs = 0, others = 0;
+    for (const auto& e : model.value("entries", nlohmann::json::array())) {
+      for (const auto& run : e.value("runs", nlohmann::json::array())) {
+        (run.value("counted", true) ? runs : others) += 1;
+      }
+    }
+    auto plural = [](std::size_t n, const char* one, const char* many) {
+      return std::to_string(n) + " " + (n == 1 ? one : many);
+    };
+    std::cout << "report of " << plural(studies.size(), "study", "studies") << ", "
+              << plural(input.entries.size(), "entry", "entries") << ", " << plural(runs, "run", "runs");
+    if (others > 0) {
+      std::cout << " (and " << plural(others, "attempt", "attempts") << " not counted: interrupted, or did not run)";
+    }
+    std::cout << ": " << (fs::path(args->out) / "report.html").string() << " (and report.json, report.md)\n";
   });
 }
 

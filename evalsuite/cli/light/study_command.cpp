@@ -24,6 +24,7 @@
 #include "evalsuite/cli/light/own_binary.h"
 #include "evalsuite/cli/light/test_hooks.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/exit_codes.h"
 #include "evalsuite/study/slurm_executor.h"
 #include "evalsuite/study/slurm_task.h"
 #include "evalsuite/study/study_plan.h"
@@ -92,6 +93,8 @@ void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
   }
   auto store = study::RunStore::OpenForReading(args.store);
   std::cout << "\n" << study::FormatStudySummary(*store, *store->FindStudy(outcome.name));
+  // Done, but some runs failed or did not run: scripts can tell that from a clean study.
+  if (outcome.failed > 0 || outcome.did_not_run > 0) SetExitCode(kExitSomeFailed);
   if (!args.report.empty()) {
     WriteStudyReport(args.store, outcome.name, args.report);
   } else {
@@ -131,7 +134,9 @@ void RegisterStudyCommand(CLI::App& app) {
   run->add_option("STUDY", args->study_file, "the study's TOML file (see studies/)")->required();
   run->add_option("--runs", args->runs, "runs per entry")->check(CLI::PositiveNumber);
   run->add_option("--jobs", args->jobs, "runs at once")->check(CLI::PositiveNumber);
-  run->add_option("--threads", args->threads, "threads per run (default: cores / jobs)")->check(CLI::PositiveNumber);
+  run->add_option("--threads", args->threads,
+                  "threads per run (default: cores / jobs, so that concurrent runs do not compete for cores)")
+      ->check(CLI::PositiveNumber);
   run->add_option("--seed", args->seed, "the study's base seed");
   run->add_option("--epochs", args->epochs, "epoch budget of every entry")->check(CLI::PositiveNumber);
   run->add_option("--train-subset", args->train_subset, "train on the first N images")->check(CLI::PositiveNumber);
@@ -216,7 +221,8 @@ void RegisterStudyCommand(CLI::App& app) {
     std::cout << "\ncontinue with: evalsuite study resume " << info.name << " --store " << args->store << "\n";
   });
 
-  CLI::App* task = study->add_subcommand("slurm-task", "");  // hidden: run by sbatch, one run per array task
+  CLI::App* task = study->add_subcommand("slurm-task", "Run one Slurm array task (run by sbatch, not by hand)");
+  task->group("");  // hidden from --help: internal
   task->add_option("MANIFEST", args->manifest)->required();
   task->callback([args] {
     const char* id = std::getenv("SLURM_ARRAY_TASK_ID");

@@ -1,0 +1,48 @@
+// Issue 30 item 7: an MLPerf benchmark that converges in samples (BERT logs samples in epoch_num) is labelled in
+// samples, not epochs, and an imported run's unknown thread count reads "—", not 0.
+#include <gtest/gtest.h>
+
+#include "reports/report.h"
+#include "reports/report_table.h"
+#include "tests/reports/report_fixture.h"
+
+namespace evalsuite::reports {
+namespace {
+
+StabilityReportInput ImportedInput(const char* convergence_unit) {
+  StabilityReportInput input;
+  EntryInput e;
+  e.name = "bert";
+  e.source = "mlperf";
+  e.metric = "eval_accuracy";
+  e.threshold = 0.9;
+  e.extra = {{"target", {{"convergence_unit", convergence_unit}}}};
+  for (int i = 0; i < 3; ++i) {
+    RunInput run = testing::ReachingRun(i, 100 + 5 * i);
+    for (std::size_t k = 0; k < run.points.size(); ++k) run.epochs.push_back(150000.0 * static_cast<double>(k + 1));
+    run.threads = 0;  // unknown: the log does not say
+    e.runs.push_back(run);
+  }
+  input.entries.push_back(e);
+  return input;
+}
+
+TEST(ProgressUnitTest, SamplesAreLabelledSamplesAndUnknownThreadsADash) {
+  const nlohmann::json model = BuildStabilityReport(ImportedInput("samples"));
+  const nlohmann::json& entry = model["entries"][0];
+  EXPECT_EQ(entry["progress_unit"], "samples");
+  const ReportTable runs = RunsTable(entry);
+  EXPECT_EQ(runs.header[3], "Samples to target");
+  EXPECT_EQ(runs.rows[0][6], "—");
+  const ReportTable table = StabilityTable(model);
+  EXPECT_NE(table.rows[0][11].find("samples"), std::string::npos) << table.rows[0][11];
+  EXPECT_EQ(table.rows[0][11].find(" ep"), std::string::npos) << table.rows[0][11];
+}
+
+TEST(ProgressUnitTest, EpochsStayEpochs) {
+  const nlohmann::json model = BuildStabilityReport(ImportedInput("epochs"));
+  EXPECT_EQ(RunsTable(model["entries"][0]).header[3], "Epochs to target");
+}
+
+}  // namespace
+}  // namespace evalsuite::reports

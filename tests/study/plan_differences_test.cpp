@@ -1,0 +1,33 @@
+// Issue 30 item 9: a changed threshold or epochs under the same study name is named key by key, old -> new, not
+// as "differs in: entries".
+#include <gtest/gtest.h>
+
+#include "evalsuite/study/study_plan.h"
+
+namespace evalsuite::study {
+namespace {
+
+StudyPlan Plan(const std::string& extra) {
+  return ParseStudyPlan(
+      "name = \"q\"\nruns = 3\nentries = [{ name = \"e\", command = \"true {log}\", threshold = "
+      "0.85, epochs = 3 }]\n" +
+          extra,
+      "/tmp/q.toml", {}, 2);
+}
+
+TEST(PlanDifferencesTest, NamesEachChangedKeyOldToNew) {
+  StudyPlan old_plan = Plan("");
+  StudyPlan new_plan = Plan("");
+  new_plan.entries[0].threshold = 0.9;
+  new_plan.entries[0].epochs = 5;
+  EXPECT_EQ(DescribePlanDifferences(PlanFingerprint(old_plan), PlanFingerprint(new_plan)),
+            "entries[e].epochs 3 -> 5, entries[e].threshold 0.85 -> 0.9");
+}
+
+TEST(PlanDifferencesTest, RunsChangeShowsRunsNotTheDerivedSchedule) {
+  const std::string text = DescribePlanDifferences(PlanFingerprint(Plan("")), PlanFingerprint(Plan("seed = 9\n")));
+  EXPECT_EQ(text, "seed 1 -> 9");
+}
+
+}  // namespace
+}  // namespace evalsuite::study
