@@ -18,6 +18,7 @@
 #include "evalsuite/study/command_template.h"
 #include "evalsuite/study/log_formats.h"
 #include "evalsuite/study/regex_log_keys.h"
+#include "evalsuite/study/run_order.h"
 #include "evalsuite/study/seeds.h"
 
 namespace evalsuite::study {
