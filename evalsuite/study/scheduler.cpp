@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/study/contention_sampler.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/gpu_sampler.h"
 #include "evalsuite/study/run_execution.h"
@@ -33,6 +34,7 @@ struct Running {
   std::vector<std::string> devices;  // its slot: taken from the free pools at start, given back at its end
   std::vector<int> cpus;
   std::unique_ptr<GpuSampler> gpu;  // its GPUs' memory and utilization while it runs
+  int key = 0;                      // its position in the pending list (the contention monitor's key)
 };
 
 // Free device ids and CPUs of the plan's slots (study_plan.h: devices, devices_per_run, cpus_per_run).
@@ -99,10 +101,13 @@ ChildSpec SlotSpec(ChildSpec spec, const Running& r) {
   return spec;
 }
 
-void RecordSlot(RunRecord& record, Running& r) {
+void RecordSlot(RunRecord& record, Running& r, ContentionMonitor& contention, const std::optional<ChildExit>& exit) {
   if (!r.devices.empty()) record.execution["devices"] = r.devices;
   if (!r.cpus.empty()) record.execution["cpus"] = r.cpus;
   if (r.gpu) record.execution["gpu"] = r.gpu->Finish();
+  std::optional<double> own_cpu;
+  if (exit && exit->usage) own_cpu = exit->usage->user_seconds + exit->usage->system_seconds;
+  record.execution["contention"] = contention.RunFinished(r.key, own_cpu);
 }
 
 RunningRunView View(const Running& r) {
@@ -143,6 +148,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
   std::list<Running> running;
   std::size_t next = 0;
   Clock::time_point last_progress = Clock::now() - std::chrono::hours(1);
+  ContentionMonitor contention;
   auto stopping = [&] { return stop && stop->load(); };
 
   while (next < pending.size() || !running.empty()) {
@@ -155,6 +161,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       std::filesystem::create_directories(p.run_dir, ec);
       if (ec) throw IoError(p.run_dir.string(), "cannot create the run's folder: " + ec.message());
       Running r;
+      r.key = static_cast<int>(next - 1);
       r.pending = &p;
       r.entry = entry;
       r.started = Clock::now();
@@ -167,10 +174,12 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       gpu.devices = RunGpuDevices(r.devices);
       r.gpu = std::make_unique<GpuSampler>(gpu);
       r.gpu->Poll();
+      contention.RunStarted(r.key, r.child->pid(), r.cpus);
       running.push_back(std::move(r));
       progress.RunStarted(View(running.back()));
     }
 
+    contention.Poll();
     for (auto it = running.begin(); it != running.end();) {
       std::optional<ChildExit> exit = it->child->Poll();
       if (!exit) {
@@ -184,7 +193,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       }
       ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started), OomKilledDuring(*it)};
       RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
-      RecordSlot(record, *it);
+      RecordSlot(record, *it, contention, exit);
       slots.GiveBack(*it);
       on_finished(record);
       progress.RunFinished(record, outcome.wall_seconds);
@@ -210,7 +219,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
     if (std::optional<ChildExit> exit = it->child->Poll()) {
       ChildOutcome outcome{*exit, it->timed_out, SecondsSince(it->started), OomKilledDuring(*it)};
       RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
-      RecordSlot(record, *it);
+      RecordSlot(record, *it, contention, exit);
       slots.GiveBack(*it);
       on_finished(record);
       progress.RunFinished(record, outcome.wall_seconds);
@@ -228,7 +237,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
     }
     RunRecord record = CollectInterruptedRun(plan, *r.entry, r.pending->run, r.pending->run_dir,
                                              "interrupted: the study was stopped before this run ended");
-    RecordSlot(record, r);
+    RecordSlot(record, r, contention, std::nullopt);
     on_interrupted(record);
   }
   return false;
