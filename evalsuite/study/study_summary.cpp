@@ -95,7 +95,9 @@ reports::RunInput ToRunInput(const RunRecord& run) {
     input.gpu = GpuUseOf(*gpu);
   }
   if (auto c = run.execution.find("contention"); c != run.execution.end() && c->is_object()) input.contention = *c;
-  if (auto p = run.log.header.find("precision"); p != run.log.header.end() && p->is_object()) input.precision = *p;
+  if (auto p = run.log.header.find("precision_choice"); p != run.log.header.end() && p->is_object()) {
+    input.precision = *p;
+  }
   if (run.log.status != runlog::RunStatus::kReached && run.log.status != runlog::RunStatus::kNotReached &&
       !run.stderr_tail.empty()) {
     input.error += (input.error.empty() ? "" : "; ") + std::string("stderr: ") + LastLines(run.stderr_tail, 3);

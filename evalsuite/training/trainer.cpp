@@ -263,7 +263,10 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
       {"description", entry.description},
       {"hyperparameters", hyperparameters},
       {"seeds", RunSeedsToJson(result.seeds)},
-      {"precision", entries::PrecisionChoiceToJson(result.precision)},
+      // "precision" is the word external logs declare too (runlog/declared_hardware.h); the choice and its reason
+      // beside it.
+      {"precision", result.precision.precision},
+      {"precision_choice", entries::PrecisionChoiceToJson(result.precision)},
       {"threads", result.threads},
       {"metric", entry.metric},
       {"threshold", target},

@@ -76,7 +76,8 @@ TEST_F(TrainerTest, Bf16EntriesTrainOneShortEpochInForcedBf16) {
     ASSERT_EQ(result.run.status, runlog::RunStatus::kNotReached) << entry.name << ": " << result.run.error;
     EXPECT_GT(result.run.points.back().metric, 0.2) << entry.name;
     EXPECT_EQ(result.precision.precision, "bf16");
-    EXPECT_EQ(result.run.header.at("precision").at("decided_by"), "forced") << entry.name;
+    EXPECT_EQ(result.run.header.at("precision"), "bf16") << entry.name;  // the word declared_hardware.h reads
+    EXPECT_EQ(result.run.header.at("precision_choice").at("decided_by"), "forced") << entry.name;
     EXPECT_EQ(result.run.header.at("hyperparameters").at("precision"), "bf16") << entry.name;
   }
 }
@@ -87,9 +88,9 @@ TEST_F(TrainerTest, PrecisionChoiceIsRecordedInTheHeaderAndObeyed) {
   const entries::BuiltinEntry& fast = entries::BuiltinEntryOrThrow("fast");
   const TrainResult unmeasured = Train(fast, *data_, Quick(2048, 1));
   EXPECT_EQ(unmeasured.precision.precision, "fp32");
-  EXPECT_EQ(unmeasured.run.header.at("precision").at("precision"), "fp32");
-  EXPECT_EQ(unmeasured.run.header.at("precision").at("recipe"), "bf16");
-  EXPECT_EQ(unmeasured.run.header.at("precision").at("decided_by"), "no ceilings");
+  EXPECT_EQ(unmeasured.run.header.at("precision_choice").at("precision"), "fp32");
+  EXPECT_EQ(unmeasured.run.header.at("precision_choice").at("recipe"), "bf16");
+  EXPECT_EQ(unmeasured.run.header.at("precision_choice").at("decided_by"), "no ceilings");
   EXPECT_EQ(unmeasured.run.header.at("hyperparameters").at("precision"), "fp32");
   // Ceilings that say bf16 is 4x slower (a CPU without native bf16): fp32, with the figures in the reason.
   TrainOptions options = Quick(2048, 1);
@@ -97,8 +98,8 @@ TEST_F(TrainerTest, PrecisionChoiceIsRecordedInTheHeaderAndObeyed) {
       "bf16", "auto",
       {{"probes", {{{"name", "conv_fp32"}, {"best", 117.5e9}}, {{"name", "conv_bf16"}, {"best", 28.4e9}}}}});
   const TrainResult slow_bf16 = Train(fast, *data_, options);
-  EXPECT_EQ(slow_bf16.run.header.at("precision").at("precision"), "fp32");
-  EXPECT_THAT(slow_bf16.run.header.at("precision").at("reason").get<std::string>(), HasSubstr("28.4 GFLOP/s"));
+  EXPECT_EQ(slow_bf16.run.header.at("precision_choice").at("precision"), "fp32");
+  EXPECT_THAT(slow_bf16.run.header.at("precision_choice").at("reason").get<std::string>(), HasSubstr("28.4 GFLOP/s"));
 }
 
 TEST_F(TrainerTest, SameSeedAndThreadsGiveTheIdenticalCurve) {
