@@ -73,12 +73,17 @@ void AppendVerdicts(const json& model, std::string& out) {
                       : result == "INCONCLUSIVE" || result == "DID NOT RUN" ? "inconclusive"
                                                                             : "unstable";
     const json& interval = Field(verdict, "cov_interval");
+    // When the machine, not the training, may explain the result, the card says so first (reports/machine_noise.h).
+    const std::string first = StringOf(Field(verdict, "first_line"));
+    const bool on_epochs = StringOf(Field(verdict, "basis")) == "epochs";
     out += fmt::format(
-        "<article class=\"verdict {}\"><span class=\"badge\">Result: {}</span><h3>{}</h3><p>{}/{} runs reached the "
-        "target {}; CoV of TTA {}</p><ul>",
+        "<article class=\"verdict {}\"><span class=\"badge\">Result: {}</span><h3>{}</h3>{}<p>{}/{} runs reached "
+        "the target {}; CoV of {} {}</p><ul>",
         css, EscapeHtml(result), EscapeHtml(StringOf(Field(verdict, "entry"))),
+        first.empty() ? std::string() : "<p class=\"machine-note\"><strong>" + EscapeHtml(first) + "</strong></p>",
         EscapeHtml(StringOf(Field(verdict, "reached"))), EscapeHtml(StringOf(Field(verdict, "runs"))),
         EscapeHtml(FormatThreshold(Field(verdict, "threshold"))),
+        on_epochs ? "epochs to target (the rule's basis)" : "TTA",
         EscapeHtml(FormatPercentInterval(Field(verdict, "cov"), Field(interval, "lower"), Field(interval, "upper"))));
     for (const json& reason : ArrayOf(Field(verdict, "reasons")))
       out += "<li>" + EscapeHtml(StringOf(reason)) + "</li>";

@@ -116,9 +116,15 @@ void AppendVerdicts(const json& model, std::string& out) {
   for (const json& verdict : verdicts) {
     out += fmt::format("**{}** — Result: **{}**\n\n", EscapeMarkdown(StringOf(Field(verdict, "entry"))),
                        EscapeMarkdown(StringOf(Field(verdict, "result"), "NOT STABLE")));
+    // When the machine, not the training, may explain the result, the card says so first (reports/machine_noise.h).
+    if (const std::string first = StringOf(Field(verdict, "first_line")); !first.empty()) {
+      out += "- **" + EscapeMarkdown(first) + "**\n";
+    }
     const json& interval = Field(verdict, "cov_interval");
-    out += fmt::format("- {}/{} runs reached the target {}; CoV of TTA {}\n", StringOf(Field(verdict, "reached")),
+    const bool on_epochs = StringOf(Field(verdict, "basis")) == "epochs";
+    out += fmt::format("- {}/{} runs reached the target {}; CoV of {} {}\n", StringOf(Field(verdict, "reached")),
                        StringOf(Field(verdict, "runs")), EscapeMarkdown(FormatThreshold(Field(verdict, "threshold"))),
+                       on_epochs ? "epochs to target (the rule's basis)" : "TTA",
                        EscapeMarkdown(FormatPercentInterval(Field(verdict, "cov"), Field(interval, "lower"),
                                                             Field(interval, "upper"))));
     for (const json& reason : ArrayOf(Field(verdict, "reasons"))) out += "- " + EscapeMarkdown(StringOf(reason)) + "\n";

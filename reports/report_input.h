@@ -59,6 +59,11 @@ struct RunInput {
   std::string error;  // why a failed run failed (exit status, signal, stderr tail)
   std::optional<RunUsage> usage;  // where it was measured (study runs), absent for imports
   std::optional<RunGpuUse> gpu;   // study runs recorded since GPU sampling exists
+  // What the machine did while it ran (evalsuite/study/contention_sampler.h: other_busy_cores, steal_fraction,
+  // load_average_1m {mean, max}, cpu_pressure_some, cores); null where not measured (imports, Slurm, older runs).
+  nlohmann::json contention = nullptr;
+  // The precision it trained in and why (evalsuite/entries/precision_choice.h); null for other than built-in runs.
+  nlohmann::json precision = nullptr;
 };
 
 struct EntryInput {

@@ -1,5 +1,6 @@
 // BuildStabilityReport: plain run data in, the canonical report model out (shape documented in report.h).
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <optional>
 
@@ -16,6 +17,7 @@
 #include "reports/hardware_section.h"
 #include "reports/json_access.h"
 #include "reports/json_number.h"
+#include "reports/machine_noise.h"
 #include "reports/report.h"
 #include "reports/report_sections.h"
 #include "reports/sensitivity_grid.h"
@@ -24,6 +26,7 @@
 #include "stats/stability.h"
 #include "reports/comparison_section.h"
 #include "reports/counted_runs.h"
+#include "stats/variation_decomposition.h"
 
 namespace evalsuite::reports {
 namespace {
@@ -57,7 +60,26 @@ json RunJson(const RunInput& run, const std::string& source, double threshold, s
           {"wall_seconds", JsonNumber(run.wall_seconds)},
           {"threads", run.threads},
           {"error", run.error.empty() ? json(nullptr) : json(run.error)},
+          {"contention", run.contention},
+          {"precision", run.precision},
           {"points", std::move(points)}};
+}
+
+// "precision: fp32 (5 runs): <the first run's reason>", or for mixed precisions each with its count; empty when no
+// run recorded a choice (imports, external entries).
+std::string PrecisionSentence(const std::vector<const RunInput*>& runs) {
+  std::map<std::string, std::pair<int, std::string>> by_precision;
+  for (const RunInput* run : runs) {
+    if (!run->precision.is_object()) continue;
+    auto& slot = by_precision[run->precision.value("precision", std::string("?"))];
+    if (slot.first++ == 0) slot.second = run->precision.value("reason", std::string());
+  }
+  std::string text;
+  for (const auto& [precision, counted] : by_precision) {
+    text += fmt::format("{}{} ({} run{}): {}", text.empty() ? "precision: " : "; ", precision, counted.first,
+                        counted.first == 1 ? "" : "s", counted.second);
+  }
+  return text;
 }
 
 json SensitivityJson(const EntryInput& entry, const std::vector<stats::RunCurve>& curves, std::size_t consecutive,
@@ -166,7 +188,11 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     }
     stats::StabilityStats at_target = StatsOnUserData(
         EntryField(entry.name), [&] { return stats::AnalyzeStability(curves, entry.threshold, 0.05, consecutive); });
-    stats::StabilityVerdict verdict = stats::JudgeStability(at_target, input.rule);
+    const std::optional<stats::StabilityStats> in_epochs = EpochStats(entry, consecutive);
+    // The basis the rule names: TTA (default) or epochs to target, which leaves the machine's speed out.
+    const bool on_epochs = input.rule.basis == stats::kBasisEpochs && in_epochs.has_value();
+    const stats::StabilityStats& judged = on_epochs ? *in_epochs : at_target;
+    stats::StabilityVerdict verdict = stats::JudgeStability(judged, input.rule);
     const json noise =
         ThresholdNoiseJson(entry, SensitivityThresholds(entry.threshold, entry.extra_thresholds), curves);
     if (const auto se = NumberOf(noise["standard_error"])) {
@@ -215,19 +241,47 @@ json BuildStabilityReport(const StabilityReportInput& input) {
       }
     }
 
+    // The machine's part (reports/machine_noise.h): what it did during the counted runs, where TTA's variation came
+    // from, and the card's first line when the machine was busy or time per epoch varied beyond the bound.
+    std::vector<const RunInput*> counted;
+    for (const RunInput& run : entry.runs) {
+      if (CountsInStatistics(run, entry.source)) counted.push_back(&run);
+    }
+    const json contention = ContentionSummaryJson(counted);
+    const stats::VariationDecomposition variation =
+        in_epochs ? stats::DecomposeVariation(at_target.tta, in_epochs->tta) : stats::VariationDecomposition{};
+    const std::string epochs_result =
+        in_epochs && verdict.result != "DID NOT RUN" ? stats::JudgeStability(*in_epochs, input.rule).result : "";
+    const std::string first_line = verdict.result == "DID NOT RUN"
+                                       ? std::string()
+                                       : MachineNoiseLine(contention, variation, epochs_result, input.rule.basis);
+    if (const std::string sentence = VariationSentence(variation); !sentence.empty()) verdict.reasons.push_back(sentence);
+    if (input.rule.basis == stats::kBasisEpochs && !on_epochs) {
+      verdict.reasons.push_back("[stability] basis = \"epochs\" asks for epochs to target, but not every run logged "
+                                "epochs: judged on TTA");
+    }
+    if (const std::string precision = PrecisionSentence(counted); !precision.empty()) {
+      verdict.reasons.push_back(precision);
+    }
+
     json verdict_json = VerdictJson(verdict);
     verdict_json["entry"] = entry.name;
     verdict_json["result"] = verdict.result;
-    verdict_json["runs"] = at_target.runs;
-    verdict_json["reached"] = at_target.reached;
+    verdict_json["basis"] = on_epochs ? stats::kBasisEpochs : stats::kBasisTime;
+    verdict_json["first_line"] = first_line.empty() ? json(nullptr) : json(first_line);
+    verdict_json["result_on_epochs"] = epochs_result.empty() ? json(nullptr) : json(epochs_result);
+    verdict_json["runs"] = judged.runs;
+    verdict_json["reached"] = judged.reached;
     verdict_json["threshold"] = JsonNumber(entry.threshold);
-    verdict_json["cov"] = JsonNumber(at_target.cov);
-    verdict_json["cov_interval"] = at_target.cov_interval ? IntervalJson(*at_target.cov_interval) : json(nullptr);
+    verdict_json["cov"] = JsonNumber(judged.cov);
+    verdict_json["cov_interval"] = judged.cov_interval ? IntervalJson(*judged.cov_interval) : json(nullptr);
     verdicts.push_back(std::move(verdict_json));
 
-    const std::optional<stats::StabilityStats> in_epochs = EpochStats(entry, consecutive);
-    table.push_back(TableRow(entry, at_target, in_epochs));
-    table.back()["progress_unit"] = ProgressUnit(entry);
+    json row = TableRow(entry, at_target, in_epochs);
+    row["progress_unit"] = ProgressUnit(entry);
+    row["time_per_epoch_cov"] = JsonNumber(variation.cov_time_per_epoch);
+    row["busy_runs"] = contention.is_object() ? contention["busy_runs"] : json(nullptr);
+    table.push_back(std::move(row));
 
     entries.push_back({{"name", entry.name},
                        {"description", entry.description},
@@ -241,6 +295,8 @@ json BuildStabilityReport(const StabilityReportInput& input) {
                        {"stats", StabilityStatsJson(at_target)},
                        {"epochs_to_target", in_epochs ? StabilityStatsJson(*in_epochs) : json(nullptr)},
                        {"threshold_noise", noise},
+                       {"variation", VariationJson(variation)},
+                       {"contention", contention},
                        {"expected_best", ExpectedBestJson(at_target)},
                        {"sensitivity", SensitivityJson(entry, curves, consecutive, noise)}});
   }

@@ -77,6 +77,20 @@ json VerdictJson(const stats::StabilityVerdict& verdict) {
           {"assurance", JsonNumber(verdict.assurance)}};
 }
 
+namespace {
+
+// The basis named first: which figure the criteria's CoV is of.
+std::string BasisSentence(const stats::StabilityRule& rule) {
+  if (rule.basis == stats::kBasisEpochs) {
+    return "Basis: epochs to target ([stability] basis = \"epochs\"): the CoV below is of epochs to target, which "
+           "leaves the machine's speed out; TTA's figures are shown beside it. ";
+  }
+  return "Basis: time (TTA, DAWNBench's definition; [stability] basis = \"epochs\" judges epochs to target "
+         "instead). ";
+}
+
+}  // namespace
+
 json RuleJson(const stats::StabilityRule& rule) {
   const std::string crossing =
       rule.consecutive_evaluations <= 1
@@ -98,9 +112,10 @@ json RuleJson(const stats::StabilityRule& rule) {
           {"min_reached", rule.min_reached},
           {"consecutive_evaluations", rule.consecutive_evaluations},
           {"assurance", JsonNumber(rule.assurance)},
+          {"basis", rule.basis},
           {"statement",
            fmt::format(
-               "{3} Each criterion is satisfied, NOT satisfied or can't tell. (1) CoV of TTA: satisfied when the upper "
+               "{6}{3} Each criterion is satisfied, NOT satisfied or can't tell. (1) CoV of TTA: satisfied when the upper "
                "bound of its 95% interval (Vangel's modified McKay interval, Vangel 1996) is at most {0:g}%, NOT "
                "satisfied when even the lower bound is above it, can't tell otherwise. (2) Hit rate: satisfied when "
                "at least {1:g}% of the runs reach the target, judged by the point estimate, not by its interval; NOT "
@@ -113,7 +128,7 @@ json RuleJson(const stats::StabilityRule& rule) {
                "probability if the true CoV is the measured one (the sample CoV's sampling distribution by McKay's "
                "chi-square approximation).",
                rule.max_cov_upper * 100, rule.min_hit_rate * 100, rule.min_reached, crossing, rule.assurance * 100,
-               all_runs_needed)}};
+               all_runs_needed, BasisSentence(rule))}};
 }
 
 }  // namespace evalsuite::reports

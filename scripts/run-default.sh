@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the embedded default (Fashion-MNIST), end to end, on two cores:
-#   1. set up (install missing Debian packages, build in Release);
+#   1. set up: install the missing Debian packages this job needs and build only its binaries, in Release
+#      (scripts/setup.sh --main; the tests' packages and targets are scripts/run-tests.sh's);
 #   2. a quick stability study (studies/quick.toml: 3 built-in entries x 5 seeds), keeping each run's model;
 #   3. a reference model trained with the standard recipe (baseline) for its full budget: the "pretrained" group;
 #   4. the Fashion-MNIST holdout split (never used in training or target checks) and shifted variants of it;
@@ -9,6 +10,7 @@
 #      end, so what counts is whether they lose more from validation to holdout than the reference does;
 #   6. the report: verdicts, Tables 2-3, charts, and the Table-4 comparison.
 # Usage: scripts/run-default.sh [--full] [--out DIR]   (--full: studies/full.toml, all data, 10 runs per entry)
+# At the end it prints each phase's wall time (install, build, study, reference, holdout, report).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +24,41 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-scripts/setup.sh
+# Each phase's wall time, printed at the end (and written to $out/phase_times.tsv), in milliseconds of bash
+# arithmetic (no bc on a bare Debian).
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+phase_names=()
+phase_ms=()
+phase_started=$(now_ms)
+end_phase() {
+  local now
+  now=$(now_ms)
+  phase_names+=("$1")
+  phase_ms+=($((now - phase_started)))
+  phase_started=$now
+}
+seconds() { printf '%d.%d' $(($1 / 1000)) $((($1 % 1000) / 100)); }
+print_phases() {
+  echo "== phase times (wall; $(nproc) cores; $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1);" \
+    "load average now $(cut -d' ' -f1-3 /proc/loadavg))"
+  local total=0 i
+  for i in "${!phase_names[@]}"; do
+    printf '  %-10s %8s s\n' "${phase_names[$i]}" "$(seconds "${phase_ms[$i]}")"
+    total=$((total + phase_ms[i]))
+  done
+  printf '  %-10s %8s s\n' total "$(seconds "$total")"
+  if [ -d "$out" ]; then
+    for i in "${!phase_names[@]}"; do printf '%s\t%s\n' "${phase_names[$i]}" "$(seconds "${phase_ms[$i]}")"; done \
+      > "$out/phase_times.tsv"
+  fi
+}
+trap print_phases EXIT
+
+# Install and build only what this job runs (scripts/run-tests.sh installs and builds the tests).
+scripts/setup.sh --main --no-build
+end_phase install
+scripts/setup.sh --main --no-install
+end_phase build
 evalsuite=build/evalsuite/evalsuite
 mkdir -p "$out"
 store="$out/evalsuite.db"
@@ -31,11 +67,21 @@ echo "== 1/5 stability study: $study"
 # `study run` continues the same study when it is already in the store: a rerun finishes what an
 # interrupted one left and repeats no finished run. The study files keep every run's model (keep_models).
 "$evalsuite" study run "$study" --store "$store" --out "$out/runs"
+end_phase study
 
-echo "== 2/5 reference model: baseline, full data, full budget (the 'pretrained' group)"
+# The reference trains the study's baseline recipe on the study's data for the study's whole epoch budget (the
+# runs stop counting at the target; the reference does not stop), so the two differ only in where they stopped.
+budget=$(sed -n 's/^epochs *= *\([0-9]*\).*/\1/p' "$study" | head -1)
+subset=$(sed -n 's/^train_subset *= *\([0-9]*\).*/\1/p' "$study" | head -1)
+reference_args=()
+[ -n "$budget" ] && reference_args+=(--epochs "$budget")
+[ -n "$subset" ] && reference_args+=(--train-subset "$subset")
+echo "== 2/5 reference model: baseline for its full budget${budget:+ ($budget epochs)} (the 'pretrained' group)"
 if [ ! -f "$out/reference/final.pt" ]; then
-  "$evalsuite" train baseline --seed 1 --log "$out/reference/log.jsonl" --model-dir "$out/reference"
+  "$evalsuite" train baseline --seed 1 "${reference_args[@]}" --log "$out/reference/log.jsonl" \
+    --model-dir "$out/reference"
 fi
+end_phase reference
 
 echo "== 3/5 holdout split and shifted variants"
 if [ ! -f "$out/holdout/manifest.json" ]; then
@@ -48,7 +94,9 @@ holdouts=(--holdout "$out/holdout")
 for variant in noise blur rotate contrast; do holdouts+=(--holdout "$out/holdout/$variant"); done
 "$evalsuite" holdout eval "${holdouts[@]}" --models-from-store "$store" --which at_target \
   --model "reference=$out/reference/final.pt:pretrained" --verdict-basis gap --json "$out/generalization.json"
+end_phase holdout
 
 echo "== 5/5 report"
 "$evalsuite" report "$store" --out "$out/report" --section "generalization=$out/generalization.json"
+end_phase report
 echo "report: $out/report/report.html (and report.md, report.json)"

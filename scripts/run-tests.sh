@@ -5,7 +5,7 @@
 # Exits non-zero when any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --tests
 ctest --test-dir build --output-on-failure -j "$(nproc)" "$@"
 
 echo "== sanitizer build (ASan + UBSan, no LibTorch): build-asan/"

@@ -50,6 +50,11 @@ struct StabilityStats {
 StabilityStats AnalyzeStability(const std::vector<RunCurve>& runs, double threshold, double alpha = 0.05,
                                 std::size_t consecutive = 1);
 
+// What a verdict judges: TTA in the run's time unit (DAWNBench's definition, the default), or epochs to target, which
+// leaves the machine's speed out (a busy or throttled machine changes time per epoch, not the epochs a seed needs).
+constexpr const char* kBasisTime = "time";
+constexpr const char* kBasisEpochs = "epochs";
+
 // The stated rule a report's verdict uses. Defaults: the CoV interval's upper bound at most 10% (the paper saw
 // at most 4.5% for plain entries, up to 12.2% with cyclic LR or progressive resizing), and at least 90% of
 // runs reaching the target, with at least 3 runs reaching it. The rule is asymmetric on purpose, and says so: the
@@ -63,6 +68,7 @@ struct StabilityRule {
   // TTA's crossing rule: the metric at or above the target for this many consecutive evaluations (1 = the first
   // crossing, DAWNBench's default).
   std::size_t consecutive_evaluations = 1;
+  std::string basis = kBasisTime;  // kBasisTime or kBasisEpochs: the statistics the verdict is judged on
   // "How many runs would tell" is the number that brings the CoV's upper bound within the limit with this
   // probability, if the true CoV is the measured one.
   double assurance = 0.80;

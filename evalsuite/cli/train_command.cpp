@@ -11,7 +11,10 @@
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/entries/builtin_entries.h"
+#include "evalsuite/entries/precision_choice.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
+#include "evalsuite/study/ceilings_record.h"
+#include "evalsuite/training/machine_ceilings.h"
 #include "evalsuite/training/trainer.h"
 
 namespace evalsuite::cli {
@@ -29,7 +32,19 @@ struct TrainArgs {
   std::string log;
   std::string data = datasets::kDefaultFashionMnistDir;
   std::string model_dir;
+  std::string precision = entries::kPrecisionAuto;
+  std::string precision_ceilings;  // an `evalsuite machine --json` file, "none", or empty: measure now
 };
+
+// The ceilings the precision choice reads: a file (a study writes its own for its runs), none, or a probe of a
+// second now. Only asked when the choice depends on them (auto, bf16 recipe).
+nlohmann::json PrecisionCeilings(const TrainArgs& args) {
+  if (args.precision_ceilings == "none") return nullptr;
+  if (!args.precision_ceilings.empty()) {
+    return study::ReadCeilingsFileOrNull(args.precision_ceilings);
+  }
+  return training::MeasurePrecisionProbes(args.threads);
+}
 
 void RunTrain(const TrainArgs& args) {
   const entries::BuiltinEntry& entry = entries::BuiltinEntryOrThrow(args.entry);
@@ -42,6 +57,12 @@ void RunTrain(const TrainArgs& args) {
   options.stop_at_target = args.stop_at_target;
   options.evals_per_epoch = args.evals_per_epoch;
   if (!args.model_dir.empty()) options.model_dir = args.model_dir;
+  const bool needs_ceilings = args.precision == entries::kPrecisionAuto && entry.recipe.precision == "bf16";
+  // Checks the option's value before anything is measured.
+  entries::ChoosePrecision(entry.recipe.precision, args.precision, nullptr, "--precision");
+  options.precision = entries::ChoosePrecision(entry.recipe.precision, args.precision,
+                                               needs_ceilings ? PrecisionCeilings(args) : nlohmann::json(nullptr),
+                                               "--precision");
   // Everything that can be checked cheaply is checked before the data is loaded and training starts.
   training::ValidateTrainOptions(entry, options);
   std::unique_ptr<runlog::JsonlRunLogWriter> log;
@@ -65,6 +86,7 @@ void RunTrain(const TrainArgs& args) {
 
   double best = 0;
   for (const auto& p : result.run.points) best = std::max(best, p.metric);
+  std::cout << fmt::format("precision {}: {}\n", result.precision.precision, result.precision.reason);
   std::cout << fmt::format("threads {}; seeds init {} data_order {} augmentation {}\n", result.threads,
                            result.seeds.init, result.seeds.data_order, result.seeds.augmentation);
   if (result.tta_seconds) {
@@ -114,6 +136,14 @@ void RegisterTrainCommand(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--model-dir", args->model_dir,
                       "Save at_target.pt and final.pt (TorchScript) and model.json in DIR");
+  command
+      ->add_option("--precision", args->precision,
+                   "auto: bf16 only where the measured ceilings show it faster than fp32 (else fp32); fp32 or bf16 "
+                   "force it")
+      ->capture_default_str();
+  command->add_option("--precision-ceilings", args->precision_ceilings,
+                      "An `evalsuite machine --json` file the auto choice reads (none: no ceilings, fp32); default: "
+                      "measure the convolution ceilings now (under a second)");
   command->callback([args] { RunTrain(*args); });
 }
 

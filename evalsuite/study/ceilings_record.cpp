@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/cpu_features.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
@@ -137,6 +138,24 @@ std::optional<json> ObtainCeilings(const StudyPlan& plan, const json& recorded_e
   record["machine"] = TheoreticalMachine(plan);
   record["where"] = "the CPU's theoretical peak (" + host + "), nothing measured";
   return record;
+}
+
+void WriteCeilingsForRuns(const json& record, const fs::path& file) {
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  WriteFileAtomically(file, (record.is_null() ? json::object() : record).dump(2) + "\n");
+}
+
+json ReadCeilingsFileOrNull(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw IoError(file.string(), "cannot read the machine ceilings file");
+  std::stringstream text;
+  text << in.rdbuf();
+  const json whole = ParseUserJson(text.str(), file.string());
+  if (whole.is_object() && (whole.contains("source") || whole.empty())) {
+    return HasMeasuredCeilings(json{{kCeilingsKey, whole}}) ? ReadCeilingsFile(file) : json(nullptr);
+  }
+  return ReadCeilingsFile(file);
 }
 
 std::string DescribeCeilings(const json& record) {

@@ -49,6 +49,16 @@ nlohmann::json MeasureCeilingsInChild(const std::filesystem::path& evalsuite_bin
 std::optional<nlohmann::json> ObtainCeilings(const StudyPlan& plan, const nlohmann::json& recorded_environment,
                                              const CeilingsProbe& probe);
 
+// The file a study leaves in its run folder for its built-in runs' precision choice (entries/precision_choice.h):
+// the ceilings record as stored, written before any run starts (local and Slurm alike), so that every run of the
+// study decides from the same measured figures.
+constexpr const char* kRunCeilingsFile = "machine_ceilings_for_runs.json";
+void WriteCeilingsForRuns(const nlohmann::json& record, const std::filesystem::path& file);
+// What `evalsuite train --precision-ceilings FILE` reads: a record WriteCeilingsForRuns wrote (null unless its
+// ceilings were measured or read from a file: a theoretical peak says nothing about what bf16 runs at) or an
+// `evalsuite machine --json` file. IoError/InputError as ReadCeilingsFile.
+nlohmann::json ReadCeilingsFileOrNull(const std::filesystem::path& file);
+
 // One line for the console: "machine ceilings: measured on host (2 threads): peak fp32 ... GFLOP/s, ...".
 std::string DescribeCeilings(const nlohmann::json& record);
 

@@ -29,17 +29,4 @@ std::vector<uint64_t> DeriveRunSeeds(uint64_t base_seed, const std::vector<RunKe
   return seeds;
 }
 
-std::vector<RunKey> InterleavedRunOrder(uint64_t base_seed, const std::vector<std::string>& entries,
-                                        int runs_per_entry) {
-  // A stream of its own, so the order does not correlate with the run seeds.
-  SplitMix64 rng(base_seed ^ 0x6f72646572ULL);
-  std::vector<RunKey> order;
-  for (int index = 0; index < runs_per_entry; ++index) {
-    std::vector<std::string> round = entries;
-    DeterministicShuffle(round.begin(), round.end(), rng);
-    for (auto& entry : round) order.push_back({std::move(entry), index});
-  }
-  return order;
-}
-
 }  // namespace evalsuite::study

@@ -1,7 +1,6 @@
 // Seeds are data (the plan's side; common/seeds.h derives a run's own streams from its seed): each run's seed
 // is derived from the study's base seed, the entry's name and the run index by SplitMix64, never from
-// std::random_device, and no two runs of a study share one. The run order is a deterministic shuffle with the
-// study seed, so the same plan always runs in the same order.
+// std::random_device, and no two runs of a study share one. The run order is run_order.h's.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +26,5 @@ struct RunKey {
 // One seed per (entry, index), in the order given, all distinct: a collision draws the next value of that
 // run's stream. The seed of a run depends only on (base_seed, entry, index) unless a collision happened.
 std::vector<uint64_t> DeriveRunSeeds(uint64_t base_seed, const std::vector<RunKey>& runs);
-
-// Runs per entry interleaved by index (all entries' run 0, then all run 1, ...) with the entries shuffled
-// afresh in each round, so that drift of the machine's speed spreads over all entries.
-std::vector<RunKey> InterleavedRunOrder(uint64_t base_seed, const std::vector<std::string>& entries,
-                                        int runs_per_entry);
 
 }  // namespace evalsuite::study

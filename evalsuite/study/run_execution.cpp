@@ -9,6 +9,7 @@
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/onednn_isa_cap.h"
+#include "evalsuite/study/ceilings_record.h"
 #include "evalsuite/study/command_template.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/log_formats.h"
@@ -138,6 +139,9 @@ ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const
       spec.argv.push_back("--train-subset");
       spec.argv.push_back(std::to_string(*entry.train_subset));
     }
+    // The study's own recorded ceilings decide bf16 or fp32 for every run alike (entries/precision_choice.h).
+    spec.argv.insert(spec.argv.end(), {"--precision", plan.precision, "--precision-ceilings",
+                                       (fs::path(plan.out_dir) / kRunCeilingsFile).string()});
     if (plan.stop_at_target) spec.argv.push_back("--stop-at-target");
     if (plan.evals_per_epoch != 1) {
       spec.argv.push_back("--evals-per-epoch");

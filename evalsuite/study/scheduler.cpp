@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/study/contention_sampler.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/gpu_sampler.h"
 #include "evalsuite/study/run_execution.h"
@@ -27,6 +28,7 @@ struct Running {
   std::vector<std::string> devices;  // its slot: taken from the free pools at start, given back at its end
   std::vector<int> cpus;
   std::unique_ptr<GpuSampler> gpu;  // its GPUs' memory and utilization while it runs
+  int key = 0;                      // its position in the pending list (the contention monitor's key)
 };
 
 // Free device ids and CPUs of the plan's slots (study_plan.h: devices, devices_per_run, cpus_per_run).
@@ -93,10 +95,13 @@ ChildSpec SlotSpec(ChildSpec spec, const Running& r) {
   return spec;
 }
 
-void RecordSlot(RunRecord& record, Running& r) {
+void RecordSlot(RunRecord& record, Running& r, ContentionMonitor& contention, const std::optional<ChildExit>& exit) {
   if (!r.devices.empty()) record.execution["devices"] = r.devices;
   if (!r.cpus.empty()) record.execution["cpus"] = r.cpus;
   if (r.gpu) record.execution["gpu"] = r.gpu->Finish();
+  std::optional<double> own_cpu;
+  if (exit && exit->usage) own_cpu = exit->usage->user_seconds + exit->usage->system_seconds;
+  record.execution["contention"] = contention.RunFinished(r.key, own_cpu);
 }
 
 RunningRunView View(const Running& r, double now) {
@@ -137,12 +142,13 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
   std::list<Running> running;
   std::size_t next = 0;
   double last_progress = config.now() - 3600;
+  ContentionMonitor contention;
   auto stopping = [&] { return (stop && stop->load()) || (config.answered && config.answered->load()); };
   // A child that ended: its record (with its slot and GPU figures) handed over, its slot given back.
   auto finish = [&](std::list<Running>::iterator it, const ChildExit& exit) {
     const ChildOutcome outcome{exit, it->timed_out, config.now() - it->started, OomKilledDuring(*it)};
     RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
-    RecordSlot(record, *it);
+    RecordSlot(record, *it, contention, exit);
     slots.GiveBack(*it);
     on_finished(record);
     progress.RunFinished(record, outcome.wall_seconds);
@@ -159,6 +165,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       std::filesystem::create_directories(p.run_dir, ec);
       if (ec) throw IoError(p.run_dir.string(), "cannot create the run's folder: " + ec.message());
       Running r;
+      r.key = static_cast<int>(next - 1);
       r.pending = &p;
       r.entry = entry;
       r.started = config.now();
@@ -171,10 +178,12 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       gpu.devices = RunGpuDevices(r.devices);
       r.gpu = std::make_unique<GpuSampler>(gpu);
       r.gpu->Poll();
+      contention.RunStarted(r.key, r.child->pid(), r.cpus);
       running.push_back(std::move(r));
       progress.RunStarted(View(running.back(), config.now()));
     }
 
+    contention.Poll();
     for (auto it = running.begin(); it != running.end();) {
       std::optional<ChildExit> exit = it->child->Poll();
       if (!exit) {
@@ -221,7 +230,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
     }
     RunRecord record = CollectInterruptedRun(plan, *r.entry, r.pending->run, r.pending->run_dir,
                                              "interrupted: the study was stopped before this run ended");
-    RecordSlot(record, r);
+    RecordSlot(record, r, contention, std::nullopt);
     on_interrupted(record);
   }
   return false;

@@ -20,6 +20,7 @@
 #include "evalsuite/study/comparison_plan_keys.h"
 #include "evalsuite/study/regex_log_keys.h"
 #include "evalsuite/study/plan_seeds.h"
+#include "evalsuite/study/run_order.h"
 
 namespace evalsuite::study {
 namespace {
@@ -32,7 +33,7 @@ const std::set<std::string> kStudyKeys = {
     "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
     "stability", "evals_per_epoch", "onednn_isa_cap", "executor", "slurm",
     "cost_per_hour", "devices", "devices_per_run", "cpus_per_run", "machine_ceilings", "gpu_sample_seconds",
-    "compare", "sequential"};
+    "compare", "sequential", "precision"};
 const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
                                           "metric", "threshold", "extra_thresholds", "epochs",          "train_subset",
                                           "validation_size"};
@@ -43,7 +44,7 @@ std::set<std::string> WithRegexLogKeys(std::set<std::string> keys) {
   return keys;
 }
 const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached",
-                                              "consecutive_evaluations"};
+                                              "consecutive_evaluations", "basis"};
 
 bool IsSafeName(const std::string& name) {
   if (name.empty() || name.size() > 100 || name[0] == '.' || name[0] == '-') return false;
@@ -178,6 +179,13 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
   if (const toml::node* n = root.get("threads")) threads = static_cast<int>(reader.Integer(*n, "threads", 1, 1024));
   if (const toml::node* n = root.get("keep_models")) plan.keep_models = reader.Bool(*n, "keep_models");
   if (const toml::node* n = root.get("stop_at_target")) plan.stop_at_target = reader.Bool(*n, "stop_at_target");
+  if (const toml::node* n = root.get("precision")) {
+    plan.precision = reader.String(*n, "precision");
+    if (plan.precision != "auto" && plan.precision != "fp32" && plan.precision != "bf16") {
+      reader.Fail(Reader::Line(*n), "precision",
+                  "must be \"auto\" (bf16 only where the measured ceilings show it faster), \"fp32\" or \"bf16\"");
+    }
+  }
   if (const toml::node* n = root.get("onednn_isa_cap")) plan.onednn_isa_cap = reader.Bool(*n, "onednn_isa_cap");
   if (overrides.onednn_isa_cap) plan.onednn_isa_cap = *overrides.onednn_isa_cap;
   if (const toml::node* n = root.get("evals_per_epoch")) {
@@ -199,6 +207,14 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
       plan.rule.min_hit_rate = reader.Number(*r, "stability.min_hit_rate");
       if (plan.rule.min_hit_rate < 0 || plan.rule.min_hit_rate > 1) {
         reader.Fail(Reader::Line(*r), "stability.min_hit_rate", "must be a fraction in [0, 1]");
+      }
+    }
+    if (const toml::node* r = rule.get("basis")) {
+      plan.rule.basis = reader.String(*r, "stability.basis");
+      if (plan.rule.basis != stats::kBasisTime && plan.rule.basis != stats::kBasisEpochs) {
+        reader.Fail(Reader::Line(*r), "stability.basis",
+                    "must be \"time\" (TTA, DAWNBench's definition) or \"epochs\" (epochs to target, which leaves "
+                    "the machine's speed out)");
       }
     }
     if (const toml::node* r = rule.get("min_reached")) {

@@ -22,6 +22,9 @@
 //   keep_models = false            # true: built-in runs save their model under run_dir/model
 //   stop_at_target = false         # true: runs stop at the target (faster; no data above it)
 //   evals_per_epoch = 1            # built-in entries: validation evaluations per epoch (finer TTA)
+//   precision = "auto"             # built-in entries whose recipe uses bf16: "auto" trains them in bf16 only where
+//                                  # the study's measured ceilings show bf16 faster than fp32 (entries/
+//                                  # precision_choice.h), else fp32; "fp32" or "bf16" force it for every built-in entry
 //   onednn_isa_cap = true          # runs inherit evalsuite's oneDNN ISA cap (common/onednn_isa_cap.h); false:
 //                                  # they get EVALSUITE_ONEDNN_ISA_CAP=off and no cap set by evalsuite
 //   timeout_seconds = 0            # per run, 0 = none; entries may set their own
@@ -41,6 +44,8 @@
 //   [sequential]                   # stop when the question is answered: min_runs, max_runs, alpha, question
 //   consecutive_evaluations = 1    # TTA's crossing: the metric at or above the target for k evaluations in a row
 //                                  # (1 = the first crossing, DAWNBench); k > 1 needs stop_at_target = false
+//   basis = "time"                 # what the verdict judges: "time" (TTA, DAWNBench) or "epochs" (epochs to target,
+//                                  # which leaves the machine's speed out)
 #pragma once
 
 #include <cstdint>
@@ -102,6 +107,7 @@ struct StudyPlan {
   bool keep_models = false;
   bool stop_at_target = false;
   int evals_per_epoch = 1;  // built-in entries; external ones get {evals_per_epoch} in their command
+  std::string precision = "auto";  // built-in entries: "auto", "fp32" or "bf16" (entries/precision_choice.h)
   bool onednn_isa_cap = true;  // children inherit the cap evalsuite decided; false: none of evalsuite's setting
   stats::StabilityRule rule;
   std::string executor = kLocalExecutor;  // where runs execute (slurm_options.h); not part of the fingerprint

@@ -51,6 +51,7 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"stop_at_target", plan.stop_at_target},
           {"evals_per_epoch", plan.evals_per_epoch},
           {"onednn_isa_cap", plan.onednn_isa_cap},
+          {"precision", plan.precision},
           {"executor", plan.executor},
           {"slurm", SlurmOptionsToJson(plan.slurm)},
           {"devices", plan.devices},
@@ -63,7 +64,8 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
            {{"max_cov_upper", plan.rule.max_cov_upper},
             {"min_hit_rate", plan.rule.min_hit_rate},
             {"min_reached", plan.rule.min_reached},
-            {"consecutive_evaluations", plan.rule.consecutive_evaluations}}},
+            {"consecutive_evaluations", plan.rule.consecutive_evaluations},
+            {"basis", plan.rule.basis}}},
           {"entries", entries},
           {"schedule", schedule}};
   plan_json.update(ComparisonKeysToJson(plan));
@@ -114,6 +116,9 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     // Absent from plans stored before the key existed: those evaluated once per epoch.
     plan.evals_per_epoch = json.contains("evals_per_epoch") ? integer(json, "evals_per_epoch") : 1;
     plan.onednn_isa_cap = json.contains("onednn_isa_cap") ? get(json, "onednn_isa_cap").get<bool>() : true;
+    // Absent from plans stored before the key existed: those trained each recipe's own precision ("auto" decides
+    // the same for fp32 recipes).
+    plan.precision = json.value("precision", std::string("auto"));
     // Absent from plans stored before executors existed: those ran locally.
     plan.executor = json.value("executor", std::string(kLocalExecutor));
     if (json.contains("slurm")) plan.slurm = SlurmOptionsFromJson(json["slurm"]);
@@ -133,6 +138,7 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     if (rule.contains("consecutive_evaluations")) {  // absent from plans stored before the key existed
       plan.rule.consecutive_evaluations = count(rule, "consecutive_evaluations");
     }
+    plan.rule.basis = rule.value("basis", std::string(stats::kBasisTime));
     for (const auto& j : get(json, "entries")) {
       PlannedEntry e;
       e.name = get(j, "name").get<std::string>();

@@ -5,6 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -80,6 +81,14 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
   outcome.name = plan.name;
   outcome.planned = static_cast<int>(plan.schedule.size());
   for (const PlannedEntry& e : plan.entries) store.UpsertEntry(info.id, ToEntryRecord(e));
+  // Every built-in run chooses its precision from the same recorded ceilings (entries/precision_choice.h).
+  const bool any_builtin = std::any_of(plan.entries.begin(), plan.entries.end(),
+                                       [](const PlannedEntry& e) { return e.builtin; });
+  if (any_builtin) {
+    const auto ceilings = info.environment.is_object() ? info.environment.find(kCeilingsKey) : info.environment.end();
+    WriteCeilingsForRuns(ceilings != info.environment.end() ? *ceilings : nlohmann::json(nullptr),
+                         fs::path(plan.out_dir) / kRunCeilingsFile);
+  }
   std::unique_ptr<ProgressReporter> silent;
   ProgressReporter* progress = options.progress;
   if (!progress) {
@@ -154,7 +163,10 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
     outcome.ceilings = ObtainCeilings(continued, info->environment, options.measure_ceilings);
     if (outcome.ceilings) environment[kCeilingsKey] = *outcome.ceilings;
     store->RecordInvocation(info->id, "study run", plan_json, environment);
-    if (outcome.ceilings) store->SetStudyEnvironmentKey(info->id, kCeilingsKey, *outcome.ceilings);
+    if (outcome.ceilings) {
+      store->SetStudyEnvironmentKey(info->id, kCeilingsKey, *outcome.ceilings);
+      info->environment[kCeilingsKey] = *outcome.ceilings;
+    }
     outcome.resumed = true;
     return Execute(*store, *info, continued, options, outcome);
   }
@@ -166,6 +178,7 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
   created.id = store->CreateStudy(plan.name, "study", plan_json, environment);
   created.name = plan.name;
   created.kind = "study";
+  created.environment = environment;
   return Execute(*store, created, plan, options, outcome);
 }
 
@@ -201,7 +214,10 @@ StudyOutcome ResumeStudy(const std::optional<std::string>& name, const StudyRunO
   outcome.ceilings = ObtainCeilings(plan, info->environment, options.measure_ceilings);
   if (outcome.ceilings) environment[kCeilingsKey] = *outcome.ceilings;
   store->RecordInvocation(info->id, "study resume", PlanToJson(plan), environment);
-  if (outcome.ceilings) store->SetStudyEnvironmentKey(info->id, kCeilingsKey, *outcome.ceilings);
+  if (outcome.ceilings) {
+    store->SetStudyEnvironmentKey(info->id, kCeilingsKey, *outcome.ceilings);
+    info->environment[kCeilingsKey] = *outcome.ceilings;
+  }
   outcome.resumed = true;
   return Execute(*store, *info, plan, options, outcome);
 }

@@ -28,6 +28,7 @@ stats::StabilityRule RuleFromPlan(const nlohmann::json& plan) {
   rule.min_hit_rate = it->value("min_hit_rate", rule.min_hit_rate);
   rule.min_reached = it->value("min_reached", rule.min_reached);
   rule.consecutive_evaluations = it->value("consecutive_evaluations", rule.consecutive_evaluations);
+  rule.basis = it->value("basis", rule.basis);
   return rule;
 }
 
@@ -101,6 +102,10 @@ reports::RunInput ToRunInput(const RunRecord& run) {
   }
   if (auto gpu = run.execution.find("gpu"); gpu != run.execution.end() && gpu->is_object()) {
     input.gpu = GpuUseOf(*gpu);
+  }
+  if (auto c = run.execution.find("contention"); c != run.execution.end() && c->is_object()) input.contention = *c;
+  if (auto p = run.log.header.find("precision_choice"); p != run.log.header.end() && p->is_object()) {
+    input.precision = *p;
   }
   if (run.log.status != runlog::RunStatus::kReached && run.log.status != runlog::RunStatus::kNotReached &&
       !run.stderr_tail.empty()) {

@@ -148,6 +148,26 @@ MachineCeilings MeasureMachineCeilings(const CeilingOptions& options) {
   return m;
 }
 
+nlohmann::json MeasurePrecisionProbes(int threads) {
+  PrepareOneDnnForThisMachine();
+  const CeilingOptions options = QuickCeilingOptions(threads);
+  MachineCeilings m;
+  m.cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  m.threads = threads > 0 ? threads : m.cores;
+  torch::set_num_threads(m.threads);
+  m.measured_at = UtcNowIso8601();
+  m.probes.push_back(ConvProbe(torch::kFloat32, "fp32", options));
+  try {
+    m.probes.push_back(ConvProbe(torch::kBFloat16, "bf16", options));
+  } catch (const c10::Error&) {  // no bf16 convolution in this build: the choice falls back to fp32
+  }
+  nlohmann::json probes = nlohmann::json::array();
+  for (const ProbeResult& p : m.probes) {
+    probes.push_back({{"name", p.name}, {"precision", p.precision}, {"shape", p.shape}, {"best", p.Best()}});
+  }
+  return {{"measured_at", m.measured_at}, {"threads", m.threads}, {"probes", probes}};
+}
+
 namespace {
 
 nlohmann::json TheoreticalWithNote(const MachineCeilings& m) {

@@ -63,6 +63,10 @@ struct MachineCeilings {
 CeilingOptions QuickCeilingOptions(int threads);
 
 MachineCeilings MeasureMachineCeilings(const CeilingOptions& options);
+// Only what the precision choice reads (entries/precision_choice.h), for `evalsuite train` without a study's
+// ceilings: the quick fp32 and bf16 convolution probes, under a second on two cores. {"probes": [...],
+// "measured_at", "threads"} in the shape of MachineCeilingsToJson.
+nlohmann::json MeasurePrecisionProbes(int threads);
 nlohmann::json MachineCeilingsToJson(const MachineCeilings& ceilings);
 
 }  // namespace evalsuite::training

@@ -223,13 +223,19 @@ json TrainingLibraryVersions() {
 
 TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data, const TrainOptions& options) {
   const Clock::time_point wall_start = Clock::now();
-  const entries::Recipe& recipe = entry.recipe;
+  TrainResult result;
+  result.precision = options.precision ? *options.precision
+                                       : entries::ChoosePrecision(entry.recipe.precision, entries::kPrecisionAuto,
+                                                                  nullptr);
+  // The recipe as it runs: its precision is the one chosen, so the header, the FLOP and byte counts and MFU all
+  // describe what ran.
+  entries::Recipe recipe = entry.recipe;
+  recipe.precision = result.precision.precision;
   const int epochs = options.epochs.value_or(entry.epoch_budget);
   const double target = options.target.value_or(entry.threshold);
   ValidateTrainOptions(entry, options);
   if (options.model_dir) CheckWritableFolder(*options.model_dir);
 
-  TrainResult result;
   result.target = target;
   result.seeds = DeriveRunSeeds(options.seed);
   const int threads =
@@ -257,6 +263,10 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
       {"description", entry.description},
       {"hyperparameters", hyperparameters},
       {"seeds", RunSeedsToJson(result.seeds)},
+      // "precision" is the word external logs declare too (runlog/declared_hardware.h); the choice and its reason
+      // beside it.
+      {"precision", result.precision.precision},
+      {"precision_choice", entries::PrecisionChoiceToJson(result.precision)},
       {"threads", result.threads},
       {"metric", entry.metric},
       {"threshold", target},

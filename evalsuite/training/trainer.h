@@ -14,6 +14,7 @@
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "evalsuite/entries/builtin_entries.h"
+#include "evalsuite/entries/precision_choice.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/runlog/run_log.h"
 
@@ -48,6 +49,9 @@ struct TrainOptions {
   std::optional<std::filesystem::path> model_dir;
   // Called after every evaluation (progress output).
   std::function<void(const runlog::EvalPoint&)> on_eval;
+  // The precision to train in, decided by the caller from the measured ceilings (entries/precision_choice.h) and
+  // recorded in the log header ("precision": "fp32" | "bf16", "precision_choice": {..., reason}). Unset: ChoosePrecision(recipe, "auto", no ceilings), i.e. fp32.
+  std::optional<entries::PrecisionChoice> precision;
   // Facts the caller adds to the log header (e.g. the data folder).
   nlohmann::json extra_header = nlohmann::json::object();
 };
@@ -60,6 +64,7 @@ struct TrainResult {
   double target = 0;
   int threads = 0;
   RunSeeds seeds;
+  entries::PrecisionChoice precision;  // what it trained in, and why
   // FLOPs and bytes per sample, achieved FLOP/s per phase, time and memory breakdowns (step_accounting.h); the
   // log's end record carries it as "hardware".
   nlohmann::json hardware = nlohmann::json::object();

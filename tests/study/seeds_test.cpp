@@ -1,5 +1,4 @@
-// Seeds: run seeds are distinct and reproducible, and the run order
-// interleaves entries, shuffled per round, the same way every time.
+// Seeds: run seeds are distinct and reproducible (the run order: run_order_test.cpp).
 #include "evalsuite/study/plan_seeds.h"
 
 #include <gtest/gtest.h>
@@ -27,25 +26,6 @@ TEST(SeedsTest, RunSeedsAreDistinctReproducibleAndDependOnTheStudySeed) {
   // A run's seed depends on its entry and index, not on which other runs are planned.
   std::vector<uint64_t> alone = DeriveRunSeeds(1, {{"entry-3", 17}});
   EXPECT_EQ(alone[0], seeds[3 * 250 + 17]);
-}
-
-TEST(SeedsTest, RunOrderInterleavesAndShufflesEachRound) {
-  std::vector<std::string> entries = {"a", "b", "c", "d", "e"};
-  std::vector<RunKey> order = InterleavedRunOrder(11, entries, 6);
-  ASSERT_EQ(order.size(), 30u);
-  std::set<std::vector<std::string>> distinct_rounds;
-  for (int round = 0; round < 6; ++round) {
-    std::vector<std::string> names;
-    for (int k = 0; k < 5; ++k) {
-      EXPECT_EQ(order[round * 5 + k].index, round);
-      names.push_back(order[round * 5 + k].entry);
-    }
-    EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), 5u);
-    distinct_rounds.insert(names);
-  }
-  EXPECT_GT(distinct_rounds.size(), 1u);  // not the same order every round
-  std::vector<RunKey> again = InterleavedRunOrder(11, entries, 6);
-  for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(again[i].entry, order[i].entry);
 }
 
 }  // namespace

@@ -371,3 +371,48 @@ TEST(StudyPlanTest, MachineCeilingsKeyDefaultsFlagAndFingerprint) {
 
 }  // namespace
 }  // namespace evalsuite::study
+
+namespace evalsuite::study {
+namespace {
+
+// Issue 26: the precision of built-in entries and the verdict's basis are plan keys, stored with the plan (and
+// fingerprinted: they change results); a bad value names the file, line and key.
+TEST(StudyPlanTest, PrecisionAndStabilityBasisKeys) {
+  StudyPlan plan = ParseStudyPlan("entries = [\"fast\"]\nprecision = \"fp32\"\n[stability]\nbasis = \"epochs\"\n",
+                                  "/studies/s.toml", {}, 2);
+  EXPECT_EQ(plan.precision, "fp32");
+  EXPECT_EQ(plan.rule.basis, "epochs");
+  const nlohmann::json stored = PlanToJson(plan);
+  EXPECT_EQ(stored["precision"], "fp32");
+  EXPECT_EQ(stored["stability"]["basis"], "epochs");
+  const StudyPlan back = PlanFromJson(stored);
+  EXPECT_EQ(back.precision, "fp32");
+  EXPECT_EQ(back.rule.basis, "epochs");
+  StudyPlan defaults = ParseStudyPlan("entries = [\"fast\"]\n", "/studies/s.toml", {}, 2);
+  EXPECT_EQ(defaults.precision, "auto");
+  EXPECT_EQ(defaults.rule.basis, "time");
+  EXPECT_NE(PlanFingerprint(defaults), PlanFingerprint(plan));
+  // Plans stored before the keys existed read as the defaults.
+  nlohmann::json old = PlanToJson(defaults);
+  old.erase("precision");
+  old["stability"].erase("basis");
+  EXPECT_EQ(PlanFromJson(old).precision, "auto");
+  EXPECT_EQ(PlanFromJson(old).rule.basis, "time");
+
+  try {
+    ParseStudyPlan("entries = [\"fast\"]\nprecision = \"fp16\"\n", "/studies/s.toml", {}, 2);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("s.toml:2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("precision"), std::string::npos) << e.what();
+  }
+  try {
+    ParseStudyPlan("entries = [\"fast\"]\n[stability]\nbasis = \"wall\"\n", "/studies/s.toml", {}, 2);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("stability.basis"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace evalsuite::study

@@ -65,6 +65,43 @@ TEST_F(TrainerTest, EveryEntryBeatsChanceAfterOneShortEpoch) {
   }
 }
 
+// The bf16 recipes also train one short epoch in bf16 (forced): the kernels the precision choice picks where the
+// ceilings favour bf16 work on this CPU, whatever it is.
+TEST_F(TrainerTest, Bf16EntriesTrainOneShortEpochInForcedBf16) {
+  for (const entries::BuiltinEntry& entry : entries::BuiltinEntries()) {
+    if (entry.recipe.precision != "bf16") continue;
+    TrainOptions options = Quick(std::max<size_t>(4096, 24 * static_cast<size_t>(entry.recipe.batch_size)), 1);
+    options.precision = entries::ChoosePrecision(entry.recipe.precision, "bf16", nullptr);
+    const TrainResult result = Train(entry, *data_, options);
+    ASSERT_EQ(result.run.status, runlog::RunStatus::kNotReached) << entry.name << ": " << result.run.error;
+    EXPECT_GT(result.run.points.back().metric, 0.2) << entry.name;
+    EXPECT_EQ(result.precision.precision, "bf16");
+    EXPECT_EQ(result.run.header.at("precision"), "bf16") << entry.name;  // the word declared_hardware.h reads
+    EXPECT_EQ(result.run.header.at("precision_choice").at("decided_by"), "forced") << entry.name;
+    EXPECT_EQ(result.run.header.at("hyperparameters").at("precision"), "bf16") << entry.name;
+  }
+}
+
+// The choice is recorded in the run header and obeyed: without ceilings `fast` trains in fp32 and says why; forced
+// fp32 is fp32.
+TEST_F(TrainerTest, PrecisionChoiceIsRecordedInTheHeaderAndObeyed) {
+  const entries::BuiltinEntry& fast = entries::BuiltinEntryOrThrow("fast");
+  const TrainResult unmeasured = Train(fast, *data_, Quick(2048, 1));
+  EXPECT_EQ(unmeasured.precision.precision, "fp32");
+  EXPECT_EQ(unmeasured.run.header.at("precision_choice").at("precision"), "fp32");
+  EXPECT_EQ(unmeasured.run.header.at("precision_choice").at("recipe"), "bf16");
+  EXPECT_EQ(unmeasured.run.header.at("precision_choice").at("decided_by"), "no ceilings");
+  EXPECT_EQ(unmeasured.run.header.at("hyperparameters").at("precision"), "fp32");
+  // Ceilings that say bf16 is 4x slower (a CPU without native bf16): fp32, with the figures in the reason.
+  TrainOptions options = Quick(2048, 1);
+  options.precision = entries::ChoosePrecision(
+      "bf16", "auto",
+      {{"probes", {{{"name", "conv_fp32"}, {"best", 117.5e9}}, {{"name", "conv_bf16"}, {"best", 28.4e9}}}}});
+  const TrainResult slow_bf16 = Train(fast, *data_, options);
+  EXPECT_EQ(slow_bf16.run.header.at("precision_choice").at("precision"), "fp32");
+  EXPECT_THAT(slow_bf16.run.header.at("precision_choice").at("reason").get<std::string>(), HasSubstr("28.4 GFLOP/s"));
+}
+
 TEST_F(TrainerTest, SameSeedAndThreadsGiveTheIdenticalCurve) {
   const entries::BuiltinEntry& entry = *entries::FindBuiltinEntry("baseline");
   const TrainResult a = Train(entry, *data_, Quick(2000, 2, 7));

@@ -1,0 +1,114 @@
+// `fast` against `baseline` on this machine, in one run: time to target and time per epoch of each, measured
+// alternately (baseline, fast, baseline, fast, ...) with the same seeds, threads and data, so that drift of the
+// machine falls on both alike. `fast` trains in the precision the measured ceilings choose for it
+// (entries/precision_choice.h); with --also-forced-bf16 it runs a third time in forced bf16, which shows what the
+// choice saved on CPUs without native bf16 (Cascade Lake: bf16 several times slower) and cost nothing where bf16 is
+// native (Zen 4's avx512_bf16, Sapphire Rapids' AMX). Prints medians and the ratios fast / baseline (< 1: fast is
+// faster).
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "datasets/fashion_mnist/fashion_mnist.h"
+#include "evalsuite/common/cpu_features.h"
+#include "evalsuite/entries/builtin_entries.h"
+#include "evalsuite/entries/precision_choice.h"
+#include "evalsuite/training/machine_ceilings.h"
+#include "evalsuite/training/trainer.h"
+
+namespace {
+
+using namespace evalsuite;
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+struct Measured {
+  std::vector<double> tta;             // runs that reached
+  std::vector<double> seconds_per_epoch;
+  int missed = 0;
+  std::string precision;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"fast vs baseline: time to target and time per epoch, side by side"};
+  int threads = 1;
+  size_t images = 20000;
+  int epochs = 4;
+  double target = 0.87;
+  int repeats = 3;
+  bool also_bf16 = false;
+  std::string data_dir = datasets::kDefaultFashionMnistDir;
+  app.add_option("--threads", threads, "Threads per run (a study's default on two cores is 1)")->capture_default_str();
+  app.add_option("--images", images, "Training images (the first N)")->capture_default_str();
+  app.add_option("--epochs", epochs, "Epoch budget of both")->capture_default_str();
+  app.add_option("--target", target, "Validation top-1 target")->capture_default_str();
+  app.add_option("--repeats", repeats, "Alternating runs of each (seeds 1..N)")->capture_default_str();
+  app.add_flag("--also-forced-bf16", also_bf16, "Also run fast in forced bf16");
+  app.add_option("--data", data_dir, "Fashion-MNIST folder")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  const datasets::FashionMnist data = datasets::LoadFashionMnist(data_dir);
+  const nlohmann::json ceilings = training::MeasurePrecisionProbes(threads);
+  std::cout << fmt::format("CPU: {} ({} threads per run); {} training images, {} epochs, target {}\n", ThisCpu().model,
+                           threads, images, epochs, target);
+  std::vector<std::pair<std::string, entries::PrecisionChoice>> variants;
+  const entries::BuiltinEntry& baseline = entries::BuiltinEntryOrThrow("baseline");
+  const entries::BuiltinEntry& fast = entries::BuiltinEntryOrThrow("fast");
+  variants.push_back({"baseline", entries::ChoosePrecision(baseline.recipe.precision, "auto", ceilings)});
+  variants.push_back({"fast", entries::ChoosePrecision(fast.recipe.precision, "auto", ceilings)});
+  if (also_bf16) variants.push_back({"fast (forced bf16)", entries::ChoosePrecision("bf16", "bf16", ceilings)});
+  std::cout << "fast's precision: " << variants[1].second.reason << "\n";
+
+  std::map<std::string, Measured> measured;
+  for (int repeat = 0; repeat < repeats; ++repeat) {
+    for (const auto& [name, precision] : variants) {
+      const entries::BuiltinEntry& entry = name == "baseline" ? baseline : fast;
+      training::TrainOptions options;
+      options.seed = static_cast<uint64_t>(repeat + 1);
+      options.threads = threads;
+      options.epochs = epochs;
+      options.target = target;
+      options.train_subset = images;
+      options.precision = precision;
+      const training::TrainResult r = training::Train(entry, data, options);
+      Measured& m = measured[name];
+      m.precision = r.precision.precision;
+      if (r.tta_seconds) m.tta.push_back(*r.tta_seconds); else ++m.missed;
+      m.seconds_per_epoch.push_back(r.run.train_seconds / std::max(1, r.epochs_run));
+      std::cout << fmt::format("  {:<20} seed {}: {} TTA {}  {:.2f} s/epoch\n", name, repeat + 1, m.precision,
+                               r.tta_seconds ? fmt::format("{:.1f} s", *r.tta_seconds) : std::string("not reached"),
+                               m.seconds_per_epoch.back())
+                << std::flush;
+    }
+  }
+  std::cout << "\nmedians (runs that reached the target):\n";
+  for (const auto& [name, precision] : variants) {
+    const Measured& m = measured[name];
+    std::cout << fmt::format("  {:<20} {:<4}  TTA {:7.1f} s ({} of {} reached)   {:6.2f} s/epoch\n", name, m.precision,
+                             Median(m.tta), m.tta.size(), m.tta.size() + m.missed, Median(m.seconds_per_epoch));
+  }
+  const Measured &b = measured["baseline"], &f = measured["fast"];
+  if (!b.tta.empty() && !f.tta.empty()) {
+    std::cout << fmt::format("ratio fast / baseline: TTA {:.2f}   time per epoch {:.2f}   (< 1: fast is faster)\n",
+                             Median(f.tta) / Median(b.tta), Median(f.seconds_per_epoch) / Median(b.seconds_per_epoch));
+  }
+  if (also_bf16) {
+    const Measured& forced = measured["fast (forced bf16)"];
+    std::cout << fmt::format("ratio fast forced-bf16 / fast as chosen: time per epoch {:.2f}\n",
+                             Median(forced.seconds_per_epoch) / Median(f.seconds_per_epoch));
+  }
+  return 0;
+}

@@ -1,0 +1,146 @@
+#include "reports/machine_noise.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "reports/json_number.h"
+#include "stats/stability.h"
+
+namespace evalsuite::reports {
+namespace {
+
+using nlohmann::json;
+
+std::optional<double> NumberIn(const json& object, const char* key) {
+  if (!object.is_object()) return std::nullopt;
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+struct MeanMax {
+  double sum = 0, max = 0;
+  std::size_t n = 0;
+  void Add(std::optional<double> v) {
+    if (!v) return;
+    sum += *v;
+    max = n == 0 ? *v : std::max(max, *v);
+    ++n;
+  }
+  json Json() const { return n == 0 ? json(nullptr) : json{{"mean", sum / static_cast<double>(n)}, {"max", max}}; }
+  double Mean() const { return n == 0 ? 0 : sum / static_cast<double>(n); }
+};
+
+std::string Percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
+
+}  // namespace
+
+bool RunWasBusy(const json& contention) {
+  const std::optional<double> other = NumberIn(contention, "other_busy_cores");
+  const std::optional<double> steal = NumberIn(contention, "steal_fraction");
+  return (other && *other >= kBusyOtherCores) || (steal && *steal >= kBusyStealFraction);
+}
+
+json ContentionSummaryJson(const std::vector<const RunInput*>& runs) {
+  MeanMax other, steal, load, pressure, cores;
+  std::size_t measured = 0, busy = 0;
+  for (const RunInput* run : runs) {
+    if (!run->contention.is_object()) continue;
+    ++measured;
+    busy += RunWasBusy(run->contention);
+    other.Add(NumberIn(run->contention, "other_busy_cores"));
+    steal.Add(NumberIn(run->contention, "steal_fraction"));
+    if (run->contention.contains("load_average_1m")) load.Add(NumberIn(run->contention["load_average_1m"], "mean"));
+    pressure.Add(NumberIn(run->contention, "cpu_pressure_some"));
+    cores.Add(NumberIn(run->contention, "cores"));
+  }
+  if (measured == 0) return nullptr;
+  return {{"runs_measured", measured},
+          {"busy_runs", busy},
+          {"other_busy_cores", other.Json()},
+          {"steal_fraction", steal.Json()},
+          {"load_average_1m", load.Json()},
+          {"cpu_pressure_some", pressure.Json()},
+          {"cores", cores.n > 0 ? json(cores.max) : json(nullptr)},
+          {"rule", fmt::format("a run was busy when other processes kept at least {:g} core(s) of its cores busy on "
+                               "average, or steal took at least {:g}% of their time",
+                               kBusyOtherCores, kBusyStealFraction * 100)}};
+}
+
+json VariationJson(const stats::VariationDecomposition& d) {
+  return {{"runs", d.runs},
+          {"cov_tta", JsonNumber(d.cov_tta)},
+          {"cov_epochs", JsonNumber(d.cov_epochs)},
+          {"cov_time_per_epoch", JsonNumber(d.cov_time_per_epoch)},
+          {"var_log_tta", JsonNumber(d.var_log_tta)},
+          {"var_log_epochs", JsonNumber(d.var_log_epochs)},
+          {"var_log_time_per_epoch", JsonNumber(d.var_log_time_per_epoch)},
+          {"covariance_term", JsonNumber(d.covariance_term)},
+          {"share_epochs", JsonNumber(d.share_epochs)},
+          {"share_time_per_epoch", JsonNumber(d.share_time_per_epoch)},
+          {"share_covariance", JsonNumber(d.share_covariance)},
+          {"max_time_per_epoch_cov", kMaxTimePerEpochCov},
+          {"decomposition",
+           "TTA = epochs to target x time per epoch (TTA / epochs to target), so var(ln TTA) = var(ln epochs) + "
+           "var(ln time per epoch) + 2 cov(ln epochs, ln time per epoch), sample (n - 1) moments over the runs that "
+           "reached"}};
+}
+
+std::string VariationSentence(const stats::VariationDecomposition& d) {
+  if (!d.cov_tta || !d.var_log_tta) return "";
+  std::string text = fmt::format(
+      "variation: CoV of TTA {} from epochs to target {} (the seed's) and time per epoch {} (the machine's); "
+      "var(ln TTA) {:.4g} = {:.4g} epochs + {:.4g} time per epoch + {:.4g} covariance",
+      Percent(*d.cov_tta), Percent(*d.cov_epochs), Percent(*d.cov_time_per_epoch), *d.var_log_tta, *d.var_log_epochs,
+      *d.var_log_time_per_epoch, *d.covariance_term);
+  if (d.share_epochs) {
+    text += fmt::format(" ({:.0f}% / {:.0f}% / {:.0f}%)", *d.share_epochs * 100, *d.share_time_per_epoch * 100,
+                        *d.share_covariance * 100);
+  }
+  return text;
+}
+
+std::string MachineNoiseLine(const json& summary, const stats::VariationDecomposition& d,
+                             const std::string& epochs_result, const std::string& basis) {
+  std::vector<std::string> parts;
+  if (summary.is_object() && summary.value("busy_runs", 0) > 0) {
+    std::vector<std::string> figures;
+    const json& steal = summary["steal_fraction"];
+    if (steal.is_object() && steal.value("mean", 0.0) > 0.001) figures.push_back("steal " + Percent(steal["mean"]));
+    const json& load = summary["load_average_1m"];
+    if (load.is_object()) {
+      figures.push_back(summary["cores"].is_number()
+                            ? fmt::format("load {:.1f} on {:g} cores", load["mean"].get<double>(),
+                                          summary["cores"].get<double>())
+                            : fmt::format("load {:.1f}", load["mean"].get<double>()));
+    }
+    const json& other = summary["other_busy_cores"];
+    if (other.is_object()) {
+      figures.push_back(fmt::format("other processes {:.2f} cores", other["mean"].get<double>()));
+    }
+    const json& pressure = summary["cpu_pressure_some"];
+    if (pressure.is_object()) figures.push_back("CPU pressure " + Percent(pressure["mean"]));
+    std::string joined;
+    for (const std::string& f : figures) joined += (joined.empty() ? "" : ", ") + f;
+    parts.push_back(fmt::format("the machine was busy during {} of {} runs ({})", summary["busy_runs"].dump(),
+                                summary["runs_measured"].dump(), joined));
+  }
+  const bool varied = d.cov_time_per_epoch && *d.cov_time_per_epoch > kMaxTimePerEpochCov;
+  if (varied) {
+    parts.push_back(fmt::format("time per epoch varied {} (CoV; above the {} a quiet machine keeps)",
+                                Percent(*d.cov_time_per_epoch), Percent(kMaxTimePerEpochCov)));
+  }
+  if (parts.empty()) return "";
+  if (basis == stats::kBasisEpochs) {
+    parts.push_back("the verdict is judged on epochs to target ([stability] basis = \"epochs\"), which leaves the "
+                    "machine out");
+  } else if (!epochs_result.empty()) {
+    parts.push_back("judged on epochs to target the entry is " + epochs_result);
+  }
+  std::string line;
+  for (const std::string& p : parts) line += (line.empty() ? "" : "; ") + p;
+  return line;
+}
+
+}  // namespace evalsuite::reports

@@ -1,0 +1,143 @@
+// Contention measured for every run: the /proc parsers on fixed text, a run with CPU hogs pinned to its core records
+// more other-process busy time than the same run without them, and a study stores the record with every run.
+#include "evalsuite/study/contention_sampler.h"
+
+#include <gtest/gtest.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "evalsuite/study/study_runner.h"
+#include "tests/study/fake_entries.h"
+#include "tests/support/test_support.h"
+
+namespace evalsuite::study {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+TEST(ContentionParseTest, PerCpuStatStealPressureAndProcessTicks) {
+  const auto cpus = ParsePerCpuStat(
+      "cpu  10 0 5 100 2 0 0 7 0 0\n"
+      "cpu0 4 1 2 50 1 1 1 3 9 0\n"
+      "cpu1 6 0 3 50 1 0 0 4 0 0\n"
+      "intr 12345\n");
+  ASSERT_EQ(cpus.size(), 2u);
+  // busy = user + nice + system + irq + softirq + steal; total adds idle + iowait (guest is inside user).
+  EXPECT_EQ(cpus.at(0).busy, 4u + 1 + 2 + 1 + 1 + 3);
+  EXPECT_EQ(cpus.at(0).steal, 3u);
+  EXPECT_EQ(cpus.at(0).total, 12u + 50 + 1);
+  EXPECT_EQ(cpus.at(1).busy, 13u);
+  EXPECT_TRUE(ParsePerCpuStat("cpu 1 2 3 4\n").empty());
+
+  EXPECT_EQ(ParsePressureSomeTotal("some avg10=1.50 avg60=0.80 avg300=0.20 total=123456\n"
+                                   "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"),
+            std::optional<uint64_t>(123456));
+  EXPECT_FALSE(ParsePressureSomeTotal(""));
+
+  // A command name with spaces and a parenthesis: fields are counted after the last ')'. utime 14, stime 15.
+  EXPECT_EQ(ParseProcessCpuTicks("42 (evil ) name) S 1 42 42 0 -1 4194560 100 0 0 0 250 30 0 0 20 0 1 0"),
+            std::optional<uint64_t>(280));
+  EXPECT_FALSE(ParseProcessCpuTicks("42 (x) S 1"));
+}
+
+int FirstAllowedCpu() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  sched_getaffinity(0, sizeof(set), &set);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) return cpu;
+  }
+  return 0;
+}
+
+// A child pinned to `cpu` that spins for `seconds` of wall time (or until killed when seconds <= 0).
+pid_t SpinOn(int cpu, double seconds) {
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  sched_setaffinity(0, sizeof(set), &set);
+  const Clock::time_point start = Clock::now();
+  volatile unsigned long sink = 0;
+  while (seconds <= 0 || std::chrono::duration<double>(Clock::now() - start).count() < seconds) {
+    for (int i = 0; i < 100000; ++i) sink = sink + static_cast<unsigned long>(i);
+  }
+  _exit(0);
+}
+
+// One "run" (a spinning child pinned to `cpu`) under the monitor, with `hogs` other spinners on the same CPU.
+nlohmann::json MeasureRun(int cpu, int hogs) {
+  std::vector<pid_t> hog_pids;
+  for (int i = 0; i < hogs; ++i) hog_pids.push_back(SpinOn(cpu, 0));
+  ContentionOptions options;
+  options.sample_seconds = 0.2;
+  ContentionMonitor monitor(options);
+  const pid_t run = SpinOn(cpu, 1.5);
+  monitor.RunStarted(7, run, {cpu});
+  int status = 0;
+  struct rusage usage {};
+  while (wait4(run, &status, WNOHANG, &usage) == 0) {
+    monitor.Poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const double own = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                     static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  nlohmann::json record = monitor.RunFinished(7, own);
+  for (pid_t pid : hog_pids) {
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+  }
+  return record;
+}
+
+TEST(ContentionMonitorTest, CpuHogsPinnedToTheRunsCoreShowAsOtherProcessesBusyTime) {
+  const int cpu = FirstAllowedCpu();
+  const nlohmann::json quiet = MeasureRun(cpu, 0);
+  const nlohmann::json hogged = MeasureRun(cpu, 2);
+  ASSERT_TRUE(quiet["other_busy_cores"].is_number()) << quiet.dump();
+  ASSERT_TRUE(hogged["other_busy_cores"].is_number()) << hogged.dump();
+  EXPECT_EQ(hogged["cpus"], nlohmann::json::array({cpu}));
+  EXPECT_EQ(hogged["cores"], 1);
+  // Two hogs on the run's one core take about two thirds of it whatever else the machine does.
+  EXPECT_GT(hogged["other_busy_cores"].get<double>(), 0.5) << hogged.dump();
+  EXPECT_GT(hogged["other_busy_cores"].get<double>(), quiet["other_busy_cores"].get<double>())
+      << "quiet " << quiet.dump() << "\nhogged " << hogged.dump();
+  EXPECT_LT(hogged["own_busy_cores"].get<double>(), 0.6) << hogged.dump();
+  EXPECT_TRUE(hogged["steal_fraction"].is_number());
+  EXPECT_TRUE(hogged["load_average_1m"].is_object());
+}
+
+TEST(ContentionMonitorTest, EveryStudyRunStoresItsContentionRecord) {
+  evalsuite::testing::TempDir dir;
+  StudyPlan plan = testing::FakeStudyPlan(dir, R"(
+name = "contention"
+runs = 2
+jobs = 2
+threshold = 0.85
+entries = [ { name = "ok", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok" } ]
+)");
+  StudyRunOptions options;
+  options.store_file = dir / "store.db";
+  options.scheduler.poll_seconds = 0.01;
+  RunStudy(plan, options);
+  auto store = RunStore::Open(options.store_file, false);
+  const std::vector<RunRecord> runs = store->LoadRuns(store->FindStudy("contention")->id);
+  ASSERT_EQ(runs.size(), 2u);
+  for (const RunRecord& run : runs) {
+    const nlohmann::json c = run.execution.value("contention", nlohmann::json());
+    ASSERT_TRUE(c.is_object()) << run.execution.dump();
+    EXPECT_TRUE(c["other_busy_cores"].is_number()) << c.dump();
+    EXPECT_TRUE(c["steal_fraction"].is_number()) << c.dump();
+    EXPECT_EQ(c["cpus"].size(), static_cast<std::size_t>(UsableCores())) << c.dump();  // unpinned: every CPU
+  }
+}
+
+}  // namespace
+}  // namespace evalsuite::study
