@@ -106,11 +106,13 @@ TEST(NewcomerCliTest, WrongFormatIsAnErrorAndNothingIsStored) {
 // line is a run that did not succeed, as the official summarizer counts it.
 TEST(NewcomerCliTest, AnEmptyResultFileInASubmissionStillCountsAsARun) {
   TempDir dir;
-  const fs::path bench = dir / "ORG" / "results" / "sys" / "resnet";
+  // The round in the path gives the ruleset (2.0.0: resnet, 5 result files); without it the import refuses to guess.
+  const fs::path bench = dir / "training_results_v2.0" / "ORG" / "results" / "sys" / "resnet";
   fs::create_directories(bench);
   WriteFile(bench / "result_0.txt", "docker: image not found\n");
   WriteFile(bench / "result_1.txt", "docker: image not found\n");
-  auto r = RunEvalsuite({"import", (dir / "ORG").string(), "--no-store", "--json", (dir / "o.json").string()});
+  auto r = RunEvalsuite({"import", (dir / "training_results_v2.0" / "ORG").string(), "--no-store", "--json",
+                         (dir / "o.json").string()});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   const nlohmann::json json = nlohmann::json::parse(ReadFile(dir / "o.json"));
   ASSERT_EQ(json["groups"].size(), 1u);
