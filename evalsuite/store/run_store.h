@@ -108,6 +108,8 @@ class RunStore {
   virtual void UpsertEntry(int64_t study_id, const EntryRecord& entry) = 0;
   // Commits the run and all its points in one transaction; returns the run's id.
   virtual int64_t InsertRun(int64_t study_id, const RunRecord& run) = 0;
+  // The study's attempts recorded with run_dir `from` now name `to` (their folder was moved there).
+  virtual void MoveRunDir(int64_t study_id, const std::string& from, const std::string& to) = 0;
 
   virtual std::vector<StudyInfo> ListStudies() = 0;
   virtual std::optional<StudyInfo> FindStudy(const std::string& name_or_id) = 0;

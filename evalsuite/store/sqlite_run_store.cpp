@@ -91,6 +91,11 @@ class SqliteRunStore : public RunStore {
     transaction.Commit();
   }
 
+  void MoveRunDir(int64_t study_id, const std::string& from, const std::string& to) override {
+    SqliteStatement update(db_, "UPDATE runs SET run_dir = ? WHERE study_id = ? AND run_dir = ?");
+    update.Bind(1, to).Bind(2, study_id).Bind(3, from).Run();
+  }
+
   void UpsertEntry(int64_t study_id, const EntryRecord& entry) override {
     SqliteStatement upsert(db_, R"sql(
       INSERT INTO entries (study_id, name, description, source, metric, time_unit, threshold, extra_thresholds,

@@ -17,28 +17,20 @@ class LocalExecutor : public Executor {
   LocalExecutor(const StudyPlan& plan, const StudyRunOptions& options) : plan_(plan), options_(options) {}
 
   bool Run(RunRecorder& recorder, ProgressReporter& progress, StudyOutcome& outcome) override {
-    // An attempt folder the store does not know is a run a killed study left behind: a run whose log is complete
-    // (it has its end record: the study died between the run's end and its commit) is ingested as the finished
-    // run it is, not run again; any other is kept as an interrupted attempt.
+    // A run folder the store does not know is a try a killed study left behind: one whose log is complete (it has
+    // its end record: the study died between the run's end and its commit) is ingested as the finished run it is,
+    // not run again; any other is kept as an interrupted attempt. A run still not done starts again in its own
+    // folder, the earlier try moved aside (RunRecorder::ResumeRun).
     std::vector<PendingRun> pending;
     for (const PlannedRun& run : plan_.schedule) {
       if (recorder.IsDone(run)) continue;
       const PlannedEntry& entry = *plan_.FindEntry(run.entry);
-      int attempt = 0;
-      bool done = false;
-      for (;; ++attempt) {
-        fs::path dir = RunDirFor(plan_, run.entry, run.index, attempt);
-        std::error_code ec;
-        if (!fs::exists(dir, ec)) break;
-        if (recorder.IsRecorded(dir)) continue;
+      const bool done = recorder.ResumeRun(run, [&](const fs::path& dir) {
         std::optional<RunRecord> left = CollectCompletedOrphan(plan_, entry, run, dir);
-        if (!left) {
-          left = CollectInterruptedRun(plan_, entry, run, dir, "interrupted: the study process ended before this run did");
-        }
-        done = recorder.RecordLeftover(*left) || done;
-      }
-      if (done) continue;
-      pending.push_back({run, RunDirFor(plan_, run.entry, run.index, attempt)});
+        if (left) return *left;
+        return CollectInterruptedRun(plan_, entry, run, dir, "interrupted: the study process ended before this run did");
+      });
+      if (!done) pending.push_back({run, RunDirFor(plan_, run.entry, run.index)});
     }
     // A sequential study whose question is answered (before, or by what was found on resume) starts no run.
     if (options_.scheduler.answered && options_.scheduler.answered->load()) pending.clear();

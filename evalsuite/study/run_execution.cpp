@@ -91,12 +91,25 @@ fs::path RunLogPath(const PlannedEntry& entry, const fs::path& run_dir) {
   return run_dir / (format && format->source == LogSource::kStdout ? kRunStdoutFile : kRunLogFile);
 }
 
-fs::path RunDirFor(const StudyPlan& plan, const std::string& entry, int index, int attempt) {
+fs::path RunDirFor(const StudyPlan& plan, const std::string& entry, int index) {
   char name[64];
   std::snprintf(name, sizeof(name), "run-%03d", index);
-  std::string folder = name;
-  if (attempt > 0) folder += ".attempt-" + std::to_string(attempt);
-  return fs::path(plan.out_dir) / entry / folder;
+  return fs::path(plan.out_dir) / entry / name;
+}
+
+fs::path AsideDirFor(const fs::path& run_dir, int k) { return run_dir.string() + ".attempt-" + std::to_string(k); }
+
+fs::path MoveAttemptAside(const fs::path& run_dir, const std::function<bool(const fs::path&)>& taken) {
+  std::error_code ec;
+  for (int k = 1;; ++k) {
+    const fs::path aside = AsideDirFor(run_dir, k);
+    if (fs::exists(aside, ec) || (taken && taken(aside))) continue;
+    fs::rename(run_dir, aside, ec);
+    if (ec) {
+      throw IoError(run_dir.string(), "cannot move an earlier try aside to " + aside.string() + ": " + ec.message());
+    }
+    return aside;
+  }
 }
 
 ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,

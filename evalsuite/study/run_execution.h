@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "evalsuite/study/child_process.h"
@@ -21,8 +22,17 @@ constexpr const char* kRunStderrFile = "stderr.txt";
 // from the command's output (log_format = "regex").
 std::filesystem::path RunLogPath(const PlannedEntry& entry, const std::filesystem::path& run_dir);
 
-// The folder of attempt `attempt` (0-based) of a run: out_dir/<entry>/run-003, then run-003.attempt-1, ...
-std::filesystem::path RunDirFor(const StudyPlan& plan, const std::string& entry, int index, int attempt);
+// Where a run's attempts live, one rule for every executor (local processes, a Slurm array): the run's latest
+// attempt, the finished one once the run is done, is in out_dir/<entry>/run-003, where a user looks first; before
+// the run starts again, an earlier try that was cut short or failed is moved aside to run-003.attempt-1, then
+// run-003.attempt-2, ... (oldest first), and the store's record of it follows (RunRecorder::MoveAside).
+std::filesystem::path RunDirFor(const StudyPlan& plan, const std::string& entry, int index);
+// The k-th (k >= 1) earlier try of the run in `run_dir`: <run_dir>.attempt-<k>.
+std::filesystem::path AsideDirFor(const std::filesystem::path& run_dir, int k);
+// Moves the try in `run_dir` aside to the first <run_dir>.attempt-<k> that neither exists nor is `taken` (a folder
+// a record still names); returns where it went. IoError naming the folder when it cannot.
+std::filesystem::path MoveAttemptAside(const std::filesystem::path& run_dir,
+                                       const std::function<bool(const std::filesystem::path&)>& taken = {});
 
 // The child process of a run; `evalsuite_binary` runs built-in entries (`evalsuite train`).
 ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,

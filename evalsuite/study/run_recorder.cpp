@@ -1,5 +1,6 @@
 #include "evalsuite/study/run_recorder.h"
 
+#include "evalsuite/study/run_execution.h"
 #include "evalsuite/study/study_runner.h"
 
 namespace evalsuite::study {
@@ -16,7 +17,7 @@ RunRecorder::RunRecorder(RunStore& store, int64_t study_id, const StudyPlan& pla
   for (const RunRecord& r : stored) {
     // A run that did not run (died before its first evaluation) is run again, under a new attempt.
     if (store::IsDoneRun(r)) done_.insert({r.entry, r.run_index});
-    if (!r.run_dir.empty()) recorded_dirs_.insert(Normal(r.run_dir));
+    if (!r.run_dir.empty()) recorded_dirs_[Normal(r.run_dir)] = r.run_dir;
   }
   outcome_.finished_before = CountFinishedPlannedRuns(plan, stored);
 }
@@ -29,7 +30,7 @@ int RunRecorder::DonePlannedRuns() const {
 
 void RunRecorder::Insert(const RunRecord& record) {
   store_.InsertRun(study_id_, record);
-  if (!record.run_dir.empty()) recorded_dirs_.insert(Normal(record.run_dir));
+  if (!record.run_dir.empty()) recorded_dirs_[Normal(record.run_dir)] = record.run_dir;
   if (store::IsDoneRun(record)) done_.insert({record.entry, record.run_index});
 }
 
@@ -54,6 +55,43 @@ bool RunRecorder::RecordLeftover(const RunRecord& record) {
   ++outcome_.ingested_on_resume;
   if (after_finished_) after_finished_();
   return store::IsDoneRun(record);
+}
+
+bool RunRecorder::RecordAsideTries(const std::filesystem::path& run_dir, const Conclude& conclude) {
+  bool done = false;
+  std::error_code ec;
+  // Names the store records but whose folder is gone are skipped, not taken as the end of the tries.
+  for (int k = 1;; ++k) {
+    const std::filesystem::path aside = AsideDirFor(run_dir, k);
+    const bool exists = std::filesystem::exists(aside, ec);
+    if (!exists && !IsRecorded(aside)) break;
+    if (exists && !IsRecorded(aside)) done = RecordLeftover(conclude(aside)) || done;
+  }
+  return done;
+}
+
+bool RunRecorder::ResumeRun(const PlannedRun& run, const Conclude& conclude) {
+  const std::filesystem::path run_dir = RunDirFor(plan_, run.entry, run.index);
+  bool done = RecordAsideTries(run_dir, conclude);
+  std::error_code ec;
+  if (!std::filesystem::exists(run_dir, ec)) return done;
+  if (!IsRecorded(run_dir)) done = RecordLeftover(conclude(run_dir)) || done;
+  if (!done) MoveAside(run_dir);
+  return done;
+}
+
+std::filesystem::path RunRecorder::MoveAside(const std::filesystem::path& run_dir) {
+  const std::filesystem::path aside =
+      MoveAttemptAside(run_dir, [this](const std::filesystem::path& dir) { return IsRecorded(dir); });
+  auto it = recorded_dirs_.find(Normal(run_dir));
+  if (it != recorded_dirs_.end()) {
+    // The folder moves first: a kill between the two (a file system and a database cannot change together) leaves
+    // the try aside unrecorded, and the next resume records it again rather than losing it.
+    store_.MoveRunDir(study_id_, it->second, aside.string());
+    recorded_dirs_.erase(it);
+    recorded_dirs_[Normal(aside)] = aside.string();
+  }
+  return aside;
 }
 
 }  // namespace evalsuite::study

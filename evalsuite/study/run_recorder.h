@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -32,6 +33,19 @@ class RunRecorder {
   // An attempt folder found on resume that the store did not have; returns whether the run is now done.
   bool RecordLeftover(const RunRecord& record);
 
+  // Resume of a planned run that is not done, the same for every executor (run_execution.h's folder rule): records
+  // each of the run's folders the store does not know, as `conclude(dir)` reads it, first the tries moved
+  // aside (<run_dir>.attempt-<k>), then run_dir itself; when the run is still not done, the try in run_dir (recorded
+  // now or before) is moved aside, so that the run starts again in run_dir. Returns whether the run is done.
+  using Conclude = std::function<RunRecord(const std::filesystem::path& dir)>;
+  bool ResumeRun(const PlannedRun& run, const Conclude& conclude);
+  // Records the tries moved aside from `run_dir` that the store does not know (a requeued Slurm task moves its own
+  // cut try aside); returns whether one of them made the run done.
+  bool RecordAsideTries(const std::filesystem::path& run_dir, const Conclude& conclude);
+  // Moves the try in `run_dir` aside (MoveAttemptAside) and re-points the store's records of it there, so nothing
+  // recorded loses its files; returns where it went.
+  std::filesystem::path MoveAside(const std::filesystem::path& run_dir);
+
   // The planned run has a done attempt (store::IsDoneRun) in the store.
   bool IsDone(const PlannedRun& run) const { return done_.count({run.entry, run.index}) > 0; }
   // Planned runs that are done.
@@ -50,7 +64,7 @@ class RunRecorder {
   std::function<void()> before_commit_;
   std::function<void()> after_finished_;
   std::set<std::pair<std::string, int>> done_;
-  std::set<std::string> recorded_dirs_;
+  std::map<std::string, std::string> recorded_dirs_;  // run_dir normalized -> as the store holds it
 };
 
 }  // namespace evalsuite::study

@@ -104,23 +104,19 @@ class Coordinator {
     for (const PlannedRun& run : plan_.schedule) {
       if (recorder_.IsDone(run)) continue;
       const PlannedEntry& entry = *plan_.FindEntry(run.entry);
-      bool done = false, watching = false;
-      int attempt = 0;
-      for (;; ++attempt) {
-        const fs::path dir = RunDirFor(plan_, run.entry, run.index, attempt);
-        auto own = owner.find(Normal(dir));
-        if (own != owner.end() && live.count(ArrayTaskName(own->second.job_id, own->second.task))) {
-          watched_.push_back({run, &entry, dir, own->second, false, now_()});
-          watching = true;
-          break;
-        }
-        if (!Exists(dir)) break;
-        if (recorder_.IsRecorded(dir)) continue;
-        std::optional<TaskRef> task;
-        if (own != owner.end()) task = own->second;
-        done = recorder_.RecordLeftover(ConcludeEnded(entry, run, dir, task)) || done;
+      const fs::path dir = RunDirFor(plan_, run.entry, run.index);
+      auto own = owner.find(Normal(dir));
+      if (own != owner.end() && live.count(ArrayTaskName(own->second.job_id, own->second.task))) {
+        watched_.push_back({run, &entry, dir, own->second, false, now_()});
+        continue;
       }
-      if (!done && !watching) missing.push_back({run, RunDirFor(plan_, run.entry, run.index, attempt)});
+      const bool done = recorder_.ResumeRun(run, [&](const fs::path& folder) {
+        std::optional<TaskRef> task;
+        auto it = owner.find(Normal(folder));
+        if (it != owner.end()) task = it->second;
+        return ConcludeEnded(entry, run, folder, task);
+      });
+      if (!done) missing.push_back({run, dir});
     }
 
     progress_.StudyStarted(plan_.name, static_cast<int>(plan_.schedule.size()),
@@ -176,33 +172,24 @@ class Coordinator {
     }
   }
 
-  // The folder of the run's next attempt: the first that neither exists nor is recorded.
-  fs::path NextRunDir(const PlannedRun& run) const {
-    for (int attempt = 0;; ++attempt) {
-      fs::path dir = RunDirFor(plan_, run.entry, run.index, attempt);
-      if (!Exists(dir) && !recorder_.IsRecorded(dir)) return dir;
-    }
-  }
-
   // Records the earlier tries a requeued task moved aside, as incomplete attempts (never counted as runs).
   void RecordRequeuedTries(const PlannedEntry& entry, const PlannedRun& run, const fs::path& run_dir) {
-    for (int n = 1;; ++n) {
-      fs::path aside = run_dir.string() + ".requeued-" + std::to_string(n);
-      if (!Exists(aside)) break;
-      if (recorder_.IsRecorded(aside)) continue;
-      RunRecord record = CollectInterruptedRun(plan_, entry, run, aside,
-                                               "requeued by Slurm: this try was cut short and the task started again");
-      record.execution = {{"executor", kSlurmExecutor}, {"slurm", SlurmFacts(aside)}};
-      recorder_.Record(record);
-    }
+    recorder_.RecordAsideTries(run_dir,
+                               [&](const fs::path& aside) { return ConcludeEnded(entry, run, aside, std::nullopt); });
   }
 
   // A run folder no live task is writing to and the store does not know.
   RunRecord ConcludeEnded(const PlannedEntry& entry, const PlannedRun& run, const fs::path& dir,
                           const std::optional<TaskRef>& task) {
-    RecordRequeuedTries(entry, run, dir);
     if (Exists(dir / kTaskEndFile)) return ConcludeTaskWithEnd(plan_, entry, run, dir);
     if (task) return ConcludeTaskWithoutEnd(plan_, entry, run, dir, client_.FinalState(task->job_id, task->task));
+    if (Exists(dir / kTaskStartFile)) {
+      // A try a requeued task moved aside (slurm_task.h) before it started the run again.
+      RunRecord record = CollectInterruptedRun(plan_, entry, run, dir,
+                                               "requeued by Slurm: this try was cut short and the task started again");
+      record.execution = {{"executor", kSlurmExecutor}, {"slurm", SlurmFacts(dir)}};
+      return record;
+    }
     // A folder of a local run of this study (it ran with executor = "local" before).
     if (std::optional<RunRecord> complete = CollectCompletedOrphan(plan_, entry, run, dir)) return *complete;
     return CollectInterruptedRun(plan_, entry, run, dir, "interrupted: the study process ended before this run did");
@@ -264,7 +251,9 @@ class Coordinator {
           // Cancelled, preempted, its node lost, never started: submitted once more by this invocation (a second
           // loss waits for `study resume`, so a task that cannot start does not loop).
           if (again && resubmitted_.insert({it->run.entry, it->run.index}).second) {
-            resubmit.push_back({it->run, NextRunDir(it->run)});
+            // The run starts again in its own folder; the cut try, recorded above, moves aside.
+            if (Exists(it->run_dir)) recorder_.MoveAside(it->run_dir);
+            resubmit.push_back({it->run, it->run_dir});
           }
           it = watched_.erase(it);
           continue;

@@ -158,13 +158,8 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
   }
   if (fs::exists(run_dir, ec)) {
     // An earlier try of this task (killed, then requeued by Slurm) left its folder: keep it aside, start afresh.
-    for (int n = 1;; ++n) {
-      fs::path aside = run_dir.string() + ".requeued-" + std::to_string(n);
-      if (fs::exists(aside, ec)) continue;
-      fs::rename(run_dir, aside, ec);
-      if (ec) throw IoError(run_dir.string(), "cannot move an earlier try aside: " + ec.message());
-      break;
-    }
+    // (The store is the coordinator's: it records the try from where it now lies.)
+    MoveAttemptAside(run_dir);
   }
   fs::create_directories(run_dir, ec);
   if (ec) throw IoError(run_dir.string(), "cannot create the run's folder: " + ec.message());

@@ -46,7 +46,8 @@ nlohmann::json SlurmTaskFacts();
 // Runs array task `task_id` of `manifest_file`; returns the task's exit code (0 once the end record is written,
 // whatever the run did: the run's outcome is in the end record, Slurm's state says whether the task machinery
 // worked). A task already ended (a requeue after its end record) does nothing; a folder a killed earlier try of
-// this task left behind is moved aside to <run_dir>.requeued-<n> and the run starts afresh.
+// this task left behind is moved aside to <run_dir>.attempt-<k> (run_execution.h's one rule) and the run starts
+// afresh.
 int RunSlurmTask(const std::filesystem::path& manifest_file, int task_id,
                  const std::filesystem::path& evalsuite_binary);
 

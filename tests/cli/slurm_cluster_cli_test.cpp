@@ -287,8 +287,9 @@ TEST(SlurmClusterCliTest, RequeuedTaskRunsAgainAndIsCountedOnce) {
   ASSERT_EQ(rows.size(), 2u) << study.out();
   EXPECT_EQ(rows[0][0], "incomplete");
   EXPECT_NE(rows[0][1].find("requeued by Slurm"), std::string::npos) << rows[0][1];
-  EXPECT_NE(rows[0][2].find(".requeued-1"), std::string::npos) << rows[0][2];
+  EXPECT_NE(rows[0][2].find("run-000.attempt-1"), std::string::npos) << rows[0][2];
   EXPECT_EQ(rows[1][0], "reached") << rows[1][1];
+  EXPECT_EQ(fs::path(rows[1][2]).filename(), "run-000") << "the finished run is where a user looks first";
   EXPECT_FALSE(fs::exists(study.runs() / ".slurm" / "array-0002.json"))
       << "Slurm ran it again: evalsuite must not submit it";
 }

@@ -242,6 +242,21 @@ TEST(StudyCliTest, SigkillMidStudyLosesNoFinishedRunAndResumeRunsOnlyTheMissingO
   for (const auto& row : incomplete) with_points += std::stoi(row[1]) > 0;
   EXPECT_GE(with_points, 1);
 
+  // One folder rule for every executor: each finished run is in run-NNN, where a user looks first, with its whole
+  // log (a crash's partial one); each try the kill cut is in run-NNN.attempt-K, and its record names that folder.
+  for (const auto& row : Query(store, "SELECT status, run_dir FROM runs")) {
+    const fs::path folder(row[1]);
+    if (row[0] == "incomplete") {
+      EXPECT_NE(folder.filename().string().find(".attempt-"), std::string::npos) << row[1];
+      EXPECT_TRUE(fs::exists(folder / "log.jsonl")) << row[1];
+    } else {
+      EXPECT_EQ(folder.filename().string().find(".attempt-"), std::string::npos) << row[1];
+      if (row[0] != "failed") {  // gamma crashes before its end record
+        EXPECT_NE(ReadFile(folder / "log.jsonl").find("\"type\":\"end\""), std::string::npos) << row[1];
+      }
+    }
+  }
+
   // The report shows the incomplete attempt, out of the statistics.
   auto report = RunEvalsuite({"report", store.string(), "--out", (dir / "report").string()});
   ASSERT_EQ(report.exit_code, 0) << report.err;

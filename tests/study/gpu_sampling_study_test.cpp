@@ -149,7 +149,7 @@ entries = [ { name = "gpu-user", command = "sh {study_dir}/use_gpus.sh && sh {st
 [slurm]
 poll_seconds = 0.05
 )");
-  const fs::path run_dir = RunDirFor(plan, "gpu-user", 0, 0);
+  const fs::path run_dir = RunDirFor(plan, "gpu-user", 0);
   ArrayManifest manifest;
   manifest.sequence = 1;
   manifest.job_id = "700";

@@ -188,7 +188,7 @@ log_end_regex = '^done'
 poll_seconds = 0.05
 )",
                                   (dir / "study.toml").string(), OutDir(dir), 2);
-  const std::filesystem::path run_dir = RunDirFor(plan, "printer", 0, 0);
+  const std::filesystem::path run_dir = RunDirFor(plan, "printer", 0);
   ArrayManifest manifest;
   manifest.sequence = 1;
   manifest.job_id = "700";

@@ -41,8 +41,8 @@ TEST(RunExecutionTest, BuiltinRunsCallEvalsuiteTrainWithThePlansSettings) {
   plan.evals_per_epoch = 4;
   EXPECT_TRUE(
       Has(BuildChildSpec(plan, plan.entries[0], run, "/r/run-000", "/bin/evalsuite").argv, {"--evals-per-epoch", "4"}));
-  EXPECT_EQ(RunDirFor(plan, "fast", 7, 0).filename(), "run-007");
-  EXPECT_EQ(RunDirFor(plan, "fast", 7, 2).filename(), "run-007.attempt-2");
+  EXPECT_EQ(RunDirFor(plan, "fast", 7).filename(), "run-007");
+  EXPECT_EQ(AsideDirFor(RunDirFor(plan, "fast", 7), 2).filename(), "run-007.attempt-2");
 }
 
 TEST(RunExecutionTest, ExternalRunsGoThroughTheShellWithQuotedValues) {

@@ -157,7 +157,7 @@ TEST(SlurmExecutorTest, SbatchRefusingQuotesSlurmAndRecordsNoRun) {
 
 // A run folder as an array task leaves it when Slurm kills it: start record, a log with `evals` evaluations, no end.
 fs::path KilledTaskFolder(const StudyPlan& plan, int evals) {
-  fs::path run_dir = RunDirFor(plan, "fake", 0, 0);
+  fs::path run_dir = RunDirFor(plan, "fake", 0);
   fs::create_directories(run_dir);
   WriteJsonFileAtomically(run_dir / kTaskStartFile,
                           {{"slurm", {{"job_id", "501"}, {"array_job_id", "500"}, {"array_task_id", "0"},
@@ -235,14 +235,14 @@ TEST(SlurmExecutorTest, RequeuedTaskRunsAfreshAndIsCountedOnce) {
         node("SLURMD_NODENAME", "gpu-09"), restart("SLURM_RESTART_COUNT", "1");
     EXPECT_EQ(RunSlurmTask(ManifestPath(plan, 1), 0, "/unused"), 0);
     const std::string log = ReadFile(run_dir / kRunLogFile);
-    const std::string cut = ReadFile(fs::path(run_dir.string() + ".requeued-1") / kRunLogFile);
+    const std::string cut = ReadFile(fs::path(run_dir.string() + ".attempt-1") / kRunLogFile);
     EXPECT_NE(cut.find("\"metric\":0.81"), std::string::npos) << "the cut try was not kept aside";
     EXPECT_NE(log.find("\"type\":\"end\""), std::string::npos) << "the requeued task did not run afresh";
     EXPECT_TRUE(fs::exists(run_dir / kTaskEndFile));
     // Requeued once more after its end (a node failure after the task wrote its end record): nothing runs again.
     EXPECT_EQ(RunSlurmTask(ManifestPath(plan, 1), 0, "/unused"), 0);
     EXPECT_EQ(ReadFile(run_dir / kRunLogFile), log);
-    EXPECT_FALSE(fs::exists(run_dir.string() + ".requeued-2"));
+    EXPECT_FALSE(fs::exists(run_dir.string() + ".attempt-2"));
   }
   // The coordinator (squeue: the array has left the queue) records the run once and the cut try as incomplete.
   FakeSlurm slurm(dir);
@@ -264,6 +264,9 @@ TEST(SlurmExecutorTest, RequeuedTaskRunsAfreshAndIsCountedOnce) {
   EXPECT_EQ(runs[0].log.points.size(), 1u);
   EXPECT_EQ(runs[1].log.status, runlog::RunStatus::kReached);
   EXPECT_EQ(runs[1].log.points.size(), 3u);
+  // One folder rule for every executor: the finished try in run-000, the cut one in run-000.attempt-1.
+  EXPECT_EQ(fs::path(runs[0].run_dir), fs::path(run_dir.string() + ".attempt-1"));
+  EXPECT_EQ(fs::path(runs[1].run_dir), run_dir);
   EXPECT_EQ(runs[1].execution["slurm"]["node"], "gpu-09");
   EXPECT_EQ(runs[1].execution["slurm"]["restart_count"], 1);
   EXPECT_GT(runs[1].execution["usage"]["max_rss_kb"].get<long>(), 0);
@@ -366,7 +369,7 @@ TEST(SlurmExecutorTest, AManifestsIntegersOutOfRangeAreErrorsNamingFileAndField)
   manifest.sequence = 1;
   manifest.job_id = "500";
   manifest.plan = PlanToJson(plan);
-  manifest.tasks = {{plan.schedule[0], RunDirFor(plan, "fake", 0, 0)}};
+  manifest.tasks = {{plan.schedule[0], RunDirFor(plan, "fake", 0)}};
   fs::create_directories(SlurmDir(plan));
   const fs::path file = ManifestPath(plan, 1);
   WriteManifest(file, manifest);

@@ -169,6 +169,22 @@ entries = [
     }
   }
   EXPECT_EQ(finished, 6);
+  // One folder rule for every executor: each finished run is in run-NNN, where a user looks first; the try the stop
+  // cut (recorded in run-NNN) was moved aside to run-NNN.attempt-1 on resume, and its record followed it.
+  int moved = 0;
+  for (const auto& [entry, list] : runs) {
+    for (const RunRecord& r : list) {
+      const std::string folder = std::filesystem::path(r.run_dir).filename().string();
+      if (IsFinishedRun(r)) {
+        EXPECT_EQ(folder.find(".attempt"), std::string::npos) << r.run_dir;
+      } else {
+        ++moved;
+        EXPECT_NE(folder.find(".attempt-1"), std::string::npos) << r.run_dir;
+        EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(r.run_dir) / "log.jsonl")) << r.run_dir;
+      }
+    }
+  }
+  EXPECT_EQ(moved, 1);
   for (int64_t id : finished_ids) {
     bool kept = false;
     for (const auto& [entry, list] : runs) {
@@ -206,7 +222,12 @@ entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok
   EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kIncomplete);
   EXPECT_EQ(runs[0].log.points.size(), 1u);
   EXPECT_EQ(runs[1].log.status, runlog::RunStatus::kReached);
-  EXPECT_NE(runs[1].run_dir.find("run-000.attempt-1"), std::string::npos);
+  // One rule for every executor: the finished run is in run-000, the cut try moved aside to run-000.attempt-1.
+  EXPECT_EQ(std::filesystem::path(runs[0].run_dir), std::filesystem::path(left.string() + ".attempt-1"));
+  EXPECT_EQ(std::filesystem::path(runs[1].run_dir), left);
+  EXPECT_EQ(evalsuite::testing::ReadFile(std::filesystem::path(runs[0].run_dir) / "log.jsonl").find("\"type\":\"end\""),
+            std::string::npos);
+  EXPECT_NE(evalsuite::testing::ReadFile(left / "log.jsonl").find("\"type\":\"end\""), std::string::npos);
 }
 
 TEST(StudyRunnerTest, SameNameWithAnotherPlanIsRefusedAndTheSamePlanContinues) {
