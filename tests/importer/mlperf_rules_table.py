@@ -45,6 +45,7 @@ def main():
     print("//  closed init limit (minutes, 0 = none), open init limit, closed and open weights_initialization tensors")
     print("//  an END check requires exactly, ';'-separated and sorted; closed and open: the key whose value picks one")
     print("//  more file (resnet's opt_name) and the keys each such file requires}")
+    print("// The facts are mlcommons/logging's (mlperf_logging 4.1.59), Apache License 2.0: evalsuite/importer/rcp_data/LICENSE.md.")
     for rs, benchmarks in sorted(facts.items(), key=lambda kv: [int(x) for x in kv[0].split(".")]):
         for b, row in sorted(benchmarks.items()):
             target = row["target"] or row["open_target"]
