@@ -5,10 +5,7 @@
 // page of the grid view (g, Space, Enter), and checks the layout at 1024x640. Prints one JSON line describing what it saw; the GoogleTest
 // that runs it (tests/labeling/browser_test.cpp) checks the SQLite store for the matching events.
 // Exit codes: 0 done, 1 a check failed, 2 usage, 3 the browser could not start.
-import { chromium } from 'playwright-core';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { launchChromium, watchedPage } from './chromium_session.mjs';
 
 const [url, screenshot] = process.argv.slice(2);
 if (!url || !screenshot) {
@@ -16,24 +13,8 @@ if (!url || !screenshot) {
   process.exit(2);
 }
 
-const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'evalsuite-chromium-'));
 const report = { steps: [], requests_outside: [], console_errors: [] };
-let context;
-try {
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 800 },
-    deviceScaleFactor: 1,
-    timeout: 60000,
-  });
-} catch (error) {
-  console.error(`cannot start /usr/bin/chromium: ${error.message}`);
-  fs.rmSync(userDataDir, { recursive: true, force: true });
-  process.exit(3);
-}
+const { context, close } = await launchChromium({ deviceScaleFactor: 1 });
 
 const origin = new URL(url).origin;
 let failed = false;
@@ -45,17 +26,8 @@ function check(condition, message) {
 }
 
 try {
-  const page = context.pages()[0] ?? (await context.newPage());
   // Self-contained: every request the page makes goes to the labeling server itself.
-  page.on('request', (request) => {
-    if (!request.url().startsWith(origin) && !request.url().startsWith('data:')) {
-      report.requests_outside.push(request.url());
-    }
-  });
-  page.on('console', (message) => {
-    if (message.type() === 'error') report.console_errors.push(message.text());
-  });
-  page.on('pageerror', (error) => report.console_errors.push(`pageerror: ${error.message}`));
+  const page = await watchedPage(context, origin, report);
 
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
@@ -207,8 +179,7 @@ try {
   failed = true;
   report.error = String(error && error.stack ? error.stack : error);
 } finally {
-  await context.close().catch(() => {});
-  fs.rmSync(userDataDir, { recursive: true, force: true });
+  await close();
 }
 console.log(JSON.stringify(report));
 process.exit(failed ? 1 : 0);
