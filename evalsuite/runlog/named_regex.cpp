@@ -16,19 +16,16 @@ std::string ErrorMessage(int code) {
 
 // Counts the steps of one Find across all its start positions (PCRE2's match limit restarts at each one, so
 // `(?<a>\d+) .*x` on a long line of digits costs the line's length times the limit) and stops it past the budget.
-struct StepCounter {
-  uint64_t steps = 0;
-};
-
+// `data` is the Impl's step count.
 int CountStep(pcre2_callout_block*, void* data) {
-  StepCounter* counter = static_cast<StepCounter*>(data);
-  return ++counter->steps > NamedRegex::kStepBudget ? PCRE2_ERROR_CALLOUT : 0;
+  uint64_t* steps = static_cast<uint64_t*>(data);
+  return ++*steps > NamedRegex::kStepBudget ? PCRE2_ERROR_CALLOUT : 0;
 }
 
 }  // namespace
 
 struct NamedRegex::Impl {
-  StepCounter counter;
+  uint64_t steps = 0;  // of the Find in progress (CountStep)
   pcre2_code* code = nullptr;
   pcre2_match_data* match_data = nullptr;
   pcre2_match_context* context = nullptr;
@@ -71,7 +68,7 @@ std::optional<NamedRegex> NamedRegex::Compile(const std::string& pattern, std::s
   pcre2_set_match_limit(impl->context, kMatchLimit);
   pcre2_set_depth_limit(impl->context, kMatchLimit);
   pcre2_set_heap_limit(impl->context, kHeapLimitKib);
-  pcre2_set_callout(impl->context, CountStep, &impl->counter);
+  pcre2_set_callout(impl->context, CountStep, &impl->steps);
 
   NamedRegex regex(std::move(impl));
   regex.pattern_ = pattern;
@@ -97,7 +94,7 @@ std::optional<NamedRegex> NamedRegex::Compile(const std::string& pattern, std::s
 
 NamedRegex::Match NamedRegex::Find(std::string_view subject) {
   Match match;
-  impl_->counter.steps = 0;
+  impl_->steps = 0;
   const int rc = pcre2_match(impl_->code, reinterpret_cast<PCRE2_SPTR>(subject.data()), subject.size(), 0, 0,
                              impl_->match_data, impl_->context);
   if (rc == PCRE2_ERROR_NOMATCH) return match;
