@@ -324,10 +324,10 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
         spec.extra_thresholds ? *spec.extra_thresholds : extra_thresholds.value_or(std::vector<double>{});
     entry.timeout_seconds = spec.timeout_seconds ? *spec.timeout_seconds : timeout_seconds.value_or(0);
     if (entry.builtin) {
-      auto facts = FindBuiltinEntry(entry.name);
+      auto facts = FindBuiltinEntryFacts(entry.name);
       if (!facts) {
         std::string names;
-        for (const auto& e : BuiltinEntries()) names += (names.empty() ? "" : ", ") + e.name;
+        for (const auto& e : AllBuiltinEntryFacts()) names += (names.empty() ? "" : ", ") + e.name;
         reader.Fail(
             spec.line, node.is_string() ? prefix : prefix + ".name",
             "no built-in entry '" + entry.name + "' (built-in: " + names + "; an external entry needs a command)");
@@ -389,7 +389,7 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
   for (const auto& name : names) {
     for (int i = 0; i < plan.runs; ++i) by_entry.push_back({name, i});
   }
-  std::vector<uint64_t> seeds = DeriveRunSeeds(plan.seed, by_entry);
+  std::vector<uint64_t> seeds = DeriveSeedPerRun(plan.seed, by_entry);
   for (const RunKey& key : order) {
     std::size_t entry_position = std::find(names.begin(), names.end(), key.entry) - names.begin();
     plan.schedule.push_back({key.entry, key.index, seeds[entry_position * plan.runs + key.index]});

@@ -205,7 +205,7 @@ void ValidateTrainOptions(const entries::BuiltinEntry& entry, const TrainOptions
   if (options.evals_per_epoch < 1) throw UsageError("--evals-per-epoch", "must be at least 1");
 }
 
-RunSeeds DeriveRunSeeds(uint64_t run_seed) {
+RunSeeds DeriveStreamSeeds(uint64_t run_seed) {
   return {run_seed, DeriveSeed(run_seed, 1), DeriveSeed(run_seed, 2), DeriveSeed(run_seed, 3)};
 }
 
@@ -237,7 +237,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   if (options.model_dir) CheckWritableFolder(*options.model_dir);
 
   result.target = target;
-  result.seeds = DeriveRunSeeds(options.seed);
+  result.seeds = DeriveStreamSeeds(options.seed);
   const int threads =
       options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   PrepareOneDnnForThisMachine();  // before the first convolution (see onednn_isa_cap.h)
