@@ -13,6 +13,7 @@
 #include "datasets/flickr/crawl_state.h"
 #include "datasets/flickr/downloader.h"
 #include "datasets/flickr/shared_call_ledger.h"
+#include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 
@@ -572,7 +573,7 @@ CrawlResult Crawl::Run() {
   CrawlResult result;
   result.manifest = BuildManifest();
   const std::string text = Redact(datasets::ToJson(result.manifest).dump(2) + "\n", options_.api_key);
-  datasets::WriteFileAtomically(options_.out_dir / datasets::kCandidateManifestFile, text);
+  WriteFileAtomically(options_.out_dir / datasets::kCandidateManifestFile, text);
 
   const SearchStats& search = search_->stats();
   stats_.classes = static_cast<int>(runs_.size());
