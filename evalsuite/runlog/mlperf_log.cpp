@@ -49,48 +49,37 @@ enum class Key {
   kWeightsInit,     // weights_initialization: its metadata.tensor
 };
 
+// The keys the parser reads, as one table. `v05_only`: a name only v0.5's logs give that meaning.
+struct MlperfKeyName {
+  std::string_view name;
+  Key key;
+  bool v05_only = false;
+};
+constexpr MlperfKeyName kMlperfKeyNames[] = {
+    {"seed", Key::kSeed},
+    {"run_stop", Key::kRunStop},
+    {"run_start", Key::kRunStart},
+    {"run_final", Key::kRunFinal},
+    {"init_stop", Key::kInitStop},
+    {"eval_error", Key::kEvalAccuracy},  // the RCP checker reads it as an evaluation too
+    {"init_start", Key::kInitStart},
+    {"eval_accuracy", Key::kEvalAccuracy},
+    {"train_samples", Key::kTrainSamples},
+    {"input_batch_size", Key::kGlobalBatchSize, /*v05_only=*/true},
+    {"global_batch_size", Key::kGlobalBatchSize},
+    {"run_set_random_seed", Key::kSeed, /*v05_only=*/true},
+    {"max_sequence_length", Key::kMaxSequenceLength},
+    {"submission_benchmark", Key::kSubmissionBenchmark},
+    {"weights_initialization", Key::kWeightsInit},
+    {"aggregated_eval_accuracy", Key::kAggregatedEval},
+};
+
 Key Classify(std::string_view key, MlperfLogFormat format) {
-  switch (key.size()) {
-    case 4:
-      if (key == "seed") return Key::kSeed;
-      break;
-    case 8:
-      if (key == "run_stop") return Key::kRunStop;
-      break;
-    case 9:
-      if (key == "run_start") return Key::kRunStart;
-      if (key == "run_final") return Key::kRunFinal;
-      if (key == "init_stop") return Key::kInitStop;
-      break;
-    case 10:
-      if (key == "eval_error") return Key::kEvalAccuracy;  // the RCP checker reads it as an evaluation too
-      if (key == "init_start") return Key::kInitStart;
-      break;
-    case 13:
-      if (key == "eval_accuracy") return Key::kEvalAccuracy;
-      if (key == "train_samples") return Key::kTrainSamples;
-      break;
-    case 16:
-      if (format == MlperfLogFormat::kV05 && key == "input_batch_size") return Key::kGlobalBatchSize;
-      break;
-    case 17:
-      if (key == "global_batch_size") return Key::kGlobalBatchSize;
-      break;
-    case 19:
-      if (format == MlperfLogFormat::kV05 && key == "run_set_random_seed") return Key::kSeed;
-      if (key == "max_sequence_length") return Key::kMaxSequenceLength;
-      break;
-    case 20:
-      if (key == "submission_benchmark") return Key::kSubmissionBenchmark;
-      break;
-    case 22:
-      if (key == "weights_initialization") return Key::kWeightsInit;
-      break;
-    case 24:
-      if (key == "aggregated_eval_accuracy") return Key::kAggregatedEval;
-      break;
-    default:
-      break;
+  // Lengths first: most lines' keys match no name's length, and a length compare is one instruction.
+  for (const MlperfKeyName& known : kMlperfKeyNames) {
+    if (known.name.size() == key.size() && known.name == key && (!known.v05_only || format == MlperfLogFormat::kV05)) {
+      return known.key;
+    }
   }
   if (key.size() > 11 && key.compare(0, 11, "submission_") == 0) return Key::kSubmissionOther;
   return Key::kOther;
