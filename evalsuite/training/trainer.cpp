@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
-#include <fstream>
 #include <map>
 #include <thread>
 
@@ -18,6 +17,7 @@
 #include "evalsuite/common/onednn_isa_cap.h"
 #include "evalsuite/common/seeds.h"
 #include "evalsuite/training/convnet.h"
+#include "evalsuite/training/model_description.h"
 #include "evalsuite/training/step_accounting.h"
 
 namespace evalsuite::training {
@@ -127,71 +127,6 @@ std::vector<int64_t> Permutation(int64_t n, SplitMix64& rng) {
   for (int64_t i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
   DeterministicShuffle(order.begin(), order.end(), rng);
   return order;
-}
-
-void CheckWritableFolder(const fs::path& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (!fs::is_directory(dir)) throw IoError(dir.string(), "cannot create the model folder");
-  const fs::path probe = dir / ".evalsuite-write-check";
-  {
-    std::ofstream out(probe);
-    if (!out) throw IoError(dir.string(), "the model folder is not writable");
-  }
-  fs::remove(probe, ec);
-}
-
-struct SavedModel {
-  std::string file;
-  double epoch = 0;  // fractional with several evaluations per epoch
-  double train_seconds = 0;
-  double val_top1 = 0;
-};
-
-json SavedModelJson(const std::optional<SavedModel>& saved) {
-  if (!saved) return nullptr;
-  return {{"file", saved->file},
-          {"epoch", saved->epoch},
-          {"train_seconds", saved->train_seconds},
-          {"val_top1", saved->val_top1}};
-}
-
-// validation_size: the images val_top1 is measured on, so that a holdout evaluation can give the validation
-// accuracy its binomial sampling error.
-void WriteModelJson(const fs::path& dir, const entries::BuiltinEntry& entry, const RunSeeds& seeds, double target,
-                    std::size_t validation_size, const std::optional<SavedModel>& at_target,
-                    const std::optional<SavedModel>& final_model) {
-  json classes = json::array();
-  for (const std::string& name : datasets::FashionMnistClassNames()) classes.push_back(name);
-  json spec = {
-      {"format", "torchscript"},
-      {"entry", entry.name},
-      {"seed", seeds.run},
-      {"target", target},
-      {"metric", entry.metric},
-      {"validation_size", validation_size},
-      {"input",
-       {{"shape", {-1, 1, entries::kInputSide, entries::kInputSide}},
-        {"dtype", "float32"},
-        {"range", {0.0, 1.0}},
-        {"note", "pixel / 255; the model normalizes inside forward, so feed [0, 1] pixels, not standardized ones"}}},
-      {"preprocess",
-       {{"size", entries::kInputSide},
-        {"grayscale", true},
-        {"polarity", "light garment on a black background (Fashion-MNIST's convention)"},
-        {"scale", 1.0 / 255.0},
-        {"mean", {0.0}},
-        {"std", {1.0}}}},
-      {"normalization_in_model", {{"mean", {entries::kInputMean}}, {"std", {entries::kInputStd}}}},
-      {"output", {{"shape", {-1, entries::kNumClasses}}, {"kind", "logits"}}},
-      {"classes", classes},
-      {"at_target", SavedModelJson(at_target)},
-      {"final", SavedModelJson(final_model)},
-  };
-  const fs::path file = dir / "model.json";
-  std::ofstream out(file, std::ios::trunc);
-  out << spec.dump(2) << "\n";
-  if (!out) throw IoError(file.string(), "cannot write the model description");
 }
 
 // One run as Train() resolved it: what trains, on what, for how long, towards which target.
@@ -339,7 +274,7 @@ class TrainingLoop {
     SaveTorchScript(model_, *run_.options.model_dir / "final.pt");
     const runlog::EvalPoint& last = result_.run.points.back();
     totals_.final_model = SavedModel{"final.pt", last.epoch, last.train_seconds, last.metric};
-    WriteModelJson(*run_.options.model_dir, run_.entry, result_.seeds, run_.target, run_.data.validation.size(),
+    WriteModelJson(*run_.options.model_dir, run_.entry, result_.seeds.run, run_.target, run_.data.validation.size(),
                    totals_.at_target, totals_.final_model);
   }
 
@@ -419,7 +354,7 @@ class TrainingLoop {
       if (options.model_dir) {
         SaveTorchScript(model_, *options.model_dir / "at_target.pt");
         totals_.at_target = SavedModel{"at_target.pt", point.epoch, totals_.train_seconds, point.metric};
-        WriteModelJson(*options.model_dir, run_.entry, result_.seeds, run_.target, run_.data.validation.size(),
+        WriteModelJson(*options.model_dir, run_.entry, result_.seeds.run, run_.target, run_.data.validation.size(),
                        totals_.at_target, totals_.final_model);
       }
     }
@@ -505,7 +440,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   const int epochs = options.epochs.value_or(entry.epoch_budget);
   const double target = options.target.value_or(entry.threshold);
   ValidateTrainOptions(entry, options);
-  if (options.model_dir) CheckWritableFolder(*options.model_dir);
+  if (options.model_dir) CheckWritableModelFolder(*options.model_dir);
 
   result.target = target;
   result.seeds = DeriveStreamSeeds(options.seed);
