@@ -15,7 +15,8 @@ struct ReportTable {
   std::vector<bool> emphasized;  // per row (may be shorter than rows): the row to notice, e.g. the target's
 };
 
-// The DAWNBench Tables 2-3 view: one row per entry of model["table"].
+// The DAWNBench Tables 2-3 view: one row per entry of model["table"], a column per statistic of
+// stats/stability_statistics.h (those sharing a heading share a column).
 ReportTable StabilityTable(const nlohmann::json& model);
 // What the table's epoch column is for, printed under it by both renderers.
 inline constexpr const char* kEpochsColumnNote =
