@@ -188,7 +188,17 @@ std::vector<StabilityStatistic> BuildTable() {
           .Reads(U::kProgress, F::kGridInProgress, D::kNeutral)
           .CoarseFlag("epochs_grid_coarser_than_spread")
           .Done(),
-      StatisticEntry("time_per_epoch_cov", TimePerEpochCovOf).Reads(U::kShare, F::kShare, D::kLowerIsBetter).Done(),
+      StatisticEntry("time_per_epoch_cov", TimePerEpochCovOf)
+          .Heading("CoV of time per epoch")
+          .Summary("CoV of time per epoch", 4)
+          .Reads(U::kShare, F::kShare, D::kLowerIsBetter)
+          .Cites({{"CoV of time per epoch",
+                   "s / mean of TTA / epochs to target over the runs that reached; var(ln TTA) = var(ln epochs to "
+                   "target) + var(ln time per epoch) + 2 cov(ln epochs to target, ln time per epoch), sample (n - 1) "
+                   "moments",
+                   "Coleman et al. 2019, Analysis of DAWNBench (time per epoch on dedicated hardware); the variance "
+                   "of a sum"}})
+          .Done(),
       // In report.json only: the Tables 2-3 view shows the CoV of epochs to target, the runs table each run's epochs.
       StatisticEntry("median_epochs", MedianEpochsOf).Reads(U::kProgress, F::kMagnitude, D::kLowerIsBetter).Done(),
   };
