@@ -23,6 +23,7 @@
 #include "reports/sensitivity_grid.h"
 #include "reports/stats_json.h"
 #include "stats/curve.h"
+#include "stats/entry_verdict.h"
 #include "stats/stability.h"
 #include "reports/comparison_section.h"
 #include "reports/counted_runs.h"
@@ -145,10 +146,10 @@ json BuildStabilityReport(const StabilityReportInput& input) {
         AnalyzeEntryRuns(entry.name, curves, EpochCurves(entry), entry.threshold, consecutive);
     const stats::StabilityStats& at_target = statistics.at_target;
     const std::optional<stats::StabilityStats>& in_epochs = statistics.in_epochs;
-    // The basis the rule names: TTA (default) or epochs to target, which leaves the machine's speed out.
-    const bool on_epochs = input.rule.basis == stats::kBasisEpochs && in_epochs.has_value();
-    const stats::StabilityStats& judged = on_epochs ? *in_epochs : at_target;
-    stats::StabilityVerdict verdict = stats::JudgeStability(judged, input.rule);
+    // The basis and the verdict on it, decided where `study show` asks too (stats/entry_verdict.h).
+    const stats::EntryVerdict entry_verdict = stats::JudgeEntryStability(statistics, input.rule);
+    const stats::StabilityStats& judged = *entry_verdict.judged;
+    stats::StabilityVerdict verdict = entry_verdict.verdict;
     const json noise =
         ThresholdNoiseJson(entry, SensitivityThresholds(entry.threshold, entry.extra_thresholds), curves);
     if (const auto se = NumberOf(noise["standard_error"])) {
@@ -205,16 +206,12 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     }
     const json contention = ContentionSummaryJson(counted);
     const stats::VariationDecomposition& variation = statistics.variation;
-    const std::string epochs_result =
-        in_epochs && verdict.result != "DID NOT RUN" ? stats::JudgeStability(*in_epochs, input.rule).result : "";
+    const std::string epochs_result = verdict.result != "DID NOT RUN" ? entry_verdict.result_on_epochs : "";
     const std::string first_line = verdict.result == "DID NOT RUN"
                                        ? std::string()
-                                       : MachineNoiseLine(contention, variation, epochs_result, input.rule.basis);
+                                       : MachineNoiseLine(contention, variation, epochs_result, entry_verdict.basis);
     if (const std::string sentence = VariationSentence(variation); !sentence.empty()) verdict.reasons.push_back(sentence);
-    if (input.rule.basis == stats::kBasisEpochs && !on_epochs) {
-      verdict.reasons.push_back("[stability] basis = \"epochs\" asks for epochs to target, but not every run logged "
-                                "epochs: judged on TTA");
-    }
+    if (entry_verdict.epochs_unavailable) verdict.reasons.push_back(stats::kEpochsUnavailableNote);
     if (const std::string precision = PrecisionSentence(counted); !precision.empty()) {
       verdict.reasons.push_back(precision);
     }
@@ -222,7 +219,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     json verdict_json = VerdictJson(verdict);
     verdict_json["entry"] = entry.name;
     verdict_json["result"] = verdict.result;
-    verdict_json["basis"] = on_epochs ? stats::kBasisEpochs : stats::kBasisTime;
+    verdict_json["basis"] = entry_verdict.basis;
     verdict_json["first_line"] = first_line.empty() ? json(nullptr) : json(first_line);
     verdict_json["result_on_epochs"] = epochs_result.empty() ? json(nullptr) : json(epochs_result);
     verdict_json["runs"] = judged.runs;

@@ -17,6 +17,7 @@
 #include "reports/entry_statistics.h"
 #include "reports/json_access.h"
 #include "stats/curve.h"
+#include "stats/entry_verdict.h"
 #include "stats/stability.h"
 #include "stats/stability_statistics.h"
 
@@ -157,6 +158,15 @@ std::vector<const stats::StabilityStatistic*> SummaryStatistics() {
   return shown;
 }
 
+// The basis the verdicts judge, named as the report's rule statement names it (reports/stats_json.cpp).
+std::string BasisLine(const stats::StabilityRule& rule) {
+  if (rule.basis == stats::kBasisEpochs) {
+    return "basis: epochs to target ([stability] basis = \"epochs\"): the verdict judges the CoV of epochs to "
+           "target, which leaves the machine's speed out (the CoV column is of TTA)";
+  }
+  return "basis: time (TTA, DAWNBench's definition; [stability] basis = \"epochs\" judges epochs to target instead)";
+}
+
 std::optional<int> PlannedRunsOf(const nlohmann::json& plan, const std::string& entry) {
   auto schedule = plan.find("schedule");
   if (schedule == plan.end() || !schedule->is_array()) return std::nullopt;
@@ -270,12 +280,14 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   }
   out += fmt::format(
       "rule: stable when the CoV interval's upper bound <= {}, hit rate (point estimate) >= {}, at least {} reached{}\n"
+      "{}\n"
       "median TTA: of all runs (Kaplan-Meier when some did not reach; 'not reached' when fewer than half did)\n\n",
       Percent(rule.max_cov_upper), Percent(rule.min_hit_rate), rule.min_reached,
       rule.consecutive_evaluations > 1
           ? fmt::format("; TTA at the first of {} consecutive evaluations at or above the target",
                         rule.consecutive_evaluations)
-          : "");
+          : "",
+      BasisLine(rule));
 
   std::map<std::string, std::vector<RunRecord>> runs;
   for (RunRecord& run : store.LoadRuns(study.id)) runs[run.entry].push_back(std::move(run));
@@ -284,6 +296,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
       {"entry", "threshold", "runs", "reached", "failed", "interrupted", "did not run"}};
   for (const stats::StabilityStatistic* statistic : statistics) rows.front().push_back(statistic->summary_heading);
   rows.front().push_back("verdict");
+  rows.front().push_back("judged on");
   std::string could_not_run;  // said before the table: entries none of whose runs trained here
   for (const EntryRecord& entry : store.LoadEntries(study.id)) {
     std::vector<stats::RunCurve> curves;
@@ -319,7 +332,8 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     const stats::EntryStatistics statistics_of_entry = reports::AnalyzeEntryRuns(
         entry.name, curves, epoch_curves, entry.threshold, rule.consecutive_evaluations);
     const stats::StabilityStats& s = statistics_of_entry.at_target;
-    stats::StabilityVerdict verdict = stats::JudgeStability(s, rule);
+    // The basis and the verdict on it, decided where the report asks too (stats/entry_verdict.h).
+    const stats::EntryVerdict verdict = stats::JudgeEntryStability(statistics_of_entry, rule);
     std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
     std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
     const bool none_ran = curves.empty() && did_not_run > 0;
@@ -337,7 +351,11 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     for (const stats::StabilityStatistic* statistic : statistics) {
       row.push_back(SummaryCellText(*statistic, statistics_of_entry, unit));
     }
-    row.push_back(none_ran ? "DID NOT RUN" : s.runs == 0 ? "no runs yet" : verdict.result);
+    const bool judged = !none_ran && s.runs > 0;
+    row.push_back(none_ran ? "DID NOT RUN" : !judged ? "no runs yet" : verdict.verdict.result);
+    row.push_back(!judged ? "-"
+                          : std::string(stats::JudgedOnName(verdict.basis)) +
+                                (verdict.epochs_unavailable ? " (no epochs logged)" : ""));
     rows.push_back(std::move(row));
   }
   out += could_not_run.empty() ? "" : could_not_run + "\n";
