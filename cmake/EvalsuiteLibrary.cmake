@@ -1,16 +1,25 @@
-# Unity builds (CMake's UNITY_BUILD): a target's .cpp files are compiled a batch at a time as one translation unit,
-# so nlohmann/json, fmt, toml++, GoogleTest and, in training/ and generalization/, LibTorch's headers are parsed once
-# per batch instead of once per file: most of a file's compile time here is those headers. A file whose
-# anonymous-namespace helper has the same name as another file's in the same target cannot share a batch with it:
-# list it with evalsuite_compile_alone() in the target's CMakeLists (or rename the helper). OFF builds file by file.
-option(EVALSUITE_UNITY_BUILD "Compile each target's sources in batches (faster from scratch)" OFF)
-set(EVALSUITE_UNITY_BATCH 8 CACHE STRING "Source files per unity batch")
+# Unity builds (CMake's UNITY_BUILD), on by default: a target's .cpp files are compiled a batch at a time as one
+# translation unit, so nlohmann/json, fmt, toml++, GoogleTest and, in training/ and generalization/, LibTorch's headers
+# are parsed once per batch instead of once per file: most of a file's compile time here is those headers, and CI
+# builds from scratch (scripts/run-tests.sh, scripts/run-default.sh). A batch of 16 holds every file of each target
+# that includes LibTorch, so its headers are parsed once per target.
+# What a batch shares: the files of one batch are one translation unit, so two files of a target must not both
+# define a helper of the same name in an anonymous namespace (or as a file-level static), and a file's macros and
+# using-directives reach the files after it. Rename such a helper to say what it does, or move a helper that two
+# files share into a header. evalsuite_compile_alone() keeps a file out of the batches; each use says why.
+# -DEVALSUITE_UNITY_BUILD=OFF builds file by file (a change to one file then recompiles only that file).
+option(EVALSUITE_UNITY_BUILD "Compile each target's sources in batches (faster from scratch)" ON)
+set(EVALSUITE_UNITY_BATCH 16 CACHE STRING "Source files per unity batch")
 
 function(evalsuite_unity target)
   if(EVALSUITE_UNITY_BUILD)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${EVALSUITE_UNITY_BATCH})
   endif()
 endfunction()
+
+# Test code needs no -O3: a GoogleTest file compiles about a third faster at -O1 (the sanitizer build's level), and
+# what the tests exercise, the libraries, keeps the build type's flags (-O3 in Release).
+set(EVALSUITE_TEST_OPTIMIZATION "-O1" CACHE STRING "Optimization flag for the test binaries' own files in Release")
 
 # evalsuite_compile_alone(FILE ...): these files (relative to the calling CMakeLists) stay out of unity batches.
 function(evalsuite_compile_alone)
@@ -48,6 +57,7 @@ function(evalsuite_test name dir)
   endif()
   add_executable(${name} ${sources})
   target_link_libraries(${name} PRIVATE ${ARGN} GTest::gtest GTest::gtest_main GTest::gmock)
+  target_compile_options(${name} PRIVATE $<$<CONFIG:Release>:${EVALSUITE_TEST_OPTIMIZATION}>)
   evalsuite_unity(${name})
   # Studies started by tests skip the few-second machine probe unless a test asks for it (--machine-ceilings).
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 120 PROPERTIES TIMEOUT 900

@@ -7,20 +7,14 @@
 #include <set>
 #include <unordered_map>
 
+#include "labeling/undefined_value.h"
 #include "stats/dawid_skene.h"
 #include "stats/proportion.h"
 
 namespace evalsuite::labeling {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 int Category(Label label) { return static_cast<int>(label); }  // correct 0, incorrect 1, unsure 2
-
-nlohmann::json NumberOrNull(double value) {
-  if (std::isnan(value)) return nullptr;
-  return value;
-}
 
 nlohmann::json KappaJson(const stats::KappaResult& kappa) {
   return {{"kappa", NumberOrNull(kappa.kappa)},

@@ -9,11 +9,11 @@
 #include <unordered_map>
 
 #include "evalsuite/common/error.h"
+#include "labeling/undefined_value.h"
 
 namespace evalsuite::labeling {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kIntervalAlpha = 0.05;
 // Below this many images in a bin, the percentile bootstrap's interval is noticeably too narrow (it cannot
 // see outcomes a small bin happened not to show): the text says so.
@@ -22,10 +22,6 @@ constexpr const char* kIntervalMethod =
     "stratified percentile bootstrap: in each resample, every pass-2 bin's images are drawn with replacement "
     "(as many as the bin holds) and the corrected accuracy recomputed; the bins' sizes, the target shares and "
     "each image's pass-2 bin are held fixed";
-
-nlohmann::json NumberOrNull(double value) {
-  return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value);
-}
 
 // One accuracy by pass-2 bin: the images with a pass-2 frequency and an outcome, grouped by that bin.
 CorrectedAccuracy CorrectAccuracy(const std::vector<FrequencyPair>& frequencies, const std::vector<int>& outcomes,

@@ -10,6 +10,7 @@
 #include "reports/counted_runs.h"
 #include "reports/json_access.h"
 #include "reports/json_number.h"
+#include "reports/stats_json.h"
 #include "reports/value_format.h"
 #include "stats/curve.h"
 #include "stats/entry_verdict.h"
@@ -43,8 +44,6 @@ stats::SurvivalObservation Observe(const stats::RunCurve& curve, double threshol
   if (auto t = stats::TimeToTarget(curve.points, threshold, consecutive)) return {*t, true};
   return {curve.time_spent, false};
 }
-
-json IntervalJson(const stats::Interval& i) { return {{"lower", JsonNumber(i.lower)}, {"upper", JsonNumber(i.upper)}}; }
 
 json RatioJson(const stats::MedianRatio& r) {
   return {{"median_a", JsonNumber(r.median_a)},

@@ -10,14 +10,15 @@
 namespace evalsuite::flickr {
 namespace {
 
-sqlite3* Db(void* db) { return static_cast<sqlite3*>(db); }
+sqlite3* AsSqlite3(void* db) { return static_cast<sqlite3*>(db); }
 
-class Statement {
+// One prepared statement, finalized on scope exit; ok() is false when SQLite could not prepare it.
+class PreparedStatement {
  public:
-  Statement(sqlite3* db, const char* sql) {
+  PreparedStatement(sqlite3* db, const char* sql) {
     if (sqlite3_prepare_v2(db, sql, -1, &statement_, nullptr) != SQLITE_OK) ok_ = false;
   }
-  ~Statement() { sqlite3_finalize(statement_); }
+  ~PreparedStatement() { sqlite3_finalize(statement_); }
   bool ok() const { return ok_; }
   sqlite3_stmt* get() { return statement_; }
 
@@ -61,15 +62,15 @@ SharedCallLedger::SharedCallLedger(const std::filesystem::path& file, std::strin
       " end REAL); CREATE INDEX IF NOT EXISTS api_calls_by_key_key ON api_calls_by_key(key, start);");
 }
 
-SharedCallLedger::~SharedCallLedger() { sqlite3_close(Db(db_)); }
+SharedCallLedger::~SharedCallLedger() { sqlite3_close(AsSqlite3(db_)); }
 
 void SharedCallLedger::Fail(const std::string& what) {
-  throw IoError(file_.string(), "API call ledger: " + what + ": " + sqlite3_errmsg(Db(db_)));
+  throw IoError(file_.string(), "API call ledger: " + what + ": " + sqlite3_errmsg(AsSqlite3(db_)));
 }
 
 void SharedCallLedger::Exec(const char* sql) {
   char* error = nullptr;
-  if (sqlite3_exec(Db(db_), sql, nullptr, nullptr, &error) != SQLITE_OK) {
+  if (sqlite3_exec(AsSqlite3(db_), sql, nullptr, nullptr, &error) != SQLITE_OK) {
     const std::string message = error != nullptr ? error : "unknown error";
     sqlite3_free(error);
     throw IoError(file_.string(), "API call ledger: " + message);
@@ -81,9 +82,9 @@ double SharedCallLedger::TryStart(double now, double deadline, const RateLimit& 
   try {
     std::vector<double> ends;
     {
-      Statement select(Db(db_),
-                       "SELECT coalesce(end, deadline) FROM api_calls_by_key WHERE key = ?1 AND "
-                       "coalesce(end, deadline) + ?2 > ?3");
+      PreparedStatement select(AsSqlite3(db_),
+                               "SELECT coalesce(end, deadline) FROM api_calls_by_key WHERE key = ?1 AND "
+                               "coalesce(end, deadline) + ?2 > ?3");
       if (!select.ok()) Fail("prepare");
       sqlite3_bind_text(select.get(), 1, key_.c_str(), -1, SQLITE_TRANSIENT);
       sqlite3_bind_double(select.get(), 2, limit.window_seconds);
@@ -94,31 +95,31 @@ double SharedCallLedger::TryStart(double now, double deadline, const RateLimit& 
     }
     const double wait = SecondsUntilSlot(ends, now, limit);
     if (wait <= 0) {
-      Statement prune(Db(db_), "DELETE FROM api_calls_by_key WHERE coalesce(end, deadline) + ?1 <= ?2");
+      PreparedStatement prune(AsSqlite3(db_), "DELETE FROM api_calls_by_key WHERE coalesce(end, deadline) + ?1 <= ?2");
       if (!prune.ok()) Fail("prepare");
       // Another key's calls may use a longer window: keep a day of everything.
       sqlite3_bind_double(prune.get(), 1, std::max(limit.window_seconds, 86400.0));
       sqlite3_bind_double(prune.get(), 2, now);
       if (sqlite3_step(prune.get()) != SQLITE_DONE) Fail("prune");
-      Statement insert(Db(db_), "INSERT INTO api_calls_by_key(key, start, deadline) VALUES(?1, ?2, ?3)");
+      PreparedStatement insert(AsSqlite3(db_), "INSERT INTO api_calls_by_key(key, start, deadline) VALUES(?1, ?2, ?3)");
       if (!insert.ok()) Fail("prepare");
       sqlite3_bind_text(insert.get(), 1, key_.c_str(), -1, SQLITE_TRANSIENT);
       sqlite3_bind_double(insert.get(), 2, now);
       sqlite3_bind_double(insert.get(), 3, deadline);
       if (sqlite3_step(insert.get()) != SQLITE_DONE) Fail("record a call");
-      open_row_ = sqlite3_last_insert_rowid(Db(db_));
+      open_row_ = sqlite3_last_insert_rowid(AsSqlite3(db_));
     }
     Exec("COMMIT");
     return wait;
   } catch (...) {
-    sqlite3_exec(Db(db_), "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_exec(AsSqlite3(db_), "ROLLBACK", nullptr, nullptr, nullptr);
     throw;
   }
 }
 
 void SharedCallLedger::Finish(double end) {
   if (open_row_ < 0) return;
-  Statement update(Db(db_), "UPDATE api_calls_by_key SET end = ?1 WHERE rowid = ?2");
+  PreparedStatement update(AsSqlite3(db_), "UPDATE api_calls_by_key SET end = ?1 WHERE rowid = ?2");
   if (!update.ok()) Fail("prepare");
   sqlite3_bind_double(update.get(), 1, end);
   sqlite3_bind_int64(update.get(), 2, open_row_);
@@ -127,7 +128,7 @@ void SharedCallLedger::Finish(double end) {
 }
 
 std::vector<double> SharedCallLedger::CallStarts() {
-  Statement select(Db(db_), "SELECT start FROM api_calls_by_key WHERE key = ?1 ORDER BY start");
+  PreparedStatement select(AsSqlite3(db_), "SELECT start FROM api_calls_by_key WHERE key = ?1 ORDER BY start");
   if (!select.ok()) Fail("prepare");
   sqlite3_bind_text(select.get(), 1, key_.c_str(), -1, SQLITE_TRANSIENT);
   std::vector<double> starts;

@@ -5,14 +5,12 @@
 #include <cstdint>
 #include <opencv2/core.hpp>
 
+#include "datasets/images/byte_fields.h"
+
 namespace evalsuite::datasets {
 namespace {
 
 constexpr uint16_t kOrientationTag = 0x0112;
-
-bool StartsWith(std::string_view bytes, std::string_view prefix) {
-  return bytes.size() >= prefix.size() && bytes.substr(0, prefix.size()) == prefix;
-}
 
 // The payload of a WebP file's EXIF chunk, via libwebp's demuxer (which validates the RIFF structure).
 std::string_view WebpExif(std::string_view bytes) {

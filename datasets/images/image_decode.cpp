@@ -1,5 +1,6 @@
 #include "datasets/images/image_decode.h"
 
+#include "datasets/images/byte_fields.h"
 #include "datasets/images/exif_orientation.h"
 #include "datasets/images/image_kind.h"
 #include "datasets/images/jpeg_decode.h"
@@ -16,20 +17,6 @@
 
 namespace evalsuite::datasets {
 namespace {
-
-uint32_t Be16(std::string_view b, size_t at) {
-  return (static_cast<uint8_t>(b[at]) << 8) | static_cast<uint8_t>(b[at + 1]);
-}
-uint32_t Be32(std::string_view b, size_t at) { return (Be16(b, at) << 16) | Be16(b, at + 2); }
-uint32_t Le16(std::string_view b, size_t at) {
-  return static_cast<uint8_t>(b[at]) | (static_cast<uint8_t>(b[at + 1]) << 8);
-}
-uint32_t Le24(std::string_view b, size_t at) { return Le16(b, at) | (static_cast<uint8_t>(b[at + 2]) << 16); }
-uint32_t Le32(std::string_view b, size_t at) { return Le16(b, at) | (Le16(b, at + 2) << 16); }
-
-bool StartsWith(std::string_view bytes, std::string_view prefix) {
-  return bytes.size() >= prefix.size() && bytes.substr(0, prefix.size()) == prefix;
-}
 
 DecodeStatus Fail(DecodeStatus status, std::string text, std::string* reason) {
   if (reason != nullptr) *reason = std::move(text);

@@ -2,19 +2,12 @@
 
 #include <cstdint>
 
+#include "datasets/images/byte_fields.h"
 #include "datasets/images/exif_orientation.h"
 #include "datasets/images/jpeg_decode.h"
 
 namespace evalsuite::datasets {
 namespace {
-
-bool StartsWith(std::string_view bytes, std::string_view prefix) {
-  return bytes.size() >= prefix.size() && bytes.substr(0, prefix.size()) == prefix;
-}
-
-uint32_t Be16(std::string_view b, size_t at) {
-  return (static_cast<uint32_t>(static_cast<uint8_t>(b[at])) << 8) | static_cast<uint8_t>(b[at + 1]);
-}
 
 // Walks the JPEG segments up to the first scan for the frame type and components; the EXIF orientation.
 std::string JpegKind(std::string_view b) {

@@ -32,7 +32,7 @@ std::vector<std::string> SplitList(const std::string& text) {
   return items;
 }
 
-void Run(const FashionMnistHoldoutArgs& args) {
+void ExportHoldout(const FashionMnistHoldoutArgs& args) {
   generalization::FashionMnistExportOptions options;
   options.data_dir = args.data;
   options.variants = SplitList(args.variants);
@@ -58,7 +58,7 @@ void RegisterHoldoutFashionMnistCommand(CLI::App& holdout) {
                    "Comma-separated shifts: noise, blur, rotate, contrast (\"none\" for none)")
       ->capture_default_str();
   command->add_option("--limit", args->limit, "Only the first N holdout images (quick tests; 0 = all 5,000)");
-  command->callback([args] { Run(*args); });
+  command->callback([args] { ExportHoldout(*args); });
 }
 
 }  // namespace evalsuite::cli

@@ -14,11 +14,15 @@
 
 namespace evalsuite {
 
-nlohmann::json DescribeEnvironment() {
-  nlohmann::json env;
+std::string HostName() {
   char host[256] = {0};
   gethostname(host, sizeof(host) - 1);
-  env["host"] = host;
+  return host;
+}
+
+nlohmann::json DescribeEnvironment() {
+  nlohmann::json env;
+  env["host"] = HostName();
   env["cores"] = std::thread::hardware_concurrency();
   utsname uts{};
   if (uname(&uts) == 0) env["os"] = std::string(uts.sysname) + " " + uts.release + " " + uts.machine;

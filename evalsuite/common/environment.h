@@ -8,6 +8,8 @@
 namespace evalsuite {
 
 nlohmann::json DescribeEnvironment();
+// This machine's host name (gethostname), "" when it has none.
+std::string HostName();
 // "0.1.0" and the short git revision the build was configured from ("unknown" outside a git checkout).
 std::string EvalsuiteVersion();
 std::string EvalsuiteGitRevision();

@@ -26,7 +26,7 @@ using nlohmann::json;
 
 namespace {
 
-json OptionalJson(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json JsonOrNull(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 std::string FormatNumber(double v) { return fmt::format("{:.6g}", v); }
 
@@ -468,10 +468,10 @@ int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const s
     entry.extra["source"] = g.source;
     entry.extra["benchmark"] = g.benchmark;
     entry.extra["system"] = g.system;
-    entry.extra["olympic_minutes"] = OptionalJson(g.olympic_minutes);
+    entry.extra["olympic_minutes"] = JsonOrNull(g.olympic_minutes);
     if (g.format == "dawnbench") {
-      entry.extra["tta_hours"] = OptionalJson(g.tta_hours);
-      entry.extra["threshold_in_column_units"] = OptionalJson(g.threshold);
+      entry.extra["tta_hours"] = JsonOrNull(g.tta_hours);
+      entry.extra["threshold_in_column_units"] = JsonOrNull(g.threshold);
     }
     store.UpsertEntry(study_id, entry);
     for (std::size_t i = 0; i < g.runs.size(); ++i) {

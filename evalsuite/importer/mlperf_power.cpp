@@ -50,7 +50,7 @@ std::vector<fs::path> Matching(const fs::path& folder, const std::string& prefix
   return out;
 }
 
-double Number(const json& v) { return v.is_number() ? v.get<double>() : 0.0; }
+double NumberOrZero(const json& v) { return v.is_number() ? v.get<double>() : 0.0; }
 
 }  // namespace
 
@@ -79,14 +79,14 @@ std::optional<double> RunEnergy(const fs::path& benchmark_folder, const std::str
         start = prev = r.time_ms;
         started = true;
       } else if (r.key == "power_reading" && started && !stopped) {
-        energy += Number(r.value) * (r.time_ms - prev);
+        energy += NumberOrZero(r.value) * (r.time_ms - prev);
         prev = r.time_ms;
         last = std::max(last, r.time_ms);
       } else if (r.key == "power_measurement_stop") {
         stop = r.time_ms;
         stopped = true;
       } else if (r.key == "conversion_eff") {
-        efficiency = Number(r.value);
+        efficiency = NumberOrZero(r.value);
       }
     }
     if (!started) {
@@ -103,9 +103,9 @@ std::optional<double> RunEnergy(const fs::path& benchmark_folder, const std::str
   for (const fs::path& sw : Matching(folder, "sw_")) {
     double efficiency = 1.0, power = 0;
     for (const PowerRecord& r : ReadPowerLog(sw)) {
-      if (r.key == "conversion_eff") efficiency = Number(r.value);
+      if (r.key == "conversion_eff") efficiency = NumberOrZero(r.value);
       if (r.key == "interconnect_power_est") {
-        power = Number(r.value);
+        power = NumberOrZero(r.value);
         break;
       }
     }

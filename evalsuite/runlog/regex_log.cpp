@@ -43,15 +43,16 @@ std::string Quote(std::string_view value) {
   return "\"" + ToValidUtf8(value.substr(0, 40)) + (cut ? "...\"" : "\"");
 }
 
-std::string_view Trim(std::string_view s) {
+// Spaces and tabs off both ends (a captured group keeps the line's other bytes).
+std::string_view TrimBlanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
 
 // A plain decimal number ("75.200", "+3", "1.2e+00"); nullopt for anything else, infinities and NaN included.
-std::optional<double> ParseNumber(std::string_view s) {
-  s = Trim(s);
+std::optional<double> ParseFiniteNumber(std::string_view s) {
+  s = TrimBlanks(s);
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   double value = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
@@ -62,19 +63,19 @@ std::optional<double> ParseNumber(std::string_view s) {
 // A clock duration in seconds: "M:SS", "H:MM:SS(.fff)", with an optional "N day(s), " in front, as Python's
 // str(datetime.timedelta) prints it (torchvision's reference scripts print "Training time 1 day, 2:03:04").
 std::optional<double> ParseClock(std::string_view s) {
-  s = Trim(s);
+  s = TrimBlanks(s);
   double days = 0;
   const std::size_t comma = s.find(',');
   if (comma != std::string_view::npos) {
-    std::string_view head = Trim(s.substr(0, comma));
+    std::string_view head = TrimBlanks(s.substr(0, comma));
     const std::size_t space = head.find(' ');
     if (space == std::string_view::npos) return std::nullopt;
-    const std::string_view word = Trim(head.substr(space + 1));
+    const std::string_view word = TrimBlanks(head.substr(space + 1));
     if (word != "day" && word != "days") return std::nullopt;
-    std::optional<double> n = ParseNumber(head.substr(0, space));
+    std::optional<double> n = ParseFiniteNumber(head.substr(0, space));
     if (!n || *n < 0 || std::floor(*n) != *n) return std::nullopt;
     days = *n;
-    s = Trim(s.substr(comma + 1));
+    s = TrimBlanks(s.substr(comma + 1));
   }
   std::vector<std::string_view> parts;
   for (std::size_t start = 0;;) {
@@ -90,7 +91,7 @@ std::optional<double> ParseClock(std::string_view s) {
     if (parts[i].empty() || (!last && parts[i].find_first_not_of("0123456789") != std::string_view::npos)) {
       return std::nullopt;
     }
-    std::optional<double> v = ParseNumber(parts[i]);
+    std::optional<double> v = ParseFiniteNumber(parts[i]);
     if (!v || *v < 0 || (i > 0 && *v >= 60)) return std::nullopt;
     seconds = seconds * 60 + *v;
   }
@@ -322,7 +323,7 @@ class Session {
 
   // A time value in seconds, or nullopt after a warning.
   std::optional<double> Seconds(std::string_view text, long number) {
-    std::optional<double> value = ParseNumber(text);
+    std::optional<double> value = ParseFiniteNumber(text);
     if (value) {
       *value *= time_scale_;
     } else {
@@ -340,18 +341,18 @@ class Session {
   void Apply(const Values& values, long number) {
     std::optional<double> epoch, loss, metric, seconds;
     if (values.epoch) {
-      epoch = ParseNumber(*values.epoch);
+      epoch = ParseFiniteNumber(*values.epoch);
       if (!epoch || *epoch < 0) {
         return Warn(number, "epoch " + Quote(*values.epoch) + " is not a number >= 0; line skipped");
       }
     }
     if (values.loss) {
-      loss = ParseNumber(*values.loss);
+      loss = ParseFiniteNumber(*values.loss);
       if (!loss) return Warn(number, "loss " + Quote(*values.loss) + " is not a number; line skipped");
     }
     if (values.metric) {
       const char* name = values.metric_is_accuracy ? kAccuracy : kMetric;
-      metric = ParseNumber(*values.metric);
+      metric = ParseFiniteNumber(*values.metric);
       if (!metric) return Warn(number, std::string(name) + " " + Quote(*values.metric) + " is not a number; line skipped");
       *metric *= metric_scale_;
       saw_accuracy_ = saw_accuracy_ || values.metric_is_accuracy;

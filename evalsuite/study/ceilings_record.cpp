@@ -24,12 +24,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::string HostName() {
-  char host[256] = {};
-  gethostname(host, sizeof(host) - 1);
-  return host;
-}
-
 json TheoreticalMachine(const StudyPlan& plan) {
   const TheoreticalPeak peak = DeriveTheoreticalPeak(ThisCpu(), plan.threads);
   return {{"threads", plan.threads},

@@ -24,13 +24,13 @@ constexpr const char* kQueryFormat = "--format=csv,noheader,nounits";
 constexpr std::size_t kMaxOutputBytes = 64 * 1024;  // a few hundred GPUs' rows; more is not nvidia-smi's answer
 constexpr std::size_t kMaxWarnings = 8;
 
-std::string Trim(const std::string& text) {
+std::string TrimWhitespace(const std::string& text) {
   const std::size_t begin = text.find_first_not_of(" \t\r\n");
   if (begin == std::string::npos) return "";
   return text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1);
 }
 
-std::vector<std::string> Split(const std::string& text, char separator) {
+std::vector<std::string> SplitOn(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::string part;
   std::istringstream in(text);
@@ -64,7 +64,7 @@ bool ParseValue(const std::string& field, double max, std::optional<double>* val
 std::string FindInPath(const std::string& program) {
   if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0 ? program : "";
   const char* path = std::getenv("PATH");
-  for (const std::string& dir : Split(path ? path : "", ':')) {
+  for (const std::string& dir : SplitOn(path ? path : "", ':')) {
     const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
   }
@@ -91,12 +91,12 @@ std::string FormatSeconds(double seconds) {
 }  // namespace
 
 std::optional<GpuReading> ParseGpuQueryLine(const std::string& line, std::string* why) {
-  std::vector<std::string> fields = Split(line, ',');
+  std::vector<std::string> fields = SplitOn(line, ',');
   if (fields.size() != 5) {
     *why = "not the 5 fields asked for";
     return std::nullopt;
   }
-  for (std::string& field : fields) field = Trim(field);
+  for (std::string& field : fields) field = TrimWhitespace(field);
   GpuReading reading;
   reading.index = fields[0];
   reading.uuid = fields[1];
@@ -126,8 +126,8 @@ std::vector<std::string> RunGpuDevices(const std::vector<std::string>& slot_devi
   if (!slot_devices.empty()) return slot_devices;
   std::vector<std::string> devices;
   const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-  for (const std::string& id : Split(visible ? visible : "", ',')) {
-    if (!Trim(id).empty()) devices.push_back(Trim(id));
+  for (const std::string& id : SplitOn(visible ? visible : "", ',')) {
+    if (!TrimWhitespace(id).empty()) devices.push_back(TrimWhitespace(id));
   }
   return devices;
 }
@@ -253,8 +253,8 @@ bool GpuSampler::Wanted(const GpuReading& reading) const {
 void GpuSampler::Conclude() {
   std::vector<GpuReading> rows;
   std::vector<std::string> not_rows;
-  for (const std::string& raw : Split(output_, '\n')) {
-    const std::string line = Trim(raw);
+  for (const std::string& raw : SplitOn(output_, '\n')) {
+    const std::string line = TrimWhitespace(raw);
     if (line.empty()) continue;
     std::string why;
     std::optional<GpuReading> reading = ParseGpuQueryLine(line, &why);

@@ -35,12 +35,6 @@ std::string Env(const char* name) {
   return value ? value : "";
 }
 
-std::string HostName() {
-  char name[256] = {};
-  gethostname(name, sizeof(name) - 1);
-  return name;
-}
-
 double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // The run's contention record, seen from the node (the only place it can be measured), into the run folder: the

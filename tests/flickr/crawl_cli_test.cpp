@@ -30,7 +30,7 @@ using evalsuite::testing::RunCommand;
 using evalsuite::testing::TempDir;
 using testing::FakeFlickr;
 
-constexpr const char* kKey = "f00dcafe0123456789abcdef00c0ffee";
+constexpr const char* kCliApiKey = "f00dcafe0123456789abcdef00c0ffee";
 
 // Starts argv with stdout and stderr going to files; the caller waits (or kills).
 pid_t Spawn(const std::vector<std::string>& argv, const fs::path& out, const fs::path& err) {
@@ -69,20 +69,20 @@ std::vector<std::string> CrawlArgs(const std::string& key, const fs::path& out, 
           "--downloads=2"};
 }
 
-std::vector<std::string> Summary(const datasets::CandidateManifest& manifest) {
+std::vector<std::string> IdsRanksAndQueries(const datasets::CandidateManifest& manifest) {
   std::vector<std::string> out;
   for (const auto& item : manifest.items) out.push_back(item.id + "@" + std::to_string(item.rank) + ":" + item.query);
   return out;
 }
 
-void ExpectSecretInNoFile(const fs::path& dir, const std::string& secret) {
+void ExpectSecretInNoOutputFile(const fs::path& dir, const std::string& secret) {
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     if (entry.is_regular_file()) EXPECT_EQ(ReadFile(entry.path()).find(secret), std::string::npos) << entry.path();
   }
 }
 
 TEST(CrawlCliTest, KilledHalfWayResumesWithoutRepeatingFinishedWork) {
-  FakeFlickr server(kKey);
+  FakeFlickr server(kCliApiKey);
   server.SetGeneratedResults(6);
   std::mutex mutex;
   std::condition_variable changed;
@@ -97,7 +97,7 @@ TEST(CrawlCliTest, KilledHalfWayResumesWithoutRepeatingFinishedWork) {
   });
   TempDir dir;
   const fs::path out = dir / "crawl";
-  const pid_t pid = Spawn(CrawlArgs(kKey, out, server), dir / "out1.txt", dir / "err1.txt");
+  const pid_t pid = Spawn(CrawlArgs(kCliApiKey, out, server), dir / "out1.txt", dir / "err1.txt");
   ASSERT_GT(pid, 0);
   {
     std::unique_lock<std::mutex> lock(mutex);
@@ -123,7 +123,7 @@ TEST(CrawlCliTest, KilledHalfWayResumesWithoutRepeatingFinishedWork) {
   }
   const auto images_before = server.image_counts();
 
-  const auto rerun = RunCommand(CrawlArgs(kKey, out, server));
+  const auto rerun = RunCommand(CrawlArgs(kCliApiKey, out, server));
   ASSERT_EQ(rerun.exit_code, 0) << rerun.err;
   EXPECT_NE(rerun.out.find("30 candidates for 10 classes"), std::string::npos) << rerun.out;
 
@@ -155,10 +155,10 @@ TEST(CrawlCliTest, KilledHalfWayResumesWithoutRepeatingFinishedWork) {
   options.min_upload_date = testing::kCutoff2014;
   options.per_class = 3;
   options.endpoint = server.endpoint();
-  options.api_key = kKey;
+  options.api_key = kCliApiKey;
   options.rate = RateLimit{0, 3600};
   const CrawlResult reference = RunCrawl(classes, options);
-  EXPECT_EQ(Summary(resumed), Summary(reference.manifest));
+  EXPECT_EQ(IdsRanksAndQueries(resumed), IdsRanksAndQueries(reference.manifest));
   ASSERT_EQ(resumed.items.size(), 30u);
   EXPECT_EQ(resumed.items[0].wnid, "n01440764");
   EXPECT_EQ(resumed.items[0].query, "tench");
@@ -166,10 +166,10 @@ TEST(CrawlCliTest, KilledHalfWayResumesWithoutRepeatingFinishedWork) {
   EXPECT_EQ(resumed.classes.at("n01440764").gloss,
             "freshwater dace-like game fish of Europe and western Asia noted for ability to survive outside water");
 
-  ExpectSecretInNoFile(out, kKey);
-  EXPECT_EQ(rerun.out.find(kKey), std::string::npos);
-  EXPECT_EQ(rerun.err.find(kKey), std::string::npos);
-  EXPECT_EQ(ReadFile(dir / "err1.txt").find(kKey), std::string::npos);
+  ExpectSecretInNoOutputFile(out, kCliApiKey);
+  EXPECT_EQ(rerun.out.find(kCliApiKey), std::string::npos);
+  EXPECT_EQ(rerun.err.find(kCliApiKey), std::string::npos);
+  EXPECT_EQ(ReadFile(dir / "err1.txt").find(kCliApiKey), std::string::npos);
 
   // Dedupe on the result: a resized, recompressed copy of one candidate in a reference folder is flagged;
   // the candidates themselves are all different.
@@ -203,11 +203,11 @@ TEST(CrawlCliTest, KilledHalfWayResumesWithoutRepeatingFinishedWork) {
 // first) waits an hour; the downloads of the first class (two synonyms, two searches) finish meanwhile and must be in crawl.db when the crawl is killed in that wait, so
 // that the resume downloads none of them again.
 TEST(CrawlCliTest, AKillDuringARateLimitWaitLosesNoDownloadAndTheResumeFetchesNothingTwice) {
-  FakeFlickr server(kKey);
+  FakeFlickr server(kCliApiKey);
   server.SetGeneratedResults(6);
   TempDir dir;
   const fs::path out = dir / "crawl";
-  std::vector<std::string> args = CrawlArgs(kKey, out, server);
+  std::vector<std::string> args = CrawlArgs(kCliApiKey, out, server);
   for (std::string& arg : args) {
     if (arg == "--rate=off") arg = "--rate=2/h";
     if (arg == "--class-range=0-9") arg = "--class-range=0-1";
@@ -246,10 +246,10 @@ TEST(CrawlCliTest, AKillDuringARateLimitWaitLosesNoDownloadAndTheResumeFetchesNo
 }
 
 TEST(CrawlCliTest, MissingOrInvalidKeyIsAClearError) {
-  FakeFlickr server(kKey);
+  FakeFlickr server(kCliApiKey);
   server.SetGeneratedResults(3);
   TempDir dir;
-  std::vector<std::string> args = CrawlArgs(kKey, dir / "crawl", server);
+  std::vector<std::string> args = CrawlArgs(kCliApiKey, dir / "crawl", server);
   std::vector<std::string> no_key = args;
   no_key[1] = "-u";
   no_key.insert(no_key.begin() + 2, "FLICKR_API_KEY");
@@ -263,14 +263,14 @@ TEST(CrawlCliTest, MissingOrInvalidKeyIsAClearError) {
   EXPECT_NE(invalid.err.find("code 100"), std::string::npos) << invalid.err;
   EXPECT_EQ(invalid.err.find(bad_key), std::string::npos) << invalid.err;
   EXPECT_EQ(server.total_search_requests(), 1);
-  ExpectSecretInNoFile(dir / "crawl", bad_key);
+  ExpectSecretInNoOutputFile(dir / "crawl", bad_key);
 }
 
 TEST(CrawlCliTest, ClassSelectionErrorsNameTheFileAndLine) {
-  FakeFlickr server(kKey);
+  FakeFlickr server(kCliApiKey);
   TempDir dir;
   evalsuite::testing::WriteFile(dir / "classes.txt", "# mine\nn01440764\nn99999999\n");
-  std::vector<std::string> args = CrawlArgs(kKey, dir / "crawl", server);
+  std::vector<std::string> args = CrawlArgs(kCliApiKey, dir / "crawl", server);
   args.push_back("--classes");
   args.push_back((dir / "classes.txt").string());
   const auto result = RunCommand(args);

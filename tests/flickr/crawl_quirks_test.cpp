@@ -19,9 +19,10 @@ using testing::FakeFlickr;
 using testing::FakePhoto;
 using testing::SearchFault;
 
-constexpr const char* kKey = "0123456789abcdef0123456789abcdef";
+constexpr const char* kQuirksApiKey = "0123456789abcdef0123456789abcdef";
 
-std::vector<FakePhoto> Photos(const std::string& prefix, int count) {
+// `count` photos with only an id and an upload date after the cutoff.
+std::vector<FakePhoto> BarePhotos(const std::string& prefix, int count) {
   std::vector<FakePhoto> photos;
   for (int i = 1; i <= count; ++i) {
     FakePhoto p;
@@ -40,7 +41,7 @@ class CrawlQuirksTest : public ::testing::Test {
     o.min_upload_date = testing::kCutoff2014;
     o.per_class = 4;
     o.endpoint = server_.endpoint();
-    o.api_key = kKey;
+    o.api_key = kQuirksApiKey;
     o.rate = RateLimit{0, 3600};
     o.timeout_seconds = 2;
     o.retry.initial_backoff_seconds = 0.25;
@@ -56,14 +57,14 @@ class CrawlQuirksTest : public ::testing::Test {
     return sleeps_;
   }
 
-  FakeFlickr server_{kKey};
+  FakeFlickr server_{kQuirksApiKey};
   evalsuite::testing::TempDir dir_;
   std::mutex mutex_;
   std::vector<double> sleeps_;
 };
 
 TEST_F(CrawlQuirksTest, ALoneSurrogateInATitleCostsNothing) {
-  std::vector<FakePhoto> photos = Photos("t", 5);
+  std::vector<FakePhoto> photos = BarePhotos("t", 5);
   photos[1].lone_surrogate_title = true;
   server_.SetResults("tench", photos);
   const CrawlResult result = RunCrawl({{0, "n01440764", {"tench"}, ""}}, Options());
@@ -75,7 +76,7 @@ TEST_F(CrawlQuirksTest, ALoneSurrogateInATitleCostsNothing) {
 
 TEST_F(CrawlQuirksTest, AResponseThatFailsTheSameWayIsNotAskedSixTimes) {
   server_.SetPermanentFault("tench", SearchFault::kMalformed);
-  server_.SetResults("goldfish", Photos("g", 4));
+  server_.SetResults("goldfish", BarePhotos("g", 4));
   const CrawlResult result = RunCrawl({{0, "n01440764", {"tench"}, ""}, {1, "n01443537", {"goldfish"}, ""}},
                                       Options());
   // The fake alternates two bodies (total as a number, then as a string): the third answer repeats the first.
@@ -88,7 +89,7 @@ TEST_F(CrawlQuirksTest, AResponseThatFailsTheSameWayIsNotAskedSixTimes) {
 }
 
 TEST_F(CrawlQuirksTest, PagingGoesOnWhenPagesSaysZeroButPagesComeBackFull) {
-  server_.SetResults("tench", Photos("t", 9));
+  server_.SetResults("tench", BarePhotos("t", 9));
   server_.SetReportPagesZero(true);
   CrawlOptions options = Options();
   options.per_page = 2;
@@ -100,7 +101,7 @@ TEST_F(CrawlQuirksTest, PagingGoesOnWhenPagesSaysZeroButPagesComeBackFull) {
 }
 
 TEST_F(CrawlQuirksTest, PagingStopsAtAShortPageWhenNothingSaysMore) {
-  server_.SetResults("tench", Photos("t", 3));
+  server_.SetResults("tench", BarePhotos("t", 3));
   server_.SetReportPagesZero(true);
   CrawlOptions options = Options();
   options.per_page = 2;
@@ -111,7 +112,7 @@ TEST_F(CrawlQuirksTest, PagingStopsAtAShortPageWhenNothingSaysMore) {
 }
 
 TEST_F(CrawlQuirksTest, RetryAfterOnA503IsHonoured) {
-  server_.SetResults("tench", Photos("t", 4));
+  server_.SetResults("tench", BarePhotos("t", 4));
   server_.SetRetryAfter("7");
   server_.QueueSearchFaults("tench", {SearchFault::k503RetryAfter});
   const CrawlResult result = RunCrawl({{0, "n01440764", {"tench"}, ""}}, Options());
@@ -124,9 +125,9 @@ TEST_F(CrawlQuirksTest, RetryAfterOnA503IsHonoured) {
 // A query that fails (500, then 500) waits for its retries in a queue, not in a sleep: the other classes are
 // searched meanwhile (the API thread used to sleep 52.5 s of a 56.5 s crawl while nothing else was asked).
 TEST_F(CrawlQuirksTest, OneQuerysBackoffDoesNotHoldUpTheOtherClasses) {
-  server_.SetResults("tench", Photos("t", 4));
-  server_.SetResults("goldfish", Photos("g", 4));
-  server_.SetResults("tiger shark", Photos("s", 4));
+  server_.SetResults("tench", BarePhotos("t", 4));
+  server_.SetResults("goldfish", BarePhotos("g", 4));
+  server_.SetResults("tiger shark", BarePhotos("s", 4));
   server_.QueueSearchFaults("tench", {SearchFault::k500, SearchFault::k500});
   CrawlOptions options = Options();
   options.retry.initial_backoff_seconds = 0.3;
@@ -147,7 +148,7 @@ TEST_F(CrawlQuirksTest, OneQuerysBackoffDoesNotHoldUpTheOtherClasses) {
 }
 
 TEST_F(CrawlQuirksTest, ClassesSharingAQuerySearchItOnceAndTheManifestSaysSo) {
-  server_.SetResults("crane", Photos("c", 6));
+  server_.SetResults("crane", BarePhotos("c", 6));
   const CrawlResult result =
       RunCrawl({{134, "n02012849", {"crane"}, "large long-necked wading bird"},
                 {517, "n03126707", {"crane"}, "lifts and moves heavy objects"}},
@@ -160,8 +161,8 @@ TEST_F(CrawlQuirksTest, ClassesSharingAQuerySearchItOnceAndTheManifestSaysSo) {
 }
 
 TEST_F(CrawlQuirksTest, DownloadsAreRecordedWhileTheMainThreadWaitsForTheRateLimit) {
-  server_.SetResults("tench", Photos("t", 4));
-  server_.SetResults("goldfish", Photos("g", 4));
+  server_.SetResults("tench", BarePhotos("t", 4));
+  server_.SetResults("goldfish", BarePhotos("g", 4));
   CrawlOptions options = Options();
   options.rate = RateLimit{1, 3600};  // the second search waits an hour
   double now = 2'000'000'000;

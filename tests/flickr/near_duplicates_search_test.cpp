@@ -12,6 +12,7 @@
 #include "datasets/images/hamming_index.h"
 #include "datasets/images/near_duplicates.h"
 #include "tests/flickr/fake_flickr.h"
+#include "tests/flickr/scene_images.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::datasets {
@@ -19,19 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using evalsuite::testing::TempDir;
-
-cv::Mat Scene(uint64_t seed) {
-  const std::string jpeg = flickr::testing::MakeJpeg(seed, 320, 240, 95);
-  cv::Mat image =
-      cv::imdecode(cv::Mat(1, static_cast<int>(jpeg.size()), CV_8U, const_cast<char*>(jpeg.data())), cv::IMREAD_COLOR);
-  cv::GaussianBlur(image, image, cv::Size(9, 9), 3);
-  return image;
-}
-
-void Save(const fs::path& file, const cv::Mat& image) {
-  fs::create_directories(file.parent_path());
-  ASSERT_TRUE(cv::imwrite(file.string(), image, {cv::IMWRITE_JPEG_QUALITY, 90}));
-}
 
 TEST(HammingIndexTest, FindsExactlyWhatAFullScanFindsWithFewerComparisons) {
   std::mt19937_64 rng(7);
@@ -93,11 +81,11 @@ TEST(HammingIndexTest, EntriesAddedAfterAQueryAreFoundAndConcurrentFirstQueriesA
 
 TEST(NearDuplicatesSearchTest, AMirroredCopyIsAsCloseAsTheOriginal) {
   TempDir dir;
-  const cv::Mat original = Scene(31);
+  const cv::Mat original = PhotoLikeScene(31);
   cv::Mat mirrored;
   cv::flip(original, mirrored, 1);
-  Save(dir / "a.jpg", original);
-  Save(dir / "b.jpg", mirrored);
+  SaveJpeg(dir / "a.jpg", original);
+  SaveJpeg(dir / "b.jpg", mirrored);
   std::string reason;
   const auto a = PerceptualHashesFile(dir / "a.jpg", &reason);
   const auto b = PerceptualHashesFile(dir / "b.jpg", &reason);
@@ -111,14 +99,15 @@ TEST(NearDuplicatesSearchTest, AMirroredCopyIsAsCloseAsTheOriginal) {
 TEST(NearDuplicatesSearchTest, MirroredCopiesAreFlaggedAndReferenceHashesComeFromTheCacheTheSecondTime) {
   TempDir dir;
   cv::Mat a_mirrored;
-  cv::flip(Scene(41), a_mirrored, 1);
-  Save(dir / "crawl" / "images" / "a.jpg", Scene(41));
-  Save(dir / "crawl" / "images" / "b.jpg", a_mirrored);  // a mirrored copy of a, under another id
-  Save(dir / "crawl" / "images" / "c.jpg", Scene(42));
+  cv::flip(PhotoLikeScene(41), a_mirrored, 1);
+  SaveJpeg(dir / "crawl" / "images" / "a.jpg", PhotoLikeScene(41));
+  SaveJpeg(dir / "crawl" / "images" / "b.jpg", a_mirrored);  // a mirrored copy of a, under another id
+  SaveJpeg(dir / "crawl" / "images" / "c.jpg", PhotoLikeScene(42));
   cv::Mat c_mirrored;
-  cv::flip(Scene(42), c_mirrored, 1);
-  Save(dir / "val" / "c_mirrored.jpg", c_mirrored);  // c is in the reference set, mirrored
-  for (uint64_t seed = 50; seed < 60; ++seed) Save(dir / "val" / ("other" + std::to_string(seed) + ".jpg"), Scene(seed));
+  cv::flip(PhotoLikeScene(42), c_mirrored, 1);
+  SaveJpeg(dir / "val" / "c_mirrored.jpg", c_mirrored);  // c is in the reference set, mirrored
+  for (uint64_t seed = 50; seed < 60; ++seed)
+    SaveJpeg(dir / "val" / ("other" + std::to_string(seed) + ".jpg"), PhotoLikeScene(seed));
 
   CandidateManifest manifest;
   for (const char* name : {"a", "b", "c"}) {
@@ -148,7 +137,7 @@ TEST(NearDuplicatesSearchTest, MirroredCopiesAreFlaggedAndReferenceHashesComeFro
   EXPECT_EQ(manifest.source.at("dedupe").at("references_from_cache"), 11);
 
   // A reference that changed is hashed again, not read from the cache.
-  Save(dir / "val" / "other50.jpg", Scene(99));
+  SaveJpeg(dir / "val" / "other50.jpg", PhotoLikeScene(99));
   summary = AnnotateNearDuplicates(manifest, dir / "crawl", options);
   EXPECT_EQ(summary.references_from_cache, 10);
 }

@@ -9,6 +9,7 @@
 
 #include "evalsuite/common/error.h"
 #include "tests/flickr/fake_flickr.h"
+#include "tests/flickr/scene_images.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::datasets {
@@ -17,20 +18,6 @@ namespace {
 namespace fs = std::filesystem;
 using evalsuite::testing::TempDir;
 using evalsuite::testing::WriteFile;
-
-// A photo-like image: smooth gradients and shapes, so that resizing keeps its structure.
-cv::Mat Scene(uint64_t seed) {
-  const std::string jpeg = flickr::testing::MakeJpeg(seed, 320, 240, 95);
-  cv::Mat image =
-      cv::imdecode(cv::Mat(1, static_cast<int>(jpeg.size()), CV_8U, const_cast<char*>(jpeg.data())), cv::IMREAD_COLOR);
-  cv::GaussianBlur(image, image, cv::Size(9, 9), 3);
-  return image;
-}
-
-void Save(const fs::path& file, const cv::Mat& image, int quality = 90) {
-  fs::create_directories(file.parent_path());
-  ASSERT_TRUE(cv::imwrite(file.string(), image, {cv::IMWRITE_JPEG_QUALITY, quality}));
-}
 
 uint64_t HashOf(const fs::path& file) {
   std::string reason;
@@ -41,22 +28,22 @@ uint64_t HashOf(const fs::path& file) {
 
 TEST(NearDuplicatesTest, EditedCopiesAreCloseAndUnrelatedImagesFar) {
   TempDir dir;
-  const cv::Mat original = Scene(1);
-  Save(dir / "original.jpg", original);
+  const cv::Mat original = PhotoLikeScene(1);
+  SaveJpeg(dir / "original.jpg", original);
   cv::Mat half, cropped, brighter;
   cv::resize(original, half, cv::Size(), 0.5, 0.5, cv::INTER_AREA);
-  Save(dir / "half_q40.jpg", half, 40);
+  SaveJpeg(dir / "half_q40.jpg", half, 40);
   cropped = original(cv::Rect(8, 6, 304, 228)).clone();
-  Save(dir / "cropped.jpg", cropped);
+  SaveJpeg(dir / "cropped.jpg", cropped);
   original.convertTo(brighter, -1, 1.1, 15);
-  Save(dir / "brighter.jpg", brighter);
+  SaveJpeg(dir / "brighter.jpg", brighter);
   const uint64_t h = HashOf(dir / "original.jpg");
   for (const char* copy : {"half_q40.jpg", "cropped.jpg", "brighter.jpg"}) {
     EXPECT_LE(HammingDistance(h, HashOf(dir / copy)), kDefaultNearDuplicateThreshold) << copy;
   }
   int far = 0;
   for (uint64_t seed = 2; seed < 22; ++seed) {
-    Save(dir / "other.jpg", Scene(seed));
+    SaveJpeg(dir / "other.jpg", PhotoLikeScene(seed));
     if (HammingDistance(h, HashOf(dir / "other.jpg")) > kDefaultNearDuplicateThreshold) ++far;
   }
   EXPECT_EQ(far, 20);
@@ -65,14 +52,14 @@ TEST(NearDuplicatesTest, EditedCopiesAreCloseAndUnrelatedImagesFar) {
 
 TEST(NearDuplicatesTest, FlagsWithinAndAgainstReferencesAndDeletesNothing) {
   TempDir dir;
-  const cv::Mat a = Scene(11), c = Scene(12);
+  const cv::Mat a = PhotoLikeScene(11), c = PhotoLikeScene(12);
   cv::Mat a_small;
   cv::resize(a, a_small, cv::Size(), 0.6, 0.6, cv::INTER_AREA);
-  Save(dir / "crawl" / "images" / "a.jpg", a);
-  Save(dir / "crawl" / "images" / "b.jpg", a_small, 50);  // a near-copy of a, under another Flickr id
-  Save(dir / "crawl" / "images" / "c.jpg", c);
-  Save(dir / "train" / "x" / "c_copy.JPEG", c, 70);  // c is in the training set
-  Save(dir / "train" / "unrelated.png", Scene(13));
+  SaveJpeg(dir / "crawl" / "images" / "a.jpg", a);
+  SaveJpeg(dir / "crawl" / "images" / "b.jpg", a_small, 50);  // a near-copy of a, under another Flickr id
+  SaveJpeg(dir / "crawl" / "images" / "c.jpg", c);
+  SaveJpeg(dir / "train" / "x" / "c_copy.JPEG", c, 70);  // c is in the training set
+  SaveJpeg(dir / "train" / "unrelated.png", PhotoLikeScene(13));
   WriteFile(dir / "train" / "broken.jpg", "<html>not found</html>");
   WriteFile(dir / "train" / "notes.txt", "ignored: not an image extension");
 

@@ -21,7 +21,7 @@
 namespace evalsuite::flickr {
 namespace {
 
-constexpr const char* kKey = "rate-edge-key-0123456789abcdef";
+constexpr const char* kRateEdgeApiKey = "rate-edge-key-0123456789abcdef";
 
 // The most arrivals in any closed window [t, t + window].
 int MostCallsInAWindow(std::vector<double> arrivals, double window) {
@@ -75,10 +75,11 @@ class SimulatedNetwork {
 struct Process {
   Process(SimulatedNetwork& network, const std::filesystem::path& ledger, const std::string& endpoint)
       : limiter(RateLimit{30, 60}, network.clock(), network.sleeper(),
-                std::make_unique<SharedCallLedger>(ledger, ApiKeyFingerprint(kKey)), /*max_call_seconds=*/10) {
+                std::make_unique<SharedCallLedger>(ledger, ApiKeyFingerprint(kRateEdgeApiKey)),
+                /*max_call_seconds=*/10) {
     SearchClientOptions options;
     options.endpoint = endpoint;
-    options.api_key = kKey;
+    options.api_key = kRateEdgeApiKey;
     options.http.timeout_seconds = 10;
     options.retry.max_attempts = 1;
     options.limiter = &limiter;
@@ -99,7 +100,7 @@ struct Process {
 };
 
 TEST(RateLimitEdgeTest, ThirtyPerMinuteForSixtyFiveSecondsNeverPutsThirtyOneCallsInAWindow) {
-  testing::FakeFlickr server(kKey);
+  testing::FakeFlickr server(kRateEdgeApiKey);
   server.SetGeneratedResults(5);
   SimulatedNetwork network(29);
   server.SetOnSearch([&](int) { network.Request(); });
@@ -136,10 +137,10 @@ TEST(RateLimitEdgeTest, ACallOfAKilledProcessCountsUntilItsDeadline) {
   const auto file = dir.path() / "api-calls.db";
   const RateLimit limit{1, 60};
   {
-    SharedCallLedger killed(file, ApiKeyFingerprint(kKey));
+    SharedCallLedger killed(file, ApiKeyFingerprint(kRateEdgeApiKey));
     EXPECT_EQ(killed.TryStart(1000, 1030, limit), 0);  // then the process dies without Finish
   }
-  SharedCallLedger next(file, ApiKeyFingerprint(kKey));
+  SharedCallLedger next(file, ApiKeyFingerprint(kRateEdgeApiKey));
   EXPECT_DOUBLE_EQ(next.TryStart(1005, 1035, limit), 85);  // 1030 + 60 - 1005
   SharedCallLedger other_key(file, ApiKeyFingerprint("another key"));
   EXPECT_EQ(other_key.TryStart(1005, 1035, limit), 0);  // another key has its own budget
@@ -149,7 +150,7 @@ TEST(RateLimitEdgeTest, ACallOfAKilledProcessCountsUntilItsDeadline) {
 // Real threads on the real clock, each with its own connection to the file: the check and the record are one
 // transaction, so no two of them take the last slot of a window (5 per second for 2.2 s, 4 at once).
 TEST(RateLimitEdgeTest, ConcurrentProcessesShareOneBudget) {
-  testing::FakeFlickr server(kKey);
+  testing::FakeFlickr server(kRateEdgeApiKey);
   server.SetGeneratedResults(5);
   std::mutex mutex;
   std::vector<double> arrivals;
@@ -165,10 +166,10 @@ TEST(RateLimitEdgeTest, ConcurrentProcessesShareOneBudget) {
     threads.emplace_back([&, t] {
       CurlHttpClient http;
       RateLimiter limiter(RateLimit{5, 1}, SystemNowSeconds, RealSleep,
-                          std::make_unique<SharedCallLedger>(file, ApiKeyFingerprint(kKey)), 5);
+                          std::make_unique<SharedCallLedger>(file, ApiKeyFingerprint(kRateEdgeApiKey)), 5);
       SearchClientOptions options;
       options.endpoint = server.endpoint();
-      options.api_key = kKey;
+      options.api_key = kRateEdgeApiKey;
       options.http.timeout_seconds = 5;
       options.retry.max_attempts = 1;
       options.limiter = &limiter;

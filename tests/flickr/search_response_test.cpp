@@ -129,20 +129,20 @@ TEST(SearchResponseTest, SharedSamplesParse) {
   EVALSUITE_REQUIRE_SHARED_DATA(shared);
   const auto dir = shared / "flickr";
   const SearchResponse strings =
-      ParseSearchResponse(testing::ReadFile(dir / "sample_search_url_m_string_total.json"), "string");
+      ParseSearchResponse(evalsuite::testing::ReadFile(dir / "sample_search_url_m_string_total.json"), "string");
   ASSERT_TRUE(strings.ok);
   EXPECT_EQ(strings.page.total, 15849);
   EXPECT_EQ(strings.page.photos.size(), 2u);
   const SearchResponse numbers =
-      ParseSearchResponse(testing::ReadFile(dir / "sample_search_url_m_int_total.json"), "int");
+      ParseSearchResponse(evalsuite::testing::ReadFile(dir / "sample_search_url_m_int_total.json"), "int");
   EXPECT_EQ(numbers.page.total, 9234);
   const SearchResponse extras =
-      ParseSearchResponse(testing::ReadFile(dir / "sample_search_extras_dates_license.json"), "extras");
+      ParseSearchResponse(evalsuite::testing::ReadFile(dir / "sample_search_extras_dates_license.json"), "extras");
   ASSERT_EQ(extras.page.photos.size(), 3u);
   EXPECT_EQ(extras.page.photos[2].license, "3");
   EXPECT_EQ(extras.page.photos[2].date_upload, 1280530063);
   EXPECT_EQ(extras.page.photos[1].title, "John Galliano/Christian Dior Newspaper Dress");
-  const SearchResponse fail = ParseSearchResponse(testing::ReadFile(dir / "flickrex_fail.json"), "fail");
+  const SearchResponse fail = ParseSearchResponse(evalsuite::testing::ReadFile(dir / "flickrex_fail.json"), "fail");
   EXPECT_FALSE(fail.ok);
   EXPECT_EQ(fail.failure.code, 112);
 }

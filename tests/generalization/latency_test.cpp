@@ -17,9 +17,10 @@ namespace {
 // Image i (its first float holds i) costs kCost[i % 4] ms plus 2 ms per call.
 constexpr double kCost[] = {1, 2, 3, 10};
 
-class FakeClockClassifier : public Classifier {
+// Advances the fake clock by each image's cost instead of sleeping it.
+class PerImageCostClassifier : public Classifier {
  public:
-  explicit FakeClockClassifier(double* clock) : clock_(clock) {}
+  explicit PerImageCostClassifier(double* clock) : clock_(clock) {}
   int num_outputs() const override { return 10; }
   void TopK(const float* batch, int n, int32_t* top, float* /*scores*/ = nullptr) override {
     *clock_ += 2e-3;
@@ -50,7 +51,7 @@ std::vector<float> Images(int n) {
 
 TEST(Latency, PercentilesOfAKnownFakeModel) {
   double clock = 0;
-  FakeClockClassifier model(&clock);
+  PerImageCostClassifier model(&clock);
   LatencyOptions options;
   options.now = [&clock] { return clock; };
   options.batch_sizes = {1, 4, 8};

@@ -23,12 +23,9 @@ namespace evalsuite::importer {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::MllogRecord;
 using testing::TempDir;
 using testing::WriteFile;
-
-std::string Line(long t, const std::string& key, const std::string& value, const std::string& metadata = "{}") {
-  return testing::MllogRecord(t, key, value, metadata);
-}
 
 // The keys the official compliance checker requires of a closed run of `benchmark` under `ruleset`, each logged
 // once (submission_division as "closed"), except those the caller logs itself.
@@ -40,13 +37,13 @@ std::string RequiredKeys(const std::string& ruleset, const std::string& benchmar
   std::string out;
   for (const RequiredKey& k : rules->closed.required) {
     if (kLoggedByTests.count(k.key) != 0 || k.req == "OPTIONAL" || k.key == rules->closed.variant_key) continue;
-    out += Line(time_ms, k.key, k.key == "submission_division" ? "\"closed\"" : "1");
+    out += MllogRecord(time_ms, k.key, k.key == "submission_division" ? "\"closed\"" : "1");
   }
   // resnet's opt_name picks one more file of required keys: the first one.
   if (!rules->closed.variant_key.empty()) {
     const auto& [name, keys] = *rules->closed.variants.begin();
-    out += Line(time_ms, rules->closed.variant_key, "\"" + name + "\"");
-    for (const RequiredKey& k : keys) out += Line(time_ms, k.key, "1");
+    out += MllogRecord(time_ms, rules->closed.variant_key, "\"" + name + "\"");
+    for (const RequiredKey& k : keys) out += MllogRecord(time_ms, k.key, "1");
   }
   return out;
 }
@@ -57,20 +54,20 @@ std::string RunLogText(const std::string& benchmark, long start_ms, double minut
                        int batch = 256, const std::string& final_accuracy = "0.999") {
   std::string log = "some shell output\n";
   log += RequiredKeys("3.0.0", benchmark, start_ms - 6000);
-  log += Line(start_ms - 5000, "submission_benchmark", "\"" + benchmark + "\"");
-  log += Line(start_ms - 4000, "seed", std::to_string(seed));
-  log += Line(start_ms - 3000, "global_batch_size", std::to_string(batch));
-  log += Line(start_ms, "run_start", "null");
+  log += MllogRecord(start_ms - 5000, "submission_benchmark", "\"" + benchmark + "\"");
+  log += MllogRecord(start_ms - 4000, "seed", std::to_string(seed));
+  log += MllogRecord(start_ms - 3000, "global_batch_size", std::to_string(batch));
+  log += MllogRecord(start_ms, "run_start", "null");
   const long stop = start_ms + static_cast<long>(std::llround(minutes * 60000));
   int epoch = 1;
   for (long t = start_ms + 60000; t < stop; t += 60000, ++epoch) {
-    log +=
-        Line(t, "eval_accuracy", std::to_string(0.5 + 0.01 * epoch), "{\"epoch_num\": " + std::to_string(epoch) + "}");
+    log += MllogRecord(t, "eval_accuracy", std::to_string(0.5 + 0.01 * epoch),
+                       "{\"epoch_num\": " + std::to_string(epoch) + "}");
   }
   // A run ends in success at an evaluation that meets the target (0.999 is above every benchmark's here).
   if (status == "success")
-    log += Line(stop - 1000, "eval_accuracy", final_accuracy, "{\"epoch_num\": " + std::to_string(epoch) + "}");
-  log += Line(stop, "run_stop", "null", "{\"status\": \"" + status + "\"}");
+    log += MllogRecord(stop - 1000, "eval_accuracy", final_accuracy, "{\"epoch_num\": " + std::to_string(epoch) + "}");
+  log += MllogRecord(stop, "run_stop", "null", "{\"status\": \"" + status + "\"}");
   return log;
 }
 
@@ -177,12 +174,12 @@ TEST(ImporterTest, RulesetComesFromTheRoundInThePathAndIsNeverGuessed) {
   TempDir dir;
   // SSD-ResNet34 logs of the v1.x rules end in success at mAP 0.23.
   auto ssd_log = [](const std::string& ruleset, int seed, const std::string& final_map, const std::string& status) {
-    std::string log = RequiredKeys(ruleset, "ssd", 900) + Line(1000, "submission_benchmark", "\"ssd\"") +
-                      Line(1001, "seed", std::to_string(seed)) + Line(1002, "global_batch_size", "256") +
-                      Line(2000, "run_start", "null");
-    log += Line(62000, "eval_accuracy", "0.15", "{\"epoch_num\": 1}");
-    log += Line(122000, "eval_accuracy", final_map, "{\"epoch_num\": 2}");
-    return log + Line(123000, "run_stop", "null", "{\"status\": \"" + status + "\"}");
+    std::string log = RequiredKeys(ruleset, "ssd", 900) + MllogRecord(1000, "submission_benchmark", "\"ssd\"") +
+                      MllogRecord(1001, "seed", std::to_string(seed)) + MllogRecord(1002, "global_batch_size", "256") +
+                      MllogRecord(2000, "run_start", "null");
+    log += MllogRecord(62000, "eval_accuracy", "0.15", "{\"epoch_num\": 1}");
+    log += MllogRecord(122000, "eval_accuracy", final_map, "{\"epoch_num\": 2}");
+    return log + MllogRecord(123000, "run_stop", "null", "{\"status\": \"" + status + "\"}");
   };
   auto write_ssd = [&](const fs::path& folder, const std::string& ruleset) {
     fs::create_directories(folder);

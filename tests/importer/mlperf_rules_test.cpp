@@ -22,12 +22,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using testing::MllogRecord;
 using testing::TempDir;
 using testing::WriteFile;
-
-std::string Line(long t, const std::string& key, const std::string& value, const std::string& metadata = "{}") {
-  return testing::MllogRecord(t, key, value, metadata);
-}
 
 struct Eval {
   std::string value;
@@ -36,7 +33,7 @@ struct Eval {
 
 // Every key some ruleset's official compliance rules require of `benchmark` (either division), logged once with
 // value 1, except the ones RunLog logs itself: the official checker then counts the run wherever it is put.
-std::string RequiredKeys(const std::string& benchmark, bool optimizer = true) {
+std::string AllRulesetsRequiredKeys(const std::string& benchmark, bool optimizer = true) {
   static const std::set<std::string> kLogged = {"submission_benchmark",
                                                 "submission_division",
                                                 "seed",
@@ -63,7 +60,7 @@ std::string RequiredKeys(const std::string& benchmark, bool optimizer = true) {
   std::string out;
   for (const std::string& k : keys) {
     if (k == "opt_name" && !optimizer) continue;
-    out += Line(900, k, k == "opt_name" ? "\"sgd\"" : "null");
+    out += MllogRecord(900, k, k == "opt_name" ? "\"sgd\"" : "null");
   }
   return out;
 }
@@ -72,13 +69,15 @@ std::string RequiredKeys(const std::string& benchmark, bool optimizer = true) {
 std::string RunLog(const std::string& benchmark, int seed, int batch, const std::vector<Eval>& evals,
                    const std::string& status = "success", const std::string& division = "closed",
                    bool optimizer = true) {
-  std::string log = RequiredKeys(benchmark, optimizer) + Line(1000, "submission_benchmark", "\"" + benchmark + "\"") +
-                    Line(1001, "submission_division", "\"" + division + "\"") +
-                    Line(1002, "seed", std::to_string(seed)) + Line(1003, "global_batch_size", std::to_string(batch)) +
-                    Line(10000, "run_start", "null");
+  std::string log = AllRulesetsRequiredKeys(benchmark, optimizer) +
+                    MllogRecord(1000, "submission_benchmark", "\"" + benchmark + "\"") +
+                    MllogRecord(1001, "submission_division", "\"" + division + "\"") +
+                    MllogRecord(1002, "seed", std::to_string(seed)) +
+                    MllogRecord(1003, "global_batch_size", std::to_string(batch)) +
+                    MllogRecord(10000, "run_start", "null");
   long t = 10000;
-  for (const Eval& e : evals) log += Line(t += 60000, "eval_accuracy", e.value, e.metadata);
-  return log + Line(t + 1000, "run_stop", "null", "{\"status\": \"" + status + "\"}");
+  for (const Eval& e : evals) log += MllogRecord(t += 60000, "eval_accuracy", e.value, e.metadata);
+  return log + MllogRecord(t + 1000, "run_stop", "null", "{\"status\": \"" + status + "\"}");
 }
 
 fs::path Folder(const fs::path& root, const std::string& round, const std::string& benchmark) {
@@ -341,10 +340,12 @@ TEST(MlperfRulesTest, ComplianceFindingsNameFileAndLine) {
   WriteFile(resnet / "result_2.txt", RunLog("resnet", 9, 3264, {{"0.5", Epoch(1)}, {"0.75", Epoch(2)}}));  // < 0.759
   // run_stop logged before run_start.
   WriteFile(resnet / "result_3.txt",
-            RequiredKeys("resnet") + Line(1000, "submission_benchmark", "\"resnet\"") +
-                Line(1001, "submission_division", "\"closed\"") + Line(1002, "seed", "11") +
-                Line(1003, "global_batch_size", "3264") + Line(100000, "eval_accuracy", "0.77", Epoch(2)) +
-                Line(100001, "run_stop", "null", "{\"status\": \"success\"}") + Line(100002, "run_start", "null"));
+            AllRulesetsRequiredKeys("resnet") + MllogRecord(1000, "submission_benchmark", "\"resnet\"") +
+                MllogRecord(1001, "submission_division", "\"closed\"") + MllogRecord(1002, "seed", "11") +
+                MllogRecord(1003, "global_batch_size", "3264") +
+                MllogRecord(100000, "eval_accuracy", "0.77", Epoch(2)) +
+                MllogRecord(100001, "run_stop", "null", "{\"status\": \"success\"}") +
+                MllogRecord(100002, "run_start", "null"));
   WriteFile(resnet / "result_4.txt", RunLog("resnet", 12, 3264, ok));
   const ImportResult result = ImportOne(dir.path());
   const ImportedGroup& g = Only(result);
@@ -401,7 +402,7 @@ TEST(MlperfRulesTest, InitOverTheTimeLimitDropsTheRun) {
   for (int i = 0; i < 10; ++i) {
     const long init_minutes = i == 3 ? 31 : 29;
     WriteFile(bert / ("result_" + std::to_string(i) + ".txt"),
-              Line(1, "init_start", "null") + Line(1 + init_minutes * 60000, "init_stop", "null") +
+              MllogRecord(1, "init_start", "null") + MllogRecord(1 + init_minutes * 60000, "init_stop", "null") +
                   RunLog("bert", i + 1, 448, {{"0.5", Epoch(1)}, {"0.721", Epoch(2)}}));
   }
   const ImportResult result = ImportOne(dir.path());
@@ -426,8 +427,8 @@ TEST(MlperfRulesTest, WeightsInitializationMustNameExactlyTheReferenceTensors) {
     std::string out;
     for (std::size_t i = 0; i < tensors.size(); ++i) {
       if (i == skip) continue;
-      out += Line(950, "weights_initialization", "null",
-                  untensored && i == 0 ? "{}" : "{\"tensor\": \"" + tensors[i] + "\"}");
+      out += MllogRecord(950, "weights_initialization", "null",
+                         untensored && i == 0 ? "{}" : "{\"tensor\": \"" + tensors[i] + "\"}");
     }
     return out;
   };
@@ -464,13 +465,13 @@ TEST(MlperfRulesTest, ResnetOptimizerPicksItsRulesFile) {
   const DivisionRules& closed = FindComplianceRules("3.0.0", "resnet")->closed;
   ASSERT_EQ(closed.variant_key, "opt_name");
   std::string lars_keys;
-  for (const RequiredKey& k : closed.variants.at("lars")) lars_keys += Line(950, k.key, "0.1");
+  for (const RequiredKey& k : closed.variants.at("lars")) lars_keys += MllogRecord(950, k.key, "0.1");
   const std::vector<Eval> ok = {{"0.5", Epoch(1)}, {"0.76", Epoch(2)}};
   for (int i = 0; i < 5; ++i) {
     const std::string opt = i == 1 ? "\"adam\"" : "\"lars\"";
     const std::string keys = i == 2 ? "" : lars_keys;
     WriteFile(resnet / ("result_" + std::to_string(i) + ".txt"),
-              Line(940, "opt_name", opt) + keys + RunLog("resnet", i + 1, 3264, ok, "success", "closed", false));
+              MllogRecord(940, "opt_name", opt) + keys + RunLog("resnet", i + 1, 3264, ok, "success", "closed", false));
   }
   const ImportResult result = ImportOne(dir.path());
   const ImportedGroup& g = Only(result);

@@ -20,7 +20,7 @@ namespace {
 using evalsuite::testing::TempDir;
 using nlohmann::json;
 
-datasets::CandidateManifest Manifest(int classes, int per_class) {
+datasets::CandidateManifest ManifestOfClasses(int classes, int per_class) {
   datasets::CandidateManifest manifest;
   for (int c = 0; c < classes; ++c) {
     const std::string wnid = "n0" + std::to_string(1000000 + c);
@@ -38,7 +38,7 @@ datasets::CandidateManifest Manifest(int classes, int per_class) {
 }
 
 TEST(AssignmentTest, EveryItemGoesToExactlyOverlapLabelersInOrdersOfTheirOwn) {
-  const auto manifest = Manifest(6, 10);
+  const auto manifest = ManifestOfClasses(6, 10);
   const AssignmentPlan plan{{"ana", "ben", "cat", "dan", "eve"}, 3, true};
   std::map<std::size_t, int> seen;
   std::map<std::string, std::vector<std::size_t>> orders;

@@ -13,7 +13,7 @@ namespace {
 using nlohmann::json;
 
 // Figures chosen so every expected value is exact in binary floating point or a short decimal.
-json Section() {
+json CeilingsSection() {
   return json::parse(R"({
     "machine": {"cpu_model": "section's CPU", "peak_fp32_flops": 1e12, "peak_bf16_flops": 2e12,
                 "bandwidth_bytes": 1e11},
@@ -32,7 +32,7 @@ json Environment(const std::string& source) {
 }
 
 TEST(HardwareCeilings, StudyCeilingsGiveTheExactMfuAndBound) {
-  const json out = ApplyStudyCeilings(Section(), Environment("measured"));
+  const json out = ApplyStudyCeilings(CeilingsSection(), Environment("measured"));
   const json& m = out["machine"];
   EXPECT_EQ(m["peak_fp32_flops"].get<double>(), 40e9);
   EXPECT_EQ(m["ridge_fp32"].get<double>(), 4.0);
@@ -59,7 +59,7 @@ TEST(HardwareCeilings, ExternalEntriesKeepTheirOwnDevicesFigures) {
   const json external = {{"entry", "gpu-run"}, {"source", "external"}, {"precision", "bf16"}, {"intensity", 50},
                          {"achieved_flops", 100e12}, {"peak_flops", 312e12}, {"mfu", 100e12 / 312e12},
                          {"peak_source", "table: NVIDIA A100"}};
-  json section = Section();
+  json section = CeilingsSection();
   section["entries"].push_back(external);
   const json out = ApplyStudyCeilings(section, Environment("measured"));
   EXPECT_DOUBLE_EQ(out["entries"][0]["mfu"].get<double>(), 0.375);  // built-in: this study's machine
@@ -74,7 +74,7 @@ TEST(HardwareCeilings, ExternalEntriesKeepTheirOwnDevicesFigures) {
 TEST(HardwareCeilings, AFileRecordedByTheStudyIsNamed) {
   json environment = Environment("file");
   environment["machine_ceilings"]["file"] = "/x/ceilings.json";
-  const json out = ApplyStudyCeilings(Section(), environment);
+  const json out = ApplyStudyCeilings(CeilingsSection(), environment);
   EXPECT_EQ(out["machine"]["ceilings_source"]["kind"], "file /x/ceilings.json");
   EXPECT_DOUBLE_EQ(out["entries"][0]["mfu"].get<double>(), 0.375);
 }
@@ -89,7 +89,7 @@ TEST(HardwareCeilings, StudyCeilingsWithoutASectionShowTheMachineAlone) {
 }
 
 TEST(HardwareCeilings, TheoreticalPeakNeverReplacesAMeasuredMachine) {
-  const json out = ApplyStudyCeilings(Section(), Environment("theoretical"));
+  const json out = ApplyStudyCeilings(CeilingsSection(), Environment("theoretical"));
   EXPECT_EQ(out["machine"]["peak_fp32_flops"].get<double>(), 1e12);
   EXPECT_EQ(out["entries"][0]["mfu"].get<double>(), 0.015);  // the file's own figure, untouched
   EXPECT_EQ(out["machine"]["ceilings_source"]["kind"], "the hardware section's file");
@@ -100,8 +100,8 @@ TEST(HardwareCeilings, TheoreticalPeakNeverReplacesAMeasuredMachine) {
 TEST(HardwareCeilings, AStoreWithoutCeilingsKeepsTheSectionAsGiven) {
   const json old_environment = {{"host", "h"}};
   EXPECT_TRUE(ApplyStudyCeilings(json(), old_environment).is_null());
-  const json out = ApplyStudyCeilings(Section(), old_environment);
-  EXPECT_EQ(out["entries"], Section()["entries"]);
+  const json out = ApplyStudyCeilings(CeilingsSection(), old_environment);
+  EXPECT_EQ(out["entries"], CeilingsSection()["entries"]);
   EXPECT_EQ(out["machine"]["peak_fp32_flops"].get<double>(), 1e12);
   // Through the whole report: no hardware section appears for an old store without --section.
   StabilityReportInput input;

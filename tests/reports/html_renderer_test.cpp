@@ -10,8 +10,7 @@
 namespace evalsuite::reports {
 namespace {
 using nlohmann::json;
-
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::Contains;
 
 std::size_t Count(const std::string& text, const std::string& part) {
   std::size_t count = 0;

@@ -8,8 +8,7 @@
 namespace evalsuite::reports {
 namespace {
 using nlohmann::json;
-
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using testing::Contains;
 
 class MarkdownRendererTest : public ::testing::Test {
  protected:

@@ -13,6 +13,9 @@
 
 namespace evalsuite::reports::testing {
 
+// Whether a rendered report holds `part` verbatim.
+inline bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 // A run that reaches `target` first at time `tta` (evaluations every 5 s, metric rising linearly to just below
 // the target, then 0.91 at tta) and stops there.
 inline RunInput ReachingRun(int index, double tta) {

@@ -6,16 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "evalsuite/runlog/jsonl_run_log.h"
+#include "tests/runlog/warning_match.h"
 
 namespace evalsuite::runlog {
 namespace {
-
-bool HasWarning(const RunLog& run, const std::string& text) {
-  for (const std::string& w : run.warnings) {
-    if (w.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
 
 std::string Joined(const RunLog& run) {
   std::string out;

@@ -15,6 +15,7 @@
 #include "evalsuite/runlog/regex_log.h"
 #include "evalsuite/store/run_counting.h"
 #include "stats/curve.h"
+#include "tests/runlog/warning_match.h"
 
 namespace evalsuite::runlog {
 namespace {
@@ -24,11 +25,6 @@ stats::RunCurve ToRunCurve(const RunLog& log) {
   std::vector<stats::CurvePoint> points;
   for (const EvalPoint& p : log.points) points.push_back({p.train_seconds, p.metric});
   return store::RunCurveOf(std::move(points), log.train_seconds);
-}
-
-bool HasWarning(const RunLog& log, const std::string& text) {
-  return std::any_of(log.warnings.begin(), log.warnings.end(),
-                     [&](const std::string& w) { return w.find(text) != std::string::npos; });
 }
 
 std::string Warnings(const RunLog& log) {

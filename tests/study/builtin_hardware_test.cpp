@@ -37,7 +37,7 @@ json Hardware(double samples, double seconds) {
           {"memory", {{"parameters", 1024}}}};
 }
 
-RunRecord MakeRun(int index, const json& hardware) {
+RunRecord MakeBuiltinRun(int index, const json& hardware) {
   RunRecord run;
   run.entry = "baseline";
   run.run_index = index;
@@ -62,8 +62,8 @@ TEST(BuiltinHardwareTest, TheEndRecordsHardwareBlockIsRead) {
 
 TEST(BuiltinHardwareTest, MedianRunByAchievedFlops) {
   // 4000 samples in 2 s, 8 s and 4 s: 15, 3.75 and 7.5 GFLOP/s; the median is run 2's 7.5.
-  const std::vector<RunRecord> runs = {MakeRun(0, Hardware(4000, 2)), MakeRun(1, Hardware(4000, 8)),
-                                       MakeRun(2, Hardware(4000, 4)), MakeRun(3, json())};
+  const std::vector<RunRecord> runs = {MakeBuiltinRun(0, Hardware(4000, 2)), MakeBuiltinRun(1, Hardware(4000, 8)),
+                                       MakeBuiltinRun(2, Hardware(4000, 4)), MakeBuiltinRun(3, json())};
   const std::optional<json> e = BuiltinHardwareEntry("baseline", runs);
   ASSERT_TRUE(e);
   EXPECT_EQ((*e)["achieved_flops"].get<double>(), 7.5e9);
@@ -72,7 +72,7 @@ TEST(BuiltinHardwareTest, MedianRunByAchievedFlops) {
   EXPECT_EQ((*e)["epochs"], 6);
   EXPECT_EQ((*e)["runs"].size(), 3u);  // the run without a block is left out
   EXPECT_EQ((*e)["figures_source"], "run 2 of this study, the median of 3 by achieved FLOP/s");
-  EXPECT_FALSE(BuiltinHardwareEntry("baseline", {MakeRun(0, json())}));
+  EXPECT_FALSE(BuiltinHardwareEntry("baseline", {MakeBuiltinRun(0, json())}));
 }
 
 TEST(BuiltinHardwareTest, FixtureStoreWithHandSetCeilingsGivesTheExactMfu) {
@@ -88,7 +88,7 @@ TEST(BuiltinHardwareTest, FixtureStoreWithHandSetCeilingsGivesTheExactMfu) {
     entry.name = "baseline";
     entry.threshold = 0.9;
     store->UpsertEntry(id, entry);
-    store->InsertRun(id, MakeRun(0, Hardware(4000, 4)));  // 7.5 GFLOP/s
+    store->InsertRun(id, MakeBuiltinRun(0, Hardware(4000, 4)));  // 7.5 GFLOP/s
   }
   auto store = RunStore::OpenForReading(dir / "s.db");
   const StudyInfo info = *store->FindStudy("fixture");

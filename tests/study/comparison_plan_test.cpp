@@ -8,13 +8,13 @@
 namespace evalsuite::study {
 namespace {
 
-StudyPlan Parse(const std::string& text, const PlanOverrides& overrides = {}) {
+StudyPlan ParseComparisonPlan(const std::string& text, const PlanOverrides& overrides = {}) {
   return ParseStudyPlan(text, "/studies/s.toml", overrides, 2);
 }
 
-std::string ErrorOf(const std::string& text, const PlanOverrides& overrides = {}) {
+std::string ComparisonPlanError(const std::string& text, const PlanOverrides& overrides = {}) {
   try {
-    Parse(text, overrides);
+    ParseComparisonPlan(text, overrides);
   } catch (const Error& e) {
     return e.what();
   }
@@ -22,7 +22,7 @@ std::string ErrorOf(const std::string& text, const PlanOverrides& overrides = {}
 }
 
 TEST(ComparisonPlanTest, SequentialPairPlansMaxRunsAndRoundTrips) {
-  const StudyPlan plan = Parse(R"(entries = ["baseline", "fast"]
+  const StudyPlan plan = ParseComparisonPlan(R"(entries = ["baseline", "fast"]
 compare = [["fast", "baseline"]]
 [sequential]
 min_runs = 3
@@ -43,14 +43,14 @@ question = ["fast", "baseline"]
   EXPECT_EQ(back.compare, plan.compare);
   EXPECT_EQ(PlanFingerprint(back), PlanFingerprint(plan));
   // A fixed-N plan of the same entries is another study.
-  const StudyPlan fixed = Parse("entries = [\"baseline\", \"fast\"]\nruns = 12\n");
+  const StudyPlan fixed = ParseComparisonPlan("entries = [\"baseline\", \"fast\"]\nruns = 12\n");
   EXPECT_FALSE(fixed.sequential);
   EXPECT_NE(PlanFingerprint(fixed), PlanFingerprint(plan));
   EXPECT_TRUE(PlanToJson(fixed)["sequential"].is_null());
 }
 
 TEST(ComparisonPlanTest, StabilityQuestion) {
-  const StudyPlan plan = Parse(
+  const StudyPlan plan = ParseComparisonPlan(
       "entries = [\"baseline\"]\n[sequential]\nmin_runs = 5\nmax_runs = 30\n"
       "question = \"stability\"\n");
   ASSERT_TRUE(plan.sequential);
@@ -61,31 +61,38 @@ TEST(ComparisonPlanTest, StabilityQuestion) {
 
 TEST(ComparisonPlanTest, ErrorsNameTheLineAndKey) {
   const std::string base = "entries = [\"baseline\", \"fast\"]\n";
-  EXPECT_NE(ErrorOf(base + "compare = [[\"fast\", \"nosuch\"]]\n").find("s.toml:2: key 'compare[0]': 'nosuch' is not"),
+  EXPECT_NE(ComparisonPlanError(base + "compare = [[\"fast\", \"nosuch\"]]\n")
+                .find("s.toml:2: key 'compare[0]': 'nosuch' is not"),
             std::string::npos)
-      << ErrorOf(base + "compare = [[\"fast\", \"nosuch\"]]\n");
-  EXPECT_NE(ErrorOf(base + "compare = [[\"fast\"]]\n").find("key 'compare[0]': must be a pair"), std::string::npos);
-  EXPECT_NE(ErrorOf(base + "compare = [[\"fast\", \"fast\"]]\n").find("with itself"), std::string::npos);
-  EXPECT_NE(ErrorOf(base + "[sequential]\nmin_runs = 5\nmax_runs = 3\nquestion = \"stability\"\n")
+      << ComparisonPlanError(base + "compare = [[\"fast\", \"nosuch\"]]\n");
+  EXPECT_NE(ComparisonPlanError(base + "compare = [[\"fast\"]]\n").find("key 'compare[0]': must be a pair"),
+            std::string::npos);
+  EXPECT_NE(ComparisonPlanError(base + "compare = [[\"fast\", \"fast\"]]\n").find("with itself"), std::string::npos);
+  EXPECT_NE(ComparisonPlanError(base + "[sequential]\nmin_runs = 5\nmax_runs = 3\nquestion = \"stability\"\n")
                 .find("s.toml:4: key 'sequential.max_runs': must be at least min_runs"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(base + "[sequential]\nmax_runs = 3\nquestion = \"stability\"\n").find("sequential.min_runs"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nquestion = \"speed\"\n")
+  EXPECT_NE(
+      ComparisonPlanError(base + "[sequential]\nmax_runs = 3\nquestion = \"stability\"\n").find("sequential.min_runs"),
+      std::string::npos);
+  EXPECT_NE(ComparisonPlanError(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nquestion = \"speed\"\n")
                 .find("key 'sequential.question': must be \"stability\" or a pair"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nalpha = 0.7\nquestion = \"stability\"\n")
-                .find("sequential.alpha"),
-            std::string::npos);
   EXPECT_NE(
-      ErrorOf(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nlooks = 2\nquestion = \"stability\"\n").find("looks"),
+      ComparisonPlanError(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nalpha = 0.7\nquestion = \"stability\"\n")
+          .find("sequential.alpha"),
       std::string::npos);
-  EXPECT_NE(ErrorOf("runs = 4\n" + base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nquestion = \"stability\"\n")
-                .find("s.toml:1: key 'runs': a sequential study plans max_runs"),
-            std::string::npos);
+  EXPECT_NE(
+      ComparisonPlanError(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nlooks = 2\nquestion = \"stability\"\n")
+          .find("looks"),
+      std::string::npos);
+  EXPECT_NE(
+      ComparisonPlanError("runs = 4\n" + base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nquestion = \"stability\"\n")
+          .find("s.toml:1: key 'runs': a sequential study plans max_runs"),
+      std::string::npos);
   PlanOverrides runs;
   runs.runs = 4;
-  EXPECT_NE(ErrorOf(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nquestion = \"stability\"\n", runs).find("--runs"),
+  EXPECT_NE(ComparisonPlanError(base + "[sequential]\nmin_runs = 3\nmax_runs = 5\nquestion = \"stability\"\n", runs)
+                .find("--runs"),
             std::string::npos);
 }
 

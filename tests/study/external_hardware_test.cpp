@@ -16,7 +16,7 @@ using evalsuite::testing::TempDir;
 using nlohmann::json;
 
 // A run whose last evaluation is at `epoch` after `train_seconds` of training (evaluation excluded).
-RunRecord MakeRun(int index, const json& header, double epoch, double train_seconds) {
+RunRecord MakeExternalRun(int index, const json& header, double epoch, double train_seconds) {
   RunRecord run;
   run.entry = "ext";
   run.run_index = index;
@@ -42,8 +42,9 @@ json A100Header() {
 TEST(ExternalHardwareTest, ThroughputFlopsMfuAndIntensityFromTheDeviceTable) {
   // Run 0: 4 epochs x 50,000 = 200,000 samples in 100 s = 2,000/s; run 1: 200,000 in 125 s = 1,600/s;
   // run 2: 3 x 50,000 = 150,000 in 75 s = 2,000/s. Median 2,000 samples/s.
-  const std::vector<RunRecord> runs = {MakeRun(0, A100Header(), 4, 100), MakeRun(1, A100Header(), 4, 125),
-                                       MakeRun(2, A100Header(), 3, 75)};
+  const std::vector<RunRecord> runs = {MakeExternalRun(0, A100Header(), 4, 100),
+                                       MakeExternalRun(1, A100Header(), 4, 125),
+                                       MakeExternalRun(2, A100Header(), 3, 75)};
   const std::optional<json> e = ExternalHardwareEntry("ext", runs);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ((*e)["source"], "external");
@@ -73,7 +74,7 @@ TEST(ExternalHardwareTest, DeclaredPeakWinsAndCountsEveryDevice) {
   header["peak_flops"] = 1e14;
   header["peak_bandwidth"] = 1e12;
   header["device_count"] = 2;
-  const std::optional<json> e = ExternalHardwareEntry("ext", {MakeRun(0, header, 4, 100)});
+  const std::optional<json> e = ExternalHardwareEntry("ext", {MakeExternalRun(0, header, 4, 100)});
   ASSERT_TRUE(e.has_value());
   // Peak 2 x 1e14 = 2e14: MFU 1.2e13 / 2e14 = 0.06. Bandwidth 2e12: ridge 100, intensity 30 left of it; the roof
   // allows 2e12 x 30 = 6e13, 1.2e13 is 20% of it.
@@ -86,7 +87,7 @@ TEST(ExternalHardwareTest, DeclaredPeakWinsAndCountsEveryDevice) {
 TEST(ExternalHardwareTest, WithoutAPeakOrSamplesItSaysWhat) {
   json header = A100Header();
   header["device"] = "Graphcore IPU";
-  const std::optional<json> e = ExternalHardwareEntry("ext", {MakeRun(0, header, 4, 100)});
+  const std::optional<json> e = ExternalHardwareEntry("ext", {MakeExternalRun(0, header, 4, 100)});
   ASSERT_TRUE(e.has_value());
   EXPECT_DOUBLE_EQ((*e)["achieved_flops"].get<double>(), 1.2e13);  // FLOP/s need no peak
   EXPECT_TRUE((*e)["mfu"].is_null());
@@ -96,31 +97,31 @@ TEST(ExternalHardwareTest, WithoutAPeakOrSamplesItSaysWhat) {
 
   header = A100Header();
   header.erase("samples_per_epoch");
-  const std::optional<json> no_samples = ExternalHardwareEntry("ext", {MakeRun(0, header, 4, 100)});
+  const std::optional<json> no_samples = ExternalHardwareEntry("ext", {MakeExternalRun(0, header, 4, 100)});
   ASSERT_TRUE(no_samples.has_value());
   EXPECT_TRUE((*no_samples)["samples_per_second"].is_null());
   EXPECT_NE((*no_samples)["evidence"].get<std::string>().find("samples_per_epoch"), std::string::npos);
 
   header = A100Header();
   header.erase("flops_per_sample");  // nothing declared: no hardware row at all
-  EXPECT_FALSE(ExternalHardwareEntry("ext", {MakeRun(0, header, 4, 100)}).has_value());
+  EXPECT_FALSE(ExternalHardwareEntry("ext", {MakeExternalRun(0, header, 4, 100)}).has_value());
 }
 
 TEST(ExternalHardwareTest, AnAbsurdPeakIsIgnoredAndAPeakBelowTheAchievedIsFlagged) {
   json header = A100Header();
   header["peak_flops"] = -5;  // ignored: the table's 312e12 applies
-  std::optional<json> e = ExternalHardwareEntry("ext", {MakeRun(0, header, 4, 100)});
+  std::optional<json> e = ExternalHardwareEntry("ext", {MakeExternalRun(0, header, 4, 100)});
   ASSERT_TRUE(e.has_value());
   EXPECT_DOUBLE_EQ((*e)["peak_flops"].get<double>(), 312e12);
   header["peak_flops"] = 1e12;  // below the 1.2e13 achieved: MFU 12, said to be wrong
-  e = ExternalHardwareEntry("ext", {MakeRun(0, header, 4, 100)});
+  e = ExternalHardwareEntry("ext", {MakeExternalRun(0, header, 4, 100)});
   EXPECT_NEAR((*e)["mfu"].get<double>(), 12.0, 1e-12);
   EXPECT_NE((*e)["evidence"].get<std::string>().find("exceed the peak"), std::string::npos);
 }
 
 TEST(ExternalHardwareTest, ExtremeProgressGivesNoFigureRatherThanInfinity) {
   // 1e300 epochs x 50,000 samples overflow double: the run has no throughput, the entry says so.
-  const std::optional<json> e = ExternalHardwareEntry("ext", {MakeRun(0, A100Header(), 1e300, 1e-300)});
+  const std::optional<json> e = ExternalHardwareEntry("ext", {MakeExternalRun(0, A100Header(), 1e300, 1e-300)});
   ASSERT_TRUE(e.has_value());
   EXPECT_TRUE((*e)["samples_per_second"].is_null());
   EXPECT_TRUE((*e)["runs"].empty());
@@ -135,12 +136,12 @@ TEST(ExternalHardwareTest, TheReportInputCarriesTheEntry) {
   entry.name = "ext";
   entry.threshold = 0.9;
   store->UpsertEntry(id, entry);
-  store->InsertRun(id, MakeRun(0, A100Header(), 4, 100));
+  store->InsertRun(id, MakeExternalRun(0, A100Header(), 4, 100));
   EntryRecord other;
   other.name = "plain";
   other.threshold = 0.9;
   store->UpsertEntry(id, other);
-  RunRecord plain = MakeRun(0, {{"entry", "plain"}}, 4, 100);
+  RunRecord plain = MakeExternalRun(0, {{"entry", "plain"}}, 4, 100);
   plain.entry = "plain";
   store->InsertRun(id, plain);
   const reports::StabilityReportInput input = BuildReportInput(*store, {*store->FindStudy("s")});

@@ -23,7 +23,7 @@ using evalsuite::testing::ScopedEnv;
 using evalsuite::testing::TempDir;
 using evalsuite::testing::WriteFile;
 
-StudyRunOptions Options(const TempDir& dir) {
+StudyRunOptions FastPollOptions(const TempDir& dir) {
   StudyRunOptions options;
   options.store_file = dir / "store.db";
   options.scheduler.poll_seconds = 0.01;
@@ -35,7 +35,7 @@ std::vector<RunRecord> Runs(const fs::path& store_file, const std::string& study
   return store->LoadRuns(store->FindStudy(study)->id);
 }
 
-nlohmann::json Report(const fs::path& store_file, const std::string& study) {
+nlohmann::json StoredStudyReport(const fs::path& store_file, const std::string& study) {
   auto store = RunStore::OpenForReading(store_file);
   return reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy(study)}));
 }
@@ -58,7 +58,7 @@ TEST(GpuSamplingStudyTest, EachRunRecordsItsOwnDevicesPeakAndMeanAndTheReportSho
   ScopedEnv path("PATH", bin.string() + ":/usr/bin:/bin");
   StudyPlan plan = testing::FakeStudyPlan(dir, kGpuStudy);
   ASSERT_EQ(plan.jobs, 2);
-  RunStudy(plan, Options(dir));
+  RunStudy(plan, FastPollOptions(dir));
 
   std::vector<RunRecord> runs = Runs(dir / "store.db", "gpus");
   ASSERT_EQ(runs.size(), 2u);
@@ -87,7 +87,7 @@ TEST(GpuSamplingStudyTest, EachRunRecordsItsOwnDevicesPeakAndMeanAndTheReportSho
   }
   EXPECT_EQ(seen, std::set<std::string>({"0", "1", "2", "3"}));
 
-  const nlohmann::json model = Report(dir / "store.db", "gpus");
+  const nlohmann::json model = StoredStudyReport(dir / "store.db", "gpus");
   const nlohmann::json& gpu = model["cost"]["entries"][0]["gpu"];
   EXPECT_EQ(gpu["runs_sampled"], 2);
   EXPECT_EQ(gpu["runs_not_sampled"], 0);
@@ -115,14 +115,14 @@ entries = [ { name = "fake", command = "/bin/sh {study_dir}/fake_entry.sh {log} 
 )");
   {
     ScopedEnv path("PATH", (dir / "empty").string());  // the command names /bin/sh itself
-    RunStudy(plan, Options(dir));
+    RunStudy(plan, FastPollOptions(dir));
   }
   std::vector<RunRecord> runs = Runs(dir / "store.db", "cpu");
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);  // the run's own results are all there
   EXPECT_EQ(runs[0].execution["gpu"],
             nlohmann::json({{"sampled", false}, {"reason", "nvidia-smi not found on PATH"}}));
-  const nlohmann::json model = Report(dir / "store.db", "cpu");
+  const nlohmann::json model = StoredStudyReport(dir / "store.db", "cpu");
   EXPECT_EQ(model["cost"]["entries"][0]["gpu"]["runs_not_sampled"], 1);
   EXPECT_TRUE(model["cost"]["entries"][0]["gpu"]["devices"].empty());
   const std::string markdown = reports::RenderMarkdown(model);
@@ -179,8 +179,9 @@ poll_seconds = 0.05
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].execution["executor"], "slurm");
   EXPECT_EQ(runs[0].execution["gpu"], gpu);
-  EXPECT_NE(reports::RenderMarkdown(Report(options.store_file, "sl")).find("| gpu-user | 1 GPU-0001 | 1 of 1 |"),
-            std::string::npos);
+  EXPECT_NE(
+      reports::RenderMarkdown(StoredStudyReport(options.store_file, "sl")).find("| gpu-user | 1 GPU-0001 | 1 of 1 |"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ PlanOverrides OutDir(const TempDir& dir) {
   return overrides;
 }
 
-std::string ErrorOf(const std::string& text) {
+std::string RegexPlanError(const std::string& text) {
   try {
     ParseStudyPlan(text, "/studies/s.toml", {}, 2);
   } catch (const Error& e) {
@@ -72,32 +72,32 @@ TEST(RegexLogFormatTest, PlanKeysAreReadAndSurviveTheStoredPlan) {
 
 TEST(RegexLogFormatTest, BadPatternsFailThePlanNamingFileLineAndKey) {
   const std::string head = "threshold = 0.9\n[[entries]]\nname = \"x\"\ncommand = \"run\"\nlog_format = \"regex\"\n";
-  std::string e = ErrorOf(head + "log_regex = ['t=(?<time>\\d+)', 'acc (?<accuracy>[\\d.]+']\n");
+  std::string e = RegexPlanError(head + "log_regex = ['t=(?<time>\\d+)', 'acc (?<accuracy>[\\d.]+']\n");
   EXPECT_NE(e.find("/studies/s.toml:6: key 'entries[0].log_regex[1]': does not compile at offset"), std::string::npos)
       << e;
   EXPECT_NE(e.find("missing closing parenthesis"), std::string::npos) << e;
-  e = ErrorOf(head + "log_regex = 'acc (?<accuracy>[\\d.]+)'\n");
+  e = RegexPlanError(head + "log_regex = 'acc (?<accuracy>[\\d.]+)'\n");
   EXPECT_NE(e.find("s.toml:6: key 'entries[0].log_regex': no pattern has a named group (?<time>...)"),
             std::string::npos)
       << e;
-  e = ErrorOf(head + "log_regex = 't=(?<time>\\d+) (?<acc>[\\d.]+)'\n");
+  e = RegexPlanError(head + "log_regex = 't=(?<time>\\d+) (?<acc>[\\d.]+)'\n");
   EXPECT_NE(e.find("key 'entries[0].log_regex': named group (?<acc>...) is not one evalsuite reads"),
             std::string::npos)
       << e;
-  e = ErrorOf(head + "log_regex = 't=(?<time>\\d+) (?<accuracy>[\\d.]+)'\nlog_time_unit = \"s\"\n");
+  e = RegexPlanError(head + "log_regex = 't=(?<time>\\d+) (?<accuracy>[\\d.]+)'\nlog_time_unit = \"s\"\n");
   EXPECT_NE(e.find("s.toml:7: key 'entries[0].log_time_unit': unknown unit 's'"), std::string::npos) << e;
-  e = ErrorOf(head + "log_regex = 't=(?<time>\\d+) (?<accuracy>[\\d.]+)'\nlog_end_regex = 'done ('\n");
+  e = RegexPlanError(head + "log_regex = 't=(?<time>\\d+) (?<accuracy>[\\d.]+)'\nlog_end_regex = 'done ('\n");
   EXPECT_NE(e.find("s.toml:7: key 'entries[0].log_end_regex': does not compile"), std::string::npos) << e;
-  e = ErrorOf(head);
+  e = RegexPlanError(head);
   EXPECT_NE(e.find("key 'entries[0].log_regex': log_format = \"regex\" needs log_regex"), std::string::npos) << e;
-  e = ErrorOf(head + "log_regex = 42\n");
+  e = RegexPlanError(head + "log_regex = 42\n");
   EXPECT_NE(e.find("key 'entries[0].log_regex': must be a string or an array of strings"), std::string::npos) << e;
   // The keys belong to the regex format, and a format read from stdout needs no {log}; others still do.
-  e = ErrorOf("threshold = 0.9\nentries = [{ name = \"x\", command = \"run {log}\", log_regex = 'x' }]\n");
+  e = RegexPlanError("threshold = 0.9\nentries = [{ name = \"x\", command = \"run {log}\", log_regex = 'x' }]\n");
   EXPECT_NE(e.find("key 'entries[0].log_regex': only for log_format = \"regex\""), std::string::npos) << e;
-  e = ErrorOf("threshold = 0.9\nentries = [{ name = \"x\", command = \"run\" }]\n");
+  e = RegexPlanError("threshold = 0.9\nentries = [{ name = \"x\", command = \"run\" }]\n");
   EXPECT_NE(e.find("must be told where to write its log"), std::string::npos) << e;
-  EXPECT_EQ(ErrorOf(head + "log_regex = 't=(?<time>\\d+) (?<accuracy>[\\d.]+)'\n"), "");
+  EXPECT_EQ(RegexPlanError(head + "log_regex = 't=(?<time>\\d+) (?<accuracy>[\\d.]+)'\n"), "");
 }
 
 // A real python3 process that only prints, as the ImageNet example does, through the local executor: the run
@@ -141,7 +141,8 @@ print("a warning on stderr", file=sys.stderr)
     const std::string stdout_file = run.run_dir + "/stdout.txt";
     ASSERT_EQ(run.log.warnings.size(), 1u) << run.log.warnings[0];
     EXPECT_EQ(run.log.warnings[0], stdout_file + ":2: accuracy \"nan\" is not a number; line skipped");
-    EXPECT_NE(testing::ReadFile(stdout_file).find("=> done"), std::string::npos);  // the output is kept whole
+    EXPECT_NE(evalsuite::testing::ReadFile(stdout_file).find("=> done"),
+              std::string::npos);  // the output is kept whole
     EXPECT_NE(run.stderr_tail.find("a warning on stderr"), std::string::npos);
   }
 }
@@ -201,7 +202,8 @@ poll_seconds = 0.05
         node("SLURMD_NODENAME", "node-3");
     EXPECT_EQ(RunSlurmTask(ManifestPath(plan, 1), 0, "/unused"), 0);
   }
-  EXPECT_EQ(testing::ReadFile(run_dir / "stdout.txt"), "epoch 1 t=10 acc=0.5\nepoch 2 t=20 acc=0.93\ndone\n");
+  EXPECT_EQ(evalsuite::testing::ReadFile(run_dir / "stdout.txt"),
+            "epoch 1 t=10 acc=0.5\nepoch 2 t=20 acc=0.93\ndone\n");
   const std::filesystem::path bin = dir / "fakebin";
   std::filesystem::create_directories(bin);
   WriteFile(bin / "squeue", "#!/bin/sh\nexit 0\n");

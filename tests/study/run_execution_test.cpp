@@ -16,7 +16,7 @@ namespace {
 using evalsuite::testing::TempDir;
 using evalsuite::testing::WriteFile;
 
-bool Has(const std::vector<std::string>& argv, const std::vector<std::string>& sequence) {
+bool HasSubsequence(const std::vector<std::string>& argv, const std::vector<std::string>& sequence) {
   return std::search(argv.begin(), argv.end(), sequence.begin(), sequence.end()) != argv.end();
 }
 
@@ -28,19 +28,19 @@ TEST(RunExecutionTest, BuiltinRunsCallEvalsuiteTrainWithThePlansSettings) {
   const PlannedRun& run = plan.schedule[0];
   ChildSpec spec = BuildChildSpec(plan, plan.entries[0], run, "/r/run-000", "/bin/evalsuite");
   EXPECT_EQ(spec.argv[0], "/bin/evalsuite");
-  EXPECT_TRUE(Has(spec.argv, {"train", "fast", "--seed", std::to_string(run.seed)}));
-  EXPECT_TRUE(Has(spec.argv, {"--threads", "3"}));
-  EXPECT_TRUE(Has(spec.argv, {"--epochs", "2"}));
-  EXPECT_TRUE(Has(spec.argv, {"--target", "0.91"}));
-  EXPECT_TRUE(Has(spec.argv, {"--train-subset", "100"}));
-  EXPECT_TRUE(Has(spec.argv, {"--stop-at-target"}));
-  EXPECT_TRUE(Has(spec.argv, {"--log", "/r/run-000/log.jsonl"}));
-  EXPECT_TRUE(Has(spec.argv, {"--model-dir", "/r/run-000/model"}));
-  EXPECT_FALSE(Has(spec.argv, {"--evals-per-epoch"}));  // the default, once per epoch, is not spelled out
+  EXPECT_TRUE(HasSubsequence(spec.argv, {"train", "fast", "--seed", std::to_string(run.seed)}));
+  EXPECT_TRUE(HasSubsequence(spec.argv, {"--threads", "3"}));
+  EXPECT_TRUE(HasSubsequence(spec.argv, {"--epochs", "2"}));
+  EXPECT_TRUE(HasSubsequence(spec.argv, {"--target", "0.91"}));
+  EXPECT_TRUE(HasSubsequence(spec.argv, {"--train-subset", "100"}));
+  EXPECT_TRUE(HasSubsequence(spec.argv, {"--stop-at-target"}));
+  EXPECT_TRUE(HasSubsequence(spec.argv, {"--log", "/r/run-000/log.jsonl"}));
+  EXPECT_TRUE(HasSubsequence(spec.argv, {"--model-dir", "/r/run-000/model"}));
+  EXPECT_FALSE(HasSubsequence(spec.argv, {"--evals-per-epoch"}));  // the default, once per epoch, is not spelled out
   EXPECT_EQ(spec.environment["OMP_NUM_THREADS"], "3");
   plan.evals_per_epoch = 4;
-  EXPECT_TRUE(
-      Has(BuildChildSpec(plan, plan.entries[0], run, "/r/run-000", "/bin/evalsuite").argv, {"--evals-per-epoch", "4"}));
+  EXPECT_TRUE(HasSubsequence(BuildChildSpec(plan, plan.entries[0], run, "/r/run-000", "/bin/evalsuite").argv,
+                             {"--evals-per-epoch", "4"}));
   EXPECT_EQ(RunDirFor(plan, "fast", 7).filename(), "run-007");
   EXPECT_EQ(AsideDirFor(RunDirFor(plan, "fast", 7), 2).filename(), "run-007.attempt-2");
 }
