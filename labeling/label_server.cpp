@@ -21,18 +21,11 @@
 #include "labeling/http_replies.h"
 #include "labeling/label_page.h"
 #include "labeling/label_views.h"
+#include "labeling/request_admission.h"
 
 namespace evalsuite::labeling {
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-namespace {
-
-constexpr const char* kPageTokenHeader = "X-CSRF-Token";
-constexpr const char* kAccessTokenHeader = "X-Evalsuite-Token";
-constexpr const char* kAccessCookie = "evalsuite_token";
-
-}  // namespace
 
 std::string RandomToken() {
   unsigned char bytes[32];
@@ -119,8 +112,8 @@ void LabelServer::Routes() {
                               {"X-Frame-Options", "DENY"},
                               {"Cross-Origin-Resource-Policy", "same-origin"}});
   server.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
-    return Admit(request, response) ? httplib::Server::HandlerResponse::Unhandled
-                                    : httplib::Server::HandlerResponse::Handled;
+    return AdmitLabelingRequest(options_, page_token_, request, response) ? httplib::Server::HandlerResponse::Unhandled
+                                                                          : httplib::Server::HandlerResponse::Handled;
   });
   // httplib's own refusals (413 oversized body, 404 no route, 400 bad request line) get a JSON reason too.
   server.set_error_handler([](const httplib::Request& request, httplib::Response& response) {
@@ -165,79 +158,6 @@ void LabelServer::Routes() {
   }
 }
 
-// Checks that apply to every request before routing: the access token, the Host header (DNS rebinding), and for
-// POSTs the page token, the origin and the content type. Returns false after writing the refusal.
-bool LabelServer::Admit(const httplib::Request& request, httplib::Response& response) {
-  response.set_header("Cache-Control", "no-store");
-  // DNS rebinding: a page on another site whose name now resolves to this machine still sends its own name as
-  // Host. Checked in both modes (a token in a cookie would not travel to the rebound name, a query token might).
-  const bool loopback_only = options_.access_token.empty();
-  if (!HostAllowed(request.get_header_value("Host"), options_.bind, options_.allow_hosts, loopback_only)) {
-    Refuse(response, 403,
-           "unexpected Host header '" + request.get_header_value("Host").substr(0, 200) + "': this server answers to " +
-               (loopback_only ? "loopback addresses" : "IP addresses") +
-               ", localhost and the names given with --allow-host");
-    return false;
-  }
-  // Bodies are bounded before a byte of them is read: chunked ones (whose length the library would not
-  // check) are refused outright; a browser's fetch of a JSON string always sends Content-Length.
-  if (request.has_header("Transfer-Encoding")) {
-    GuardedHttpServer::CloseAfterResponse();  // the unread body must not be parsed as the next request
-    Refuse(response, 411, "chunked or encoded request bodies are refused: send Content-Length");
-    return false;
-  }
-  if (request.has_header("Content-Length")) {
-    const std::string length = request.get_header_value("Content-Length");
-    const bool numeric = !length.empty() && length.size() < 19 &&
-                         std::all_of(length.begin(), length.end(), [](unsigned char c) { return std::isdigit(c); });
-    if (!numeric || std::stoull(length) > options_.max_body_bytes) {
-      GuardedHttpServer::CloseAfterResponse();
-      Refuse(response, 413, "the request body is too large");
-      return false;
-    }
-  }
-  if (!options_.access_token.empty()) {
-    std::string presented = request.get_header_value(kAccessTokenHeader);
-    const std::string authorization = request.get_header_value("Authorization");
-    if (presented.empty() && authorization.rfind("Bearer ", 0) == 0) presented = authorization.substr(7);
-    if (presented.empty()) presented = CookieValue(request.get_header_value("Cookie"), kAccessCookie);
-    const bool from_query = presented.empty() && request.has_param("token");
-    if (from_query) presented = request.get_param_value("token");
-    if (presented.empty()) {
-      Refuse(response, 401, "this server requires an access token (open the URL with ?token=...)");
-      return false;
-    }
-    if (!ConstantTimeEquals(presented, options_.access_token)) {
-      Refuse(response, 403, "wrong access token");
-      return false;
-    }
-    if (from_query) {
-      response.set_header("Set-Cookie",
-                          std::string(kAccessCookie) + "=" + presented + "; Path=/; HttpOnly; SameSite=Strict");
-    }
-  }
-  if (request.method == "POST") {
-    if (!ConstantTimeEquals(request.get_header_value(kPageTokenHeader), page_token_)) {
-      Refuse(response, 403, "missing or wrong page token (X-CSRF-Token): reload the page");
-      return false;
-    }
-    const std::string origin = request.get_header_value("Origin");
-    if (!origin.empty() && origin != "http://" + request.get_header_value("Host")) {
-      Refuse(response, 403, "cross-origin request refused (Origin " + origin + ")");
-      return false;
-    }
-    const std::string content_type = request.get_header_value("Content-Type");
-    if (content_type.rfind("application/json", 0) != 0) {
-      Refuse(response, 415, "the body must be application/json");
-      return false;
-    }
-  } else if (request.method != "GET" && request.method != "HEAD") {
-    Refuse(response, 405, "only GET and POST are served");
-    return false;
-  }
-  return true;
-}
-
 std::optional<std::string> LabelServer::LabelerOf(bool given, const std::string& requested,
                                                    httplib::Response& response) const {
   if (!given) {
@@ -251,6 +171,14 @@ std::optional<std::string> LabelServer::LabelerOf(bool given, const std::string&
   auto labeler = NormalizeLabelerName(requested, problem);  // an empty name is refused, never the default
   if (!labeler) Refuse(response, 400, problem);
   return labeler;
+}
+
+std::optional<std::string> LabelServer::LabelerOfBody(const nlohmann::json& body, httplib::Response& response) const {
+  if (body.contains("labeler") && !body["labeler"].is_string()) {
+    Refuse(response, 400, "'labeler' must be a string");
+    return std::nullopt;
+  }
+  return LabelerOf(body.contains("labeler"), body.value("labeler", ""), response);
 }
 
 void LabelServer::ServePage(const httplib::Request& request, httplib::Response& response) {
@@ -402,11 +330,7 @@ void LabelServer::ServeExampleImage(const httplib::Request& request, httplib::Re
 void LabelServer::PostLabel(const httplib::Request& request, httplib::Response& response) {
   const auto body = ParseBody(request, response, {"labeler", "item", "label", "seconds", "displayed_at"});
   if (!body) return;
-  if (body->contains("labeler") && !(*body)["labeler"].is_string()) {
-    Refuse(response, 400, "'labeler' must be a string");
-    return;
-  }
-  const auto labeler = LabelerOf(body->contains("labeler"), body->value("labeler", ""), response);
+  const auto labeler = LabelerOfBody(*body, response);
   if (!labeler) return;
   if (!body->contains("item") || !(*body)["item"].is_string()) {
     Refuse(response, 400, "'item' must be a string (an item id)");
@@ -479,11 +403,7 @@ void LabelServer::PostLabel(const httplib::Request& request, httplib::Response& 
 void LabelServer::PostUndo(const httplib::Request& request, httplib::Response& response) {
   const auto body = ParseBody(request, response, {"labeler", "item"});
   if (!body) return;
-  if (body->contains("labeler") && !(*body)["labeler"].is_string()) {
-    Refuse(response, 400, "'labeler' must be a string");
-    return;
-  }
-  const auto labeler = LabelerOf(body->contains("labeler"), body->value("labeler", ""), response);
+  const auto labeler = LabelerOfBody(*body, response);
   if (!labeler) return;
   std::optional<std::string> item;
   if (body->contains("item")) {

@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -79,10 +80,11 @@ class LabelServer {
 
  private:
   void Routes();
-  bool Admit(const httplib::Request& request, httplib::Response& response);
   // The normalized labeler a request names (`given`: the request carries the field, even empty), else the
   // server's --labeler; nullopt after writing the refusal.
   std::optional<std::string> LabelerOf(bool given, const std::string& requested, httplib::Response& response) const;
+  // The same for a POST's JSON body: its "labeler" (refused unless a string), else the server's --labeler.
+  std::optional<std::string> LabelerOfBody(const nlohmann::json& body, httplib::Response& response) const;
   void ServePage(const httplib::Request& request, httplib::Response& response);
   void ServeQueue(const httplib::Request& request, httplib::Response& response);
   void ServeExamples(const httplib::Request& request, httplib::Response& response);

@@ -13,6 +13,7 @@
 #include "reports/stats_json.h"
 #include "reports/value_format.h"
 #include "stats/curve.h"
+#include "stats/entry_verdict.h"
 #include "stats/stability.h"
 
 namespace evalsuite::reports {
@@ -161,10 +162,23 @@ SequentialOutcome DecideSequentialQuestion(const SequentialQuestion& q, const st
         q.alpha * (n == q.min_runs ? static_cast<double>(q.min_runs) : 1.0) / static_cast<double>(q.max_runs);
     std::string open;
     for (std::size_t i = 0; i < entries.size(); ++i) {
-      std::vector<stats::RunCurve> curves;
-      for (int k = 0; k < n; ++k) curves.push_back(ToRunCurve(*runs[i][k]));
-      const stats::StabilityStats s = stats::AnalyzeStability(curves, entries[i].threshold, level_alpha, consecutive);
-      if (stats::JudgeStability(s, rule).result == "INCONCLUSIVE") open += (open.empty() ? "" : ", ") + entries[i].name;
+      // Judged on the basis the report judges (stats/entry_verdict.h); epochs to target is analysed only when the
+      // rule asks for it, where every run of the look logged epochs.
+      std::vector<stats::RunCurve> curves, epoch_curves;
+      bool with_epochs = rule.basis == stats::kBasisEpochs;
+      for (int k = 0; k < n; ++k) {
+        curves.push_back(ToRunCurve(*runs[i][k]));
+        with_epochs = with_epochs && HasEpochs(*runs[i][k]);
+        if (with_epochs) epoch_curves.push_back(ToEpochCurve(*runs[i][k]));
+      }
+      stats::EntryStatistics s;
+      s.at_target = stats::AnalyzeStability(curves, entries[i].threshold, level_alpha, consecutive);
+      if (with_epochs) {
+        s.in_epochs = stats::AnalyzeStability(epoch_curves, entries[i].threshold, level_alpha, consecutive);
+      }
+      if (stats::JudgeEntryStability(s, rule).verdict.result == "INCONCLUSIVE") {
+        open += (open.empty() ? "" : ", ") + entries[i].name;
+      }
     }
     ++out.looks;
     out.runs_per_entry = n;

@@ -1,26 +1,18 @@
-// RenderMarkdown: the report model as GitHub-flavoured Markdown, verdict first (MLPerf loadgen style: the
-// result, then one line per rule), then the same tables the HTML shows. User text is escaped, so an entry
-// named "<script>" or "a|b" reads as itself and cannot break a table.
+// RenderMarkdown: the report model as GitHub-flavoured Markdown, through the outline (report_outline.h) the HTML
+// shares: verdict first (MLPerf loadgen style: the result, then one line per rule), then the same tables. Charts
+// are in report.html only. User text is escaped, so an entry named "<script>" or "a|b" reads as itself and cannot
+// break a table.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 
-#include "reports/cost_section.h"
-#include "reports/gpu_use.h"
-#include "reports/generalization_section.h"
-#include "reports/generalization_tables.h"
-#include "reports/hardware_section.h"
-#include "reports/json_access.h"
-#include "reports/mlperf_table.h"
 #include "reports/report.h"
-#include "reports/comparison_section.h"
-#include "reports/report_table.h"
-#include "reports/value_format.h"
+#include "reports/report_markup.h"
+#include "reports/report_outline.h"
 
 namespace evalsuite::reports {
 namespace {
-using nlohmann::json;
 
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 
@@ -77,7 +69,7 @@ std::string EscapeMarkdown(const std::string& text) {
   return out;
 }
 
-void AppendTable(const ReportTable& table, std::string& out) {
+void AppendMarkdownTable(const ReportTable& table, std::string& out) {
   if (table.rows.empty()) {
     out += "_(none)_\n\n";
     return;
@@ -107,179 +99,74 @@ std::string CodeFence(const std::string& content) {
   return std::string(std::max<std::size_t>(3, longest + 1), '`');
 }
 
-void AppendVerdicts(const json& model, std::string& out) {
-  out += "## Verdict\n\n";
-  std::string statement = StringOf(Field(Field(model, "rule"), "statement"));
-  if (!statement.empty()) out += EscapeMarkdown(statement) + "\n\n";
-  const json& verdicts = ArrayOf(Field(model, "verdicts"));
-  if (verdicts.empty()) out += "_No entries._\n\n";
-  for (const json& verdict : verdicts) {
-    out += fmt::format("**{}** — Result: **{}**\n\n", EscapeMarkdown(StringOf(Field(verdict, "entry"))),
-                       EscapeMarkdown(StringOf(Field(verdict, "result"), "NOT STABLE")));
-    // When the machine, not the training, may explain the result, the card says so first (reports/machine_noise.h).
-    if (const std::string first = StringOf(Field(verdict, "first_line")); !first.empty()) {
-      out += "- **" + EscapeMarkdown(first) + "**\n";
-    }
-    const json& interval = Field(verdict, "cov_interval");
-    const bool on_epochs = StringOf(Field(verdict, "basis")) == "epochs";
-    out += fmt::format("- {}/{} runs reached the target {}; CoV of {} {}\n", StringOf(Field(verdict, "reached")),
-                       StringOf(Field(verdict, "runs")), EscapeMarkdown(FormatThreshold(Field(verdict, "threshold"))),
-                       on_epochs ? "epochs to target (the rule's basis)" : "TTA",
-                       EscapeMarkdown(FormatPercentInterval(Field(verdict, "cov"), Field(interval, "lower"),
-                                                            Field(interval, "upper"))));
-    for (const json& reason : ArrayOf(Field(verdict, "reasons"))) out += "- " + EscapeMarkdown(StringOf(reason)) + "\n";
-    out += "\n";
-  }
-}
+class MarkdownMarkup final : public ReportMarkup {
+ public:
+  std::string& Text() { return out_; }
 
-void AppendEntry(const json& entry, std::string& out) {
-  out += "### " + EscapeMarkdown(StringOf(Field(entry, "name"))) + "\n\n";
-  std::string description = StringOf(Field(entry, "description"));
-  if (!description.empty()) out += EscapeMarkdown(description) + "\n\n";
-  const json& stats = Field(entry, "stats");
-  const json& kaplan_meier = Field(stats, "kaplan_meier");
-  std::string unit = TimeUnitSymbol(StringOf(Field(entry, "time_unit")));
-  out += fmt::format("Source: {} · target: {} ≥ {} · time unit: {}", EscapeMarkdown(StringOf(Field(entry, "source"))),
-                     EscapeMarkdown(StringOf(Field(entry, "metric"))),
-                     EscapeMarkdown(FormatThreshold(Field(entry, "threshold"))), EscapeMarkdown(unit));
-  if (NumberOf(Field(kaplan_meier, "median"))) {
-    out += fmt::format(" · Kaplan-Meier median time to target ({}): {}", EscapeMarkdown(unit),
-                       KaplanMeierMedianText(kaplan_meier, Field(Field(entry, "stats"), "runs")));
+  void Open(const ReportOpening& opening) override {
+    out_ += "# " + EscapeMarkdown(opening.title) + "\n\n";
+    out_ += fmt::format("Generated {} · report schema {}\n\n", EscapeMarkdown(opening.generated_at),
+                        opening.schema_version);
   }
-  out += "\n\n";
-  if (HasMlperfFacts(entry)) {
-    out += "#### MLPerf official score\n\n";
-    AppendTable(MlperfScoreTable(entry), out);
-    const ReportTable dropped = MlperfDroppedRunsTable(entry);
-    if (!dropped.rows.empty()) {
-      out += "Runs that do not count:\n\n";
-      AppendTable(dropped, out);
+  void Close() override {}
+  void BeginSection(const OutlineSection& section) override { out_ += "## " + section.heading + "\n\n"; }
+  void EndSection() override {}
+  // Markdown has no sections to nest a part in: it reads as a section of its own.
+  void Part(const std::string& own_heading) override { out_ += "## " + own_heading + "\n\n"; }
+  void Heading(int level, const std::string& own_text) override {
+    out_ += std::string(static_cast<std::size_t>(level), '#') + " " + own_text + "\n\n";
+  }
+  void UserHeading(int level, const std::string& text) override { Heading(level, EscapeMarkdown(text)); }
+  void BeginEntry(std::size_t, const std::string& name) override { Heading(3, EscapeMarkdown(name)); }
+  void EndEntry() override {}
+  void Facts(const EntryFacts& facts) override {
+    out_ += fmt::format("Source: {} · target: {} ≥ {} · time unit: {}", EscapeMarkdown(facts.source),
+                        EscapeMarkdown(facts.metric), EscapeMarkdown(facts.threshold), EscapeMarkdown(facts.unit));
+    if (!facts.kaplan_meier_median.empty()) {
+      out_ += fmt::format(" · Kaplan-Meier median time to target ({}): {}", EscapeMarkdown(facts.unit),
+                          facts.kaplan_meier_median);
+    }
+    out_ += "\n\n";
+  }
+  void Paragraph(const std::string& text) override { out_ += EscapeMarkdown(text) + "\n\n"; }
+  void RuleStatement(const std::string& text) override { Paragraph(text); }
+  void Note(const std::string& own_text) override { out_ += own_text + "\n\n"; }
+  void Placeholder(const std::string& own_text) override { out_ += "_" + own_text + "_\n\n"; }
+  void Bullets(const std::vector<std::string>& items) override {
+    for (const std::string& item : items) out_ += "- " + EscapeMarkdown(item) + "\n";
+    out_ += "\n";
+  }
+  void Table(const ReportTable& table) override { AppendMarkdownTable(table, out_); }
+  void Figure(const std::function<std::string()>&, const std::string&) override {}
+  bool ShowsFigures() const override { return false; }
+  void VerdictCards(const std::vector<VerdictCard>& cards) override {
+    for (const VerdictCard& card : cards) {
+      out_ += fmt::format("**{}** — Result: **{}**\n\n", EscapeMarkdown(card.entry), EscapeMarkdown(card.result));
+      // When the machine, not the training, may explain the result, the card says so first.
+      if (!card.first_line.empty()) out_ += "- **" + EscapeMarkdown(card.first_line) + "**\n";
+      out_ += fmt::format(
+          "- {}/{} runs reached the target {}; CoV of {} {}\n", card.reached, card.runs, EscapeMarkdown(card.threshold),
+          card.judged_on_epochs ? "epochs to target (the rule's basis)" : "TTA", EscapeMarkdown(card.cov));
+      for (const std::string& reason : card.reasons) out_ += "- " + EscapeMarkdown(reason) + "\n";
+      out_ += "\n";
     }
   }
-  out += "#### Runs\n\n";
-  AppendTable(RunsTable(entry), out);
-  out += "#### Threshold sensitivity\n\n";
-  AppendTable(SensitivityTable(entry), out);
-  if (!ArrayOf(Field(entry, "expected_best")).empty()) {
-    out += "#### Expected best of n runs\n\n" + std::string(kExpectedBestNote) + "\n\n";
-    AppendTable(ExpectedBestTable(entry), out);
+  void VerdictLine(const std::string& text, bool) override { out_ += "**Verdict:** " + EscapeMarkdown(text) + "\n\n"; }
+  void CodeBlock(const std::string& own_title, const std::string& code) override {
+    const std::string fence = CodeFence(code);
+    out_ += "## " + own_title + "\n\n" + fence + "json\n" + code + "\n" + fence + "\n";
   }
-}
 
-void AppendGeneralization(const json& sets, std::string& out) {
-  out += "## Generalization to unseen data (Table 4)\n\n";
-  for (const json& image_set : ImageSets(sets)) {
-    out += "### " + EscapeMarkdown(ImageSetSummary(image_set)) + "\n\n";
-    std::string verdict = GeneralizationVerdictText(image_set);
-    if (!verdict.empty()) out += "**Verdict:** " + EscapeMarkdown(verdict) + "\n\n";
-    AppendTable(GeneralizationModelsTable(image_set), out);
-    if (!ArrayOf(Field(image_set, "groups")).empty()) {
-      out += "#### Groups\n\n";
-      AppendTable(GeneralizationGroupsTable(image_set), out);
-    }
-    if (const ReportTable bins = GeneralizationFrequencyBinsTable(image_set); !bins.rows.empty()) {
-      out += "#### Accuracy by selection-frequency bin (share of labelers who judged the image correct)\n\n";
-      AppendTable(bins, out);
-    }
-    if (!ArrayOf(Field(image_set, "pairs")).empty()) {
-      out += "#### Pairwise comparisons (exact McNemar; Holm-adjusted over each metric's pairs, exploratory)\n\n";
-      AppendTable(GeneralizationPairsTable(image_set), out);
-    }
-    if (!ArrayOf(Field(image_set, "failures")).empty()) {
-      out += "#### Unreadable images\n\n";
-      AppendTable(GeneralizationFailuresTable(image_set), out);
-    }
-  }
-  // The sets side by side per bin, when more than one has frequencies (e.g. the three ImageNetV2 variants).
-  {
-    int with_bins = 0;
-    for (const json& image_set : ImageSets(sets))
-      with_bins += ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin")).empty() ? 0 : 1;
-    if (with_bins > 1) {
-      out += "### Image sets side by side, by selection-frequency bin\n\n";
-      AppendTable(FrequencyBinsAcrossSetsTable(ImageSets(sets)), out);
-    }
-  }
-}
-
-void AppendHardware(const json& section, std::string& out) {
-  out += "## Hardware: why TTA is what it is\n\n";
-  // A section of external entries alone has no machine table, time or memory breakdown.
-  const ReportTable machine = HardwareMachineTable(section);
-  if (!machine.rows.empty()) AppendTable(machine, out);
-  for (const std::string& sentence : HardwareBottleneckSentences(section)) out += "- " + EscapeMarkdown(sentence) + "\n";
-  if (ArrayOf(Field(section, "entries")).empty()) {
-    out += "\n" + EscapeMarkdown(kNoHardwareEntries) + "\n\n";
-    return;
-  }
-  out += "\n### Per entry (progressive-resize stages as separate rows)\n\n";
-  AppendTable(HardwareEntriesTable(section), out);
-  const ReportTable time = HardwareTimeTable(section), memory = HardwareMemoryTable(section);
-  if (!time.rows.empty()) {
-    out += "### Time breakdown (share of the profiled run's wall time)\n\n";
-    AppendTable(time, out);
-  }
-  if (!memory.rows.empty()) {
-    out += "### Memory breakdown (counted from the tensors the trainer holds)\n\n";
-    AppendTable(memory, out);
-  }
-  out += "The roofline chart is in report.html.\n\n";
-}
+ private:
+  std::string out_;
+};
 
 }  // namespace
 
-std::string RenderMarkdown(const json& model) {
-  std::string out;
-  out += "# " + EscapeMarkdown(StringOf(Field(model, "title"), "evalsuite report")) + "\n\n";
-  out += fmt::format("Generated {} · report schema {}\n\n", EscapeMarkdown(StringOf(Field(model, "generated_at"))),
-                     StringOf(Field(model, "schema_version")));
-  AppendVerdicts(model, out);
-
-  out += "## Time to accuracy (DAWNBench Tables 2-3)\n\n";
-  AppendTable(StabilityTable(model), out);
-  out += std::string(kEpochsColumnNote) + "\n\n";
-  if (!ArrayOf(Field(model, "comparisons")).empty()) {
-    out += "## Comparisons between entries (probability of improvement)\n\n" + std::string(kComparisonsNote) + "\n\n";
-    AppendTable(ComparisonsTable(model), out);
-  }
-  if (Field(model, "compare").is_object()) {  // reports/comparison_section.h
-    out += "## Is A faster than B?\n\n" + std::string(kCompareNote) + "\n\n";
-    for (const std::string& line : SequentialLines(model)) out += EscapeMarkdown(line) + "\n\n";
-    AppendTable(CompareTable(model), out);
-  }
-  if (const json& cost = Field(model, kCostSectionKey); cost.is_object()) {
-    out += "## What the runs cost\n\n" + std::string(kCostNote) + "\n\n";
-    AppendTable(CostTable(cost), out);
-    if (ReportTable gpu = GpuTable(cost); !gpu.rows.empty()) {
-      out += std::string(kGpuNote) + "\n\n";
-      AppendTable(gpu, out);
-    } else if (std::string line = GpuNotSampledLine(cost); !line.empty()) {
-      out += line + "\n\n";
-    }
-  }
-
-  const json& entries = ArrayOf(Field(model, "entries"));
-  if (!entries.empty()) out += "## Entries\n\n";
-  for (const json& entry : entries) AppendEntry(entry, out);
-
-  const json& generalization = Field(model, kGeneralizationSectionKey);
-  if (!ImageSets(generalization).empty()) AppendGeneralization(generalization, out);
-  const json& hardware = Field(model, kHardwareSectionKey);
-  if (HasHardwareSection(hardware)) AppendHardware(hardware, out);
-
-  if (!ArrayOf(Field(model, "methods")).empty()) {
-    out += "## Methods\n\n";
-    AppendTable(MethodsTable(model), out);
-  }
-  out += "## Environment\n\n";
-  AppendTable(EnvironmentTable(Field(model, "environment")), out);
-  const json& plan = Field(model, "plan");
-  if (!plan.is_null() && !plan.empty()) {
-    std::string text = plan.dump(2);
-    std::string fence = CodeFence(text);
-    out += "## Effective plan\n\n" + fence + "json\n" + text + "\n" + fence + "\n";
-  }
-  return out;
+std::string RenderMarkdown(const nlohmann::json& model) {
+  MarkdownMarkup markup;
+  RenderReport(model, markup);
+  return std::move(markup.Text());
 }
 
 }  // namespace evalsuite::reports

@@ -1,5 +1,6 @@
 // Builds the canonical report model (JSON) from plain run data and renders it. JSON is the truth; Markdown and
-// self-contained HTML (inline SVG charts, no network) are renderings of the same model. The model opens with
+// self-contained HTML (inline SVG charts, no network) are renderings of the same model through one outline
+// (report_outline.h). The model opens with
 // the verdict per entry, then the Tables 2-3 view, raw per-run values, every statistic, and any extra
 // sections (generalization, see generalization_section.h).
 #pragma once
@@ -21,9 +22,10 @@ constexpr int kReportSchemaVersion = 1;
 //   verdicts [{entry, result "STABLE"|"NOT STABLE"|"INCONCLUSIVE", stable, reasons[] (stats::JudgeStability, one
 //              per rule, then what more runs would do), reached_runs_needed, runs, reached, threshold, cov,
 //              cov_interval}],
-//   table [{entry, metric, threshold, runs, reached, cov, cov_lower, cov_upper, hit_rate, hit_rate_lower,
-//           hit_rate_upper, median_tta, olympic_mean, ert, epochs_cov, epochs_cov_lower, epochs_cov_upper,
-//           median_epochs, time_unit}]                                          (DAWNBench Tables 2-3)
+//   table [{entry, metric, threshold, time_unit, progress_unit, busy_runs, and every statistic of
+//           stats/stability_statistics.h under its key: runs, reached, cov (+ _lower, _upper), epochs_cov (+ ...),
+//           hit_rate (+ ...), median_tta (+ _basis), median_tta_reached, olympic_mean, ert, tta_resolution,
+//           epochs_resolution (+ their coarse flags), time_per_epoch_cov, median_epochs}]   (DAWNBench Tables 2-3)
 //   entries [{name, description, source, metric, threshold, time_unit, extra,
 //             runs [{index, seeds, status, counted, tta, epochs_to_target, time_spent, wall_seconds, threads,
 //                    error, points [[time, metric], ...]}],

@@ -23,26 +23,26 @@
 #include "reports/sensitivity_grid.h"
 #include "reports/stats_json.h"
 #include "stats/curve.h"
+#include "stats/entry_verdict.h"
 #include "stats/stability.h"
 #include "reports/comparison_section.h"
 #include "reports/counted_runs.h"
+#include "reports/entry_statistics.h"
 #include "stats/variation_decomposition.h"
 
 namespace evalsuite::reports {
 namespace {
 using nlohmann::json;
 
-// Epochs to target over the counted runs; nullopt unless every counted run has epochs.
-std::optional<stats::StabilityStats> EpochStats(const EntryInput& entry, std::size_t consecutive) {
+// The counted runs against epochs; nullopt unless every counted run has epochs.
+std::optional<std::vector<stats::RunCurve>> EpochCurves(const EntryInput& entry) {
   std::vector<stats::RunCurve> curves;
   for (const RunInput& run : entry.runs) {
     if (!CountsInStatistics(run, entry.source)) continue;
     if (!HasEpochs(run)) return std::nullopt;
     curves.push_back(ToEpochCurve(run));
   }
-  if (curves.empty()) return std::nullopt;
-  return StatsOnUserData(EntryField(entry.name) + " (epochs)",
-                         [&] { return stats::AnalyzeStability(curves, entry.threshold, 0.05, consecutive); });
+  return curves;
 }
 
 json RunJson(const RunInput& run, const std::string& source, double threshold, std::size_t consecutive) {
@@ -111,58 +111,14 @@ std::string ProgressUnit(const EntryInput& entry) {
   return unit.is_string() && unit.get<std::string>().rfind("samples", 0) == 0 ? "samples" : "epochs";
 }
 
-json TableRow(const EntryInput& entry, const stats::StabilityStats& at_target,
-              const std::optional<stats::StabilityStats>& in_epochs) {
-  json cov_lower = nullptr, cov_upper = nullptr;
-  if (at_target.cov_interval) {
-    cov_lower = JsonNumber(at_target.cov_interval->lower);
-    cov_upper = JsonNumber(at_target.cov_interval->upper);
-  }
-  json epochs_cov = nullptr, epochs_cov_lower = nullptr, epochs_cov_upper = nullptr, median_epochs = nullptr;
-  if (in_epochs) {
-    epochs_cov = JsonNumber(in_epochs->cov);
-    if (in_epochs->cov_interval) {
-      epochs_cov_lower = JsonNumber(in_epochs->cov_interval->lower);
-      epochs_cov_upper = JsonNumber(in_epochs->cov_interval->upper);
-    }
-    if (in_epochs->reached > 0) median_epochs = JsonNumber(in_epochs->tta_summary.median);
-  }
-  // The headline median counts every run: with runs that never reached, the median of the others is biased low,
-  // so the Kaplan-Meier median stands in (none when fewer than half reach), and theirs is labelled as such.
-  json median = nullptr;
-  std::string basis = "no runs";
-  if (at_target.runs > 0 && at_target.reached == at_target.runs) {
-    median = JsonNumber(at_target.tta_summary.median);
-    basis = "all runs reached";
-  } else if (at_target.runs > 0) {
-    median = JsonNumber(at_target.time_to_target.median);
-    basis = median.is_null() ? "not reached (fewer than half the runs reached)" : "Kaplan-Meier";
-  }
-  return {{"entry", entry.name},
-          {"metric", entry.metric},
-          {"threshold", JsonNumber(entry.threshold)},
-          {"runs", at_target.runs},
-          {"reached", at_target.reached},
-          {"cov", JsonNumber(at_target.cov)},
-          {"cov_lower", cov_lower},
-          {"cov_upper", cov_upper},
-          {"hit_rate", JsonNumber(at_target.hit_rate)},
-          {"hit_rate_lower", JsonNumber(at_target.hit_rate_interval.lower)},
-          {"hit_rate_upper", JsonNumber(at_target.hit_rate_interval.upper)},
-          {"median_tta", median},
-          {"median_tta_basis", basis},
-          {"median_tta_reached", at_target.reached > 0 ? JsonNumber(at_target.tta_summary.median) : json(nullptr)},
-          {"tta_resolution", JsonNumber(at_target.resolution)},
-          {"tta_grid_coarser_than_spread", at_target.grid_coarser_than_spread},
-          {"epochs_resolution", in_epochs ? JsonNumber(in_epochs->resolution) : json(nullptr)},
-          {"epochs_grid_coarser_than_spread", in_epochs ? json(in_epochs->grid_coarser_than_spread) : json(nullptr)},
-          {"olympic_mean", JsonNumber(at_target.olympic_mean)},
-          {"ert", JsonNumber(at_target.ert)},
-          {"epochs_cov", epochs_cov},
-          {"epochs_cov_lower", epochs_cov_lower},
-          {"epochs_cov_upper", epochs_cov_upper},
-          {"median_epochs", median_epochs},
-          {"time_unit", entry.time_unit}};
+// The Tables 2-3 row: the entry, then every statistic of stats/stability_statistics.h.
+json TableRow(const EntryInput& entry, const stats::EntryStatistics& statistics) {
+  json row = StatisticsRowJson(statistics);
+  row["entry"] = entry.name;
+  row["metric"] = entry.metric;
+  row["threshold"] = JsonNumber(entry.threshold);
+  row["time_unit"] = entry.time_unit;
+  return row;
 }
 
 }  // namespace
@@ -186,13 +142,14 @@ json BuildStabilityReport(const StabilityReportInput& input) {
       runs.push_back(RunJson(run, entry.source, entry.threshold, consecutive));
       if (CountsInStatistics(run, entry.source)) curves.push_back(ToRunCurve(run));
     }
-    stats::StabilityStats at_target = StatsOnUserData(
-        EntryField(entry.name), [&] { return stats::AnalyzeStability(curves, entry.threshold, 0.05, consecutive); });
-    const std::optional<stats::StabilityStats> in_epochs = EpochStats(entry, consecutive);
-    // The basis the rule names: TTA (default) or epochs to target, which leaves the machine's speed out.
-    const bool on_epochs = input.rule.basis == stats::kBasisEpochs && in_epochs.has_value();
-    const stats::StabilityStats& judged = on_epochs ? *in_epochs : at_target;
-    stats::StabilityVerdict verdict = stats::JudgeStability(judged, input.rule);
+    const stats::EntryStatistics statistics =
+        AnalyzeEntryRuns(entry.name, curves, EpochCurves(entry), entry.threshold, consecutive);
+    const stats::StabilityStats& at_target = statistics.at_target;
+    const std::optional<stats::StabilityStats>& in_epochs = statistics.in_epochs;
+    // The basis and the verdict on it, decided where `study show` asks too (stats/entry_verdict.h).
+    const stats::EntryVerdict entry_verdict = stats::JudgeEntryStability(statistics, input.rule);
+    const stats::StabilityStats& judged = *entry_verdict.judged;
+    stats::StabilityVerdict verdict = entry_verdict.verdict;
     const json noise =
         ThresholdNoiseJson(entry, SensitivityThresholds(entry.threshold, entry.extra_thresholds), curves);
     if (const auto se = NumberOf(noise["standard_error"])) {
@@ -248,18 +205,13 @@ json BuildStabilityReport(const StabilityReportInput& input) {
       if (CountsInStatistics(run, entry.source)) counted.push_back(&run);
     }
     const json contention = ContentionSummaryJson(counted);
-    const stats::VariationDecomposition variation =
-        in_epochs ? stats::DecomposeVariation(at_target.tta, in_epochs->tta) : stats::VariationDecomposition{};
-    const std::string epochs_result =
-        in_epochs && verdict.result != "DID NOT RUN" ? stats::JudgeStability(*in_epochs, input.rule).result : "";
+    const stats::VariationDecomposition& variation = statistics.variation;
+    const std::string epochs_result = verdict.result != "DID NOT RUN" ? entry_verdict.result_on_epochs : "";
     const std::string first_line = verdict.result == "DID NOT RUN"
                                        ? std::string()
-                                       : MachineNoiseLine(contention, variation, epochs_result, input.rule.basis);
+                                       : MachineNoiseLine(contention, variation, epochs_result, entry_verdict.basis);
     if (const std::string sentence = VariationSentence(variation); !sentence.empty()) verdict.reasons.push_back(sentence);
-    if (input.rule.basis == stats::kBasisEpochs && !on_epochs) {
-      verdict.reasons.push_back("[stability] basis = \"epochs\" asks for epochs to target, but not every run logged "
-                                "epochs: judged on TTA");
-    }
+    if (entry_verdict.epochs_unavailable) verdict.reasons.push_back(stats::kEpochsUnavailableNote);
     if (const std::string precision = PrecisionSentence(counted); !precision.empty()) {
       verdict.reasons.push_back(precision);
     }
@@ -267,7 +219,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     json verdict_json = VerdictJson(verdict);
     verdict_json["entry"] = entry.name;
     verdict_json["result"] = verdict.result;
-    verdict_json["basis"] = on_epochs ? stats::kBasisEpochs : stats::kBasisTime;
+    verdict_json["basis"] = entry_verdict.basis;
     verdict_json["first_line"] = first_line.empty() ? json(nullptr) : json(first_line);
     verdict_json["result_on_epochs"] = epochs_result.empty() ? json(nullptr) : json(epochs_result);
     verdict_json["runs"] = judged.runs;
@@ -277,9 +229,8 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     verdict_json["cov_interval"] = judged.cov_interval ? IntervalJson(*judged.cov_interval) : json(nullptr);
     verdicts.push_back(std::move(verdict_json));
 
-    json row = TableRow(entry, at_target, in_epochs);
+    json row = TableRow(entry, statistics);
     row["progress_unit"] = ProgressUnit(entry);
-    row["time_per_epoch_cov"] = JsonNumber(variation.cov_time_per_epoch);
     row["busy_runs"] = contention.is_object() ? contention["busy_runs"] : json(nullptr);
     table.push_back(std::move(row));
 

@@ -1,11 +1,13 @@
 #include "reports/report_sections.h"
 
 #include <cmath>
+#include <set>
 
 #include "evalsuite/common/stats_boundary.h"
 #include "reports/json_number.h"
 #include "reports/stats_json.h"
 #include "stats/improvement.h"
+#include "stats/stability_statistics.h"
 
 namespace evalsuite::reports {
 using nlohmann::json;
@@ -84,44 +86,31 @@ json EntryComparisonsJson(const std::vector<ComparedEntry>& entries) {
 }
 
 json MethodsJson() {
-  auto method = [](const char* name, const char* formula, const char* source) {
+  auto method = [](const std::string& name, const std::string& formula, const std::string& source) {
     return json{{"name", name}, {"formula", formula}, {"source", source}};
   };
-  return json::array(
+  json methods = json::array(
       {method("Time to accuracy (TTA)",
               "training time at the first evaluation at or above the target (or the first of k consecutive ones)",
-              "Coleman et al. 2017, DAWNBench"),
-       method("CoV and its 95% interval", "s / mean of the TTAs of runs that reached; modified McKay interval",
-              "Vangel 1996, Am. Statistician 50(1)"),
-       method("Runs that would tell",
-              "fewest n with P(Vangel upper bound <= limit) >= assurance, the sample CoV "
-              "distributed by McKay's chi-square approximation",
-              "McKay 1932; Vangel 1996"),
-       method("Hit rate and its 95% interval", "reached / runs; exact binomial (beta quantiles)",
-              "Clopper and Pearson 1934, Biometrika 26(4)"),
-       method("Kaplan-Meier time to target",
-              "product-limit survival of 'not yet at the target', runs that missed "
-              "censored at their time spent; log-log band; median = first time survival <= 0.5 (R print.survfit)",
-              "Kaplan and Meier 1958; R survival package"),
-       method("Median TTA",
-              "all runs reached: sample median; some did not: the Kaplan-Meier median ('not reached' "
-              "when fewer than half reach); the median of the runs that reached is labelled as such",
-              "this report"),
-       method("Olympic mean",
-              "drop the fastest and slowest run, average the rest; a run that did not reach counts "
-              "as a slowest one",
-              "MLPerf Training rules, result summarizer _compute_olympic_average"),
-       method("ERT", "time spent by all runs (a reached run until its TTA) / runs that reached",
-              "Hansen et al., COCO (expected running time)"),
-       method("Validation noise at the target", "binomial standard error sqrt(p (1 - p) / n)", "binomial sampling"),
-       method("Probability of improvement",
-              "P(TTA_A < TTA_B) over all run pairs, ties 1/2, runs that never reached "
-              "slower than any that did; percentile bootstrap (2,000 resamples, fixed seed)",
-              "Agarwal et al. 2021 (rliable); Bouthillier et al. 2021"),
-       method("Expected best-of-n TTA",
-              "E[min of n runs drawn with replacement] = sum_i v(i) [((N-i+1)/N)^n - "
-              "((N-i)/N)^n], given at least one of the n reaches",
-              "Dodge et al. 2019, 'Show your work'")});
+              "Coleman et al. 2017, DAWNBench")});
+  // Each statistic's methods, in the table's order; one that two statistics share is listed once.
+  std::set<std::string> listed;
+  for (const stats::StabilityStatistic& statistic : stats::StabilityStatistics()) {
+    for (const stats::StatisticMethod& m : statistic.methods) {
+      if (listed.insert(m.name).second) methods.push_back(method(m.name, m.formula, m.source));
+    }
+  }
+  methods.push_back(
+      method("Validation noise at the target", "binomial standard error sqrt(p (1 - p) / n)", "binomial sampling"));
+  methods.push_back(method("Probability of improvement",
+                           "P(TTA_A < TTA_B) over all run pairs, ties 1/2, runs that never reached "
+                           "slower than any that did; percentile bootstrap (2,000 resamples, fixed seed)",
+                           "Agarwal et al. 2021 (rliable); Bouthillier et al. 2021"));
+  methods.push_back(method("Expected best-of-n TTA",
+                           "E[min of n runs drawn with replacement] = sum_i v(i) [((N-i+1)/N)^n - "
+                           "((N-i)/N)^n], given at least one of the n reaches",
+                           "Dodge et al. 2019, 'Show your work'"));
+  return methods;
 }
 
 }  // namespace evalsuite::reports

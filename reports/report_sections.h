@@ -31,7 +31,8 @@ struct ComparedEntry {
 };
 nlohmann::json EntryComparisonsJson(const std::vector<ComparedEntry>& entries);
 
-// [{name, formula, source}] for each rule and formula the report uses.
+// [{name, formula, source}] for each rule and formula the report uses: TTA's definition, then the methods of every
+// statistic of stats/stability_statistics.h in its order, then the validation noise and the comparisons.
 nlohmann::json MethodsJson();
 
 }  // namespace evalsuite::reports

@@ -4,6 +4,7 @@
 
 #include "reports/json_access.h"
 #include "reports/value_format.h"
+#include "stats/stability_statistics.h"
 
 namespace evalsuite::reports {
 namespace {
@@ -30,24 +31,47 @@ std::string ShareText(const json& value) {
 }
 
 // The headline median: "12.30" when every run reached, "14.10 (Kaplan-Meier)" when some did not, "not reached".
-std::string MedianTtaText(const json& row) {
-  const std::string basis = StringOf(Field(row, "median_tta_basis"));
+std::string MedianOfAllRunsText(const json& value, const json& basis_value) {
+  const std::string basis = StringOf(basis_value);
   if (basis.rfind("not reached", 0) == 0) return "not reached";
-  if (basis == "Kaplan-Meier") return FormatMagnitude(Field(row, "median_tta")) + " (Kaplan-Meier)";
-  return FormatMagnitude(Field(row, "median_tta"));
+  if (basis == "Kaplan-Meier") return FormatMagnitude(value) + " (Kaplan-Meier)";
+  return FormatMagnitude(value);
 }
 
-// "2.10 / 0.25 ep": the spacing of evaluations where runs crossed, in the time unit and in epochs; each followed by
-// "(coarser than the spread)" when that grid is at least the spread (max - min) of TTA or of epochs to target.
-std::string GridText(const json& row) {
+// An evaluation grid where runs crossed: "2.10 / 0.25 ep", the spacing in the time unit then in epochs, each followed
+// by "(coarser than the spread)" when that grid is at least the spread (max - min) of TTA or of epochs to target.
+std::string GridCellText(const stats::StabilityStatistic& statistic, const json& row) {
   constexpr const char* kCoarse = " (coarser than the spread)";
-  std::string text = FormatMagnitude(Field(row, "tta_resolution"));
-  if (Field(row, "tta_grid_coarser_than_spread") == json(true)) text += kCoarse;
-  if (const auto epochs = NumberOf(Field(row, "epochs_resolution"))) {
-    text += fmt::format(" / {:.3g} {}", *epochs, Field(row, "progress_unit") == json("samples") ? "samples" : "ep");
+  std::string text;
+  const json& value = Field(row, statistic.key.c_str());
+  if (statistic.form == stats::StatisticForm::kGridInTime) {
+    text = FormatMagnitude(value);
+  } else if (const auto progress = NumberOf(value)) {
+    text = fmt::format(" / {:.3g} {}", *progress, Field(row, "progress_unit") == json("samples") ? "samples" : "ep");
   }
-  if (Field(row, "epochs_grid_coarser_than_spread") == json(true)) text += kCoarse;
+  if (Field(row, statistic.flag_key.c_str()) == json(true)) text += kCoarse;
   return text;
+}
+
+// One statistic's cell in a row of model["table"], by its form (stats/stability_statistics.h).
+std::string StatisticCellText(const stats::StabilityStatistic& statistic, const json& row) {
+  const json& value = Field(row, statistic.key.c_str());
+  switch (statistic.form) {
+    case stats::StatisticForm::kCount:
+      return Count(value);
+    case stats::StatisticForm::kShare:
+      if (!statistic.has_interval) return FormatPercent(value, statistic.decimals);
+      return FormatPercentInterval(value, Field(row, (statistic.key + "_lower").c_str()),
+                                   Field(row, (statistic.key + "_upper").c_str()), statistic.decimals);
+    case stats::StatisticForm::kMagnitude:
+      return FormatMagnitude(value);
+    case stats::StatisticForm::kMedianOfAllRuns:
+      return MedianOfAllRunsText(value, Field(row, (statistic.key + "_basis").c_str()));
+    case stats::StatisticForm::kGridInTime:
+    case stats::StatisticForm::kGridInProgress:
+      return GridCellText(statistic, row);
+  }
+  return kMissing;
 }
 
 }  // namespace
@@ -65,33 +89,33 @@ std::string SeedsText(const json& seeds) {
 }
 
 ReportTable StabilityTable(const json& model) {
+  // Entry and target, a column per statistic heading (statistics sharing a heading share its column), the unit.
+  std::vector<std::vector<const stats::StabilityStatistic*>> columns;
   ReportTable table;
-  table.header = {"Entry",
-                  "Target",
-                  "Runs",
-                  "Reached",
-                  "CoV of TTA [95% CI]",
-                  "CoV of epochs to target [95% CI]",
-                  "Runs reaching [95% CI]",
-                  "Median TTA",
-                  "Median of runs that reached",
-                  "Olympic mean",
-                  "ERT",
-                  "Evaluation grid at the crossing",
-                  "Unit"};
-  table.numeric = {false, true, true, true, true, true, true, true, true, true, true, true, false};
+  table.header = {"Entry", "Target"};
+  table.numeric = {false, true};
+  for (const stats::StabilityStatistic& statistic : stats::StabilityStatistics()) {
+    if (statistic.heading.empty()) continue;  // report.json only
+    if (!columns.empty() && columns.back().front()->heading == statistic.heading) {
+      columns.back().push_back(&statistic);
+      continue;
+    }
+    columns.push_back({&statistic});
+    table.header.push_back(statistic.heading);
+    table.numeric.push_back(true);
+  }
+  table.header.push_back("Unit");
+  table.numeric.push_back(false);
   for (const json& row : ArrayOf(Field(model, "table"))) {
-    table.rows.push_back(
-        {StringOf(Field(row, "entry")),
-         StringOf(Field(row, "metric")) + " ≥ " + FormatThreshold(Field(row, "threshold")), Count(Field(row, "runs")),
-         Count(Field(row, "reached")),
-         FormatPercentInterval(Field(row, "cov"), Field(row, "cov_lower"), Field(row, "cov_upper")),
-         FormatPercentInterval(Field(row, "epochs_cov"), Field(row, "epochs_cov_lower"),
-                               Field(row, "epochs_cov_upper")),
-         FormatPercentInterval(Field(row, "hit_rate"), Field(row, "hit_rate_lower"), Field(row, "hit_rate_upper"), 0),
-         MedianTtaText(row), FormatMagnitude(Field(row, "median_tta_reached")),
-         FormatMagnitude(Field(row, "olympic_mean")), FormatMagnitude(Field(row, "ert")), GridText(row),
-         TimeUnitSymbol(StringOf(Field(row, "time_unit")))});
+    std::vector<std::string> cells = {StringOf(Field(row, "entry")), StringOf(Field(row, "metric")) + " ≥ " +
+                                                                         FormatThreshold(Field(row, "threshold"))};
+    for (const auto& column : columns) {
+      std::string cell;
+      for (const stats::StabilityStatistic* statistic : column) cell += StatisticCellText(*statistic, row);
+      cells.push_back(std::move(cell));
+    }
+    cells.push_back(TimeUnitSymbol(StringOf(Field(row, "time_unit"))));
+    table.rows.push_back(std::move(cells));
   }
   return table;
 }

@@ -15,12 +15,15 @@ struct ReportTable {
   std::vector<bool> emphasized;  // per row (may be shorter than rows): the row to notice, e.g. the target's
 };
 
-// The DAWNBench Tables 2-3 view: one row per entry of model["table"].
+// The DAWNBench Tables 2-3 view: one row per entry of model["table"], a column per statistic of
+// stats/stability_statistics.h (those sharing a heading share a column).
 ReportTable StabilityTable(const nlohmann::json& model);
-// What the table's epoch column is for, printed under it by both renderers.
+// What the table's epoch and time-per-epoch columns are for, printed under it by both renderers.
 inline constexpr const char* kEpochsColumnNote =
     "CoV of epochs to target counts the same runs in epochs instead of seconds, which leaves the machine's speed "
-    "out: when it is much smaller than the CoV of TTA, the time per epoch varied more than the training did.";
+    "out: when it is much smaller than the CoV of TTA, the time per epoch varied more than the training did. CoV of "
+    "time per epoch (each run's TTA / its epochs to target) is the machine's part; each verdict states how the "
+    "variance of TTA splits between the two.";
 // Raw per-run values of one entry of model["entries"].
 ReportTable RunsTable(const nlohmann::json& entry);
 // The entry's statistics over its threshold grid; the target's row says so in its first cell.

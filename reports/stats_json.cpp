@@ -62,6 +62,26 @@ json StabilityStatsJson(const stats::StabilityStats& stats) {
           {"grid_coarser_than_spread", stats.grid_coarser_than_spread}};
 }
 
+json StatisticsRowJson(const stats::EntryStatistics& entry) {
+  json row = json::object();
+  for (const stats::StabilityStatistic& statistic : stats::StabilityStatistics()) {
+    const stats::StatisticValue value = statistic.compute(entry);
+    // Counts stay integers in report.json ("runs": 5, not 5.0).
+    if (statistic.form == stats::StatisticForm::kCount) {
+      row[statistic.key] = value.value ? json(static_cast<std::size_t>(*value.value)) : json(nullptr);
+    } else {
+      row[statistic.key] = JsonNumber(value.value);
+    }
+    if (statistic.has_interval) {
+      row[statistic.key + "_lower"] = value.interval ? JsonNumber(value.interval->lower) : json(nullptr);
+      row[statistic.key + "_upper"] = value.interval ? JsonNumber(value.interval->upper) : json(nullptr);
+    }
+    if (statistic.states_basis) row[statistic.key + "_basis"] = value.basis;
+    if (!statistic.flag_key.empty()) row[statistic.flag_key] = value.coarse ? json(*value.coarse) : json(nullptr);
+  }
+  return row;
+}
+
 json VerdictJson(const stats::StabilityVerdict& verdict) {
   json criteria = json::array();
   for (const stats::StabilityCriterion& c : verdict.criteria) {

@@ -1,5 +1,6 @@
 // The statistics of stats/ as report-model JSON: every field of the struct, non-finite values as null
-// (json_number.h). An interval's null upper bound means unbounded (Vangel's CoV interval can be open).
+// (json_number.h). An interval's null upper bound means unbounded (Vangel's CoV interval can be open). An entry's
+// row of the Tables 2-3 view holds every statistic of stats/stability_statistics.h under that table's keys.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -7,6 +8,7 @@
 #include "stats/descriptive.h"
 #include "stats/interval.h"
 #include "stats/stability.h"
+#include "stats/stability_statistics.h"
 #include "stats/survival.h"
 
 namespace evalsuite::reports {
@@ -17,5 +19,7 @@ nlohmann::json KaplanMeierJson(const stats::KaplanMeierCurve& curve);
 nlohmann::json StabilityStatsJson(const stats::StabilityStats& stats);
 nlohmann::json VerdictJson(const stats::StabilityVerdict& verdict);
 nlohmann::json RuleJson(const stats::StabilityRule& rule);
+// Every statistic of stats::StabilityStatistics() for one entry: key, key_lower/key_upper, key_basis, flag_key.
+nlohmann::json StatisticsRowJson(const stats::EntryStatistics& entry);
 
 }  // namespace evalsuite::reports

@@ -68,7 +68,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${#missing[@]} missing packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update
-  apt-get install -y --no-install-recommends "${missing[@]}"
+  # --force-unsafe-io: dpkg skips its fsync per unpacked file, as Debian's container images do. Unpacking ~490
+  # packages (LibTorch, OpenCV and what they pull in) is most of the install (the download is seconds); in a fresh
+  # bookworm chroot on a 2-core VM it cut the install from 5.0 to 3.0 min, the faster run under heavier load.
+  # The cost is only a half-written package after a power cut during the install, which a rerun repairs.
+  apt-get install -y --no-install-recommends -o Dpkg::Options::=--force-unsafe-io "${missing[@]}"
 fi
 
 # The browser test drives Debian's chromium with playwright-core (no browser download).

@@ -3,17 +3,17 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <cstdio>
-#include <ctime>
 #include <limits>
 #include <map>
 #include <set>
 #include <unordered_set>
 
+#include "datasets/flickr/crawl_manifest.h"
 #include "datasets/flickr/crawl_state.h"
 #include "datasets/flickr/downloader.h"
 #include "datasets/flickr/shared_call_ledger.h"
-#include "evalsuite/common/environment.h"
+#include "datasets/flickr/upload_cutoff.h"
+#include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/error.h"
 
 namespace evalsuite::flickr {
@@ -413,25 +413,8 @@ void Crawl::Walk(size_t position) {
 
     for (size_t rank = 0; rank < accepted.size(); ++rank) {
       const FlickrPhoto& photo = *accepted[rank].first.photo;
-      const StoredDownload& download = *accepted[rank].second;
-      datasets::Candidate c;
-      c.id = run.cls->wnid + "/" + photo.id;
-      c.class_index = run.cls->index;
-      c.wnid = run.cls->wnid;
-      c.query = accepted[rank].first.query->text;
-      c.rank = static_cast<int>(rank) + 1;
-      c.flickr_id = photo.id;
-      c.owner = photo.owner;
-      c.owner_name = photo.owner_name;
-      c.license = photo.license;
-      c.date_upload = *photo.date_upload;
-      c.date_taken = photo.date_taken;
-      c.url = PickUrl(photo)->url;
-      c.path = download.path;
-      c.sha256 = download.sha256;
-      c.width = download.width;
-      c.height = download.height;
-      run.items.push_back(std::move(c));
+      run.items.push_back(CrawlCandidate(*run.cls, accepted[rank].first.query->text, static_cast<int>(rank) + 1, photo,
+                                         PickUrl(photo)->url, *accepted[rank].second));
     }
     run.rejected = std::move(rejected);
     run.done = true;
@@ -471,58 +454,13 @@ void Crawl::DrainFinished() {
 }
 
 datasets::CandidateManifest Crawl::BuildManifest() const {
-  datasets::CandidateManifest manifest;
-  json short_classes = json::array();
-  std::map<std::string, std::vector<std::string>> classes_of_query;
+  std::vector<CrawledClass> crawled;
   for (const ClassRun& run : runs_) {
-    for (const QueryRun& query : run.queries) classes_of_query[query.text].push_back(run.cls->wnid);
+    CrawledClass c{run.cls, {}, &run.items, &run.rejected};
+    for (const QueryRun& query : run.queries) c.queries.push_back(query.text);
+    crawled.push_back(std::move(c));
   }
-  // Classes that share a search text (WordNet's two "crane"s) were searched once and may hold the same
-  // photos: the labelers and the freeze must know.
-  json shared_queries = json::array();
-  for (const auto& [text, wnids] : classes_of_query) {
-    if (wnids.size() > 1) shared_queries.push_back({{"query", text}, {"wnids", wnids}});
-  }
-  for (const ClassRun& run : runs_) {
-    datasets::CandidateClass c;
-    c.index = run.cls->index;
-    c.wnid = run.cls->wnid;
-    c.synonyms = run.cls->synonyms;
-    c.gloss = run.cls->gloss;
-    manifest.classes[c.wnid] = c;
-    manifest.items.insert(manifest.items.end(), run.items.begin(), run.items.end());
-    for (const json& r : run.rejected) manifest.rejected.push_back(r);
-    if (static_cast<int>(run.items.size()) < options_.per_class) {
-      short_classes.push_back({{"wnid", run.cls->wnid}, {"found", run.items.size()}});
-    }
-  }
-  json source = {{"tool", "evalsuite holdout crawl"},
-                 {"evalsuite_version", EvalsuiteVersion()},
-                 {"api", "flickr.photos.search"},
-                 {"endpoint", EndpointForRecord(options_.endpoint)},
-                 {"since", FormatUtc(options_.min_upload_date)},
-                 {"min_upload_date", options_.min_upload_date},
-                 {"per_class", options_.per_class},
-                 {"per_page", options_.per_page},
-                 {"max_pages", options_.max_pages},
-                 {"max_synonyms", options_.max_synonyms},
-                 {"sort", "relevance"},
-                 {"content_type", 1},
-                 {"media", "photos"},
-                 {"extras", kSearchExtras},
-                 {"license", options_.license},
-                 {"sizes", options_.sizes},
-                 {"ranking", "synonym lists interleaved by relevance rank, repeated photos skipped"},
-                 {"rate", options_.rate.ToString()},
-                 {"classes_requested", runs_.size()},
-                 {"classes_short", short_classes},
-                 {"shared_queries", shared_queries},
-                 {"failed_queries", failed_queries_},
-                 {"download_failures", stats_.download_failures},
-                 {"finished_at", UtcNowIso8601()}};
-  for (const auto& [key, value] : options_.source_extra.items()) source[key] = value;
-  manifest.source = std::move(source);
-  return manifest;
+  return BuildCrawlManifest(crawled, options_, failed_queries_, stats_.download_failures);
 }
 
 CrawlResult Crawl::Run() {
@@ -572,7 +510,7 @@ CrawlResult Crawl::Run() {
   CrawlResult result;
   result.manifest = BuildManifest();
   const std::string text = Redact(datasets::ToJson(result.manifest).dump(2) + "\n", options_.api_key);
-  datasets::WriteFileAtomically(options_.out_dir / datasets::kCandidateManifestFile, text);
+  WriteFileAtomically(options_.out_dir / datasets::kCandidateManifestFile, text);
 
   const SearchStats& search = search_->stats();
   stats_.classes = static_cast<int>(runs_.size());
@@ -597,28 +535,6 @@ CrawlResult Crawl::Run() {
 CrawlResult RunCrawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options) {
   Crawl crawl(classes, options);
   return crawl.Run();
-}
-
-int64_t ParseCutoff(const std::string& text, const std::string& option) {
-  if (!text.empty() && text.size() <= 12 &&
-      std::all_of(text.begin(), text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-    return std::stoll(text);
-  }
-  for (const char* format : {"%Y-%m-%d", "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%d %H:%M:%S"}) {
-    std::tm tm{};
-    const char* end = strptime(text.c_str(), format, &tm);
-    if (end != nullptr && *end == '\0') return static_cast<int64_t>(timegm(&tm));
-  }
-  throw UsageError(option, "'" + text + "' is not a date: use 2014-01-01, 2014-01-01T00:00:00Z or Unix seconds");
-}
-
-std::string FormatUtc(int64_t unix_seconds) {
-  const std::time_t time = static_cast<std::time_t>(unix_seconds);
-  std::tm tm{};
-  gmtime_r(&time, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
 }
 
 }  // namespace evalsuite::flickr

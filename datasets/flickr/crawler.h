@@ -102,8 +102,4 @@ struct CrawlResult {
 // API key or too many queries fail in a row; whatever finished before is in crawl.db either way.
 CrawlResult RunCrawl(const std::vector<CrawlClass>& classes, const CrawlOptions& options);
 
-// "2014-01-01" (UTC midnight), "2014-01-01T12:00:00Z" or Unix seconds. Throws UsageError naming `option`.
-int64_t ParseCutoff(const std::string& text, const std::string& option = "--since");
-std::string FormatUtc(int64_t unix_seconds);  // "2014-01-01T00:00:00Z"
-
 }  // namespace evalsuite::flickr

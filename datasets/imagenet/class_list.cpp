@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -46,6 +47,20 @@ std::string ReadWholeFile(const std::filesystem::path& file, const char* what) {
   return buffer.str();
 }
 
+// Both class files (the list, a selection) are line-based text: `visit(trimmed_line, line_number)` for each line
+// that holds something, numbered from 1 as an editor numbers them; blank lines and '#' comments are skipped.
+void ForEachClassFileLine(const std::string& text, const std::function<void(const std::string&, long)>& visit) {
+  std::stringstream stream(text);
+  std::string line;
+  long line_number = 0;
+  while (std::getline(stream, line)) {
+    ++line_number;
+    const std::string trimmed = Trim(line);
+    if (trimmed.empty() || trimmed[0] == '#') continue;
+    visit(trimmed, line_number);
+  }
+}
+
 }  // namespace
 
 const ClassListEntry* ClassList::FindByWnid(const std::string& wnid) const {
@@ -75,13 +90,7 @@ ClassList ParseClassList(const std::string& text, const std::string& source_name
   list.source = source_name;
   std::set<int> indices;
   std::set<std::string> wnids;
-  std::stringstream stream(text);
-  std::string line;
-  long line_number = 0;
-  while (std::getline(stream, line)) {
-    ++line_number;
-    const std::string trimmed = Trim(line);
-    if (trimmed.empty() || trimmed[0] == '#') continue;
+  ForEachClassFileLine(text, [&](const std::string& trimmed, long line_number) {
     const std::vector<std::string> fields = SplitTabs(trimmed);
     const std::string where = FileLine(source_name, line_number);
     if (fields.size() < 2 || fields.size() > 3) {
@@ -100,7 +109,7 @@ ClassList ParseClassList(const std::string& text, const std::string& source_name
     }
     if (!wnids.insert(entry.wnid).second) throw InputError(where, "wnid " + entry.wnid + " appears twice");
     list.classes.push_back(std::move(entry));
-  }
+  });
   if (list.classes.empty()) throw InputError(source_name, "the class list has no classes");
   return list;
 }
@@ -131,28 +140,23 @@ ClassList SelectClasses(const ClassList& list, const std::optional<std::filesyst
   std::optional<std::set<std::string>> wanted;
   if (wnid_file) {
     wanted.emplace();
-    std::stringstream stream(ReadWholeFile(*wnid_file, "class selection"));
-    std::string line;
-    long line_number = 0;
-    while (std::getline(stream, line)) {
-      ++line_number;
-      const std::string trimmed = Trim(line);
-      if (trimmed.empty() || trimmed[0] == '#') continue;
-      std::string wnid;
-      std::stringstream words(trimmed);
-      for (std::string word; words >> word;) {
-        if (IsWnid(word)) {
-          wnid = word;
-          break;
-        }
-      }
-      const std::string where = FileLine(wnid_file->string(), line_number);
-      if (wnid.empty()) throw InputError(where, "no wnid (n + 8 digits) on this line");
-      if (list.FindByWnid(wnid) == nullptr) {
-        throw InputError(where, "wnid " + wnid + " is not in the class list (" + list.source + ")");
-      }
-      wanted->insert(wnid);
-    }
+    ForEachClassFileLine(
+        ReadWholeFile(*wnid_file, "class selection"), [&](const std::string& trimmed, long line_number) {
+          std::string wnid;
+          std::stringstream words(trimmed);
+          for (std::string word; words >> word;) {
+            if (IsWnid(word)) {
+              wnid = word;
+              break;
+            }
+          }
+          const std::string where = FileLine(wnid_file->string(), line_number);
+          if (wnid.empty()) throw InputError(where, "no wnid (n + 8 digits) on this line");
+          if (list.FindByWnid(wnid) == nullptr) {
+            throw InputError(where, "wnid " + wnid + " is not in the class list (" + list.source + ")");
+          }
+          wanted->insert(wnid);
+        });
   }
   ClassList selected;
   selected.source = list.source;

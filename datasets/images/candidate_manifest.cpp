@@ -123,10 +123,6 @@ CandidateManifest ReadCandidateManifest(const std::filesystem::path& file) {
   return CandidateManifestFromJson(root, path.string());
 }
 
-void WriteFileAtomically(const std::filesystem::path& file, const std::string& text) {
-  evalsuite::WriteFileAtomically(file, text);
-}
-
 void WriteCandidateManifest(const CandidateManifest& manifest, const std::filesystem::path& file) {
   std::filesystem::path path = std::filesystem::is_directory(file) ? file / kCandidateManifestFile : file;
   WriteFileAtomically(path, ToJson(manifest).dump(2) + "\n");

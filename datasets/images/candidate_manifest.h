@@ -61,7 +61,4 @@ CandidateManifest CandidateManifestFromJson(const nlohmann::json& json, const st
 CandidateManifest ReadCandidateManifest(const std::filesystem::path& file);
 void WriteCandidateManifest(const CandidateManifest& manifest, const std::filesystem::path& file);
 
-// Writes `text` to `file` through a temporary file in the same folder and a rename.
-void WriteFileAtomically(const std::filesystem::path& file, const std::string& text);
-
 }  // namespace evalsuite::datasets

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "datasets/images/image_decode.h"
+#include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/sha256.h"
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "datasets/images/candidate_manifest.h"
+#include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_fields.h"

@@ -12,6 +12,7 @@
 
 #include "datasets/flickr/crawler.h"
 #include "datasets/flickr/shared_call_ledger.h"
+#include "datasets/flickr/upload_cutoff.h"
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
 #include "evalsuite/cli/commands.h"

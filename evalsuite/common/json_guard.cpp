@@ -9,63 +9,57 @@
 namespace evalsuite {
 namespace {
 
-// Length of the valid UTF-8 sequence starting at text[i], or 0 when none starts there (RFC 3629: no
-// overlongs, no surrogates, nothing above U+10FFFF).
-size_t ValidSequenceLength(std::string_view text, size_t i) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char b0 = byte(i);
-  if (b0 < 0x80) return 1;
+// What a UTF-8 lead byte asks of the bytes after it (RFC 3629): the sequence's length (0: not the lead of a
+// multi-byte sequence) and the range its second byte must lie in, which rules out overlongs, surrogates and
+// anything above U+10FFFF; every later byte lies in 80..BF.
+struct Utf8LeadRule {
   size_t length = 0;
-  unsigned char low = 0x80, high = 0xBF;  // the allowed range of the second byte
+  unsigned char second_low = 0x80, second_high = 0xBF;
+};
+
+Utf8LeadRule Utf8LeadRuleOf(unsigned char b0) {
+  Utf8LeadRule rule;
   if (b0 >= 0xC2 && b0 <= 0xDF) {
-    length = 2;
+    rule.length = 2;
   } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    length = 3;
-    if (b0 == 0xE0) low = 0xA0;
-    if (b0 == 0xED) high = 0x9F;
+    rule.length = 3;
+    if (b0 == 0xE0) rule.second_low = 0xA0;
+    if (b0 == 0xED) rule.second_high = 0x9F;
   } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    length = 4;
-    if (b0 == 0xF0) low = 0x90;
-    if (b0 == 0xF4) high = 0x8F;
-  } else {
-    return 0;
+    rule.length = 4;
+    if (b0 == 0xF0) rule.second_low = 0x90;
+    if (b0 == 0xF4) rule.second_high = 0x8F;
   }
-  if (i + length > text.size()) return 0;
-  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (size_t k = 2; k < length; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  return rule;
+}
+
+// How many bytes from the lead at text[i] on (the lead counted) follow its rule, at most rule.length.
+size_t Utf8BytesFollowingRule(std::string_view text, size_t i, const Utf8LeadRule& rule) {
+  size_t k = 1;
+  for (; k < rule.length && i + k < text.size(); ++k) {
+    const unsigned char b = static_cast<unsigned char>(text[i + k]);
+    const unsigned char low = k == 1 ? rule.second_low : 0x80, high = k == 1 ? rule.second_high : 0xBF;
+    if (b < low || b > high) break;
   }
-  return length;
+  return k;
+}
+
+// Length of the valid UTF-8 sequence starting at text[i], or 0 when none starts there.
+size_t ValidSequenceLength(std::string_view text, size_t i) {
+  const unsigned char b0 = static_cast<unsigned char>(text[i]);
+  if (b0 < 0x80) return 1;
+  const Utf8LeadRule rule = Utf8LeadRuleOf(b0);
+  if (rule.length == 0) return 0;
+  return Utf8BytesFollowingRule(text, i, rule) == rule.length ? rule.length : 0;
 }
 
 // Where no valid sequence starts at text[i]: how many bytes one U+FFFD stands for. A lead byte followed by
 // bytes that could still continue it is one broken sequence (Unicode's "maximal subpart", as Python's
 // errors="replace" counts); any other byte stands alone.
 size_t MaximalInvalidSubpart(std::string_view text, size_t i) {
-  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char b0 = byte(i);
-  size_t length = 0;
-  unsigned char low = 0x80, high = 0xBF;
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    length = 2;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    length = 3;
-    if (b0 == 0xE0) low = 0xA0;
-    if (b0 == 0xED) high = 0x9F;
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    length = 4;
-    if (b0 == 0xF0) low = 0x90;
-    if (b0 == 0xF4) high = 0x8F;
-  } else {
-    return 1;
-  }
-  size_t k = 1;
-  for (; k < length && i + k < text.size(); ++k) {
-    const unsigned char b = byte(i + k);
-    const unsigned char lo = k == 1 ? low : 0x80, hi = k == 1 ? high : 0xBF;
-    if (b < lo || b > hi) break;
-  }
-  return k;
+  const Utf8LeadRule rule = Utf8LeadRuleOf(static_cast<unsigned char>(text[i]));
+  if (rule.length == 0) return 1;
+  return Utf8BytesFollowingRule(text, i, rule);
 }
 
 }  // namespace

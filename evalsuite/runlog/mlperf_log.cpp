@@ -49,48 +49,37 @@ enum class Key {
   kWeightsInit,     // weights_initialization: its metadata.tensor
 };
 
+// The keys the parser reads, as one table. `v05_only`: a name only v0.5's logs give that meaning.
+struct MlperfKeyName {
+  std::string_view name;
+  Key key;
+  bool v05_only = false;
+};
+constexpr MlperfKeyName kMlperfKeyNames[] = {
+    {"seed", Key::kSeed},
+    {"run_stop", Key::kRunStop},
+    {"run_start", Key::kRunStart},
+    {"run_final", Key::kRunFinal},
+    {"init_stop", Key::kInitStop},
+    {"eval_error", Key::kEvalAccuracy},  // the RCP checker reads it as an evaluation too
+    {"init_start", Key::kInitStart},
+    {"eval_accuracy", Key::kEvalAccuracy},
+    {"train_samples", Key::kTrainSamples},
+    {"input_batch_size", Key::kGlobalBatchSize, /*v05_only=*/true},
+    {"global_batch_size", Key::kGlobalBatchSize},
+    {"run_set_random_seed", Key::kSeed, /*v05_only=*/true},
+    {"max_sequence_length", Key::kMaxSequenceLength},
+    {"submission_benchmark", Key::kSubmissionBenchmark},
+    {"weights_initialization", Key::kWeightsInit},
+    {"aggregated_eval_accuracy", Key::kAggregatedEval},
+};
+
 Key Classify(std::string_view key, MlperfLogFormat format) {
-  switch (key.size()) {
-    case 4:
-      if (key == "seed") return Key::kSeed;
-      break;
-    case 8:
-      if (key == "run_stop") return Key::kRunStop;
-      break;
-    case 9:
-      if (key == "run_start") return Key::kRunStart;
-      if (key == "run_final") return Key::kRunFinal;
-      if (key == "init_stop") return Key::kInitStop;
-      break;
-    case 10:
-      if (key == "eval_error") return Key::kEvalAccuracy;  // the RCP checker reads it as an evaluation too
-      if (key == "init_start") return Key::kInitStart;
-      break;
-    case 13:
-      if (key == "eval_accuracy") return Key::kEvalAccuracy;
-      if (key == "train_samples") return Key::kTrainSamples;
-      break;
-    case 16:
-      if (format == MlperfLogFormat::kV05 && key == "input_batch_size") return Key::kGlobalBatchSize;
-      break;
-    case 17:
-      if (key == "global_batch_size") return Key::kGlobalBatchSize;
-      break;
-    case 19:
-      if (format == MlperfLogFormat::kV05 && key == "run_set_random_seed") return Key::kSeed;
-      if (key == "max_sequence_length") return Key::kMaxSequenceLength;
-      break;
-    case 20:
-      if (key == "submission_benchmark") return Key::kSubmissionBenchmark;
-      break;
-    case 22:
-      if (key == "weights_initialization") return Key::kWeightsInit;
-      break;
-    case 24:
-      if (key == "aggregated_eval_accuracy") return Key::kAggregatedEval;
-      break;
-    default:
-      break;
+  // Lengths first: most lines' keys match no name's length, and a length compare is one instruction.
+  for (const MlperfKeyName& known : kMlperfKeyNames) {
+    if (known.name.size() == key.size() && known.name == key && (!known.v05_only || format == MlperfLogFormat::kV05)) {
+      return known.key;
+    }
   }
   if (key.size() > 11 && key.compare(0, 11, "submission_") == 0) return Key::kSubmissionOther;
   return Key::kOther;
@@ -278,41 +267,25 @@ class Parser {
       Warn(marker, "MLL record without a timestamp in seconds; line skipped");
       return;
     }
-    const char* key_begin = SkipSpaces(ts_end, eol);
-    const char* key_end = key_begin;
-    while (key_end < eol && *key_end != ':' && *key_end != ' ' && *key_end != '\t') ++key_end;
-    if (key_end == key_begin) {
+    const std::string_view key_view = OldRecordKey(ts_end, eol);
+    if (key_view.empty()) {
       Warn(marker, "MLL record without a key; line skipped");
       return;
     }
-    const std::string_view key_view(key_begin, static_cast<std::size_t>(key_end - key_begin));
     CountKey(marker, key_view, nullptr, nullptr, nullptr);
     const Key key = Classify(key_view, MlperfLogFormat::kV06);
     if (key == Key::kOther) return;
-    const char* rest = SkipSpaces(key_end, eol);
+    std::optional<json> record = OldRecordValue(marker, key_view, eol, "MLL");
+    if (!record) return;
     json value;
     json metadata = json::object();
-    if (rest < eol && *rest == ':') {
-      rest = SkipSpaces(rest + 1, eol);
-      if (rest < eol) {
-        if (TooDeep(rest, eol)) {
-          Warn(marker, kTooDeep);
-          return;
-        }
-        json record = json::parse(rest, eol, nullptr, /*allow_exceptions=*/false);
-        if (record.is_discarded()) {
-          Warn(marker, "malformed MLL value JSON; line skipped");
-          return;
-        }
-        if (record.is_object() && (record.contains("value") || record.contains("metadata"))) {
-          value = record.value("value", json());
-          if (record.contains("metadata") && record["metadata"].is_object()) metadata = record["metadata"];
-        } else {
-          value = std::move(record);
-        }
-      }
+    if (record->is_object() && (record->contains("value") || record->contains("metadata"))) {
+      value = record->value("value", json());
+      if (record->contains("metadata") && (*record)["metadata"].is_object()) metadata = (*record)["metadata"];
+    } else {
+      value = std::move(*record);
     }
-    Event(marker, key, std::string(key_begin, key_end), *seconds * 1000.0, value, metadata);
+    Event(marker, key, std::string(key_view), *seconds * 1000.0, value, metadata);
   }
 
   // :::MLPv0.5.0 resnet 1543785258.927179813 (benchmark_cnn.py:1271) eval_accuracy: {"epoch": 1, "value": 0.2}
@@ -336,33 +309,17 @@ class Parser {
       const char* close = static_cast<const char*>(std::memchr(p, ')', static_cast<std::size_t>(eol - p)));
       p = close == nullptr ? eol : close + 1;
     }
-    const char* key_begin = SkipSpaces(p, eol);
-    const char* key_end = key_begin;
-    while (key_end < eol && *key_end != ':' && *key_end != ' ' && *key_end != '\t') ++key_end;
-    if (key_end == key_begin) {
+    const std::string_view key_view = OldRecordKey(p, eol);
+    if (key_view.empty()) {
       Warn(marker, "MLPv0.5.0 record without a key; line skipped");
       return;
     }
     if (run_.benchmark.empty()) run_.benchmark = std::string(benchmark);
-    const Key key =
-        Classify(std::string_view(key_begin, static_cast<std::size_t>(key_end - key_begin)), MlperfLogFormat::kV05);
+    const Key key = Classify(key_view, MlperfLogFormat::kV05);
     if (key == Key::kOther) return;
-    json value;
-    const char* rest = SkipSpaces(key_end, eol);
-    if (rest < eol && *rest == ':') {
-      rest = SkipSpaces(rest + 1, eol);
-      if (rest < eol) {
-        if (TooDeep(rest, eol)) {
-          Warn(marker, kTooDeep);
-          return;
-        }
-        value = json::parse(rest, eol, nullptr, /*allow_exceptions=*/false);
-        if (value.is_discarded()) {
-          Warn(marker, "malformed MLPv0.5.0 value JSON; line skipped");
-          return;
-        }
-      }
-    }
+    std::optional<json> read = OldRecordValue(marker, key_view, eol, "MLPv0.5.0");
+    if (!read) return;
+    json value = std::move(*read);
     json metadata = json::object();
     if (key == Key::kEvalAccuracy && value.is_object()) {  // {"epoch": N, "value": x}
       if (value.contains("epoch")) metadata["epoch_num"] = value["epoch"];
@@ -374,7 +331,34 @@ class Parser {
       const bool success = (flag.is_boolean() && flag.get<bool>()) || (flag.is_string() && flag.get<std::string>() == "true");
       metadata["status"] = success ? "success" : "aborted";
     }
-    Event(marker, key, std::string(key_begin, key_end), *seconds * 1000.0, value, metadata);
+    Event(marker, key, std::string(key_view), *seconds * 1000.0, value, metadata);
+  }
+
+  // The key of a v0.5 or v0.6 record: from `p`, spaces skipped, to the first ':', space or tab; empty when none.
+  static std::string_view OldRecordKey(const char* p, const char* eol) {
+    const char* key_begin = SkipSpaces(p, eol);
+    const char* key_end = key_begin;
+    while (key_end < eol && *key_end != ':' && *key_end != ' ' && *key_end != '\t') ++key_end;
+    return std::string_view(key_begin, static_cast<std::size_t>(key_end - key_begin));
+  }
+
+  // The JSON after the key's ':' in a v0.5 or v0.6 record (null when there is none); nullopt, after a warning naming
+  // the `format`, when it is nested too deep or malformed (the line is skipped).
+  std::optional<json> OldRecordValue(const char* marker, std::string_view key, const char* eol, const char* format) {
+    const char* rest = SkipSpaces(key.data() + key.size(), eol);
+    if (rest >= eol || *rest != ':') return json();
+    rest = SkipSpaces(rest + 1, eol);
+    if (rest >= eol) return json();
+    if (TooDeep(rest, eol)) {
+      Warn(marker, kTooDeep);
+      return std::nullopt;
+    }
+    json value = json::parse(rest, eol, nullptr, /*allow_exceptions=*/false);
+    if (value.is_discarded()) {
+      Warn(marker, std::string("malformed ") + format + " value JSON; line skipped");
+      return std::nullopt;
+    }
+    return value;
   }
 
   void Event(const char* marker, Key key, const std::string& key_name, double time_ms, const json& value,

@@ -11,13 +11,13 @@ BuiltinEntryFacts ToFacts(const entries::BuiltinEntry& entry) {
 
 }  // namespace
 
-std::vector<BuiltinEntryFacts> BuiltinEntries() {
+std::vector<BuiltinEntryFacts> AllBuiltinEntryFacts() {
   std::vector<BuiltinEntryFacts> facts;
   for (const auto& entry : entries::BuiltinEntries()) facts.push_back(ToFacts(entry));
   return facts;
 }
 
-std::optional<BuiltinEntryFacts> FindBuiltinEntry(const std::string& name) {
+std::optional<BuiltinEntryFacts> FindBuiltinEntryFacts(const std::string& name) {
   const entries::BuiltinEntry* entry = entries::FindBuiltinEntry(name);
   if (!entry) return std::nullopt;
   return ToFacts(*entry);

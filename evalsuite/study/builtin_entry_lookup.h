@@ -16,7 +16,8 @@ struct BuiltinEntryFacts {
   int default_epochs = 10;
 };
 
-std::optional<BuiltinEntryFacts> FindBuiltinEntry(const std::string& name);
-std::vector<BuiltinEntryFacts> BuiltinEntries();
+// Named apart from entries::FindBuiltinEntry / entries::BuiltinEntries, which give the whole recipe.
+std::optional<BuiltinEntryFacts> FindBuiltinEntryFacts(const std::string& name);
+std::vector<BuiltinEntryFacts> AllBuiltinEntryFacts();
 
 }  // namespace evalsuite::study

@@ -14,7 +14,7 @@ uint64_t StableHash(const std::string& text) {
   return hash;
 }
 
-std::vector<uint64_t> DeriveRunSeeds(uint64_t base_seed, const std::vector<RunKey>& runs) {
+std::vector<uint64_t> DeriveSeedPerRun(uint64_t base_seed, const std::vector<RunKey>& runs) {
   std::vector<uint64_t> seeds;
   seeds.reserve(runs.size());
   std::unordered_set<uint64_t> used;
@@ -22,8 +22,8 @@ std::vector<uint64_t> DeriveRunSeeds(uint64_t base_seed, const std::vector<RunKe
   for (const RunKey& run : runs) {
     uint64_t entry_stream = SplitMix64(study_stream ^ StableHash(run.entry)).Next();
     SplitMix64 stream(entry_stream + static_cast<uint64_t>(run.index) * 0xd1b54a32d192ed03ULL);
-    uint64_t seed = stream.Next() & kSeedMask;
-    while (!used.insert(seed).second) seed = stream.Next() & kSeedMask;
+    uint64_t seed = stream.Next() & kDerivedSeedMask;
+    while (!used.insert(seed).second) seed = stream.Next() & kDerivedSeedMask;
     seeds.push_back(seed);
   }
   return seeds;

@@ -14,17 +14,15 @@ namespace evalsuite::study {
 // FNV-1a, 64 bit: a stable hash of an entry's name (std::hash may differ between builds).
 uint64_t StableHash(const std::string& text);
 
-// Seeds are 32-bit so every consumer takes them as they are: numpy's RandomState, torch.manual_seed,
-// std::mt19937, a shell's $((...)).
-constexpr uint64_t kSeedMask = kDerivedSeedMask;
-
 struct RunKey {
   std::string entry;
   int index = 0;
 };
 
-// One seed per (entry, index), in the order given, all distinct: a collision draws the next value of that
-// run's stream. The seed of a run depends only on (base_seed, entry, index) unless a collision happened.
-std::vector<uint64_t> DeriveRunSeeds(uint64_t base_seed, const std::vector<RunKey>& runs);
+// One seed per run (entry, index) from the study's base seed, in the order given, all distinct and 32-bit
+// (kDerivedSeedMask): a collision draws the next value of that run's stream. The seed of a run depends only on
+// (base_seed, entry, index) unless a collision happened. (A run's own streams come from its seed:
+// training::DeriveStreamSeeds.)
+std::vector<uint64_t> DeriveSeedPerRun(uint64_t base_seed, const std::vector<RunKey>& runs);
 
 }  // namespace evalsuite::study

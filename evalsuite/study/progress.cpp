@@ -41,6 +41,12 @@ std::string DescribeRecord(const RunRecord& record, double wall_seconds) {
   return text;
 }
 
+// The line both renderings open a study with.
+void WriteStudyStartLine(std::ostream& out, const std::string& study, int total, int done, int jobs, int threads) {
+  out << "study " << study << ": " << total - done << " of " << total << " runs to do, " << jobs << " at once, "
+      << threads << " thread(s) each" << std::endl;
+}
+
 // Counts and times shared by both renderings.
 class Tally {
  public:
@@ -71,8 +77,7 @@ class PlainProgress : public ProgressReporter {
   explicit PlainProgress(std::ostream& out) : out_(out) {}
   void StudyStarted(const std::string& study, int total, int done, int jobs, int threads) override {
     tally_.Start(total, done);
-    out_ << "study " << study << ": " << total - done << " of " << total << " runs to do, " << jobs << " at once, "
-         << threads << " thread(s) each" << std::endl;
+    WriteStudyStartLine(out_, study, total, done, jobs, threads);
   }
   void RunStarted(const RunningRunView& run) override {
     out_ << "[" << tally_.Counts() << "] start " << run.entry << " #" << run.index << " (seed " << run.seed << ")"
@@ -96,8 +101,7 @@ class TerminalProgress : public ProgressReporter {
   explicit TerminalProgress(std::ostream& out) : out_(out) {}
   void StudyStarted(const std::string& study, int total, int done, int jobs, int threads) override {
     tally_.Start(total, done);
-    out_ << "study " << study << ": " << total - done << " of " << total << " runs to do, " << jobs << " at once, "
-         << threads << " thread(s) each" << std::endl;
+    WriteStudyStartLine(out_, study, total, done, jobs, threads);
   }
   void RunStarted(const RunningRunView& run) override { running_.push_back(run); }
   void Update(const std::vector<RunningRunView>& running) override {

@@ -5,11 +5,15 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <vector>
 
 #include "evalsuite/common/error.h"
 #include "reports/comparison_section.h"
 #include "reports/counted_runs.h"
+#include "reports/entry_statistics.h"
 #include "stats/comparison_power.h"
+#include "stats/entry_verdict.h"
 #include "stats/stability.h"
 
 namespace evalsuite::study {
@@ -41,22 +45,33 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
     const reports::EntryInput* p = FindPilot(pilot, entry.name);
     if (!p) continue;
     std::vector<stats::RunCurve> curves;
+    std::optional<std::vector<stats::RunCurve>> epoch_curves(std::in_place);  // nullopt once a run has no epochs
     double wall_sum = 0;
     for (const auto& run : p->runs) {
       if (!reports::CountsInStatistics(run, p->source)) continue;
       curves.push_back(reports::ToRunCurve(run));
       wall_sum += run.wall_seconds > 0 ? run.wall_seconds : curves.back().time_spent;
+      if (epoch_curves && reports::HasEpochs(run)) {
+        epoch_curves->push_back(reports::ToEpochCurve(run));
+      } else {
+        epoch_curves.reset();
+      }
     }
     if (curves.empty()) continue;
     wall[entry.name] = wall_sum / static_cast<double>(curves.size());
-    const stats::StabilityStats s = stats::AnalyzeStability(curves, p->threshold, 0.05, consecutive);
+    const stats::EntryStatistics statistics =
+        reports::AnalyzeEntryRuns(entry.name, curves, epoch_curves, p->threshold, consecutive);
     stats::StabilityRule rule = plan.rule;
     rule.assurance = options.power;
-    const stats::StabilityVerdict v = stats::JudgeStability(s, rule);
+    // The pilot judged on the basis the report will judge the study on (stats/entry_verdict.h).
+    const stats::EntryVerdict judged = stats::JudgeEntryStability(statistics, rule);
+    const stats::StabilityStats& s = *judged.judged;
+    const stats::StabilityVerdict& v = judged.verdict;
     nlohmann::json row = {{"entry", entry.name},
                           {"pilot_runs", s.runs},
                           {"pilot_reached", s.reached},
                           {"pilot_verdict", v.result},
+                          {"basis", judged.basis},
                           {"mean_wall_seconds", wall[entry.name]},
                           {"stability_runs", nullptr}};
     if (v.result != "INCONCLUSIVE") {
@@ -67,8 +82,9 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
       row["stability_runs"] = runs;
       row["stability_note"] = fmt::format(
           "{} runs reaching the target bring the CoV's upper bound within {:.0f}% with {:.0f}% assurance if the "
-          "true CoV is the pilot's {:.1f}%; at the pilot's hit rate {:.0f}% that is {} runs",
-          *v.reached_runs_needed, 100 * plan.rule.max_cov_upper, 100 * options.power, 100 * s.cov.value_or(0),
+          "true CoV{} is the pilot's {:.1f}%; at the pilot's hit rate {:.0f}% that is {} runs",
+          *v.reached_runs_needed, 100 * plan.rule.max_cov_upper, 100 * options.power,
+          judged.basis == stats::kBasisEpochs ? " of epochs to target" : "", 100 * s.cov.value_or(0),
           100 * s.hit_rate, runs);
     } else {
       row["stability_note"] = v.reasons.empty() ? "no number of runs would tell" : v.reasons.back();
@@ -134,9 +150,10 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
   std::string out =
       "stability (CoV bound with " + fmt::format("{:.0f}% assurance):\n", 100 * planning["power"].get<double>());
   for (const auto& e : planning["entries"]) {
-    out += fmt::format("  {}: pilot {} runs ({} reached, {}); {}\n", e["entry"].get<std::string>(),
+    const bool on_epochs = e.value("basis", std::string(stats::kBasisTime)) == stats::kBasisEpochs;
+    out += fmt::format("  {}: pilot {} runs ({} reached, {}{}); {}\n", e["entry"].get<std::string>(),
                        e["pilot_runs"].get<int>(), e["pilot_reached"].get<int>(), e["pilot_verdict"].get<std::string>(),
-                       e.value("stability_note", std::string("-")));
+                       on_epochs ? " on epochs to target" : "", e.value("stability_note", std::string("-")));
   }
   out += fmt::format(
       "comparison (detect a TTA ratio of {:.2f} with {:.0f}% power at alpha {:g}, {} simulated studies "

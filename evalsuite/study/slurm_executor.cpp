@@ -298,6 +298,13 @@ void MarkFailed(RunRecord& record, const std::string& cause, bool environment) {
   record.log.error = error;
 }
 
+// What the node did to the run while it ran, as the task sampled it (slurm_task.h): stored as a local run's is.
+void AddSlurmTaskContention(RunRecord& record, const fs::path& run_dir) {
+  if (std::optional<nlohmann::json> contention = ReadJsonFile(run_dir / kTaskContentionFile)) {
+    record.execution["contention"] = *contention;
+  }
+}
+
 }  // namespace
 
 RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
@@ -315,6 +322,7 @@ RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, 
   record.execution = {{"executor", kSlurmExecutor}, {"slurm", slurm}};
   if (end.contains("usage") && end["usage"].is_object()) record.execution["usage"] = end["usage"];
   if (end.contains("gpu") && end["gpu"].is_object()) record.execution["gpu"] = end["gpu"];
+  AddSlurmTaskContention(record, run_dir);
   return record;
 }
 
@@ -343,6 +351,7 @@ RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntry& entr
   }
   if (!node.empty()) slurm["node"] = node;
   record.execution = {{"executor", kSlurmExecutor}, {"slurm", slurm}};
+  AddSlurmTaskContention(record, run_dir);
   if (!why.empty()) return record;  // incomplete: run again by resume
 
   const std::string& s = state->state;

@@ -16,6 +16,7 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_fields.h"
 #include "evalsuite/study/child_process.h"
+#include "evalsuite/study/contention_sampler.h"
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/gpu_sampler.h"
 #include "evalsuite/study/run_execution.h"
@@ -35,6 +36,19 @@ std::string Env(const char* name) {
 }
 
 double SecondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// The run's contention record, seen from the node (the only place it can be measured), into the run folder: the
+// task's cores are its CPU affinity as Slurm bound it, so the study's other tasks on those cores count as other
+// processes here (the local executor can tell them apart; a task cannot see its siblings).
+void WriteSlurmTaskContention(const fs::path& run_dir, ContentionMonitor& contention, const ChildExit& exit) {
+  std::optional<double> own_cpu_seconds;
+  if (exit.usage) own_cpu_seconds = exit.usage->user_seconds + exit.usage->system_seconds;
+  nlohmann::json record = contention.RunFinished(/*run_key=*/0, own_cpu_seconds);
+  if (!record.is_object()) return;
+  record["seen_from"] =
+      "the Slurm task on its node; the study's other tasks on the same cores count as other processes";
+  WriteJsonFileAtomically(run_dir / kTaskContentionFile, record);
+}
 
 }  // namespace
 
@@ -188,16 +202,19 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
   gpu_options.interval_seconds = plan.gpu_sample_seconds;
   gpu_options.devices = RunGpuDevices({});
   GpuSampler gpu(gpu_options);
+  ContentionMonitor contention;
+  contention.RunStarted(/*run_key=*/0, child.pid(), /*cpus=*/{});
   bool timed_out = false;
   std::optional<Clock::time_point> term_sent;
   std::optional<ChildExit> exit;
   while (!(exit = child.Poll())) {
     gpu.Poll();
+    contention.Poll();
     if (g_signal_received.load() != 0) {
       child.Signal(SIGTERM);
       std::this_thread::sleep_for(std::chrono::seconds(1));
       child.Signal(SIGKILL);
-      child.Wait();
+      WriteSlurmTaskContention(run_dir, contention, child.Wait());
       return 128 + g_signal_received.load();
     }
     if (entry->timeout_seconds > 0 && SecondsSince(started) > entry->timeout_seconds) {
@@ -212,6 +229,7 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   const double wall = SecondsSince(started);
+  WriteSlurmTaskContention(run_dir, contention, *exit);
   // Slurm signals every process of the task at once: the run may die of it before this process's handler ran.
   // A run killed by a signal this process did not send waits a moment for that signal; ended by Slurm, the task
   // writes no end record (the coordinator asks Slurm why).

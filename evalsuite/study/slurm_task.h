@@ -2,7 +2,9 @@
 // runs the run exactly as the local executor does (BuildChildSpec: the same command, seeds, environment, run folder
 // and run log, the entry's timeout) and leaves two small files in the run folder on the shared filesystem: the
 // start record before the run and the end record after it (exit, wall time, CPU times, peak RSS, job id, node, and
-// the GPU figures of gpu_sampler.h for this node's GPUs the task was given).
+// the GPU figures of gpu_sampler.h for this node's GPUs the task was given), and the contention record
+// (contention_sampler.h: what the node did to the run while it ran), written when the run ends, also when Slurm
+// stops the task.
 // It never opens the store: the coordinator reads these files and records the run (slurm_executor.h).
 #pragma once
 
@@ -18,6 +20,9 @@ namespace evalsuite::study {
 
 constexpr const char* kTaskStartFile = "task-start.json";
 constexpr const char* kTaskEndFile = "task-end.json";
+// ContentionMonitor::RunFinished's record for the run, sampled on the node; the coordinator stores it as
+// RunRecord::execution["contention"], as the local executor does.
+constexpr const char* kTaskContentionFile = "task-contention.json";
 
 // One submitted array: which run each array index runs and in which folder. Written by the coordinator under
 // out_dir/.slurm/ before sbatch; `job_id` is added once sbatch answered.

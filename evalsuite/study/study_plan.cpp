@@ -1,8 +1,5 @@
 #include "evalsuite/study/study_plan.h"
 
-#include "evalsuite/study/toml_depth.h"
-#include "evalsuite/study/toml_reader.h"
-
 #include <sched.h>
 #include <toml++/toml.h>
 
@@ -13,14 +10,13 @@
 #include <thread>
 
 #include "evalsuite/common/error.h"
-#include "evalsuite/study/builtin_entry_lookup.h"
 #include "evalsuite/study/ceilings_record.h"
-#include "evalsuite/study/command_template.h"
-#include "evalsuite/study/log_formats.h"
 #include "evalsuite/study/comparison_plan_keys.h"
-#include "evalsuite/study/regex_log_keys.h"
+#include "evalsuite/study/plan_entry_keys.h"
 #include "evalsuite/study/plan_seeds.h"
 #include "evalsuite/study/run_order.h"
+#include "evalsuite/study/toml_depth.h"
+#include "evalsuite/study/toml_reader.h"
 
 namespace evalsuite::study {
 namespace {
@@ -28,134 +24,45 @@ namespace {
 namespace fs = std::filesystem;
 using Reader = TomlReader;
 
-const std::set<std::string> kStudyKeys = {
-    "name",      "description",    "entries", "runs",    "seed",        "threshold",      "extra_thresholds",
-    "epochs",    "train_subset",   "jobs",    "threads", "keep_models", "stop_at_target", "timeout_seconds",
-    "stability", "evals_per_epoch", "onednn_isa_cap", "executor", "slurm",
-    "cost_per_hour", "devices", "devices_per_run", "cpus_per_run", "machine_ceilings", "gpu_sample_seconds",
-    "compare", "sequential", "precision"};
-const std::set<std::string> kEntryKeys = {"name",   "command",   "log_format",       "timeout_seconds", "description",
-                                          "metric", "threshold", "extra_thresholds", "epochs",          "train_subset",
-                                          "validation_size"};
-const std::set<std::string> kExternalOnlyKeys = {"command", "log_format", "validation_size"};
-// The entry keys with the regex format's own (regex_log_keys.h).
-std::set<std::string> WithRegexLogKeys(std::set<std::string> keys) {
-  keys.insert(RegexLogKeys().begin(), RegexLogKeys().end());
-  return keys;
-}
+const std::set<std::string> kStudyKeys = {"name",
+                                          "description",
+                                          "entries",
+                                          "runs",
+                                          "seed",
+                                          "threshold",
+                                          "extra_thresholds",
+                                          "epochs",
+                                          "train_subset",
+                                          "jobs",
+                                          "threads",
+                                          "keep_models",
+                                          "stop_at_target",
+                                          "timeout_seconds",
+                                          "stability",
+                                          "evals_per_epoch",
+                                          "onednn_isa_cap",
+                                          "executor",
+                                          "slurm",
+                                          "cost_per_hour",
+                                          "devices",
+                                          "devices_per_run",
+                                          "cpus_per_run",
+                                          "machine_ceilings",
+                                          "gpu_sample_seconds",
+                                          "compare",
+                                          "sequential",
+                                          "precision"};
 const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached",
                                               "consecutive_evaluations", "basis"};
 
-bool IsSafeName(const std::string& name) {
-  if (name.empty() || name.size() > 100 || name[0] == '.' || name[0] == '-') return false;
-  return name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-         std::string::npos;
-}
-
-bool IsAccuracyMetric(const std::string& metric) {
-  return metric.rfind("val_top", 0) == 0 || metric.find("acc") != std::string::npos;
-}
-
-
-// Facts of an entry as the file gives them, before defaults from the study and the catalog.
-struct EntrySpec {
-  PlannedEntry entry;
-  long line = 1;
-  std::optional<double> threshold;
-  std::optional<std::vector<double>> extra_thresholds;
-  std::optional<int> epochs;
-  std::optional<int> train_subset;
-  std::optional<double> timeout_seconds;
-  bool has_metric = false;
-  bool has_description = false;
-};
-
-EntrySpec ReadEntry(const Reader& reader, const toml::node& node, int position) {
-  const std::string prefix = "entries[" + std::to_string(position) + "]";
-  EntrySpec spec;
-  spec.line = Reader::Line(node);
-  if (node.is_string()) {
-    spec.entry.name = node.as_string()->get();
-    return spec;
-  }
-  if (!node.is_table()) {
-    reader.Fail(spec.line, prefix, "must be a built-in entry's name or a table, got " + Reader::TypeName(node));
-  }
-  const toml::table& table = *node.as_table();
-  reader.RejectUnknownKeys(table, WithRegexLogKeys(kEntryKeys), prefix + ".", "an entry");
-  const toml::node* name = table.get("name");
-  if (!name) reader.Fail(spec.line, prefix + ".name", "every entry table needs a name");
-  spec.entry.name = reader.String(*name, prefix + ".name");
-  if (const toml::node* n = table.get("command")) {
-    spec.entry.builtin = false;
-    spec.entry.command = reader.String(*n, prefix + ".command");
-    if (spec.entry.command.find_first_not_of(" \t") == std::string::npos) {
-      reader.Fail(Reader::Line(*n), prefix + ".command", "is empty");
-    }
-  }
-  if (const toml::node* n = table.get("log_format")) spec.entry.log_format = reader.String(*n, prefix + ".log_format");
-  if (const toml::node* n = table.get("description")) {
-    spec.entry.description = reader.String(*n, prefix + ".description");
-    spec.has_description = true;
-  }
-  if (const toml::node* n = table.get("metric")) {
-    spec.entry.metric = reader.String(*n, prefix + ".metric");
-    spec.has_metric = true;
-  }
-  if (const toml::node* n = table.get("threshold")) spec.threshold = reader.Threshold(*n, prefix + ".threshold");
-  if (const toml::node* n = table.get("extra_thresholds")) {
-    spec.extra_thresholds = reader.Thresholds(*n, prefix + ".extra_thresholds");
-  }
-  if (const toml::node* n = table.get("epochs")) {
-    spec.epochs = static_cast<int>(reader.Integer(*n, prefix + ".epochs", 1, 100000));
-  }
-  if (const toml::node* n = table.get("train_subset")) {
-    spec.train_subset = static_cast<int>(reader.Integer(*n, prefix + ".train_subset", 1, 1000000000));
-  }
-  if (const toml::node* n = table.get("validation_size")) {
-    spec.entry.validation_size = static_cast<int>(reader.Integer(*n, prefix + ".validation_size", 1, 1000000000));
-  }
-  if (const toml::node* n = table.get("timeout_seconds")) {
-    spec.timeout_seconds = reader.Number(*n, prefix + ".timeout_seconds");
-    if (*spec.timeout_seconds < 0) reader.Fail(Reader::Line(*n), prefix + ".timeout_seconds", "must be >= 0");
-  }
-  if (spec.entry.builtin) {
-    for (const auto& key : WithRegexLogKeys(kExternalOnlyKeys)) {
-      if (const toml::node* n = table.get(key)) {
-        reader.Fail(Reader::Line(*n), prefix + "." + key, "only external entries (with a command) take it");
-      }
-    }
-    if (spec.has_metric) {
-      reader.Fail(Reader::Line(*table.get("metric")), prefix + ".metric",
-                  "built-in entries measure their own metric; only external entries declare one");
-    }
-  }
-  ReadRegexLogKeys(reader, table, prefix, spec.entry.log_format, spec.line, spec.entry.regex_log);
-  return spec;
-}
-
-void CheckThresholdFitsMetric(const Reader& reader, long line, const std::string& key, double threshold,
-                              const std::string& metric) {
-  if (IsAccuracyMetric(metric) && threshold > 1) {
-    std::ostringstream message;
-    message << "accuracy thresholds are fractions (e.g. 0.91, not 91), got " << threshold;
-    reader.Fail(line, key, message.str());
-  }
-}
-
-StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::path& source_path,
-                    const PlanOverrides& overrides, int cores) {
-  reader.RejectUnknownKeys(root, kStudyKeys, "", "a study");
-  StudyPlan plan;
-  std::optional<double> threshold;
-  std::optional<std::vector<double>> extra_thresholds;
-  std::optional<int> epochs, train_subset, threads;
-  std::optional<double> timeout_seconds;
-  long threshold_line = 1;
-
+// The study's own keys at the top of the file: its name, runs and seed, how each run trains, and the defaults
+// every entry takes unless it says otherwise (`defaults`, `threads`: applied later, after the flags).
+void ReadStudyKeys(const toml::table& root, const Reader& reader, const fs::path& source_path,
+                   const PlanOverrides& overrides, StudyPlan& plan, EntryDefaults& defaults,
+                   std::optional<int>& threads) {
   if (const toml::node* n = root.get("name")) {
     plan.name = reader.String(*n, "name");
-    if (!IsSafeName(plan.name)) {
+    if (!IsSafeFolderName(plan.name)) {
       reader.Fail(Reader::Line(*n), "name", "use letters, digits, '.', '_' and '-' only (it names folders)");
     }
   } else {
@@ -167,13 +74,15 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
     plan.seed = static_cast<uint64_t>(reader.Integer(*n, "seed", 0, INT64_MAX));
   }
   if (const toml::node* n = root.get("threshold")) {
-    threshold = reader.Threshold(*n, "threshold");
-    threshold_line = Reader::Line(*n);
+    defaults.threshold = reader.Threshold(*n, "threshold");
+    defaults.threshold_line = Reader::Line(*n);
   }
-  if (const toml::node* n = root.get("extra_thresholds")) extra_thresholds = reader.Thresholds(*n, "extra_thresholds");
-  if (const toml::node* n = root.get("epochs")) epochs = static_cast<int>(reader.Integer(*n, "epochs", 1, 100000));
+  if (const toml::node* n = root.get("extra_thresholds"))
+    defaults.extra_thresholds = reader.Thresholds(*n, "extra_thresholds");
+  if (const toml::node* n = root.get("epochs"))
+    defaults.epochs = static_cast<int>(reader.Integer(*n, "epochs", 1, 100000));
   if (const toml::node* n = root.get("train_subset")) {
-    train_subset = static_cast<int>(reader.Integer(*n, "train_subset", 1, 1000000000));
+    defaults.train_subset = static_cast<int>(reader.Integer(*n, "train_subset", 1, 1000000000));
   }
   if (const toml::node* n = root.get("jobs")) plan.jobs = static_cast<int>(reader.Integer(*n, "jobs", 1, 256));
   if (const toml::node* n = root.get("threads")) threads = static_cast<int>(reader.Integer(*n, "threads", 1, 1024));
@@ -192,44 +101,52 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
     plan.evals_per_epoch = static_cast<int>(reader.Integer(*n, "evals_per_epoch", 1, 10000));
   }
   if (const toml::node* n = root.get("timeout_seconds")) {
-    timeout_seconds = reader.Number(*n, "timeout_seconds");
-    if (*timeout_seconds < 0) reader.Fail(Reader::Line(*n), "timeout_seconds", "must be >= 0");
+    defaults.timeout_seconds = reader.Number(*n, "timeout_seconds");
+    if (*defaults.timeout_seconds < 0) reader.Fail(Reader::Line(*n), "timeout_seconds", "must be >= 0");
   }
-  if (const toml::node* n = root.get("stability")) {
-    if (!n->is_table()) reader.Fail(Reader::Line(*n), "stability", "must be a table");
-    const toml::table& rule = *n->as_table();
-    reader.RejectUnknownKeys(rule, kStabilityKeys, "stability.", "[stability]");
-    if (const toml::node* r = rule.get("max_cov_upper")) {
-      plan.rule.max_cov_upper = reader.Number(*r, "stability.max_cov_upper");
-      if (plan.rule.max_cov_upper <= 0) reader.Fail(Reader::Line(*r), "stability.max_cov_upper", "must be > 0");
-    }
-    if (const toml::node* r = rule.get("min_hit_rate")) {
-      plan.rule.min_hit_rate = reader.Number(*r, "stability.min_hit_rate");
-      if (plan.rule.min_hit_rate < 0 || plan.rule.min_hit_rate > 1) {
-        reader.Fail(Reader::Line(*r), "stability.min_hit_rate", "must be a fraction in [0, 1]");
-      }
-    }
-    if (const toml::node* r = rule.get("basis")) {
-      plan.rule.basis = reader.String(*r, "stability.basis");
-      if (plan.rule.basis != stats::kBasisTime && plan.rule.basis != stats::kBasisEpochs) {
-        reader.Fail(Reader::Line(*r), "stability.basis",
-                    "must be \"time\" (TTA, DAWNBench's definition) or \"epochs\" (epochs to target, which leaves "
-                    "the machine's speed out)");
-      }
-    }
-    if (const toml::node* r = rule.get("min_reached")) {
-      plan.rule.min_reached = static_cast<std::size_t>(reader.Integer(*r, "stability.min_reached", 0, 100000));
-    }
-    if (const toml::node* r = rule.get("consecutive_evaluations")) {
-      plan.rule.consecutive_evaluations =
-          static_cast<std::size_t>(reader.Integer(*r, "stability.consecutive_evaluations", 1, 1000));
-      if (plan.rule.consecutive_evaluations > 1 && plan.stop_at_target) {
-        reader.Fail(Reader::Line(*r), "stability.consecutive_evaluations",
-                    "needs stop_at_target = false: a run stopped at its first crossing never shows more in a row");
-      }
-    }
-  }
+}
 
+// `[stability]`: the rule a verdict applies (stats::StabilityRule), checked against the plan's stop_at_target.
+void ReadStabilityKeys(const toml::table& root, const Reader& reader, StudyPlan& plan) {
+  const toml::node* n = root.get("stability");
+  if (!n) return;
+  if (!n->is_table()) reader.Fail(Reader::Line(*n), "stability", "must be a table");
+  const toml::table& rule = *n->as_table();
+  reader.RejectUnknownKeys(rule, kStabilityKeys, "stability.", "[stability]");
+  if (const toml::node* r = rule.get("max_cov_upper")) {
+    plan.rule.max_cov_upper = reader.Number(*r, "stability.max_cov_upper");
+    if (plan.rule.max_cov_upper <= 0) reader.Fail(Reader::Line(*r), "stability.max_cov_upper", "must be > 0");
+  }
+  if (const toml::node* r = rule.get("min_hit_rate")) {
+    plan.rule.min_hit_rate = reader.Number(*r, "stability.min_hit_rate");
+    if (plan.rule.min_hit_rate < 0 || plan.rule.min_hit_rate > 1) {
+      reader.Fail(Reader::Line(*r), "stability.min_hit_rate", "must be a fraction in [0, 1]");
+    }
+  }
+  if (const toml::node* r = rule.get("basis")) {
+    plan.rule.basis = reader.String(*r, "stability.basis");
+    if (plan.rule.basis != stats::kBasisTime && plan.rule.basis != stats::kBasisEpochs) {
+      reader.Fail(Reader::Line(*r), "stability.basis",
+                  "must be \"time\" (TTA, DAWNBench's definition) or \"epochs\" (epochs to target, which leaves "
+                  "the machine's speed out)");
+    }
+  }
+  if (const toml::node* r = rule.get("min_reached")) {
+    plan.rule.min_reached = static_cast<std::size_t>(reader.Integer(*r, "stability.min_reached", 0, 100000));
+  }
+  if (const toml::node* r = rule.get("consecutive_evaluations")) {
+    plan.rule.consecutive_evaluations =
+        static_cast<std::size_t>(reader.Integer(*r, "stability.consecutive_evaluations", 1, 1000));
+    if (plan.rule.consecutive_evaluations > 1 && plan.stop_at_target) {
+      reader.Fail(Reader::Line(*r), "stability.consecutive_evaluations",
+                  "needs stop_at_target = false: a run stopped at its first crossing never shows more in a row");
+    }
+  }
+}
+
+// Where and on what the runs run: the executor, devices and CPUs per run, the machine's ceilings and cost, GPU
+// sampling; a flag for devices or ceilings wins over the file.
+void ReadMachineKeys(const toml::table& root, const Reader& reader, const PlanOverrides& overrides, StudyPlan& plan) {
   ReadExecutorKeys(root, reader, plan.executor, plan.slurm);
   if (const toml::node* n = root.get("devices")) {
     if (!n->is_array()) reader.Fail(Reader::Line(*n), "devices", "must be an array of device ids, e.g. [0, 1]");
@@ -269,8 +186,11 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
     plan.gpu_sample_seconds = reader.Number(*n, "gpu_sample_seconds");
     if (plan.gpu_sample_seconds < 0) reader.Fail(Reader::Line(*n), "gpu_sample_seconds", "must be >= 0 (0: off)");
   }
+}
 
-  // Command-line flags win over the file.
+// Command-line flags win over the file; then jobs and threads per run default from the devices and cores.
+void ApplyFlags(const toml::table& root, const PlanOverrides& overrides, int cores, StudyPlan& plan,
+                EntryDefaults& defaults, std::optional<int> threads) {
   if (overrides.executor) {
     if (*overrides.executor != kLocalExecutor && *overrides.executor != kSlurmExecutor) {
       throw UsageError("--executor", "'" + *overrides.executor + "': use local or slurm");
@@ -278,123 +198,49 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
     plan.executor = *overrides.executor;
   }
   if (overrides.name) {
-    if (!IsSafeName(*overrides.name)) throw UsageError("--name", "use letters, digits, '.', '_' and '-' only");
+    if (!IsSafeFolderName(*overrides.name)) throw UsageError("--name", "use letters, digits, '.', '_' and '-' only");
     plan.name = *overrides.name;
   }
   if (overrides.runs) plan.runs = *overrides.runs;
   if (overrides.jobs) plan.jobs = *overrides.jobs;
   if (overrides.threads) threads = *overrides.threads;
   if (overrides.seed) plan.seed = *overrides.seed;
-  if (overrides.epochs) epochs = *overrides.epochs;
-  if (overrides.train_subset) train_subset = *overrides.train_subset;
+  if (overrides.epochs) defaults.epochs = *overrides.epochs;
+  if (overrides.train_subset) defaults.train_subset = *overrides.train_subset;
   if (plan.runs < 1) throw UsageError("--runs", "must be at least 1");
   if (plan.jobs < 1) throw UsageError("--jobs", "must be at least 1");
   if (threads && *threads < 1) throw UsageError("--threads", "must be at least 1");
-  if (epochs && *epochs < 1) throw UsageError("--epochs", "must be at least 1");
-  if (train_subset && *train_subset < 1) throw UsageError("--train-subset", "must be at least 1");
+  if (defaults.epochs && *defaults.epochs < 1) throw UsageError("--epochs", "must be at least 1");
+  if (defaults.train_subset && *defaults.train_subset < 1) throw UsageError("--train-subset", "must be at least 1");
   if (!root.get("jobs") && !overrides.jobs) {
     plan.jobs = plan.devices.empty() ? DefaultJobs(cores)
                                      : static_cast<int>(plan.devices.size()) / plan.devices_per_run;
   }
   plan.threads = threads ? *threads : std::max(1, cores / plan.jobs);
+}
 
-  const toml::node* entries = root.get("entries");
-  if (!entries) reader.Fail(1, "entries", "a study needs at least one entry");
-  if (!entries->is_array() || entries->as_array()->empty()) {
-    reader.Fail(Reader::Line(*entries), "entries", "must be a non-empty array of entry names or tables");
-  }
-  std::set<std::string> seen;
-  int position = 0;
-  for (const toml::node& node : *entries->as_array()) {
-    const std::string prefix = "entries[" + std::to_string(position) + "]";
-    EntrySpec spec = ReadEntry(reader, node, position++);
-    PlannedEntry& entry = spec.entry;
-    if (!IsSafeName(entry.name)) {
-      reader.Fail(spec.line, prefix + ".name",
-                  "'" + entry.name + "': use letters, digits, '.', '_' and '-' only (it names folders)");
-    }
-    if (!seen.insert(entry.name).second)
-      reader.Fail(spec.line, prefix + ".name", "'" + entry.name + "' is listed twice");
-    std::optional<double> entry_threshold = spec.threshold ? spec.threshold : threshold;
-    std::optional<int> entry_epochs = spec.epochs ? spec.epochs : epochs;
-    if (overrides.epochs) entry_epochs = overrides.epochs;
-    entry.train_subset = spec.train_subset ? spec.train_subset : train_subset;
-    if (overrides.train_subset) entry.train_subset = overrides.train_subset;
-    entry.extra_thresholds =
-        spec.extra_thresholds ? *spec.extra_thresholds : extra_thresholds.value_or(std::vector<double>{});
-    entry.timeout_seconds = spec.timeout_seconds ? *spec.timeout_seconds : timeout_seconds.value_or(0);
-    if (entry.builtin) {
-      auto facts = FindBuiltinEntry(entry.name);
-      if (!facts) {
-        std::string names;
-        for (const auto& e : BuiltinEntries()) names += (names.empty() ? "" : ", ") + e.name;
-        reader.Fail(
-            spec.line, node.is_string() ? prefix : prefix + ".name",
-            "no built-in entry '" + entry.name + "' (built-in: " + names + "; an external entry needs a command)");
-      }
-      if (!spec.has_description) entry.description = facts->description;
-      entry.metric = facts->metric;
-      entry.threshold = entry_threshold.value_or(facts->default_threshold);
-      entry.epochs = entry_epochs.value_or(facts->default_epochs);
-    } else {
-      const std::optional<RunLogFormat> format = FindRunLogFormat(entry.log_format);
-      if (!format) {
-        std::string names;
-        for (const auto& n : RunLogFormatNames()) names += (names.empty() ? "" : ", ") + n;
-        reader.Fail(spec.line, prefix + ".log_format",
-                    "unknown format '" + entry.log_format + "' (known: " + names + ")");
-      }
-      if (!entry_threshold) {
-        reader.Fail(spec.line, prefix + ".threshold", "an external entry needs a threshold (here or at the top)");
-      }
-      entry.threshold = *entry_threshold;
-      entry.epochs = entry_epochs.value_or(0);
-      bool tells_log = false;
-      for (const std::string& name : TemplatePlaceholders(entry.command)) {
-        if (!KnownPlaceholders().count(name)) {
-          std::string known;
-          for (const auto& [k, what] : KnownPlaceholders()) known += (known.empty() ? "{" : ", {") + k + "}";
-          reader.Fail(spec.line, prefix + ".command", "unknown placeholder {" + name + "} (known: " + known + ")");
-        }
-        if (name == "epochs" && entry.epochs == 0) {
-          reader.Fail(spec.line, prefix + ".command", "uses {epochs} but no epochs budget is set");
-        }
-        if (name == "train_subset" && !entry.train_subset) {
-          reader.Fail(spec.line, prefix + ".command", "uses {train_subset} but no train_subset is set");
-        }
-        if (name == "log" || name == "run_dir") tells_log = true;
-      }
-      // A format read from the command's standard output needs no {log}.
-      if (!tells_log && format->source == LogSource::kLogFile) {
-        reader.Fail(spec.line, prefix + ".command",
-                    "the command must be told where to write its log: use {log} (or {run_dir}/log.jsonl)");
-      }
-    }
-    CheckThresholdFitsMetric(reader, spec.threshold ? spec.line : threshold_line,
-                             spec.threshold ? prefix + ".threshold" : "threshold", entry.threshold, entry.metric);
-    for (double extra : entry.extra_thresholds) {
-      CheckThresholdFitsMetric(reader, spec.line, prefix + ".extra_thresholds", extra, entry.metric);
-    }
-    plan.entries.push_back(std::move(entry));
-  }
-
-  const toml::node* runs_node = root.get("runs");
-  ReadComparisonKeys(root, reader, runs_node && !overrides.runs ? Reader::Line(*runs_node) : 0,
-                     overrides.runs.has_value(), plan);
+// The runs in the order they run (run_order.h's interleaving) with their seeds, which are derived in plan order
+// (entry by entry, index by index) so that the order never changes a run's seed.
+std::vector<PlannedRun> ScheduleRuns(const StudyPlan& plan) {
+  std::vector<PlannedRun> schedule;
   std::vector<std::string> names;
   for (const auto& e : plan.entries) names.push_back(e.name);
   std::vector<RunKey> order = InterleavedRunOrder(plan.seed, names, plan.runs);
-  // Seeds are derived in plan order (entry by entry, index by index), independent of the run order.
   std::vector<RunKey> by_entry;
   for (const auto& name : names) {
     for (int i = 0; i < plan.runs; ++i) by_entry.push_back({name, i});
   }
-  std::vector<uint64_t> seeds = DeriveRunSeeds(plan.seed, by_entry);
+  std::vector<uint64_t> seeds = DeriveSeedPerRun(plan.seed, by_entry);
   for (const RunKey& key : order) {
     std::size_t entry_position = std::find(names.begin(), names.end(), key.entry) - names.begin();
-    plan.schedule.push_back({key.entry, key.index, seeds[entry_position * plan.runs + key.index]});
+    schedule.push_back({key.entry, key.index, seeds[entry_position * plan.runs + key.index]});
   }
+  return schedule;
+}
 
+// Paths as the runs will need them: the study file and its folder, a ceilings file relative to that folder, the
+// output folder; all absolute.
+void ResolvePlanPaths(const fs::path& source_path, const PlanOverrides& overrides, StudyPlan& plan) {
   if (!source_path.empty()) {
     fs::path absolute = fs::absolute(source_path).lexically_normal();
     plan.study_file = absolute.string();
@@ -408,6 +254,24 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
   }
   fs::path out = overrides.out_dir ? fs::path(*overrides.out_dir) : fs::path("evalsuite-runs") / plan.name;
   plan.out_dir = fs::absolute(out).lexically_normal().string();
+}
+
+StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::path& source_path,
+                    const PlanOverrides& overrides, int cores) {
+  reader.RejectUnknownKeys(root, kStudyKeys, "", "a study");
+  StudyPlan plan;
+  EntryDefaults defaults;
+  std::optional<int> threads;
+  ReadStudyKeys(root, reader, source_path, overrides, plan, defaults, threads);
+  ReadStabilityKeys(root, reader, plan);
+  ReadMachineKeys(root, reader, overrides, plan);
+  ApplyFlags(root, overrides, cores, plan, defaults, threads);
+  plan.entries = ReadPlanEntries(root, reader, defaults, overrides);
+  const toml::node* runs_node = root.get("runs");
+  ReadComparisonKeys(root, reader, runs_node && !overrides.runs ? Reader::Line(*runs_node) : 0,
+                     overrides.runs.has_value(), plan);
+  plan.schedule = ScheduleRuns(plan);
+  ResolvePlanPaths(source_path, overrides, plan);
   return plan;
 }
 

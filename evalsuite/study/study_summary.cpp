@@ -13,9 +13,13 @@
 #include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/sequential_stopping.h"
 #include "evalsuite/study/study_plan.h"
+#include "reports/counted_runs.h"
+#include "reports/entry_statistics.h"
 #include "reports/json_access.h"
 #include "stats/curve.h"
+#include "stats/entry_verdict.h"
 #include "stats/stability.h"
+#include "stats/stability_statistics.h"
 
 namespace evalsuite::study {
 namespace {
@@ -30,15 +34,6 @@ stats::StabilityRule RuleFromPlan(const nlohmann::json& plan) {
   rule.consecutive_evaluations = it->value("consecutive_evaluations", rule.consecutive_evaluations);
   rule.basis = it->value("basis", rule.basis);
   return rule;
-}
-
-// The median over every run: the plain median when all reached, else Kaplan-Meier's (runs that missed are censored,
-// not dropped), "not reached" when fewer than half reached.
-std::string MedianText(const stats::StabilityStats& s, const std::string& unit) {
-  if (s.runs == 0) return "-";
-  if (s.reached == s.runs) return fmt::format("{:.1f} {}", s.tta_summary.median, unit);
-  if (!s.time_to_target.median) return "not reached";
-  return fmt::format("{:.1f} {} (KM)", *s.time_to_target.median, unit);
 }
 
 std::string FirstLine(const std::string& text) {
@@ -117,6 +112,59 @@ reports::RunInput ToRunInput(const RunRecord& run) {
 std::string Percent(double fraction) {
   if (!std::isfinite(fraction)) return "inf";
   return fmt::format("{:.1f}%", 100 * fraction);
+}
+
+// One statistic's cell in `study show` (stats/stability_statistics.h): "-" where undefined or no run counted; medians
+// say "(KM)" when Kaplan-Meier's, and "not reached" when fewer than half the runs reached; an unbounded interval says
+// so rather than printing "inf".
+std::string SummaryCellText(const stats::StabilityStatistic& statistic, const stats::EntryStatistics& entry,
+                            const std::string& unit) {
+  if (entry.at_target.runs == 0) return "-";
+  const stats::StatisticValue v = statistic.compute(entry);
+  switch (statistic.form) {
+    case stats::StatisticForm::kMedianOfAllRuns:
+      if (v.basis.rfind("not reached", 0) == 0) return "not reached";
+      if (!v.value) return "-";
+      return fmt::format("{:.1f} {}{}", *v.value, unit, v.basis == "Kaplan-Meier" ? " (KM)" : "");
+    case stats::StatisticForm::kShare: {
+      if (!v.value) return "-";
+      std::string text = Percent(*v.value);
+      if (v.interval) {
+        text += " [" + Percent(v.interval->lower) + ", " +
+                (std::isfinite(v.interval->upper) ? Percent(v.interval->upper) + "]" : std::string("unbounded)"));
+      }
+      return text;
+    }
+    case stats::StatisticForm::kCount:
+      return v.value ? fmt::format("{:.0f}", *v.value) : "-";
+    case stats::StatisticForm::kMagnitude:
+    case stats::StatisticForm::kGridInTime:
+      return v.value ? fmt::format("{:.1f} {}", *v.value, unit) : "-";
+    case stats::StatisticForm::kGridInProgress:
+      return v.value ? fmt::format("{:.3g}", *v.value) : "-";
+  }
+  return "-";
+}
+
+// The statistics `study show` has a column for, in its column order.
+std::vector<const stats::StabilityStatistic*> SummaryStatistics() {
+  std::vector<const stats::StabilityStatistic*> shown;
+  for (const stats::StabilityStatistic& statistic : stats::StabilityStatistics()) {
+    if (!statistic.summary_heading.empty()) shown.push_back(&statistic);
+  }
+  std::stable_sort(shown.begin(), shown.end(), [](const auto* a, const auto* b) {
+    return a->summary_order < b->summary_order;
+  });
+  return shown;
+}
+
+// The basis the verdicts judge, named as the report's rule statement names it (reports/stats_json.cpp).
+std::string BasisLine(const stats::StabilityRule& rule) {
+  if (rule.basis == stats::kBasisEpochs) {
+    return "basis: epochs to target ([stability] basis = \"epochs\"): the verdict judges the CoV of epochs to "
+           "target, which leaves the machine's speed out (the CoV column is of TTA)";
+  }
+  return "basis: time (TTA, DAWNBench's definition; [stability] basis = \"epochs\" judges epochs to target instead)";
 }
 
 std::optional<int> PlannedRunsOf(const nlohmann::json& plan, const std::string& entry) {
@@ -232,21 +280,27 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   }
   out += fmt::format(
       "rule: stable when the CoV interval's upper bound <= {}, hit rate (point estimate) >= {}, at least {} reached{}\n"
+      "{}\n"
       "median TTA: of all runs (Kaplan-Meier when some did not reach; 'not reached' when fewer than half did)\n\n",
       Percent(rule.max_cov_upper), Percent(rule.min_hit_rate), rule.min_reached,
       rule.consecutive_evaluations > 1
           ? fmt::format("; TTA at the first of {} consecutive evaluations at or above the target",
                         rule.consecutive_evaluations)
-          : "");
+          : "",
+      BasisLine(rule));
 
   std::map<std::string, std::vector<RunRecord>> runs;
   for (RunRecord& run : store.LoadRuns(study.id)) runs[run.entry].push_back(std::move(run));
-  std::vector<std::vector<std::string>> rows = {{"entry", "threshold", "runs", "reached", "failed", "interrupted",
-                                                 "did not run", "median TTA", "CoV [95% CI]", "hit rate [95% CI]",
-                                                 "verdict"}};
+  const std::vector<const stats::StabilityStatistic*> statistics = SummaryStatistics();
+  std::vector<std::vector<std::string>> rows = {
+      {"entry", "threshold", "runs", "reached", "failed", "interrupted", "did not run"}};
+  for (const stats::StabilityStatistic* statistic : statistics) rows.front().push_back(statistic->summary_heading);
+  rows.front().push_back("verdict");
+  rows.front().push_back("judged on");
   std::string could_not_run;  // said before the table: entries none of whose runs trained here
   for (const EntryRecord& entry : store.LoadEntries(study.id)) {
     std::vector<stats::RunCurve> curves;
+    std::optional<std::vector<stats::RunCurve>> epoch_curves(std::in_place);  // nullopt once a run has no epochs
     int failed = 0, interrupted = 0, did_not_run = 0;
     std::string first_cause;
     for (const RunRecord& run : runs[entry.name]) {
@@ -267,35 +321,42 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
           break;
       }
       curves.push_back(store::RunCurveOf(run.log));
+      if (const reports::RunInput input = ToRunInput(run); epoch_curves && reports::HasEpochs(input)) {
+        epoch_curves->push_back(reports::ToEpochCurve(input));
+      } else {
+        epoch_curves.reset();
+      }
       // reached + failed + not reached = runs (run_store.h's rule, as the study's summary line counts).
       if (CountsAsFailed(run, entry.threshold, rule.consecutive_evaluations)) ++failed;
     }
-    stats::StabilityStats s = StatsOnUserData(EntryField(entry.name), [&] {
-      return stats::AnalyzeStability(curves, entry.threshold, 0.05, rule.consecutive_evaluations);
-    });
-    stats::StabilityVerdict verdict = stats::JudgeStability(s, rule);
+    const stats::EntryStatistics statistics_of_entry = reports::AnalyzeEntryRuns(
+        entry.name, curves, epoch_curves, entry.threshold, rule.consecutive_evaluations);
+    const stats::StabilityStats& s = statistics_of_entry.at_target;
+    // The basis and the verdict on it, decided where the report asks too (stats/entry_verdict.h).
+    const stats::EntryVerdict verdict = stats::JudgeEntryStability(statistics_of_entry, rule);
     std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
     std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
-    std::string cov = s.cov ? Percent(*s.cov) : "-";
-    if (s.cov_interval) {
-      // Vangel's upper bound is unbounded when too few runs reached for the formula: said, not printed "inf".
-      cov += " [" + Percent(s.cov_interval->lower) + ", " +
-             (std::isfinite(s.cov_interval->upper) ? Percent(s.cov_interval->upper) + "]" : std::string("unbounded)"));
-    }
     const bool none_ran = curves.empty() && did_not_run > 0;
     if (none_ran) {
       could_not_run += fmt::format("{} DID NOT RUN here: {} of its runs died before their first evaluation; {}\n",
                                    entry.name, did_not_run, first_cause);
     }
-    rows.push_back({entry.name, fmt::format("{:g}", entry.threshold),
-                    std::to_string(curves.size()) + (planned ? "/" + std::to_string(*planned) : ""),
-                    std::to_string(s.reached), std::to_string(failed), std::to_string(interrupted),
-                    std::to_string(did_not_run),
-                    MedianText(s, unit), cov,
-                    s.runs > 0 ? Percent(s.hit_rate) + " [" + Percent(s.hit_rate_interval.lower) + ", " +
-                                     Percent(s.hit_rate_interval.upper) + "]"
-                               : "-",
-                    none_ran ? "DID NOT RUN" : s.runs == 0 ? "no runs yet" : verdict.result});
+    std::vector<std::string> row = {entry.name,
+                                    fmt::format("{:g}", entry.threshold),
+                                    std::to_string(curves.size()) + (planned ? "/" + std::to_string(*planned) : ""),
+                                    std::to_string(s.reached),
+                                    std::to_string(failed),
+                                    std::to_string(interrupted),
+                                    std::to_string(did_not_run)};
+    for (const stats::StabilityStatistic* statistic : statistics) {
+      row.push_back(SummaryCellText(*statistic, statistics_of_entry, unit));
+    }
+    const bool judged = !none_ran && s.runs > 0;
+    row.push_back(none_ran ? "DID NOT RUN" : !judged ? "no runs yet" : verdict.verdict.result);
+    row.push_back(!judged ? "-"
+                          : std::string(stats::JudgedOnName(verdict.basis)) +
+                                (verdict.epochs_unavailable ? " (no epochs logged)" : ""));
+    rows.push_back(std::move(row));
   }
   out += could_not_run.empty() ? "" : could_not_run + "\n";
   std::vector<std::size_t> widths(rows.front().size(), 0);

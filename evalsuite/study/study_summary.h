@@ -17,8 +17,10 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
 // id, name, kind, created, runs recorded of planned, complete or not.
 std::string FormatStudyList(RunStore& store);
 
-// Per entry: runs recorded of planned, reached, failed, interrupted attempts, median TTA, CoV with its
-// interval, hit rate with its interval, and the verdict under the study's rule.
+// Per entry: runs recorded of planned, reached, failed, interrupted attempts, the statistics of
+// stats/stability_statistics.h that have a summary column (median TTA, CoV with its interval, hit rate with its
+// interval, CoV of time per epoch), the verdict under the study's rule and the basis it was judged on
+// (stats/entry_verdict.h, as the report judges it).
 std::string FormatStudySummary(RunStore& store, const StudyInfo& study);
 
 }  // namespace evalsuite::study

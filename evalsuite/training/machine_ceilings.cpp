@@ -13,6 +13,7 @@
 #include "evalsuite/common/machine_load.h"
 #include "evalsuite/common/onednn_isa_cap.h"
 #include "stats/descriptive.h"
+#include "stats/roofline.h"
 
 namespace evalsuite::training {
 namespace {
@@ -100,7 +101,7 @@ double MachineCeilings::PeakFor(const std::string& precision) const {
 }
 
 double MachineCeilings::RidgeIntensity(const std::string& precision) const {
-  return bandwidth_bytes > 0 ? PeakFor(precision) / bandwidth_bytes : 0;
+  return stats::Ceilings{PeakFor(precision), bandwidth_bytes}.RidgeIntensity();  // the roofline's one definition
 }
 
 CeilingOptions QuickCeilingOptions(int threads) {

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
-#include <fstream>
 #include <map>
 #include <thread>
 
@@ -18,6 +17,7 @@
 #include "evalsuite/common/onednn_isa_cap.h"
 #include "evalsuite/common/seeds.h"
 #include "evalsuite/training/convnet.h"
+#include "evalsuite/training/model_description.h"
 #include "evalsuite/training/step_accounting.h"
 
 namespace evalsuite::training {
@@ -129,69 +129,275 @@ std::vector<int64_t> Permutation(int64_t n, SplitMix64& rng) {
   return order;
 }
 
-void CheckWritableFolder(const fs::path& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (!fs::is_directory(dir)) throw IoError(dir.string(), "cannot create the model folder");
-  const fs::path probe = dir / ".evalsuite-write-check";
-  {
-    std::ofstream out(probe);
-    if (!out) throw IoError(dir.string(), "the model folder is not writable");
-  }
-  fs::remove(probe, ec);
-}
-
-struct SavedModel {
-  std::string file;
-  double epoch = 0;  // fractional with several evaluations per epoch
-  double train_seconds = 0;
-  double val_top1 = 0;
+// One run as Train() resolved it: what trains, on what, for how long, towards which target.
+struct RunPlan {
+  const entries::BuiltinEntry& entry;
+  const entries::Recipe& recipe;  // with the precision chosen
+  const datasets::FashionMnist& data;
+  const datasets::ImageSet& train_set;
+  const TrainOptions& options;
+  int epochs = 0;
+  double target = 0;
+  int evals_per_epoch = 1;
+  Clock::time_point wall_start;
 };
 
-json SavedModelJson(const std::optional<SavedModel>& saved) {
-  if (!saved) return nullptr;
-  return {{"file", saved->file},
-          {"epoch", saved->epoch},
-          {"train_seconds", saved->train_seconds},
-          {"val_top1", saved->val_top1}};
+// What the run has done so far. It outlives a failure, so that the end record and the hardware summary describe
+// what ran until then.
+struct RunTotals {
+  double train_seconds = 0;
+  double dataset_bytes = 0;  // the tensors of the images it trained and evaluated on, resized copies included
+  StepAccounting accounting;
+  std::optional<SavedModel> at_target;
+  std::optional<SavedModel> final_model;
+};
+
+// The log's header: the entry, its recipe as it runs, seeds, precision and why, threads, data and environment.
+json RunHeader(const RunPlan& run, const TrainResult& result, const json& allocator) {
+  const TrainOptions& options = run.options;
+  json hyperparameters = entries::RecipeToJson(run.recipe);
+  hyperparameters["epochs"] = run.epochs;
+  hyperparameters["stop_at_target"] = options.stop_at_target;
+  hyperparameters["evals_per_epoch"] = run.evals_per_epoch;
+  hyperparameters["train_subset"] = options.train_subset ? json(*options.train_subset) : json(nullptr);
+  json header = {
+      {"entry", run.entry.name},
+      {"description", run.entry.description},
+      {"hyperparameters", hyperparameters},
+      {"seeds", RunSeedsToJson(result.seeds)},
+      // "precision" is the word external logs declare too (runlog/declared_hardware.h); the choice and its reason
+      // beside it.
+      {"precision", result.precision.precision},
+      {"precision_choice", entries::PrecisionChoiceToJson(result.precision)},
+      {"threads", result.threads},
+      {"metric", run.entry.metric},
+      {"threshold", run.target},
+      {"library_versions", TrainingLibraryVersions()},
+      {"environment", DescribeEnvironment()},
+      {"start_time", UtcNowIso8601()},
+      {"data",
+       {{"dataset", "fashion-mnist"},
+        {"dir", run.data.dir.string()},
+        {"train_images", run.train_set.size()},
+        {"validation_images", run.data.validation.size()},
+        {"split_seed", datasets::kFashionMnistSplitSeed}}},
+  };
+  header["environment"]["threads"] = result.threads;
+  header["environment"]["allocator"] = allocator;
+  if (options.model_dir) header["model_dir"] = options.model_dir->string();
+  header.update(options.extra_header);
+  return header;
 }
 
-// validation_size: the images val_top1 is measured on, so that a holdout evaluation can give the validation
-// accuracy its binomial sampling error.
-void WriteModelJson(const fs::path& dir, const entries::BuiltinEntry& entry, const RunSeeds& seeds, double target,
-                    std::size_t validation_size, const std::optional<SavedModel>& at_target,
-                    const std::optional<SavedModel>& final_model) {
-  json classes = json::array();
-  for (const std::string& name : datasets::FashionMnistClassNames()) classes.push_back(name);
-  json spec = {
-      {"format", "torchscript"},
-      {"entry", entry.name},
-      {"seed", seeds.run},
-      {"target", target},
-      {"metric", entry.metric},
-      {"validation_size", validation_size},
-      {"input",
-       {{"shape", {-1, 1, entries::kInputSide, entries::kInputSide}},
-        {"dtype", "float32"},
-        {"range", {0.0, 1.0}},
-        {"note", "pixel / 255; the model normalizes inside forward, so feed [0, 1] pixels, not standardized ones"}}},
-      {"preprocess",
-       {{"size", entries::kInputSide},
-        {"grayscale", true},
-        {"polarity", "light garment on a black background (Fashion-MNIST's convention)"},
-        {"scale", 1.0 / 255.0},
-        {"mean", {0.0}},
-        {"std", {1.0}}}},
-      {"normalization_in_model", {{"mean", {entries::kInputMean}}, {"std", {entries::kInputStd}}}},
-      {"output", {{"shape", {-1, entries::kNumClasses}}, {"kind", "logits"}}},
-      {"classes", classes},
-      {"at_target", SavedModelJson(at_target)},
-      {"final", SavedModelJson(final_model)},
-  };
-  const fs::path file = dir / "model.json";
-  std::ofstream out(file, std::ios::trunc);
-  out << spec.dump(2) << "\n";
-  if (!out) throw IoError(file.string(), "cannot write the model description");
+// The model as training starts it: its weights drawn from the init stream, channels-last, in training mode (before
+// the optimizer takes its parameters).
+ConvNet NewTrainingModel(uint64_t init_seed, const entries::ModelSpec& spec) {
+  torch::manual_seed(init_seed);
+  ConvNet model(spec);
+  UseChannelsLast(model);
+  model->train();
+  return model;
+}
+
+// The training itself: the model and its optimizer, the data as tensors, the data-order and augmentation streams;
+// epoch by epoch, each evaluation recorded into the result (and the log, and the model at the target) as it is made.
+class TrainingLoop {
+ public:
+  TrainingLoop(const RunPlan& run, RunTotals& totals, TrainResult& result)
+      : run_(run),
+        recipe_(run.recipe),
+        totals_(totals),
+        result_(result),
+        model_(NewTrainingModel(result.seeds.init, recipe_.model)),
+        optimizer_(model_->parameters(), torch::optim::SGDOptions(recipe_.learning_rate)
+                                             .momentum(recipe_.momentum)
+                                             .nesterov(recipe_.nesterov)
+                                             .weight_decay(recipe_.weight_decay)),
+        train_images_(ImagesToTensor(run.train_set)),
+        train_labels_(LabelsToTensor(run.train_set)),
+        val_images_(ImagesToTensor(run.data.validation)),
+        val_labels_(LabelsToTensor(run.data.validation)),
+        cross_entropy_(F::CrossEntropyFuncOptions().label_smoothing(recipe_.label_smoothing)),
+        bf16_(recipe_.precision == "bf16"),
+        order_rng_(result.seeds.data_order),
+        augment_rng_(result.seeds.augmentation),
+        n_(train_images_.size(0)),
+        steps_((n_ + recipe_.batch_size - 1) / recipe_.batch_size) {
+    parameters_ = model_->parameters();
+    totals_.dataset_bytes = static_cast<double>(train_images_.nbytes() + val_images_.nbytes());
+  }
+
+  // Trains epoch `epoch` (0-based), evaluating at its evaluation points; false once the run stops at its target.
+  bool RunEpoch(int epoch) {
+    Clock::time_point segment_start = Clock::now();
+    const int side = entries::ResolutionAt(recipe_, epoch, run_.epochs);
+    const torch::Tensor& images = ImagesAtSide(side);
+    std::vector<int64_t> order = Permutation(n_, order_rng_);
+    const torch::Tensor order_tensor = torch::from_blob(order.data(), {n_}, torch::kInt64);
+    double loss_sum = 0;  // since the previous evaluation
+    int64_t loss_images = 0;
+    int64_t evals_done = 0;
+    // Evaluation k of an epoch (k = 1..evals) follows step k * steps / evals: evenly spaced, the last one at the
+    // epoch's end, so that one evaluation per epoch is DAWNBench's grid and more make TTA finer.
+    const int64_t evals = run_.evals_per_epoch;
+    for (int64_t step = 0; step < steps_; ++step) {
+      const int64_t start = step * recipe_.batch_size;
+      const int64_t count = std::min<int64_t>(recipe_.batch_size, n_ - start);
+      const double lr = entries::LearningRateAt(
+          recipe_, epoch + static_cast<double>(step) / static_cast<double>(steps_), run_.epochs);
+      const double loss_value = Step(images, order_tensor.narrow(0, start, count), side, lr);
+      if (!std::isfinite(loss_value)) {
+        throw std::runtime_error("training diverged: the loss is " + std::to_string(loss_value) + " at epoch " +
+                                 std::to_string(epoch + 1) + ", step " + std::to_string(step + 1));
+      }
+      loss_sum += loss_value * static_cast<double>(count);
+      loss_images += count;
+
+      if (step + 1 != (evals_done + 1) * steps_ / evals) continue;
+      ++evals_done;
+      const double segment_seconds = SecondsSince(segment_start);
+      totals_.train_seconds += segment_seconds;
+      totals_.accounting.AddTrainSeconds(side, segment_seconds);
+      const double at_epoch = epoch + static_cast<double>(step + 1) / static_cast<double>(steps_);
+      const bool stop = EvaluateAndRecord(epoch, at_epoch, loss_sum / static_cast<double>(loss_images), side, lr);
+      loss_sum = 0;
+      loss_images = 0;
+      if (stop) return false;
+      segment_start = Clock::now();
+    }
+    return true;
+  }
+
+  // The model at the end to final.pt, and its description (with --model-dir only).
+  void SaveFinalModel() {
+    if (!run_.options.model_dir) return;
+    SaveTorchScript(model_, *run_.options.model_dir / "final.pt");
+    const runlog::EvalPoint& last = result_.run.points.back();
+    totals_.final_model = SavedModel{"final.pt", last.epoch, last.train_seconds, last.metric};
+    WriteModelJson(*run_.options.model_dir, run_.entry, result_.seeds.run, run_.target, run_.data.validation.size(),
+                   totals_.at_target, totals_.final_model);
+  }
+
+ private:
+  // Progressive resizing: the training images at `side`, made once per side by area interpolation.
+  const torch::Tensor& ImagesAtSide(int side) {
+    if (side == entries::kInputSide) return train_images_;
+    auto it = resized_.find(side);
+    if (it == resized_.end()) {
+      torch::NoGradGuard no_grad;
+      it =
+          resized_
+              .emplace(side, F::interpolate(
+                                 train_images_,
+                                 F::InterpolateFuncOptions().size(std::vector<int64_t>{side, side}).mode(torch::kArea)))
+              .first;
+      totals_.dataset_bytes += static_cast<double>(it->second.nbytes());
+    }
+    return it->second;
+  }
+
+  // One SGD step on the images at `index`, each phase timed for the step accounting; returns the loss.
+  double Step(const torch::Tensor& images, const torch::Tensor& index, int side, double lr) {
+    Clock::time_point mark = Clock::now();
+    StepTimes times;
+    auto lap = [&mark](double& into) {
+      const Clock::time_point now = Clock::now();
+      into = std::chrono::duration<double>(now - mark).count();
+      mark = now;
+    };
+    torch::Tensor x = images.index_select(0, index);
+    const torch::Tensor y = train_labels_.index_select(0, index);
+    Augment(x, recipe_, augment_rng_);
+    x = x.contiguous(at::MemoryFormat::ChannelsLast);
+    SetLearningRate(optimizer_, lr);
+    // Gradients are dropped rather than zeroed (PyTorch 2's default, set_to_none): backward then hands its
+    // fresh gradient buffers to the parameters instead of adding them into zero-filled ones.
+    for (torch::Tensor& p : parameters_) p.mutable_grad().reset();
+    lap(times.data);
+    torch::Tensor logits;
+    {
+      CpuAutocast autocast(bf16_);
+      logits = model_->forward(x);
+    }
+    torch::Tensor loss = F::cross_entropy(logits.to(torch::kFloat32), y, cross_entropy_);
+    lap(times.forward);
+    loss.backward();
+    lap(times.backward);
+    optimizer_.step();
+    const double loss_value = loss.item<double>();
+    lap(times.optimizer);
+    totals_.accounting.AddStep(side, index.size(0), times);
+    return loss_value;
+  }
+
+  // Evaluates on the validation split and records the point: the result, the log, progress, and the model the
+  // first time it reaches the target. Returns whether the run stops here (stop_at_target).
+  bool EvaluateAndRecord(int epoch, double at_epoch, double train_loss, int side, double lr) {
+    const TrainOptions& options = run_.options;
+    const Clock::time_point eval_start = Clock::now();
+    runlog::EvalPoint point;
+    point.epoch = at_epoch;
+    point.train_seconds = totals_.train_seconds;
+    point.metric = Evaluate(model_, val_images_, val_labels_);
+    point.train_loss = train_loss;
+    const double eval_seconds = SecondsSince(eval_start);
+    totals_.accounting.AddEvaluation(eval_seconds);
+    point.wall_seconds = SecondsSince(run_.wall_start);
+    result_.run.points.push_back(point);
+    result_.epochs_run = epoch + 1;
+    if (options.log) {
+      options.log->WriteEval(point, {{"resolution", side}, {"learning_rate", lr}, {"eval_seconds", eval_seconds}});
+    }
+    const bool reached_now = !result_.tta_seconds && point.metric >= run_.target;
+    if (reached_now) {
+      result_.tta_seconds = totals_.train_seconds;
+      if (options.model_dir) {
+        SaveTorchScript(model_, *options.model_dir / "at_target.pt");
+        totals_.at_target = SavedModel{"at_target.pt", point.epoch, totals_.train_seconds, point.metric};
+        WriteModelJson(*options.model_dir, run_.entry, result_.seeds.run, run_.target, run_.data.validation.size(),
+                       totals_.at_target, totals_.final_model);
+      }
+    }
+    if (options.on_eval) options.on_eval(point);
+    return reached_now && options.stop_at_target;
+  }
+
+  const RunPlan& run_;
+  const entries::Recipe& recipe_;
+  RunTotals& totals_;
+  TrainResult& result_;
+  ConvNet model_;
+  torch::optim::SGD optimizer_;
+  std::vector<torch::Tensor> parameters_;
+  const torch::Tensor train_images_;
+  const torch::Tensor train_labels_;
+  const torch::Tensor val_images_;
+  const torch::Tensor val_labels_;
+  const F::CrossEntropyFuncOptions cross_entropy_;
+  const bool bf16_;
+  SplitMix64 order_rng_;
+  SplitMix64 augment_rng_;
+  std::map<int, torch::Tensor> resized_;  // side -> the training images at that side
+  const int64_t n_;
+  const int64_t steps_;
+};
+
+// Closes the run whatever happened: its times, hardware summary and status (failed with `failure` when set), and
+// the log's end record.
+void EndRun(const RunPlan& run, const RunTotals& totals, const std::string& failure, TrainResult& result) {
+  result.run.train_seconds = totals.train_seconds;
+  result.run.wall_seconds = SecondsSince(run.wall_start);
+  result.hardware = totals.accounting.Summarize(run.recipe, result.run.wall_seconds, totals.dataset_bytes);
+  if (!failure.empty()) {
+    result.run.status = runlog::RunStatus::kFailed;
+    result.run.error = failure;
+  } else {
+    result.run.status = result.tta_seconds ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
+  }
+  if (run.options.log) {
+    run.options.log->WriteEnd(result.run.status, result.tta_seconds, result.epochs_run, result.run.train_seconds,
+                              result.run.wall_seconds, result.run.error, {{"hardware", result.hardware}});
+  }
 }
 
 }  // namespace
@@ -205,7 +411,7 @@ void ValidateTrainOptions(const entries::BuiltinEntry& entry, const TrainOptions
   if (options.evals_per_epoch < 1) throw UsageError("--evals-per-epoch", "must be at least 1");
 }
 
-RunSeeds DeriveRunSeeds(uint64_t run_seed) {
+RunSeeds DeriveStreamSeeds(uint64_t run_seed) {
   return {run_seed, DeriveSeed(run_seed, 1), DeriveSeed(run_seed, 2), DeriveSeed(run_seed, 3)};
 }
 
@@ -234,10 +440,10 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   const int epochs = options.epochs.value_or(entry.epoch_budget);
   const double target = options.target.value_or(entry.threshold);
   ValidateTrainOptions(entry, options);
-  if (options.model_dir) CheckWritableFolder(*options.model_dir);
+  if (options.model_dir) CheckWritableModelFolder(*options.model_dir);
 
   result.target = target;
-  result.seeds = DeriveRunSeeds(options.seed);
+  result.seeds = DeriveStreamSeeds(options.seed);
   const int threads =
       options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   PrepareOneDnnForThisMachine();  // before the first convolution (see onednn_isa_cap.h)
@@ -248,190 +454,23 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   const datasets::ImageSet train_set =
       options.train_subset ? datasets::TakeFirst(data.train, *options.train_subset) : data.train;
   if (train_set.size() == 0) throw InputError(data.dir.string(), "the training split is empty");
-
-  json hyperparameters = entries::RecipeToJson(recipe);
-  hyperparameters["epochs"] = epochs;
-  hyperparameters["stop_at_target"] = options.stop_at_target;
   // Capped at the steps of an epoch; the header records what is used.
   const int64_t steps_per_epoch = (static_cast<int64_t>(train_set.size()) + recipe.batch_size - 1) / recipe.batch_size;
-  const int evals_per_epoch = static_cast<int>(std::min<int64_t>(options.evals_per_epoch, steps_per_epoch));
-  result.evals_per_epoch = evals_per_epoch;
-  hyperparameters["evals_per_epoch"] = evals_per_epoch;
-  hyperparameters["train_subset"] = options.train_subset ? json(*options.train_subset) : json(nullptr);
-  json header = {
-      {"entry", entry.name},
-      {"description", entry.description},
-      {"hyperparameters", hyperparameters},
-      {"seeds", RunSeedsToJson(result.seeds)},
-      // "precision" is the word external logs declare too (runlog/declared_hardware.h); the choice and its reason
-      // beside it.
-      {"precision", result.precision.precision},
-      {"precision_choice", entries::PrecisionChoiceToJson(result.precision)},
-      {"threads", result.threads},
-      {"metric", entry.metric},
-      {"threshold", target},
-      {"library_versions", TrainingLibraryVersions()},
-      {"environment", DescribeEnvironment()},
-      {"start_time", UtcNowIso8601()},
-      {"data",
-       {{"dataset", "fashion-mnist"},
-        {"dir", data.dir.string()},
-        {"train_images", train_set.size()},
-        {"validation_images", data.validation.size()},
-        {"split_seed", datasets::kFashionMnistSplitSeed}}},
-  };
-  header["environment"]["threads"] = result.threads;
-  header["environment"]["allocator"] = allocator;
-  if (options.model_dir) header["model_dir"] = options.model_dir->string();
-  header.update(options.extra_header);
-  result.run.header = header;
-  if (options.log) options.log->WriteHeader(header);
+  result.evals_per_epoch = static_cast<int>(std::min<int64_t>(options.evals_per_epoch, steps_per_epoch));
+  const RunPlan run{entry, recipe, data, train_set, options, epochs, target, result.evals_per_epoch, wall_start};
 
-  double train_seconds = 0;
-  std::optional<SavedModel> at_target;
-  std::optional<SavedModel> final_model;
+  result.run.header = RunHeader(run, result, allocator);
+  if (options.log) options.log->WriteHeader(result.run.header);
+
+  RunTotals totals;
   std::string failure;
   std::exception_ptr rethrow;
-  StepAccounting accounting;
-  double dataset_bytes = 0;
   try {
-    torch::manual_seed(result.seeds.init);
-    ConvNet model(recipe.model);
-    UseChannelsLast(model);
-    model->train();
-    torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(recipe.learning_rate)
-                                                         .momentum(recipe.momentum)
-                                                         .nesterov(recipe.nesterov)
-                                                         .weight_decay(recipe.weight_decay));
-    std::vector<torch::Tensor> parameters = model->parameters();
-    const torch::Tensor train_images = ImagesToTensor(train_set);
-    const torch::Tensor train_labels = LabelsToTensor(train_set);
-    const torch::Tensor val_images = ImagesToTensor(data.validation);
-    const torch::Tensor val_labels = LabelsToTensor(data.validation);
-    dataset_bytes = static_cast<double>(train_images.nbytes() + val_images.nbytes());
-    const auto cross_entropy_options = F::CrossEntropyFuncOptions().label_smoothing(recipe.label_smoothing);
-    const bool bf16 = recipe.precision == "bf16";
-
-    SplitMix64 order_rng(result.seeds.data_order);
-    SplitMix64 augment_rng(result.seeds.augmentation);
-    std::map<int, torch::Tensor> resized;  // side -> the training images at that side
-    const int64_t n = train_images.size(0);
-    const int64_t batch_size = recipe.batch_size;
-    const int64_t steps = (n + batch_size - 1) / batch_size;
-
-    // Evaluation k of an epoch (k = 1..evals) follows step k * steps / evals: evenly spaced, the last one at the
-    // epoch's end, so that one evaluation per epoch is DAWNBench's grid and more make TTA finer.
-    const int64_t evals = evals_per_epoch;
-    bool stop = false;
-
-    for (int epoch = 0; epoch < epochs && !stop; ++epoch) {
-      Clock::time_point segment_start = Clock::now();
-      const int side = entries::ResolutionAt(recipe, epoch, epochs);
-      const torch::Tensor* images = &train_images;
-      if (side != entries::kInputSide) {
-        auto it = resized.find(side);
-        if (it == resized.end()) {
-          torch::NoGradGuard no_grad;
-          it = resized
-                   .emplace(side,
-                            F::interpolate(
-                                train_images,
-                                F::InterpolateFuncOptions().size(std::vector<int64_t>{side, side}).mode(torch::kArea)))
-                   .first;
-          dataset_bytes += static_cast<double>(it->second.nbytes());
-        }
-        images = &it->second;
-      }
-      std::vector<int64_t> order = Permutation(n, order_rng);
-      const torch::Tensor order_tensor = torch::from_blob(order.data(), {n}, torch::kInt64);
-      double loss_sum = 0;  // since the previous evaluation
-      int64_t loss_images = 0;
-      int64_t evals_done = 0;
-      double lr = recipe.learning_rate;
-      for (int64_t step = 0; step < steps && !stop; ++step) {
-        Clock::time_point mark = Clock::now();
-        StepTimes times;
-        auto lap = [&mark](double& into) {
-          const Clock::time_point now = Clock::now();
-          into = std::chrono::duration<double>(now - mark).count();
-          mark = now;
-        };
-        const int64_t start = step * batch_size;
-        const int64_t count = std::min(batch_size, n - start);
-        const torch::Tensor index = order_tensor.narrow(0, start, count);
-        torch::Tensor x = images->index_select(0, index);
-        const torch::Tensor y = train_labels.index_select(0, index);
-        Augment(x, recipe, augment_rng);
-        x = x.contiguous(at::MemoryFormat::ChannelsLast);
-        lr = entries::LearningRateAt(recipe, epoch + static_cast<double>(step) / static_cast<double>(steps), epochs);
-        SetLearningRate(optimizer, lr);
-        // Gradients are dropped rather than zeroed (PyTorch 2's default, set_to_none): backward then hands its
-        // fresh gradient buffers to the parameters instead of adding them into zero-filled ones.
-        for (torch::Tensor& p : parameters) p.mutable_grad().reset();
-        lap(times.data);
-        torch::Tensor logits;
-        {
-          CpuAutocast autocast(bf16);
-          logits = model->forward(x);
-        }
-        torch::Tensor loss = F::cross_entropy(logits.to(torch::kFloat32), y, cross_entropy_options);
-        lap(times.forward);
-        loss.backward();
-        lap(times.backward);
-        optimizer.step();
-        const double loss_value = loss.item<double>();
-        lap(times.optimizer);
-        accounting.AddStep(side, count, times);
-        if (!std::isfinite(loss_value)) {
-          throw std::runtime_error("training diverged: the loss is " + std::to_string(loss_value) + " at epoch " +
-                                   std::to_string(epoch + 1) + ", step " + std::to_string(step + 1));
-        }
-        loss_sum += loss_value * static_cast<double>(count);
-        loss_images += count;
-
-        if (step + 1 != (evals_done + 1) * steps / evals) continue;
-        ++evals_done;
-        const double segment_seconds = SecondsSince(segment_start);
-        train_seconds += segment_seconds;
-        accounting.AddTrainSeconds(side, segment_seconds);
-        const Clock::time_point eval_start = Clock::now();
-        runlog::EvalPoint point;
-        point.epoch = epoch + static_cast<double>(step + 1) / static_cast<double>(steps);
-        point.train_seconds = train_seconds;
-        point.metric = Evaluate(model, val_images, val_labels);
-        point.train_loss = loss_sum / static_cast<double>(loss_images);
-        loss_sum = 0;
-        loss_images = 0;
-        const double eval_seconds = SecondsSince(eval_start);
-        accounting.AddEvaluation(eval_seconds);
-        point.wall_seconds = SecondsSince(wall_start);
-        result.run.points.push_back(point);
-        result.epochs_run = epoch + 1;
-        if (options.log) {
-          options.log->WriteEval(point, {{"resolution", side}, {"learning_rate", lr}, {"eval_seconds", eval_seconds}});
-        }
-        const bool reached_now = !result.tta_seconds && point.metric >= target;
-        if (reached_now) {
-          result.tta_seconds = train_seconds;
-          if (options.model_dir) {
-            SaveTorchScript(model, *options.model_dir / "at_target.pt");
-            at_target = SavedModel{"at_target.pt", point.epoch, train_seconds, point.metric};
-            WriteModelJson(*options.model_dir, entry, result.seeds, target, data.validation.size(), at_target,
-                           final_model);
-          }
-        }
-        if (options.on_eval) options.on_eval(point);
-        stop = reached_now && options.stop_at_target;
-        segment_start = Clock::now();
-      }
+    TrainingLoop loop(run, totals, result);
+    for (int epoch = 0; epoch < epochs; ++epoch) {
+      if (!loop.RunEpoch(epoch)) break;
     }
-    if (options.model_dir) {
-      SaveTorchScript(model, *options.model_dir / "final.pt");
-      const runlog::EvalPoint& last = result.run.points.back();
-      final_model = SavedModel{"final.pt", last.epoch, last.train_seconds, last.metric};
-      WriteModelJson(*options.model_dir, entry, result.seeds, target, data.validation.size(), at_target,
-                           final_model);
-    }
+    loop.SaveFinalModel();
   } catch (const Error& e) {
     // evalsuite's own errors (an unwritable model file) stop the command, after the log says why.
     failure = e.what();
@@ -441,20 +480,7 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   } catch (const std::exception& e) {
     failure = e.what();
   }
-
-  result.run.train_seconds = train_seconds;
-  result.run.wall_seconds = SecondsSince(wall_start);
-  result.hardware = accounting.Summarize(recipe, result.run.wall_seconds, dataset_bytes);
-  if (!failure.empty()) {
-    result.run.status = runlog::RunStatus::kFailed;
-    result.run.error = failure;
-  } else {
-    result.run.status = result.tta_seconds ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
-  }
-  if (options.log) {
-    options.log->WriteEnd(result.run.status, result.tta_seconds, result.epochs_run, result.run.train_seconds,
-                          result.run.wall_seconds, result.run.error, {{"hardware", result.hardware}});
-  }
+  EndRun(run, totals, failure, result);
   if (rethrow) std::rethrow_exception(rethrow);
   return result;
 }

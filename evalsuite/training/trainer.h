@@ -20,15 +20,16 @@
 
 namespace evalsuite::training {
 
-// Separate seeds for each source of randomness, derived from the run seed with SplitMix64
-// (evalsuite/common/seeds.h): stream 1 = weight initialization, 2 = data order, 3 = augmentation.
+// Separate seeds for each source of randomness of one run, derived from its run seed with SplitMix64
+// (evalsuite/common/seeds.h): stream 1 = weight initialization, 2 = data order, 3 = augmentation. (The run seed
+// itself comes from the study's seed: study::DeriveSeedPerRun.)
 struct RunSeeds {
   uint64_t run = 0;
   uint64_t init = 0;
   uint64_t data_order = 0;
   uint64_t augmentation = 0;
 };
-RunSeeds DeriveRunSeeds(uint64_t run_seed);
+RunSeeds DeriveStreamSeeds(uint64_t run_seed);
 nlohmann::json RunSeedsToJson(const RunSeeds& seeds);
 
 struct TrainOptions {

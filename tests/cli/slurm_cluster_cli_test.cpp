@@ -115,6 +115,21 @@ TEST(SlurmClusterCliTest, KilledCoordinatorAndCancelledTaskResumeToEveryRunOnceW
     EXPECT_FALSE(facts["slurm"]["job_id"].get<std::string>().empty());
     EXPECT_GT(facts["usage"]["user_seconds"].get<double>(), 0.1);  // a LibTorch training, not a shell
     EXPECT_GT(facts["usage"]["max_rss_kb"].get<long>(), 50000);
+    // What the node did to the run while it ran, sampled by the task there (contention_sampler.h's record).
+    const nlohmann::json& contention = facts["contention"];
+    ASSERT_TRUE(contention.is_object()) << facts.dump();
+    EXPECT_GE(contention["cores"].get<int>(), 1) << contention.dump();
+    EXPECT_TRUE(contention["other_busy_cores"].is_number()) << contention.dump();
+    EXPECT_TRUE(contention["steal_fraction"].is_number()) << contention.dump();
+    EXPECT_GT(contention["own_busy_cores"].get<double>(), 0.05) << contention.dump();  // the training's own CPU
+    EXPECT_GE(contention["load_average_1m"]["samples"].get<int>(), 1) << contention.dump();
+  }
+  if (!victim_ended_first) {  // the cancelled try: Slurm's SIGTERM lets the task write what it sampled
+    for (const auto& row : Query(slurm_db,
+                                 "SELECT e.facts FROM run_execution e JOIN runs r ON r.id = e.run_id "
+                                 "WHERE r.status = 'incomplete'")) {
+      EXPECT_TRUE(nlohmann::json::parse(row[0])["contention"].is_object()) << row[0];
+    }
   }
   // The local executor's curves for the same plan.
   auto local = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--executor", "local", "--store",

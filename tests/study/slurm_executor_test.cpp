@@ -270,6 +270,16 @@ TEST(SlurmExecutorTest, RequeuedTaskRunsAfreshAndIsCountedOnce) {
   EXPECT_EQ(runs[1].execution["slurm"]["node"], "gpu-09");
   EXPECT_EQ(runs[1].execution["slurm"]["restart_count"], 1);
   EXPECT_GT(runs[1].execution["usage"]["max_rss_kb"].get<long>(), 0);
+  // What the node did to the run, sampled by the task there and stored as a local run's contention record.
+  const nlohmann::json& contention = runs[1].execution["contention"];
+  ASSERT_TRUE(contention.is_object()) << runs[1].execution.dump();
+  EXPECT_TRUE(contention["other_busy_cores"].is_number()) << contention.dump();
+  EXPECT_TRUE(contention["steal_fraction"].is_number()) << contention.dump();
+  EXPECT_GE(contention["cores"].get<int>(), 1) << contention.dump();
+  EXPECT_TRUE(contention["load_average_1m"].is_object()) << contention.dump();
+  EXPECT_NE(contention["seen_from"].get<std::string>().find("Slurm task"), std::string::npos);
+  EXPECT_TRUE(fs::exists(run_dir / kTaskContentionFile));
+  EXPECT_FALSE(runs[0].execution.contains("contention")) << "the cut try's folder (written by hand here) has none";
 }
 
 // The watch loop waits on the injected clock and sleeper (SchedulerConfig::now, ::sleep), as the local scheduler

@@ -117,14 +117,14 @@ TEST_F(TrainerTest, SameSeedAndThreadsGiveTheIdenticalCurve) {
 }
 
 TEST_F(TrainerTest, SeedsAreDerivedPerSourceOfRandomness) {
-  const RunSeeds seeds = DeriveRunSeeds(7);
+  const RunSeeds seeds = DeriveStreamSeeds(7);
   EXPECT_EQ(seeds.run, 7u);
   EXPECT_EQ(seeds.init, DeriveSeed(7, 1));
   EXPECT_EQ(seeds.data_order, DeriveSeed(7, 2));
   EXPECT_EQ(seeds.augmentation, DeriveSeed(7, 3));
   EXPECT_NE(seeds.init, seeds.data_order);
   EXPECT_NE(seeds.data_order, seeds.augmentation);
-  EXPECT_NE(DeriveRunSeeds(8).init, seeds.init);
+  EXPECT_NE(DeriveStreamSeeds(8).init, seeds.init);
 }
 
 TEST_F(TrainerTest, LogRecordsHeaderEvaluationsAndEnd) {

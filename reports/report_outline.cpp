@@ -1,0 +1,271 @@
+#include "reports/report_outline.h"
+
+#include <fmt/format.h>
+
+#include "reports/comparison_section.h"
+#include "reports/cost_section.h"
+#include "reports/generalization_chart.h"
+#include "reports/generalization_section.h"
+#include "reports/generalization_tables.h"
+#include "reports/gpu_use.h"
+#include "reports/hardware_section.h"
+#include "reports/json_access.h"
+#include "reports/mlperf_table.h"
+#include "reports/report_table.h"
+#include "reports/stability_charts.h"
+#include "reports/value_format.h"
+
+namespace evalsuite::reports {
+namespace {
+using nlohmann::json;
+
+constexpr const char* kVerdictId = "verdict";
+constexpr const char* kOverviewId = "table";
+constexpr const char* kEntriesId = "entries";
+constexpr const char* kGeneralizationId = "generalization";
+constexpr const char* kHardwareId = "hardware";
+constexpr const char* kMethodsId = "methods";
+constexpr const char* kEnvironmentId = "environment";
+
+void OutlineVerdicts(const json& model, ReportMarkup& markup) {
+  const std::string statement = StringOf(Field(Field(model, "rule"), "statement"));
+  if (!statement.empty()) markup.RuleStatement(statement);
+  const json& verdicts = ArrayOf(Field(model, "verdicts"));
+  if (verdicts.empty()) markup.Placeholder("No entries.");
+  std::vector<VerdictCard> cards;
+  for (const json& verdict : verdicts) {
+    const json& interval = Field(verdict, "cov_interval");
+    VerdictCard card;
+    card.entry = StringOf(Field(verdict, "entry"));
+    card.result = StringOf(Field(verdict, "result"), "NOT STABLE");
+    card.first_line = StringOf(Field(verdict, "first_line"));
+    card.reached = StringOf(Field(verdict, "reached"));
+    card.runs = StringOf(Field(verdict, "runs"));
+    card.threshold = FormatThreshold(Field(verdict, "threshold"));
+    card.judged_on_epochs = StringOf(Field(verdict, "basis")) == "epochs";
+    card.cov = FormatPercentInterval(Field(verdict, "cov"), Field(interval, "lower"), Field(interval, "upper"));
+    for (const json& reason : ArrayOf(Field(verdict, "reasons"))) card.reasons.push_back(StringOf(reason));
+    cards.push_back(std::move(card));
+  }
+  markup.VerdictCards(cards);
+}
+
+void OutlineOverview(const json& model, ReportMarkup& markup) {
+  markup.Table(StabilityTable(model));
+  markup.Note(kEpochsColumnNote);
+  if (!ArrayOf(Field(model, "comparisons")).empty()) {
+    markup.Part("Comparisons between entries (probability of improvement)");
+    markup.Note(kComparisonsNote);
+    markup.Table(ComparisonsTable(model));
+  }
+  if (Field(model, "compare").is_object()) {  // reports/comparison_section.h
+    markup.Part("Is A faster than B?");
+    markup.Note(kCompareNote);
+    for (const std::string& line : SequentialLines(model)) markup.Paragraph(line);
+    markup.Table(CompareTable(model));
+  }
+  if (const json& cost = Field(model, kCostSectionKey); cost.is_object()) {
+    markup.Part("What the runs cost");
+    markup.Note(kCostNote);
+    markup.Table(CostTable(cost));
+    if (ReportTable gpu = GpuTable(cost); !gpu.rows.empty()) {
+      markup.Note(kGpuNote);
+      markup.Table(gpu);
+    } else if (std::string line = GpuNotSampledLine(cost); !line.empty()) {
+      markup.Note(line);
+    }
+  }
+  for (const auto& [unit, entries] : GroupByTimeUnit(Field(model, "entries"))) {
+    const auto& group = entries;
+    const std::string& time_unit = unit;
+    markup.Figure([&] { return TtaPerRunChart(group, time_unit); },
+                  "Time to accuracy of every run. Dots: runs that reached the target; bar: their median (the "
+                  "Kaplan-Meier chart counts the others); crosses in the shaded column: runs that did not reach it "
+                  "(never given a time).");
+    markup.Figure([&] { return KaplanMeierChart(group, time_unit); },
+                  "Kaplan-Meier estimate of the share of runs not yet at the target by training time, with the "
+                  "log-log 95% band; runs that stopped below the target are censored. Hollow dot: median.");
+  }
+}
+
+void OutlineEntry(const json& entry, std::size_t index, ReportMarkup& markup) {
+  markup.BeginEntry(index, StringOf(Field(entry, "name")));
+  const std::string description = StringOf(Field(entry, "description"));
+  if (!description.empty()) markup.Paragraph(description);
+  EntryFacts facts;
+  facts.source = StringOf(Field(entry, "source"));
+  facts.metric = StringOf(Field(entry, "metric"));
+  facts.threshold = FormatThreshold(Field(entry, "threshold"));
+  facts.unit = TimeUnitSymbol(StringOf(Field(entry, "time_unit")));
+  const json& kaplan_meier = Field(Field(entry, "stats"), "kaplan_meier");
+  if (NumberOf(Field(kaplan_meier, "median"))) {
+    facts.kaplan_meier_median = KaplanMeierMedianText(kaplan_meier, Field(Field(entry, "stats"), "runs"));
+  }
+  markup.Facts(facts);
+  markup.Figure([&] { return AccuracyVsTimeChart(entry); },
+                "Metric against training time for every run, with the target line; dots mark each run's time to "
+                "accuracy, dashed curves never reached the target.");
+  if (HasMlperfFacts(entry)) {
+    markup.Heading(4, "MLPerf official score");
+    markup.Table(MlperfScoreTable(entry));
+    const ReportTable dropped = MlperfDroppedRunsTable(entry);
+    if (!dropped.rows.empty()) {
+      markup.Paragraph("Runs that do not count:");
+      markup.Table(dropped);
+    }
+  }
+  markup.Heading(4, "Runs");
+  markup.Table(RunsTable(entry));
+  markup.Heading(4, "Threshold sensitivity");
+  markup.Figure([&] { return ThresholdSensitivityChart(entry); },
+                "Left: median TTA of the runs that reached each threshold, with their range, and the Kaplan-Meier "
+                "median over all runs (hollow), which does not forget the runs that missed. Right: share of runs "
+                "reaching each threshold, with its Clopper-Pearson 95% interval. Dashed line: the target.");
+  markup.Table(SensitivityTable(entry));
+  if (!ArrayOf(Field(entry, "expected_best")).empty()) {
+    markup.Heading(4, "Expected best of n runs");
+    markup.Note(kExpectedBestNote);
+    markup.Table(ExpectedBestTable(entry));
+  }
+  markup.EndEntry();
+}
+
+void OutlineEntries(const json& model, ReportMarkup& markup) {
+  const json& entries = ArrayOf(Field(model, "entries"));
+  for (std::size_t i = 0; i < entries.size(); ++i) OutlineEntry(entries[i], i, markup);
+}
+
+void OutlineGeneralization(const json& model, ReportMarkup& markup) {
+  const json sets = ImageSets(Field(model, kGeneralizationSectionKey));
+  for (const json& image_set : sets) {
+    markup.UserHeading(3, ImageSetSummary(image_set));
+    const json& verdict = Field(image_set, "verdict");
+    if (const std::string text = GeneralizationVerdictText(image_set); !text.empty()) {
+      const json& passed = Field(verdict, "passed");
+      markup.VerdictLine(text, (passed.is_boolean() ? passed : Field(verdict, "generalizes")) == json(true));
+    }
+    markup.Table(GeneralizationModelsTable(image_set));
+    if (!ArrayOf(Field(image_set, "models")).empty()) {
+      markup.Figure([&] { return GeneralizationAccuracyChart(image_set); },
+                    "Accuracy of each model on the unseen images with Clopper-Pearson 95% intervals, grouped by "
+                    "group. Filled: top-1; hollow: top-5.");
+    }
+    if (!ArrayOf(Field(image_set, "groups")).empty()) {
+      markup.Heading(4, "Groups");
+      markup.Table(GeneralizationGroupsTable(image_set));
+    }
+    if (const ReportTable bins = GeneralizationFrequencyBinsTable(image_set); !bins.rows.empty()) {
+      markup.Heading(4, "Accuracy by selection-frequency bin (share of labelers who judged the image correct)");
+      markup.Table(bins);
+    }
+    if (!ArrayOf(Field(image_set, "pairs")).empty()) {
+      markup.Heading(4, "Pairwise comparisons (exact McNemar; Holm-adjusted over each metric's pairs, exploratory)");
+      markup.Table(GeneralizationPairsTable(image_set));
+    }
+    if (!ArrayOf(Field(image_set, "failures")).empty()) {
+      markup.Heading(4, "Unreadable images");
+      markup.Table(GeneralizationFailuresTable(image_set));
+    }
+  }
+  // The sets side by side per bin, when more than one has frequencies (e.g. the three ImageNetV2 variants).
+  int with_bins = 0;
+  for (const json& image_set : sets) {
+    with_bins += ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin")).empty() ? 0 : 1;
+  }
+  if (with_bins > 1) {
+    markup.Heading(3, "Image sets side by side, by selection-frequency bin");
+    markup.Table(FrequencyBinsAcrossSetsTable(sets));
+  }
+}
+
+void OutlineHardware(const json& model, ReportMarkup& markup) {
+  const json& section = Field(model, kHardwareSectionKey);
+  // A section of external entries alone has no machine table, time or memory breakdown.
+  if (const ReportTable machine = HardwareMachineTable(section); !machine.rows.empty()) markup.Table(machine);
+  markup.Bullets(HardwareBottleneckSentences(section));
+  markup.Figure([&] { return RooflineChart(section); },
+                "Roofline (Williams et al.): each entry's achieved FLOP/s at its operational intensity, progressive "
+                "resizing's stages as separate points, under the measured memory slope and compute roofs.");
+  if (ArrayOf(Field(section, "entries")).empty()) {
+    markup.Paragraph(kNoHardwareEntries);
+    return;
+  }
+  markup.Heading(3, "Per entry (progressive-resize stages as separate rows)");
+  markup.Table(HardwareEntriesTable(section));
+  if (const ReportTable time = HardwareTimeTable(section); !time.rows.empty()) {
+    markup.Heading(3, "Time breakdown (share of the profiled run's wall time)");
+    markup.Table(time);
+  }
+  if (const ReportTable memory = HardwareMemoryTable(section); !memory.rows.empty()) {
+    markup.Heading(3, "Memory breakdown (counted from the tensors the trainer holds)");
+    markup.Table(memory);
+  }
+  if (!markup.ShowsFigures()) markup.Note("The roofline chart is in report.html.");
+}
+
+void OutlineMethods(const json& model, ReportMarkup& markup) { markup.Table(MethodsTable(model)); }
+
+void OutlineEnvironment(const json& model, ReportMarkup& markup) {
+  markup.Table(EnvironmentTable(Field(model, "environment")));
+  const json& plan = Field(model, "plan");
+  if (!plan.is_null() && !plan.empty()) markup.CodeBlock("Effective plan", plan.dump(2));
+}
+
+// A section of the outline: its heading and anchor, whether the model has it, and what it holds.
+struct OutlineStep {
+  OutlineSection section;
+  bool (*present)(const json& model);
+  void (*body)(const json& model, ReportMarkup& markup);
+};
+
+const std::vector<OutlineStep>& Outline() {
+  static const std::vector<OutlineStep> steps = {
+      {{kVerdictId, "Verdict", "Verdict"}, [](const json&) { return true; }, OutlineVerdicts},
+      {{kOverviewId, "Time to accuracy (DAWNBench Tables 2-3)", "Tables 2-3"},
+       [](const json&) { return true; },
+       OutlineOverview},
+      {{kEntriesId, "Entries", "Entries"},
+       [](const json& model) { return !ArrayOf(Field(model, "entries")).empty(); },
+       OutlineEntries},
+      {{kGeneralizationId, "Generalization to unseen data (Table 4)", "Generalization"},
+       [](const json& model) { return !ImageSets(Field(model, kGeneralizationSectionKey)).empty(); },
+       OutlineGeneralization},
+      {{kHardwareId, "Hardware: why TTA is what it is", "Hardware"},
+       [](const json& model) { return HasHardwareSection(Field(model, kHardwareSectionKey)); },
+       OutlineHardware},
+      {{kMethodsId, "Methods", ""},
+       [](const json& model) { return !ArrayOf(Field(model, "methods")).empty(); },
+       OutlineMethods},
+      {{kEnvironmentId, "Environment", "Environment"}, [](const json&) { return true; }, OutlineEnvironment},
+  };
+  return steps;
+}
+
+}  // namespace
+
+std::vector<OutlineSection> ReportSections(const json& model) {
+  std::vector<OutlineSection> sections;
+  for (const OutlineStep& step : Outline()) {
+    if (step.present(model)) sections.push_back(step.section);
+  }
+  return sections;
+}
+
+void RenderReport(const json& model, ReportMarkup& markup) {
+  ReportOpening opening;
+  opening.title = StringOf(Field(model, "title"), "evalsuite report");
+  opening.generated_at = StringOf(Field(model, "generated_at"));
+  opening.schema_version = StringOf(Field(model, "schema_version"));
+  opening.host = StringOf(Field(Field(model, "environment"), "host"));
+  opening.sections = ReportSections(model);
+  markup.Open(opening);
+  for (const OutlineStep& step : Outline()) {
+    if (!step.present(model)) continue;
+    markup.BeginSection(step.section);
+    step.body(model, markup);
+    markup.EndSection();
+  }
+  markup.Close();
+}
+
+}  // namespace evalsuite::reports

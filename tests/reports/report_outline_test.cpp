@@ -1,0 +1,113 @@
+// One outline, two markups (reports/report_outline.h): report.md and report.html have the same headings in the same
+// order, for a model with every section and for an empty one, and the sections appear exactly under their
+// conditions. Headings are compared by text (Markdown shows the overview's parts at level 2, HTML nests them).
+#include "reports/report_outline.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "reports/cost_section.h"
+#include "reports/hardware_section.h"
+#include "reports/report.h"
+#include "tests/reports/report_fixture.h"
+
+namespace evalsuite::reports {
+namespace {
+using nlohmann::json;
+
+// "## Verdict" → "Verdict", in order; the fenced plan block's content is skipped.
+std::vector<std::string> MarkdownHeadings(const std::string& markdown) {
+  std::vector<std::string> headings;
+  static const std::regex heading(R"(^#{1,6} (.*)$)");
+  bool in_code = false;
+  std::size_t start = 0;
+  while (start < markdown.size()) {
+    std::size_t end = markdown.find('\n', start);
+    if (end == std::string::npos) end = markdown.size();
+    const std::string line = markdown.substr(start, end - start);
+    if (line.rfind("```", 0) == 0) in_code = !in_code;
+    std::smatch match;
+    if (!in_code && std::regex_match(line, match, heading)) headings.push_back(match[1]);
+    start = end + 1;
+  }
+  return headings;
+}
+
+// <h1>..<h6> and the plan's <summary>, in order, leaving out the verdict cards (Markdown writes their entry names as
+// bold text, not headings).
+std::vector<std::string> HtmlHeadings(std::string html) {
+  static const std::regex card(R"(<article class="verdict [^"]*">.*?</article>)");
+  html = std::regex_replace(html, card, "");
+  static const std::regex heading(R"(<h([1-6])>(.*?)</h\1>|<summary>(.*?)</summary>)");
+  std::vector<std::string> headings;
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), heading); it != std::sregex_iterator(); ++it) {
+    headings.push_back((*it)[2].matched ? (*it)[2].str() : (*it)[3].str());
+  }
+  return headings;
+}
+
+json HardwareSection() {
+  return json::parse(R"({
+    "machine": {"cpu_model": "AMD EPYC", "cores": 2, "threads": 2, "peak_fp32_flops": 100e9, "bandwidth_bytes": 10e9,
+                "ridge_fp32": 10},
+    "entries": [
+      {"entry": "baseline", "precision": "fp32", "batch_size": 128, "flops_per_sample": 7.47e6,
+       "bytes_per_sample": 1.28e6, "intensity": 5.84, "samples_per_second": 4000, "achieved_flops": 29.9e9,
+       "mfu": 0.299, "bound": "memory-bound", "evidence": "left of the ridge",
+       "time": {"data": 1, "forward": 3, "backward": 4, "optimizer": 1, "evaluation": 1, "idle": 0, "wall": 10},
+       "memory": {"parameters": 1048576, "steady": 3145728, "peak": 5242880}}]
+  })");
+}
+
+// Every section: verdicts, the overview with comparisons, a compared pair and the cost, entries, generalization,
+// hardware, methods, environment and the plan.
+json FullModel() {
+  StabilityReportInput input = testing::SyntheticInput();
+  input.plan["compare"] = json::array({json::array({"fast", "slow"})});
+  input.plan["cost_per_hour"] = 3.6;
+  for (EntryInput& entry : input.entries) {
+    for (RunInput& run : entry.runs) run.usage = RunUsage{run.wall_seconds, run.time_spent, 1, 1024};
+  }
+  input.extra_sections["generalization"] = testing::GeneralizationSection();
+  input.extra_sections[kHardwareSectionKey] = HardwareSection();
+  return BuildStabilityReport(input);
+}
+
+TEST(ReportOutlineTest, MarkdownAndHtmlHaveTheSameHeadingsInTheSameOrder) {
+  const json model = FullModel();
+  const std::vector<std::string> markdown = MarkdownHeadings(RenderMarkdown(model));
+  const std::vector<std::string> html = HtmlHeadings(RenderHtml(model));
+  EXPECT_EQ(markdown, html);
+  // The model has every section, so the outline names all of them, in the report's order.
+  std::vector<std::string> ids;
+  for (const OutlineSection& section : ReportSections(model)) ids.push_back(section.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"verdict", "table", "entries", "generalization", "hardware", "methods",
+                                           "environment"}));
+  for (const std::string& heading :
+       {"Comparisons between entries (probability of improvement)", "Is A faster than B?", "What the runs cost",
+        "Generalization to unseen data (Table 4)", "Hardware: why TTA is what it is", "Effective plan"}) {
+    EXPECT_NE(std::find(markdown.begin(), markdown.end(), heading), markdown.end()) << heading;
+  }
+}
+
+TEST(ReportOutlineTest, AnEmptyModelHasTheSameFewSectionsInBoth) {
+  const json model = json::object();
+  const std::vector<std::string> markdown = MarkdownHeadings(RenderMarkdown(model));
+  EXPECT_EQ(markdown, HtmlHeadings(RenderHtml(model)));
+  EXPECT_EQ(markdown, (std::vector<std::string>{"evalsuite report", "Verdict",
+                                                "Time to accuracy (DAWNBench Tables 2-3)", "Environment"}));
+}
+
+// The HTML table of contents lists the sections the outline says are present, no more.
+TEST(ReportOutlineTest, TheHtmlContentsListTheSectionsPresent) {
+  const std::string html = RenderHtml(BuildStabilityReport(testing::SyntheticInput()));
+  EXPECT_NE(html.find("<nav class=\"toc\"><a href=\"#verdict\">Verdict</a><a href=\"#table\">Tables 2-3</a><a "
+                      "href=\"#entries\">Entries</a><a href=\"#environment\">Environment</a></nav>"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace evalsuite::reports

@@ -1,0 +1,59 @@
+// A sequential stability study asks at each look whether every entry's verdict is settled; under
+// `[stability] basis = "epochs"` that is the verdict on epochs to target, the one the report gives
+// (stats/entry_verdict.h), not the verdict on TTA.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "reports/comparison_section.h"
+#include "stats/stability.h"
+
+namespace evalsuite::reports {
+namespace {
+
+// A run evaluated once per epoch, `seconds_per_epoch` apart, first at or above the 0.9 target at `epochs_to_target`.
+RunInput EpochRun(int index, int epochs_to_target, double seconds_per_epoch) {
+  RunInput run;
+  run.index = index;
+  run.status = "reached";
+  for (int epoch = 1; epoch <= epochs_to_target; ++epoch) {
+    run.points.push_back({epoch * seconds_per_epoch, epoch == epochs_to_target ? 0.91 : 0.5 + 0.01 * epoch});
+    run.epochs.push_back(epoch);
+  }
+  run.time_spent = epochs_to_target * seconds_per_epoch;
+  run.threads = 1;
+  return run;
+}
+
+// Epochs to target 19, 20, 21 (CoV 4.2%, spread twice the 1-epoch grid) and time per epoch 9 or 11 s: the CoV of TTA
+// (11%) sits on the 10% limit, so judged on TTA no look settles it; judged on epochs one does early.
+EntryInput SteadyEpochsEntry() {
+  EntryInput entry;
+  entry.name = "e";
+  entry.threshold = 0.9;
+  const int epochs[] = {19, 20, 21};
+  const double per_epoch[] = {9, 11};
+  for (int i = 0; i < 30; ++i) entry.runs.push_back(EpochRun(i, epochs[i % 3], per_epoch[i % 2]));
+  return entry;
+}
+
+TEST(SequentialStabilityBasisTest, LooksJudgeTheBasisTheRuleNames) {
+  SequentialQuestion q;
+  q.min_runs = 3;
+  q.max_runs = 30;
+  q.stability = true;
+  stats::StabilityRule on_time;
+  stats::StabilityRule on_epochs;
+  on_epochs.basis = stats::kBasisEpochs;
+  const SequentialOutcome time = DecideSequentialQuestion(q, {SteadyEpochsEntry()}, on_time);
+  const SequentialOutcome epochs = DecideSequentialQuestion(q, {SteadyEpochsEntry()}, on_epochs);
+  ASSERT_TRUE(time.stop);
+  EXPECT_EQ(time.result, "max_runs reached") << time.reason;
+  ASSERT_TRUE(epochs.stop);
+  EXPECT_EQ(epochs.result, "every entry judged") << epochs.reason;
+  EXPECT_LT(epochs.runs_per_entry, 30) << epochs.reason;
+}
+
+}  // namespace
+}  // namespace evalsuite::reports

@@ -1,0 +1,75 @@
+// `study plan --pilot` judges the pilot's stability on the basis the report judges the study on
+// (stats/entry_verdict.h): under `[stability] basis = "epochs"` the pilot's verdict and the runs it asks for come
+// from epochs to target, and the pilot's verdict is the report's.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "evalsuite/study/run_planning.h"
+#include "reports/report.h"
+#include "stats/stability.h"
+
+namespace evalsuite::study {
+namespace {
+
+using nlohmann::json;
+
+// A run evaluated once per epoch, `seconds_per_epoch` apart, first at or above the 0.9 target at `epochs_to_target`.
+reports::RunInput EpochRun(int index, int epochs_to_target, double seconds_per_epoch) {
+  reports::RunInput run;
+  run.index = index;
+  run.status = "reached";
+  for (int epoch = 1; epoch <= epochs_to_target; ++epoch) {
+    run.points.push_back({epoch * seconds_per_epoch, epoch == epochs_to_target ? 0.91 : 0.5 + 0.01 * epoch});
+    run.epochs.push_back(epoch);
+  }
+  run.time_spent = epochs_to_target * seconds_per_epoch;
+  run.wall_seconds = run.time_spent;
+  run.threads = 1;
+  return run;
+}
+
+// Epochs to target 19..21 (CoV 4.1%), time per epoch 10..22 s (CoV of TTA ~28%): STABLE on epochs, NOT STABLE on
+// time.
+reports::StabilityReportInput Pilot(const std::string& basis) {
+  reports::StabilityReportInput pilot;
+  pilot.rule.basis = basis;
+  reports::EntryInput entry;
+  entry.name = "e";
+  entry.threshold = 0.9;
+  const int epochs[] = {19, 20, 21, 20, 19, 21, 20, 20, 19, 21};
+  const double per_epoch[] = {10, 16, 22, 12, 19, 14, 21, 11, 17, 20};
+  for (int i = 0; i < 10; ++i) entry.runs.push_back(EpochRun(i, epochs[i], per_epoch[i]));
+  pilot.entries.push_back(entry);
+  return pilot;
+}
+
+json Planned(const std::string& basis) {
+  StudyPlan plan;
+  plan.entries.push_back(PlannedEntry{});
+  plan.entries.back().name = "e";
+  plan.rule.basis = basis;
+  RunPlanningOptions options;
+  options.simulations = 50;
+  options.max_runs = 12;
+  return PlanRunsFromPilot(plan, Pilot(basis), options);
+}
+
+std::string ReportVerdict(const std::string& basis) {
+  return reports::BuildStabilityReport(Pilot(basis))["verdicts"][0]["result"].get<std::string>();
+}
+
+TEST(RunPlanningBasisTest, ThePilotIsJudgedOnTheRulesBasisAsTheReportJudgesIt) {
+  const json on_time = Planned(stats::kBasisTime)["entries"][0];
+  const json on_epochs = Planned(stats::kBasisEpochs)["entries"][0];
+  EXPECT_EQ(on_time["basis"], "time");
+  EXPECT_EQ(on_time["pilot_verdict"], "NOT STABLE");
+  EXPECT_EQ(on_time["pilot_verdict"], ReportVerdict(stats::kBasisTime));
+  EXPECT_EQ(on_epochs["basis"], "epochs");
+  EXPECT_EQ(on_epochs["pilot_verdict"], "STABLE") << on_epochs.dump(2);
+  EXPECT_EQ(on_epochs["pilot_verdict"], ReportVerdict(stats::kBasisEpochs));
+  EXPECT_NE(FormatRunPlanning(Planned(stats::kBasisEpochs)).find("STABLE on epochs to target"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace evalsuite::study
