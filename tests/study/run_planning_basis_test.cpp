@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 
 // A run evaluated once per epoch, `seconds_per_epoch` apart, first at or above the 0.9 target at `epochs_to_target`.
-reports::RunInput EpochRun(int index, int epochs_to_target, double seconds_per_epoch) {
+reports::RunInput EpochRunInput(int index, int epochs_to_target, double seconds_per_epoch) {
   reports::RunInput run;
   run.index = index;
   run.status = "reached";
@@ -39,7 +39,7 @@ reports::StabilityReportInput Pilot(const std::string& basis) {
   entry.threshold = 0.9;
   const int epochs[] = {19, 20, 21, 20, 19, 21, 20, 20, 19, 21};
   const double per_epoch[] = {10, 16, 22, 12, 19, 14, 21, 11, 17, 20};
-  for (int i = 0; i < 10; ++i) entry.runs.push_back(EpochRun(i, epochs[i], per_epoch[i]));
+  for (int i = 0; i < 10; ++i) entry.runs.push_back(EpochRunInput(i, epochs[i], per_epoch[i]));
   pilot.entries.push_back(entry);
   return pilot;
 }

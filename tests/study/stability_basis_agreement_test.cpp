@@ -87,7 +87,7 @@ std::vector<std::string> CellsOf(const std::string& line) {
   return cells;
 }
 
-std::string LineStartingWith(const std::string& text, const std::string& start) {
+std::string FirstLineStartingWith(const std::string& text, const std::string& start) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     if (line.rfind(start, 0) == 0) return line;
@@ -101,8 +101,8 @@ struct ShownVerdict {
 };
 
 ShownVerdict ShownFor(const std::string& study_show) {
-  const std::vector<std::string> header = CellsOf(LineStartingWith(study_show, "entry "));
-  const std::vector<std::string> row = CellsOf(LineStartingWith(study_show, "e "));
+  const std::vector<std::string> header = CellsOf(FirstLineStartingWith(study_show, "entry "));
+  const std::vector<std::string> row = CellsOf(FirstLineStartingWith(study_show, "e "));
   EXPECT_EQ(header.size(), row.size()) << study_show;
   ShownVerdict shown;
   for (std::size_t c = 0; c < header.size() && c < row.size(); ++c) {

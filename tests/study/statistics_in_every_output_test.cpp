@@ -21,7 +21,7 @@ using evalsuite::testing::TempDir;
 using nlohmann::json;
 
 // A run evaluated once per epoch, `seconds_per_epoch` apart, reaching 0.9 at its last epoch.
-RunRecord EpochRun(int index, double seconds_per_epoch, int epochs_to_target) {
+RunRecord RecordedEpochRun(int index, double seconds_per_epoch, int epochs_to_target) {
   RunRecord run;
   run.entry = "e";
   run.run_index = index;
@@ -38,7 +38,7 @@ RunRecord EpochRun(int index, double seconds_per_epoch, int epochs_to_target) {
   return run;
 }
 
-struct Outputs {
+struct AllOutputs {
   json model;
   std::string json_text, markdown, html, study_show;
 };
@@ -46,7 +46,7 @@ struct Outputs {
 // Four runs with time per epoch 10, 12, 11 and 9 s: CoV = sd / mean = sqrt(5/3) / 10.5 = 12.2951%.
 constexpr double kTimePerEpochCov = 0.12295;
 
-Outputs RenderAll() {
+AllOutputs RenderAll() {
   TempDir dir;
   auto store = RunStore::Open(dir / "s.db");
   const int64_t id = store->CreateStudy("s", "import", json::object(), json::object());
@@ -54,11 +54,11 @@ Outputs RenderAll() {
   entry.name = "e";
   entry.threshold = 0.9;
   store->UpsertEntry(id, entry);
-  store->InsertRun(id, EpochRun(0, 10, 2));
-  store->InsertRun(id, EpochRun(1, 12, 3));
-  store->InsertRun(id, EpochRun(2, 11, 2));
-  store->InsertRun(id, EpochRun(3, 9, 3));
-  Outputs out;
+  store->InsertRun(id, RecordedEpochRun(0, 10, 2));
+  store->InsertRun(id, RecordedEpochRun(1, 12, 3));
+  store->InsertRun(id, RecordedEpochRun(2, 11, 2));
+  store->InsertRun(id, RecordedEpochRun(3, 9, 3));
+  AllOutputs out;
   out.model = reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy("s")}));
   out.json_text = reports::RenderJson(out.model);
   out.markdown = reports::RenderMarkdown(out.model);
@@ -76,7 +76,7 @@ std::string LineWith(const std::string& text, const std::string& part) {
 }
 
 TEST(StatisticsInEveryOutputTest, EveryStatisticOfTheTableIsInEveryOutputThatShowsIt) {
-  const Outputs out = RenderAll();
+  const AllOutputs out = RenderAll();
   const json report_json = json::parse(out.json_text);
   ASSERT_EQ(report_json["table"].size(), 1u);
   const json& row = report_json["table"][0];
@@ -117,7 +117,7 @@ TEST(StatisticsInEveryOutputTest, EveryStatisticOfTheTableIsInEveryOutputThatSho
 // Only a statistic that says where it is kept out may be missing from an output: report.json-only ones have no
 // heading, and `study show` keeps the columns with a summary heading. The time-per-epoch CoV is in all four.
 TEST(StatisticsInEveryOutputTest, TimePerEpochCovIsInAllFourOutputsWithTheHandComputedValue) {
-  const Outputs out = RenderAll();
+  const AllOutputs out = RenderAll();
   const json report_json = json::parse(out.json_text);
   EXPECT_NEAR(report_json["table"][0]["time_per_epoch_cov"].get<double>(), kTimePerEpochCov, 1e-5);
   EXPECT_NEAR(report_json["entries"][0]["variation"]["cov_time_per_epoch"].get<double>(), kTimePerEpochCov, 1e-5);
