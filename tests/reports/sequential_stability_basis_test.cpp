@@ -8,23 +8,10 @@
 
 #include "reports/comparison_section.h"
 #include "stats/stability.h"
+#include "tests/support/epoch_run_fixtures.h"
 
 namespace evalsuite::reports {
 namespace {
-
-// A run evaluated once per epoch, `seconds_per_epoch` apart, first at or above the 0.9 target at `epochs_to_target`.
-RunInput EpochRun(int index, int epochs_to_target, double seconds_per_epoch) {
-  RunInput run;
-  run.index = index;
-  run.status = "reached";
-  for (int epoch = 1; epoch <= epochs_to_target; ++epoch) {
-    run.points.push_back({epoch * seconds_per_epoch, epoch == epochs_to_target ? 0.91 : 0.5 + 0.01 * epoch});
-    run.epochs.push_back(epoch);
-  }
-  run.time_spent = epochs_to_target * seconds_per_epoch;
-  run.threads = 1;
-  return run;
-}
 
 // Epochs to target 19, 20, 21 (CoV 4.2%, spread twice the 1-epoch grid) and time per epoch 9 or 11 s: the CoV of TTA
 // (11%) sits on the 10% limit, so judged on TTA no look settles it; judged on epochs one does early.
@@ -34,7 +21,7 @@ EntryInput SteadyEpochsEntry() {
   entry.threshold = 0.9;
   const int epochs[] = {19, 20, 21};
   const double per_epoch[] = {9, 11};
-  for (int i = 0; i < 30; ++i) entry.runs.push_back(EpochRun(i, epochs[i % 3], per_epoch[i % 2]));
+  for (int i = 0; i < 30; ++i) entry.runs.push_back(evalsuite::testing::EpochRunInput(i, epochs[i % 3], per_epoch[i % 2]));
   return entry;
 }
 

@@ -8,26 +8,12 @@
 #include "evalsuite/study/run_planning.h"
 #include "reports/report.h"
 #include "stats/stability.h"
+#include "tests/support/epoch_run_fixtures.h"
 
 namespace evalsuite::study {
 namespace {
 
 using nlohmann::json;
-
-// A run evaluated once per epoch, `seconds_per_epoch` apart, first at or above the 0.9 target at `epochs_to_target`.
-reports::RunInput EpochRunInput(int index, int epochs_to_target, double seconds_per_epoch) {
-  reports::RunInput run;
-  run.index = index;
-  run.status = "reached";
-  for (int epoch = 1; epoch <= epochs_to_target; ++epoch) {
-    run.points.push_back({epoch * seconds_per_epoch, epoch == epochs_to_target ? 0.91 : 0.5 + 0.01 * epoch});
-    run.epochs.push_back(epoch);
-  }
-  run.time_spent = epochs_to_target * seconds_per_epoch;
-  run.wall_seconds = run.time_spent;
-  run.threads = 1;
-  return run;
-}
 
 // Epochs to target 19..21 (CoV 4.1%), time per epoch 10..22 s (CoV of TTA ~28%): STABLE on epochs, NOT STABLE on
 // time.
@@ -39,7 +25,7 @@ reports::StabilityReportInput Pilot(const std::string& basis) {
   entry.threshold = 0.9;
   const int epochs[] = {19, 20, 21, 20, 19, 21, 20, 20, 19, 21};
   const double per_epoch[] = {10, 16, 22, 12, 19, 14, 21, 11, 17, 20};
-  for (int i = 0; i < 10; ++i) entry.runs.push_back(EpochRunInput(i, epochs[i], per_epoch[i]));
+  for (int i = 0; i < 10; ++i) entry.runs.push_back(evalsuite::testing::EpochRunInput(i, epochs[i], per_epoch[i]));
   pilot.entries.push_back(entry);
   return pilot;
 }

@@ -13,6 +13,7 @@
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
+#include "tests/support/epoch_run_fixtures.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {
@@ -22,31 +23,13 @@ using evalsuite::testing::TempDir;
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-// A run evaluated once per epoch, `seconds_per_epoch` apart, first at or above the 0.9 target at `epochs_to_target`.
-RunRecord EpochRun(int index, int epochs_to_target, double seconds_per_epoch) {
-  RunRecord run;
-  run.entry = "e";
-  run.run_index = index;
-  run.threads = 1;
-  run.seeds = {{"run", index}};
-  run.log.status = runlog::RunStatus::kReached;
-  for (int epoch = 1; epoch <= epochs_to_target; ++epoch) {
-    const double time = epoch * seconds_per_epoch;
-    run.log.points.push_back(
-        {double(epoch), time, time, epoch == epochs_to_target ? 0.91 : 0.5 + 0.01 * epoch, std::nullopt});
-  }
-  run.log.train_seconds = epochs_to_target * seconds_per_epoch;
-  run.log.wall_seconds = run.log.train_seconds;
-  return run;
-}
-
 // Epochs to target 19..21 (CoV 4.1%, spread 2 epochs on a 1-epoch grid), time per epoch 10..22 s (CoV of TTA ~26%):
 // on epochs the entry is STABLE, on time NOT STABLE.
 std::vector<RunRecord> SteadyEpochsNoisyMachine() {
   const int epochs[] = {19, 20, 21, 20, 19, 21, 20, 20, 19, 21};
   const double per_epoch[] = {10, 16, 22, 12, 19, 14, 21, 11, 17, 20};
   std::vector<RunRecord> runs;
-  for (int i = 0; i < 10; ++i) runs.push_back(EpochRun(i, epochs[i], per_epoch[i]));
+  for (int i = 0; i < 10; ++i) runs.push_back(evalsuite::testing::StoredEpochRun(i, epochs[i], per_epoch[i]));
   return runs;
 }
 

@@ -12,6 +12,7 @@
 #include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
 #include "stats/stability_statistics.h"
+#include "tests/support/epoch_run_fixtures.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {
@@ -19,24 +20,6 @@ namespace {
 
 using evalsuite::testing::TempDir;
 using nlohmann::json;
-
-// A run evaluated once per epoch, `seconds_per_epoch` apart, reaching 0.9 at its last epoch.
-RunRecord RecordedEpochRun(int index, double seconds_per_epoch, int epochs_to_target) {
-  RunRecord run;
-  run.entry = "e";
-  run.run_index = index;
-  run.threads = 1;
-  run.seeds = {{"run", index}};
-  run.log.status = runlog::RunStatus::kReached;
-  for (int epoch = 1; epoch <= epochs_to_target; ++epoch) {
-    const double time = epoch * seconds_per_epoch;
-    const double metric = epoch == epochs_to_target ? 0.92 : 0.5 + 0.01 * epoch;
-    run.log.points.push_back({double(epoch), time, time, metric, std::nullopt});
-  }
-  run.log.train_seconds = epochs_to_target * seconds_per_epoch;
-  run.log.wall_seconds = run.log.train_seconds;
-  return run;
-}
 
 struct AllOutputs {
   json model;
@@ -54,10 +37,10 @@ AllOutputs RenderAll() {
   entry.name = "e";
   entry.threshold = 0.9;
   store->UpsertEntry(id, entry);
-  store->InsertRun(id, RecordedEpochRun(0, 10, 2));
-  store->InsertRun(id, RecordedEpochRun(1, 12, 3));
-  store->InsertRun(id, RecordedEpochRun(2, 11, 2));
-  store->InsertRun(id, RecordedEpochRun(3, 9, 3));
+  store->InsertRun(id, evalsuite::testing::StoredEpochRun(0, 2, 10, 0.92));
+  store->InsertRun(id, evalsuite::testing::StoredEpochRun(1, 3, 12, 0.92));
+  store->InsertRun(id, evalsuite::testing::StoredEpochRun(2, 2, 11, 0.92));
+  store->InsertRun(id, evalsuite::testing::StoredEpochRun(3, 3, 9, 0.92));
   AllOutputs out;
   out.model = reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy("s")}));
   out.json_text = reports::RenderJson(out.model);
