@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -53,23 +54,26 @@ std::map<int, CpuCounters> ParsePerCpuStat(const std::string& text) {
   return cpus;
 }
 
-std::optional<uint64_t> ParseProcessCpuTicks(const std::string& text) {
+std::optional<ProcessGroupTicks> ParseProcessGroupTicks(const std::string& text) {
   // The command name (field 2) may hold spaces and parentheses: fields are counted after the last ')'.
   const std::size_t close = text.rfind(')');
   if (close == std::string::npos) return std::nullopt;
   std::istringstream fields(text.substr(close + 1));
   std::string field;
-  uint64_t utime = 0, stime = 0;
-  for (int index = 3; index <= 15; ++index) {
+  ProcessGroupTicks result;
+  for (int index = 3; index <= 17; ++index) {
     if (!(fields >> field)) return std::nullopt;
-    if (index == 14 || index == 15) {
-      char* end = nullptr;
-      const unsigned long long value = std::strtoull(field.c_str(), &end, 10);
-      if (end == field.c_str() || *end != '\0') return std::nullopt;
-      (index == 14 ? utime : stime) = value;
+    if (index != 5 && index < 14) continue;
+    char* end = nullptr;
+    const long long value = std::strtoll(field.c_str(), &end, 10);
+    if (end == field.c_str() || *end != '\0' || value < 0) return std::nullopt;
+    if (index == 5) {
+      result.group = static_cast<pid_t>(value);
+    } else {
+      result.ticks += static_cast<uint64_t>(value);
     }
   }
-  return utime + stime;
+  return result;
 }
 
 std::optional<uint64_t> ParsePressureSomeTotal(const std::string& text) {
@@ -109,8 +113,34 @@ std::optional<uint64_t> ContentionMonitor::ReadPressure() const {
   return ParsePressureSomeTotal(ReadWhole(options_.proc_root + "/pressure/cpu"));
 }
 
-std::optional<uint64_t> ContentionMonitor::ReadProcessTicks(pid_t pid) const {
-  return ParseProcessCpuTicks(ReadWhole(options_.proc_root + "/" + std::to_string(pid) + "/stat"));
+std::map<int, uint64_t> ContentionMonitor::ReadRunTicks() const {
+  // A run whose pid leads its process group (the child-process supervisor does) is the whole group: the command
+  // and what it starts. Otherwise the process alone.
+  std::map<pid_t, int> key_of_group;
+  std::map<int, uint64_t> ticks;
+  for (const auto& [key, run] : runs_) {
+    const std::optional<ProcessGroupTicks> own =
+        ParseProcessGroupTicks(ReadWhole(options_.proc_root + "/" + std::to_string(run.pid) + "/stat"));
+    if (!own) continue;
+    if (own->group == run.pid) {
+      key_of_group[run.pid] = key;
+      ticks[key] = 0;  // summed below, itself included
+    } else {
+      ticks[key] = own->ticks;
+    }
+  }
+  if (key_of_group.empty()) return ticks;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(options_.proc_root, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::optional<ProcessGroupTicks> process = ParseProcessGroupTicks(ReadWhole(entry.path().string() + "/stat"));
+    if (!process) continue;  // gone since the listing
+    if (const auto group = key_of_group.find(process->group); group != key_of_group.end()) {
+      ticks[group->second] += process->ticks;
+    }
+  }
+  return ticks;
 }
 
 void ContentionMonitor::RunStarted(int run_key, pid_t pid, const std::vector<int>& cpus) {
@@ -137,11 +167,13 @@ void ContentionMonitor::Sample() {
   last_sample_ = Clock::now();
   double load = 0;
   const bool has_load = getloadavg(&load, 1) == 1;
+  const std::map<int, uint64_t> ticks_now = ReadRunTicks();
   for (auto& [key, run] : runs_) {
     if (has_load) run.load_samples.push_back(load);
-    if (const std::optional<uint64_t> ticks = ReadProcessTicks(run.pid); ticks && *ticks >= run.own_ticks_sampled) {
-      const double delta = static_cast<double>(*ticks - run.own_ticks_sampled);
-      run.own_ticks_sampled = *ticks;
+    const auto ticks = ticks_now.find(key);
+    if (ticks != ticks_now.end() && ticks->second >= run.own_ticks_sampled) {
+      const double delta = static_cast<double>(ticks->second - run.own_ticks_sampled);
+      run.own_ticks_sampled = ticks->second;
       Distribute(key, delta);
     }
   }
@@ -203,8 +235,9 @@ json ContentionMonitor::RunFinished(int run_key, std::optional<double> own_cpu_s
                                     : json(nullptr);
   record["method"] =
       "other_busy_cores = (busy ticks of the run's CPUs in /proc/stat - the run's own CPU time (rusage) - the study's "
-      "other runs' CPU time on those CPUs (/proc/PID/stat)) / the run's wall time; steal_fraction = steal ticks / all "
-      "ticks of those CPUs; cpu_pressure_some = PSI's 'some' stall time / the run's wall time";
+      "other runs' CPU time on those CPUs (their process groups' /proc/PID/stat)) / the run's wall time; "
+      "steal_fraction = steal ticks / all ticks of those CPUs; cpu_pressure_some = PSI's 'some' stall time / the "
+      "run's wall time";
   runs_.erase(it);
   return record;
 }

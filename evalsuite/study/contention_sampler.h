@@ -1,7 +1,9 @@
 // What the machine did to each run while it ran, so that a report can tell the machine's noise from the training's:
 //   - steal: the share of its cores' time a hypervisor gave to other guests (/proc/stat "steal");
 //   - other processes' busy time on its cores: the cores' busy time (/proc/stat per CPU) minus the run's own CPU
-//     time (its rusage) and minus what the study's other runs sharing those cores used (their /proc/PID/stat);
+//     time (its rusage) and minus what the study's other runs sharing those cores used (the CPU time of every
+//     process in their process groups, from /proc/PID/stat: a run's pid is its supervisor, which leads the group
+//     and uses no CPU itself, so reading that one process would count a concurrent sibling as the machine's);
 //   - the load average (sampled), and PSI CPU pressure (/proc/pressure/cpu "some" total: the share of time some
 //     runnable task waited for a CPU) where the kernel has it.
 // A run's cores are its pinned CPUs (cpus_per_run), else every CPU the study may use. One monitor per scheduler,
@@ -28,8 +30,14 @@ struct CpuCounters {
 };
 // "cpuN" lines by N; empty when the text has none.
 std::map<int, CpuCounters> ParsePerCpuStat(const std::string& text);
-// utime + stime (fields 14 and 15) of /proc/PID/stat, in clock ticks; nullopt when malformed.
-std::optional<uint64_t> ParseProcessCpuTicks(const std::string& text);
+// A process's group (field 5) and the CPU ticks it and its reaped children used (fields 14-17), from
+// /proc/PID/stat: summed over a group's live members, that is the group's CPU time so far (a reaped child leaves
+// the listing as its time enters its parent's cutime/cstime). nullopt when malformed.
+struct ProcessGroupTicks {
+  pid_t group = 0;
+  uint64_t ticks = 0;
+};
+std::optional<ProcessGroupTicks> ParseProcessGroupTicks(const std::string& text);
 // The "some" line's total (microseconds some task waited) of /proc/pressure/cpu; nullopt when absent.
 std::optional<uint64_t> ParsePressureSomeTotal(const std::string& text);
 
@@ -67,7 +75,8 @@ class ContentionMonitor {
   void Distribute(int from_key, double ticks);  // another run's ticks to each overlapping running run
   std::map<int, CpuCounters> ReadCpus() const;
   std::optional<uint64_t> ReadPressure() const;
-  std::optional<uint64_t> ReadProcessTicks(pid_t pid) const;
+  // CPU ticks so far of each running run's process group (of the process alone where it leads no group), by key.
+  std::map<int, uint64_t> ReadRunTicks() const;
 
   ContentionOptions options_;
   std::vector<int> all_cpus_;

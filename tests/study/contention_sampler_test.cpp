@@ -9,7 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "evalsuite/study/study_runner.h"
@@ -40,10 +43,54 @@ TEST(ContentionParseTest, PerCpuStatStealPressureAndProcessTicks) {
             std::optional<uint64_t>(123456));
   EXPECT_FALSE(ParsePressureSomeTotal(""));
 
-  // A command name with spaces and a parenthesis: fields are counted after the last ')'. utime 14, stime 15.
-  EXPECT_EQ(ParseProcessCpuTicks("42 (evil ) name) S 1 42 42 0 -1 4194560 100 0 0 0 250 30 0 0 20 0 1 0"),
-            std::optional<uint64_t>(280));
-  EXPECT_FALSE(ParseProcessCpuTicks("42 (x) S 1"));
+  // A command name with spaces and a parenthesis: fields are counted after the last ')'. Group 5; utime 14,
+  // stime 15, and the reaped children's cutime 16 and cstime 17.
+  const auto process = ParseProcessGroupTicks("42 (evil ) name) S 1 40 42 0 -1 4194560 100 0 0 0 250 30 7 3 20 0 1 0");
+  ASSERT_TRUE(process);
+  EXPECT_EQ(process->group, 40);
+  EXPECT_EQ(process->ticks, 290u);
+  EXPECT_FALSE(ParseProcessGroupTicks("42 (x) S 1"));
+  EXPECT_FALSE(ParseProcessGroupTicks("42 (x) S 1 40 42 0 -1 4194560 100 0 0 0 250 30 -1 3 20"));
+}
+
+// A fixture /proc: CPU 0's user and idle ticks, and each process's stat line with its group and CPU ticks.
+void WriteFakeProc(const std::filesystem::path& root, long cpu0_user, long cpu0_idle,
+                   const std::vector<std::array<long, 3>>& pid_group_ticks) {
+  std::filesystem::create_directories(root);
+  std::ofstream(root / "stat") << "cpu  0 0 0 0 0 0 0 0 0 0\ncpu0 " << cpu0_user << " 0 0 " << cpu0_idle
+                               << " 0 0 0 0 0 0\n";
+  for (const auto& [pid, group, ticks] : pid_group_ticks) {
+    std::filesystem::create_directories(root / std::to_string(pid));
+    std::ofstream(root / std::to_string(pid) / "stat")
+        << pid << " (p) S 1 " << group << " " << group << " 0 -1 0 0 0 0 0 " << ticks << " 0 0 0 20 0 1 0\n";
+  }
+}
+
+// Regression: a local run's pid is its supervisor, which leads the run's process group and spends no CPU itself;
+// the training is its child. Reading the supervisor alone counted a concurrent sibling run as "other processes"
+// for whichever run finished first (a quiet 2-core machine read as busy during every study of 2 runs at a time).
+TEST(ContentionMonitorTest, ASiblingRunsCpuTimeIsCountedFromItsWholeProcessGroup) {
+  evalsuite::testing::TempDir dir;
+  const std::filesystem::path proc = dir / "proc";
+  ContentionOptions options;
+  options.proc_root = proc.string();
+  options.sample_seconds = 0;  // every Poll samples
+  // Run A: supervisor 100, training 101. Run B: supervisor 200, training 201. Nothing has run yet.
+  WriteFakeProc(proc, 0, 0, {{100, 100, 0}, {101, 100, 0}, {200, 200, 0}, {201, 200, 0}});
+  ContentionMonitor monitor(options);
+  monitor.RunStarted(1, 100, {0});
+  monitor.RunStarted(2, 200, {0});
+  monitor.Poll();
+  // B's training has used 300 ticks, then 500; a process of another group (300) is not the study's.
+  WriteFakeProc(proc, 750, 100, {{100, 100, 0}, {101, 100, 450}, {200, 200, 0}, {201, 200, 300}, {300, 300, 999}});
+  monitor.Poll();
+  WriteFakeProc(proc, 980, 200, {{100, 100, 0}, {101, 100, 480}, {200, 200, 0}, {201, 200, 500}, {300, 300, 1999}});
+  monitor.Poll();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const nlohmann::json a = monitor.RunFinished(1, 4.8);
+  const double ticks_per_second = static_cast<double>(sysconf(_SC_CLK_TCK));
+  const double study_ticks = a["study_busy_cores"].get<double>() * a["seconds"].get<double>() * ticks_per_second;
+  EXPECT_NEAR(study_ticks, 500, 1e-6) << a.dump();
 }
 
 int FirstAllowedCpu() {
