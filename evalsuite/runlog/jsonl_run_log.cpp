@@ -107,7 +107,7 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name)
     if (record.is_discarded() && line.find("\"header\"") != std::string::npos) {
       std::string marked_error;
       json marked = TryParseUserJson(MarkNonFiniteWords(line), marked_error);
-      if (marked.is_object() && marked.value("type", "") == "header") {
+      if (marked.is_object() && marked.contains("type") && marked["type"] == "header") {
         record = std::move(marked);
         marked_non_finite = true;
       }

@@ -274,7 +274,9 @@ LogProgress PeekLogProgress(const fs::path& log_file) {
     std::string line = tail.substr(start, end - start);
     end = start > 0 ? start - 1 : 0;
     auto record = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (record.is_object() && record.value("type", "") == "eval") {
+    // `== "eval"` rather than value("type", ""), which throws on a log whose "type" is not a string ({"type":1}):
+    // a live peek at a user's log must never end the study.
+    if (record.is_object() && record.contains("type") && record["type"] == "eval") {
       if (record.contains("epoch") && record["epoch"].is_number()) progress.epoch = record["epoch"].get<double>();
       if (record.contains("metric") && record["metric"].is_number()) {
         progress.metric = record["metric"].get<double>();

@@ -78,6 +78,20 @@ TEST(RunExecutionTest, PeeksTheLastEvaluationOfALogBeingWritten) {
   EXPECT_FALSE(PeekLogProgress(dir / "none.jsonl").epoch.has_value());
 }
 
+// Regression: a log line whose "type" is not a string made the live peek throw nlohmann's type_error, which ended
+// the study as an internal error whenever the scheduler peeked before the run had ended (BadLogCliTest, flaky).
+TEST(RunExecutionTest, PeekingALogWhoseTypeIsNotAStringFindsNoProgress) {
+  TempDir dir;
+  WriteFile(dir / "log.jsonl", "{\"type\":1}\n");
+  LogProgress progress;
+  EXPECT_NO_THROW(progress = PeekLogProgress(dir / "log.jsonl"));
+  EXPECT_FALSE(progress.epoch.has_value());
+  WriteFile(dir / "log.jsonl", "{\"type\":\"eval\",\"epoch\":1,\"metric\":0.5}\n{\"type\":[1]}\n");
+  EXPECT_NO_THROW(progress = PeekLogProgress(dir / "log.jsonl"));
+  ASSERT_TRUE(progress.epoch.has_value());
+  EXPECT_DOUBLE_EQ(*progress.epoch, 1);
+}
+
 TEST(RunExecutionTest, FormatsDurations) {
   EXPECT_EQ(FormatDuration(65), "1:05");
   EXPECT_EQ(FormatDuration(3725), "1:02:05");
