@@ -6,7 +6,7 @@
 #   scripts/setup.sh [--tests] everything: also GoogleTest, the browser, Slurm, clang and the Python oracles; builds
 #                              every target (tests and benchmarks included). The default.
 # Safe to run again: a second run installs nothing and rebuilds incrementally. ccache (installed here) keeps the
-# objects across checkouts: the build sets its base_dir to the project folder (CMakeLists.txt).
+# objects across rebuilds: the build sets its base_dir to the project folder (CMakeLists.txt says what that covers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
