@@ -3,8 +3,9 @@
 // machine falls on both alike. `fast` trains in the precision the measured ceilings choose for it
 // (entries/precision_choice.h); with --also-forced-bf16 it runs a third time in forced bf16, which shows what the
 // choice saved on CPUs without native bf16 (Cascade Lake: bf16 several times slower) and cost nothing where bf16 is
-// native (Zen 4's avx512_bf16, Sapphire Rapids' AMX). Prints medians and the ratios fast / baseline (< 1: fast is
-// faster).
+// native (Zen 4's avx512_bf16, Sapphire Rapids' AMX). With --also-forced-fp32 it runs fast in forced fp32 too: what
+// the choice gives fast on a CPU without native bf16, so its ratio to baseline is fast's standing there, measured on
+// this machine. Prints medians and the ratios fast / baseline (< 1: fast is faster).
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
   double target = 0.87;
   int repeats = 3;
   bool also_bf16 = false;
+  bool also_fp32 = false;
   std::string data_dir = datasets::kDefaultFashionMnistDir;
   app.add_option("--threads", threads, "Threads per run (a study's default on two cores is 1)")->capture_default_str();
   app.add_option("--images", images, "Training images (the first N)")->capture_default_str();
@@ -57,6 +59,7 @@ int main(int argc, char** argv) {
   app.add_option("--target", target, "Validation top-1 target")->capture_default_str();
   app.add_option("--repeats", repeats, "Alternating runs of each (seeds 1..N)")->capture_default_str();
   app.add_flag("--also-forced-bf16", also_bf16, "Also run fast in forced bf16");
+  app.add_flag("--also-forced-fp32", also_fp32, "Also run fast in forced fp32 (its precision without native bf16)");
   app.add_option("--data", data_dir, "Fashion-MNIST folder")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
@@ -70,6 +73,7 @@ int main(int argc, char** argv) {
   variants.push_back({"baseline", entries::ChoosePrecision(baseline.recipe.precision, "auto", ceilings)});
   variants.push_back({"fast", entries::ChoosePrecision(fast.recipe.precision, "auto", ceilings)});
   if (also_bf16) variants.push_back({"fast (forced bf16)", entries::ChoosePrecision("bf16", "bf16", ceilings)});
+  if (also_fp32) variants.push_back({"fast (forced fp32)", entries::ChoosePrecision("bf16", "fp32", ceilings)});
   std::cout << "fast's precision: " << variants[1].second.reason << "\n";
 
   std::map<std::string, Measured> measured;
@@ -109,6 +113,14 @@ int main(int argc, char** argv) {
     const Measured& forced = measured["fast (forced bf16)"];
     std::cout << fmt::format("ratio fast forced-bf16 / fast as chosen: time per epoch {:.2f}\n",
                              Median(forced.seconds_per_epoch) / Median(f.seconds_per_epoch));
+  }
+  if (also_fp32) {
+    const Measured& forced = measured["fast (forced fp32)"];
+    if (!b.tta.empty() && !forced.tta.empty()) {
+      std::cout << fmt::format("ratio fast forced-fp32 / baseline: TTA {:.2f}   time per epoch {:.2f}\n",
+                               Median(forced.tta) / Median(b.tta),
+                               Median(forced.seconds_per_epoch) / Median(b.seconds_per_epoch));
+    }
   }
   return 0;
 }
