@@ -9,6 +9,7 @@
 
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/sqlite_shared_file.h"
 
 namespace evalsuite::labeling {
 namespace {
@@ -166,7 +167,10 @@ LabelStore::LabelStore(const std::filesystem::path& file) : file_(file) {
   sqlite3_busy_timeout(db_, 10000);  // another labeling server may hold the write lock for a moment
   try {
     // synchronous=FULL: a commit is on disk (WAL fsynced) before we acknowledge the decision.
-    Exec("PRAGMA journal_mode = WAL");
+    std::string message;
+    if (ExecWhileBusy(db_, "PRAGMA journal_mode = WAL", 10000, &message) != SQLITE_OK) {
+      throw IoError(file_.string(), "SQLite: " + message);
+    }
     Exec("PRAGMA synchronous = FULL");
     Exec("PRAGMA foreign_keys = ON");
     // IMMEDIATE: two servers opening a version-1 store at once must not both add the columns.

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/sqlite_shared_file.h"
 
 namespace evalsuite::flickr {
 namespace {
@@ -83,8 +84,8 @@ CrawlState::CrawlState(const std::filesystem::path& file) : file_(file) {
   sqlite3_busy_timeout(db, 5000);
   // WAL + synchronous=NORMAL: a commit survives the process being killed (what resume needs) without an
   // fsync per row; only a power cut can lose the last few commits, which a rerun simply redoes.
-  Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
-  Exec(R"sql(
+  SetUp("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+  SetUp(R"sql(
     CREATE TABLE IF NOT EXISTS settings(key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS searches(wnid TEXT NOT NULL, text TEXT NOT NULL, page INTEGER NOT NULL,
       pages INTEGER NOT NULL, total INTEGER NOT NULL, photos TEXT NOT NULL,
@@ -93,14 +94,33 @@ CrawlState::CrawlState(const std::filesystem::path& file) : file_(file) {
       path TEXT, width INTEGER, height INTEGER, bytes INTEGER, reason_code TEXT, reason TEXT);
   )sql");
   // Added after the first release: what a page held that could not be used, and how many entries it had.
-  bool has_skipped = false;
-  {
-    Statement columns(Db(db_), file_.string(), "SELECT name FROM pragma_table_info('searches')");
-    while (columns.Step()) has_skipped = has_skipped || columns.Text(0) == "skipped";
+  // IMMEDIATE: of two crawls opening an old file at once, only the first adds the columns.
+  SetUp("BEGIN IMMEDIATE");
+  try {
+    bool has_skipped = false;
+    {
+      Statement columns(Db(db_), file_.string(), "SELECT name FROM pragma_table_info('searches')");
+      while (columns.Step()) has_skipped = has_skipped || columns.Text(0) == "skipped";
+    }
+    if (!has_skipped) {
+      Exec("ALTER TABLE searches ADD COLUMN skipped TEXT NOT NULL DEFAULT '[]';"
+           "ALTER TABLE searches ADD COLUMN entries INTEGER NOT NULL DEFAULT -1;");
+    }
+    Exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(Db(db_), "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(Db(db_));  // the constructor throws: no destructor closes it
+    db_ = nullptr;
+    throw;
   }
-  if (!has_skipped) {
-    Exec("ALTER TABLE searches ADD COLUMN skipped TEXT NOT NULL DEFAULT '[]';"
-         "ALTER TABLE searches ADD COLUMN entries INTEGER NOT NULL DEFAULT -1;");
+}
+
+void CrawlState::SetUp(const std::string& sql) {
+  std::string message;
+  if (ExecWhileBusy(Db(db_), sql, 5000, &message) != SQLITE_OK) {
+    sqlite3_close(Db(db_));  // the constructor throws: no destructor closes it
+    db_ = nullptr;
+    throw IoError(file_.string(), "SQLite failed: " + message);
   }
 }
 

@@ -65,6 +65,8 @@ class CrawlState {
 
  private:
   void Exec(const std::string& sql);
+  // A set-up statement of the constructor, retried while another process holds the file; closes and throws.
+  void SetUp(const std::string& sql);
   std::filesystem::path file_;
   void* db_ = nullptr;  // sqlite3*
 };

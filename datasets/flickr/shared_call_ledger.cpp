@@ -5,12 +5,15 @@
 #include <cstdlib>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/sqlite_shared_file.h"
 #include "evalsuite/common/sha256.h"
 
 namespace evalsuite::flickr {
 namespace {
 
 sqlite3* AsSqlite3(void* db) { return static_cast<sqlite3*>(db); }
+
+constexpr int kBusyTimeoutMs = 60000;
 
 // One prepared statement, finalized on scope exit; ok() is false when SQLite could not prepare it.
 class PreparedStatement {
@@ -55,11 +58,20 @@ SharedCallLedger::SharedCallLedger(const std::filesystem::path& file, std::strin
   }
   db_ = db;
   // Concurrent crawls wait for each other's short transactions rather than fail.
-  sqlite3_busy_timeout(db, 60000);
-  Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
-  Exec(
+  sqlite3_busy_timeout(db, kBusyTimeoutMs);
+  SetUp("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+  SetUp(
       "CREATE TABLE IF NOT EXISTS api_calls_by_key(key TEXT NOT NULL, start REAL NOT NULL, deadline REAL NOT NULL,"
       " end REAL); CREATE INDEX IF NOT EXISTS api_calls_by_key_key ON api_calls_by_key(key, start);");
+}
+
+void SharedCallLedger::SetUp(const char* sql) {
+  std::string message;
+  if (ExecWhileBusy(AsSqlite3(db_), sql, kBusyTimeoutMs, &message) != SQLITE_OK) {
+    sqlite3_close(AsSqlite3(db_));
+    db_ = nullptr;
+    throw IoError(file_.string(), "API call ledger: " + message);
+  }
 }
 
 SharedCallLedger::~SharedCallLedger() { sqlite3_close(AsSqlite3(db_)); }

@@ -30,6 +30,8 @@ class SharedCallLedger : public CallLedger {
 
  private:
   void Exec(const char* sql);
+  // A set-up statement of the constructor, retried while another process holds the file; closes and throws.
+  void SetUp(const char* sql);
   [[noreturn]] void Fail(const std::string& what);
   std::filesystem::path file_;
   std::string key_;

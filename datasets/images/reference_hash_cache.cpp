@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/sqlite_shared_file.h"
 
 namespace evalsuite::datasets {
 namespace {
@@ -37,11 +38,17 @@ ReferenceHashCache::ReferenceHashCache(const std::filesystem::path& file) : file
   }
   db_ = db;
   sqlite3_busy_timeout(db, 5000);
-  Exec(db_, file_,
-       "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-       "CREATE TABLE IF NOT EXISTS hashes(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,"
-       " phash INTEGER NOT NULL, mirrored INTEGER NOT NULL, failure TEXT NOT NULL,"
-       " method TEXT NOT NULL DEFAULT 'opencv-phash-64+mirror');");
+  std::string message;
+  if (ExecWhileBusy(db,
+                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                    "CREATE TABLE IF NOT EXISTS hashes(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT "
+                    "NULL, phash INTEGER NOT NULL, mirrored INTEGER NOT NULL, failure TEXT NOT NULL,"
+                    " method TEXT NOT NULL DEFAULT 'opencv-phash-64+mirror');",
+                    5000, &message) != SQLITE_OK) {
+    sqlite3_close(db);
+    db_ = nullptr;
+    throw IoError(file_, "SQLite failed: " + message);
+  }
 }
 
 ReferenceHashCache::~ReferenceHashCache() { sqlite3_close(Db(db_)); }
@@ -78,7 +85,9 @@ void ReferenceHashCache::Store(const std::string& path, int64_t size, int64_t mt
   if (rc != SQLITE_DONE) throw IoError(file_, std::string("SQLite insert failed: ") + sqlite3_errmsg(Db(db_)));
 }
 
-void ReferenceHashCache::Begin() { Exec(db_, file_, "BEGIN"); }
+// IMMEDIATE: a deferred transaction that reads and then writes gets SQLITE_BUSY at once, without the busy
+// handler, when another process writes the cache meanwhile.
+void ReferenceHashCache::Begin() { Exec(db_, file_, "BEGIN IMMEDIATE"); }
 void ReferenceHashCache::Commit() { Exec(db_, file_, "COMMIT"); }
 
 }  // namespace evalsuite::datasets

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/sqlite_shared_file.h"
 
 namespace evalsuite::store {
 namespace {
@@ -101,7 +102,10 @@ void OpenSchema(SqliteDb& db, bool read_only) {
     throw IoError(db.file().string(), "the store was written by a newer evalsuite (schema " + std::to_string(found) +
                                      ", this one reads " + std::to_string(kSchemaVersion) + ")");
   }
-  db.Exec("PRAGMA journal_mode = WAL");
+  std::string message;
+  if (const int code = ExecWhileBusy(db.handle(), "PRAGMA journal_mode = WAL", 10000, &message); code != SQLITE_OK) {
+    db.Fail("switching to WAL", code);
+  }
   db.Exec("PRAGMA synchronous = FULL");
   if (found < kSchemaVersion) {
     SqliteTransaction transaction(db);

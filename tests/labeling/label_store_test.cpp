@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include "evalsuite/common/error.h"
+#include "tests/support/open_at_once.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::labeling {
@@ -30,6 +31,15 @@ int ExecRaw(const std::filesystem::path& file, const std::string& sql) {
   const int code = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
   sqlite3_close(db);
   return code;
+}
+
+// Two labeling servers started together on a new store: each opens it (the switch to WAL is retried while the
+// other holds the file, as SQLite's busy handler does not cover it).
+TEST(LabelStoreTest, EightServersOpeningANewStoreAtOnceAllOpenIt) {
+  const auto errors = evalsuite::testing::ErrorsOpeningAtOnce(8, 15, [](const std::filesystem::path& file) {
+    LabelStore store(file);
+  });
+  EXPECT_TRUE(errors.empty()) << errors.size() << " of 120 opens failed, first: " << errors.front();
 }
 
 TEST(LabelStoreTest, LabelsParseOnlyTheAllowedSet) {

@@ -1,7 +1,10 @@
 // RunStore::Begin: what an import writes lands together or not at all; runs inserted inside nest as savepoints.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "evalsuite/store/run_store.h"
+#include "tests/support/open_at_once.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {
@@ -35,6 +38,18 @@ TEST(StoreTransaction, AnUncommittedImportLeavesTheStoreAsItWas) {
   }
   ASSERT_EQ(store->ListStudies().size(), 1u);
   EXPECT_EQ(store->LoadRuns(store->ListStudies()[0].id).size(), 1u);
+}
+
+// A study and its report (or two imports) creating one store at the same moment: every one opens it.
+TEST(StoreTransaction, EightProcessesCreatingOneStoreAtOnceAllOpenIt) {
+  std::atomic<int> opened{0};
+  const auto errors = evalsuite::testing::ErrorsOpeningAtOnce(8, 15, [&](const std::filesystem::path& file) {
+    auto store = RunStore::Open(file);
+    auto transaction = store->Begin();
+    store->CreateStudy("s" + std::to_string(opened++), "import", nlohmann::json::object(), nlohmann::json::object());
+    transaction->Commit();
+  });
+  EXPECT_TRUE(errors.empty()) << errors.size() << " of 120 opens failed, first: " << errors.front();
 }
 
 }  // namespace
