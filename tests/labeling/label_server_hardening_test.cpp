@@ -211,7 +211,11 @@ TEST_F(LabelServerHardeningTest, FiftySlowConnectionsAndIdleKeepAlivesDoNotStall
   std::cout << "[ figures  ] 50 slow + 10 idle connections: decision round trip median " << Median(millis)
             << " ms, worst " << worst << " ms\n";
   EXPECT_LT(Median(millis), 100.0);
-  EXPECT_LT(worst, 1000.0);
+  // A stalled labeler waits for a worker that only a timeout frees: the slow connections' 10 s request deadline or
+  // an idle keep-alive's 5 s. The bound is half the shorter one, so it tells a stall from a busy machine (one
+  // decision took 1.02 s while the test suite ran three tests at once on two cores, with nothing stalled).
+  const double shortest_freeing_timeout_ms = static_cast<double>(RunningServer::DefaultOptions().http.keep_alive_timeout.count());
+  EXPECT_LT(worst, shortest_freeing_timeout_ms / 2);
   EXPECT_EQ(store_.Events().size(), 20u);
 }
 
