@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,7 +78,21 @@ struct BuiltinEntry {
   double threshold = kDefaultThreshold;
   int epoch_budget = 10;
   Recipe recipe;
+  // What the entry trains where its recipe asks for bf16 but the run trains in fp32 (the measured ceilings show no
+  // native bf16, or fp32 is forced). A bf16 recipe's batch and schedule are tuned to bf16's cheaper steps; at fp32's
+  // cost per step another trade reaches the target sooner. Unset: the recipe itself, in fp32.
+  std::optional<Recipe> fp32_form;
 };
+
+// The recipe a run of an entry trains, in the precision chosen for it, and what the run's record says of it.
+struct RecipeAsRun {
+  Recipe recipe;     // its precision is the one chosen
+  std::string form;  // "as written" or "fp32 form"
+  std::string note;  // one sentence when the fp32 form runs (the precision choice's reason gets it), else empty
+};
+
+// The one decision of which of an entry's recipes runs in `precision` ("fp32" or "bf16").
+RecipeAsRun RecipeForPrecision(const BuiltinEntry& entry, const std::string& precision);
 
 // Every built-in entry, in display order ("baseline" first: the default entry).
 const std::vector<BuiltinEntry>& BuiltinEntries();

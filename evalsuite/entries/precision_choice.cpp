@@ -82,12 +82,14 @@ PrecisionChoice ChoosePrecision(const std::string& recipe_precision, const std::
 }
 
 json PrecisionChoiceToJson(const PrecisionChoice& c) {
-  return {{"precision", c.precision},
-          {"requested", c.requested},
-          {"recipe", c.recipe},
-          {"decided_by", c.decided_by},
-          {"reason", c.reason},
-          {"bf16_over_fp32", c.bf16_over_fp32 > 0 ? json(c.bf16_over_fp32) : json(nullptr)}};
+  json j = {{"precision", c.precision},
+            {"requested", c.requested},
+            {"recipe", c.recipe},
+            {"decided_by", c.decided_by},
+            {"reason", c.reason},
+            {"bf16_over_fp32", c.bf16_over_fp32 > 0 ? json(c.bf16_over_fp32) : json(nullptr)}};
+  if (!c.recipe_form.empty()) j["recipe_form"] = c.recipe_form;
+  return j;
 }
 
 }  // namespace evalsuite::entries

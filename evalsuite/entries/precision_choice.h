@@ -23,6 +23,9 @@ struct PrecisionChoice {
   std::string decided_by;
   std::string reason;  // one sentence with the figures
   double bf16_over_fp32 = 0;  // measured throughput ratio; 0 when not measured
+  // Which of the entry's recipes ran (builtin_entries.h, RecipeForPrecision): "as written" or "fp32 form"; empty
+  // until a run has decided it.
+  std::string recipe_form;
 };
 
 // `requested`: "auto" (default), "fp32" or "bf16"; anything else is a UsageError naming `where`.

@@ -1,5 +1,6 @@
 #include "evalsuite/training/hardware_profile.h"
 
+#include "evalsuite/entries/precision_choice.h"
 #include "evalsuite/training/trainer.h"
 #include "reports/hardware_ceilings.h"
 
@@ -28,8 +29,13 @@ json ProfileEntryHardware(const entries::BuiltinEntry& entry, const datasets::Fa
   train.seed = options.seed;
   train.threads = options.threads;
   train.train_subset = options.train_subset;
+  // The precision a study would choose on this machine, from the ceilings just measured; the figures describe the
+  // recipe as it ran (its fp32 form where that is what runs), not the recipe as written.
+  train.precision = entries::ChoosePrecision(entry.recipe.precision, entries::kPrecisionAuto,
+                                             MachineCeilingsToJson(machine));
   const TrainResult result = Train(entry, subset, train);
-  json out = HardwareEntryFromRun(entry.name, entry.recipe, entry.epoch_budget, result.hardware, machine);
+  json out = HardwareEntryFromRun(entry.name, result.recipe, entry.epoch_budget, result.hardware, machine);
+  out["precision_choice"] = entries::PrecisionChoiceToJson(result.precision);
   // A full run: every training image each epoch at the profiled seconds per sample, and one evaluation of the
   // whole validation split per epoch at the profiled seconds per validation image.
   const double samples = Number(result.hardware, "samples");

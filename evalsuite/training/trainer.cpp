@@ -433,10 +433,13 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
   result.precision = options.precision ? *options.precision
                                        : entries::ChoosePrecision(entry.recipe.precision, entries::kPrecisionAuto,
                                                                   nullptr);
-  // The recipe as it runs: its precision is the one chosen, so the header, the FLOP and byte counts and MFU all
-  // describe what ran.
-  entries::Recipe recipe = entry.recipe;
-  recipe.precision = result.precision.precision;
+  // The recipe as it runs, in the precision chosen (and the entry's fp32 form where it has one and runs in fp32),
+  // so the header, the FLOP and byte counts and MFU all describe what ran.
+  const entries::RecipeAsRun as_run = entries::RecipeForPrecision(entry, result.precision.precision);
+  const entries::Recipe& recipe = as_run.recipe;
+  result.recipe = recipe;
+  result.precision.recipe_form = as_run.form;
+  if (!as_run.note.empty()) result.precision.reason += " " + as_run.note;
   const int epochs = options.epochs.value_or(entry.epoch_budget);
   const double target = options.target.value_or(entry.threshold);
   ValidateTrainOptions(entry, options);

@@ -75,6 +75,43 @@ TEST(BuiltinEntries, JsonCarriesEveryHyperparameter) {
     EXPECT_TRUE(h.contains(key)) << key;
   }
   EXPECT_EQ(h["batch_size"], 1024);
+  EXPECT_FALSE(j.contains("fp32_form_hyperparameters"));
+  const nlohmann::json fast = EntryToJson(*FindBuiltinEntry("fast"));
+  EXPECT_EQ(fast["hyperparameters"]["batch_size"], 256);
+  EXPECT_EQ(fast["fp32_form_hyperparameters"]["batch_size"], 64);
+}
+
+// The one decision of which recipe runs: a bf16 recipe's fp32 form in fp32, the recipe itself otherwise, always in
+// the precision chosen.
+TEST(BuiltinEntries, RecipeForPrecisionPicksTheFp32FormOnlyForABf16RecipeRunInFp32) {
+  const BuiltinEntry& fast = *FindBuiltinEntry("fast");
+  ASSERT_TRUE(fast.fp32_form);
+  const RecipeAsRun fp32 = RecipeForPrecision(fast, "fp32");
+  EXPECT_EQ(fp32.form, "fp32 form");
+  EXPECT_EQ(fp32.recipe.batch_size, fast.fp32_form->batch_size);
+  EXPECT_EQ(fp32.recipe.precision, "fp32");
+  EXPECT_THAT(fp32.note, HasSubstr("fast trains its fp32 form (batch 64"));
+  const RecipeAsRun bf16 = RecipeForPrecision(fast, "bf16");
+  EXPECT_EQ(bf16.form, "as written");
+  EXPECT_EQ(bf16.recipe.batch_size, fast.recipe.batch_size);
+  EXPECT_EQ(bf16.recipe.precision, "bf16");
+  EXPECT_TRUE(bf16.note.empty());
+  // Entries without an fp32 form run as written in either precision.
+  for (const BuiltinEntry& entry : BuiltinEntries()) {
+    if (entry.fp32_form) continue;
+    for (const char* precision : {"fp32", "bf16"}) {
+      const RecipeAsRun as_run = RecipeForPrecision(entry, precision);
+      EXPECT_EQ(as_run.form, "as written") << entry.name;
+      EXPECT_EQ(as_run.recipe.batch_size, entry.recipe.batch_size) << entry.name;
+      EXPECT_EQ(as_run.recipe.precision, precision) << entry.name;
+    }
+  }
+  // An fp32 form is the form of a bf16 recipe, and is itself fp32.
+  for (const BuiltinEntry& entry : BuiltinEntries()) {
+    if (!entry.fp32_form) continue;
+    EXPECT_EQ(entry.recipe.precision, "bf16") << entry.name;
+    EXPECT_EQ(entry.fp32_form->precision, "fp32") << entry.name;
+  }
 }
 
 TEST(LearningRateSchedule, CosineStartsAtThePeakAndEndsAtZero) {

@@ -3,7 +3,6 @@
 // dataset-fashion-mnist is not installed.
 #include "evalsuite/training/trainer.h"
 
-#include "evalsuite/training/model_cost.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,6 +15,7 @@
 #include "evalsuite/common/seeds.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
+#include "evalsuite/training/hardware_profile.h"
 #include "evalsuite/training/model_cost.h"
 #include "tests/support/test_support.h"
 
@@ -100,6 +100,60 @@ TEST_F(TrainerTest, PrecisionChoiceIsRecordedInTheHeaderAndObeyed) {
   const TrainResult slow_bf16 = Train(fast, *data_, options);
   EXPECT_EQ(slow_bf16.run.header.at("precision_choice").at("precision"), "fp32");
   EXPECT_THAT(slow_bf16.run.header.at("precision_choice").at("reason").get<std::string>(), HasSubstr("28.4 GFLOP/s"));
+}
+
+// In fp32 `fast` trains its fp32 form (batch 64, its own one-cycle), and every record of the run says so: the header's
+// hyperparameters, the choice's recipe_form and reason, the result's recipe and the FLOP accounting's batch. In bf16
+// it trains the recipe as written.
+TEST_F(TrainerTest, FastInFp32TrainsItsFp32FormAndTheRecordSaysSo) {
+  const entries::BuiltinEntry& fast = entries::BuiltinEntryOrThrow("fast");
+  ASSERT_TRUE(fast.fp32_form);
+  TrainOptions options = Quick(2048, 1);
+  options.precision = entries::ChoosePrecision("bf16", "fp32", nullptr);
+  const TrainResult fp32 = Train(fast, *data_, options);
+  ASSERT_EQ(fp32.run.status, runlog::RunStatus::kNotReached) << fp32.run.error;
+  EXPECT_EQ(fp32.run.header.at("hyperparameters").at("batch_size"), fast.fp32_form->batch_size);
+  EXPECT_EQ(fp32.run.header.at("hyperparameters").at("learning_rate"), fast.fp32_form->learning_rate);
+  EXPECT_EQ(fp32.run.header.at("hyperparameters").at("precision"), "fp32");
+  EXPECT_EQ(fp32.run.header.at("precision_choice").at("recipe_form"), "fp32 form");
+  EXPECT_THAT(fp32.run.header.at("precision_choice").at("reason").get<std::string>(), HasSubstr("fp32 form"));
+  EXPECT_EQ(fp32.recipe.batch_size, fast.fp32_form->batch_size);
+  EXPECT_EQ(fp32.hardware.at("phases").at(0).at("steps"), (2048 + 63) / 64);
+
+  options.precision = entries::ChoosePrecision("bf16", "bf16", nullptr);
+  const TrainResult bf16 = Train(fast, *data_, options);
+  EXPECT_EQ(bf16.run.header.at("hyperparameters").at("batch_size"), fast.recipe.batch_size);
+  EXPECT_EQ(bf16.run.header.at("precision_choice").at("recipe_form"), "as written");
+  EXPECT_EQ(bf16.recipe.precision, "bf16");
+}
+
+// `evalsuite machine --entries` profiles each entry as a study on this machine would train it: in the precision the
+// ceilings choose, with the recipe that then runs. It used to train `fast` in fp32 (no ceilings passed) and label the
+// figures bf16, batch 256.
+TEST_F(TrainerTest, HardwareProfileTrainsAndLabelsWhatTheCeilingsChoose) {
+  const entries::BuiltinEntry& fast = entries::BuiltinEntryOrThrow("fast");
+  MachineCeilings slow_bf16;
+  slow_bf16.threads = 1;
+  slow_bf16.probes.push_back({"conv_fp32", "conv", "fp32", "", 1e9, {117.5e9}});
+  slow_bf16.probes.push_back({"conv_bf16", "conv", "bf16", "", 1e9, {28.4e9}});
+  slow_bf16.peak_fp32_flops = 117.5e9;
+  slow_bf16.peak_bf16_flops = 28.4e9;
+  slow_bf16.bandwidth_bytes = 20e9;
+  ProfileOptions profile;
+  profile.threads = 1;
+  profile.train_subset = 1024;
+  profile.validation_subset = 200;
+  const nlohmann::json fp32 = ProfileEntryHardware(fast, *data_, slow_bf16, profile);
+  EXPECT_EQ(fp32.at("precision"), "fp32");
+  EXPECT_EQ(fp32.at("precision_choice").at("recipe_form"), "fp32 form");
+  EXPECT_EQ(fp32.at("batch_size"), fast.fp32_form->batch_size);
+
+  MachineCeilings native_bf16 = slow_bf16;
+  native_bf16.probes[1].per_second = {200e9};
+  native_bf16.peak_bf16_flops = 200e9;
+  const nlohmann::json bf16 = ProfileEntryHardware(fast, *data_, native_bf16, profile);
+  EXPECT_EQ(bf16.at("precision"), "bf16");
+  EXPECT_EQ(bf16.at("batch_size"), fast.recipe.batch_size);
 }
 
 TEST_F(TrainerTest, SameSeedAndThreadsGiveTheIdenticalCurve) {
