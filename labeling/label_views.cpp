@@ -27,7 +27,8 @@ json NearDuplicateFlags(const datasets::Candidate& item, const datasets::Candida
   if (!item.near_duplicates.is_array()) return flags;
   for (const json& flag : item.near_duplicates) {
     if (!flag.is_object()) continue;
-    json out = {{"kind", flag.value("kind", "")}, {"match", flag.value("match", "")}};
+    // Strings where present: LoadCandidateManifest checked them.
+    json out = {{"kind", flag.value("kind", std::string())}, {"match", flag.value("match", std::string())}};
     if (flag.contains("distance") && flag["distance"].is_number()) out["distance"] = flag["distance"];
     if (flag.contains("similarity") && flag["similarity"].is_number()) out["similarity"] = flag["similarity"];
     const auto other = item_index.find(out["match"].get<std::string>());

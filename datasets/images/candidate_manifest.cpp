@@ -106,7 +106,17 @@ CandidateManifest CandidateManifestFromJson(const json& root, const std::string&
     c.width = static_cast<int>(OptionalInteger(j, "width", where, 0, kIntMax).value_or(0));
     c.height = static_cast<int>(OptionalInteger(j, "height", where, 0, kIntMax).value_or(0));
     c.control = OptionalString(j, "control", where).value_or("");
-    if (const json* flags = OptionalArray(j, "near_duplicates", where)) c.near_duplicates = *flags;
+    if (const json* flags = OptionalArray(j, "near_duplicates", where)) {
+      // The labeling page shows each flag's kind and match: they must be strings where present (a flag of another
+      // shape is the manifest's error, not the labeling server's, which would fail the page of that item).
+      for (std::size_t f = 0; f < flags->size(); ++f) {
+        const std::string flag_where = where + ".near_duplicates[" + std::to_string(f) + "]";
+        RequireObject((*flags)[f], flag_where);
+        OptionalString((*flags)[f], "kind", flag_where);
+        OptionalString((*flags)[f], "match", flag_where);
+      }
+      c.near_duplicates = *flags;
+    }
     if (c.path.find("..") != std::string::npos || (!c.path.empty() && c.path.front() == '/')) {
       throw InputError(where + ".path", "must be relative to the manifest's folder and stay inside it");
     }

@@ -19,7 +19,7 @@ double NumberOr0(const json& object, const char* key) {
 double ProbeBest(const json& machine, const std::string& name) {
   if (!machine.is_object() || !machine.contains("probes") || !machine["probes"].is_array()) return 0;
   for (const json& probe : machine["probes"]) {
-    if (probe.is_object() && probe.value("name", "") == name) return NumberOr0(probe, "best");
+    if (probe.is_object() && probe.contains("name") && probe["name"] == name) return NumberOr0(probe, "best");  // never throws on a non-string name
   }
   return 0;
 }

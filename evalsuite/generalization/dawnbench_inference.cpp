@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_fields.h"
 #include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::generalization {
@@ -28,8 +29,8 @@ InferenceEntry ReadOne(const fs::path& file) {
   if (!j.is_object()) throw InputError(file.string(), "not a JSON object");
   InferenceEntry e;
   e.file = file.string();
-  e.model = j.value("model", std::string());
-  e.hardware = j.value("hardware", std::string());
+  e.model = OptionalString(j, "model", file.string()).value_or("");
+  e.hardware = OptionalString(j, "hardware", file.string()).value_or("");
   const std::optional<double> latency = OptionalNumber(j, "latency", file.string());
   if (!latency) throw InputError(file.string(), "field \"latency\" (ms) is missing");
   e.latency_ms = *latency;

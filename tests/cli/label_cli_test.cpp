@@ -507,6 +507,25 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.err.find("gen.predictions.jsonl:5"), std::string::npos) << bad.err;
   EXPECT_NE(bad.err.find("top5_correct"), std::string::npos) << bad.err;
+  // Fields of the wrong type are input errors naming the file, line and field (they were nlohmann type_errors: exit
+  // 70, "internal error"): a line that is a number, a line whose model is a number, a model whose name is a number.
+  for (const std::string& extra : {std::string("7"), json{{"image_set", "holdout"}, {"model", 3}}.dump()}) {
+    WriteFile(dir_ / "gen.predictions.jsonl", lines + extra + "\n");
+    const auto typed = RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout",
+                                     holdout.string(), "--eval", (dir_ / "gen.json").string()});
+    EXPECT_EQ(typed.exit_code, 1) << extra << ": " << typed.err;
+    EXPECT_NE(typed.err.find("gen.predictions.jsonl:5"), std::string::npos) << typed.err;
+  }
+  WriteFile(dir_ / "gen.predictions.jsonl", lines);
+  WriteFile(dir_ / "bad-models.json", json::array({json{{"image_set", "holdout"},
+                                                        {"holdout_version", version},
+                                                        {"predictions_file", (dir_ / "gen.predictions.jsonl").string()},
+                                                        {"models", {{{"name", 5}}}}}})
+                                          .dump());
+  const auto bad_name = RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout",
+                                      holdout.string(), "--eval", (dir_ / "bad-models.json").string()});
+  EXPECT_EQ(bad_name.exit_code, 1) << bad_name.err;
+  EXPECT_NE(bad_name.err.find("bad-models.json: models[0].name"), std::string::npos) << bad_name.err;
   const auto text =
       RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string()});
   EXPECT_NE(text.out.find("shift -0.333"), std::string::npos) << text.out;

@@ -120,5 +120,19 @@ TEST(DawnbenchInference, MissingLatencyNamesTheFileAndField) {
   }
 }
 
+// A model or hardware that is not a string is an input error naming the file and field (it was nlohmann's type_error,
+// an internal error).
+TEST(DawnbenchInference, AModelThatIsNotAStringNamesTheFileAndField) {
+  testing::TempDir dir;
+  testing::WriteFile(dir / "typed.json", R"({"model": 50, "latency": 17.4})");
+  try {
+    ReadDawnbenchInference(dir / "typed.json");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInput);
+    EXPECT_NE(std::string(e.what()).find("typed.json.model"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace evalsuite::generalization

@@ -25,6 +25,7 @@
 #include "datasets/images/holdout_manifest.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_fields.h"
 #include "labeling/agreement.h"
 #include "labeling/csv_cell.h"
 #include "labeling/label_server.h"
@@ -327,21 +328,29 @@ std::vector<labeling::ModelOutcome> ModelOutcomesFromEval(const fs::path& eval_j
     throw InputError(eval_json.string(), std::string("not valid JSON: ") + e.what());
   }
   const nlohmann::json sets = doc.is_array() ? doc : nlohmann::json::array({doc});
+  // Typed reads (common/json_fields.h): a field of the wrong type is an input error naming the file and field, not
+  // nlohmann's type_error, which reads as an internal error.
+  const std::string where = eval_json.string();
   for (const nlohmann::json& set : sets) {
-    if (!set.is_object() || set.value("holdout_version", "") != holdout.version_hash) continue;
-    const std::string predictions_file = set.value("predictions_file", "");
+    if (!set.is_object() || OptionalString(set, "holdout_version", where).value_or("") != holdout.version_hash) continue;
+    const std::string predictions_file = OptionalString(set, "predictions_file", where).value_or("");
     if (predictions_file.empty()) {
       throw InputError(eval_json.string(), "the image set has no predictions_file: run holdout eval with --json");
     }
+    const std::string image_set = OptionalString(set, "image_set", where).value_or("");
     std::map<std::string, std::size_t> position;
     for (std::size_t i = 0; i < holdout.items.size(); ++i) position[holdout.items[i].id] = i;
     std::map<std::string, labeling::ModelOutcome> by_model;
-    for (const nlohmann::json& model : set.value("models", nlohmann::json::array())) {
-      labeling::ModelOutcome& m = by_model[model.value("name", "")];
-      m.name = model.value("name", "");
-      m.group = model.value("group", "");
-      m.top1.assign(holdout.items.size(), -1);
-      m.top5.assign(holdout.items.size(), -1);
+    if (const nlohmann::json* models = OptionalArray(set, "models", where)) {
+      for (std::size_t i = 0; i < models->size(); ++i) {
+        const std::string model_where = where + ": models[" + std::to_string(i) + "]";
+        const std::string name = OptionalString((*models)[i], "name", model_where).value_or("");
+        labeling::ModelOutcome& m = by_model[name];
+        m.name = name;
+        m.group = OptionalString((*models)[i], "group", model_where).value_or("");
+        m.top1.assign(holdout.items.size(), -1);
+        m.top5.assign(holdout.items.size(), -1);
+      }
     }
     std::ifstream lines(predictions_file, std::ios::binary);
     if (!lines) throw IoError(predictions_file, "cannot read the predictions file");
@@ -353,9 +362,10 @@ std::vector<labeling::ModelOutcome> ModelOutcomesFromEval(const fs::path& eval_j
       } catch (const nlohmann::json::exception&) {
         throw InputError(predictions_file + ":" + std::to_string(number), "not a JSON line");
       }
-      if (p.value("image_set", "") != set.value("image_set", "")) continue;
-      const auto model = by_model.find(p.value("model", ""));
-      const auto at = position.find(p.value("id", ""));
+      const std::string line_where = predictions_file + ":" + std::to_string(number);
+      if (OptionalString(p, "image_set", line_where).value_or("") != image_set) continue;
+      const auto model = by_model.find(OptionalString(p, "model", line_where).value_or(""));
+      const auto at = position.find(OptionalString(p, "id", line_where).value_or(""));
       if (model == by_model.end() || at == position.end()) continue;
       for (const auto& [key, outcomes] :
            {std::pair{"top1_correct", &model->second.top1}, std::pair{"top5_correct", &model->second.top5}}) {
