@@ -23,6 +23,7 @@
 #include "evalsuite/entries/precision_choice.h"
 #include "evalsuite/training/machine_ceilings.h"
 #include "evalsuite/training/trainer.h"
+#include "stats/curve.h"
 
 namespace {
 
@@ -99,13 +100,10 @@ int main(int argc, char** argv) {
       const training::TrainResult r = training::Train(entry, data, options);
       Measured& m = measured[name];
       m.precision = r.precision.precision;
-      std::optional<double> epoch_at_target;
-      for (const runlog::EvalPoint& p : r.run.points) {
-        if (p.metric >= target) {
-          epoch_at_target = p.epoch;
-          break;
-        }
-      }
+      // Epochs to target as the report counts them: TTA's crossing rule on the curve against epochs.
+      std::vector<stats::CurvePoint> by_epoch;
+      for (const runlog::EvalPoint& p : r.run.points) by_epoch.push_back({p.epoch, p.metric});
+      const std::optional<double> epoch_at_target = stats::TimeToTarget(by_epoch, target);
       if (r.tta_seconds) {
         m.tta.push_back(*r.tta_seconds);
         if (epoch_at_target) m.epochs_to_target.push_back(*epoch_at_target);
