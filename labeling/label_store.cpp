@@ -164,11 +164,12 @@ LabelStore::LabelStore(const std::filesystem::path& file) : file_(file) {
     db_ = nullptr;
     throw IoError(file.string(), "cannot open the label store: " + message);
   }
-  sqlite3_busy_timeout(db_, 10000);  // another labeling server may hold the write lock for a moment
+  constexpr int kBusyTimeoutMs = 10000;  // another labeling server may hold the write lock for a moment
+  sqlite3_busy_timeout(db_, kBusyTimeoutMs);
   try {
     // synchronous=FULL: a commit is on disk (WAL fsynced) before we acknowledge the decision.
     std::string message;
-    if (ExecWhileBusy(db_, "PRAGMA journal_mode = WAL", 10000, &message) != SQLITE_OK) {
+    if (ExecWhileBusy(db_, "PRAGMA journal_mode = WAL", kBusyTimeoutMs, &message) != SQLITE_OK) {
       throw IoError(file_.string(), "SQLite: " + message);
     }
     Exec("PRAGMA synchronous = FULL");

@@ -103,7 +103,7 @@ void OpenSchema(SqliteDb& db, bool read_only) {
                                      ", this one reads " + std::to_string(kSchemaVersion) + ")");
   }
   std::string message;
-  if (const int code = ExecWhileBusy(db.handle(), "PRAGMA journal_mode = WAL", 10000, &message); code != SQLITE_OK) {
+  if (const int code = ExecWhileBusy(db.handle(), "PRAGMA journal_mode = WAL", kStoreBusyTimeoutMs, &message); code != SQLITE_OK) {
     db.Fail("switching to WAL", code);
   }
   db.Exec("PRAGMA synchronous = FULL");

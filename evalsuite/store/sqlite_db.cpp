@@ -51,7 +51,7 @@ SqliteDb::SqliteDb(const std::filesystem::path& file, bool read_only) : file_(fi
   }
   sqlite3_extended_result_codes(db_, 1);
   // Another evalsuite process (a report while a study runs) may hold the write lock for a moment.
-  sqlite3_busy_timeout(db_, 10000);
+  sqlite3_busy_timeout(db_, kStoreBusyTimeoutMs);
 }
 
 SqliteDb::~SqliteDb() { sqlite3_close(db_); }

@@ -49,6 +49,10 @@ class SqliteStatement {
   std::string sql_;
 };
 
+// How long a store connection waits for another evalsuite process's write lock (a report while a study runs),
+// and how long its set-up retries the switch to WAL (schema.cpp).
+constexpr int kStoreBusyTimeoutMs = 10000;
+
 class SqliteDb {
  public:
   // `read_only`: never writes, works on a read-only file, folder or mount (through the WAL when its shared-memory
