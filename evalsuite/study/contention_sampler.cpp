@@ -216,7 +216,13 @@ json ContentionMonitor::RunFinished(int run_key, std::optional<double> own_cpu_s
   } else {
     record["steal_fraction"] = nullptr;
     record["other_busy_cores"] = nullptr;
-    record["why"] = "no per-CPU counters in " + options_.proc_root + "/stat for the run's cores";
+    // Counters that did not move are not missing: /proc/stat counts in clock ticks, and a run shorter than a tick
+    // (a fake entry, an entry that fails at once) can end before any of its cores' counters advance.
+    record["why"] = cores == 0 ? "no per-CPU counters in " + options_.proc_root + "/stat for the run's cores"
+                               : "the run's cores' counters in " + options_.proc_root +
+                                     "/stat did not advance while it ran (they count in ticks of 1/" +
+                                     std::to_string(static_cast<long>(ticks_per_second_)) +
+                                     " s): nothing to measure";
   }
   if (!run.load_samples.empty()) {
     double sum = 0, max = 0;

@@ -93,6 +93,27 @@ TEST(ContentionMonitorTest, ASiblingRunsCpuTimeIsCountedFromItsWholeProcessGroup
   EXPECT_NEAR(study_ticks, 500, 1e-6) << a.dump();
 }
 
+// A run that ends before its cores' tick counters move gets no figures, and says why truly: the counters exist
+// (it said "no per-CPU counters" before, which made a run of a few milliseconds look like a broken /proc).
+TEST(ContentionMonitorTest, ARunShorterThanATickSaysItsCountersDidNotMove) {
+  evalsuite::testing::TempDir dir;
+  const std::filesystem::path proc = dir / "proc";
+  ContentionOptions options;
+  options.proc_root = proc.string();
+  WriteFakeProc(proc, 10, 10, {{100, 100, 0}});
+  ContentionMonitor monitor(options);
+  monitor.RunStarted(1, 100, {0});
+  const nlohmann::json short_run = monitor.RunFinished(1, 0.0);
+  EXPECT_TRUE(short_run["other_busy_cores"].is_null()) << short_run.dump();
+  EXPECT_EQ(short_run["cores"], 1) << short_run.dump();
+  EXPECT_NE(short_run["why"].get<std::string>().find("did not advance"), std::string::npos) << short_run.dump();
+  // A CPU that /proc/stat does not list is the other case.
+  monitor.RunStarted(2, 100, {5});
+  const nlohmann::json unlisted = monitor.RunFinished(2, 0.0);
+  EXPECT_EQ(unlisted["cores"], 0) << unlisted.dump();
+  EXPECT_NE(unlisted["why"].get<std::string>().find("no per-CPU counters"), std::string::npos) << unlisted.dump();
+}
+
 int FirstAllowedCpu() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -168,8 +189,10 @@ name = "contention"
 runs = 2
 jobs = 2
 threshold = 0.85
-entries = [ { name = "ok", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok" } ]
+entries = [ { name = "ok", command = "sh {study_dir}/fake_entry.sh {log} {seed} slow 3 0.05" } ]
 )");
+  // Each run lasts at least 150 ms, many ticks of /proc/stat: a run of a few milliseconds can end before its cores'
+  // counters move, and then has no figures to store (ARunShorterThanATickSaysItsCountersDidNotMove).
   StudyRunOptions options;
   options.store_file = dir / "store.db";
   options.scheduler.poll_seconds = 0.01;
