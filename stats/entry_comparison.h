@@ -8,7 +8,9 @@
 //   "no difference shown (log-rank p = 0.41, ...; the interval of the median TTA ratio [0.91, 1.12] includes 1.00; with
 //    these runs a difference smaller than 18% could not be detected)".
 // The detectable difference is the ratio that the median ratio's standard error (log scale) would show with 80%
-// power at alpha: exp((z_{1-alpha/2} + z_{0.8}) se) - 1.
+// power at alpha: exp((z_{1-alpha/2} + z_{0.8}) se) - 1; it is withheld with the ratio's interval (too few runs).
+// The effect sizes answer other questions than the test, so they can point elsewhere: each that does gets a note
+// (`notes`) saying so and why, printed beside the verdict by every output.
 #pragma once
 
 #include <optional>
@@ -52,7 +54,11 @@ struct EntryComparison {
   std::optional<double> detectable_difference;  // a fraction: 0.18 = 18%
   std::string result;                           // "A faster", "B faster", "no difference shown"
   std::string verdict;                          // the sentence, with the names of A and B
+  std::vector<std::string> notes;               // where an effect size beside the verdict points elsewhere, and why
 };
+
+// The notes of `c` (ComparisonNotes(c) is what CompareEntries stores in c.notes).
+std::vector<std::string> ComparisonNotes(const EntryComparison& c);
 
 // Both groups need runs (std::invalid_argument otherwise).
 EntryComparison CompareEntries(const ComparedRuns& a, const ComparedRuns& b, const ComparisonOptions& options = {});

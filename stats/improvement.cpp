@@ -1,9 +1,9 @@
 #include "stats/improvement.h"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <stdexcept>
 
 namespace evalsuite::stats {
@@ -20,43 +20,51 @@ double PairProbability(const std::vector<double>& a, const std::vector<double>& 
   return wins / (static_cast<double>(a.size()) * static_cast<double>(b.size()));
 }
 
-// The q quantile by linear interpolation between order statistics (numpy's default, "linear").
-double Quantile(std::vector<double> values, double q) {
-  std::sort(values.begin(), values.end());
-  const double position = q * static_cast<double>(values.size() - 1);
-  const auto below = static_cast<std::size_t>(std::floor(position));
-  const std::size_t above = std::min(below + 1, values.size() - 1);
-  return values[below] + (position - static_cast<double>(below)) * (values[above] - values[below]);
+// Newcombe's V(theta) (Hanley and McNeil's variance with his N* = (m + n) / 2 - 1).
+double NewcombeVariance(double theta, double m, double n) {
+  const double n_star = (m + n) / 2 - 1;
+  return theta * (1 - theta) / (m * n) * (1 + (n_star - 1) * ((1 - theta) / (2 - theta) + theta / (1 + theta)));
 }
 
 }  // namespace
 
+Interval NewcombeInterval(double theta_hat, std::size_t m, std::size_t n, double alpha) {
+  if (m < 1 || n < 1 || m + n < 3) throw std::invalid_argument("Newcombe interval: needs m + n >= 3");
+  const double q = boost::math::quantile(boost::math::students_t(static_cast<double>(m + n - 2)), 1 - alpha / 2);
+  const double dm = static_cast<double>(m), dn = static_cast<double>(n);
+  // Inside the interval where g <= 0. g(theta_hat) = -q^2 V <= 0; at theta_hat = 0 or 1 V vanishes too, so the
+  // bisection starts from a point just inside, where g < 0 (V > 0 there and the squared distance is smaller).
+  auto g = [&](double theta) {
+    return (theta_hat - theta) * (theta_hat - theta) - q * q * NewcombeVariance(theta, dm, dn);
+  };
+  auto bound = [&](double outside, double inside) {
+    if (g(outside) <= 0) return outside;
+    for (int i = 0; i < 200 && std::abs(outside - inside) > 1e-15; ++i) {
+      const double mid = (outside + inside) / 2;
+      (g(mid) > 0 ? outside : inside) = mid;
+    }
+    return (outside + inside) / 2;
+  };
+  constexpr double kInside = 1e-12;
+  const double start = std::clamp(theta_hat, kInside, 1 - kInside);
+  return {theta_hat <= 0 ? 0.0 : bound(0, start), theta_hat >= 1 ? 1.0 : bound(1, start)};
+}
+
 ImprovementProbability ProbabilityOfImprovement(const std::vector<std::optional<double>>& a,
-                                                const std::vector<std::optional<double>>& b, double alpha,
-                                                std::size_t resamples, std::uint64_t seed) {
+                                                const std::vector<std::optional<double>>& b, double alpha) {
   if (a.empty() || b.empty()) throw std::invalid_argument("ProbabilityOfImprovement: both entries need runs");
   std::vector<double> ka, kb;
   for (const auto& t : a) ka.push_back(Key(t));
   for (const auto& t : b) kb.push_back(Key(t));
   ImprovementProbability result;
+  result.alpha = alpha;
   result.probability = PairProbability(ka, kb);
-  result.resamples = resamples;
-  result.seed = seed;
-  if (resamples == 0) {
-    result.interval = {result.probability, result.probability};
+  if (ka.size() < kImprovementIntervalMinRuns || kb.size() < kImprovementIntervalMinRuns) {
+    result.withheld = "interval withheld: it needs at least " + std::to_string(kImprovementIntervalMinRuns) +
+                      " runs of each entry";
     return result;
   }
-  // mt19937_64's output is fixed by the standard; an index by modulo keeps the draws identical on every library
-  // (uniform_int_distribution's algorithm is not specified). The bias is below 2^-50 for a few hundred runs.
-  std::mt19937_64 engine(seed);
-  std::vector<double> estimates, ra(ka.size()), rb(kb.size());
-  estimates.reserve(resamples);
-  for (std::size_t r = 0; r < resamples; ++r) {
-    for (double& x : ra) x = ka[engine() % ka.size()];
-    for (double& y : rb) y = kb[engine() % kb.size()];
-    estimates.push_back(PairProbability(ra, rb));
-  }
-  result.interval = {Quantile(estimates, alpha / 2), Quantile(estimates, 1 - alpha / 2)};
+  result.interval = NewcombeInterval(result.probability, ka.size(), kb.size(), alpha);
   return result;
 }
 

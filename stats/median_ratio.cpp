@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 #include <stdexcept>
+#include <string>
 
 namespace evalsuite::stats {
 namespace {
@@ -76,15 +77,24 @@ MedianRatio BootstrapMedianRatio(const std::vector<SurvivalObservation>& a, cons
     }
     ratios.push_back(!ma ? kInfinity : !mb ? 0.0 : *ma / *mb);
   }
-  if (ratios.empty()) {
-    result.interval = {0, kInfinity};
+  if (std::min(a.size(), b.size()) < kMedianRatioIntervalMinRuns) {
+    result.withheld = "interval withheld: it needs at least " + std::to_string(kMedianRatioIntervalMinRuns) +
+                      " runs of each entry (with fewer, a 95% bootstrap interval covers the true ratio far less often "
+                      "than 95%: about 65% at 2 runs, 89% at 3)";
+    return result;
+  }
+  if (ratios.empty() || static_cast<double>(result.undefined_resamples) > alpha * static_cast<double>(resamples)) {
+    result.withheld = "interval withheld: neither median is reached in " + std::to_string(result.undefined_resamples) +
+                      " of " + std::to_string(resamples) +
+                      " resamples, so the ratio rests on too few of them; more runs that reach the target are needed";
     return result;
   }
   std::sort(ratios.begin(), ratios.end());
-  result.interval = {SortedQuantile(ratios, alpha / 2), SortedQuantile(ratios, 1 - alpha / 2)};
-  if (result.interval.lower > 0 && std::isfinite(result.interval.upper)) {
+  const Interval interval{SortedQuantile(ratios, alpha / 2), SortedQuantile(ratios, 1 - alpha / 2)};
+  result.interval = interval;
+  if (interval.lower > 0 && std::isfinite(interval.upper)) {
     const double z = boost::math::quantile(boost::math::normal(), 1 - alpha / 2);
-    result.log_standard_error = (std::log(result.interval.upper) - std::log(result.interval.lower)) / (2 * z);
+    result.log_standard_error = (std::log(interval.upper) - std::log(interval.lower)) / (2 * z);
   }
   return result;
 }

@@ -1,9 +1,11 @@
 #include "stats/restricted_mean.h"
 
 #include <algorithm>
-#include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace evalsuite::stats {
 
@@ -66,22 +68,51 @@ double DefaultHorizon(const std::vector<SurvivalObservation>& a, const std::vect
   return std::min(last(a), last(b));
 }
 
+double FollowUpEnd(const std::vector<SurvivalObservation>& observations) {
+  double last = 0;
+  for (const auto& o : observations) last = std::max(last, o.time);
+  // Still at risk at the last time and not all reaching there: the curve stays above 0 past it, unknown how.
+  for (const auto& o : observations) {
+    if (o.time == last && !o.event) return last;
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
 RestrictedMeanDifference CompareRestrictedMeans(const std::vector<SurvivalObservation>& a,
                                                 const std::vector<SurvivalObservation>& b, double horizon,
-                                                double alpha) {
+                                                double alpha, const std::string& name_a, const std::string& name_b) {
   RestrictedMeanDifference d;
   d.a = RestrictedMeanTime(a, horizon);
   d.b = RestrictedMeanTime(b, horizon);
   d.difference = d.a.mean - d.b.mean;
-  const double se = std::hypot(d.a.standard_error, d.b.standard_error);
-  const boost::math::normal normal;
-  const double z = boost::math::quantile(normal, 1 - alpha / 2);
-  d.interval = {d.difference - z * se, d.difference + z * se};
-  if (se > 0) {
-    d.p_value = 2 * boost::math::cdf(boost::math::complement(normal, std::abs(d.difference) / se));
-  } else {
-    d.p_value = d.difference == 0 ? 1 : 0;
+  auto reached_by = [horizon](const std::vector<SurvivalObservation>& g) {
+    return std::any_of(g.begin(), g.end(), [horizon](const SurvivalObservation& o) { return o.event && o.time <= horizon; });
+  };
+  if (std::min(a.size(), b.size()) < kRestrictedMeanIntervalMinRuns) {
+    d.withheld = "interval withheld: it needs at least " + std::to_string(kRestrictedMeanIntervalMinRuns) +
+                 " runs of each entry";
+    return d;
   }
+  if (!reached_by(a) && !reached_by(b)) {
+    d.withheld = "withheld: no run of " + name_a + " or " + name_b +
+                 " reached the target by the horizon, so both restricted means are the horizon itself and their "
+                 "difference 0 says nothing; choose a horizon after some runs reached";
+    return d;
+  }
+  const double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());
+  const double va = d.a.standard_error * d.a.standard_error * na / (na - 1);
+  const double vb = d.b.standard_error * d.b.standard_error * nb / (nb - 1);
+  const double variance = va + vb;
+  if (!(variance > 0)) {
+    d.withheld = "withheld: the runs up to the horizon show no spread to estimate its uncertainty from";
+    return d;
+  }
+  d.degrees_of_freedom = variance * variance / (va * va / (na - 1) + vb * vb / (nb - 1));
+  const boost::math::students_t t(d.degrees_of_freedom);
+  const double q = boost::math::quantile(t, 1 - alpha / 2);
+  const double se = std::sqrt(variance);
+  d.interval = Interval{d.difference - q * se, d.difference + q * se};
+  d.p_value = 2 * boost::math::cdf(boost::math::complement(t, std::abs(d.difference) / se));
   return d;
 }
 

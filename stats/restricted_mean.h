@@ -3,9 +3,19 @@
 // 2013, "Restricted mean survival time: an alternative to the hazard ratio"). Its variance is Klein and
 // Moeschberger's (2003, sec. 4.5) Greenwood-type sum, as R's survival print.survfit(rmean = tau) computes it:
 //   Var = sum over event times t_i <= tau of A_i^2 d_i / (Y_i (Y_i - d_i)),  A_i = integral of S from t_i to tau.
-// The horizon must lie within both groups' follow-up: beyond a group's last observed time its curve is unknown.
+// The horizon must lie within both groups' follow-up: beyond a group's last observed time its curve is unknown
+// (FollowUpEnd). The difference's interval is a small-sample one: each group's variance times n / (n - 1) (the
+// Greenwood-type sum is the plug-in variance, divisor n, biased low with few runs) and Student's t with Welch and
+// Satterthwaite's degrees of freedom (n - 1 per group). With z and the plain variance the 95% interval covered 83% at
+// 2 runs per entry and 89% at 3; this one covers within simulation error at 2 to 20 runs, with censoring and unequal
+// spreads (tests/stats/comparison_coverage_test.cpp). It is withheld when a group has fewer than 2 runs or no run of
+// either group reaches the target by the horizon (both means are then the horizon, and "0 [0, 0]" would claim
+// certainty), or the variance is 0.
 #pragma once
 
+#include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "stats/interval.h"
@@ -25,16 +35,27 @@ RestrictedMean RestrictedMeanTime(const std::vector<SurvivalObservation>& observ
 // The largest horizon both groups support: the smaller of the two groups' largest observed times.
 double DefaultHorizon(const std::vector<SurvivalObservation>& a, const std::vector<SurvivalObservation>& b);
 
+// Up to where a group's curve is known: its largest observed time, or +infinity when every run still at risk then
+// reached (the curve is 0 from there on, so any horizon is exact).
+double FollowUpEnd(const std::vector<SurvivalObservation>& observations);
+
+inline constexpr std::size_t kRestrictedMeanIntervalMinRuns = 2;
+
 struct RestrictedMeanDifference {
   RestrictedMean a;
   RestrictedMean b;
   double difference = 0;  // a.mean - b.mean: negative when A reaches the target sooner on average up to tau
-  Interval interval;      // difference +- z sqrt(se_a^2 + se_b^2), 100 (1 - alpha)%
-  double p_value = 1;     // two-sided z test of difference 0
+  // difference +- t_{df, 1 - alpha/2} sqrt(se_a^2 n_a / (n_a - 1) + se_b^2 n_b / (n_b - 1)), 100 (1 - alpha)%;
+  // nullopt: withheld, with the reason in `withheld`.
+  std::optional<Interval> interval;
+  std::string withheld;
+  double degrees_of_freedom = 0;  // Welch-Satterthwaite's
+  std::optional<double> p_value;  // two-sided t test of difference 0 (nullopt with the interval)
 };
 
 RestrictedMeanDifference CompareRestrictedMeans(const std::vector<SurvivalObservation>& a,
                                                 const std::vector<SurvivalObservation>& b, double horizon,
-                                                double alpha = 0.05);
+                                                double alpha = 0.05, const std::string& name_a = "A",
+                                                const std::string& name_b = "B");
 
 }  // namespace evalsuite::stats
