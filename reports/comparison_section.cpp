@@ -45,25 +45,103 @@ stats::SurvivalObservation Observe(const stats::RunCurve& curve, double threshol
   return {curve.time_spent, false};
 }
 
+// A bound as the comparison JSON writes it: a number, or "inf" / "-inf" for an unbounded side (JSON has no
+// infinity; null would not say which), so text and JSON print the same interval.
+json BoundJson(double value) {
+  if (std::isfinite(value)) return value;
+  if (std::isnan(value)) return nullptr;
+  return value > 0 ? "inf" : "-inf";
+}
+
+json BoundedIntervalJson(const std::optional<stats::Interval>& interval) {
+  if (!interval) return nullptr;
+  return {{"lower", BoundJson(interval->lower)}, {"upper", BoundJson(interval->upper)}};
+}
+
 json RatioJson(const stats::MedianRatio& r) {
   return {{"median_a", JsonNumber(r.median_a)},
           {"median_b", JsonNumber(r.median_b)},
           {"ratio", JsonNumber(r.ratio)},
-          {"interval", IntervalJson(r.interval)},
+          {"interval", BoundedIntervalJson(r.interval)},
+          {"withheld", r.withheld.empty() ? json(nullptr) : json(r.withheld)},
           {"resamples", r.resamples},
           {"undefined_resamples", r.undefined_resamples},
           {"seed", r.seed}};
 }
 
 std::string RatioText(const json& ratio) {
-  const json& interval = Field(ratio, "interval");
-  auto bound = [](const json& v) {
-    return v.is_number() ? fmt::format("{:.2f}", v.get<double>()) : std::string("inf");
-  };
-  const json& value = Field(ratio, "ratio");
   if (ratio.is_null()) return "-";
-  return (value.is_number() ? fmt::format("{:.2f}", value.get<double>()) : std::string("not reached")) + " [" +
-         bound(Field(interval, "lower")) + ", " + bound(Field(interval, "upper")) + "]";
+  const json& value = Field(ratio, "ratio");
+  return (value.is_number() ? fmt::format("{:.2f}", value.get<double>()) : std::string("not reached")) + " " +
+         ComparisonIntervalText(Field(ratio, "interval"), Field(ratio, "withheld"));
+}
+
+// The runs of `entry` its first `n` leading counted runs as observations (a sequential look's runs).
+stats::ComparedRuns LeadingComparedRuns(const EntryInput& entry, std::size_t consecutive, std::size_t n) {
+  stats::ComparedRuns runs;
+  runs.name = entry.name;
+  bool epochs_known = true;
+  const std::vector<const RunInput*> leading = LeadingCountedRuns(entry);
+  for (std::size_t i = 0; i < n && i < leading.size(); ++i) {
+    runs.tta.push_back(Observe(ToRunCurve(*leading[i]), entry.threshold, consecutive));
+    epochs_known = epochs_known && HasEpochs(*leading[i]);
+    if (epochs_known) runs.epochs.push_back(Observe(ToEpochCurve(*leading[i]), entry.threshold, consecutive));
+  }
+  if (!epochs_known) runs.epochs.clear();
+  return runs;
+}
+
+// Why no look could be taken: the first entry whose leading counted runs stop short of the first look, and what
+// its next run was ("goes on" would promise a look that the recorded runs cannot give).
+std::string WhyNoLook(const std::vector<const EntryInput*>& entries, int min_runs) {
+  for (const EntryInput* e : entries) {
+    const std::size_t leading = LeadingCountedRuns(*e).size();
+    if (leading >= static_cast<std::size_t>(min_runs)) continue;
+    const RunInput* blocking = nullptr;
+    for (const RunInput& run : e->runs) {
+      if (run.index == static_cast<int>(leading)) blocking = &run;
+    }
+    if (e->runs.empty()) {
+      return fmt::format("no look yet: the first look needs {} runs of every entry, and {} has no run recorded",
+                         min_runs, e->name);
+    }
+    if (blocking) {
+      return fmt::format(
+          "cannot look: the first look needs runs 0 to {} of every entry to count, and {}'s run {} does not count "
+          "({}{}); {} of its {} recorded runs count",
+          min_runs - 1, e->name, leading, blocking->status == "did_not_run" ? "it did not run" : blocking->status,
+          blocking->error.empty() ? "" : ": " + blocking->error.substr(0, 120), leading, e->runs.size());
+    }
+    return fmt::format("no look yet: the first look needs {} runs of every entry, and {} has {} so far", min_runs,
+                       e->name, leading);
+  }
+  return "goes on: the first look comes at " + std::to_string(min_runs) + " runs per entry";
+}
+
+json SequentialVerdictsJson(const SequentialOutcome& outcome) {
+  json verdicts = json::object();
+  for (const auto& [name, verdict] : outcome.verdicts) verdicts[name] = verdict.result;
+  return verdicts;
+}
+
+json ProbabilityAFasterJson(const stats::ImprovementProbability& p) {
+  return {{"probability", JsonNumber(p.probability)},
+          {"interval", BoundedIntervalJson(p.interval)},
+          {"withheld", p.withheld.empty() ? json(nullptr) : json(p.withheld)},
+          {"method", "Newcombe 2006 method 5, t quantile at m + n - 2 df"}};
+}
+
+// The verdict, then each note on an effect size pointing elsewhere, then the runs after a sequential look.
+std::string VerdictCell(const json& row) {
+  std::string text = StringOf(Field(row, "verdict"));
+  for (const json& note : ArrayOf(Field(row, "notes"))) text += " Note: " + StringOf(note) + ".";
+  const json& after = Field(row, "runs_after_look");
+  const auto after_a = NumberOf(Field(after, "a")).value_or(0), after_b = NumberOf(Field(after, "b")).value_or(0);
+  if (after_a + after_b > 0) {
+    text += fmt::format(" Runs recorded after the deciding look, not part of the decision: {} {}, {} {}.", after_a,
+                        StringOf(Field(row, "a")), after_b, StringOf(Field(row, "b")));
+  }
+  return text;
 }
 
 }  // namespace
@@ -139,7 +217,8 @@ SequentialOutcome DecideSequentialQuestion(const SequentialQuestion& q, const st
     const stats::SequentialDecision d = design.Decide(leading(q.a), leading(q.b));
     out.stop = d.stop;
     out.result = d.result == "A faster" ? q.a + " faster" : d.result == "B faster" ? q.b + " faster" : d.result;
-    out.reason = d.reason;
+    out.reason = d.looks.empty() ? WhyNoLook({&FindEntry(entries, q.a), &FindEntry(entries, q.b)}, q.min_runs)
+                                 : d.reason;
     out.looks = static_cast<int>(d.looks.size());
     out.runs_per_entry = d.runs_per_entry;
     if (!d.looks.empty()) out.critical_z = d.critical_z;
@@ -156,11 +235,14 @@ SequentialOutcome DecideSequentialQuestion(const SequentialQuestion& q, const st
     available = std::min(available, runs.back().size());
   }
   if (entries.empty()) available = 0;
-  out.reason = "goes on: the first look comes at " + std::to_string(q.min_runs) + " runs per entry";
+  std::vector<const EntryInput*> all;
+  for (const EntryInput& e : entries) all.push_back(&e);
+  out.reason = entries.empty() ? "no look yet: the study has no entry" : WhyNoLook(all, q.min_runs);
   for (int n = q.min_runs; n <= static_cast<int>(available); ++n) {
     const double level_alpha =
         q.alpha * (n == q.min_runs ? static_cast<double>(q.min_runs) : 1.0) / static_cast<double>(q.max_runs);
     std::string open;
+    std::vector<std::pair<std::string, stats::StabilityVerdict>> verdicts;
     for (std::size_t i = 0; i < entries.size(); ++i) {
       // Judged on the basis the report judges (stats/entry_verdict.h); epochs to target is analysed only when the
       // rule asks for it, where every run of the look logged epochs.
@@ -176,12 +258,14 @@ SequentialOutcome DecideSequentialQuestion(const SequentialQuestion& q, const st
       if (with_epochs) {
         s.in_epochs = stats::AnalyzeStability(epoch_curves, entries[i].threshold, level_alpha, consecutive);
       }
-      if (stats::JudgeEntryStability(s, rule).verdict.result == "INCONCLUSIVE") {
-        open += (open.empty() ? "" : ", ") + entries[i].name;
-      }
+      const stats::EntryVerdict judged = stats::JudgeEntryStability(s, rule);
+      if (judged.verdict.result == "INCONCLUSIVE") open += (open.empty() ? "" : ", ") + entries[i].name;
+      verdicts.emplace_back(entries[i].name, judged.verdict);
     }
     ++out.looks;
     out.runs_per_entry = n;
+    out.level = 1 - level_alpha;
+    out.verdicts = std::move(verdicts);
     const std::string at = fmt::format("at look {} ({} runs per entry, intervals at level {:.4g}%)", out.looks, n,
                                        100 * (1 - level_alpha));
     if (open.empty()) {
@@ -202,6 +286,34 @@ SequentialOutcome DecideSequentialQuestion(const SequentialQuestion& q, const st
   return out;
 }
 
+std::optional<SequentialOutcome> SequentialStabilityOutcome(const StabilityReportInput& input) {
+  const auto question = SequentialQuestionOf(input.plan);
+  if (!question || !question->stability) return std::nullopt;
+  SequentialOutcome outcome = DecideSequentialQuestion(*question, input.entries, input.rule);
+  if (outcome.looks == 0) return std::nullopt;
+  return outcome;
+}
+
+std::optional<stats::StabilityVerdict> SequentialVerdictOf(const SequentialOutcome& outcome, const std::string& entry,
+                                                           std::size_t counted_runs, const std::string& verdict_at_95) {
+  for (const auto& [name, verdict] : outcome.verdicts) {
+    if (name != entry) continue;
+    stats::StabilityVerdict v = verdict;
+    std::string line = fmt::format(
+        "sequential study ({}): judged at look {} on its first {} runs with intervals at level {:.4g}%, the level "
+        "that keeps the study's overall error at its alpha over all looks",
+        outcome.stop ? "stopped" : "goes on", outcome.looks, outcome.runs_per_entry, 100 * outcome.level);
+    if (verdict_at_95 != v.result || counted_runs != static_cast<std::size_t>(outcome.runs_per_entry)) {
+      line += fmt::format("; the unadjusted 95% intervals on all {} counted runs would read {}, which is not the "
+                          "study's answer",
+                          counted_runs, verdict_at_95);
+    }
+    v.reasons.insert(v.reasons.begin(), line);
+    return v;
+  }
+  return std::nullopt;
+}
+
 stats::EntryComparison CompareNamedEntries(const std::vector<EntryInput>& entries, const std::string& a,
                                            const std::string& b, std::size_t consecutive,
                                            const stats::ComparisonOptions& options) {
@@ -217,20 +329,108 @@ stats::EntryComparison CompareNamedEntries(const std::vector<EntryInput>& entrie
   if (ra.tta.empty() || rb.tta.empty()) {
     throw UsageError(ra.tta.empty() ? a : b, "has no counted run to compare");
   }
+  if (options.horizon) {
+    // Past an entry's last observed time its curve is unknown: a restricted mean there would be extrapolated.
+    for (const stats::ComparedRuns* runs : {&ra, &rb}) {
+      const double end = stats::FollowUpEnd(runs->tta);
+      if (*options.horizon > end) {
+        throw UsageError("--horizon", fmt::format("{:g} lies beyond the runs of {}: its last observed time is {:g} "
+                                                  "(a run still below the target stopped there), so its curve after "
+                                                  "that is unknown; give a horizon of at most {:g}",
+                                                  *options.horizon, runs->name, end,
+                                                  std::min(stats::FollowUpEnd(ra.tta), stats::FollowUpEnd(rb.tta))));
+      }
+    }
+  }
   return stats::CompareEntries(ra, rb, options);
+}
+
+PairAnswer AnswerPair(const StabilityReportInput& input, const std::string& a, const std::string& b,
+                      const stats::ComparisonOptions& options) {
+  PairAnswer answer;
+  const std::size_t consecutive = input.rule.consecutive_evaluations;
+  const auto question = SequentialQuestionOf(input.plan);
+  const bool sequential_pair =
+      question && !question->stability &&
+      ((question->a == a && question->b == b) || (question->a == b && question->b == a));
+  if (!sequential_pair) {
+    answer.comparison = CompareNamedEntries(input.entries, a, b, consecutive, options);
+    return answer;
+  }
+  answer.sequential = DecideSequentialQuestion(*question, input.entries, input.rule);
+  const SequentialOutcome& outcome = *answer.sequential;
+  stats::ComparisonOptions look = options;
+  look.alpha = question->alpha;
+  if (outcome.looks == 0) {
+    // No look taken: nothing was tested. The runs there are are described at the first look's boundary.
+    look.critical_z = stats::SequentialComparisonDesign(question->min_runs, question->max_runs, question->alpha)
+                          .CriticalZ(question->min_runs);
+    answer.comparison = CompareNamedEntries(input.entries, a, b, consecutive, look);
+    answer.comparison.result = "no decision yet";
+    answer.comparison.verdict = "no decision yet (sequential study: " + outcome.reason + ")";
+    return answer;
+  }
+  look.critical_z = outcome.critical_z;
+  const EntryInput& ea = FindEntry(input.entries, a);
+  const EntryInput& eb = FindEntry(input.entries, b);
+  CompareNamedEntries(input.entries, a, b, consecutive, look);  // the same checks (metric, target, unit) as any pair
+  const auto n = static_cast<std::size_t>(outcome.runs_per_entry);
+  answer.comparison = stats::CompareEntries(LeadingComparedRuns(ea, consecutive, n),
+                                            LeadingComparedRuns(eb, consecutive, n), look);
+  answer.after_look_a = ComparedRunsOf(ea, consecutive).tta.size() - n;
+  answer.after_look_b = ComparedRunsOf(eb, consecutive).tta.size() - n;
+  const std::string when = fmt::format("sequential study, look {} at {} runs per entry: ", outcome.looks, n);
+  if (!outcome.stop) {
+    answer.comparison.result = "no decision yet";
+    answer.comparison.verdict = "no decision yet (" + when + outcome.reason + "); at that look: " +
+                                answer.comparison.verdict;
+  } else {
+    answer.comparison.verdict = when + answer.comparison.verdict;
+  }
+  return answer;
+}
+
+std::string ComparisonIntervalText(const json& interval, const json& withheld, const char* format) {
+  if (!interval.is_object()) {
+    return withheld.is_string() ? "(" + withheld.get<std::string>() + ")" : std::string("(no interval)");
+  }
+  auto bound = [format](const json& v) {
+    if (v.is_number()) return fmt::format(fmt::runtime(format), v.get<double>());
+    return v.is_string() ? v.get<std::string>() : std::string("undefined");
+  };
+  return "[" + bound(Field(interval, "lower")) + ", " + bound(Field(interval, "upper")) + "]";
+}
+
+std::string ProbabilityAFasterText(const json& p) {
+  const auto value = NumberOf(Field(p, "probability"));
+  if (!value) return "-";
+  const json& interval = Field(p, "interval");
+  const std::string text = fmt::format("{:.0f}%", 100 * *value);
+  if (!interval.is_object()) return text + " " + ComparisonIntervalText(interval, Field(p, "withheld"));
+  auto percent = [](const json& v) {
+    return v.is_number() ? fmt::format("{:.0f}%", 100 * v.get<double>()) : std::string("undefined");
+  };
+  return fmt::format("{} [{}, {}]", text, percent(Field(interval, "lower")), percent(Field(interval, "upper")));
 }
 
 json EntryComparisonJson(const stats::EntryComparison& c) {
   json rmst = nullptr;
   if (c.restricted_mean) {
     const auto& r = *c.restricted_mean;
-    rmst = {{"horizon", JsonNumber(r.a.horizon)},     {"mean_a", JsonNumber(r.a.mean)},
-            {"se_a", JsonNumber(r.a.standard_error)}, {"mean_b", JsonNumber(r.b.mean)},
-            {"se_b", JsonNumber(r.b.standard_error)}, {"difference", JsonNumber(r.difference)},
-            {"interval", IntervalJson(r.interval)},   {"p_value", JsonNumber(r.p_value)}};
+    rmst = {{"horizon", JsonNumber(r.a.horizon)},
+            {"mean_a", JsonNumber(r.a.mean)},
+            {"se_a", JsonNumber(r.a.standard_error)},
+            {"mean_b", JsonNumber(r.b.mean)},
+            {"se_b", JsonNumber(r.b.standard_error)},
+            {"difference", JsonNumber(r.difference)},
+            {"interval", BoundedIntervalJson(r.interval)},
+            {"withheld", r.withheld.empty() ? json(nullptr) : json(r.withheld)},
+            {"degrees_of_freedom", JsonNumber(r.degrees_of_freedom)},
+            {"p_value", JsonNumber(r.p_value)}};
   }
   return {{"a", c.a},
           {"b", c.b},
+          {"test", "log-rank (permutation variance)"},
           {"result", c.result == "A faster"   ? c.a + " faster"
                      : c.result == "B faster" ? c.b + " faster"
                                               : c.result},
@@ -253,10 +453,9 @@ json EntryComparisonJson(const stats::EntryComparison& c) {
           {"tta_ratio", RatioJson(c.tta_ratio)},
           {"epochs_ratio", c.epochs_ratio ? RatioJson(*c.epochs_ratio) : json(nullptr)},
           {"restricted_mean", rmst},
-          {"probability_a_faster",
-           {{"probability", JsonNumber(c.probability_a_faster.probability)},
-            {"interval", IntervalJson(c.probability_a_faster.interval)}}},
-          {"detectable_difference", JsonNumber(c.detectable_difference)}};
+          {"probability_a_faster", ProbabilityAFasterJson(c.probability_a_faster)},
+          {"detectable_difference", JsonNumber(c.detectable_difference)},
+          {"notes", c.notes}};
 }
 
 json CompareSectionJson(const StabilityReportInput& input) {
@@ -292,6 +491,8 @@ json CompareSectionJson(const StabilityReportInput& input) {
         {"looks", outcome->looks},
         {"runs_per_entry", outcome->runs_per_entry},
         {"history", history},
+        {"level", question->stability && outcome->looks > 0 ? JsonNumber(outcome->level) : json(nullptr)},
+        {"verdicts", SequentialVerdictsJson(*outcome)},
         {"validity", question->stability
                          ? "the intervals of each look are at the level stated, so every verdict holds at overall "
                            "level 1 - alpha whenever the study stopped"
@@ -300,16 +501,13 @@ json CompareSectionJson(const StabilityReportInput& input) {
                            "however many looks were taken"}};
   }
   for (const auto& [a, b] : pairs) {
-    stats::ComparisonOptions options;
-    const bool sequential_pair = question && !question->stability && question->a == a && question->b == b;
-    if (sequential_pair) {
-      options.alpha = question->alpha;
-      if (outcome && outcome->critical_z) options.critical_z = outcome->critical_z;
-    }
     try {
-      json c =
-          EntryComparisonJson(CompareNamedEntries(input.entries, a, b, input.rule.consecutive_evaluations, options));
-      c["sequential"] = sequential_pair;
+      const PairAnswer answer = AnswerPair(input, a, b);
+      json c = EntryComparisonJson(answer.comparison);
+      c["sequential"] = answer.sequential.has_value();
+      if (answer.sequential) {
+        c["runs_after_look"] = {{"a", answer.after_look_a}, {"b", answer.after_look_b}};
+      }
       section["pairs"].push_back(std::move(c));
     } catch (const Error& e) {
       section["pairs"].push_back({{"a", a}, {"b", b}, {"error", e.what()}});
@@ -340,8 +538,10 @@ ReportTable CompareTable(const json& model) {
     std::string rmst_text = "-";
     if (rmst.is_object()) {
       const json& i = Field(rmst, "interval");
-      rmst_text = fmt::format("{} [{}, {}] ({})", FormatMagnitude(Field(rmst, "difference")),
-                              FormatMagnitude(Field(i, "lower")), FormatMagnitude(Field(i, "upper")),
+      rmst_text = fmt::format("{} {} ({})", FormatMagnitude(Field(rmst, "difference")),
+                              i.is_object() ? fmt::format("[{}, {}]", FormatMagnitude(Field(i, "lower")),
+                                                          FormatMagnitude(Field(i, "upper")))
+                                            : ComparisonIntervalText(i, Field(rmst, "withheld")),
                               FormatMagnitude(Field(rmst, "horizon")));
     }
     const json& lr = Field(row, "log_rank");
@@ -350,11 +550,10 @@ ReportTable CompareTable(const json& model) {
         {StringOf(Field(row, "a")), StringOf(Field(row, "b")),
          fmt::format("{} / {} ({} / {})", StringOf(Field(row, "runs_a")), StringOf(Field(row, "runs_b")),
                      StringOf(Field(row, "reached_a")), StringOf(Field(row, "reached_b"))),
-         StringOf(Field(row, "verdict")), RatioText(Field(row, "tta_ratio")), RatioText(Field(row, "epochs_ratio")),
-         rmst_text,
+         VerdictCell(row), RatioText(Field(row, "tta_ratio")), RatioText(Field(row, "epochs_ratio")), rmst_text,
          fmt::format("{:.2f} ({:.3g})", NumberOf(Field(lr, "z")).value_or(0),
                      NumberOf(Field(lr, "p_value")).value_or(1)),
-         fmt::format("{:.0f}%", 100 * NumberOf(Field(pi, "probability")).value_or(0.5))});
+         ProbabilityAFasterText(pi)});
   }
   return table;
 }

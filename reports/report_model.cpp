@@ -135,6 +135,8 @@ json BuildStabilityReport(const StabilityReportInput& input) {
   const std::size_t consecutive = std::max<std::size_t>(input.rule.consecutive_evaluations, 1);
   json verdicts = json::array(), table = json::array(), entries = json::array();
   std::vector<ComparedEntry> compared;
+  // A sequential stability study's verdicts are its decision's, at the look's level (reports/comparison_section.h).
+  const std::optional<SequentialOutcome> sequential_stability = SequentialStabilityOutcome(input);
   for (const EntryInput& entry : input.entries) {
     std::vector<stats::RunCurve> curves;
     json runs = json::array();
@@ -150,6 +152,11 @@ json BuildStabilityReport(const StabilityReportInput& input) {
     const stats::EntryVerdict entry_verdict = stats::JudgeEntryStability(statistics, input.rule);
     const stats::StabilityStats& judged = *entry_verdict.judged;
     stats::StabilityVerdict verdict = entry_verdict.verdict;
+    if (sequential_stability) {
+      if (auto decided = SequentialVerdictOf(*sequential_stability, entry.name, curves.size(), verdict.result)) {
+        verdict = std::move(*decided);
+      }
+    }
     const json noise =
         ThresholdNoiseJson(entry, SensitivityThresholds(entry.threshold, entry.extra_thresholds), curves);
     if (const auto se = NumberOf(noise["standard_error"])) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "reports/comparison_section.h"
 #include "reports/json_access.h"
 #include "reports/value_format.h"
 #include "stats/stability_statistics.h"
@@ -182,14 +183,16 @@ ReportTable SensitivityTable(const json& entry) {
 
 ReportTable ComparisonsTable(const json& model) {
   ReportTable table;
-  table.header = {"A", "B", "Runs A / B", "P(TTA_A < TTA_B) [95% bootstrap CI]"};
+  table.header = {"A", "B", "Runs A / B", "P(TTA_A < TTA_B) [95% CI, Newcombe]"};
   table.numeric = {false, false, true, true};
   for (const json& row : ArrayOf(Field(model, "comparisons"))) {
-    const json& interval = Field(row, "interval");
+    // Printed as `compare` and the pair rows print it (reports/comparison_section.h).
+    const json probability = {{"probability", Field(row, "probability_a_faster")},
+                              {"interval", Field(row, "interval")},
+                              {"withheld", Field(row, "interval_withheld")}};
     table.rows.push_back({StringOf(Field(row, "a")), StringOf(Field(row, "b")),
                           Count(Field(row, "runs_a")) + " / " + Count(Field(row, "runs_b")),
-                          FormatPercentInterval(Field(row, "probability_a_faster"), Field(interval, "lower"),
-                                                Field(interval, "upper"), 0)});
+                          ProbabilityAFasterText(probability)});
   }
   return table;
 }

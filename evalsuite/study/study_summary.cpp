@@ -17,6 +17,7 @@
 #include "reports/entry_statistics.h"
 #include "reports/json_access.h"
 #include "stats/curve.h"
+#include "reports/comparison_section.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
 #include "stats/stability_statistics.h"
@@ -298,6 +299,12 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   rows.front().push_back("verdict");
   rows.front().push_back("judged on");
   std::string could_not_run;  // said before the table: entries none of whose runs trained here
+  // A sequential stability study's verdicts are its decision's, at the look's level (reports/comparison_section.h).
+  std::optional<reports::SequentialOutcome> sequential_stability;
+  if (const auto q = reports::SequentialQuestionOf(study.plan); q && q->stability) {
+    sequential_stability = reports::SequentialStabilityOutcome(BuildReportInput(store, {study}));
+  }
+  std::string sequential_lines;  // under the table: where each sequential verdict was judged
   for (const EntryRecord& entry : store.LoadEntries(study.id)) {
     std::vector<stats::RunCurve> curves;
     std::optional<std::vector<stats::RunCurve>> epoch_curves(std::in_place);  // nullopt once a run has no epochs
@@ -352,7 +359,15 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
       row.push_back(SummaryCellText(*statistic, statistics_of_entry, unit));
     }
     const bool judged = !none_ran && s.runs > 0;
-    row.push_back(none_ran ? "DID NOT RUN" : !judged ? "no runs yet" : verdict.verdict.result);
+    std::string result = verdict.verdict.result;
+    if (sequential_stability && judged && !none_ran) {
+      if (auto decided = reports::SequentialVerdictOf(*sequential_stability, entry.name, curves.size(), result)) {
+        result = decided->result + fmt::format(" (look {}, {:.4g}%)", sequential_stability->looks,
+                                               100 * sequential_stability->level);
+        sequential_lines += entry.name + ": " + decided->reasons.front() + "\n";
+      }
+    }
+    row.push_back(none_ran ? "DID NOT RUN" : !judged ? "no runs yet" : result);
     row.push_back(!judged ? "-"
                           : std::string(stats::JudgedOnName(verdict.basis)) +
                                 (verdict.epochs_unavailable ? " (no epochs logged)" : ""));
@@ -370,7 +385,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     }
     out += line + "\n";
   }
-  return out;
+  return out + sequential_lines;
 }
 
 }  // namespace evalsuite::study

@@ -124,5 +124,166 @@ TEST(ComparisonSectionTest, SequentialStabilityStopsWhenEveryEntryIsJudged) {
   EXPECT_NE(both.reason.find("stopped early"), std::string::npos) << both.reason;
 }
 
+StabilityReportInput SequentialPairInput(const std::vector<EntryInput>& entries) {
+  StabilityReportInput input;
+  input.entries = entries;
+  input.plan = {{"sequential", {{"min_runs", 3}, {"max_runs", 8}, {"alpha", 0.05}, {"question", {"fast", "slow"}}}},
+                {"compare", {{"fast", "slow"}}}};
+  return input;
+}
+
+// Issue 34 item 6: with 2 jobs, runs that finished after the stopping look were stored, and the report's pair row
+// and `compare` tested all of them against the stopping look's boundary (the study said "A faster", compare "no
+// difference shown"); `compare B A` ignored the sequential design. Now the answer is the look's, in either order,
+// and the later runs are counted apart.
+TEST(ComparisonSectionTest, SequentialPairAnswerIsTheLooksInEitherOrder) {
+  // The first runs separate the entries; 8 more runs each, recorded after the look, are identical.
+  std::vector<double> fast = {70, 72, 69, 71, 73, 68, 70, 74}, slow = {100, 98, -150, 101, 99, 103, 97, 102};
+  std::vector<EntryInput> entries = {Entry("fast", fast), Entry("slow", slow)};
+  SequentialQuestion q;
+  q.min_runs = 3;
+  q.max_runs = 8;
+  q.a = "fast";
+  q.b = "slow";
+  const SequentialOutcome decided = DecideSequentialQuestion(q, entries, {});
+  ASSERT_TRUE(decided.stop);
+  ASSERT_EQ(decided.result, "fast faster");
+  const int n = decided.runs_per_entry;
+  // Runs after the look: fast's later runs are slower than slow's, so on every run the test would not hold.
+  for (EntryInput& e : entries) e.runs.resize(static_cast<std::size_t>(n));
+  for (int i = n; i < n + 8; ++i) {
+    entries[0].runs.push_back(ReachingRun(i, 130 + i));
+    entries[1].runs.push_back(ReachingRun(i, 100 + i));
+  }
+  const StabilityReportInput input = SequentialPairInput(entries);
+  const PairAnswer forward = AnswerPair(input, "fast", "slow");
+  ASSERT_TRUE(forward.sequential);
+  EXPECT_EQ(forward.comparison.result, "A faster") << forward.comparison.verdict;
+  EXPECT_EQ(forward.comparison.runs_a, static_cast<std::size_t>(n));
+  EXPECT_EQ(forward.after_look_a, 8u);
+  EXPECT_EQ(forward.after_look_b, 8u);
+  EXPECT_NE(forward.comparison.verdict.find("sequential study, look"), std::string::npos) << forward.comparison.verdict;
+  const PairAnswer backward = AnswerPair(input, "slow", "fast");
+  ASSERT_TRUE(backward.sequential);
+  EXPECT_EQ(backward.comparison.result, "B faster") << backward.comparison.verdict;
+  EXPECT_NEAR(backward.comparison.log_rank.permutation_z, -forward.comparison.log_rank.permutation_z, 1e-12);
+  EXPECT_DOUBLE_EQ(backward.comparison.critical_z, forward.comparison.critical_z);
+  // The report's pair row is the same answer, with the later runs named apart.
+  const nlohmann::json section = CompareSectionJson(input);
+  ASSERT_EQ(section["pairs"].size(), 1u);
+  EXPECT_EQ(section["pairs"][0]["result"], "fast faster");
+  EXPECT_EQ(section["pairs"][0]["runs_after_look"]["a"], 8);
+  nlohmann::json model;
+  model["compare"] = section;
+  const ReportTable table = CompareTable(model);
+  EXPECT_NE(table.rows[0][3].find("Runs recorded after the deciding look, not part of the decision: 8 fast, 8 slow"),
+            std::string::npos)
+      << table.rows[0][3];
+}
+
+// Issue 34, bad input: a sequential study whose entry never runs said "goes on: the first look comes at 3 runs per
+// entry" after all its blocks.
+TEST(ComparisonSectionTest, AnEntryThatNeverRunsSaysWhyNoLookCanBeTaken) {
+  std::vector<EntryInput> entries = {Entry("fast", {70, 72, 69, 71}), Entry("slow", {})};
+  for (int i = 0; i < 4; ++i) {
+    RunInput run = FailingRun(i, 0, "did_not_run");
+    run.points.clear();
+    run.error = "did not run: exec failed: No such file or directory";
+    entries[1].runs.push_back(run);
+  }
+  SequentialQuestion q;
+  q.min_runs = 3;
+  q.max_runs = 4;
+  q.a = "fast";
+  q.b = "slow";
+  const SequentialOutcome outcome = DecideSequentialQuestion(q, entries, {});
+  EXPECT_FALSE(outcome.stop);
+  EXPECT_EQ(outcome.reason.find("goes on"), std::string::npos) << outcome.reason;
+  EXPECT_NE(outcome.reason.find("cannot look"), std::string::npos) << outcome.reason;
+  EXPECT_NE(outcome.reason.find("slow's run 0 does not count (it did not run"), std::string::npos) << outcome.reason;
+  q.stability = true;
+  EXPECT_NE(DecideSequentialQuestion(q, entries, {}).reason.find("cannot look"), std::string::npos);
+}
+
+// Issue 34 item 4: the report printed 71% [55%, 86%] and `compare` 0.710 [0.527, 0.870] for one pair. One function
+// computes it (stats::ProbabilityOfImprovement), one formats it, and the report's two tables agree.
+TEST(ComparisonSectionTest, ProbabilityAFasterIsOneFigureInEveryTable) {
+  StabilityReportInput input = SyntheticInput();
+  input.plan["compare"] = nlohmann::json::array({nlohmann::json::array({"fast", "slow"})});
+  const nlohmann::json model = BuildStabilityReport(input);
+  const nlohmann::json& pair = model["compare"]["pairs"][0];
+  const std::string pair_text = ProbabilityAFasterText(pair["probability_a_faster"]);
+  const ReportTable compare = CompareTable(model), comparisons = ComparisonsTable(model);
+  EXPECT_EQ(compare.rows[0].back(), pair_text);
+  const auto row = std::find_if(comparisons.rows.begin(), comparisons.rows.end(), [](const auto& r) {
+    return r[0] == "fast" && r[1] == "slow";
+  });
+  ASSERT_NE(row, comparisons.rows.end());
+  EXPECT_EQ(row->back(), pair_text);
+  EXPECT_NE(pair_text.find("% ["), std::string::npos) << pair_text;
+}
+
+// Issue 34 item 7: the text printed [0, inf] where the JSON had lower: null. A non-finite bound is "inf" in both.
+TEST(ComparisonSectionTest, NonFiniteBoundsReadTheSameInJsonAndText) {
+  // fast: 2 of 6 reach, so its median is never reached and every resample's ratio is infinite.
+  std::vector<EntryInput> entries = {Entry("fast", {10, 11, -30, -30, -30, -30}), Entry("slow", {10, 12, 13, 14, 15, 16})};
+  const stats::EntryComparison c = CompareNamedEntries(entries, "fast", "slow", 1);
+  const nlohmann::json json = EntryComparisonJson(c);
+  ASSERT_TRUE(json["tta_ratio"]["interval"].is_object()) << json["tta_ratio"].dump();
+  EXPECT_EQ(json["tta_ratio"]["interval"]["upper"], "inf");
+  const std::string text = ComparisonIntervalText(json["tta_ratio"]["interval"], json["tta_ratio"]["withheld"]);
+  EXPECT_EQ(text.substr(text.size() - 6), ", inf]") << text;
+  EXPECT_NE(c.verdict.find(text.substr(text.find(','))), std::string::npos) << c.verdict << " vs " << text;
+}
+
+// Issue 36 item 10: --horizon 1e6 on censored runs extrapolated the restricted mean far past the data.
+TEST(ComparisonSectionTest, AHorizonPastTheRunsIsRefusedNamingTheLastObservedTime) {
+  std::vector<EntryInput> entries = {Entry("fast", {70, 72, -150, 71, 73}), Entry("slow", {100, 98, 101, 99, 103})};
+  stats::ComparisonOptions options;
+  options.horizon = 1e6;
+  try {
+    CompareNamedEntries(entries, "fast", "slow", 1, options);
+    FAIL() << "a horizon past the data was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kUsage);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("--horizon"), std::string::npos) << what;
+    EXPECT_NE(what.find("last observed time is 150"), std::string::npos) << what;
+  }
+  options.horizon = 120;
+  EXPECT_NO_THROW(CompareNamedEntries(entries, "fast", "slow", 1, options));
+  // slow's runs all reached by 103: its curve is 0 from there, so any horizon is exact for it.
+  std::vector<EntryInput> reached = {Entry("fast", {70, 72, 71, 73}), Entry("slow", {100, 98, 101, 99})};
+  options.horizon = 1e6;
+  EXPECT_NO_THROW(CompareNamedEntries(reached, "fast", "slow", 1, options));
+}
+
+// Issue 34 item 8: a sequential stability study decided "still inconclusive at look 4 (intervals at level
+// 99.17%)" while its table and cards said STABLE from the unadjusted 95% interval on all runs. 6 runs of TTA
+// 1000 +- 40: STABLE at 95%, INCONCLUSIVE at the last look's 99.17%.
+TEST(ComparisonSectionTest, SequentialStabilityCardsGiveTheDecisionAtItsLevel) {
+  EntryInput e;
+  e.name = "steady";
+  e.threshold = 0.9;
+  const double spread[6] = {-1, 1, -0.5, 0.5, -0.8, 0.8};
+  for (int i = 0; i < 6; ++i) e.runs.push_back(ReachingRun(i, 1000 + 40 * spread[i]));
+  StabilityReportInput input;
+  input.entries = {e};
+  const nlohmann::json fixed = BuildStabilityReport(input);
+  ASSERT_EQ(fixed["verdicts"][0]["result"], "STABLE");  // a fixed-N study of the same runs
+  input.plan = {{"sequential", {{"min_runs", 3}, {"max_runs", 6}, {"alpha", 0.05}, {"question", "stability"}}}};
+  const nlohmann::json model = BuildStabilityReport(input);
+  EXPECT_NE(model["compare"]["sequential"]["reason"].get<std::string>().find("99.17%"), std::string::npos);
+  EXPECT_EQ(model["compare"]["sequential"]["verdicts"]["steady"], "INCONCLUSIVE");
+  const nlohmann::json& card = model["verdicts"][0];
+  EXPECT_EQ(card["result"], "INCONCLUSIVE") << card.dump(1);
+  const std::string first_reason = card["reasons"][0].get<std::string>();
+  EXPECT_NE(first_reason.find("judged at look 4 on its first 6 runs with intervals at level 99.17%"),
+            std::string::npos)
+      << first_reason;
+  EXPECT_NE(first_reason.find("would read STABLE, which is not the study's answer"), std::string::npos)
+      << first_reason;
+}
+
 }  // namespace
 }  // namespace evalsuite::reports

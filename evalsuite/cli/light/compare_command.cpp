@@ -34,20 +34,24 @@ std::string Number(const nlohmann::json& v, const char* format = "{:.4g}") {
   return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>()) : std::string("-");
 }
 
+// "median A / median B = ratio [lower, upper]": the interval as the JSON holds it (reports::ComparisonIntervalText).
 std::string Ratio(const nlohmann::json& r) {
   if (!r.is_object()) return "-";
-  const auto& i = r["interval"];
-  return fmt::format("{} / {} = {} [{}, {}]", r["median_a"].is_number() ? Number(r["median_a"]) : "not reached",
+  return fmt::format("{} / {} = {} {}", r["median_a"].is_number() ? Number(r["median_a"]) : "not reached",
                      r["median_b"].is_number() ? Number(r["median_b"]) : "not reached",
                      r["ratio"].is_number() ? Number(r["ratio"], "{:.3f}") : "-",
-                     i["lower"].is_number() ? Number(i["lower"], "{:.3f}") : "0",
-                     i["upper"].is_number() ? Number(i["upper"], "{:.3f}") : "inf");
+                     reports::ComparisonIntervalText(r["interval"], r["withheld"], "{:.3f}"));
 }
 
 void Run(const CompareArgs& args) {
   if (!(args.alpha > 0 && args.alpha < 0.5)) throw UsageError("--alpha", "must lie in (0, 0.5)");
-  if (args.horizon && !(*args.horizon > 0)) throw UsageError("--horizon", "must be > 0");
-  if (args.a == args.b) throw UsageError("A B", "compare two different entries");
+  if (args.horizon && !(*args.horizon > 0 && std::isfinite(*args.horizon))) {
+    throw UsageError("--horizon", "must be a finite number > 0");
+  }
+  if (args.a == args.b) {
+    throw UsageError("compare " + args.a + " " + args.b,
+                     "A and B are both '" + args.a + "': name two different entries");
+  }
   auto store = study::RunStore::OpenForReading(args.store);
   const study::StudyInfo info = store::ChooseStudy(*store, args.study, args.store);
   const reports::StabilityReportInput input = study::BuildReportInput(*store, {info});
@@ -56,14 +60,8 @@ void Run(const CompareArgs& args) {
   options.alpha = args.alpha;
   options.horizon = args.horizon;
   options.resamples = args.resamples;
-  std::optional<reports::SequentialOutcome> sequential;
-  if (auto q = reports::SequentialQuestionOf(input.plan); q && !q->stability && q->a == args.a && q->b == args.b) {
-    sequential = reports::DecideSequentialQuestion(*q, input.entries, input.rule);
-    options.alpha = q->alpha;
-    options.critical_z = sequential->critical_z;
-  }
-  const stats::EntryComparison c =
-      reports::CompareNamedEntries(input.entries, args.a, args.b, input.rule.consecutive_evaluations, options);
+  const reports::PairAnswer answer = reports::AnswerPair(input, args.a, args.b, options);
+  const stats::EntryComparison& c = answer.comparison;
   nlohmann::json json = reports::EntryComparisonJson(c);
   json["study"] = info.name;
   json["store"] = args.store;
@@ -73,30 +71,50 @@ void Run(const CompareArgs& args) {
       "compare {} with {} (study {}): runs that never reached the target are censored at the "
       "time they stopped\n",
       c.a, c.b, info.name);
-  if (sequential) {
-    std::cout << fmt::format("sequential study: {} look(s), {}\n", sequential->looks, sequential->reason);
-    json["sequential"] = {{"looks", sequential->looks}, {"reason", sequential->reason}, {"result", sequential->result}};
+  if (answer.sequential) {
+    const reports::SequentialOutcome& s = *answer.sequential;
+    std::cout << fmt::format("sequential study: {} look(s), {}{}\n", s.looks, s.stop ? s.result + ": " : "",
+                             s.reason);
+    if (args.alpha != 0.05 && args.alpha != c.alpha) {
+      std::cout << fmt::format("  (--alpha {} is not used: the sequential study's design fixed alpha {})\n",
+                               args.alpha, c.alpha);
+    }
+    json["sequential"] = {{"looks", s.looks},
+                          {"reason", s.reason},
+                          {"result", s.result},
+                          {"stopped", s.stop},
+                          {"runs_per_entry", s.runs_per_entry},
+                          {"runs_after_look", {{"a", answer.after_look_a}, {"b", answer.after_look_b}}}};
   }
   std::cout << "verdict: " << c.verdict << "\n";
+  for (const std::string& note : c.notes) std::cout << "  note: " << note << "\n";
   std::cout << fmt::format("  runs                {} {} ({} reached), {} {} ({} reached)\n", c.a, c.runs_a, c.reached_a,
                            c.b, c.runs_b, c.reached_b);
+  if (answer.after_look_a + answer.after_look_b > 0) {
+    std::cout << fmt::format(
+        "  after the look      {} {}, {} {} counted runs recorded after the deciding look: not part of the "
+        "decision, not tested (testing them against the look's boundary would not keep alpha)\n",
+        c.a, answer.after_look_a, c.b, answer.after_look_b);
+  }
   std::cout << fmt::format("  median TTA          {} ({} percentile bootstrap, {} resamples)\n",
                            Ratio(json["tta_ratio"]), level, c.tta_ratio.resamples);
   std::cout << fmt::format("  median epochs       {}\n", Ratio(json["epochs_ratio"]));
   if (c.restricted_mean) {
     const auto& r = *c.restricted_mean;
+    const std::string interval =
+        r.interval ? fmt::format("[{:.4g}, {:.4g}] ({} t interval, {:.1f} df)", r.interval->lower, r.interval->upper,
+                                 level, r.degrees_of_freedom)
+                   : "(" + r.withheld + ")";
     std::cout << fmt::format(
-        "  restricted mean     up to {:.4g}: {} {:.4g} (se {:.3g}), {} {:.4g} (se {:.3g}), "
-        "difference {:.4g} [{:.4g}, {:.4g}]\n",
-        r.a.horizon, c.a, r.a.mean, r.a.standard_error, c.b, r.b.mean, r.b.standard_error, r.difference,
-        r.interval.lower, r.interval.upper);
+        "  restricted mean     up to {:.4g}: {} {:.4g} (se {:.3g}), {} {:.4g} (se {:.3g}), difference {:.4g} {}\n",
+        r.a.horizon, c.a, r.a.mean, r.a.standard_error, c.b, r.b.mean, r.b.standard_error, r.difference, interval);
   }
   std::cout << fmt::format(
       "  log-rank            z = {:.3f} (permutation variance), p = {:.4g}; survdiff's "
       "chi-square {:.3f}, p = {:.4g}\n",
       c.log_rank.permutation_z, c.log_rank.permutation_p_value, c.log_rank.chi_square, c.log_rank.p_value);
-  std::cout << fmt::format("  P({} faster)        {:.3f} [{:.3f}, {:.3f}]\n", c.a, c.probability_a_faster.probability,
-                           c.probability_a_faster.interval.lower, c.probability_a_faster.interval.upper);
+  std::cout << fmt::format("  P({} faster)        {} ({} interval, Newcombe's method 5)\n", c.a,
+                           reports::ProbabilityAFasterText(json["probability_a_faster"]), level);
   if (!args.json_out.empty()) WriteFileAtomically(args.json_out, json.dump(2) + "\n");
 }
 
