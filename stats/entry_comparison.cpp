@@ -85,7 +85,7 @@ std::vector<std::string> ComparisonNotes(const EntryComparison& c) {
       "the log-rank test compares the two curves of time to target over their whole length (every run, those that "
       "never reached counted until they stopped), while this figure looks at ";
   std::vector<std::string> notes;
-  auto note = [&](const std::string& figure, int direction, const std::string& what) {
+  auto note = [&](const std::string& figure, int direction, const std::string& what, const std::string& none) {
     if (direction == verdict) return;
     std::string text;
     if (verdict == 0) {
@@ -93,8 +93,8 @@ std::vector<std::string> ComparisonNotes(const EntryComparison& c) {
              " being faster while the test shows no difference: " + why + what +
              "; the verdict is the test's, decided before looking, and this interval is not a test of its own";
     } else if (direction == 0) {
-      text = figure + " does not exclude no difference while the test finds " + faster + " faster: " + why + what +
-             ", so a difference the test shows need not be large there";
+      text = figure + " includes " + none + " (no difference) while the test finds " + faster + " faster: " + why +
+             what + ", so the test can show a difference that this figure does not bound away from " + none;
     } else {
       text = figure + " points the other way (" + (direction < 0 ? c.a : c.b) + " faster) while the test finds " +
              faster + " faster: " + why + what + "; the curves cross, so which is faster depends on the question";
@@ -104,13 +104,13 @@ std::vector<std::string> ComparisonNotes(const EntryComparison& c) {
   const std::string level = Format("%.3g", c.interval_level * 100) + "%";
   if (c.tta_ratio.interval) {
     note("The median TTA ratio's " + level + " interval " + IntervalText(*c.tta_ratio.interval, "%.2f"),
-         Direction(*c.tta_ratio.interval, 1, true), "the medians alone");
+         Direction(*c.tta_ratio.interval, 1, true), "the medians alone", "1");
   }
   if (c.restricted_mean && c.restricted_mean->interval) {
     note("The restricted mean difference's " + level + " interval " +
              IntervalText(*c.restricted_mean->interval, "%.4g"),
          Direction(*c.restricted_mean->interval, 0, true),
-         "the average time up to the horizon " + Format("%.4g", c.restricted_mean->a.horizon));
+         "the average time up to the horizon " + Format("%.4g", c.restricted_mean->a.horizon), "0");
   }
   const ImprovementProbability& p = c.probability_a_faster;
   if (p.interval) {
@@ -118,10 +118,11 @@ std::vector<std::string> ComparisonNotes(const EntryComparison& c) {
              IntervalText(*p.interval, "%.3f"),
          Direction(*p.interval, 0.5, false),
          "pairs of runs, each pair counting alike whenever in the runs it happened, a run that never reached "
-         "slower than any that did");
+         "slower than any that did",
+         "50%");
   } else if (verdict != 0 && (verdict < 0) != (p.probability > 0.5)) {
     note("P(" + c.a + " faster) " + Format("%.3f", p.probability), verdict < 0 ? 1 : -1,
-         "pairs of runs, each pair counting alike, a run that never reached slower than any that did");
+         "pairs of runs, each pair counting alike, a run that never reached slower than any that did", "50%");
   }
   return notes;
 }

@@ -79,8 +79,8 @@ MedianRatio BootstrapMedianRatio(const std::vector<SurvivalObservation>& a, cons
   }
   if (std::min(a.size(), b.size()) < kMedianRatioIntervalMinRuns) {
     result.withheld = "interval withheld: it needs at least " + std::to_string(kMedianRatioIntervalMinRuns) +
-                      " runs of each entry (with fewer, a 95% bootstrap interval covers the true ratio far less often "
-                      "than 95%: about 65% at 2 runs, 89% at 3)";
+                      " runs of each entry; from fewer, a 95% bootstrap interval covers the true ratio only about 65% "
+                      "of the time at 2 runs and 89% at 3";
     return result;
   }
   if (ratios.empty() || static_cast<double>(result.undefined_resamples) > alpha * static_cast<double>(resamples)) {

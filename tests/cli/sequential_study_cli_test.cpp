@@ -55,10 +55,27 @@ TEST(SequentialStudyCliTest, ThirtyPercentFasterIsDeclaredFasterBeforeMaxRuns) {
   auto compare =
       RunEvalsuite({"compare", store.string(), "candidate", "reference", "--json", (dir / "c.json").string()});
   ASSERT_EQ(compare.exit_code, 0) << compare.out << compare.err;
-  EXPECT_NE(compare.out.find("verdict: candidate reaches the target faster than reference"), std::string::npos)
+  // The sequential decision, from the runs the stopping look had (runs finished after it with 2 jobs are apart).
+  EXPECT_NE(compare.out.find("verdict: sequential study, look "), std::string::npos) << compare.out;
+  EXPECT_NE(compare.out.find("candidate reaches the target faster than reference"), std::string::npos)
       << compare.out;
   const auto json = nlohmann::json::parse(ReadFile(dir / "c.json"));
   EXPECT_EQ(json["result"], "candidate faster");
+  EXPECT_EQ(json["runs_a"], json["sequential"]["runs_per_entry"]);
+  // Issue 34 item 6: `compare B A` ignored the sequential design; now the same decision, mirrored.
+  auto reversed = RunEvalsuite({"compare", store.string(), "reference", "candidate", "--json",
+                                (dir / "r.json").string()});
+  ASSERT_EQ(reversed.exit_code, 0) << reversed.out << reversed.err;
+  const auto mirrored = nlohmann::json::parse(ReadFile(dir / "r.json"));
+  EXPECT_EQ(mirrored["result"], "candidate faster");
+  EXPECT_DOUBLE_EQ(mirrored["critical_z"].get<double>(), json["critical_z"].get<double>());
+  EXPECT_DOUBLE_EQ(mirrored["log_rank"]["z"].get<double>(), -json["log_rank"]["z"].get<double>());
+  // Issue 36 item 5: `compare seq.db A A` named "A B". (Item 10, a horizon past the runs, is refused by
+  // reports::CompareNamedEntries: ComparisonSectionTest.AHorizonPastTheRunsIsRefusedNamingTheLastObservedTime.)
+  auto same = RunEvalsuite({"compare", store.string(), "candidate", "candidate"});
+  EXPECT_EQ(same.exit_code, 2);
+  EXPECT_NE(same.err.find("A and B are both 'candidate'"), std::string::npos) << same.err;
+  EXPECT_EQ(same.err.find("A B:"), std::string::npos) << same.err;
   EXPECT_LT(json["tta_ratio"]["interval"]["upper"].get<double>(), 1.0);
   EXPECT_GT(json["tta_ratio"]["interval"]["lower"].get<double>(), 0.5);
   EXPECT_GT(json["interval_level"].get<double>(), 0.95);  // repeated confidence interval of the stopping look

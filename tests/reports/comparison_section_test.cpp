@@ -156,6 +156,10 @@ TEST(ComparisonSectionTest, SequentialPairAnswerIsTheLooksInEitherOrder) {
     entries[1].runs.push_back(ReachingRun(i, 100 + i));
   }
   const StabilityReportInput input = SequentialPairInput(entries);
+  // What the old code answered: every stored run tested against the look's boundary.
+  stats::ComparisonOptions old_way;
+  old_way.critical_z = decided.critical_z;
+  EXPECT_NE(CompareNamedEntries(entries, "fast", "slow", 1, old_way).result, "A faster");
   const PairAnswer forward = AnswerPair(input, "fast", "slow");
   ASSERT_TRUE(forward.sequential);
   EXPECT_EQ(forward.comparison.result, "A faster") << forward.comparison.verdict;
