@@ -106,11 +106,14 @@ std::string WhyNoLook(const std::vector<const EntryInput*>& entries, int min_run
                          min_runs, e->name);
     }
     if (blocking) {
+      std::string cause = blocking->error;
+      if (cause.rfind("did not run: ", 0) == 0) cause = cause.substr(13);
+      if (cause.size() > 160) cause = cause.substr(0, 157) + "...";
       return fmt::format(
           "cannot look: the first look needs runs 0 to {} of every entry to count, and {}'s run {} does not count "
           "({}{}); {} of its {} recorded runs count",
           min_runs - 1, e->name, leading, blocking->status == "did_not_run" ? "it did not run" : blocking->status,
-          blocking->error.empty() ? "" : ": " + blocking->error.substr(0, 120), leading, e->runs.size());
+          cause.empty() ? "" : ": " + cause, leading, e->runs.size());
     }
     return fmt::format("no look yet: the first look needs {} runs of every entry, and {} has {} so far", min_runs,
                        e->name, leading);
