@@ -39,6 +39,10 @@ struct ImportOptions {
   RcpPass rcp_pass = RcpPass::kPruned;
   std::string ruleset;  // "5.1.0"; empty = detect per folder (mlperf_group.h)
   unsigned jobs = 0;  // parsing threads; 0 = one per hardware thread
+  // Framework logs (framework_import.h): the metric runs are judged on and the entry they are filed under; empty =
+  // the stated rules there.
+  std::string metric;
+  std::string entry;
 };
 
 struct ImportedRun {
@@ -55,6 +59,8 @@ struct ImportedGroup {
   std::string benchmark;          // MLPerf benchmark, DAWNBench task, JSON Lines entry
   std::string system;             // MLPerf system folder, DAWNBench hardware, JSON Lines folder
   std::string entry;              // the store's entry name
+  std::string time_unit = "seconds";  // the TTA's basis in the store: "seconds", or "epochs"/"steps" (framework logs)
+  std::string description;            // the store entry's description; empty = "<format> import of <source>"
   std::vector<ImportedRun> runs;  // natural file-name order
   std::size_t converged = 0;
   std::optional<double> olympic_minutes;
