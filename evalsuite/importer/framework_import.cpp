@@ -363,6 +363,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
     ImportedGroup group;
     group.format = first.run.format;
     group.source = first.source->group_source;
+    if (group.source.empty() || group.source == ".") group.source = first.source->file.filename().string();
     group.location = first.source->group;
     group.entry = keys_of_entry[first.entry].size() > 1 ? fmt::format("{} ({})", first.entry, metric) : first.entry;
     group.benchmark = group.entry;

@@ -113,6 +113,19 @@ std::optional<double> NumberIn(const json& v) {
   return std::nullopt;
 }
 
+// The number under `key`, NaN when absent or not a number (plain doubles: GCC's -Wmaybe-uninitialized misreads
+// optionals here).
+double NumberAt(const json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end()) return std::numeric_limits<double>::quiet_NaN();
+  return NumberIn(*it).value_or(std::numeric_limits<double>::quiet_NaN());
+}
+
+bool IsNumberAt(const json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && NumberIn(*it).has_value();
+}
+
 // Keys of an evaluation entry that are not the model's quality: durations, throughput, the epoch and step.
 bool IsEvalBookkeeping(const std::string& key) {
   for (const char* suffix : {"_runtime", "_samples_per_second", "_steps_per_second", "_tokens_per_second"}) {
@@ -164,17 +177,17 @@ FrameworkRun ReadHfTrainerState(const fs::path& file) {
     const long line = i < lines.size() ? lines[i] : 0;
     const std::string where = line > 0 ? FileLine(file.string(), line) : fmt::format("{}: log_history[{}]", file.string(), i);
     if (!entry.is_object()) throw InputError(where, "a log_history entry is not an object");
-    const std::optional<double> epoch = entry.contains("epoch") ? hf_detail::NumberIn(entry["epoch"]) : std::nullopt;
-    if (entry.contains("train_runtime")) {
-      if (auto v = hf_detail::NumberIn(entry["train_runtime"])) run.facts["train_runtime"] = *v;
-    }
-    if (epoch && std::isfinite(*epoch)) last_epoch = std::max(last_epoch, *epoch);
+    const double epoch = hf_detail::NumberAt(entry, "epoch");
+    if (hf_detail::IsNumberAt(entry, "train_runtime")) run.facts["train_runtime"] = hf_detail::NumberAt(entry, "train_runtime");
+    if (std::isfinite(epoch)) last_epoch = std::max(last_epoch, epoch);
     bool is_eval = false;
     for (auto it = entry.begin(); it != entry.end(); ++it) {
       if (it.key().rfind("eval_", 0) == 0) is_eval = true;
     }
     if (!is_eval) continue;
-    if (!epoch) throw InputError(where, "an evaluation entry without a numeric \"epoch\"");
+    if (!hf_detail::IsNumberAt(entry, "epoch")) {
+      throw InputError(where, "an evaluation entry without a numeric \"epoch\"");
+    }
     if (entry.contains("step") && !hf_detail::NumberIn(entry["step"])) {
       throw InputError(where, "\"step\" is not a number");
     }
@@ -186,23 +199,23 @@ FrameworkRun ReadHfTrainerState(const fs::path& file) {
       if (it.key().rfind("eval_", 0) != 0 || hf_detail::IsEvalBookkeeping(it.key())) continue;
       const std::optional<double> value = hf_detail::NumberIn(it.value());
       if (!value) continue;  // a list or text (a report, a confusion matrix): not a scalar metric
-      run.series[it.key()].push_back({*epoch, *epoch, *value, line});
+      run.series[it.key()].push_back({epoch, epoch, *value, line});
     }
   }
   if (evaluations == 0) {
     run.warnings.push_back(file.string() + ": log_history holds no evaluation (no eval_* entry)");
   }
-  const std::optional<double> state_epoch = state.contains("epoch") ? hf_detail::NumberIn(state["epoch"]) : std::nullopt;
-  run.progress_spent = state_epoch && std::isfinite(*state_epoch) ? std::max(*state_epoch, last_epoch) : last_epoch;
+  const double state_epoch = hf_detail::NumberAt(state, "epoch");
+  run.progress_spent = std::isfinite(state_epoch) ? std::max(state_epoch, last_epoch) : last_epoch;
   run.facts["eval_runtime_total"] = eval_seconds;
-  const auto global_step = state.contains("global_step") ? hf_detail::NumberIn(state["global_step"]) : std::nullopt;
-  const auto max_steps = state.contains("max_steps") ? hf_detail::NumberIn(state["max_steps"]) : std::nullopt;
-  if (global_step) run.facts["global_step"] = *global_step;
-  if (max_steps) run.facts["max_steps"] = *max_steps;
-  if (global_step && max_steps && *max_steps > 0 && *global_step < *max_steps) {
+  const double global_step = hf_detail::NumberAt(state, "global_step");
+  const double max_steps = hf_detail::NumberAt(state, "max_steps");
+  if (std::isfinite(global_step)) run.facts["global_step"] = global_step;
+  if (std::isfinite(max_steps)) run.facts["max_steps"] = max_steps;
+  if (std::isfinite(global_step) && std::isfinite(max_steps) && max_steps > 0 && global_step < max_steps) {
     run.status = RunStatus::kIncomplete;
     run.status_note = fmt::format("saved at step {:g} of max_steps {:g} (a checkpoint taken mid-training)",
-                                  *global_step, *max_steps);
+                                  global_step, max_steps);
   }
   return run;
 }

@@ -10,7 +10,8 @@ with Python's own json/csv modules, by the formats' definitions:
   keras       CSVLogger rows; a run restarts where epoch is 0 again; progress = epoch + 1      (epochs)
   mlflow      metrics/<metric> "ts value step" lines; progress = (ts - meta.yaml start_time) / 1000  (seconds)
 A point is kept when its value and progress are finite and its progress does not go below the last kept one.
-A threshold of null means: the median of the run's kept values (so that some runs reach and some may not).
+A threshold of null means: the median of the kept values of all the file's runs (so that some runs reach and some
+may not); the answer gives the threshold used.
 TTA = the progress of the first kept point at or above the threshold (at or below it when lower is better).
 """
 import csv
@@ -110,11 +111,12 @@ def main():
     out = []
     for item in spec:
         runs = []
-        for unit, points in READERS[item["format"]](item["path"], item["metric"]):
-            kept = keep(points)
-            threshold = item.get("threshold")
-            if threshold is None:
-                threshold = statistics.median(v for _, v in kept) if kept else 0.0
+        read = [(unit, keep(points)) for unit, points in READERS[item["format"]](item["path"], item["metric"])]
+        threshold = item.get("threshold")
+        if threshold is None:
+            values = [v for _, kept in read for _, v in kept]
+            threshold = statistics.median(values) if values else 0.0
+        for unit, kept in read:
             lower = bool(item.get("lower"))
             tta = next((p for p, v in kept if (v <= threshold if lower else v >= threshold)), None)
             runs.append({"evaluations": len(kept), "tta": tta, "threshold": threshold, "unit": unit})
