@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::runlog {
 namespace fs = std::filesystem;
@@ -73,7 +74,8 @@ CsvTable ReadCsvTable(const fs::path& file) {
   if (!in) throw IoError(file.string(), "cannot open the file");
   std::stringstream buffer;
   buffer << in.rdbuf();
-  std::string text = buffer.str();
+  // Column names and cells reach JSON (headers, warnings): invalid UTF-8 is repaired first.
+  std::string text = ToValidUtf8(buffer.str());
   if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
   CsvTable table;
   char separator = ',';
@@ -126,7 +128,7 @@ std::string FirstLineOf(const fs::path& file, std::size_t limit) {
   while (line.size() < limit && in.get(c) && c != '\n') line += c;
   if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
   while (!line.empty() && line.back() == '\r') line.pop_back();
-  return line;
+  return ToValidUtf8(line);
 }
 
 }  // namespace evalsuite::runlog

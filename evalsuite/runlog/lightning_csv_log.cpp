@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 
 namespace evalsuite::runlog {
 namespace fs = std::filesystem;
@@ -42,7 +43,7 @@ std::optional<std::string> TopLevelYamlValue(const fs::path& file, const std::st
     if (line.rfind(prefix, 0) != 0) continue;
     std::string value = lightning_detail::TrimYaml(line.substr(prefix.size()));
     if (value.empty() || value == "null" || value == "~") return std::nullopt;
-    return value;
+    return ToValidUtf8(value);
   }
   return std::nullopt;
 }

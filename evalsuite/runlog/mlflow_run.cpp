@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 #include "evalsuite/runlog/lightning_csv_log.h"
 
 namespace evalsuite::runlog {
@@ -42,7 +43,7 @@ std::vector<RawPoint> ReadMetricFile(const fs::path& file) {
                     std::all_of(numbers.begin(), numbers.end(), [](const auto& n) { return n.has_value(); });
     if (!ok) {
       throw InputError(FileLine(file.string(), line_no),
-                       "an MLflow metric line is \"timestamp value step\" (numbers), got \"" + line + "\"");
+                       "an MLflow metric line is \"timestamp value step\" (numbers), got \"" + ToValidUtf8(line) + "\"");
     }
     points.push_back({*numbers[0], *numbers[1], parts.size() == 3 ? *numbers[2] : 0.0, line_no});
   }
@@ -56,7 +57,7 @@ std::optional<std::string> ReadSmallFile(const fs::path& file) {
   buffer << in.rdbuf();
   std::string s = buffer.str();
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
+  return ToValidUtf8(s);
 }
 
 std::optional<double> YamlNumber(const fs::path& meta, const std::string& key) {
@@ -103,7 +104,7 @@ FrameworkRun ReadMlflowRun(const fs::path& folder) {
       earliest = std::min(earliest, p.timestamp_ms);
       latest = std::max(latest, p.timestamp_ms);
     }
-    raw[f.lexically_relative(folder / "metrics").generic_string()] = std::move(points);
+    raw[ToValidUtf8(f.lexically_relative(folder / "metrics").generic_string())] = std::move(points);
   }
 
   const std::optional<double> start = mlflow_detail::YamlNumber(meta, "start_time");

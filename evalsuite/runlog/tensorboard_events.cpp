@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/json_guard.h"
 #include "evalsuite/runlog/protobuf_wire.h"
 #include "evalsuite/runlog/tfrecord.h"
 
@@ -197,7 +198,7 @@ std::vector<ScalarValue> ScalarsOfSummary(std::string_view summary, std::map<std
     std::optional<std::string> plugin;
     while (std::optional<WireField> f = value.Next()) {
       if (f->number == 1 && f->wire_type == 2) {
-        tag = std::string(f->bytes);
+        tag = ToValidUtf8(f->bytes);  // tags end up in JSON: a stray byte must not stop the import
       } else if (f->number == 2 && f->wire_type == 5) {
         simple = f->AsFloat();
       } else if (f->number == 8 && f->wire_type == 2) {
@@ -208,7 +209,7 @@ std::vector<ScalarValue> ScalarsOfSummary(std::string_view summary, std::map<std
           if (m->number != 1 || m->wire_type != 2) continue;
           WireReader plugin_data(m->bytes);
           while (std::optional<WireField> p = plugin_data.Next()) {
-            if (p->number == 1 && p->wire_type == 2) plugin = std::string(p->bytes);
+            if (p->number == 1 && p->wire_type == 2) plugin = ToValidUtf8(p->bytes);
           }
         }
       }
@@ -269,7 +270,7 @@ FrameworkRun ReadTensorboardEvents(const fs::path& file) {
       } else if (f->number == 2 && f->wire_type == 0) {
         step = static_cast<int64_t>(f->varint);
       } else if (f->number == 3 && f->wire_type == 2) {
-        run.facts["file_version"] = std::string(f->bytes);
+        run.facts["file_version"] = ToValidUtf8(f->bytes);
       } else if (f->number == 5 && f->wire_type == 2) {
         summary = f->bytes;
       }
