@@ -313,6 +313,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
       if (!p.run.series.count(options.metric)) {
         result.errors.push_back(fmt::format("{}: no metric \"{}\" in the log (it logs: {})", p.run.label,
                                             options.metric, JoinNames(p.run.series)));
+        ++result.framework_errors;
         continue;
       }
       p.metric = options.metric;
@@ -324,6 +325,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
       if (!chosen) {
         result.errors.push_back(fmt::format("{}: no metric to judge the run on (the log holds: {}); --metric names one",
                                             p.run.label, JoinNames(p.run.series)));
+        ++result.framework_errors;
         continue;
       }
       p.metric = *chosen;

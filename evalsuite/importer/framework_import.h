@@ -43,7 +43,8 @@ struct FrameworkSource {
 
 // Turns the read sources into groups (in order of their first source) appended to result.groups, with the rules'
 // notes in result.notes and each run's warnings in its log. A --metric that a run lacks is an error naming the file
-// (result.errors; the run is left out).
+// (result.errors and result.framework_errors; the run is left out). An import with a framework error stores nothing
+// (the CLI asks result.framework_errors).
 void BuildFrameworkGroups(const ImportOptions& options, const std::vector<FrameworkSource>& sources,
                           ImportResult& result);
 

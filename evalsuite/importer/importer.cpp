@@ -331,6 +331,7 @@ ImportResult Import(const ImportOptions& options) {
     }
     if (!p.error.empty()) {
       result.errors.push_back(p.error);
+      if (IsFrameworkFormat(source.format)) ++result.framework_errors;
       continue;
     }
     ++result.files;

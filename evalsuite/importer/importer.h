@@ -83,6 +83,8 @@ struct ImportResult {
   std::vector<std::string> notes;            // how options were read (a --threshold converted to the file's scale)
   std::vector<std::filesystem::path> roots;  // canonical PATH arguments: nothing may be written below them
   std::size_t files = 0;
+  // Errors from the frameworks' logs (framework_import.h): an import with any stores nothing.
+  std::size_t framework_errors = 0;
   std::size_t bytes = 0;
   double seconds = 0;  // wall time of reading and scoring
 };

@@ -323,6 +323,7 @@ TEST(FrameworkImportTest, BadFilesAreErrorsNamingTheFileAndLine) {
     SCOPED_TRACE(c.path);
     const ImportResult r = ImportFramework(dir / c.path, 0.5);
     ASSERT_EQ(r.errors.size(), 1u);
+    EXPECT_EQ(r.framework_errors, 1u);  // the CLI stores nothing then
     EXPECT_NE(r.errors[0].find((dir / c.where).string()), std::string::npos) << r.errors[0];
     EXPECT_TRUE(r.groups.empty());
   }

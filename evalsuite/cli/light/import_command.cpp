@@ -164,6 +164,12 @@ void RunImport(const ImportArgs& args) {
   if (!args.json_out.empty()) {
     WriteFileAtomically(args.json_out, importer::ToJson(result).dump(2) + "\n");
   }
+  // A framework log that could not be read fails the whole import: nothing is stored (its error is printed above).
+  if (result.framework_errors > 0) {
+    throw InputError(result.errors.front().substr(0, result.errors.front().find(':')),
+                     std::to_string(result.errors.size()) +
+                         " file(s) could not be read, among them training logs of a framework: nothing was stored");
+  }
   // A framework log names no target, and a run stored without one would reach at its first evaluation.
   if (!args.no_store) {
     for (const importer::ImportedGroup& g : result.groups) {
