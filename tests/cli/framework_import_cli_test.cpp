@@ -57,7 +57,8 @@ TEST(FrameworkImportCliTest, ImportThenStudyShowCompareAndReport) {
   auto compare = RunEvalsuite({"compare", store, "fast", "slow", "--json", (dir / "c.json").string()});
   ASSERT_EQ(compare.exit_code, 0) << compare.err << compare.out;
   const json c = json::parse(ReadFile(dir / "c.json"));
-  EXPECT_TRUE(c.contains("compare")) << c.dump();
+  EXPECT_EQ(c["a"], "fast") << c.dump();
+  EXPECT_EQ(c["b"], "slow") << c.dump();
 
   auto report = RunEvalsuite({"report", store, "--out", (dir / "report").string()});
   ASSERT_EQ(report.exit_code, 0) << report.err;
