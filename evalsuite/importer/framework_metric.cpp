@@ -11,7 +11,7 @@ namespace evalsuite::importer {
 const char* const kMetricChoiceRule =
     "the first validation metric (a name with val, valid, validation, eval or dev; then test; then any) by kind: accuracy, then "
     "F1/precision/recall/AUC/mAP/IoU/BLEU/ROUGE, then error rates (WER, CER), then loss, then any other; per-epoch "
-    "before per-step values, then by name; --metric names another";
+    "before per-step values, a plain or top-1 name before a qualified one, then by name; --metric names another";
 
 namespace framework_metric_detail {
 
@@ -86,6 +86,14 @@ int KindRank(const std::vector<std::string>& tokens) {
   return 4;
 }
 
+// Within a kind, the plain metric ("val_acc", "val_accuracy_epoch") or a top-1 before a qualified one ("val_acc_top5",
+// "val_acc_mean_pos": a mean rank, not an accuracy).
+int QualifiedRank(const std::vector<std::string>& tokens) {
+  static const std::set<std::string> plain = {"val", "valid", "validation", "eval", "dev", "test", "vali", "epoch",
+                                              "acc", "accuracy", "f1", "loss", "wer", "cer", "top1"};
+  return std::all_of(tokens.begin(), tokens.end(), [](const std::string& t) { return plain.count(t) > 0; }) ? 0 : 1;
+}
+
 }  // namespace framework_metric_detail
 
 MetricNature NatureOfMetric(const std::string& name, const std::vector<double>& values) {
@@ -117,19 +125,19 @@ MetricNature NatureOfMetric(const std::string& name, const std::vector<double>& 
 std::optional<std::string> ChooseMetric(const std::vector<std::string>& names, bool validation_folder,
                                         bool* only_training) {
   using namespace framework_metric_detail;
-  // (set, kind, per-step, name): the smallest wins.
-  std::optional<std::tuple<int, int, bool, std::string>> best;
+  // (set, kind, per-step, qualified, name): the smallest wins.
+  std::optional<std::tuple<int, int, bool, int, std::string>> best;
   for (const std::string& name : names) {
     const std::vector<std::string> tokens = Tokens(name);
     if (IsBookkeeping(tokens)) continue;
     const int set = validation_folder ? 0 : SetRank(tokens);
     const bool per_step = !tokens.empty() && tokens.back() == "step";
-    const auto key = std::make_tuple(set, KindRank(tokens), per_step, name);
+    const auto key = std::make_tuple(set, KindRank(tokens), per_step, QualifiedRank(tokens), name);
     if (!best || key < *best) best = key;
   }
   if (!best) return std::nullopt;
   if (only_training != nullptr) *only_training = std::get<0>(*best) == 2;
-  return std::get<3>(*best);
+  return std::get<4>(*best);
 }
 
 }  // namespace evalsuite::importer

@@ -30,7 +30,8 @@ MetricNature NatureOfMetric(const std::string& name, const std::vector<double>& 
 // or dev, or every metric when the run's folder says validation), then a test set's, then the others; within them
 // first an accuracy, then F1 / precision /
 // recall / AUC / mAP / IoU / BLEU / ROUGE, then an error rate (WER, CER, error), then a loss, then any other;
-// within a kind a per-epoch aggregate ("_epoch") before a per-batch one ("_step"), then by name. Durations,
+// within a kind a per-epoch aggregate ("_epoch") before a per-batch one ("_step"), a plain or top-1 name before a
+// qualified one ("val_acc_top5", "val_acc_mean_pos"), then by name. Durations,
 // throughput, learning rates, epochs and steps are never chosen. When only others are left `only_training` is set (the
 // note says so). nullopt when nothing is left.
 std::optional<std::string> ChooseMetric(const std::vector<std::string>& names, bool validation_folder,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/importer/framework_metric.h"
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/store/run_store.h"
 #include "tests/support/test_support.h"
@@ -172,6 +173,20 @@ TEST(FrameworkImportSharedDataTest, TheWholeFolderIsFoundByAutoDetection) {
 }
 
 // --- rules, on files written here ---
+
+TEST(FrameworkMetricTest, TheRuleTakesThePlainValidationAccuracy) {
+  // Multimodal-Emotion-Recognition-Group's Lightning columns: val_acc_mean_pos_epoch is a mean rank (1.96, 1.58).
+  EXPECT_EQ(ChooseMetric({"val_loss_cross_step", "val_acc_top1_step", "val_acc_top5_step", "val_acc_mean_pos_step",
+                          "val_loss_step", "val_loss_cross_epoch", "val_acc_top1_epoch", "val_acc_top5_epoch",
+                          "val_acc_mean_pos_epoch", "val_loss_epoch", "train_loss_cross_epoch",
+                          "train_acc_top1_epoch"},
+                         false),
+            "val_acc_top1_epoch");
+  EXPECT_EQ(ChooseMetric({"eval_loss", "eval_wer", "eval_runtime", "eval_samples_per_second"}, false), "eval_wer");
+  EXPECT_EQ(ChooseMetric({"eval_bleu", "eval_gen_len", "eval_loss"}, false), "eval_bleu");
+  EXPECT_EQ(ChooseMetric({"test_loss", "train_loss", "val_accuracy", "val_loss"}, false), "val_accuracy");
+  EXPECT_EQ(ChooseMetric({"epoch", "step", "lr-Adam"}, false), std::nullopt);
+}
 
 TEST(FrameworkImportTest, LowerIsBetterMetricsAreStoredNegatedWithTheTargetAsLogged) {
   TempDir dir;
