@@ -6,6 +6,8 @@
 #include <set>
 #include <system_error>
 
+#include "evalsuite/importer/framework_import.h"
+
 namespace evalsuite::importer {
 namespace fs = std::filesystem;
 namespace {
@@ -29,6 +31,11 @@ bool IsMlperfResultName(const std::string& name) {
 std::optional<ImportFormat> FormatInFolder(const fs::path& file, ImportFormat forced) {
   const std::string name = file.filename().string();
   const std::string ext = Lower(file.extension().string());
+  if (forced == ImportFormat::kAuto && IsMlperfResultName(name)) return ImportFormat::kMlperf;
+  if (forced == ImportFormat::kAuto || IsFrameworkFormat(forced)) {
+    if (std::optional<ImportFormat> framework = ProbeFrameworkFile(file, forced)) return framework;
+    if (forced != ImportFormat::kAuto) return std::nullopt;
+  }
   switch (forced) {
     case ImportFormat::kAuto:
       if (IsMlperfResultName(name)) return ImportFormat::kMlperf;
@@ -46,6 +53,8 @@ std::optional<ImportFormat> FormatInFolder(const fs::path& file, ImportFormat fo
     case ImportFormat::kJsonl:
       if (ext == ".jsonl") return ImportFormat::kJsonl;
       return std::nullopt;
+    default:
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -61,6 +70,9 @@ std::optional<ImportFormat> FormatOfArgument(fs::path& file, ImportFormat forced
       file = tsv;
       return ImportFormat::kDawnbench;
     }
+  }
+  if (forced == ImportFormat::kAuto) {
+    if (std::optional<ImportFormat> framework = ProbeFrameworkFile(file, forced)) return framework;
   }
   if (forced != ImportFormat::kAuto) return forced;
   if (ext == ".tsv") return ImportFormat::kDawnbench;
@@ -112,6 +124,11 @@ std::optional<ImportFormat> ParseImportFormat(const std::string& name) {
   if (name == "mlperf") return ImportFormat::kMlperf;
   if (name == "dawnbench") return ImportFormat::kDawnbench;
   if (name == "jsonl") return ImportFormat::kJsonl;
+  if (name == "hf-trainer") return ImportFormat::kHfTrainer;
+  if (name == "lightning") return ImportFormat::kLightning;
+  if (name == "keras") return ImportFormat::kKeras;
+  if (name == "mlflow") return ImportFormat::kMlflow;
+  if (name == "tensorboard") return ImportFormat::kTensorboard;
   return std::nullopt;
 }
 
@@ -125,6 +142,16 @@ const char* ImportFormatName(ImportFormat format) {
       return "dawnbench";
     case ImportFormat::kJsonl:
       return "jsonl";
+    case ImportFormat::kHfTrainer:
+      return "hf-trainer";
+    case ImportFormat::kLightning:
+      return "lightning";
+    case ImportFormat::kKeras:
+      return "keras";
+    case ImportFormat::kMlflow:
+      return "mlflow";
+    case ImportFormat::kTensorboard:
+      return "tensorboard";
   }
   return "auto";
 }

@@ -10,8 +10,11 @@
 
 namespace evalsuite::importer {
 
-enum class ImportFormat { kAuto, kMlperf, kDawnbench, kJsonl };
-std::optional<ImportFormat> ParseImportFormat(const std::string& name);  // "auto", "mlperf", "dawnbench", "jsonl"
+// The frameworks' own logs (framework_import.h): Hugging Face trainer_state.json, Lightning and Keras CSV loggers,
+// MLflow run folders, TensorBoard event files.
+enum class ImportFormat { kAuto, kMlperf, kDawnbench, kJsonl, kHfTrainer, kLightning, kKeras, kMlflow, kTensorboard };
+// "auto", "mlperf", "dawnbench", "jsonl", "hf-trainer", "lightning", "keras", "mlflow", "tensorboard"
+std::optional<ImportFormat> ParseImportFormat(const std::string& name);
 const char* ImportFormatName(ImportFormat format);
 
 struct SourceFile {
@@ -28,7 +31,8 @@ struct Discovery {
   std::vector<std::string> errors;           // "path: why" for arguments or folders that cannot be read
 };
 
-// Folders are walked in name order. Auto: result_*.txt -> MLPerf, *.tsv -> DAWNBench, *.jsonl -> JSON Lines;
+// Folders are walked in name order. Auto: result_*.txt -> MLPerf, *.tsv -> DAWNBench, *.jsonl -> JSON Lines, and the
+// frameworks' files by name and content (framework_import.h's ProbeFrameworkFile);
 // a file named on the command line is MLPerf unless its extension says otherwise. A forced format takes every
 // file of that kind (MLPerf: *.txt and *.log too).
 Discovery DiscoverSources(const std::vector<std::filesystem::path>& paths, ImportFormat format);

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/importer/framework_import.h"
 #include "evalsuite/importer/group_scoring.h"
 #include "evalsuite/importer/mlperf_group.h"
 #include "evalsuite/importer/threshold_scale.h"
@@ -89,6 +90,7 @@ struct ParsedFile {
   std::optional<runlog::MlperfRun> mlperf;
   std::optional<runlog::DawnbenchEntry> dawnbench;
   std::optional<runlog::RunLog> jsonl;
+  std::optional<std::vector<runlog::FrameworkRun>> framework;  // framework_import.h
   std::string error;
   std::size_t bytes = 0;
 };
@@ -130,6 +132,9 @@ ParsedFile ParseOne(const SourceFile& source) {
         break;
       case ImportFormat::kAuto:
         parsed.error = source.file.string() + ": no format";
+        break;
+      default:
+        parsed.framework = ReadFrameworkSource(source);
         break;
     }
     if (parsed.bytes == 0) {
@@ -326,6 +331,7 @@ ImportResult Import(const ImportOptions& options) {
     }
     if (!p.error.empty()) {
       result.errors.push_back(p.error);
+      if (IsFrameworkFormat(source.format)) ++result.framework_errors;
       continue;
     }
     ++result.files;
@@ -334,6 +340,17 @@ ImportResult Import(const ImportOptions& options) {
     ok_parsed.push_back(&p);
   }
 
+  // Framework logs group by entry and metric wherever their files lie (framework_import.h).
+  std::vector<FrameworkSource> framework;
+  for (std::size_t i = 0; i < ok_files.size();) {
+    if (!ok_parsed[i]->framework) {
+      ++i;
+      continue;
+    }
+    framework.push_back({ok_files[i], &*ok_parsed[i]->framework});
+    ok_files.erase(ok_files.begin() + static_cast<std::ptrdiff_t>(i));
+    ok_parsed.erase(ok_parsed.begin() + static_cast<std::ptrdiff_t>(i));
+  }
   GroupBuilder builder(options, result);
   for (std::size_t i = 0; i < ok_files.size();) {
     std::size_t j = i + 1;
@@ -355,11 +372,12 @@ ImportResult Import(const ImportOptions& options) {
       case ImportFormat::kJsonl:
         builder.Jsonl(files, group_parsed);
         break;
-      case ImportFormat::kAuto:
+      default:
         break;
     }
     i = j;
   }
+  BuildFrameworkGroups(options, framework, result);
   // Warnings in file order: each stored run's log holds its reader's warnings and those of the checks every format
   // passes (evalsuite/runlog/run_log_checks.h); the groups' own warnings follow.
   std::vector<std::string> warnings;
@@ -409,6 +427,10 @@ nlohmann::ordered_json ToJson(const ImportResult& result) {
 std::string FormatSummary(const ImportResult& result) {
   std::string out;
   for (const ImportedGroup& g : result.groups) {
+    if (const auto format = ParseImportFormat(g.format); format && IsFrameworkFormat(*format)) {
+      out += FormatFrameworkGroup(g);
+      continue;
+    }
     if (g.format == "dawnbench") {
       out += fmt::format("dawnbench  {}  ({}, {})\n", g.source, g.benchmark.empty() ? "?" : g.benchmark, g.system);
       if (g.threshold) {
@@ -459,10 +481,10 @@ int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const s
     // Two groups with one name (the same system/benchmark under two PATHs) stay apart.
     const int use = ++entry_uses[g.entry];
     entry.name = use == 1 ? g.entry : g.entry + " #" + std::to_string(use);
-    entry.description = g.format + " import of " + g.source;
+    entry.description = g.description.empty() ? g.format + " import of " + g.source : g.description;
     entry.source = g.format;
     entry.metric = g.metric;
-    entry.time_unit = "seconds";
+    entry.time_unit = g.time_unit;
     entry.threshold = g.stored_threshold.value_or(0);
     entry.extra = g.details;
     entry.extra["source"] = g.source;

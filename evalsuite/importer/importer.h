@@ -39,6 +39,10 @@ struct ImportOptions {
   RcpPass rcp_pass = RcpPass::kPruned;
   std::string ruleset;  // "5.1.0"; empty = detect per folder (mlperf_group.h)
   unsigned jobs = 0;  // parsing threads; 0 = one per hardware thread
+  // Framework logs (framework_import.h): the metric runs are judged on and the entry they are filed under; empty =
+  // the stated rules there.
+  std::string metric;
+  std::string entry;
 };
 
 struct ImportedRun {
@@ -55,6 +59,8 @@ struct ImportedGroup {
   std::string benchmark;          // MLPerf benchmark, DAWNBench task, JSON Lines entry
   std::string system;             // MLPerf system folder, DAWNBench hardware, JSON Lines folder
   std::string entry;              // the store's entry name
+  std::string time_unit = "seconds";  // the TTA's basis in the store: "seconds", or "epochs"/"steps" (framework logs)
+  std::string description;            // the store entry's description; empty = "<format> import of <source>"
   std::vector<ImportedRun> runs;  // natural file-name order
   std::size_t converged = 0;
   std::optional<double> olympic_minutes;
@@ -77,6 +83,8 @@ struct ImportResult {
   std::vector<std::string> notes;            // how options were read (a --threshold converted to the file's scale)
   std::vector<std::filesystem::path> roots;  // canonical PATH arguments: nothing may be written below them
   std::size_t files = 0;
+  // Errors from the frameworks' logs (framework_import.h): an import with any stores nothing.
+  std::size_t framework_errors = 0;
   std::size_t bytes = 0;
   double seconds = 0;  // wall time of reading and scoring
 };

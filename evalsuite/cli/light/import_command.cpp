@@ -1,6 +1,6 @@
-// evalsuite import PATH... [--format auto|mlperf|dawnbench|jsonl] [--store FILE | --no-store] [--json FILE]
-//                          [--threshold X] [--rcp PATH] [--rcp-pass pruned|full] [--ruleset V] [--strict]
-//                          [--study NAME] [--jobs N]
+// evalsuite import PATH... [--format auto|mlperf|dawnbench|jsonl|hf-trainer|lightning|keras|mlflow|tensorboard]
+//                          [--store FILE | --no-store] [--json FILE] [--threshold X] [--metric NAME] [--entry NAME]
+//                          [--rcp PATH] [--rcp-pass pruned|full] [--ruleset V] [--strict] [--study NAME] [--jobs N]
 // Exit: 0 all clean, 3 imported with warnings (lines or facts skipped, MLPerf compliance findings), 1 some file
 // could not be read (the others were imported) or, with --strict, an MLPerf rule was broken (nothing is stored),
 // 2 usage (including an output that would land inside a folder being imported).
@@ -18,6 +18,7 @@
 #include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
+#include "evalsuite/importer/framework_import.h"
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_rules.h"
 #include "evalsuite/store/run_store.h"
@@ -43,6 +44,8 @@ struct ImportArgs {
   std::string study;
   unsigned jobs = 0;
   bool quiet = false;
+  std::string metric;  // framework logs (importer/framework_import.h)
+  std::string entry;
 };
 
 fs::path CanonicalOutput(const std::string& file) {
@@ -99,8 +102,13 @@ void RunImport(const ImportArgs& args) {
   importer::ImportOptions options;
   for (const std::string& p : args.paths) options.paths.emplace_back(p);
   auto format = importer::ParseImportFormat(args.format);
-  if (!format) throw UsageError("--format", "expected auto, mlperf, dawnbench or jsonl, got \"" + args.format + "\"");
+  if (!format) {
+    throw UsageError("--format", "expected auto, mlperf, dawnbench, jsonl, hf-trainer, lightning, keras, mlflow or "
+                                 "tensorboard, got \"" + args.format + "\"");
+  }
   options.format = *format;
+  options.metric = args.metric;
+  options.entry = args.entry;
   options.threshold = args.threshold;
   if (!args.rcp.empty()) {
     std::error_code ec;
@@ -156,6 +164,23 @@ void RunImport(const ImportArgs& args) {
   if (!args.json_out.empty()) {
     WriteFileAtomically(args.json_out, importer::ToJson(result).dump(2) + "\n");
   }
+  // A framework log that could not be read fails the whole import: nothing is stored (its error is printed above).
+  if (result.framework_errors > 0) {
+    throw InputError(result.errors.front().substr(0, result.errors.front().find(':')),
+                     std::to_string(result.errors.size()) +
+                         " file(s) could not be read, among them training logs of a framework: nothing was stored");
+  }
+  // A framework log names no target, and a run stored without one would reach at its first evaluation.
+  if (!args.no_store) {
+    for (const importer::ImportedGroup& g : result.groups) {
+      const auto group_format = importer::ParseImportFormat(g.format);
+      if (group_format && importer::IsFrameworkFormat(*group_format) && !g.stored_threshold) {
+        throw UsageError("--threshold", "entry \"" + g.entry + "\" (" + g.source + ") has no target: give --threshold on " +
+                                            g.details.value("metric_as_logged", g.metric) +
+                                            "'s own scale (or --no-store to look first); nothing was stored");
+      }
+    }
+  }
 
   if (!args.no_store && !result.groups.empty()) {
     if (!store) store = study::RunStore::Open(args.store);
@@ -167,6 +192,8 @@ void RunImport(const ImportArgs& args) {
                            {"rcp_pass", args.rcp_pass},
                            {"ruleset", args.ruleset.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.ruleset)},
                            {"strict", args.strict},
+                           {"metric", args.metric.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.metric)},
+                           {"entry", args.entry.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.entry)},
                            {"units", {{"time", "seconds"}, {"metric", "fraction"}}}};
     nlohmann::json environment = DescribeEnvironment();
     const std::string base_name =
@@ -186,8 +213,8 @@ void RunImport(const ImportArgs& args) {
   }
   if (result.groups.empty()) {
     throw InputError(args.paths.front(),
-                     "nothing to import: no MLPerf result_*.txt, DAWNBench .tsv or .jsonl run "
-                     "log found");
+                     "nothing to import: no MLPerf result_*.txt, DAWNBench .tsv, .jsonl run log, trainer_state.json, "
+                     "Lightning or Keras CSV, MLflow run folder or TensorBoard event file found");
   }
   SetExitCode(result.warnings.empty() && result.compliance.empty() ? kExitOk : kExitWithWarnings);
 }
@@ -197,16 +224,28 @@ void RunImport(const ImportArgs& args) {
 void RegisterImportCommand(CLI::App& app) {
   auto args = std::make_shared<ImportArgs>();
   CLI::App* command = app.add_subcommand(
-      "import", "Import MLPerf result logs, DAWNBench entries or JSON Lines run logs into the run store");
+      "import",
+      "Import MLPerf result logs, DAWNBench entries, JSON Lines run logs, or the frameworks' own logs (Hugging Face "
+      "trainer_state.json, Lightning and Keras CSV loggers, MLflow runs, TensorBoard event files) into the run store");
   command->add_option("paths", args->paths, "Files, or folders searched recursively")->required();
-  command->add_option("--format", args->format, "auto (default), mlperf, dawnbench or jsonl");
+  command->add_option("--format", args->format,
+                      "auto (default: by file name and content), mlperf, dawnbench, jsonl, hf-trainer, lightning, "
+                      "keras, mlflow or tensorboard");
+  command->add_option("--metric", args->metric,
+                      "Framework logs: the logged metric to judge runs on (eval_accuracy, val_loss...); default: the "
+                      "first validation accuracy, then F1..., error rate, loss (the note names the choice)");
+  command->add_option("--entry", args->entry,
+                      "Framework logs: the entry every run is filed under; default: the run's folder (the note says "
+                      "which)");
   command->add_option("--store", args->store, "The run store (SQLite); default: evalsuite.db here");
   command->add_flag("--no-store", args->no_store, "Only print (and write --json); do not touch a store");
   command->add_option("--json", args->json_out, "Write the groups, scores and TTAs as JSON to this file");
   command->add_option("--threshold", args->threshold,
                       "Target overriding the default, as a fraction (0.94) or a percentage (94): a value on the "
                       "other scale than the file's is converted, with a note (defaults: DAWNBench CIFAR10 top-1 0.94, "
-                      "ImageNet top-5 0.93, SQuAD F1 0.73; MLPerf: the benchmark's quality target)");
+                      "ImageNet top-5 0.93, SQuAD F1 0.73; MLPerf: the benchmark's quality target). Framework logs "
+                      "have no default; a lower-is-better metric's target is as logged (--threshold 0.35 for "
+                      "eval_wer means WER <= 0.35)");
   command->add_option("--rcp", args->rcp,
                       "MLPerf RCP file, or folder of rcps_<benchmark>.json, instead of the RCPs built in for the "
                       "folder's ruleset");

@@ -1,0 +1,54 @@
+// The frameworks' own training logs behind the import seam: each format's reader (evalsuite/runlog/hf_trainer_log.h,
+// lightning_csv_log.h, keras_csv_log.h, mlflow_run.h, tensorboard_events.h) turns a file or run folder into runs;
+// here, in one place, each run gets its entry, metric, direction, time basis and seed, the run-log checks every
+// format passes (runlog/run_log_checks.h), and its group (one entry, metric and basis) for the store.
+//   entry   --entry, else the folder that names the run's entry: the file's folder (a checkpoint-N folder and
+//           Lightning's version_N and lightning_logs folders stepped over), MLflow's experiment name, TensorBoard's
+//           folder above the run folder (a run folder is the event file's folder, train/validation stepped over).
+//   metric  --metric, else framework_metric.h's ChooseMetric; lower-is-better metrics (loss, WER...) are stored
+//           negated ("-eval_wer", threshold -0.35) so every reader's "at or above the target" holds, while --threshold
+//           is typed as logged (0.35 means eval_wer <= 0.35).
+//   time    the log's own: seconds where it records a clock (MLflow, TensorBoard), else epochs (Hugging Face, Keras)
+//           or steps (Lightning); the entry's time_unit says which and its description says why. Never made up.
+//   runs    one per file or run folder (an appended Keras file: one per fit; TensorBoard: the event files of one run
+//           folder together); of a Hugging Face output folder's checkpoints only the newest state is read.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evalsuite/importer/import_sources.h"
+#include "evalsuite/importer/importer.h"
+#include "evalsuite/runlog/framework_log.h"
+
+namespace evalsuite::importer {
+
+bool IsFrameworkFormat(ImportFormat format);
+
+// The framework format of `file` found by its name and content (`forced`: only that format, or kAuto for any):
+// a *trainer_state.json or any .json with a "log_history" key near its start -> Hugging Face; a .csv (or .log)
+// whose header has "step" and "epoch" -> Lightning; a .csv or .log whose header is "epoch" then sorted keys -> Keras;
+// meta.yaml in a folder with metrics/ -> MLflow (the run folder); *tfevents* -> TensorBoard. nullopt otherwise.
+std::optional<ImportFormat> ProbeFrameworkFile(const std::filesystem::path& file, ImportFormat forced);
+
+// Reads one source (throws Error naming the file and line or record).
+std::vector<runlog::FrameworkRun> ReadFrameworkSource(const SourceFile& source);
+
+struct FrameworkSource {
+  const SourceFile* file = nullptr;
+  std::vector<runlog::FrameworkRun>* runs = nullptr;
+};
+
+// Turns the read sources into groups (in order of their first source) appended to result.groups, with the rules'
+// notes in result.notes and each run's warnings in its log. A --metric that a run lacks is an error naming the file
+// (result.errors and result.framework_errors; the run is left out). An import with a framework error stores nothing
+// (the CLI asks result.framework_errors).
+void BuildFrameworkGroups(const ImportOptions& options, const std::vector<FrameworkSource>& sources,
+                          ImportResult& result);
+
+// The summary block of one framework group (importer.cpp's FormatSummary asks for it).
+std::string FormatFrameworkGroup(const ImportedGroup& group);
+
+}  // namespace evalsuite::importer
