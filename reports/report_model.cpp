@@ -104,9 +104,12 @@ json SensitivityJson(const EntryInput& entry, const std::vector<stats::RunCurve>
           {"thresholds", std::move(rows)}};
 }
 
-// What a run's "epoch" counts: an MLPerf benchmark that converges in samples (BERT, the LLMs) logs samples in
-// epoch_num, and its importer says so in extra.target.convergence_unit; everything else counts epochs.
+// What a run's "epoch" counts, as the importer named it from the source's rules (extra.progress_unit: epochs,
+// samples, steps, tokens, evaluations); stores written before it said so: extra.target.convergence_unit; else epochs.
 std::string ProgressUnit(const EntryInput& entry) {
+  if (const json& named = Field(entry.extra, "progress_unit"); named.is_string() && !named.get<std::string>().empty()) {
+    return named.get<std::string>();
+  }
   const json& unit = Field(Field(entry.extra, "target"), "convergence_unit");
   return unit.is_string() && unit.get<std::string>().rfind("samples", 0) == 0 ? "samples" : "epochs";
 }

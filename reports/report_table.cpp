@@ -48,7 +48,7 @@ std::string GridCellText(const stats::StabilityStatistic& statistic, const json&
   if (statistic.form == stats::StatisticForm::kGridInTime) {
     text = FormatMagnitude(value);
   } else if (const auto progress = NumberOf(value)) {
-    text = fmt::format(" / {:.3g} {}", *progress, Field(row, "progress_unit") == json("samples") ? "samples" : "ep");
+    text = fmt::format(" / {:.3g} {}", *progress, ProgressUnitSymbol(StringOf(Field(row, "progress_unit"))));
   }
   if (Field(row, statistic.flag_key.c_str()) == json(true)) text += kCoarse;
   return text;
@@ -124,11 +124,10 @@ ReportTable StabilityTable(const json& model) {
 ReportTable RunsTable(const json& entry) {
   std::string unit = TimeUnitSymbol(StringOf(Field(entry, "time_unit")));
   ReportTable table;
-  const bool samples = Field(entry, "progress_unit") == json("samples");
   table.header = {"Run",
                   "Status",
                   "TTA (" + unit + ")",
-                  samples ? "Samples to target" : "Epochs to target",
+                  ProgressUnitHeading(StringOf(Field(entry, "progress_unit"))),
                   "Time spent (" + unit + ")",
                   "Wall (s)",
                   "Threads",

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cmath>
 
 #include "reports/json_access.h"
@@ -72,6 +73,18 @@ std::string TimeUnitSymbol(const std::string& unit) {
   if (unit == "minutes") return "min";
   if (unit == "hours") return "h";
   return unit;
+}
+
+std::string ProgressUnitSymbol(const std::string& unit) {
+  if (unit.empty() || unit == "epochs") return "ep";
+  if (unit == "evaluations") return "evals";
+  return unit;
+}
+
+std::string ProgressUnitHeading(const std::string& unit) {
+  std::string name = unit.empty() ? "epochs" : unit;
+  name[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[0])));
+  return name + " to target";
 }
 
 }  // namespace evalsuite::reports

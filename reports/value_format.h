@@ -28,5 +28,10 @@ std::string FormatThreshold(const nlohmann::json& value);
 std::string FormatPValue(const nlohmann::json& value);
 // "s", "min", "h" for the time units entries use; other units as they are.
 std::string TimeUnitSymbol(const std::string& unit);
+// The progress axis (what a run's "epoch" counts: epochs, samples, steps, tokens, evaluations), as the importer
+// named it (runlog::kProgressUnitKey): "ep", "samples", "steps", "tokens", "evals" in figures, and a column heading
+// "Samples to target".
+std::string ProgressUnitSymbol(const std::string& unit);
+std::string ProgressUnitHeading(const std::string& unit);
 
 }  // namespace evalsuite::reports

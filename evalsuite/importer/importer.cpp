@@ -77,8 +77,17 @@ std::string FormatMlperfDetails(const json& d) {
       out += "\n";
     }
   }
+  if (d.contains("official") && d["official"].value("note", json()).is_string() &&
+      !d["official"]["official_minutes"].is_number()) {
+    const json& o = d["official"];
+    if (o.value("unapplied_rules_minutes", json()).is_number()) {
+      out += fmt::format("  score with today's rules reported, not applied: {} min\n",
+                         FormatNumber(o["unapplied_rules_minutes"].get<double>()));
+    }
+    out += "  no official score: " + o["note"].get<std::string>() + "\n";
+  }
   for (const json& r : d.value("run_details", json::array())) {
-    if (r.value("status", "") != "success") {
+    if (r.value("status", "") != "success" || r.value("reason", json()).is_string()) {
       out += fmt::format("  {} {}: {}\n", text(r["file"]), text(r["status"]), text(r["reason"]));
     }
   }
@@ -227,7 +236,24 @@ class GroupBuilder {
       run.log.status = runlog::RunStatus::kNotReached;
     }
     run.log.header["system"] = group.system;
+    run.log.header["entry"] = group.entry;
+    run.log.header[runlog::kProgressUnitKey] = "epochs";
+    group.details["progress_unit"] = "epochs";
     if (group.tta_hours) run.tta_minutes = *group.tta_hours * 60.0;
+    if (rule && rule->scale != 1 && group.threshold && !group.tta_hours) {
+      // A percent column that holds fractions never reaches 94: say what the values look like.
+      std::optional<double> highest;
+      for (const runlog::DawnbenchRow& row : entry.rows) {
+        if (const std::optional<double> v = row.Column(rule->column); v && (!highest || *v > *highest)) highest = v;
+      }
+      if (highest && *highest <= 1.0) {
+        result_.warnings.push_back(fmt::format(
+            "{}: {} is a percentage column in DAWNBench's format, but its values are at most {:g}: they look like "
+            "fractions, so the target {:g} % is never reached (write percentages, e.g. {:g} for {:g})",
+            entry.tsv_file, rule->column, *highest, *group.threshold, *highest * 100, *highest));
+        group.details["scale_hint"] = "the percent column holds fractions";
+      }
+    }
     group.runs.push_back(std::move(run));
     ScoreGroup(group, 1);
     for (const char* key : {"author", "model", "hardware", "framework"}) {
@@ -242,12 +268,29 @@ class GroupBuilder {
     result_.groups.push_back(std::move(group));
   }
 
-  void Jsonl(const std::vector<const SourceFile*>& files, std::vector<ParsedFile*>& parsed) {
+  // One entry's JSON Lines runs (runlog::EntryOfRun decided which files belong together, wherever they lie).
+  void Jsonl(const std::string& entry, const std::vector<const SourceFile*>& files, std::vector<ParsedFile*>& parsed) {
     ImportedGroup group = NewGroup(*files.front(), "jsonl");
     const runlog::RunLog& first = *parsed.front()->jsonl;
+    std::vector<std::string> sources;
+    std::size_t unnamed = 0;
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (std::find(sources.begin(), sources.end(), files[i]->group_source) == sources.end()) {
+        sources.push_back(files[i]->group_source);
+      }
+      if (std::string(runlog::EntryOfRun(parsed[i]->jsonl->header, files[i]->file).rule) != "header") ++unnamed;
+    }
+    if (sources.size() > 1) {
+      group.source = fmt::format("{} (and {} other folder(s))", sources.front(), sources.size() - 1);
+    }
     group.system = group.location.filename().string();
-    group.benchmark = first.header.value("entry", group.system);
-    group.entry = group.benchmark;
+    group.benchmark = entry;
+    group.entry = entry;
+    if (unnamed > 0) {
+      result_.warnings.push_back(fmt::format(
+          "{}: {} run log(s) name no entry in their header; their entry is \"{}\" ({})", files.front()->file.string(),
+          unnamed, entry, runlog::kEntryNameRule));
+    }
     group.metric = first.header.value("metric", "metric");
     if (options_.threshold) {
       // The logs' metric is a fraction unless their header declares a metric_range; a threshold off that scale is
@@ -266,8 +309,18 @@ class GroupBuilder {
       }
     } else if (first.header.contains("threshold") && first.header["threshold"].is_number()) {
       group.threshold = first.header["threshold"].get<double>();
+      for (std::size_t i = 1; i < parsed.size(); ++i) {
+        const json& h = parsed[i]->jsonl->header;
+        if (h.contains("threshold") && h["threshold"].is_number() && h["threshold"].get<double>() != *group.threshold) {
+          result_.warnings.push_back(fmt::format(
+              "{}: threshold {:g} differs from {:g} of {}, the first run log of entry \"{}\"; the first one is used",
+              files[i]->file.string(), h["threshold"].get<double>(), *group.threshold, files.front()->file.string(),
+              entry));
+        }
+      }
     } else {
-      result_.warnings.push_back(group.source + ": the run logs name no threshold; give --threshold for TTA");
+      result_.warnings.push_back(group.source + ": the run logs of entry \"" + entry +
+                                 "\" name no threshold; give --threshold for TTA");
     }
     group.stored_threshold = group.threshold;
     json files_json = json::array();
@@ -275,13 +328,21 @@ class GroupBuilder {
       ImportedRun run;
       run.file = files[i]->file;
       run.log = std::move(*parsed[i]->jsonl);
+      run.log.header["entry"] = entry;
       if (group.threshold) run.tta_minutes = TtaMinutes(run.log, *group.threshold);
       if (run.log.header.contains("seeds")) run.seeds = run.log.header["seeds"];
-      files_json.push_back(files[i]->file.filename().string());
+      files_json.push_back(sources.size() > 1 ? (fs::path(files[i]->group_source) / files[i]->file.filename()).string()
+                                              : files[i]->file.filename().string());
       group.runs.push_back(std::move(run));
     }
     ScoreGroup(group, 1);
     group.details["files"] = files_json;
+    // The progress axis the logs declare (runlog::kProgressUnitKey), when they all declare one; else epochs.
+    std::string unit = runlog::ProgressUnitOf(group.runs.front().log.header);
+    for (const ImportedRun& r : group.runs) {
+      if (runlog::ProgressUnitOf(r.log.header) != unit) unit = "epochs";
+    }
+    group.details["progress_unit"] = unit;
     result_.groups.push_back(std::move(group));
   }
 
@@ -351,17 +412,49 @@ ImportResult Import(const ImportOptions& options) {
     ok_files.erase(ok_files.begin() + static_cast<std::ptrdiff_t>(i));
     ok_parsed.erase(ok_parsed.begin() + static_cast<std::ptrdiff_t>(i));
   }
-  GroupBuilder builder(options, result);
-  for (std::size_t i = 0; i < ok_files.size();) {
-    std::size_t j = i + 1;
-    while (j < ok_files.size() && ok_files[j]->group == ok_files[i]->group &&
-           ok_files[j]->format == ok_files[i]->format) {
-      ++j;
+  // Groups in order of their first file: an MLPerf benchmark folder, a DAWNBench TSV, or a JSON Lines entry (the
+  // entry its runs' headers name, runlog::EntryOfRun, wherever the files lie: never the first file's for all).
+  std::vector<std::size_t> jsonl_files;  // indices into ok_files
+  std::vector<runlog::RunEntryName> jsonl_names;
+  for (std::size_t i = 0; i < ok_files.size(); ++i) {
+    if (ok_files[i]->format != ImportFormat::kJsonl) continue;
+    jsonl_files.push_back(i);
+    jsonl_names.push_back(runlog::EntryOfRun(ok_parsed[i]->jsonl->header, ok_files[i]->file));
+  }
+  const std::vector<runlog::EntryGroup> entries = runlog::GroupRunsByEntry(jsonl_names);
+  std::map<std::size_t, std::size_t> entry_of_file;  // ok_files index -> entries index
+  for (std::size_t e = 0; e < entries.size(); ++e) {
+    for (std::size_t k : entries[e].runs) entry_of_file[jsonl_files[k]] = e;
+  }
+  std::vector<std::vector<std::size_t>> slices;
+  std::vector<std::string> slice_entry;
+  std::map<std::string, std::size_t> slice_of;
+  for (std::size_t i = 0; i < ok_files.size(); ++i) {
+    const SourceFile& f = *ok_files[i];
+    if (f.format == ImportFormat::kJsonl) {
+      const runlog::EntryGroup& entry = entries[entry_of_file.at(i)];
+      if (jsonl_files[entry.runs.front()] != i) continue;  // the entry's slice was made at its first file
+      slices.emplace_back();
+      for (std::size_t k : entry.runs) slices.back().push_back(jsonl_files[k]);
+      slice_entry.push_back(entry.entry);
+      continue;
     }
-    std::vector<const SourceFile*> files(ok_files.begin() + static_cast<std::ptrdiff_t>(i),
-                                         ok_files.begin() + static_cast<std::ptrdiff_t>(j));
-    std::vector<ParsedFile*> group_parsed(ok_parsed.begin() + static_cast<std::ptrdiff_t>(i),
-                                          ok_parsed.begin() + static_cast<std::ptrdiff_t>(j));
+    const std::string key = std::string(ImportFormatName(f.format)) + "\n" + f.group.string();
+    auto [it, added] = slice_of.emplace(key, slices.size());
+    if (added) {
+      slices.emplace_back();
+      slice_entry.emplace_back();
+    }
+    slices[it->second].push_back(i);
+  }
+  GroupBuilder builder(options, result);
+  for (std::size_t s = 0; s < slices.size(); ++s) {
+    std::vector<const SourceFile*> files;
+    std::vector<ParsedFile*> group_parsed;
+    for (std::size_t i : slices[s]) {
+      files.push_back(ok_files[i]);
+      group_parsed.push_back(ok_parsed[i]);
+    }
     switch (files.front()->format) {
       case ImportFormat::kMlperf:
         builder.Mlperf(files, group_parsed);
@@ -370,12 +463,11 @@ ImportResult Import(const ImportOptions& options) {
         for (std::size_t k = 0; k < files.size(); ++k) builder.Dawnbench(*files[k], *group_parsed[k]);
         break;
       case ImportFormat::kJsonl:
-        builder.Jsonl(files, group_parsed);
+        builder.Jsonl(slice_entry[s], files, group_parsed);
         break;
       default:
         break;
     }
-    i = j;
   }
   BuildFrameworkGroups(options, framework, result);
   // Warnings in file order: each stored run's log holds its reader's warnings and those of the checks every format
@@ -424,7 +516,7 @@ nlohmann::ordered_json ToJson(const ImportResult& result) {
   return doc;
 }
 
-std::string FormatSummary(const ImportResult& result) {
+std::string FormatSummary(const ImportResult& result, bool compliance_as_errors) {
   std::string out;
   for (const ImportedGroup& g : result.groups) {
     if (const auto format = ParseImportFormat(g.format); format && IsFrameworkFormat(*format)) {
@@ -448,9 +540,38 @@ std::string FormatSummary(const ImportResult& result) {
       continue;
     }
     out += fmt::format("{:<9}  {}  ({} on {})\n", g.format, g.source, g.benchmark, g.system);
-    out += fmt::format("  {} runs, {} converged", g.runs.size(), g.converged);
-    out += g.olympic_minutes ? fmt::format(", olympic mean {} min", FormatNumber(*g.olympic_minutes))
-                             : std::string(", no olympic score");
+    out += fmt::format("  {} run{}, {} ", g.runs.size(), g.runs.size() == 1 ? "" : "s", g.converged);
+    if (g.format == "mlperf") {
+      out += "converged";
+      const json shown = g.details.value("threshold_shown", json());
+      const bool official_target = g.details.value("official_target", false);
+      if (g.olympic_minutes) {
+        out += fmt::format(", olympic mean {} min", FormatNumber(*g.olympic_minutes));
+        if (!official_target && shown.is_string()) {
+          out += fmt::format(" of TTA at {} (not the official score)", shown.get<std::string>());
+        }
+      } else {
+        out += ", no olympic score";
+        const std::size_t failed = g.runs.size() - g.converged;
+        out += fmt::format(" ({} of {} run(s) did not count", failed, g.runs.size());
+        const std::size_t drop = g.details.value("drop_each_side", std::size_t{1});
+        out += failed > drop ? fmt::format("; the rules allow {})", drop) : std::string(")");
+      }
+    } else {
+      const json shown = g.stored_threshold ? json(fmt::format("{} >= {}", g.metric, FormatNumber(*g.stored_threshold)))
+                                            : json(nullptr);
+      out += shown.is_string() ? "reached " + shown.get<std::string>() : std::string("reached (no threshold)");
+      std::vector<double> reached;
+      for (const ImportedRun& r : g.runs) {
+        if (r.tta_minutes) reached.push_back(*r.tta_minutes);
+      }
+      if (!reached.empty()) {
+        std::sort(reached.begin(), reached.end());
+        const std::size_t n = reached.size();
+        const double median = n % 2 == 1 ? reached[n / 2] : (reached[n / 2 - 1] + reached[n / 2]) / 2;
+        out += fmt::format(", median TTA of those {} min", FormatNumber(median));
+      }
+    }
     if (g.cov) out += fmt::format(", CoV {:.2f}%", *g.cov * 100);
     out += "\n";
     if (g.format == "mlperf") out += FormatMlperfDetails(g.details);
@@ -460,9 +581,16 @@ std::string FormatSummary(const ImportResult& result) {
   const double mb = static_cast<double>(result.bytes) / 1e6;
   out += fmt::format(
       "imported {} group(s), {} run(s) from {} file(s), {:.1f} MB in {:.3f} s ({:.0f} MB/s); {} "
-      "warning(s), {} error(s)\n",
+      "warning(s){}, {} error(s){}\n",
       result.groups.size(), runs, result.files, mb, result.seconds, result.seconds > 0 ? mb / result.seconds : 0.0,
-      result.warnings.size(), result.errors.size());
+      result.warnings.size() + (compliance_as_errors ? 0 : result.compliance.size()),
+      !compliance_as_errors && !result.compliance.empty()
+          ? fmt::format(" ({} of them MLPerf compliance findings)", result.compliance.size())
+          : std::string(),
+      result.errors.size() + (compliance_as_errors ? result.compliance.size() : 0),
+      compliance_as_errors && !result.compliance.empty()
+          ? fmt::format(" ({} of them MLPerf compliance findings, --strict)", result.compliance.size())
+          : std::string());
   return out;
 }
 

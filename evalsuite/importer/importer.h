@@ -43,6 +43,9 @@ struct ImportOptions {
   // the stated rules there.
   std::string metric;
   std::string entry;
+  // False: MLPerf compliance findings are reported but drop no run (--compliance report), and the score is labelled
+  // as not the official summarizer's; for old rounds whose published tables predate today's rules.
+  bool apply_compliance = true;
 };
 
 struct ImportedRun {
@@ -95,8 +98,9 @@ ImportResult Import(const ImportOptions& options);
 //  olympic_minutes, cov, [metric, threshold, tta_hours], ...}]}, keys in that order, extras after them.
 nlohmann::ordered_json ToJson(const ImportResult& result);
 
-// Human-readable summary, one block per group.
-std::string FormatSummary(const ImportResult& result);
+// Human-readable summary, one block per group. Its warning count is every warning the import prints: the
+// warnings and, unless `compliance_as_errors` (--strict), the MLPerf compliance findings.
+std::string FormatSummary(const ImportResult& result, bool compliance_as_errors = false);
 
 // One study of kind "import" holding an entry per group and its runs; returns the study's id. `study_name` is
 // made unique by a " #2", " #3" suffix when taken.

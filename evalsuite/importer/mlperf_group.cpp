@@ -15,6 +15,7 @@
 #include "evalsuite/importer/mlperf_power.h"
 #include "evalsuite/importer/mlperf_throughput.h"
 #include "evalsuite/importer/rcp_embedded.h"
+#include "evalsuite/importer/threshold_scale.h"
 #include "stats/descriptive.h"
 
 namespace evalsuite::importer {
@@ -58,6 +59,17 @@ std::string DivisionOf(const std::vector<runlog::MlperfRun*>& runs) {
 
 DetectedRuleset DetectRuleset(const std::string& forced, const fs::path& location, runlog::MlperfLogFormat format,
                               const std::string& benchmark) {
+  // The innermost folder naming a round wins ("training_results_v4.1", or a folder named "v4.1").
+  static const std::regex kRound(R"((?:training_results_)?v(\d+\.\d+)(?:\.\d+)?)");
+  std::string round, round_folder;
+  for (const fs::path& part : location) {
+    std::smatch m;
+    const std::string name = part.string();
+    if (std::regex_match(name, m, kRound)) {
+      round = m[1].str();
+      round_folder = name;
+    }
+  }
   if (!forced.empty()) {
     const Ruleset* r = FindRuleset(forced);
     if (r == nullptr) {
@@ -65,35 +77,35 @@ DetectedRuleset DetectRuleset(const std::string& forced, const fs::path& locatio
       for (const Ruleset& k : Rulesets()) known += (known.empty() ? "" : ", ") + k.version;
       throw InputError("--ruleset", "unknown ruleset \"" + forced + "\" (known: " + known + ")");
     }
-    return {r, "--ruleset", ""};
-  }
-  // The innermost folder naming a round wins ("training_results_v4.1", or a folder named "v4.1").
-  static const std::regex kRound(R"((?:training_results_)?v(\d+\.\d+)(?:\.\d+)?)");
-  std::string round;
-  for (const fs::path& part : location) {
-    std::smatch m;
-    const std::string name = part.string();
-    if (std::regex_match(name, m, kRound)) round = m[1].str();
+    DetectedRuleset detected{r, "--ruleset", "", ""};
+    const Ruleset* in_path = round.empty() ? nullptr : FindRuleset(round);
+    if (!round.empty() && in_path != r) {
+      detected.warning = "--ruleset " + r->version + " contradicts round v" + round + " named in the path (\"" +
+                         round_folder + "\"" + (in_path != nullptr ? ", ruleset " + in_path->version : "") +
+                         "); the rules, RCPs and score follow --ruleset " + r->version;
+    }
+    return detected;
   }
   if (!round.empty()) {
-    if (const Ruleset* r = FindRuleset(round)) return {r, "folder name", ""};
+    if (const Ruleset* r = FindRuleset(round)) return {r, "folder name", "", ""};
     return {nullptr, "folder name",
-            "the path names round v" + round + ", which is not a known ruleset; give --ruleset"};
+            "the path names round v" + round + ", which is not a known ruleset; give --ruleset", ""};
   }
-  if (format == runlog::MlperfLogFormat::kV05) return {FindRuleset("0.5.0"), "log format", ""};
-  if (format == runlog::MlperfLogFormat::kV06) return {FindRuleset("0.6.0"), "log format", ""};
+  if (format == runlog::MlperfLogFormat::kV05) return {FindRuleset("0.5.0"), "log format", "", ""};
+  if (format == runlog::MlperfLogFormat::kV06) return {FindRuleset("0.6.0"), "log format", "", ""};
   std::vector<const Ruleset*> candidates;
   for (const Ruleset& r : Rulesets()) {
     if (r.version >= std::string("0.7.0") && r.Find(benchmark) != nullptr) candidates.push_back(&r);
   }
-  if (candidates.size() == 1) return {candidates.front(), "the only ruleset with " + benchmark, ""};
+  if (candidates.size() == 1) return {candidates.front(), "the only ruleset with " + benchmark, "", ""};
   std::string names;
   for (const Ruleset* r : candidates) names += (names.empty() ? "" : ", ") + r->version;
   return {nullptr, "",
           candidates.empty()
               ? "no ruleset names benchmark \"" + benchmark + "\" and the path names no round; give --ruleset"
               : "cannot tell the ruleset of benchmark \"" + benchmark + "\": the path names no round " +
-                    "(training_results_vX.Y or vX.Y) and the logs fit " + names + "; give --ruleset"};
+                    "(training_results_vX.Y or vX.Y) and the logs fit " + names + "; give --ruleset",
+          ""};
 }
 
 SystemDescription ReadSystemDescription(const fs::path& benchmark_folder) {
@@ -151,7 +163,8 @@ void FoldStableDiffusionEvals(runlog::MlperfRun& run, const std::string& ruleset
   run.evals = std::move(before);
 }
 
-std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, ConvergenceUnit unit) {
+std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, ConvergenceUnit unit,
+                                       const std::string& ruleset) {
   if (!run.Succeeded()) return std::nullopt;
   const std::size_t n = std::min(run.evals_before_stop, run.evals.size());
   switch (unit) {
@@ -166,7 +179,7 @@ std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, Convergence
       std::optional<double> first;
       for (std::size_t i = 0; i < n; ++i) {
         const json& v = run.evals[i].value;
-        const std::optional<double> step = run.evals[i].step_num ? run.evals[i].step_num : run.evals[i].samples_count;
+        const std::optional<double> step = ruleset == "3.1.0" ? run.evals[i].step_num : run.evals[i].samples_count;
         if (!step || !v.is_object() || !v.contains("FID") || !v.contains("CLIP")) continue;
         if (!v["FID"].is_number() || !v["CLIP"].is_number()) continue;
         if (v["FID"].get<double>() <= 90.0 && v["CLIP"].get<double>() >= 0.15 && (!first || *step < *first)) {
@@ -239,6 +252,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     result_.errors.push_back(group.source + ": " + detected.error);
     return;
   }
+  if (!detected.warning.empty()) result_.warnings.push_back(group.source + ": " + detected.warning);
   const Ruleset* ruleset = detected.ruleset;
   // The official compliance rules (none for 0.5.0, which the package does not ship).
   const ComplianceRules* compliance_rules =
@@ -253,11 +267,26 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   }
   const std::optional<MlperfTarget> target = rule != nullptr ? StoredTarget(*rule) : std::nullopt;
   group.metric = target ? target->metric : "eval_accuracy";
+  // A --threshold is read as the log writes its metric (threshold_scale.h). The rules' own target keeps the official
+  // score and the RCP check; any other is a different question, and nothing official is printed for it.
+  std::optional<MlperfThreshold> given;
   if (options_.threshold) {
-    group.threshold = options_.threshold;
+    given = ResolveMlperfThreshold(*options_.threshold, rule, group.source);
+    if (!given->note.empty() &&
+        std::find(result_.notes.begin(), result_.notes.end(), given->note) == result_.notes.end()) {
+      result_.notes.push_back(given->note);
+    }
+  }
+  const bool custom_target = given && !given->official;
+  if (custom_target) {
+    group.threshold = given->stored;
   } else if (target) {
     group.threshold = target->threshold;
   }
+  group.details["threshold_shown"] =
+      custom_target ? json(given->shown)
+                    : rule != nullptr && rule->target ? json(ShownMlperfTarget(*rule)) : json(nullptr);
+  group.details["official_target"] = !custom_target && target.has_value();
   const std::size_t drop = rule != nullptr ? rule->drop_each_side : (benchmark == "unet3d" ? 4 : 1);
 
   // Compliance, per run and across the folder's seeds.
@@ -280,6 +309,23 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     result_.compliance.push_back(group.source + ": " + message);
   }
 
+  // The progress axis the rules read (mlperf_rules.h); a folder whose logs lack it counts evaluations instead.
+  const ProgressAxis rule_axis = ProgressAxisOf(rule, ruleset->version);
+  bool every_eval_has_progress = true;
+  for (const runlog::MlperfRun* run : runs) {
+    for (const runlog::MlperfEval& e : run->evals) {
+      if (!ProgressOf(rule_axis, e)) every_eval_has_progress = false;
+    }
+  }
+  runlog::MlperfAxis axis;
+  axis.unit = every_eval_has_progress ? rule_axis.unit : "evaluations";
+  if (every_eval_has_progress) {
+    axis.progress = [rule_axis](const runlog::MlperfEval& e) { return ProgressOf(rule_axis, e); };
+  } else {
+    axis.progress = [](const runlog::MlperfEval&) { return std::optional<double>(); };
+  }
+  group.details["progress_unit"] = axis.unit;
+  std::size_t unapplied_drops = 0;  // runs today's rules drop, under --compliance report
   std::optional<double> lowest_success_final;  // only for a benchmark without a known target
   std::optional<double> batch;
   json files_json = json::array();
@@ -291,7 +337,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     const runlog::MlperfRun& run = *runs[i];
     ImportedRun imported;
     imported.file = files[i];
-    imported.log = runlog::ToRunLog(run, [&](const runlog::MlperfEval& e) { return StoredMetric(rule, e); });
+    imported.log = runlog::ToRunLog(
+        run, [&](const runlog::MlperfEval& e) { return StoredMetric(rule, e); }, axis);
     imported.log.header["entry"] = group.entry;
     imported.log.header["system"] = group.system;
     imported.log.header["metric"] = group.metric;
@@ -307,11 +354,24 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     }
     std::string status = "success";
     std::string reason;
+    if (!options_.apply_compliance && !drop_reason.empty()) {
+      // --compliance report: the finding is printed, the run is judged by its run_stop as the round's own table was.
+      ++unapplied_drops;
+      status = run.Succeeded() ? "success" : "failed";
+      reason = "today's rules drop it (reported, not applied): " + drop_reason;
+      drop_reason.clear();
+      if (!run.Succeeded()) {
+        reason += "; run_stop status \"" + run.stop_status + "\"";
+      }
+    }
+    const bool report_only = !reason.empty();
     // With the package's rules a run counts when the compliance checker passes it, whatever run_stop's status
     // says (the summarizer reads no status); without them (0.5.0) when it ends in success.
     const bool counted_officially =
         compliance_rules != nullptr && drop_reason.empty() && run.run_start_ms && run.run_stop_ms;
-    if (counted_officially && !run.Succeeded()) {
+    if (report_only) {
+      // status and reason set above
+    } else if (counted_officially && !run.Succeeded()) {
       status = "success";
       reason = "counted as the official summarizer counts it, though run_stop's status is \"" + run.stop_status + "\"";
       result_.warnings.push_back(run.source + ": " + reason);
@@ -322,7 +382,9 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       imported.log.error = "dropped by the compliance check: " + drop_reason;
     } else if (!run.Succeeded()) {
       status = "failed";
-      reason = !run.run_start_ms  ? "no run_start"
+      reason = run.records == 0     ? "no MLPerf log line (:::MLLOG, :::MLL, :::MLPv0.5.0) in the file: not a result log; "
+                                      "the summarizer counts it as a run that did not succeed"
+               : !run.run_start_ms  ? "no run_start"
                : !run.run_stop_ms ? "no run_stop"
                                   : "run_stop status \"" + run.stop_status + "\"";
     } else if (!drop_reason.empty()) {
@@ -331,8 +393,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       imported.log.status = runlog::RunStatus::kFailed;
       imported.log.error = "dropped by the compliance check: " + drop_reason;
     }
-    if (options_.threshold) {
-      imported.tta_minutes = TtaMinutes(imported.log, *options_.threshold);
+    if (custom_target) {
+      imported.tta_minutes = TtaMinutes(imported.log, given->stored);
       if (imported.log.status != runlog::RunStatus::kFailed) {
         imported.log.status = imported.tta_minutes ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
       }
@@ -348,7 +410,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       }
     }
     const ConvergenceUnit unit = rule != nullptr ? rule->unit : ConvergenceUnit::kEpochs;
-    const std::optional<double> convergence = ConvergencePoint(run, unit);
+    const std::optional<double> convergence = ConvergencePoint(run, unit, ruleset->version);
     if (run.seed) imported.seeds["seed"] = *run.seed;
     if (run.global_batch_size && !batch) batch = run.global_batch_size;
     files_json.push_back(files[i].filename().string());
@@ -369,7 +431,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     rcp_runs.push_back({files[i].string(), convergence, run.global_batch_size});
     group.runs.push_back(std::move(imported));
   }
-  if (!options_.threshold && !target && lowest_success_final) {
+  if (!given && !target && lowest_success_final) {
     group.threshold = *lowest_success_final;
     group.details["threshold_source"] = "inferred from run_stop success";
     result_.warnings.push_back(fmt::format(
@@ -382,7 +444,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     if (group.threshold) imported.log.header["threshold"] = *group.threshold;
   }
   if (!group.details.contains("threshold_source")) {
-    group.details["threshold_source"] = options_.threshold ? "--threshold" : group.threshold ? "rules" : "none";
+    group.details["threshold_source"] = custom_target ? "--threshold" : group.threshold ? "rules" : "none";
   }
   ScoreGroup(group, drop);
 
@@ -422,7 +484,14 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   // (training_5.1.0 ships rcps_bert.json): the benchmark's newest rules say how.
   const Ruleset* newest = NewestRulesetWith(benchmark);
   const BenchmarkRule* rcp_rule = rule != nullptr ? rule : newest != nullptr ? newest->Find(benchmark) : nullptr;
-  const RcpOutcome rcp = CheckRcp(ruleset, rcp_rule, division, rcp_runs, rcp_source);
+  RcpOutcome rcp = CheckRcp(ruleset, rcp_rule, division, rcp_runs, rcp_source);
+  if (custom_target) {
+    // The RCPs are convergence points at the rules' target: no verdict about another target is printed as one.
+    rcp = NoRcpRule("the RCPs are for the rules' target" +
+                    (rule != nullptr && rule->target ? " (" + ShownMlperfTarget(*rule) + ")" : std::string()) +
+                    ", and --threshold asks for " + given->shown);
+    rcp.verdict = "not checked";
+  }
   json rcp_json = rcp.ToJson();
   rcp_json["rcp_file"] = rcp_source;
   rcp_json["rcp_pass"] = options_.rcp_pass == RcpPass::kPruned ? "pruned" : "full";
@@ -436,14 +505,24 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   json official = {{"raw_minutes", OptionalJson(group.olympic_minutes)},
                    {"published_scaling_factor", OptionalJson(published)},
                    {"checker_scaling_factor", checked ? json(factor) : json(nullptr)}};
-  if (group.olympic_minutes) {
+  if (custom_target) {
+    official = {{"raw_minutes", nullptr},
+                {"published_scaling_factor", OptionalJson(published)},
+                {"checker_scaling_factor", nullptr},
+                {"official_minutes", nullptr},
+                {"checker_minutes", nullptr},
+                {"note", "--threshold asks for " + given->shown +
+                             (rule != nullptr && rule->target ? ", not the rules' " + ShownMlperfTarget(*rule)
+                                                              : std::string()) +
+                             "; the olympic mean is of the runs' TTA at that target"}};
+  } else if (group.olympic_minutes) {
     official["official_minutes"] = *group.olympic_minutes * published.value_or(1.0);
     official["checker_minutes"] = checked ? json(*group.olympic_minutes * factor) : json(nullptr);
   } else {
     official["official_minutes"] = nullptr;
     official["checker_minutes"] = nullptr;
   }
-  if (published) {
+  if (published && !custom_target) {
     const bool agrees = checked && std::fabs(*published - factor) <= 1e-9 * std::fabs(*published);
     if (!agrees) {
       const std::string checker =
@@ -459,6 +538,16 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
         "no scaling.json in the folder: the official score is unscaled; the RCP checker would scale by {:.10g}",
         factor);
   }
+  group.details["compliance_applied"] = options_.apply_compliance;
+  if (unapplied_drops > 0) {
+    official["unapplied_rules_minutes"] = official["official_minutes"];
+    official["official_minutes"] = nullptr;
+    official["checker_minutes"] = nullptr;
+    official["note"] = fmt::format(
+        "today's training_{} compliance rules drop {} run(s) (reported, not applied: --compliance report); the score "
+        "counts them as their run_stop says, so it is not the official summarizer's, which drops them",
+        ruleset->version, unapplied_drops);
+  }
   group.details["official"] = official;
 
   // Power: the energy score from the power logs, over the runs the time score counts.
@@ -467,7 +556,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     json per_run = json::object();
     bool complete = true;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (!group.runs[i].tta_minutes || options_.threshold) continue;
+      if (!group.runs[i].tta_minutes || custom_target) continue;
       std::string error;
       const double ms = *runs[i]->run_stop_ms - *runs[i]->run_start_ms;
       const std::optional<double> energy = RunEnergy(group.location, files[i].stem().string(), ms, error);

@@ -18,12 +18,14 @@ namespace evalsuite::importer {
 // The ruleset of a folder and how it was found: `forced` (--ruleset), else the round in `location`'s path (a
 // folder "training_results_vX.Y" or "vX.Y"), else the logs themselves (the v0.5 / v0.6 line formats, or the only
 // v0.7+ ruleset naming the benchmark). Never the newest by default: where several rulesets fit, `ruleset` is null
-// and `error` names the benchmark and the candidates. Throws InputError naming --ruleset when `forced` is not a
+// and `error` names the benchmark and the candidates. A `forced` ruleset other than the path's round is kept, with a
+// `warning` naming both. Throws InputError naming --ruleset when `forced` is not a
 // known ruleset.
 struct DetectedRuleset {
   const Ruleset* ruleset = nullptr;
   std::string source;  // "--ruleset", "folder name", "log format", "the only ruleset with <benchmark>"
   std::string error;   // why no ruleset was chosen
+  std::string warning;  // a --ruleset that contradicts the round the path names (both named)
 };
 DetectedRuleset DetectRuleset(const std::string& forced, const std::filesystem::path& location,
                               runlog::MlperfLogFormat format, const std::string& benchmark);
@@ -43,8 +45,10 @@ SystemDescription ReadSystemDescription(const std::filesystem::path& benchmark_f
 // is step_num in ruleset 3.1.0, samples_count otherwise, as the RCP checker reads it.
 void FoldStableDiffusionEvals(runlog::MlperfRun& run, const std::string& ruleset);
 
-// The RCP checker's convergence point of one run (nullopt unless run_stop says success).
-std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, ConvergenceUnit unit);
+// The RCP checker's convergence point of one run (nullopt unless run_stop says success). Stable diffusion's is read
+// from the field FoldStableDiffusionEvals folded by: step_num in ruleset 3.1.0, samples_count otherwise, whatever
+// else the record carries (a log with both fields in 4.1 converges in samples, as the checker reads it).
+std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, ConvergenceUnit unit, const std::string& ruleset);
 
 class MlperfGroupBuilder {
  public:

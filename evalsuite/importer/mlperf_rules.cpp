@@ -171,6 +171,34 @@ double StoredMetric(const BenchmarkRule* rule, const runlog::MlperfEval& eval) {
   return rule->lower_is_better ? -x : x;
 }
 
+ProgressAxis ProgressAxisOf(const BenchmarkRule* rule, const std::string& ruleset) {
+  using Field = ProgressAxis::Field;
+  if (rule == nullptr) return {};
+  switch (rule->unit) {
+    case Unit::kSamples:
+      return {Field::kSamplesCount, "samples"};
+    case Unit::kStableDiffusion:
+      return ruleset == "3.1.0" ? ProgressAxis{Field::kStepNum, "steps"} : ProgressAxis{Field::kSamplesCount, "samples"};
+    case Unit::kEpochs:
+      break;
+  }
+  if (rule->name == "bert") return {Field::kEpochNum, "samples"};
+  if (rule->name == "gpt3") return {Field::kEpochNum, "tokens"};
+  return {};
+}
+
+std::optional<double> ProgressOf(const ProgressAxis& axis, const runlog::MlperfEval& eval) {
+  switch (axis.field) {
+    case ProgressAxis::Field::kEpochNum:
+      return eval.epoch;
+    case ProgressAxis::Field::kSamplesCount:
+      return eval.samples_count;
+    case ProgressAxis::Field::kStepNum:
+      return eval.step_num;
+  }
+  return std::nullopt;
+}
+
 bool MeetsTarget(const BenchmarkRule& rule, const runlog::MlperfEval& eval) {
   const std::optional<MlperfTarget> target = StoredTarget(rule);
   if (!target) return false;

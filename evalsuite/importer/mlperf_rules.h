@@ -61,6 +61,18 @@ std::optional<MlperfTarget> StoredTarget(const BenchmarkRule& rule);
 // unknown benchmark: the value as logged).
 double StoredMetric(const BenchmarkRule* rule, const runlog::MlperfEval& eval);
 
+// What a benchmark's evaluations count their progress in, read from the record the RCP checker reads for the
+// convergence point (rcp_checker.read_submission_file): samples_count for the benchmarks converging in samples
+// and stable diffusion (step_num in 3.1.0), epoch_num otherwise; bert's epoch_num counts samples (its RCPs, and
+// the checker's bert_train_samples option, are in samples), gpt3's counts tokens. `rule` may be null (epochs).
+struct ProgressAxis {
+  enum class Field { kEpochNum, kSamplesCount, kStepNum };
+  Field field = Field::kEpochNum;
+  std::string unit = "epochs";  // "epochs", "samples", "steps", "tokens" (runlog::kProgressUnitKey)
+};
+ProgressAxis ProgressAxisOf(const BenchmarkRule* rule, const std::string& ruleset);
+std::optional<double> ProgressOf(const ProgressAxis& axis, const runlog::MlperfEval& eval);
+
 // True when the eval (in the log's units) meets the rule's target.
 bool MeetsTarget(const BenchmarkRule& rule, const runlog::MlperfEval& eval);
 

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -47,6 +48,7 @@ enum class Key {
   kInitStop,
   kAggregatedEval,  // aggregated_eval_accuracy: the compliance target of stable diffusion
   kWeightsInit,     // weights_initialization: its metadata.tensor
+  kProgress,        // block_stop, epoch_stop: how far training got (MlperfProgressMark)
 };
 
 // The keys the parser reads, as one table. `v05_only`: a name only v0.5's logs give that meaning.
@@ -72,6 +74,8 @@ constexpr MlperfKeyName kMlperfKeyNames[] = {
     {"submission_benchmark", Key::kSubmissionBenchmark},
     {"weights_initialization", Key::kWeightsInit},
     {"aggregated_eval_accuracy", Key::kAggregatedEval},
+    {"block_stop", Key::kProgress},
+    {"epoch_stop", Key::kProgress},
 };
 
 Key Classify(std::string_view key, MlperfLogFormat format) {
@@ -482,6 +486,18 @@ class Parser {
         run_.aggregated_evals.push_back(std::move(eval));
         break;
       }
+      case Key::kProgress: {
+        MlperfProgressMark mark;
+        mark.time_ms = time_ms;
+        if (metadata.contains("samples_count") && metadata["samples_count"].is_number()) {
+          mark.samples_count = metadata["samples_count"].get<double>();
+        }
+        if (metadata.contains("step_num") && metadata["step_num"].is_number()) {
+          mark.step_num = metadata["step_num"].get<double>();
+        }
+        if (mark.samples_count || mark.step_num) run_.progress_marks.push_back(mark);
+        break;
+      }
       case Key::kOther:
         break;
     }
@@ -621,7 +637,24 @@ bool LooksLikeMlperfLog(std::string_view text) {
   return false;
 }
 
-RunLog ToRunLog(const MlperfRun& run, const std::function<double(const MlperfEval&)>& metric_of) {
+namespace {
+
+// When training reached the checkpoint `eval` evaluates: the first progress mark at or past its count (nullopt when
+// the log dates none).
+std::optional<double> CheckpointTime(const MlperfRun& run, const MlperfEval& eval) {
+  for (const MlperfProgressMark& mark : run.progress_marks) {
+    if (eval.samples_count && mark.samples_count && *mark.samples_count >= *eval.samples_count) return mark.time_ms;
+    if (!eval.samples_count && eval.step_num && mark.step_num && *mark.step_num >= *eval.step_num) {
+      return mark.time_ms;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+RunLog ToRunLog(const MlperfRun& run, const std::function<double(const MlperfEval&)>& metric_of,
+                const MlperfAxis& axis) {
   RunLog log;
   log.header = {{"format", "mlperf"},
                 {"log_format", MlperfLogFormatName(run.format)},
@@ -634,18 +667,27 @@ RunLog ToRunLog(const MlperfRun& run, const std::function<double(const MlperfEva
   if (run.run_stop_ms) log.header["run_stop_ms"] = *run.run_stop_ms;
   if (!run.stop_status.empty()) log.header["stop_status"] = run.stop_status;
   if (auto epochs = run.EpochsToConverge()) log.header["epochs_to_converge"] = *epochs;
+  log.header[kProgressUnitKey] = axis.unit;
   const double start_ms = run.run_start_ms.value_or(run.evals.empty() ? 0.0 : run.evals.front().time_ms);
+  std::size_t after_stop = 0;
   for (const MlperfEval& eval : run.evals) {
     const double metric = metric_of(eval);
     if (std::isnan(metric)) continue;
     EvalPoint point;
-    point.epoch = eval.epoch.value_or(static_cast<double>(log.points.size() + 1));
-    point.train_seconds = (eval.time_ms - start_ms) / 1000.0;
+    const double index = static_cast<double>(log.points.size() + 1);
+    point.epoch = axis.progress ? axis.progress(eval).value_or(index) : eval.epoch.value_or(index);
+    double time_ms = eval.time_ms;
+    if (run.run_start_ms && run.run_stop_ms && time_ms > *run.run_stop_ms) {
+      ++after_stop;
+      time_ms = std::min(CheckpointTime(run, eval).value_or(*run.run_stop_ms), *run.run_stop_ms);
+    }
+    point.train_seconds = (time_ms - start_ms) / 1000.0;
     point.wall_seconds = point.train_seconds;
     point.metric = metric;
     point.line = eval.line;
     log.points.push_back(point);
   }
+  if (after_stop > 0) log.header["evaluations_after_run_stop"] = after_stop;
   if (run.Succeeded()) {
     log.status = RunStatus::kReached;
   } else if (run.run_stop_ms) {
@@ -659,8 +701,8 @@ RunLog ToRunLog(const MlperfRun& run, const std::function<double(const MlperfEva
   }
   if (run.run_start_ms && run.run_stop_ms) {
     log.train_seconds = (*run.run_stop_ms - *run.run_start_ms) / 1000.0;
-  } else if (!log.points.empty()) {
-    log.train_seconds = log.points.back().train_seconds;
+  } else {
+    for (const EvalPoint& p : log.points) log.train_seconds = std::max(log.train_seconds, p.train_seconds);
   }
   log.wall_seconds = log.train_seconds;
   log.warnings = run.warnings;

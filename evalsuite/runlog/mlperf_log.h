@@ -46,6 +46,14 @@ struct MlperfParseError {
   std::string why;
 };
 
+// A record that says how far training got when it was logged (block_stop, epoch_stop with samples_count or
+// step_num): it dates a checkpoint that is evaluated later, offline (stable diffusion's FID and CLIP).
+struct MlperfProgressMark {
+  double time_ms = 0;
+  std::optional<double> samples_count;
+  std::optional<double> step_num;
+};
+
 // Everything a score, a TTA curve and an RCP check need from one result file.
 struct MlperfRun {
   std::string source;  // file name as given
@@ -72,7 +80,8 @@ struct MlperfRun {
   std::optional<double> stop_samples_count;
   std::optional<double> stop_step_num;
   std::vector<MlperfEval> evals;      // every eval_accuracy, in log order
-  std::vector<MlperfEval> aggregated_evals;  // aggregated_eval_accuracy (stable diffusion's FID and CLIP together)
+  std::vector<MlperfEval> aggregated_evals;
+  std::vector<MlperfProgressMark> progress_marks;  // block_stop / epoch_stop with a count, in log order  // aggregated_eval_accuracy (stable diffusion's FID and CLIP together)
   std::map<std::string, MlperfKeyStat, std::less<>> keys;  // every key of the v0.6 / v0.7+ formats
   std::vector<MlperfParseError> parse_errors;               // v0.7+ marker lines that are not valid records
   // metadata.tensor of every weights_initialization record, in log order; the line of the first without one.
@@ -102,10 +111,21 @@ MlperfRun ReadMlperfLog(const std::filesystem::path& file);
 // True when the bytes hold at least one MLPerf marker (":::MLLOG", ":::MLL ", ":::MLPv0.5.0").
 bool LooksLikeMlperfLog(std::string_view text);
 
+// What a point's progress (EvalPoint::epoch) reads: `progress(eval)`, in `unit` (run_log.h's kProgressUnitKey);
+// without a function, metadata.epoch_num in epochs. An eval without a value takes its index (1, 2, ...).
+struct MlperfAxis {
+  std::string unit = "epochs";
+  std::function<std::optional<double>(const MlperfEval&)> progress;
+};
+
 // The run as the shared run type: points with train_seconds = wall_seconds = seconds since run_start and
 // metric = `metric_of(eval)` (NaN skips the point); status reached when run_stop says success, else failed
 // (aborted, or no run_stop at all: MLPerf counts both as runs that did not succeed).
-// train_seconds of the run = (run_stop - run_start) in seconds.
-RunLog ToRunLog(const MlperfRun& run, const std::function<double(const MlperfEval&)>& metric_of);
+// train_seconds of the run = (run_stop - run_start) in seconds: the official time to train. An evaluation logged
+// after run_stop (a checkpoint evaluated offline) is dated when training reached its checkpoint (the first progress
+// mark at or past its samples_count / step_num), and never after run_stop: every point lies within the run, and
+// TTA at the rules' target is the official time to train (header "evaluations_after_run_stop" counts them).
+RunLog ToRunLog(const MlperfRun& run, const std::function<double(const MlperfEval&)>& metric_of,
+                const MlperfAxis& axis = {});
 
 }  // namespace evalsuite::runlog

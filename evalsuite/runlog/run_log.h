@@ -3,6 +3,7 @@
 // TTA is derived from the points and a threshold (stats/curve.h), never stored as the truth.
 #pragma once
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -45,5 +46,30 @@ struct RunLog {
   // achieved FLOP/s per phase, time and memory breakdowns; null when the log has none.
   nlohmann::json hardware;
 };
+
+// The entry a run belongs to, as its source names it. One rule for every importer (JSON Lines, DAWNBench, MLPerf,
+// the frameworks' logs): the header's "entry" when it is a non-empty string; else the name of the folder the file
+// lies in; else (a file at the root) the file's stem. Never another file's entry.
+struct RunEntryName {
+  std::string name;
+  const char* rule = "header";  // "header", "folder" or "file name": how `name` was found, for the user
+};
+RunEntryName EntryOfRun(const nlohmann::json& header, const std::filesystem::path& file);
+// Runs grouped by the entry their sources name (EntryOfRun's names, one per run): groups in the order of their first
+// run, runs in input order within a group. Every run is in exactly one group.
+struct EntryGroup {
+  std::string entry;
+  std::vector<std::size_t> runs;  // indices into the input
+};
+std::vector<EntryGroup> GroupRunsByEntry(const std::vector<RunEntryName>& names);
+// The rule above in words, for notes and the README.
+constexpr const char* kEntryNameRule =
+    "a run's entry is its header's \"entry\"; without one, the name of the folder its file lies in";
+
+// What EvalPoint::epoch counts (the progress axis), as the run's source says: "epochs", "samples", "steps",
+// "tokens" or "evaluations" (the evaluation's index, when the log names no progress at all). An importer writes it
+// into header[kProgressUnitKey]; readers ask ProgressUnitOf, which says "epochs" when the header names none.
+constexpr const char* kProgressUnitKey = "progress_unit";
+std::string ProgressUnitOf(const nlohmann::json& header);
 
 }  // namespace evalsuite::runlog

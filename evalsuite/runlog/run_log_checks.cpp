@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -62,6 +63,18 @@ void CheckRunLog(RunLog& log, const std::string& source, const std::optional<Met
   }
   if (!std::isfinite(log.wall_seconds) || log.wall_seconds < 0) {
     log.wall_seconds = log.points.empty() ? 0.0 : log.points.back().wall_seconds;
+  }
+  // A run's time span holds its evaluations: an end record whose total is shorter than an evaluation's time is
+  // contradicted by it, and TTA must never lie past the run's end.
+  double last = 0;
+  for (const EvalPoint& p : log.points) last = std::max(last, p.train_seconds);
+  if (last > log.train_seconds) {
+    if (log.train_seconds > 0) {  // 0: no total logged; the run lasted at least until its last evaluation
+      log.warnings.push_back(source + ": total training time " + Number(log.train_seconds) +
+                             " s is shorter than an evaluation's (" + Number(last) + " s); the run's time is taken as " +
+                             Number(last) + " s");
+    }
+    log.train_seconds = last;
   }
 
   // An end record that contradicts the evaluations: the evaluations decide TTA, and the user hears of it.

@@ -269,6 +269,47 @@ std::string FormatStudyList(RunStore& store) {
   return out;
 }
 
+namespace {
+
+// The target as its source writes it (an import's "eval_loss <= 0.925", "FID <= 90 and CLIP >= 0.15"), not the
+// store's higher-is-better form; a study's own entries: the stored threshold.
+std::string ThresholdAsWritten(const EntryRecord& entry) {
+  const nlohmann::json shown = entry.extra.is_object() ? entry.extra.value("threshold_shown", nlohmann::json())
+                                                       : nlohmann::json();
+  if (shown.is_string()) return shown.get<std::string>();
+  const nlohmann::json column = entry.extra.is_object() ? entry.extra.value("threshold_in_column_units", nlohmann::json())
+                                                        : nlohmann::json();
+  if (column.is_number()) return fmt::format("{} >= {:g}", entry.metric, column.get<double>());  // DAWNBench
+  return fmt::format("{:g}", entry.threshold);
+}
+
+std::string TextOf(const nlohmann::json& v) {
+  return v.is_string() ? v.get<std::string>() : v.is_number() ? fmt::format("{:.6g}", v.get<double>()) : "?";
+}
+
+// One line per imported MLPerf entry: division and ruleset, official score (or why there is none), RCP verdict.
+std::string ImportedFacts(const EntryRecord& entry) {
+  const nlohmann::json& x = entry.extra;
+  if (!x.is_object() || entry.source != "mlperf") return "";
+  std::string line = entry.name + ": division " + TextOf(x.value("division", nlohmann::json())) + ", ruleset " +
+                     TextOf(x.value("ruleset", nlohmann::json()));
+  const nlohmann::json official = x.value("official", nlohmann::json::object());
+  if (official.value("official_minutes", nlohmann::json()).is_number()) {
+    line += fmt::format("; official score {:.6g} min", official["official_minutes"].get<double>());
+  } else {
+    line += "; no official score";
+    if (official.value("note", nlohmann::json()).is_string()) line += " (" + official["note"].get<std::string>() + ")";
+  }
+  const nlohmann::json rcp = x.value("rcp", nlohmann::json::object());
+  line += "; RCP " + TextOf(rcp.value("verdict", nlohmann::json()));
+  if (rcp.value("message", nlohmann::json()).is_string() && !rcp["message"].get<std::string>().empty()) {
+    line += " (" + rcp["message"].get<std::string>() + ")";
+  }
+  return line + "\n";
+}
+
+}  // namespace
+
 std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   stats::StabilityRule rule = RuleFromPlan(study.plan);
   std::string out =
@@ -349,7 +390,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
                                    entry.name, did_not_run, first_cause);
     }
     std::vector<std::string> row = {entry.name,
-                                    fmt::format("{:g}", entry.threshold),
+                                    ThresholdAsWritten(entry),
                                     std::to_string(curves.size()) + (planned ? "/" + std::to_string(*planned) : ""),
                                     std::to_string(s.reached),
                                     std::to_string(failed),
@@ -374,6 +415,10 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     rows.push_back(std::move(row));
   }
   out += could_not_run.empty() ? "" : could_not_run + "\n";
+  std::string imported;  // what an import knows beyond the runs: the official score, the RCP verdict, the division
+  if (study.kind == "import") {
+    for (const EntryRecord& entry : store.LoadEntries(study.id)) imported += ImportedFacts(entry);
+  }
   std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {
     for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
@@ -385,6 +430,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     }
     out += line + "\n";
   }
+  if (!imported.empty()) out += "\n" + imported;
   return out + sequential_lines;
 }
 

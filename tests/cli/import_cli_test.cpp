@@ -218,5 +218,34 @@ TEST(ImportCliTest, SharedDataIsReadNotWritten) {
   EXPECT_NEAR(squad["cost"].get<double>(), 0.60626280638888 * 3.06, 1e-12);
 }
 
+
+// Issue 35 (Also): the default study name keeps the round's minor version, importing the same folder again with the
+// same options says so (a warning naming the earlier study, exit 3), and the summary's warning count is every warning
+// printed (compliance findings included).
+TEST(ImportCliTest, DefaultNameKeepsTheMinorVersionAndARepeatedImportSaysSo) {
+  TempDir dir;
+  MakeSubmission(dir / "training_results_v3.0", "", [](int i) { return i == 3 ? 100 : 100 + i; });
+  const std::string store = (dir / "s.db").string();
+  auto first = RunEvalsuite({"import", (dir / "training_results_v3.0").string(), "--store", store});
+  EXPECT_EQ(first.exit_code, 3) << first.err;
+  EXPECT_NE(first.out.find("stored as study \"import training_results_v3.0\""), std::string::npos) << first.out;
+  EXPECT_EQ(first.err.find("already imported"), std::string::npos) << first.err;
+  std::size_t printed = 0;
+  for (std::size_t at = first.err.find("warning: "); at != std::string::npos; at = first.err.find("warning: ", at + 1)) {
+    ++printed;
+  }
+  EXPECT_NE(first.out.find("; " + std::to_string(printed) + " warning(s)"), std::string::npos)
+      << printed << " printed\n" << first.out << first.err;
+  auto again = RunEvalsuite({"import", (dir / "training_results_v3.0").string(), "--store", store});
+  EXPECT_EQ(again.exit_code, 3) << again.err;
+  EXPECT_NE(again.err.find("already imported with the same options as study \"import training_results_v3.0\""),
+            std::string::npos)
+      << again.err;
+  EXPECT_NE(again.out.find("stored as study \"import training_results_v3.0 #2\""), std::string::npos) << again.out;
+  // Other options are another import: no such warning.
+  auto other = RunEvalsuite({"import", (dir / "training_results_v3.0").string(), "--store", store, "--threshold", "0.7"});
+  EXPECT_EQ(other.err.find("already imported"), std::string::npos) << other.err;
+}
+
 }  // namespace
 }  // namespace evalsuite

@@ -2,6 +2,10 @@
 // samples, not epochs, and an imported run's unknown thread count reads "—", not 0.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include "reports/report.h"
 #include "reports/report_table.h"
 #include "tests/reports/report_fixture.h"
@@ -42,6 +46,25 @@ TEST(ProgressUnitTest, SamplesAreLabelledSamplesAndUnknownThreadsADash) {
 TEST(ProgressUnitTest, EpochsStayEpochs) {
   const nlohmann::json model = BuildStabilityReport(ImportedInput("epochs"));
   EXPECT_EQ(RunsTable(model["entries"][0]).header[3], "Epochs to target");
+}
+
+
+// Issue 35 item 4: the unit the importer named (extra.progress_unit) heads the column and labels the grid: lora's
+// evaluation index was headed "Samples to target", bert's samples "Epochs to target".
+TEST(ProgressUnitTest, TheImportersNamedUnitHeadsTheColumnAndTheGrid) {
+  for (const auto& [unit, heading, symbol] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"evaluations", "Evaluations to target", " evals"},
+           {"steps", "Steps to target", " steps"},
+           {"samples", "Samples to target", " samples"}}) {
+    StabilityReportInput input = ImportedInput("epochs");  // an older store's key, overridden by progress_unit
+    input.entries[0].extra["progress_unit"] = unit;
+    const nlohmann::json model = BuildStabilityReport(input);
+    EXPECT_EQ(model["entries"][0]["progress_unit"], unit);
+    EXPECT_EQ(RunsTable(model["entries"][0]).header[3], heading);
+    const ReportTable table = StabilityTable(model);
+    EXPECT_NE(table.rows[0][11].find(symbol), std::string::npos) << table.rows[0][11];
+    EXPECT_EQ(table.rows[0][11].find(" ep"), std::string::npos) << table.rows[0][11];
+  }
 }
 
 }  // namespace

@@ -58,5 +58,53 @@ TEST(StudySummaryTest, ImportedInterruptedRunCountsAsNotReached) {
   EXPECT_NE(text.find("e      0.9        5     4        0       0            0"), std::string::npos) << text;
 }
 
+
+// Issue 35 (Also): study show on an import shows the official score, the RCP verdict and the division, and a
+// lower-is-better target as written (eval_loss <= 0.925, not -0.925; stable diffusion's FID and CLIP, not 1).
+TEST(StudySummaryTest, ImportShowsOfficialScoreRcpDivisionAndTargetsAsWritten) {
+  TempDir dir;
+  auto store = RunStore::Open(dir / "s.db");
+  const int64_t id = store->CreateStudy("i", "import", {}, {});
+  EntryRecord lora;
+  lora.name = "sys/llama2_70b_lora";
+  lora.source = "mlperf";
+  lora.metric = "-eval_loss";
+  lora.threshold = -0.925;
+  lora.extra = {{"threshold_shown", "eval_loss <= 0.925"},
+                {"division", "closed"},
+                {"ruleset", "5.0.0"},
+                {"official", {{"official_minutes", 11.5}}},
+                {"rcp", {{"verdict", "Pass"}, {"message", "RCP found"}}}};
+  store->UpsertEntry(id, lora);
+  EntryRecord sd;
+  sd.name = "sys/stable_diffusion";
+  sd.source = "mlperf";
+  sd.threshold = 1;
+  sd.extra = {{"threshold_shown", "FID <= 90 and CLIP >= 0.15"},
+              {"division", "closed"},
+              {"ruleset", "5.0.0"},
+              {"official", {{"official_minutes", nullptr}, {"note", "--threshold asks for x"}}},
+              {"rcp", {{"verdict", "not checked"}, {"message", "the RCPs are for the rules' target"}}}};
+  store->UpsertEntry(id, sd);
+  for (int i = 0; i < 3; ++i) {
+    RunRecord run = MakeRun(i, 30 + i, 0.95);
+    run.entry = lora.name;
+    for (auto& p : run.log.points) p.metric = -p.metric;
+    store->InsertRun(id, run);
+  }
+  const std::string text = FormatStudySummary(*store, *store->FindStudy("i"));
+  EXPECT_NE(text.find("eval_loss <= 0.925"), std::string::npos) << text;
+  EXPECT_EQ(text.find("-0.925"), std::string::npos) << text;
+  EXPECT_NE(text.find("FID <= 90 and CLIP >= 0.15"), std::string::npos) << text;
+  EXPECT_NE(text.find("sys/llama2_70b_lora: division closed, ruleset 5.0.0; official score 11.5 min; RCP Pass (RCP "
+                      "found)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("sys/stable_diffusion: division closed, ruleset 5.0.0; no official score (--threshold asks for x); "
+                      "RCP not checked"),
+            std::string::npos)
+      << text;
+}
+
 }  // namespace
 }  // namespace evalsuite::study

@@ -41,6 +41,7 @@ struct ImportArgs {
   std::string rcp_pass = "pruned";
   std::string ruleset;
   bool strict = false;
+  std::string compliance = "apply";
   std::string study;
   unsigned jobs = 0;
   bool quiet = false;
@@ -72,12 +73,32 @@ void CheckOutputOutsideInputs(const std::string& option, const std::string& file
   }
 }
 
-// "basenet" for .../CIFAR10/train/basenet.tsv, "resnet" for a folder .../resnet/.
+// "basenet" for .../CIFAR10/train/basenet.tsv, "resnet" for a folder .../resnet/, "training_results_v4.1" for that
+// folder (a folder's name is kept whole: its dots are a round's version, not an extension).
 std::string ShortSourceName(const std::string& path) {
   fs::path p = fs::path(path).lexically_normal();
   if (p.filename().empty()) p = p.parent_path();
-  const std::string stem = p.stem().string();
-  return stem.empty() || stem == "." || stem == ".." ? fs::absolute(p).lexically_normal().filename().string() : stem;
+  std::error_code ec;
+  const std::string name = fs::is_directory(p, ec) ? p.filename().string() : p.stem().string();
+  return name.empty() || name == "." || name == ".." ? fs::absolute(p).lexically_normal().filename().string() : name;
+}
+
+// The options that decide what an import stores: two imports with the same ones store the same runs.
+nlohmann::json ImportIdentity(const nlohmann::json& plan) {
+  nlohmann::json identity = plan;
+  identity.erase("paths");  // as typed; canonical_paths says what they are
+  return identity;
+}
+
+// An earlier import study of the same canonical paths with the same options, if any.
+std::optional<study::StudyInfo> EarlierSameImport(study::RunStore& store, const nlohmann::json& plan) {
+  for (const study::StudyInfo& s : store.ListStudies()) {
+    if (s.kind == "import" && s.plan.is_object() && s.plan.contains("canonical_paths") &&
+        ImportIdentity(s.plan) == ImportIdentity(plan)) {
+      return s;
+    }
+  }
+  return std::nullopt;
 }
 
 void PrintDiagnostics(const importer::ImportResult& result) {
@@ -131,6 +152,11 @@ void RunImport(const ImportArgs& args) {
     options.ruleset = importer::FindRuleset(args.ruleset)->version;
   }
   options.jobs = args.jobs;
+  if (args.compliance == "report") {
+    options.apply_compliance = false;
+  } else if (args.compliance != "apply") {
+    throw UsageError("--compliance", "expected apply or report, got \"" + args.compliance + "\"");
+  }
   if (!args.json_out.empty()) CheckOutputOutsideInputs("--json", args.json_out, args.paths);
 
   // A store that exists is opened before reading anything, so that a bad --store fails at once; a new one is
@@ -154,7 +180,7 @@ void RunImport(const ImportArgs& args) {
   for (const std::string& c : result.compliance) {
     std::cerr << "evalsuite: " << (args.strict ? "error" : "warning") << ": compliance: " << c << "\n";
   }
-  if (!args.quiet) std::cout << importer::FormatSummary(result);
+  if (!args.quiet) std::cout << importer::FormatSummary(result, args.strict);
   if (args.strict && !result.compliance.empty()) {
     throw InputError(result.compliance.front().substr(0, result.compliance.front().find(':')),
                      std::to_string(result.compliance.size()) +
@@ -182,6 +208,7 @@ void RunImport(const ImportArgs& args) {
     }
   }
 
+  bool duplicate = false;
   if (!args.no_store && !result.groups.empty()) {
     if (!store) store = study::RunStore::Open(args.store);
     nlohmann::json plan = {{"command", "import"},
@@ -194,14 +221,25 @@ void RunImport(const ImportArgs& args) {
                            {"strict", args.strict},
                            {"metric", args.metric.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.metric)},
                            {"entry", args.entry.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.entry)},
+                           {"compliance", args.compliance},
                            {"units", {{"time", "seconds"}, {"metric", "fraction"}}}};
+    nlohmann::json canonical = nlohmann::json::array();
+    for (const fs::path& root : result.roots) canonical.push_back(root.string());
+    plan["canonical_paths"] = canonical;
+    const std::optional<study::StudyInfo> earlier = EarlierSameImport(*store, plan);
     nlohmann::json environment = DescribeEnvironment();
     const std::string base_name =
         args.study.empty()
             ? "import " + ShortSourceName(args.paths.front())  // made unique by " #2"; `study list` shows the time
             : args.study;
     std::string name;
+    duplicate = earlier.has_value();
     importer::WriteToStore(*store, result, base_name, plan, environment, &name);
+    if (earlier) {
+      std::cerr << "evalsuite: warning: " << args.paths.front() << ": already imported with the same options as study \""
+                << earlier->name << "\" (id " << earlier->id << ", " << earlier->created_at << "); stored again as \""
+                << name << "\"\n";
+    }
     if (!args.quiet) std::cout << "stored as study \"" << name << "\" in " << args.store << "\n";
   }
 
@@ -216,7 +254,7 @@ void RunImport(const ImportArgs& args) {
                      "nothing to import: no MLPerf result_*.txt, DAWNBench .tsv, .jsonl run log, trainer_state.json, "
                      "Lightning or Keras CSV, MLflow run folder or TensorBoard event file found");
   }
-  SetExitCode(result.warnings.empty() && result.compliance.empty() ? kExitOk : kExitWithWarnings);
+  SetExitCode(result.warnings.empty() && result.compliance.empty() && !duplicate ? kExitOk : kExitWithWarnings);
 }
 
 }  // namespace
@@ -253,6 +291,10 @@ void RegisterImportCommand(CLI::App& app) {
   command->add_option("--ruleset", args->ruleset,
                       "MLPerf Training ruleset (0.5.0 ... 6.1.0) for every folder; default: detected per folder");
   command->add_flag("--strict", args->strict, "MLPerf compliance findings are errors (exit 1, nothing stored)");
+  command->add_option("--compliance", args->compliance,
+                      "apply (default): runs today's MLPerf compliance rules reject are dropped, as the official "
+                      "summarizer drops them; report: the findings are printed but no run is dropped, and the score "
+                      "is labelled as not the official one (to reproduce a round's published table)");
   command->add_option("--study", args->study,
                       "Study name in the store (default: \"import <first path's name>\", then \" #2\", \" #3\"...)");
   command->add_option("--jobs", args->jobs, "Parsing threads (default: one per hardware thread)");
