@@ -408,6 +408,23 @@ TEST_F(LabeledStoreTest, FreezeSamplesPerClassAndRecordsVariantSeedReferenceAndS
   EXPECT_EQ(sampling["short_classes"][0]["wnid"], "n02102040");
   EXPECT_EQ(sampling["short_classes"][0]["lacking_by_bin"], json({1, 0, 0, 0, 0}));
   EXPECT_EQ(holdout["items"].size(), 5u);
+  // What the sampling aimed at, for label debias: tench {0,0,1,0,2} plus springer {2,0,0,0,1}.
+  EXPECT_EQ(sampling["aim_by_bin"], json({2, 0, 1, 0, 3}));
+  // Issue 36 item 14: both classes' histograms rest on 3 and 2 reference images, below ImageNetV2's 20: a
+  // warning, and the manifest records them.
+  EXPECT_NE(matched.out.find("2 class(es) matched against a histogram of fewer than 20 reference images"),
+            std::string::npos)
+      << matched.out;
+  EXPECT_NE(matched.out.find("n01440764:3 n02102040:2"), std::string::npos) << matched.out;
+  EXPECT_EQ(sampling["reference_min_images_per_class"], 20);
+  EXPECT_EQ(sampling["thin_reference_classes"],
+            json::parse(R"([{"wnid": "n01440764", "images": 3}, {"wnid": "n02102040", "images": 2}])"));
+  // Issue 36 item 4: too few votes for sampling names --min-votes, not --rule.
+  const auto too_few = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling", "top",
+                                     "--min-votes", "50", "--out", (dir_ / "few").string()});
+  EXPECT_EQ(too_few.exit_code, 1) << too_few.err;
+  EXPECT_NE(too_few.err.find("--min-votes"), std::string::npos) << too_few.err;
+  EXPECT_EQ(too_few.err.find("--rule"), std::string::npos) << too_few.err;
 
   const auto top = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling", "top:1",
                                  "--min-votes", "2", "--out", (dir_ / "top").string()});
