@@ -65,6 +65,7 @@ struct AgreementReport {
   std::vector<LabelerAccuracy> accuracy;
   std::size_t decisions_on_unknown_items = 0;  // events for ids no longer in the manifest (left out)
   double dawid_skene_prior = std::numeric_limits<double>::quiet_NaN();  // estimated share of correct items
+  std::size_t dawid_skene_items = 0;  // items with a correct/incorrect vote (below stats::kDawidSkeneFewItems: warned)
   int dawid_skene_iterations = 0;
   bool dawid_skene_converged = false;
 };

@@ -138,6 +138,17 @@ FreezeSummary FreezeHoldout(const datasets::CandidateManifest& manifest, const f
     std::size_t eligible_count = 0;
     for (bool e : eligible) eligible_count += e ? 1 : 0;
     summary.rejected_by_rule = eligible_count - chosen.size();  // eligible but not drawn
+    // Sampling has no rule to blame: what leaves nothing to draw from is --min-votes (or the variant's own bar).
+    if (eligible_count == 0) {
+      throw InputError("--min-votes", "no candidate has " + std::to_string(min_labelers) + " or more votes (" +
+                                          std::to_string(summary.too_few_labelers) +
+                                          " with fewer): lower --min-votes or label more; nothing frozen");
+    }
+    if (chosen.empty()) {
+      throw InputError("--sampling", "'" + rule.sampling->text + "' draws none of the " +
+                                         std::to_string(eligible_count) + " candidates with " +
+                                         std::to_string(min_labelers) + " or more votes: nothing frozen");
+    }
   }
   if (chosen.empty()) {
     throw InputError("--rule", "no candidate meets '" + rule.text + "' with at least " +

@@ -75,6 +75,7 @@ ReferenceHistogram HistogramFromAgreement(const datasets::CandidateManifest& ref
     if (bin < 0) continue;
     histogram.pooled[static_cast<std::size_t>(bin)] += 1;
     histogram.by_class[item.wnid][static_cast<std::size_t>(bin)] += 1;
+    ++histogram.images_by_class[item.wnid];
     ++images;
   }
   histogram.description = {{"kind", "labeled-set"}, {"images", images}, {"min_votes", min_votes}};
@@ -92,6 +93,12 @@ ReferenceHistogram ReadReferenceHistogram(const std::filesystem::path& file) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("not valid JSON: ") + e.what());
   }
+  ReferenceHistogram histogram = HistogramFromJson(j, where);
+  histogram.description = {{"kind", "file"}, {"file", file.string()}, {"sha256", Sha256Hex(text)}};
+  return histogram;
+}
+
+ReferenceHistogram HistogramFromJson(const nlohmann::json& j, const std::string& where) {
   if (!j.is_object()) throw InputError(where, "must be a JSON object with \"pooled\" and/or \"classes\"");
   if (j.contains("bins")) {
     const nlohmann::json expected = kFrequencyBinEdges;
@@ -103,7 +110,14 @@ ReferenceHistogram ReadReferenceHistogram(const std::filesystem::path& file) {
     if (!j["classes"].is_object()) throw InputError(where + ": classes", "must be an object {wnid: [5 counts]}");
     for (const auto& [wnid, counts] : j["classes"].items()) {
       histogram.by_class[wnid] = ParseCounts(counts, where + ": classes." + wnid);
-      for (std::size_t b = 0; b < kFrequencyBins; ++b) histogram.pooled[b] += histogram.by_class[wnid][b];
+      double images = 0;
+      bool whole = true;
+      for (std::size_t b = 0; b < kFrequencyBins; ++b) {
+        histogram.pooled[b] += histogram.by_class[wnid][b];
+        images += histogram.by_class[wnid][b];
+        whole = whole && histogram.by_class[wnid][b] == std::floor(histogram.by_class[wnid][b]);
+      }
+      if (whole) histogram.images_by_class[wnid] = static_cast<std::size_t>(images);  // counts, not shares
       any = true;
     }
   }
@@ -112,7 +126,6 @@ ReferenceHistogram ReadReferenceHistogram(const std::filesystem::path& file) {
     any = true;
   }
   if (!any) throw InputError(where, "holds no histogram: give \"pooled\" and/or \"classes\"");
-  histogram.description = {{"kind", "file"}, {"file", file.string()}, {"sha256", Sha256Hex(text)}};
   return histogram;
 }
 
@@ -140,6 +153,24 @@ std::array<std::size_t, kFrequencyBins> BinTargets(const BinCounts& histogram, s
                    [&](std::size_t a, std::size_t b) { return remainder[a] > remainder[b] + 1e-12; });
   for (std::size_t k = 0; given < per_class && k < kFrequencyBins; ++k, ++given) ++targets[order[k]];
   return targets;
+}
+
+std::array<std::size_t, kFrequencyBins> ClassBinTargets(const ReferenceHistogram& reference, const std::string& wnid,
+                                                        std::size_t per_class, bool* pooled) {
+  const auto own = reference.by_class.find(wnid);
+  const bool use_pooled = own == reference.by_class.end() || Sum(own->second) <= 0;
+  if (pooled != nullptr) *pooled = use_pooled;
+  return BinTargets(use_pooled ? reference.pooled : own->second, per_class);
+}
+
+std::array<std::size_t, kFrequencyBins> SamplingAim(const ReferenceHistogram& reference,
+                                                    const std::vector<std::string>& wnids, std::size_t per_class) {
+  std::array<std::size_t, kFrequencyBins> aim{};
+  for (const std::string& wnid : wnids) {
+    const auto targets = ClassBinTargets(reference, wnid, per_class);
+    for (std::size_t b = 0; b < kFrequencyBins; ++b) aim[b] += targets[b];
+  }
+  return aim;
 }
 
 SamplingPlan ParseSamplingPlan(const std::string& text, std::optional<std::size_t> per_class, std::size_t min_votes,
@@ -225,11 +256,16 @@ SamplingOutcome SampleHoldout(const datasets::CandidateManifest& manifest, const
     auto frequency = [&](std::size_t i) { return agreement.items[i].selection_frequency(); };
     switch (plan.variant) {
       case SamplingPlan::Variant::kMatchedFrequency: {
-        const auto own = plan.reference->by_class.find(wnid);
-        const bool pooled = own == plan.reference->by_class.end() || Sum(own->second) <= 0;
+        bool pooled = false;
+        const auto targets = ClassBinTargets(*plan.reference, wnid, plan.per_class, &pooled);
         if (pooled) outcome.pooled_reference_classes.push_back(wnid);
         shortfall.pooled_reference = pooled;
-        const auto targets = BinTargets(pooled ? plan.reference->pooled : own->second, plan.per_class);
+        const auto images = plan.reference->images_by_class.find(wnid);
+        if (!pooled && images != plan.reference->images_by_class.end() &&
+            images->second < kMinReferenceImagesPerClass) {
+          outcome.thin_reference_classes.push_back({wnid, images->second});
+        }
+        for (std::size_t b = 0; b < kFrequencyBins; ++b) outcome.aim_by_bin[b] += targets[b];
         for (std::size_t b = 0; b < kFrequencyBins; ++b) {
           std::vector<std::size_t> in_bin;
           for (std::size_t i : pool) {
@@ -295,6 +331,13 @@ nlohmann::json SamplingToJson(const SamplingPlan& plan, const SamplingOutcome& o
     j["reference"] = plan.reference->description;
     j["reference"]["histogram"] = HistogramToJson(*plan.reference);
     j["pooled_reference_classes"] = outcome.pooled_reference_classes;
+    j["aim_by_bin"] = outcome.aim_by_bin;
+    j["reference_min_images_per_class"] = kMinReferenceImagesPerClass;
+    nlohmann::json thin = nlohmann::json::array();
+    for (const ThinReferenceClass& t : outcome.thin_reference_classes) {
+      thin.push_back({{"wnid", t.wnid}, {"images", t.images}});
+    }
+    j["thin_reference_classes"] = thin;
   }
   return j;
 }

@@ -37,8 +37,15 @@ using BinCounts = std::array<double, kFrequencyBins>;
 struct ReferenceHistogram {
   BinCounts pooled{};
   std::map<std::string, BinCounts> by_class;
+  // Reference images behind each class's histogram, where known (a labeled set, or a file's whole-number counts).
+  std::map<std::string, std::size_t> images_by_class;
   nlohmann::json description = nlohmann::json::object();  // what it was made from, for the manifest
 };
+
+// ImageNetV2 matched a class only against a histogram of at least 20 reference images with 10 or more votes
+// (Recht et al. 2019, appendix C); a histogram of fewer is mostly noise (one image sends all ten targets to its
+// bin). A class below this is sampled all the same, with a warning, and listed in the manifest.
+constexpr std::size_t kMinReferenceImagesPerClass = 20;
 
 // From a labeled reference set (e.g. the original validation images served as candidates in the same tool):
 // the selection frequencies of its non-control items with at least `min_votes` labelers.
@@ -48,11 +55,22 @@ ReferenceHistogram HistogramFromAgreement(const datasets::CandidateManifest& ref
 // "classes": {"<wnid>": [5 counts], ...} (optional)}; at least one histogram. Throws InputError naming the
 // file and field.
 ReferenceHistogram ReadReferenceHistogram(const std::filesystem::path& file);
+// The same from JSON already read (a file's, or a manifest's record of HistogramToJson); `where` names it.
+ReferenceHistogram HistogramFromJson(const nlohmann::json& j, const std::string& where);
 nlohmann::json HistogramToJson(const ReferenceHistogram& histogram);
 
 // How many of `per_class` images each bin gets: the shares times per_class, rounded by largest remainder
 // (ties to the lower bin), so the counts add up to per_class. All zero for an empty histogram.
 std::array<std::size_t, kFrequencyBins> BinTargets(const BinCounts& histogram, std::size_t per_class);
+// A class's targets under matched-frequency: its own histogram, or the pooled one when the reference lacks the
+// class (`pooled` says which).
+std::array<std::size_t, kFrequencyBins> ClassBinTargets(const ReferenceHistogram& reference, const std::string& wnid,
+                                                        std::size_t per_class, bool* pooled = nullptr);
+// What matched-frequency aims at over these classes: the sum of their targets per bin. This, not the pooled
+// histogram (which weights classes by their reference size), is the distribution a debiased accuracy is
+// reweighted to.
+std::array<std::size_t, kFrequencyBins> SamplingAim(const ReferenceHistogram& reference,
+                                                    const std::vector<std::string>& wnids, std::size_t per_class);
 
 struct SamplingPlan {
   enum class Variant { kMatchedFrequency, kThreshold, kTopImages };
@@ -79,11 +97,18 @@ struct ClassShortfall {
   bool pooled_reference = false;  // matched-frequency: the class was not in the reference, the pooled one was used
 };
 
+struct ThinReferenceClass {
+  std::string wnid;
+  std::size_t images = 0;  // reference images behind its histogram (< kMinReferenceImagesPerClass)
+};
+
 struct SamplingOutcome {
   std::vector<std::size_t> chosen;  // manifest indices, by class index then rank
   std::vector<ClassShortfall> short_classes;
   std::vector<std::string> pooled_reference_classes;  // classes matched against the pooled histogram
+  std::vector<ThinReferenceClass> thin_reference_classes;  // matched against too few reference images
   std::array<std::size_t, kFrequencyBins> chosen_by_bin{};
+  std::array<std::size_t, kFrequencyBins> aim_by_bin{};  // matched-frequency: the targets summed over classes
 };
 
 // Samples among the items with eligible[i] true (the caller leaves out controls, near-duplicates and items

@@ -1,57 +1,68 @@
 #include "labeling/second_pass.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <set>
 #include <unordered_map>
 
 #include "evalsuite/common/error.h"
+#include "labeling/holdout_sampling.h"
 #include "labeling/undefined_value.h"
 
 namespace evalsuite::labeling {
 namespace {
 
-constexpr double kIntervalAlpha = 0.05;
-// Below this many images in a bin, the percentile bootstrap's interval is noticeably too narrow (it cannot
-// see outcomes a small bin happened not to show): the text says so.
-constexpr std::size_t kFewImagesPerBin = 20;
-constexpr const char* kIntervalMethod =
-    "stratified percentile bootstrap: in each resample, every pass-2 bin's images are drawn with replacement "
-    "(as many as the bin holds) and the corrected accuracy recomputed; the bins' sizes, the target shares and "
-    "each image's pass-2 bin are held fixed";
+std::string Method() {
+  return fmt::format(
+      "Engstrom et al. 2020, section 5.3: the distribution of true selection frequency among the images a model got "
+      "right, and among those it got wrong, fitted to their pass-2 votes (Binomial(n, s) given s; s on a grid of {} "
+      "points, {} EM steps from uniform); accuracy per bin of true frequency by Bayes, weighted by the target "
+      "shares; withheld below a median of {} pass-2 votes per image; bias = observed - corrected. "
+      "naive_bin_reweighted groups the images by their observed pass-2 frequency instead, which is biased by "
+      "several points at 2 to 40 votes",
+      stats::kFrequencyGridPoints, stats::kFrequencyFitIterations, stats::kMinMedianPass2Votes);
+}
 
-// One accuracy by pass-2 bin: the images with a pass-2 frequency and an outcome, grouped by that bin.
+// One accuracy: the images with pass-2 votes and an outcome, corrected by the binomial-mixture model.
 CorrectedAccuracy CorrectAccuracy(const std::vector<FrequencyPair>& frequencies, const std::vector<int>& outcomes,
-                                  const std::vector<double>& weights, std::size_t resamples, std::uint64_t seed) {
+                                  const std::array<double, stats::kFrequencyBins>& target) {
   CorrectedAccuracy a;
-  std::vector<std::vector<double>> bins(stats::kFrequencyBins);
-  double right = 0;
+  std::vector<stats::ImageVotes> images;
   for (std::size_t i = 0; i < frequencies.size() && i < outcomes.size(); ++i) {
-    const int b2 = stats::FrequencyBin(frequencies[i].pass2);
-    if (b2 < 0 || outcomes[i] < 0) continue;
-    bins[static_cast<std::size_t>(b2)].push_back(outcomes[i]);
-    right += outcomes[i];
-    ++a.images;
+    if (frequencies[i].pass2_votes <= 0 || outcomes[i] < 0) continue;
+    images.push_back({frequencies[i].pass2_votes, frequencies[i].pass2_yes, outcomes[i] == 1});
   }
-  for (std::size_t b = 0; b < bins.size(); ++b) {
-    if (!bins[b].empty() && weights[b] > 0) a.smallest_bin = std::min(a.smallest_bin, bins[b].size());
-  }
-  a.observed = a.images > 0 ? right / static_cast<double>(a.images) : kNaN;
-  a.corrected = stats::StratifiedWeightedMean(bins, weights, kIntervalAlpha, resamples, seed);
-  a.bias = a.observed - a.corrected.estimate;
+  a.images = images.size();
+  a.correction = stats::CorrectForSelectionFrequency(images, target);
+  a.observed = a.images > 0 ? a.correction.observed : kNaN;
+  a.bias = a.observed - a.correction.estimate;
   return a;
 }
 
 nlohmann::json AccuracyJson(const CorrectedAccuracy& a) {
+  const stats::SelectionCorrection& c = a.correction;
+  nlohmann::json bins = nlohmann::json::array();
+  for (std::size_t b = 0; b < stats::kFrequencyBins; ++b) {
+    bins.push_back({{"bin", stats::FrequencyBinLabel(b)},
+                    {"fitted_share", c.bin_share[b]},
+                    {"accuracy", NumberOrNull(c.bin_accuracy[b])}});
+  }
+  nlohmann::json empty = nlohmann::json::array();
+  for (std::size_t b : c.empty_target_bins) empty.push_back(stats::FrequencyBinLabel(b));
   return {{"images", a.images},
+          {"median_pass2_votes", c.median_votes},
           {"observed", NumberOrNull(a.observed)},
-          {"corrected", NumberOrNull(a.corrected.estimate)},
-          {"corrected_lower", NumberOrNull(a.corrected.interval.lower)},
-          {"corrected_upper", NumberOrNull(a.corrected.interval.upper)},
-          {"bias", NumberOrNull(a.bias)}};
+          {"corrected", NumberOrNull(c.estimate)},
+          {"withheld", c.withheld.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.withheld)},
+          {"bias", NumberOrNull(a.bias)},
+          {"naive_bin_reweighted", NumberOrNull(c.naive)},
+          {"by_true_frequency_bin", bins},
+          {"target_bins_without_images", empty}};
 }
 
 }  // namespace
@@ -79,17 +90,16 @@ datasets::CandidateManifest SecondPassManifest(const datasets::CandidateManifest
   return manifest;
 }
 
-std::map<std::string, std::set<std::string>> ItemsJudgedBy(
-    const std::map<std::pair<std::string, std::string>, Decision>& decisions) {
-  std::map<std::string, std::set<std::string>> judged;
-  for (const auto& [key, decision] : decisions) judged[decision.labeler].insert(decision.item_id);
-  return judged;
+std::map<std::string, std::set<std::string>> ItemsSeenBy(const std::vector<LabelEvent>& events) {
+  std::map<std::string, std::set<std::string>> seen;
+  for (const LabelEvent& e : events) seen[e.labeler].insert(e.item_id);
+  return seen;
 }
 
 SecondPassReport CompareSecondPass(const std::vector<FrequencyPair>& frequencies,
                                    const std::vector<ModelOutcome>& models,
                                    const std::optional<std::array<double, stats::kFrequencyBins>>& target,
-                                   std::size_t resamples, std::uint64_t seed) {
+                                   const std::string& target_source) {
   SecondPassReport report;
   report.images = frequencies.size();
   std::array<double, stats::kFrequencyBins> sum1{}, sum2{}, pass1_histogram{};
@@ -114,29 +124,48 @@ SecondPassReport CompareSecondPass(const std::vector<FrequencyPair>& frequencies
     report.bin_mean_pass2[b] = k > 0 ? sum2[b] / k : kNaN;
   }
   report.target = target.value_or(pass1_histogram);
-  report.target_source = target ? "reference histogram" : "pass-1 frequencies";
+  report.target_source = target ? target_source : "pass-1 frequencies";
   const double total = std::accumulate(report.target.begin(), report.target.end(), 0.0);
   for (double& share : report.target) share = total > 0 ? share / total : 0;
-
-  // Which pass-2 bins have images: a target share on an empty bin cannot be estimated and is left out.
-  std::array<bool, stats::kFrequencyBins> has_images{};
-  for (const FrequencyPair& f : frequencies) {
-    const int b2 = stats::FrequencyBin(f.pass2);
-    if (b2 >= 0) has_images[static_cast<std::size_t>(b2)] = true;
-  }
-  for (std::size_t b = 0; b < stats::kFrequencyBins; ++b) {
-    if (report.target[b] > 0 && !has_images[b]) report.empty_target_bins.push_back(b);
-  }
-  report.resamples = resamples;
-  report.seed = seed;
-  const std::vector<double> weights(report.target.begin(), report.target.end());
   for (const ModelOutcome& model : models) {
     ModelCorrection c{model.name, model.group, {}, {}};
-    c.top1 = CorrectAccuracy(frequencies, model.top1, weights, resamples, seed);
-    c.top5 = CorrectAccuracy(frequencies, model.top5, weights, resamples, seed);
+    c.top1 = CorrectAccuracy(frequencies, model.top1, report.target);
+    c.top5 = CorrectAccuracy(frequencies, model.top5, report.target);
     report.models.push_back(c);
   }
   return report;
+}
+
+std::optional<std::array<double, stats::kFrequencyBins>> SamplingTarget(const nlohmann::json& holdout_rule,
+                                                                       const std::vector<std::string>& classes,
+                                                                       const std::string& where) {
+  if (!holdout_rule.is_object() || !holdout_rule.contains("sampling")) return std::nullopt;
+  const nlohmann::json& sampling = holdout_rule["sampling"];
+  if (!sampling.is_object() || !sampling.contains("reference")) return std::nullopt;
+  std::array<double, stats::kFrequencyBins> target{};
+  if (sampling.contains("aim_by_bin")) {
+    const nlohmann::json& aim = sampling["aim_by_bin"];
+    if (!aim.is_array() || aim.size() != stats::kFrequencyBins) {
+      throw InputError(where + ": rule.sampling.aim_by_bin", "must be an array of 5 counts");
+    }
+    for (std::size_t b = 0; b < stats::kFrequencyBins; ++b) {
+      if (!aim[b].is_number() || !(aim[b].get<double>() >= 0)) {
+        throw InputError(where + ": rule.sampling.aim_by_bin[" + std::to_string(b) + "]", "must be a count >= 0");
+      }
+      target[b] = aim[b].get<double>();
+    }
+    return target;
+  }
+  // A manifest from before the aim was recorded: the same aim from its recorded histogram and per-class count.
+  if (!sampling["reference"].is_object() || !sampling["reference"].contains("histogram")) return std::nullopt;
+  const ReferenceHistogram reference =
+      HistogramFromJson(sampling["reference"]["histogram"], where + ": rule.sampling.reference.histogram");
+  const std::size_t per_class =
+      sampling.contains("per_class") && sampling["per_class"].is_number_unsigned() ? sampling["per_class"].get<std::size_t>()
+                                                                                   : 10;
+  const auto aim = SamplingAim(reference, classes, per_class);
+  for (std::size_t b = 0; b < stats::kFrequencyBins; ++b) target[b] = static_cast<double>(aim[b]);
+  return target;
 }
 
 nlohmann::json ToJson(const SecondPassReport& report) {
@@ -153,8 +182,6 @@ nlohmann::json ToJson(const SecondPassReport& report) {
     models.push_back(
         {{"name", m.name}, {"group", m.group}, {"top1", AccuracyJson(m.top1)}, {"top5", AccuracyJson(m.top5)}});
   }
-  nlohmann::json empty = nlohmann::json::array();
-  for (std::size_t b : report.empty_target_bins) empty.push_back(stats::FrequencyBinLabel(b));
   return {{"images", report.images},
           {"images_with_pass2", report.images_with_pass2},
           {"mean_frequency_pass1", NumberOrNull(report.mean_pass1)},
@@ -162,16 +189,10 @@ nlohmann::json ToJson(const SecondPassReport& report) {
           {"frequency_shift", NumberOrNull(report.shift)},
           {"by_pass1_bin", bins},
           {"target", report.target_source},
-          {"target_bins_without_pass2_images", empty},
           {"models", models},
-          {"method",
-           "Engstrom et al. 2020: top-1 and top-5 within bins of the pass-2 frequency (independent labelers), "
-           "reweighted to the target shares; bias = observed - corrected"},
-          {"interval",
-           {{"method", kIntervalMethod},
-            {"confidence", 1 - kIntervalAlpha},
-            {"resamples", report.resamples},
-            {"seed", report.seed}}}};
+          {"method", Method()},
+          {"min_median_pass2_votes", stats::kMinMedianPass2Votes},
+          {"interval", nullptr}};
 }
 
 std::string RenderSecondPassText(const SecondPassReport& r) {
@@ -186,31 +207,33 @@ std::string RenderSecondPassText(const SecondPassReport& r) {
     out += fmt::format("  {:<11} {:>5}: {} -> {}\n", stats::FrequencyBinLabel(b), r.bin_images[b],
                        num(r.bin_mean_pass1[b]), num(r.bin_mean_pass2[b]));
   }
-  out += "Accuracy corrected to the " + r.target_source + " by pass-2 frequency bin (Engstrom et al. 2020):\n";
+  if (r.models.empty()) {
+    out += "No model accuracy to correct: give --eval (holdout eval's --json output for this holdout)\n";
+    return out;
+  }
+  out += fmt::format("Accuracy corrected to the target ({}: shares {:.3f}) by Engstrom et al. 2020's model of each "
+                     "image's pass-2 votes:\n",
+                     r.target_source, fmt::join(r.target, " "));
+  std::set<std::string> reasons, empty_bins;
   auto line = [&](const char* what, const CorrectedAccuracy& a) {
     if (a.images == 0) return fmt::format("{} n/a", what);
-    return fmt::format("{} observed {}, corrected {} [{}, {}], bias {}", what, pct(a.observed),
-                       pct(a.corrected.estimate), pct(a.corrected.interval.lower), pct(a.corrected.interval.upper),
+    if (!a.correction.withheld.empty()) {
+      reasons.insert(a.correction.withheld);
+      return fmt::format("{} observed {}, corrected: withheld", what, pct(a.observed));
+    }
+    for (std::size_t b : a.correction.empty_target_bins) empty_bins.insert(stats::FrequencyBinLabel(b));
+    return fmt::format("{} observed {}, corrected {}, bias {}", what, pct(a.observed), pct(a.correction.estimate),
                        std::isnan(a.bias) ? "n/a" : fmt::format("{:+.1f} pts", a.bias * 100));
   };
   for (const ModelCorrection& m : r.models) {
     out += fmt::format("  {} ({}): {}; {}\n", m.name, m.group, line("top-1", m.top1), line("top-5", m.top5));
   }
-  if (!r.models.empty()) {
-    out += fmt::format("  [{:.0f}% intervals: {}; {} resamples, seed {}]\n", (1 - kIntervalAlpha) * 100,
-                       kIntervalMethod, r.resamples, r.seed);
-  }
-  std::size_t smallest = std::numeric_limits<std::size_t>::max();
-  for (const ModelCorrection& m : r.models) smallest = std::min({smallest, m.top1.smallest_bin, m.top5.smallest_bin});
-  if (smallest < kFewImagesPerBin) {
-    out += fmt::format(
-        "Caution: a weighted pass-2 bin holds only {} image(s); with fewer than {} per bin the bootstrap interval "
-        "is too narrow\n",
-        smallest, kFewImagesPerBin);
-  }
-  if (!r.empty_target_bins.empty()) {
-    out += "Caution: " + std::to_string(r.empty_target_bins.size()) +
-           " target bin(s) have no image in pass 2; the correction renormalizes over the others\n";
+  for (const std::string& reason : reasons) out += "Withheld: " + reason + "\n";
+  out += "  [no interval: its coverage has not been checked by simulation]\n";
+  if (!empty_bins.empty()) {
+    std::string list;
+    for (const std::string& b : empty_bins) list += (list.empty() ? "" : ", ") + b;
+    out += "Caution: the fit puts no image in target bin(s) " + list + "; the correction renormalizes over the others\n";
   }
   return out;
 }

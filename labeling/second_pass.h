@@ -1,8 +1,10 @@
 // The debiasing pass of Engstrom et al. 2020 ("Identifying statistical bias in dataset replication"): the
-// frozen images are served again to labelers who did not judge them in pass 1, so their selection frequency
+// frozen images are served again to labelers who did not see them in pass 1, so their selection frequency
 // is measured afresh, independently of the noise that got them selected. Selecting on a noisy frequency
-// overstates it (regression to the mean): the pass-2 frequencies show by how much, and a model's accuracy
-// reweighted from pass-2 frequency bins to the distribution the selection aimed at corrects for it.
+// overstates it (regression to the mean): the pass-2 frequencies show by how much. A model's accuracy is
+// corrected to the distribution the selection aimed at by their binomial-mixture model of each image's pass-2
+// votes (stats/selection_frequency_correction.h): the target is the per-class aim of matched-frequency sampling
+// (labeling/holdout_sampling.h SamplingAim), or the holdout's own pass-1 histogram for other freezes.
 #pragma once
 
 #include <array>
@@ -19,7 +21,7 @@
 #include "datasets/images/holdout_manifest.h"
 #include "labeling/label_store.h"
 #include "stats/frequency_bins.h"
-#include "stats/stratified_bootstrap.h"
+#include "stats/selection_frequency_correction.h"
 
 namespace evalsuite::labeling {
 
@@ -30,13 +32,15 @@ constexpr const char* kSecondPassStoreFile = "labels-pass2.sqlite";  // in the h
 datasets::CandidateManifest SecondPassManifest(const datasets::CandidateManifest& pass1,
                                                const datasets::Holdout& holdout, const std::string& where);
 
-// labeler -> the item ids they decided in pass 1 (any label): what pass 2 must not give them again.
-std::map<std::string, std::set<std::string>> ItemsJudgedBy(
-    const std::map<std::pair<std::string, std::string>, Decision>& decisions);
+// labeler -> the item ids they saw in pass 1: every event of the log, a decision they later undid included
+// (she has seen the image, so her pass-2 vote would not be independent of pass 1). What pass 2 must not give them.
+std::map<std::string, std::set<std::string>> ItemsSeenBy(const std::vector<LabelEvent>& events);
 
 struct FrequencyPair {
   double pass1 = 0;  // the frequency the image was frozen with
   double pass2 = 0;  // NaN when nobody judged it in pass 2
+  int pass2_votes = 0;  // labelers who judged it in pass 2
+  int pass2_yes = 0;    // of them, "correct" (pass2 = pass2_yes / pass2_votes)
 };
 
 // One model's per-image outcomes on the holdout (1 right, 0 wrong, -1 not evaluated), in holdout order; top5
@@ -50,13 +54,12 @@ struct ModelOutcome {
 
 // One accuracy (top-1 or top-5) before and after the correction.
 struct CorrectedAccuracy {
-  double observed = 0;  // on the images with a pass-2 frequency; NaN without any
-  // Sum over pass-2 bins of target share x accuracy in that bin (shares renormalized over bins with images),
-  // with its stratified bootstrap interval (images resampled within each pass-2 bin).
-  stats::StratifiedEstimate corrected;
+  double observed = 0;  // on the images with pass-2 votes; NaN without any
+  // The corrected accuracy (NaN and a reason when withheld), the naive bin-reweighted figure (biased, kept for
+  // comparison) and the fitted shares and accuracies per bin of true frequency.
+  stats::SelectionCorrection correction;
   double bias = 0;  // observed - corrected: what the noisy pass-1 frequencies added to (or took from) the accuracy
   std::size_t images = 0;
-  std::size_t smallest_bin = SIZE_MAX;  // fewest images in a pass-2 bin that carries weight (SIZE_MAX: none)
 };
 
 struct ModelCorrection {
@@ -74,20 +77,23 @@ struct SecondPassReport {
   std::array<std::size_t, stats::kFrequencyBins> bin_images{};
   std::array<double, stats::kFrequencyBins> bin_mean_pass1{}, bin_mean_pass2{};
   std::array<double, stats::kFrequencyBins> target{};  // shares the selection aimed at (sums to 1)
-  std::string target_source;                           // "reference histogram" or "pass-1 frequencies"
-  std::vector<std::size_t> empty_target_bins;          // bins with a target share but no pass-2 image
+  std::string target_source;  // "the sampling's per-class aim" or "pass-1 frequencies"
   std::vector<ModelCorrection> models;
-  std::size_t resamples = 0;  // of the intervals' bootstrap
-  std::uint64_t seed = 0;
 };
 
-// `target`: the bin shares the selection aimed at (nullopt: the pass-1 histogram of the images themselves).
-// The intervals use `resamples` bootstrap resamples from `seed` (the same for every model and accuracy).
+// `target`: the bin shares the selection aimed at (nullopt: the pass-1 histogram of the images themselves),
+// `target_source` what they are.
 SecondPassReport CompareSecondPass(const std::vector<FrequencyPair>& frequencies,
                                    const std::vector<ModelOutcome>& models,
                                    const std::optional<std::array<double, stats::kFrequencyBins>>& target,
-                                   std::size_t resamples = stats::kStratifiedBootstrapResamples,
-                                   std::uint64_t seed = stats::kStratifiedBootstrapSeed);
+                                   const std::string& target_source = "the sampling's per-class aim");
+
+// The target `label debias` reweights to, from the holdout's manifest: matched-frequency's recorded aim
+// (aim_by_bin), or for a manifest written before it was recorded, the aim recomputed from the recorded reference
+// histogram over `classes` (the pass-1 candidates' classes); nullopt for a freeze that aimed at no histogram.
+std::optional<std::array<double, stats::kFrequencyBins>> SamplingTarget(const nlohmann::json& holdout_rule,
+                                                                       const std::vector<std::string>& classes,
+                                                                       const std::string& where);
 
 nlohmann::json ToJson(const SecondPassReport& report);
 std::string RenderSecondPassText(const SecondPassReport& report);

@@ -51,6 +51,8 @@ DawidSkeneResult DawidSkene(const std::vector<BinaryVote>& votes, std::size_t it
   for (std::size_t i = 0; i < items; ++i) voted_items += count[i] > 0 ? 1 : 0;
 
   const double floor = options.rate_floor;
+  if (!(options.rate_prior >= 1)) throw std::invalid_argument("DawidSkene: the rates' Beta(a, a) prior needs a >= 1");
+  const double pseudo = options.rate_prior - 1;  // the Beta(a, a) mode: a - 1 pseudo-votes each way
   for (int iteration = 1; iteration <= std::max(1, options.max_iterations); ++iteration) {
     // M-step.
     double positive_mass = 0;
@@ -70,8 +72,8 @@ DawidSkeneResult DawidSkene(const std::vector<BinaryVote>& votes, std::size_t it
     }
     for (std::size_t j = 0; j < labelers; ++j) {
       LabelerRates& r = result.labelers[j];
-      r.sensitivity = pos[j] > 0 ? Clamp(yes_pos[j] / pos[j], floor) : 0.5;
-      r.specificity = neg[j] > 0 ? Clamp(no_neg[j] / neg[j], floor) : 0.5;
+      r.sensitivity = pos[j] + 2 * pseudo > 0 ? Clamp((yes_pos[j] + pseudo) / (pos[j] + 2 * pseudo), floor) : 0.5;
+      r.specificity = neg[j] + 2 * pseudo > 0 ? Clamp((no_neg[j] + pseudo) / (neg[j] + 2 * pseudo), floor) : 0.5;
     }
     // E-step, in logs: an item with 30 votes multiplies 30 rates.
     std::vector<double> log_pos(items, std::log(result.prior)), log_neg(items, std::log(1 - result.prior));

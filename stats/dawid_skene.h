@@ -21,6 +21,13 @@ struct DawidSkeneOptions {
   double tolerance = 1e-7;  // stop when no posterior moves more than this in one iteration
   // Rates are kept inside [floor, 1 - floor] so that one unanimous labeler cannot make a posterior exactly 0 or 1.
   double rate_floor = 1e-4;
+  // A Beta(a, a) prior on every sensitivity and specificity (the M-step takes its mode: a - 1 pseudo-votes each
+  // way). Without it (a = 1, plain maximum likelihood) a small store lets EM make one labeler perfect and every
+  // posterior 0 or 1: in a seeded simulation of 36 items and 5 labelers with rates between 0.65 and 0.95, 186 stores
+  // of 200 had a labeler with a rate at the floor and 1096 of 1882 items with 2 or 3 yes of 5 got a posterior of
+  // 0.000 or 1.000; with Beta(2, 2) none did, and the posteriors' Brier score fell from 0.067 to 0.049 (at 100
+  // items: 0.047 to 0.043). tests/stats/dawid_skene_test.cpp keeps the simulation.
+  double rate_prior = 2;
 };
 
 struct LabelerRates {
@@ -30,6 +37,10 @@ struct LabelerRates {
   // |sensitivity + specificity - 1| (Raykar & Yu 2012): 0 for a labeler whose answer ignores the item.
   double spammer_score() const;
 };
+
+// Below this many items with votes, even with the prior a few items with split votes get a posterior of 0.000 or
+// 1.000 (simulated, 5 labelers: 38 of 621 such items at 12 items, 11 of 931 at 20, none at 36): outputs warn.
+constexpr std::size_t kDawidSkeneFewItems = 36;
 
 // A labeler whose spammer score is below this is flagged as answering independently of the image.
 constexpr double kSpammerScoreThreshold = 0.2;
@@ -43,7 +54,7 @@ struct DawidSkeneResult {
   bool converged = false;
 };
 
-// EM from the items' raw yes-frequencies (the usual start, which orients "positive" as what most say yes to):
+// EM (with the rates' prior, a MAP estimate) from the items' raw yes-frequencies (the usual start, which orients "positive" as what most say yes to):
 // M-step (prior, rates from the current posteriors), then E-step (posteriors), repeated. `items` and
 // `labelers` give the sizes; a vote naming an index outside them throws std::out_of_range.
 DawidSkeneResult DawidSkene(const std::vector<BinaryVote>& votes, std::size_t items, std::size_t labelers,

@@ -13,6 +13,7 @@
 #include "evalsuite/common/exit_codes.h"
 #include "evalsuite/common/sha256.h"
 #include "labeling/holdout_freeze.h"
+#include "labeling/holdout_sampling.h"
 #include "labeling/label_store.h"
 
 namespace evalsuite::cli {
@@ -100,6 +101,15 @@ void RunFreeze(const FreezeArgs& args) {
     std::cout << "Seed " << rule.sampling->seed << "; images per selection-frequency bin [0,.2) [.2,.4) [.4,.6) "
               << "[.6,.8) [.8,1]: " << by_bin[0] << " " << by_bin[1] << " " << by_bin[2] << " " << by_bin[3] << " "
               << by_bin[4] << "\n";
+    if (!summary.sampling->thin_reference_classes.empty()) {
+      std::cout << "Warning: " << summary.sampling->thin_reference_classes.size()
+                << " class(es) matched against a histogram of fewer than " << labeling::kMinReferenceImagesPerClass
+                << " reference images (ImageNetV2's minimum; class: images):";
+      for (const auto& t : summary.sampling->thin_reference_classes) std::cout << " " << t.wnid << ":" << t.images;
+      std::cout << "; their targets rest on so few votes that they are mostly noise (recorded in the manifest as "
+                   "thin_reference_classes)\n";
+      SetExitCode(kExitWithWarnings);
+    }
     if (!summary.sampling->short_classes.empty()) {
       std::cout << summary.sampling->short_classes.size() << " classes could not be filled (class: images lacking):";
       for (const auto& s : summary.sampling->short_classes) std::cout << " " << s.wnid << ":" << s.lacking;

@@ -408,6 +408,34 @@ TEST_F(LabeledStoreTest, FreezeSamplesPerClassAndRecordsVariantSeedReferenceAndS
   EXPECT_EQ(sampling["short_classes"][0]["wnid"], "n02102040");
   EXPECT_EQ(sampling["short_classes"][0]["lacking_by_bin"], json({1, 0, 0, 0, 0}));
   EXPECT_EQ(holdout["items"].size(), 5u);
+  // What the sampling aimed at, for label debias: tench {0,0,1,0,2} plus springer {2,0,0,0,1}.
+  EXPECT_EQ(sampling["aim_by_bin"], json({2, 0, 1, 0, 3}));
+  // Issue 36 item 14: both classes' histograms rest on 3 and 2 reference images, below ImageNetV2's 20: a
+  // warning, and the manifest records them.
+  EXPECT_NE(matched.out.find("2 class(es) matched against a histogram of fewer than 20 reference images"),
+            std::string::npos)
+      << matched.out;
+  EXPECT_NE(matched.out.find("n01440764:3 n02102040:2"), std::string::npos) << matched.out;
+  EXPECT_EQ(sampling["reference_min_images_per_class"], 20);
+  EXPECT_EQ(sampling["thin_reference_classes"],
+            json::parse(R"([{"wnid": "n01440764", "images": 3}, {"wnid": "n02102040", "images": 2}])"));
+  // Issue 36 item 4: too few votes for sampling names --min-votes, not --rule.
+  const auto too_few = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling", "top",
+                                     "--min-votes", "50", "--out", (dir_ / "few").string()});
+  EXPECT_EQ(too_few.exit_code, 1) << too_few.err;
+  EXPECT_NE(too_few.err.find("--min-votes"), std::string::npos) << too_few.err;
+  EXPECT_EQ(too_few.err.find("--rule"), std::string::npos) << too_few.err;
+  // Issue 34 item 10 (a): label debias reweights to that aim (shares 1/3, 0, 1/6, 0, 1/2), not to the pooled
+  // reference histogram {1,0,1,0,3} (.2, 0, .2, 0, .6) as before. Pass 1's store stands in for pass 2's here: the
+  // target does not depend on the votes.
+  const auto debias = RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout", out.string(),
+                                    "--pass2-store", (dir_ / "cands" / "labels.sqlite").string(), "--format", "json"});
+  ASSERT_EQ(debias.exit_code, 0) << debias.err;
+  const json debiased = json::parse(debias.out);
+  EXPECT_EQ(debiased["target"], "the sampling's per-class aim");
+  EXPECT_NEAR(debiased["by_pass1_bin"][0]["target_share"].get<double>(), 1.0 / 3, 1e-12) << debiased.dump(1);
+  EXPECT_NEAR(debiased["by_pass1_bin"][2]["target_share"].get<double>(), 1.0 / 6, 1e-12);
+  EXPECT_NEAR(debiased["by_pass1_bin"][4]["target_share"].get<double>(), 0.5, 1e-12);
 
   const auto top = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling", "top:1",
                                  "--min-votes", "2", "--out", (dir_ / "top").string()});
@@ -466,8 +494,8 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
   EXPECT_NEAR(report["frequency_shift"].get<double>(), -1.0 / 3, 1e-12);
   // With holdout eval's output (written here by hand: one model, right on tench 1 and springer 1): observed 2/3;
   // the target is pass 1's histogram (everything in [.8,1]), where pass 2 has tench 2 (wrong) and springer 1
-  // (right): corrected 1/2, bias +1/6. A resample of those two gets 0, 1 or 2 right, so the interval is [0, 1].
-  // Top-5 is right on all three: 1, 1, no bias. A line of another image set is not counted.
+  // (right): the naive bin-reweighted figure is 1/2. The correction is withheld: the images have 1 or 2 pass-2
+  // votes, fewer than the 10 it needs. Top-5 is right on all three. A line of another image set is not counted.
   const std::string version = json::parse(ReadFile(holdout / "manifest.json"))["version_hash"];
   std::string lines;
   for (const auto& [set, id, right] :
@@ -490,14 +518,12 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
   const json model = json::parse(corrected.out)["models"][0];
   EXPECT_EQ(model["name"], "m");
   EXPECT_NEAR(model["top1"]["observed"].get<double>(), 2.0 / 3, 1e-12);
-  EXPECT_NEAR(model["top1"]["corrected"].get<double>(), 0.5, 1e-12);
-  EXPECT_NEAR(model["top1"]["corrected_lower"].get<double>(), 0, 1e-12);
-  EXPECT_NEAR(model["top1"]["corrected_upper"].get<double>(), 1, 1e-12);
-  EXPECT_NEAR(model["top1"]["bias"].get<double>(), 1.0 / 6, 1e-12);
+  EXPECT_NEAR(model["top1"]["naive_bin_reweighted"].get<double>(), 0.5, 1e-12);
+  EXPECT_TRUE(model["top1"]["corrected"].is_null());
+  EXPECT_NE(model["top1"]["withheld"].get<std::string>().find("needs at least 10"), std::string::npos) << model;
   EXPECT_NEAR(model["top5"]["observed"].get<double>(), 1, 1e-12);
-  EXPECT_NEAR(model["top5"]["corrected"].get<double>(), 1, 1e-12);
-  EXPECT_NEAR(model["top5"]["bias"].get<double>(), 0, 1e-12);
-  EXPECT_EQ(json::parse(corrected.out)["interval"]["seed"], 20200512);
+  EXPECT_TRUE(model["top5"]["corrected"].is_null());
+  EXPECT_TRUE(json::parse(corrected.out)["interval"].is_null());
   // A top-5 outcome that is not 0 or 1 is an error naming the predictions file and line.
   WriteFile(
       dir_ / "gen.predictions.jsonl",
@@ -529,6 +555,9 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
   const auto text =
       RunEvalsuite({"label", "debias", "--candidates", manifest_.string(), "--holdout", holdout.string()});
   EXPECT_NE(text.out.find("shift -0.333"), std::string::npos) << text.out;
+  // Issue 36 item 15: without --eval, no dangling "Accuracy corrected..." header.
+  EXPECT_EQ(text.out.find("Accuracy corrected"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("give --eval"), std::string::npos) << text.out;
   EXPECT_EQ(
       RunEvalsuite({"label", "serve", "--candidates", manifest_.string(), "--pass", "2", "--labeler", "x"}).exit_code,
       2);  // pass 2 needs --holdout

@@ -153,12 +153,14 @@ TEST(AgreementTest, DawidSkeneFindsTheLabelerWhoSaysCorrectToEverything) {
   EXPECT_NEAR(report.dawid_skene_prior, 0.5, 0.01);
   for (int j = 0; j < 3; ++j) {
     EXPECT_FALSE(report.accuracy[j].likely_spammer) << j;
-    EXPECT_NEAR(report.accuracy[j].sensitivity, 1.0, 0.01) << j;
-    EXPECT_NEAR(report.accuracy[j].specificity, 18.0 / 20, 0.01) << j;  // 2 errors on 20 incorrect items
+    // The rates' Beta(2, 2) prior (stats/dawid_skene.h) adds one pseudo-vote each way to the 20 correct and the
+    // 20 incorrect items: sensitivity (20 + 1) / 22, specificity (2 errors on 20 incorrect items) (18 + 1) / 22.
+    EXPECT_NEAR(report.accuracy[j].sensitivity, 21.0 / 22, 0.01) << j;
+    EXPECT_NEAR(report.accuracy[j].specificity, 19.0 / 22, 0.01) << j;
   }
   EXPECT_TRUE(report.accuracy[3].likely_spammer);
-  EXPECT_NEAR(report.accuracy[3].sensitivity, 1.0, 1e-3);
-  EXPECT_NEAR(report.accuracy[3].specificity, 0.0, 1e-3);
+  EXPECT_NEAR(report.accuracy[3].sensitivity, 21.0 / 22, 1e-3);
+  EXPECT_NEAR(report.accuracy[3].specificity, 1.0 / 22, 1e-3);
   for (int i : {1, 3, 5, 7, 9, 11}) {
     EXPECT_DOUBLE_EQ(report.items[i].selection_frequency(), 0.5) << i;
     EXPECT_LT(report.items[i].dawid_skene, 0.5) << i;
@@ -167,10 +169,58 @@ TEST(AgreementTest, DawidSkeneFindsTheLabelerWhoSaysCorrectToEverything) {
   for (int i : {13, 39}) EXPECT_LT(report.items[i].dawid_skene, 0.01) << i;
   const nlohmann::json json = ToJson(report);
   EXPECT_EQ(json["labeler_accuracy_on_controls"][3]["likely_spammer"], true);
+  EXPECT_EQ(json["dawid_skene"]["items"], 40);
+  EXPECT_EQ(json["dawid_skene"]["few_items"], false);
+  EXPECT_EQ(RenderAgreementText(report).find("Caution: Dawid-Skene rests on"), std::string::npos);
   EXPECT_NE(RenderAgreementText(report).find("s: no controls judged (40 decisions, 0 unsure on controls); Dawid-Skene "
-                                             "sensitivity 1.000, specificity 0.000 (LIKELY SPAMMER"),
+                                             "sensitivity 0.955, specificity 0.046 (LIKELY SPAMMER"),
             std::string::npos)
       << RenderAgreementText(report);
+}
+
+// Issue 34 item 11: 36 items, 5 labelers; labeler e agrees with the truth on every item, a-d err now and then.
+// Plain Dawid-Skene made e perfect and every posterior equal to e's vote (in the issue an item with 2 yes and 3
+// no got 1.000; here item 9, where e and two others say no, would get 0.000); with the rates' Beta(2, 2) prior
+// e's rates stay below 0.99 and such an item stays uncertain. With 12 items the output warns that Dawid-Skene
+// rests on few items.
+TEST(AgreementTest, DawidSkeneOnASmallStoreKeepsSplitItemsUncertainAndWarnsBelow36Items) {
+  TempDir dir;
+  LabelStore store(dir / "labels.sqlite");
+  const datasets::CandidateManifest manifest = Manifest(36);
+  std::size_t split_item = 36;
+  for (int i = 0; i < 36; ++i) {
+    const std::string id = "i" + std::to_string(i);
+    const bool truth = i % 3 != 0;
+    int yes = 0;
+    for (int j = 0; j < 5; ++j) {
+      const bool errs = j < 4 && (i * 7 + j * 5) % 11 < 3;  // a-d wrong on about 3 items in 11
+      const bool says_yes = truth != errs;
+      yes += says_yes ? 1 : 0;
+      store.AppendLabel(id, std::string(1, static_cast<char>('a' + j)), says_yes ? Label::kCorrect : Label::kIncorrect,
+                        1);
+    }
+    if (yes == 2 && split_item == 36) split_item = static_cast<std::size_t>(i);
+  }
+  ASSERT_LT(split_item, 36u) << "the fixture needs an item with 2 yes and 3 no";  // i9: e and two of a-d say no
+  const AgreementReport report = ComputeAgreement(manifest, CurrentDecisions(store.Events()));
+  EXPECT_LT(report.accuracy[4].sensitivity, 0.99);
+  EXPECT_LT(report.accuracy[4].specificity, 0.99);
+  EXPECT_GT(report.items[split_item].dawid_skene, 0.001);
+  EXPECT_LT(report.items[split_item].dawid_skene, 0.999);
+  EXPECT_EQ(RenderAgreementText(report).find("Caution: Dawid-Skene rests on"), std::string::npos);
+
+  LabelStore small(dir / "small.sqlite");
+  for (int i = 0; i < 12; ++i) {
+    for (int j = 0; j < 5; ++j) {
+      small.AppendLabel("i" + std::to_string(i), std::string(1, static_cast<char>('a' + j)),
+                        (i + j) % 4 == 0 ? Label::kIncorrect : Label::kCorrect, 1);
+    }
+  }
+  const AgreementReport few = ComputeAgreement(manifest, CurrentDecisions(small.Events()));
+  EXPECT_EQ(few.dawid_skene_items, 12u);
+  EXPECT_NE(RenderAgreementText(few).find("Caution: Dawid-Skene rests on 12 items; below 36"), std::string::npos)
+      << RenderAgreementText(few);
+  EXPECT_EQ(ToJson(few)["dawid_skene"]["few_items"], true);
 }
 
 }  // namespace

@@ -194,7 +194,7 @@ TEST(BrowserTest, PassTwoPageOffersOnlyImagesTheLabelerDidNotJudge) {
   const fs::path pass2_file = dir / "holdout" / kSecondPassStoreFile;
   LabelStore pass2(pass2_file);
   ServerOptions options = testing::RunningServer::DefaultOptions();
-  options.assignment.excluded = ItemsJudgedBy(CurrentDecisions(pass1.Events()));
+  options.assignment.excluded = ItemsSeenBy(pass1.Events());
   testing::RunningServer server(second, pass2, options);
   const fs::path script = SourceDir() / "tests" / "browser" / "pass2_page.mjs";
 

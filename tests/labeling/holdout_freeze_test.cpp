@@ -1,5 +1,6 @@
 // Freezing: rules, minimum labelers, controls left out, copies verified by VerifyHoldout, refusals.
 #include "labeling/holdout_freeze.h"
+#include "labeling/holdout_sampling.h"
 
 #include <gtest/gtest.h>
 
@@ -208,6 +209,22 @@ TEST_F(HoldoutFreezeTest, RefusesToOverwriteAChangedImageOrAnEmptyResult) {
   EXPECT_FALSE(fs::exists(dir_ / "changed")) << "a failed freeze leaves nothing behind";
   EXPECT_THROW(Freeze("majority", 5, dir_ / "none"), Error);
   EXPECT_FALSE(fs::exists(dir_ / "none"));
+}
+
+// Issue 36 item 4: sampling with too few votes blames --min-votes (it blamed --rule, which sampling replaces).
+TEST_F(HoldoutFreezeTest, SamplingWithTooFewVotesNamesMinVotes) {
+  FreezeRule rule = ParseFreezeRule("majority", 1);
+  rule.sampling = ParseSamplingPlan("top", 2, 4, 0);  // every item has 3 labelers
+  rule.text = "sampling:top";
+  try {
+    FreezeHoldout(folder_.manifest, folder_.dir, CurrentDecisions(store_.Events()), rule, dir_ / "few", "");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kInput);
+    EXPECT_EQ(e.where(), "--min-votes");
+    EXPECT_NE(e.message().find("no candidate has 4 or more votes"), std::string::npos) << e.message();
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "few"));
 }
 
 }  // namespace

@@ -96,6 +96,10 @@ TEST(HoldoutSamplingTest, MatchedFrequencyGivesTheHandComputedCountsPerBin) {
   EXPECT_EQ(outcome.short_classes[0].lacking, 2u);
   EXPECT_EQ(outcome.short_classes[0].lacking_by_bin, (Counts{0, 1, 0, 1, 0}));
   EXPECT_EQ(outcome.pooled_reference_classes, std::vector<std::string>{"nB"});
+  // The aim, for label debias: every class's targets summed (nA {1,1,2,3,3} + nB {0,0,3,2,5}), short or not.
+  EXPECT_EQ(outcome.aim_by_bin, (Counts{1, 1, 5, 5, 8}));
+  EXPECT_EQ(outcome.aim_by_bin, SamplingAim(plan.reference.value(), {"nA", "nB"}, 10));
+  EXPECT_TRUE(outcome.thin_reference_classes.empty());  // how many images made the histogram is not known here
 
   const nlohmann::json record = SamplingToJson(plan, outcome);
   EXPECT_EQ(record["variant"], "matched-frequency");
@@ -104,6 +108,36 @@ TEST(HoldoutSamplingTest, MatchedFrequencyGivesTheHandComputedCountsPerBin) {
   EXPECT_EQ(record["reference"]["kind"], "test");
   EXPECT_EQ(record["short_classes"][0]["lacking"], 2);
   EXPECT_EQ(record["bins"], nlohmann::json({0.0, 0.2, 0.4, 0.6, 0.8, 1.0}));
+  EXPECT_EQ(record["aim_by_bin"], nlohmann::json({1, 1, 5, 5, 8}));
+}
+
+// Issue 36 item 14: a class whose histogram rests on fewer than 20 reference images (ImageNetV2's minimum) is
+// sampled all the same but listed, with its count; 20 is enough. A file's whole-number counts give the count,
+// shares do not.
+TEST(HoldoutSamplingTest, ClassesMatchedAgainstFewReferenceImagesAreListed) {
+  const Fixture f;
+  SamplingPlan plan = ParseSamplingPlan("matched-frequency", 10, 10, 7);
+  plan.reference = Reference();
+  plan.reference->images_by_class["nA"] = 19;
+  SamplingOutcome outcome = SampleHoldout(f.manifest, f.agreement, f.eligible, plan);
+  ASSERT_EQ(outcome.thin_reference_classes.size(), 1u);
+  EXPECT_EQ(outcome.thin_reference_classes[0].wnid, "nA");
+  EXPECT_EQ(outcome.thin_reference_classes[0].images, 19u);
+  const nlohmann::json record = SamplingToJson(plan, outcome);
+  EXPECT_EQ(record["reference_min_images_per_class"], kMinReferenceImagesPerClass);
+  EXPECT_EQ(record["thin_reference_classes"][0]["images"], 19);
+  plan.reference->images_by_class["nA"] = kMinReferenceImagesPerClass;
+  EXPECT_TRUE(SampleHoldout(f.manifest, f.agreement, f.eligible, plan).thin_reference_classes.empty());
+
+  evalsuite::testing::TempDir dir;
+  std::ofstream(dir / "h.json") << R"({"classes": {"nA": [0, 0, 0, 0, 1], "nB": [0.1, 0.2, 0.3, 0.2, 0.2]}})";
+  const ReferenceHistogram file = ReadReferenceHistogram(dir / "h.json");
+  EXPECT_EQ(file.images_by_class.at("nA"), 1u);
+  EXPECT_EQ(file.images_by_class.count("nB"), 0u);
+  plan.reference = file;
+  outcome = SampleHoldout(f.manifest, f.agreement, f.eligible, plan);
+  ASSERT_EQ(outcome.thin_reference_classes.size(), 1u);  // one image sends all ten of nA's targets to [.8,1]
+  EXPECT_EQ(outcome.thin_reference_classes[0].wnid, "nA");
 }
 
 TEST(HoldoutSamplingTest, TheDrawIsFixedByTheSeedAndVariesWithIt) {

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <random>
+#include <stdexcept>
 
 namespace evalsuite::stats {
 namespace {
@@ -21,6 +23,7 @@ TEST(DawidSkeneTest, OneEmStepByHand) {
                                          {2, 2, false}, {3, 0, false}, {3, 1, false}, {3, 2, true}};
   DawidSkeneOptions options;
   options.max_iterations = 1;
+  options.rate_prior = 1;  // plain maximum likelihood, as Dawid and Skene
   const DawidSkeneResult r = DawidSkene(votes, 4, 3, options);
   EXPECT_EQ(r.iterations, 1);
   EXPECT_NEAR(r.prior, 7.0 / 12, 1e-12);
@@ -36,6 +39,88 @@ TEST(DawidSkeneTest, OneEmStepByHand) {
   EXPECT_NEAR(r.posterior[3], 25.0 / 123, 1e-12);
   EXPECT_NEAR(r.frequency[1], 2.0 / 3, 1e-12);
   EXPECT_EQ(r.labelers[2].votes, 4u);
+
+  // The default Beta(2, 2) prior adds one pseudo-vote each way: A's sensitivity (2 + 1) / (7/3 + 2) = 9/13,
+  // specificity (2/3 + 1) / (5/3 + 2) = 5/11.
+  options.rate_prior = 2;
+  const DawidSkeneResult map = DawidSkene(votes, 4, 3, options);
+  EXPECT_NEAR(map.labelers[0].sensitivity, 9.0 / 13, 1e-12);
+  EXPECT_NEAR(map.labelers[0].specificity, 5.0 / 11, 1e-12);
+  EXPECT_EQ(DawidSkeneOptions{}.rate_prior, 2);
+  options.rate_prior = 0.5;
+  EXPECT_THROW(DawidSkene(votes, 4, 3, options), std::invalid_argument);
+}
+
+// Issue 34 item 11: a small store (36 items, 5 labelers who judge every item, rates drawn between 0.65 and 0.95,
+// 70% of items correct). Plain maximum likelihood made one labeler perfect and every posterior 0 or 1 (an item
+// with 2 yes and 3 no got 1.000). 200 seeded stores per size: with the default prior no labeler's rate reaches
+// 0.999, no item with 2 or 3 yes of 5 gets a posterior outside [0.001, 0.999], and the posteriors' Brier score
+// against the truth is lower than plain maximum likelihood's. At 100 items too; at 12 and 20 a few split items
+// still get 0 or 1 (38 of 621 and 11 of 931, against 585 and 754 without the prior), which is why label
+// agreement warns below 36 items.
+TEST(DawidSkeneTest, SmallStoresKeepLabelersImperfectAndSplitItemsUncertain) {
+  for (std::size_t items : {12u, 20u, 36u, 100u}) {
+    std::mt19937_64 rng(34011 + items);
+    std::uniform_real_distribution<double> rate(0.65, 0.95);
+    int stores_with_perfect_labeler_ml = 0, stores_with_perfect_labeler = 0;
+    std::size_t split_items = 0, split_extreme_ml = 0, split_extreme = 0;
+    double brier_ml = 0, brier = 0;
+    constexpr int kStores = 200;
+    DawidSkeneOptions ml;
+    ml.rate_prior = 1;
+    for (int store = 0; store < kStores; ++store) {
+      std::vector<double> sensitivity(5), specificity(5);
+      for (std::size_t j = 0; j < 5; ++j) {
+        sensitivity[j] = rate(rng);
+        specificity[j] = rate(rng);
+      }
+      std::vector<bool> truth(items);
+      std::vector<BinaryVote> votes;
+      std::vector<int> yes(items, 0);
+      for (std::size_t i = 0; i < items; ++i) {
+        truth[i] = std::bernoulli_distribution(0.7)(rng);
+        for (std::size_t j = 0; j < 5; ++j) {
+          const bool says_yes =
+              std::bernoulli_distribution(truth[i] ? sensitivity[j] : 1 - specificity[j])(rng);
+          votes.push_back({i, j, says_yes});
+          yes[i] += says_yes ? 1 : 0;
+        }
+      }
+      const DawidSkeneResult with_prior = DawidSkene(votes, items, 5);
+      const DawidSkeneResult plain = DawidSkene(votes, items, 5, ml);
+      auto perfect = [](const DawidSkeneResult& r) {
+        return std::any_of(r.labelers.begin(), r.labelers.end(), [](const LabelerRates& l) {
+          return l.sensitivity >= 0.999 || l.specificity >= 0.999;
+        });
+      };
+      stores_with_perfect_labeler_ml += perfect(plain) ? 1 : 0;
+      stores_with_perfect_labeler += perfect(with_prior) ? 1 : 0;
+      for (std::size_t i = 0; i < items; ++i) {
+        brier_ml += std::pow(plain.posterior[i] - truth[i], 2);
+        brier += std::pow(with_prior.posterior[i] - truth[i], 2);
+        if (yes[i] == 2 || yes[i] == 3) {
+          ++split_items;
+          auto extreme = [](double p) { return p < 0.001 || p > 0.999; };
+          split_extreme_ml += extreme(plain.posterior[i]) ? 1 : 0;
+          split_extreme += extreme(with_prior.posterior[i]) ? 1 : 0;
+        }
+      }
+    }
+    brier_ml /= static_cast<double>(kStores * items);
+    brier /= static_cast<double>(kStores * items);
+    std::cout << items << " items: stores with a perfect labeler " << stores_with_perfect_labeler_ml << " -> "
+              << stores_with_perfect_labeler << " of " << kStores << "; split items at 0 or 1 " << split_extreme_ml
+              << " -> " << split_extreme << " of " << split_items << "; Brier " << brier_ml << " -> " << brier
+              << "\n";
+    EXPECT_EQ(stores_with_perfect_labeler, 0) << items;
+    if (items >= 36) {
+      EXPECT_EQ(split_extreme, 0u) << items;
+    } else {  // 12 and 20 items: a few remain (label agreement warns below 36 items)
+      EXPECT_LT(split_extreme * 10, split_extreme_ml) << items;
+    }
+    EXPECT_LT(brier, brier_ml) << items;
+    if (items == 36) EXPECT_GT(stores_with_perfect_labeler_ml, kStores / 2);  // the failure the prior fixes
+  }
 }
 
 struct Simulation {

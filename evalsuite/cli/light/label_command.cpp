@@ -107,7 +107,7 @@ void RunServe(const ServeArgs& args) {
     const datasets::Holdout holdout = datasets::ReadHoldout(args.holdout);
     manifest = labeling::SecondPassManifest(manifest, holdout, args.holdout);
     LabelStore pass1(ExistingStoreFile(args.common));
-    judged_in_pass1 = labeling::ItemsJudgedBy(labeling::CurrentDecisions(pass1.Events()));
+    judged_in_pass1 = labeling::ItemsSeenBy(pass1.Events());
     images_dir = args.holdout;
     store_file = SecondPassStore(args.holdout, args.pass2_store);
   } else if (!args.holdout.empty() || !args.pass2_store.empty()) {
@@ -395,16 +395,16 @@ void RunDebias(const DebiasArgs& args) {
   const auto agreement = labeling::ComputeAgreement(pass2_manifest, labeling::CurrentDecisions(pass2.Events()));
   std::vector<labeling::FrequencyPair> frequencies;
   for (std::size_t i = 0; i < holdout.items.size(); ++i) {
-    frequencies.push_back({holdout.items[i].frequency, agreement.items[i].selection_frequency()});
+    const labeling::ItemAgreement& item = agreement.items[i];
+    frequencies.push_back({holdout.items[i].frequency, item.selection_frequency(),
+                           static_cast<int>(item.labelers()), static_cast<int>(item.correct)});
   }
-  std::optional<std::array<double, stats::kFrequencyBins>> target;
-  const nlohmann::json& rule = holdout.rule;
-  if (rule.contains("sampling") && rule["sampling"].contains("reference")) {
-    const nlohmann::json& pooled = rule["sampling"]["reference"]["histogram"]["pooled"];
-    std::array<double, stats::kFrequencyBins> shares{};
-    for (std::size_t b = 0; b < stats::kFrequencyBins && b < pooled.size(); ++b) shares[b] = pooled[b].get<double>();
-    target = shares;
-  }
+  // The sampling's aim over the classes it sampled: the pass-1 candidates' classes (and any class of the holdout).
+  std::set<std::string> classes;
+  for (const auto& [wnid, c] : pass2_manifest.classes) classes.insert(wnid);
+  for (const datasets::HoldoutItem& item : holdout.items) classes.insert(item.wnid);
+  const std::optional<std::array<double, stats::kFrequencyBins>> target = labeling::SamplingTarget(
+      holdout.rule, std::vector<std::string>(classes.begin(), classes.end()), args.holdout);
   const std::vector<labeling::ModelOutcome> models =
       args.eval.empty() ? std::vector<labeling::ModelOutcome>{} : ModelOutcomesFromEval(args.eval, holdout);
   const labeling::SecondPassReport report = labeling::CompareSecondPass(frequencies, models, target);
