@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/atomic_file.h"
@@ -206,7 +207,8 @@ void RegisterImportCommand(CLI::App& app) {
   command->add_option("--threshold", args->threshold,
                       "Target overriding the default, as a fraction (0.94) or a percentage (94): a value on the "
                       "other scale than the file's is converted, with a note (defaults: DAWNBench CIFAR10 top-1 0.94, "
-                      "ImageNet top-5 0.93, SQuAD F1 0.73; MLPerf: the benchmark's quality target)");
+                      "ImageNet top-5 0.93, SQuAD F1 0.73; MLPerf: the benchmark's quality target)")
+      ->check(PositiveNumber());
   command->add_option("--rcp", args->rcp,
                       "MLPerf RCP file, or folder of rcps_<benchmark>.json, instead of the RCPs built in for the "
                       "folder's ruleset");
@@ -216,7 +218,8 @@ void RegisterImportCommand(CLI::App& app) {
   command->add_flag("--strict", args->strict, "MLPerf compliance findings are errors (exit 1, nothing stored)");
   command->add_option("--study", args->study,
                       "Study name in the store (default: \"import <first path's name>\", then \" #2\", \" #3\"...)");
-  command->add_option("--jobs", args->jobs, "Parsing threads (default: one per hardware thread)");
+  command->add_option("--jobs", args->jobs, "Parsing threads (default: one per hardware thread)")
+      ->check(WholeNumber(0, 1024));
   command->add_flag("--quiet", args->quiet, "Print only warnings and errors");
   command->callback([args] { RunImport(*args); });
 }
