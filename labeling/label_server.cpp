@@ -16,6 +16,7 @@
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
+#include "evalsuite/common/listen_port.h"
 #include "evalsuite/common/sha256.h"
 #include "labeling/admin_page.h"
 #include "labeling/http_replies.h"
@@ -77,6 +78,8 @@ LabelServer::LabelServer(datasets::CandidateManifest manifest, fs::path candidat
     image_paths_.insert(item.path);
   }
   server_ = std::make_unique<GuardedHttpServer>(options_.http);
+  // Not httplib's default options, which add SO_REUSEPORT: a second server on this port must fail (listen_port.h).
+  server_->set_socket_options(SetListenSocketOptions);
   Routes();
 }
 
@@ -89,8 +92,9 @@ int LabelServer::Bind() {
     port_ = options_.port;
   }
   if (port_ <= 0) {
-    throw IoError(options_.bind + ":" + std::to_string(options_.port),
-                  "cannot listen there (address in use or not available)");
+    std::string problem = ListenProblem(options_.bind, options_.port);
+    if (problem.empty()) problem = "cannot listen on port " + std::to_string(options_.port) + " on " + options_.bind;
+    throw IoError("--port", problem);
   }
   return port_;
 }

@@ -9,6 +9,7 @@
 
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/file_kind.h"
 #include "evalsuite/common/sqlite_shared_file.h"
 
 namespace evalsuite::labeling {
@@ -157,6 +158,8 @@ LabelStore::LabelStore(const std::filesystem::path& file) : file_(file) {
   if (file.has_parent_path() && !std::filesystem::is_directory(file.parent_path())) {
     throw IoError(file.string(), "the folder of the label store does not exist");
   }
+  // A run store or any other file is refused before SQLite writes a journal mode or a table into it.
+  RequireStoreKind(file, FileKind::kLabelStore, /*may_be_missing=*/true);
   if (sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr) !=
       SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/file_kind.h"
 #include "evalsuite/common/sqlite_shared_file.h"
 
 namespace evalsuite::flickr {
@@ -74,6 +75,7 @@ json PhotoToJson(const FlickrPhoto& p) {
 }  // namespace
 
 CrawlState::CrawlState(const std::filesystem::path& file) : file_(file) {
+  RequireStoreKind(file, FileKind::kCrawlState, /*may_be_missing=*/true);
   sqlite3* db = nullptr;
   if (sqlite3_open(file.string().c_str(), &db) != SQLITE_OK) {
     const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";

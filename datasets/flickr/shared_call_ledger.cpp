@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/file_kind.h"
 #include "evalsuite/common/sqlite_shared_file.h"
 #include "evalsuite/common/sha256.h"
 
@@ -50,6 +51,7 @@ SharedCallLedger::SharedCallLedger(const std::filesystem::path& file, std::strin
     : file_(file), key_(std::move(key_fingerprint)) {
   std::error_code ec;
   if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+  RequireStoreKind(file, FileKind::kCallLedger, /*may_be_missing=*/true);
   sqlite3* db = nullptr;
   if (sqlite3_open(file.string().c_str(), &db) != SQLITE_OK) {
     const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/file_kind.h"
 #include "evalsuite/common/sqlite_shared_file.h"
 
 namespace evalsuite::datasets {
@@ -30,6 +31,7 @@ sqlite3_stmt* Prepare(void* db, const std::string& file, const char* sql) {
 }  // namespace
 
 ReferenceHashCache::ReferenceHashCache(const std::filesystem::path& file) : file_(file.string()) {
+  RequireStoreKind(file, FileKind::kHashCache, /*may_be_missing=*/true);
   sqlite3* db = nullptr;
   if (sqlite3_open(file_.c_str(), &db) != SQLITE_OK) {
     const std::string message = db != nullptr ? sqlite3_errmsg(db) : "out of memory";

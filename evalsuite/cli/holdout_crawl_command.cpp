@@ -15,6 +15,7 @@
 #include "datasets/flickr/upload_cutoff.h"
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
@@ -126,7 +127,7 @@ void RegisterHoldoutCrawlCommand(CLI::App& holdout) {
       ->required();
   c->add_option("--per-class", args->per_class, "Candidates per class: the top k by relevance across synonyms")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(WholeNumber(1, 100000));
   c->add_option("--out", args->out, "Crawl folder: candidates.json, images/, crawl.db (resumes when rerun)")
       ->required();
   c->add_option("--endpoint", args->endpoint, "Flickr REST endpoint (a local server in tests)")->capture_default_str();
@@ -142,26 +143,31 @@ void RegisterHoldoutCrawlCommand(CLI::App& holdout) {
                 "WordNet 3.0 data.noun (default: $WNSEARCHDIR/data.noun or "
                 "/usr/share/wordnet/data.noun from Debian's wordnet-base)");
   c->add_option("--license", args->license, "Only these Flickr license ids, comma-separated (e.g. 4,5,9,10)");
-  c->add_option("--per-page", args->per_page, "Photos per search call, at most 500 (default max(20, 4 x k))");
+  c->add_option("--per-page", args->per_page, "Photos per search call, at most 500 (default max(20, 4 x k))")
+      ->check(WholeNumber(0, 500));
   c->add_option("--max-pages", args->max_pages, "Further pages per query when a class is still short")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumber(0, 10000));
   c->add_option("--max-synonyms", args->max_synonyms, "Search at most N synonyms per class (0: all)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumber(0, 10000));
   c->add_option("--size", args->sizes, "Image sizes in order of preference: z (640 px), m (500), l (1024)")
       ->capture_default_str();
   c->add_option("--downloads", args->downloads, "Concurrent downloads")
       ->capture_default_str()
-      ->check(CLI::Range(1, 64));
+      ->check(WholeNumber(1, 64));
   c->add_option("--timeout", args->timeout, "Seconds before a request counts as timed out")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(PositiveNumber(86400));
   c->add_option("--retries", args->retries, "Retries after timeouts, connection errors, 5xx and 429")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(WholeNumber(0, 1000));
   c->add_option("--backoff", args->backoff, "First backoff in seconds; doubles per retry")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
-  c->add_option("--max-backoff", args->max_backoff, "Longest backoff in seconds")->capture_default_str();
+      ->check(FiniteNumber(0, 86400));
+  c->add_option("--max-backoff", args->max_backoff, "Longest backoff in seconds")
+      ->capture_default_str()
+      ->check(FiniteNumber(0, 86400));
   c->add_flag("--quiet", args->quiet, "No progress lines on stderr");
   c->callback([args] { RunCrawlCommand(*args); });
 }

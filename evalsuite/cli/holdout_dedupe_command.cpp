@@ -12,6 +12,7 @@
 #include "datasets/images/candidate_manifest.h"
 #include "datasets/images/near_duplicates.h"
 #include "datasets/images/preprocess.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/generalization/classifier.h"
 #include "evalsuite/generalization/feature_duplicates.h"
 #include "evalsuite/cli/commands.h"
@@ -103,8 +104,8 @@ void RegisterHoldoutDedupeCommand(CLI::App& holdout) {
                 "Folder of images to compare against (training set, ImageNet val); repeatable");
   c->add_option("--threshold", args->threshold, "Flag pairs at Hamming distance <= N of 64 PHash bits")
       ->capture_default_str()
-      ->check(CLI::Range(0, 64));
-  c->add_option("--threads", args->threads, "Hashing threads (default: all cores)");
+      ->check(WholeNumber(0, 64));
+  c->add_option("--threads", args->threads, "Hashing threads (default: all cores)")->check(WholeNumber(0, 1024));
   c->add_option("--reference-cache", args->reference_cache,
                 "SQLite file keeping reference hashes between runs (default: reference-hashes.db beside the manifest)");
   c->add_flag("--no-reference-cache", args->no_reference_cache, "Hash every reference image again, keep nothing");
@@ -114,7 +115,8 @@ void RegisterHoldoutDedupeCommand(CLI::App& holdout) {
   c->add_option("--feature-preprocess", args->feature_preprocess, "Preset or spec file for the feature extractor")
       ->capture_default_str();
   c->add_option("--feature-similarity", args->feature_similarity, "Flag pairs with cosine similarity >= this")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(FiniteNumber(-1, 1));
   c->callback([args] { RunDedupe(*args); });
 }
 

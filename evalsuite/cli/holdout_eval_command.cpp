@@ -10,6 +10,7 @@
 #include <set>
 
 #include "datasets/images/holdout_manifest.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/allocator_tuning.h"
 #include "evalsuite/common/atomic_file.h"
@@ -243,15 +244,20 @@ void RegisterHoldoutEvalCommand(CLI::App& holdout) {
   command->add_option("--compare", args->compare,
                       "A torchvision run's predictions in the same format (image, model, top5): report agreement "
                       "per model and image kind");
-  command->add_option("--threads", args->threads, "Decode threads and LibTorch threads")->capture_default_str();
+  command->add_option("--threads", args->threads, "Decode threads and LibTorch threads")
+      ->capture_default_str()
+      ->check(WholeNumber(1, 1024));
   command->add_option("--batch", args->batch,
                       "Images per inference batch (default: the fastest of 8..256 measured at start-up on the loaded models, "
                       "within a time budget; 256 for inputs up to 64x64, else 32, when the holdout is too small to "
-                      "measure)");
+                      "measure)")
+      ->check(WholeNumber(0, 1 << 16));
   command->add_option("--depth", args->depth, "Batches prepared ahead of inference (memory: (depth+1) batches)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumber(0, 64));
   command->add_option("--margin", args->margin, "Accuracy loss tolerated in the verdict (proportion)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(FiniteNumber(0, 1));
   command->add_option("--metric", args->metric, "Verdict metric: top1 or top5")->capture_default_str();
   command
       ->add_option("--verdict-basis", args->basis,
@@ -263,7 +269,8 @@ void RegisterHoldoutEvalCommand(CLI::App& holdout) {
   command->add_flag("--tolerate-missing", args->tolerate_missing,
                     "Record missing image files per image instead of refusing the holdout");
   command->add_option("--max-pixels", args->max_pixels, "Refuse images declaring more pixels than this")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumber(1));
   command->add_flag("--no-optimize", args->no_optimize, "Skip torch.jit.optimize_for_inference");
   command->callback([args] { Run(*args); });
 }

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/generalization/fashion_mnist_holdout.h"
@@ -57,7 +58,8 @@ void RegisterHoldoutFashionMnistCommand(CLI::App& holdout) {
       ->add_option("--variants", args->variants,
                    "Comma-separated shifts: noise, blur, rotate, contrast (\"none\" for none)")
       ->capture_default_str();
-  command->add_option("--limit", args->limit, "Only the first N holdout images (quick tests; 0 = all 5,000)");
+  command->add_option("--limit", args->limit, "Only the first N holdout images (quick tests; 0 = all 5,000)")
+      ->check(WholeNumber(0, 1LL << 30));
   command->callback([args] { ExportHoldout(*args); });
 }
 

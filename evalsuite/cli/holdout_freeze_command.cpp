@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "datasets/images/candidate_manifest.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
@@ -140,7 +141,8 @@ void RegisterHoldoutFreezeCommand(CLI::App& holdout) {
                    "dawid-skene>=P (Dawid-Skene's probability that the image is correct, 0..1)")
       ->capture_default_str();
   freeze->add_option("--min-labelers", args->min_labelers, "Leave out items judged by fewer labelers")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumber(0, 1000000));
   freeze->add_option("--out", args->out, "The new holdout folder (must not exist, or be empty)")->required();
   freeze->add_option("--name", args->name, "Holdout name in the manifest (default: the folder name)");
   CLI::Option* sampling =
@@ -149,11 +151,13 @@ void RegisterHoldoutFreezeCommand(CLI::App& holdout) {
                          "--reference-histogram), threshold:X (random among frequency >= X) or top[:N] (highest "
                          "frequency); replaces --rule");
   freeze->add_option("--per-class", args->per_class, "Images per class when sampling (default 10)")
-      ->check(CLI::PositiveNumber);
+      ->check(WholeNumber(1, 1000000));
   freeze->add_option("--min-votes", args->min_votes, "Sampling: only items with at least K labelers")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumber(0, 1000000));
   freeze->add_option("--seed", args->seed, "Sampling: the seed of the random draws (recorded in the manifest)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(SeedNumber());
   freeze->add_option("--reference", args->reference,
                      "matched-frequency: a candidate folder labeled in this tool (e.g. your original validation "
                      "images) whose selection frequencies per class give the histogram");

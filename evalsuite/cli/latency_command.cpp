@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "datasets/images/holdout_manifest.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/generalization/dawnbench_inference.h"
@@ -163,17 +164,18 @@ void RegisterLatencyCommand(CLI::App& app) {
       ->add_option("--threads", args->threads,
                    "LibTorch threads (default 1: the latency of one request on one core, free of thread scheduling "
                    "noise; train uses every core and a study cores / jobs)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumber(1, 1024));
   command->add_option("--max-images", args->max_images, "images timed at batch 1")
       ->capture_default_str()
-      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
-  command->add_option("--warmup", args->warmup, "untimed calls first")->capture_default_str()->check(CLI::Range(0, 100000));
+      ->check(WholeNumber(1, 1LL << 30));
+  command->add_option("--warmup", args->warmup, "untimed calls first")->capture_default_str()->check(WholeNumber(0, 100000));
   command->add_option("--batch-sizes", args->batch_sizes, "batch sizes for throughput")
       ->delimiter(',')
       ->capture_default_str()
-      ->check(CLI::Range(1, 1 << 16));
+      ->check(WholeNumber(1, 1 << 16));
   command->add_option("--price-per-hour", args->price_per_hour, "USD per hour of this machine (cost per 10,000 images)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(FiniteNumber(0));
   command->add_option("--dawnbench", args->dawnbench, "DAWNBench entries folder or inference JSON to place the model among");
   command->add_option("--json", args->json_file, "also write the figures as JSON to FILE");
   command->callback([args] { RunLatency(*args); });

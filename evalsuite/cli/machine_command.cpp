@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/entries/builtin_entries.h"
@@ -88,10 +89,11 @@ void RegisterMachineCommand(CLI::App& app) {
       "machine", "Measure this machine's ceilings: peak FLOP/s (fp32, bf16 matmul and convolution), triad bandwidth");
   auto args = std::make_shared<MachineArgs>();
   command->add_option("--threads", args->threads, "LibTorch threads, as the runs use (0 = every core)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumber(0, 1024));
   command->add_option("--repetitions", args->repetitions, "timed repetitions per probe (the best counts)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 100));
+      ->check(WholeNumber(1, 100));
   command->add_flag("--quick", args->quick,
                    "a probe of a few seconds (smaller matmul and convolution, shorter repetitions): what a study "
                    "records at its start");
@@ -100,10 +102,10 @@ void RegisterMachineCommand(CLI::App& app) {
   command->add_option("--data", args->data, "Fashion-MNIST folder for --entries")->capture_default_str();
   command->add_option("--train-subset", args->train_subset, "training images per epoch of each profiling run")
       ->capture_default_str()
-      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
+      ->check(WholeNumber(1, 1LL << 30));
   command->add_option("--validation-subset", args->validation_subset, "validation images per evaluation")
       ->capture_default_str()
-      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
+      ->check(WholeNumber(1, 1LL << 30));
   command->callback([args] {
     if (args->threads < 0) throw UsageError("--threads", "must be at least 1 (0 = every core)");
     const std::vector<const entries::BuiltinEntry*> selected = SelectEntries(args->entries);

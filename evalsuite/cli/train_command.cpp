@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/entries/builtin_entries.h"
@@ -117,20 +118,26 @@ void RegisterTrainCommand(CLI::App& app) {
       "train", "Train one built-in entry once on Fashion-MNIST and report its time-to-accuracy (TTA)");
   command->add_option("ENTRY", args->entry, "Built-in entry (see `evalsuite entries`)")->required();
   command->add_option("--seed", args->seed, "Run seed; init, data-order and augmentation seeds derive from it")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(SeedNumber());
   command
       ->add_option("--threads", args->threads,
                    "LibTorch threads (default 0 = every core: one run has the machine to itself; a study divides the "
                    "cores among its concurrent runs)")
-      ->capture_default_str();
-  command->add_option("--target", args->target, "Target validation top-1 (default: the entry's threshold)");
-  command->add_option("--epochs", args->epochs, "Epochs to run (default: the entry's budget)");
-  command->add_option("--train-subset", args->train_subset, "Train on the first N training images only");
+      ->capture_default_str()
+      ->check(WholeNumber(0, 1024));
+  command->add_option("--target", args->target, "Target validation top-1 (default: the entry's threshold)")
+      ->check(PositiveNumber(1));
+  command->add_option("--epochs", args->epochs, "Epochs to run (default: the entry's budget)")
+      ->check(WholeNumber(1, 100000));
+  command->add_option("--train-subset", args->train_subset, "Train on the first N training images only")
+      ->check(WholeNumber(1, 1000000000));
   command->add_flag("--stop-at-target", args->stop_at_target, "Stop after the first evaluation at the target");
   command
       ->add_option("--evals-per-epoch", args->evals_per_epoch,
                    "Validation evaluations per epoch, evenly spaced (finer TTA; evaluation time is excluded)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(WholeNumber(1, 10000));
   command->add_option("--log", args->log, "Write the JSON Lines run log to FILE");
   command->add_option("--data", args->data, "Folder with the Fashion-MNIST IDX files (gzipped or plain)")
       ->capture_default_str();

@@ -8,6 +8,7 @@
 
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/file_kind.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/schema.h"
 #include "evalsuite/store/sqlite_db.h"
@@ -384,6 +385,8 @@ std::unique_ptr<RunStore> RunStore::Open(const std::filesystem::path& file, bool
   } else if (std::filesystem::is_directory(file, ec)) {
     throw IoError(file.string(), "is a folder, not a store file");
   }
+  // A label store or any other file is refused before SQLite writes a journal mode or a table into it.
+  RequireStoreKind(file, FileKind::kRunStore, create_if_missing);
   // A writing command needs the file and its folder writable (SQLite writes its journal beside the file);
   // access() says EROFS on a read-only mount even to root.
   const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
@@ -402,6 +405,10 @@ std::unique_ptr<RunStore> RunStore::OpenForReading(const std::filesystem::path& 
     throw IoError(file.string(), "no such store (run a study or an import first)");
   }
   if (std::filesystem::is_directory(file, ec)) throw IoError(file.string(), "is a folder, not a store file");
+  if (DetectFileKind(file) == FileKind::kEmpty) {
+    throw InputError(file.string(), "is an empty file, not a run store yet (run a study or an import into it first)");
+  }
+  RequireStoreKind(file, FileKind::kRunStore, /*may_be_missing=*/false);
   return std::make_unique<SqliteRunStore>(file, /*read_only=*/true);
 }
 

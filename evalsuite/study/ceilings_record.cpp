@@ -10,6 +10,7 @@
 #include "evalsuite/common/cpu_features.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/file_kind.h"
 #include "evalsuite/common/json_fields.h"
 #include "evalsuite/common/json_guard.h"
 #include "evalsuite/common/onednn_isa_cap.h"
@@ -50,6 +51,7 @@ bool HasMeasuredCeilings(const json& environment) {
 }
 
 json ReadCeilingsFile(const fs::path& file) {
+  RequireReadableFile(file, "a machine ceilings file (written by `evalsuite machine --json`)");
   std::ifstream in(file);
   if (!in) {
     throw IoError(file.string(), "cannot read the machine ceilings file (written by `evalsuite machine --json`)");

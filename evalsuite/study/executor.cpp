@@ -33,10 +33,13 @@ class LocalExecutor : public Executor {
       if (!done) pending.push_back({run, RunDirFor(plan_, run.entry, run.index)});
     }
     // A sequential study whose question is answered (before, or by what was found on resume) starts no run.
-    if (options_.scheduler.answered && options_.scheduler.answered->load()) pending.clear();
-
-    progress.StudyStarted(plan_.name, outcome.planned, outcome.finished_before + outcome.ingested_on_resume,
-                          plan_.jobs, plan_.threads);
+    const int done = outcome.finished_before + outcome.ingested_on_resume;
+    if (options_.scheduler.answered && options_.scheduler.answered->load()) {
+      pending.clear();
+      progress.StudyAlreadyAnswered(plan_.name, outcome.planned, done);
+    } else {
+      progress.StudyStarted(plan_.name, outcome.planned, done, plan_.jobs, plan_.threads);
+    }
     SchedulerConfig config = options_.scheduler;
     config.jobs = plan_.jobs;
     config.evalsuite_binary = options_.evalsuite_binary;

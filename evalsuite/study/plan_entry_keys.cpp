@@ -32,7 +32,9 @@ struct EntrySpec {
   PlannedEntry entry;
   long line = 1;
   std::optional<double> threshold;
+  long threshold_line = 1;  // where each key stands, for an error about its value
   std::optional<std::vector<double>> extra_thresholds;
+  long extra_thresholds_line = 1;
   std::optional<int> epochs;
   std::optional<int> train_subset;
   std::optional<double> timeout_seconds;
@@ -72,9 +74,13 @@ EntrySpec ReadEntry(const Reader& reader, const toml::node& node, int position) 
     spec.entry.metric = reader.String(*n, prefix + ".metric");
     spec.has_metric = true;
   }
-  if (const toml::node* n = table.get("threshold")) spec.threshold = reader.Threshold(*n, prefix + ".threshold");
+  if (const toml::node* n = table.get("threshold")) {
+    spec.threshold = reader.Threshold(*n, prefix + ".threshold");
+    spec.threshold_line = Reader::Line(*n);
+  }
   if (const toml::node* n = table.get("extra_thresholds")) {
     spec.extra_thresholds = reader.Thresholds(*n, prefix + ".extra_thresholds");
+    spec.extra_thresholds_line = Reader::Line(*n);
   }
   if (const toml::node* n = table.get("epochs")) {
     spec.epochs = static_cast<int>(reader.Integer(*n, prefix + ".epochs", 1, 100000));
@@ -104,11 +110,14 @@ EntrySpec ReadEntry(const Reader& reader, const toml::node& node, int position) 
   return spec;
 }
 
+// `inherited_by` names the entry a top-level key's value went to ("" for the entry's own key): the error stands on the
+// key's own line and says which entry made the value wrong (a top-level threshold is fine for a non-accuracy one).
 void CheckThresholdFitsMetric(const Reader& reader, long line, const std::string& key, double threshold,
-                              const std::string& metric) {
+                              const std::string& metric, const std::string& inherited_by) {
   if (IsAccuracyMetric(metric) && threshold > 1) {
     std::ostringstream message;
     message << "accuracy thresholds are fractions (e.g. 0.91, not 91), got " << threshold;
+    if (!inherited_by.empty()) message << " (set at the top level, inherited by " << inherited_by << ")";
     reader.Fail(line, key, message.str());
   }
 }
@@ -209,10 +218,20 @@ std::vector<PlannedEntry> ReadPlanEntries(const toml::table& root, const TomlRea
     } else {
       CompleteExternalEntry(reader, spec, prefix, entry_threshold, entry_epochs, entry);
     }
-    CheckThresholdFitsMetric(reader, spec.threshold ? spec.line : defaults.threshold_line,
-                             spec.threshold ? prefix + ".threshold" : "threshold", entry.threshold, entry.metric);
+    const std::string inheritor = prefix + " '" + entry.name + "' on line " + std::to_string(spec.line);
+    if (spec.threshold) {
+      CheckThresholdFitsMetric(reader, spec.threshold_line, prefix + ".threshold", entry.threshold, entry.metric, "");
+    } else if (defaults.threshold) {
+      CheckThresholdFitsMetric(reader, defaults.threshold_line, "threshold", entry.threshold, entry.metric, inheritor);
+    }
     for (double extra : entry.extra_thresholds) {
-      CheckThresholdFitsMetric(reader, spec.line, prefix + ".extra_thresholds", extra, entry.metric);
+      if (spec.extra_thresholds) {
+        CheckThresholdFitsMetric(reader, spec.extra_thresholds_line, prefix + ".extra_thresholds", extra, entry.metric,
+                                 "");
+      } else {
+        CheckThresholdFitsMetric(reader, defaults.extra_thresholds_line, "extra_thresholds", extra, entry.metric,
+                                 inheritor);
+      }
     }
     planned.push_back(std::move(entry));
   }

@@ -19,6 +19,7 @@ struct EntryDefaults {
   std::optional<double> threshold;
   long threshold_line = 1;  // where `threshold` stands, for an error about it
   std::optional<std::vector<double>> extra_thresholds;
+  long extra_thresholds_line = 1;
   std::optional<int> epochs;
   std::optional<int> train_subset;
   std::optional<double> timeout_seconds;

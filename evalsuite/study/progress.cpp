@@ -47,6 +47,11 @@ void WriteStudyStartLine(std::ostream& out, const std::string& study, int total,
       << threads << " thread(s) each" << std::endl;
 }
 
+void WriteAnsweredLine(std::ostream& out, const std::string& study, int total, int done) {
+  out << "study " << study << ": finished: its sequential stopping rule answered after " << done << " of " << total
+      << " planned runs, so no run is left to do (the answer follows)" << std::endl;
+}
+
 // Counts and times shared by both renderings.
 class Tally {
  public:
@@ -79,6 +84,9 @@ class PlainProgress : public ProgressReporter {
     tally_.Start(total, done);
     WriteStudyStartLine(out_, study, total, done, jobs, threads);
   }
+  void StudyAlreadyAnswered(const std::string& study, int total, int done) override {
+    WriteAnsweredLine(out_, study, total, done);
+  }
   void RunStarted(const RunningRunView& run) override {
     out_ << "[" << tally_.Counts() << "] start " << run.entry << " #" << run.index << " (seed " << run.seed << ")"
          << std::endl;
@@ -102,6 +110,9 @@ class TerminalProgress : public ProgressReporter {
   void StudyStarted(const std::string& study, int total, int done, int jobs, int threads) override {
     tally_.Start(total, done);
     WriteStudyStartLine(out_, study, total, done, jobs, threads);
+  }
+  void StudyAlreadyAnswered(const std::string& study, int total, int done) override {
+    WriteAnsweredLine(out_, study, total, done);
   }
   void RunStarted(const RunningRunView& run) override { running_.push_back(run); }
   void Update(const std::vector<RunningRunView>& running) override {

@@ -28,6 +28,9 @@ class ProgressReporter {
  public:
   virtual ~ProgressReporter() = default;
   virtual void StudyStarted(const std::string& study, int total_runs, int already_done, int jobs, int threads) = 0;
+  // Instead of StudyStarted, for a sequential study whose stopping rule had answered before this command (a rerun of
+  // a finished study): nothing is left to run, which "20 of 40 runs to do" would hide.
+  virtual void StudyAlreadyAnswered(const std::string& /*study*/, int /*total_runs*/, int /*already_done*/) {}
   virtual void RunStarted(const RunningRunView& run) = 0;
   virtual void Update(const std::vector<RunningRunView>& running) = 0;  // called about twice a second
   virtual void RunFinished(const RunRecord& record, double wall_seconds) = 0;

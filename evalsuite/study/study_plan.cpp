@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/file_kind.h"
 #include "evalsuite/study/ceilings_record.h"
 #include "evalsuite/study/comparison_plan_keys.h"
 #include "evalsuite/study/plan_entry_keys.h"
@@ -69,7 +70,7 @@ void ReadStudyKeys(const toml::table& root, const Reader& reader, const fs::path
     plan.name = source_path.stem().string();
   }
   if (const toml::node* n = root.get("description")) plan.description = reader.String(*n, "description");
-  if (const toml::node* n = root.get("runs")) plan.runs = static_cast<int>(reader.Integer(*n, "runs", 1, 10000));
+  if (const toml::node* n = root.get("runs")) plan.runs = static_cast<int>(reader.Integer(*n, "runs", 1, kMaxRuns));
   if (const toml::node* n = root.get("seed")) {
     plan.seed = static_cast<uint64_t>(reader.Integer(*n, "seed", 0, INT64_MAX));
   }
@@ -77,15 +78,17 @@ void ReadStudyKeys(const toml::table& root, const Reader& reader, const fs::path
     defaults.threshold = reader.Threshold(*n, "threshold");
     defaults.threshold_line = Reader::Line(*n);
   }
-  if (const toml::node* n = root.get("extra_thresholds"))
+  if (const toml::node* n = root.get("extra_thresholds")) {
     defaults.extra_thresholds = reader.Thresholds(*n, "extra_thresholds");
-  if (const toml::node* n = root.get("epochs"))
-    defaults.epochs = static_cast<int>(reader.Integer(*n, "epochs", 1, 100000));
-  if (const toml::node* n = root.get("train_subset")) {
-    defaults.train_subset = static_cast<int>(reader.Integer(*n, "train_subset", 1, 1000000000));
+    defaults.extra_thresholds_line = Reader::Line(*n);
   }
-  if (const toml::node* n = root.get("jobs")) plan.jobs = static_cast<int>(reader.Integer(*n, "jobs", 1, 256));
-  if (const toml::node* n = root.get("threads")) threads = static_cast<int>(reader.Integer(*n, "threads", 1, 1024));
+  if (const toml::node* n = root.get("epochs"))
+    defaults.epochs = static_cast<int>(reader.Integer(*n, "epochs", 1, kMaxEpochs));
+  if (const toml::node* n = root.get("train_subset")) {
+    defaults.train_subset = static_cast<int>(reader.Integer(*n, "train_subset", 1, kMaxTrainSubset));
+  }
+  if (const toml::node* n = root.get("jobs")) plan.jobs = static_cast<int>(reader.Integer(*n, "jobs", 1, kMaxJobs));
+  if (const toml::node* n = root.get("threads")) threads = static_cast<int>(reader.Integer(*n, "threads", 1, kMaxThreads));
   if (const toml::node* n = root.get("keep_models")) plan.keep_models = reader.Bool(*n, "keep_models");
   if (const toml::node* n = root.get("stop_at_target")) plan.stop_at_target = reader.Bool(*n, "stop_at_target");
   if (const toml::node* n = root.get("precision")) {
@@ -302,10 +305,14 @@ const PlannedRun* StudyPlan::FindRun(const std::string& entry, int index) const 
 }
 
 StudyPlan LoadStudyPlan(const fs::path& file, const PlanOverrides& overrides, int cores) {
+  RequireReadableFile(file, "a study file (a TOML plan such as studies/quick.toml)");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw IoError(file.string(), "cannot read the study file");
   std::stringstream text;
   text << in.rdbuf();
+  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw InputError(file.string(), "the study file is empty: it needs at least `entries = [...]` (see studies/)");
+  }
   Reader reader(file.string());
   return BuildPlan(ParseToml(text.str(), file.string()), reader, file, overrides, cores);
 }

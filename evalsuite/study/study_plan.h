@@ -61,6 +61,13 @@
 
 namespace evalsuite::study {
 
+// The ranges of the plan's counts, the same for a key in the file and for its flag (--runs, --jobs, ...).
+constexpr int kMaxRuns = 10000;
+constexpr int kMaxJobs = 256;
+constexpr int kMaxThreads = 1024;
+constexpr int kMaxEpochs = 100000;
+constexpr int kMaxTrainSubset = 1000000000;
+
 struct PlannedEntry {
   std::string name;
   bool builtin = true;

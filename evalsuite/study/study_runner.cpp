@@ -134,8 +134,32 @@ int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<RunRecord>
   return static_cast<int>(finished.size());
 }
 
-StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
-  auto store = RunStore::Open(options.store_file);
+namespace {
+
+// Removes a store file this command created when the command fails before the study is in it: a failed `study run`
+// leaves no empty store behind (its -wal and -shm included).
+class CreatedStoreGuard {
+ public:
+  explicit CreatedStoreGuard(const fs::path& file) : file_(file) {
+    std::error_code ec;
+    created_ = !fs::exists(file, ec);
+  }
+  void Keep() { created_ = false; }
+  // Closes `store` first, so that SQLite has let go of the files.
+  void RemoveIfCreated(std::unique_ptr<RunStore>& store) {
+    if (!created_) return;
+    store.reset();
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(file_.string() + suffix, ec);
+  }
+
+ private:
+  fs::path file_;
+  bool created_ = false;
+};
+
+StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan, const StudyRunOptions& options,
+                        CreatedStoreGuard& guard) {
   StudyOutcome outcome;
   std::optional<StudyInfo> info = store->FindStudy(plan.name);
   if (info && info->name != plan.name) info.reset();  // a numeric name matched another study's id
@@ -176,10 +200,28 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
   outcome.ceilings = ObtainCeilings(plan, nlohmann::json::object(), options.measure_ceilings);
   if (outcome.ceilings) environment[kCeilingsKey] = *outcome.ceilings;
   created.id = store->CreateStudy(plan.name, "study", plan_json, environment);
+  guard.Keep();
   created.name = plan.name;
   created.kind = "study";
   created.environment = environment;
   return Execute(*store, created, plan, options, outcome);
+}
+
+}  // namespace
+
+StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
+  // A ceilings file is read before anything is created: a missing or wrong one changes no store.
+  if (plan.machine_ceilings != kMeasureCeilings && plan.machine_ceilings != kSkipCeilings) {
+    (void)ReadCeilingsFile(plan.machine_ceilings);
+  }
+  CreatedStoreGuard guard(options.store_file);
+  std::unique_ptr<RunStore> store = RunStore::Open(options.store_file);
+  try {
+    return RunStudyIn(store, plan, options, guard);
+  } catch (...) {
+    guard.RemoveIfCreated(store);
+    throw;
+  }
 }
 
 StudyOutcome ResumeStudy(const std::optional<std::string>& name, const StudyRunOptions& options) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/value_checks.h"
 
 namespace evalsuite::study {
 
@@ -33,10 +34,8 @@ class TomlReader {
   int64_t Integer(const toml::node& node, const std::string& key, int64_t min, int64_t max) const {
     if (!node.is_integer()) Fail(Line(node), key, "must be an integer, got " + TypeName(node));
     int64_t value = node.as_integer()->get();
-    if (value < min || value > max) {
-      Fail(Line(node), key,
-           "must be in [" + std::to_string(min) + ", " + std::to_string(max) + "], got " + std::to_string(value));
-    }
+    // The same words as the flags' (common/value_checks.h): "must be at least 1, got 0".
+    if (std::string problem = WholeNumberRangeProblem(value, min, max); !problem.empty()) Fail(Line(node), key, problem);
     return value;
   }
   double Number(const toml::node& node, const std::string& key) const {

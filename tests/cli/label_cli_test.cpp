@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <thread>
 #include <tuple>
 
 #include "evalsuite/common/sha256.h"
@@ -561,6 +562,82 @@ TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsT
   EXPECT_EQ(
       RunEvalsuite({"label", "serve", "--candidates", manifest_.string(), "--pass", "2", "--labeler", "x"}).exit_code,
       2);  // pass 2 needs --holdout
+}
+
+// Issue 36 item 1: a second server on a port in use started silently (httplib set SO_REUSEPORT) and the kernel split
+// one labeler's requests between two stores. It must fail naming the port, and create no store.
+TEST(LabelCliTest, ASecondServerOnAPortInUseIsRefused) {
+  TempDir dir;
+  const fs::path first = WriteCandidates(dir / "first");
+  const fs::path second = WriteCandidates(dir / "second");
+  ServeProcess server({"--candidates", first.string(), "--labeler", "kim", "--port", "0"});
+  ASSERT_GT(server.port(), 0) << server.output();
+  const std::string port = std::to_string(server.port());
+  const pid_t pid = testing::SpawnEvalsuite(
+      {"label", "serve", "--candidates", second.string(), "--labeler", "kim", "--port", port}, dir / "o.txt",
+      dir / "e.txt");
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  bool exited = false;
+  for (int i = 0; i < 300 && !exited; ++i) {  // up to 30 s: a start-up of the binary, then the refusal
+    exited = waitpid(pid, &status, WNOHANG) == pid;
+    if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  if (!exited) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  ASSERT_TRUE(exited) << "the second server is serving the same port: " << ReadFile(dir / "o.txt");
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << status;
+  const std::string err = ReadFile(dir / "e.txt");
+  EXPECT_NE(err.find("--port: port " + port + " on 127.0.0.1 is already in use"), std::string::npos) << err;
+  EXPECT_FALSE(fs::exists(dir / "second" / "labels.sqlite")) << "a refused server created its store";
+  // The first one still answers.
+  EXPECT_NE(Http(server.port(), "GET", "/").status, 0);
+  const auto bad = RunEvalsuite({"label", "serve", "--candidates", second.string(), "--labeler", "kim", "--port",
+                                 "70000"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--port: must be between 0 and 65535, got 70000 (0: any free port)"), std::string::npos)
+      << bad.err;
+}
+
+// Issue 36 item 2: a label store given to a run-store command, and a run store to a label command, each say what
+// the file is, and neither file changes.
+TEST_F(LabeledStoreTest, AStoreOfTheOtherKindIsNamedAndLeftAsItWas) {
+  const fs::path labels = dir_ / "cands" / "labels.sqlite";
+  WriteFile(dir_ / "run.jsonl",
+            "{\"type\":\"header\",\"entry\":\"e\",\"threshold\":0.9}\n"
+            "{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":10,\"metric\":0.95}\n"
+            "{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":10}\n");
+  const fs::path runs = dir_ / "runs.db";
+  ASSERT_EQ(RunEvalsuite({"import", (dir_ / "run.jsonl").string(), "--store", runs.string(), "--quiet"}).exit_code, 0);
+  const std::string label_bytes = ReadFile(labels), run_bytes = ReadFile(runs);
+
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"study", "show", "--store", labels.string()},
+        std::vector<std::string>{"study", "list", "--store", labels.string()},
+        std::vector<std::string>{"report", labels.string(), "--out", (dir_ / "rep").string()},
+        std::vector<std::string>{"import", (dir_ / "run.jsonl").string(), "--store", labels.string()}}) {
+    const auto r = RunEvalsuite(args);
+    EXPECT_EQ(r.exit_code, 1) << args[0] << " " << args[1] << ": " << r.err;
+    EXPECT_NE(r.err.find(labels.string() + ": this is a label store, not a run store (written by `evalsuite label "
+                         "serve`); nothing was changed in it"),
+              std::string::npos)
+        << args[0] << ": " << r.err;
+    EXPECT_EQ(r.err.find("newer evalsuite"), std::string::npos) << r.err;
+  }
+  for (const char* verb : {"agreement", "export", "serve"}) {
+    std::vector<std::string> args = {"label", verb, "--candidates", manifest_.string(), "--store", runs.string()};
+    if (std::string(verb) == "serve") args.insert(args.end(), {"--labeler", "kim", "--port", "0"});
+    const auto r = RunEvalsuite(args);
+    EXPECT_EQ(r.exit_code, 1) << verb << ": " << r.err;
+    EXPECT_NE(r.err.find(runs.string() + ": this is a run store, not a label store"), std::string::npos)
+        << verb << ": " << r.err;
+    EXPECT_EQ(r.err.find("duplicate column"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(ReadFile(labels), label_bytes);
+  EXPECT_EQ(ReadFile(runs), run_bytes);
+  EXPECT_FALSE(fs::exists(dir_ / "rep"));
 }
 
 TEST(LabelCliTest, UsageAndInputErrorsAreClear) {

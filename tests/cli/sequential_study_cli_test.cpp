@@ -95,6 +95,14 @@ TEST(SequentialStudyCliTest, ThirtyPercentFasterIsDeclaredFasterBeforeMaxRuns) {
       RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store.string(), "--progress", "none"});
   EXPECT_EQ(again.exit_code, 0) << again.err;
   EXPECT_NE(again.out.find("0 now"), std::string::npos) << again.out;
+  // ...and says so where the progress goes, instead of "N of M runs to do" followed by nothing (issue 36).
+  auto plain =
+      RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store.string(), "--progress", "plain"});
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.err.find("study speedup: finished: its sequential stopping rule answered after "), std::string::npos)
+      << plain.err;
+  EXPECT_NE(plain.err.find("so no run is left to do"), std::string::npos) << plain.err;
+  EXPECT_EQ(plain.err.find("runs to do"), std::string::npos) << plain.err;
 }
 
 TEST(SequentialStudyCliTest, IdenticalEntriesEndWithNoDifferenceShown) {

@@ -12,6 +12,7 @@
 namespace evalsuite::study {
 namespace {
 
+using evalsuite::testing::ReadFile;
 using evalsuite::testing::TempDir;
 using evalsuite::testing::WriteFile;
 
@@ -133,9 +134,13 @@ TEST(RunStoreTest, RefusesAFileThatIsNotAStore) {
     RunStore::Open(dir / "notes.txt");
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::kIo);
+    // Refused by what it is (common/file_kind.h), before SQLite touches it: an input error, exit 1 as before.
+    EXPECT_EQ(e.kind(), ErrorKind::kInput);
     EXPECT_NE(e.where().find("notes.txt"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("this is not a SQLite file, so not a run store"), std::string::npos)
+        << e.what();
   }
+  EXPECT_EQ(ReadFile(dir / "notes.txt"), std::string(200, 'x'));
   EXPECT_THROW(RunStore::Open(dir / "missing.db", /*create_if_missing=*/false), Error);
 }
 

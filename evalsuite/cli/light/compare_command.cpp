@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/error.h"
@@ -135,7 +136,7 @@ void RegisterCompareCommand(CLI::App& app) {
                       "the restricted mean's horizon, in the runs' time unit (default: the shorter of the two "
                       "entries' longest runs)");
   command->add_option("--resamples", args->resamples, "bootstrap resamples of the ratio intervals (default 4000)")
-      ->check(CLI::Range(100, 1000000));
+      ->check(WholeNumber(100, 1000000));
   command->callback([args] { Run(*args); });
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/atomic_file.h"
@@ -283,7 +284,8 @@ void RegisterImportCommand(CLI::App& app) {
                       "other scale than the file's is converted, with a note (defaults: DAWNBench CIFAR10 top-1 0.94, "
                       "ImageNet top-5 0.93, SQuAD F1 0.73; MLPerf: the benchmark's quality target). Framework logs "
                       "have no default; a lower-is-better metric's target is as logged (--threshold 0.35 for "
-                      "eval_wer means WER <= 0.35)");
+                      "eval_wer means WER <= 0.35)")
+      ->check(FiniteNumber());
   command->add_option("--rcp", args->rcp,
                       "MLPerf RCP file, or folder of rcps_<benchmark>.json, instead of the RCPs built in for the "
                       "folder's ruleset");
@@ -297,7 +299,8 @@ void RegisterImportCommand(CLI::App& app) {
                       "is labelled as not the official one (to reproduce a round's published table)");
   command->add_option("--study", args->study,
                       "Study name in the store (default: \"import <first path's name>\", then \" #2\", \" #3\"...)");
-  command->add_option("--jobs", args->jobs, "Parsing threads (default: one per hardware thread)");
+  command->add_option("--jobs", args->jobs, "Parsing threads (default: one per hardware thread)")
+      ->check(WholeNumber(0, 1024));
   command->add_flag("--quiet", args->quiet, "Print only warnings and errors");
   command->callback([args] { RunImport(*args); });
 }

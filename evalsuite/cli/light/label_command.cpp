@@ -23,9 +23,11 @@
 
 #include "datasets/images/candidate_manifest.h"
 #include "datasets/images/holdout_manifest.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_fields.h"
+#include "evalsuite/common/listen_port.h"
 #include "labeling/agreement.h"
 #include "labeling/csv_cell.h"
 #include "labeling/label_server.h"
@@ -116,7 +118,6 @@ void RunServe(const ServeArgs& args) {
   std::string problem;
   const auto labeler = labeling::NormalizeLabelerName(args.labeler, problem);
   if (!labeler) throw UsageError("--labeler", problem);
-  if (args.port < 0 || args.port > 65535) throw UsageError("--port", "must be between 0 and 65535");
   labeling::ServerOptions options;
   options.bind = args.bind;
   options.port = args.port;
@@ -152,6 +153,12 @@ void RunServe(const ServeArgs& args) {
   if (!loopback && options.access_token.empty()) {
     options.access_token = labeling::RandomToken();  // never serve a non-loopback address unguarded
     std::cout << "No --token given for " << args.bind << ": generated one.\n";
+  }
+  // A port another server listens on is refused before the store is opened or created (common/listen_port.h).
+  if (args.port != 0) {
+    if (const std::string problem = ListenProblem(args.bind, args.port); !problem.empty()) {
+      throw IoError("--port", problem);
+    }
   }
   LabelStore store(store_file);
 
@@ -427,7 +434,7 @@ void RegisterLabelCommand(CLI::App& app) {
       ->required();
   serve->add_option("--bind", serve_args->bind, "Address to listen on; anything but loopback requires a token")
       ->capture_default_str();
-  serve->add_option("--port", serve_args->port, "Port (0: any free port)")->capture_default_str();
+  serve->add_option("--port", serve_args->port, "Port (0: any free port)")->capture_default_str()->check(PortNumber());
   serve
       ->add_option("--examples", serve_args->examples,
                    "Folder of example images per class: DIR/<wnid>/*.jpg or DIR/<wnid>_*.jpg")
@@ -441,7 +448,8 @@ void RegisterLabelCommand(CLI::App& app) {
   serve->add_option("--labelers", serve_args->roster, "The team roster (comma-separated): only they may label")
       ->delimiter(',');
   serve->add_option("--overlap", serve_args->overlap,
-                    "Labelers per item with a roster (e.g. 3): each item goes to that many of them in rotation");
+                    "Labelers per item with a roster (e.g. 3): each item goes to that many of them in rotation")
+      ->check(WholeNumber(0, 1000));
   serve->add_flag("--shuffle", serve_args->shuffle,
                   "Each labeler gets an order of their own (classes and items shuffled; on with --labelers)");
   serve->add_option("--allow-host", serve_args->allow_hosts,

@@ -12,10 +12,12 @@
 
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/file_kind.h"
 #include "evalsuite/common/json_guard.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
+#include "reports/extra_sections.h"
 #include "reports/hardware_entries_merge.h"
 #include "reports/report.h"
 
@@ -36,13 +38,19 @@ nlohmann::json ReadSection(const std::string& spec, std::string* name) {
   if (equals == std::string::npos || equals == 0) throw UsageError("--section", "expected NAME=FILE.json, got " + spec);
   *name = spec.substr(0, equals);
   std::string file = spec.substr(equals + 1);
+  // The name first: a misspelled one is refused before any file is read (reports/extra_sections.h).
+  if (!reports::IsExtraSectionName(*name)) throw UsageError("--section", reports::ExtraSectionProblem(*name, {}));
+  RequireReadableFile(file, "a JSON file");
   std::ifstream in(file);
   if (!in) throw IoError(file, "cannot read the section file");
   std::stringstream text;
   text << in.rdbuf();
   nlohmann::json json = ParseUserJson(text.str(), file);
   // A file holding {"NAME": ...} (a whole model fragment) gives its NAME member.
-  if (json.is_object() && json.size() == 1 && json.contains(*name)) return json[*name];
+  if (json.is_object() && json.size() == 1 && json.contains(*name)) json = json[*name];
+  if (const std::string problem = reports::ExtraSectionProblem(*name, json); !problem.empty()) {
+    throw InputError(file, "not a " + *name + " section: " + problem);
+  }
   return json;
 }
 
@@ -55,7 +63,9 @@ void RegisterReportCommand(CLI::App& app) {
   report->add_option("--out", args->out, "folder for report.json, report.md and report.html (required)");
   report->add_option("--study", args->studies, "studies to include, by name or id (default: all)");
   report->add_option("--title", args->title, "the report's title");
-  report->add_option("--section", args->sections, "NAME=FILE.json: an extra section, e.g. generalization=g.json");
+  report->add_option("--section", args->sections,
+                     "NAME=FILE.json: an extra section, generalization (holdout eval --json) or hardware (machine "
+                     "--json), e.g. generalization=g.json");
   report->callback([args] {
     if (args->out.empty()) {
       throw UsageError("--out", "where to write the report is required: e.g. evalsuite report " + args->store +

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/light/own_binary.h"
 #include "evalsuite/cli/light/test_hooks.h"
 #include "evalsuite/common/error.h"
@@ -132,14 +133,15 @@ void RegisterStudyCommand(CLI::App& app) {
 
   CLI::App* run = study->add_subcommand("run", "Run a study file (continues it when the same study is in the store)");
   run->add_option("STUDY", args->study_file, "the study's TOML file (see studies/)")->required();
-  run->add_option("--runs", args->runs, "runs per entry")->check(CLI::PositiveNumber);
-  run->add_option("--jobs", args->jobs, "runs at once")->check(CLI::PositiveNumber);
+  run->add_option("--runs", args->runs, "runs per entry")->check(WholeNumber(1, study::kMaxRuns));
+  run->add_option("--jobs", args->jobs, "runs at once")->check(WholeNumber(1, study::kMaxJobs));
   run->add_option("--threads", args->threads,
                   "threads per run (default: cores / jobs, so that concurrent runs do not compete for cores)")
-      ->check(CLI::PositiveNumber);
-  run->add_option("--seed", args->seed, "the study's base seed");
-  run->add_option("--epochs", args->epochs, "epoch budget of every entry")->check(CLI::PositiveNumber);
-  run->add_option("--train-subset", args->train_subset, "train on the first N images")->check(CLI::PositiveNumber);
+      ->check(WholeNumber(1, study::kMaxThreads));
+  run->add_option("--seed", args->seed, "the study's base seed")->check(SeedNumber());
+  run->add_option("--epochs", args->epochs, "epoch budget of every entry")->check(WholeNumber(1, study::kMaxEpochs));
+  run->add_option("--train-subset", args->train_subset, "train on the first N images")
+      ->check(WholeNumber(1, study::kMaxTrainSubset));
   run->add_option("--name", args->name, "study name (default: the file's)");
   run->add_option("--store", args->store, "the run store (SQLite)")->capture_default_str();
   run->add_option("--out", args->out, "folder for the runs' logs (default: evalsuite-runs/<study>)");
@@ -192,7 +194,8 @@ void RegisterStudyCommand(CLI::App& app) {
   CLI::App* resume = study->add_subcommand("resume", "Run the runs a stopped or killed study did not finish");
   resume->add_option("STUDY", args->study, "name or id (default: the one unfinished study)");
   resume->add_option("--store", args->store, "the run store")->capture_default_str();
-  resume->add_option("--jobs", args->jobs, "runs at once (default: the plan's)")->check(CLI::PositiveNumber);
+  resume->add_option("--jobs", args->jobs, "runs at once (default: the plan's)")
+      ->check(WholeNumber(1, study::kMaxJobs));
   resume->add_option("--report", args->report, "write report.json/md/html into this folder when done");
   AddProgressOption(resume, *args);
   resume->callback([args] {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/atomic_file.h"
 #include "evalsuite/study/run_planning.h"
@@ -36,7 +37,7 @@ void RegisterStudyPlanCommand(CLI::App& study_app) {
   plan->add_option("--power", args->options.power, "the chance to detect it, and the stability assurance (0.8)");
   plan->add_option("--alpha", args->options.alpha, "the comparison's level (default 0.05)");
   plan->add_option("--simulations", args->options.simulations, "simulated studies per size (default 2000)")
-      ->check(CLI::Range(100, 1000000));
+      ->check(WholeNumber(100, 1000000));
   plan->add_option("--json", args->json_out, "write the figures as JSON to this file");
   plan->callback([args] {
     const study::StudyPlan plan = study::LoadStudyPlan(args->study_file, {}, study::UsableCores());
