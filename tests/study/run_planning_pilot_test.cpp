@@ -90,11 +90,11 @@ TEST(RunPlanningPilotTest, ThePlanIsTheSameWhicheverWayThePairIsWrittenAndDelive
   pilot.entries = {LognormalPilot("A", 100, 0.40, 10), LognormalPilot("B", 100, 0.08, 10)};
   const json ab = PlanRunsFromPilot(PlanOf({"A", "B"}, {{"A", "B"}}), pilot, Quick(0.6))["comparisons"][0];
   const json ba = PlanRunsFromPilot(PlanOf({"A", "B"}, {{"B", "A"}}), pilot, Quick(0.6))["comparisons"][0];
-  EXPECT_EQ(ab["pilot_runs"]["A"], 10);
-  EXPECT_EQ(ab["pilot_runs"]["B"], 10);
   ASSERT_TRUE(ab["runs_per_entry"].is_number()) << ab.dump(2);
   EXPECT_EQ(ab["runs_per_entry"], ba["runs_per_entry"]) << ab.dump(2) << ba.dump(2);
   EXPECT_EQ(ab["simulated_power"], ba["simulated_power"]);
+  EXPECT_EQ(ab.value("pilot_runs", json::object()).value("A", 0), 10);
+  EXPECT_EQ(ab.value("pilot_runs", json::object()).value("B", 0), 10);
   const int n = ab["runs_per_entry"].get<int>();
   std::printf("A 40%% / B 8%%, 10-run pilots, ratio 0.6: %d runs per entry either way; true power %.3f (A faster), "
               "%.3f (B faster)\n",
