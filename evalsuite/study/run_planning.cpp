@@ -232,6 +232,12 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
   out += "runs per entry to plan:";
   if (planning["runs_per_entry"].empty()) out += " none (no figure above gives one)";
   for (const auto& [name, n] : planning["runs_per_entry"].items()) out += fmt::format(" {} {}", name, n.get<int>());
+  std::string left_out;  // a withheld comparison adds no runs: say so beside the total, not only above it
+  for (const auto& c : planning["comparisons"]) {
+    if (c["runs_per_entry"].is_number()) continue;
+    left_out += (left_out.empty() ? "" : ", ") + c["a"].get<std::string>() + " vs " + c["b"].get<std::string>();
+  }
+  if (!left_out.empty()) out += " (without the comparisons that could not be planned: " + left_out + ")";
   out += fmt::format("\ncost: {:.3g} machine hours of runs ({:.3g} h elapsed at {} job(s))",
                      planning["machine_hours"].get<double>(), planning["elapsed_hours_at_jobs"].get<double>(),
                      planning["jobs"].get<int>());

@@ -202,6 +202,8 @@ TEST(RunPlanningPilotTest, EntriesWithNothingToPlanFromAreNamedWithTheirReason) 
             std::string::npos);
   const std::string text = FormatRunPlanning(planned);
   EXPECT_NE(text.find("  C: nothing to plan from: it has no runs in the pilot study"), std::string::npos) << text;
+  EXPECT_NE(text.find("(without the comparisons that could not be planned: A vs B, A vs C)"), std::string::npos)
+      << text;
   // No entry with anything to plan from: a usage error that names each.
   try {
     PlanRunsFromPilot(PlanOf({"B", "C"}, {}), pilot, Quick(0.7));
