@@ -243,12 +243,15 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
                      planning["jobs"].get<int>());
   if (planning["cost"].is_number())
     out += fmt::format(", {:.2f} at the plan's cost_per_hour", planning["cost"].get<double>());
-  out += "\n  wall time per run, as the store measured it:";
+  out += "\n  mean wall time per run:";
   for (const auto& e : planning["entries"]) {
     if (!e.contains("mean_wall_seconds")) continue;
     std::string sources;
     for (const auto& [source, count] : e["wall_sources"].items()) {
-      sources += (sources.empty() ? "" : ", ") + std::to_string(count.get<int>()) + " " + source;
+      const std::string how = source == kWallMeasured ? "measured by the study"
+                              : source == kWallFromLog ? "from the run log"
+                                                       : "training time, no wall time recorded";
+      sources += (sources.empty() ? "" : ", ") + std::to_string(count.get<int>()) + " " + how;
     }
     out += fmt::format(" {} {:.3g} s ({});", e["entry"].get<std::string>(), e["mean_wall_seconds"].get<double>(),
                        sources);

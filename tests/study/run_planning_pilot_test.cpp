@@ -148,7 +148,7 @@ TEST(RunPlanningPilotTest, CostComesFromTheRunsMeasuredWallTime) {
   EXPECT_EQ(planned["entries"][0]["wall_sources"]["measured"], 6);
   const int n = planned["runs_per_entry"]["e"].get<int>();
   EXPECT_NEAR(planned["machine_hours"].get<double>(), n * 2.34 / 3600, 1e-12);
-  EXPECT_NE(FormatRunPlanning(planned).find("e 2.34 s (6 measured)"), std::string::npos) << FormatRunPlanning(planned);
+  EXPECT_NE(FormatRunPlanning(planned).find("e 2.34 s (6 measured by the study)"), std::string::npos) << FormatRunPlanning(planned);
   // Without the study's measure (an import), the log's wall time is what there is, and it says so.
   for (auto& run : pilot.entries[0].runs) run.usage.reset();
   EXPECT_NEAR(PlanRunsFromPilot(PlanOf({"e"}, {}), pilot, Quick(0.7))["entries"][0]["mean_wall_seconds"].get<double>(),
