@@ -81,6 +81,10 @@ Delivered Deliver(const Truth& truth, int pilot_runs, int pilots, const PowerPla
     ++d.pilots;
     if (!plan.needed) {
       EXPECT_FALSE(plan.withheld.empty());
+      if (pilot_runs < kMinPilotReachedForPlan) {
+        EXPECT_EQ(plan.pilot_runs_needed, kMinPilotReachedForPlan) << plan.withheld;
+        EXPECT_NE(plan.withheld.find("planning needs at least"), std::string::npos) << plan.withheld;
+      }
       ++d.withheld;
       continue;
     }
@@ -149,7 +153,8 @@ TEST(ComparisonPowerTest, PlanFromPilotRunsFindsTheRunsForEightyPercentPower) {
   // Two runs that reached: too few to plan from, said with the size it needs.
   const ComparisonRunPlan few = PlanComparisonRuns({{5, true}, {6, true}, {7, false}}, b, options, "X", "Y");
   EXPECT_FALSE(few.needed);
-  EXPECT_EQ(few.withheld, "X: only 2 of its 3 pilot run(s) reached the target; planning needs at least 3");
+  EXPECT_EQ(few.withheld, "X: only 2 of its 3 pilot run(s) reached the target; planning needs at least " +
+                              std::to_string(kMinPilotReachedForPlan));
   EXPECT_EQ(few.pilot_runs_needed, kMinPilotReachedForPlan);
   const ComparisonRunPlan none = PlanComparisonRuns({{5, false}}, b, options, "X", "Y");
   EXPECT_NE(none.withheld.find("X: only 0 of its 1"), std::string::npos) << none.withheld;
@@ -179,7 +184,7 @@ TEST(ComparisonPowerTest, AThreeRunPilotNoLongerPromisesCertaintyFromFourRuns) {
 // be at most 1 - assurance.
 void CheckPilotSize(int pilot_runs, int pilots) {
   PowerPlanOptions options;
-  options.simulations = 400;
+  options.simulations = 300;  // modest, for CI: about 4 s of one core per pilot size at -O1
   options.max_runs = 120;
   int planned = 0, kept = 0, all = 0;
   for (const Truth& truth : kTruths) {
@@ -198,6 +203,10 @@ void CheckPilotSize(int pilot_runs, int pilots) {
     kept += d.kept;
     all += d.pilots;
   }
+  if (pilot_runs < kMinPilotReachedForPlan) {  // too small to plan from: every plan withheld, saying so
+    EXPECT_EQ(planned, 0);
+    return;
+  }
   ASSERT_GT(planned, 0);
   const double rate = static_cast<double>(kept) / planned, misled = static_cast<double>(planned - kept) / all;
   const double se = std::sqrt(options.assurance * (1 - options.assurance) / planned);
@@ -209,10 +218,12 @@ void CheckPilotSize(int pilot_runs, int pilots) {
   EXPECT_LE(misled, 1 - options.assurance + 3 * misled_se) << "pilot of " << pilot_runs;
 }
 
-TEST(ComparisonPowerTest, ThreeRunPilotsDeliverThePromiseOrAreWithheld) { CheckPilotSize(3, 30); }
-TEST(ComparisonPowerTest, FiveRunPilotsDeliverThePromiseOrAreWithheld) { CheckPilotSize(5, 30); }
-TEST(ComparisonPowerTest, TenRunPilotsDeliverThePromiseOrAreWithheld) { CheckPilotSize(10, 30); }
-TEST(ComparisonPowerTest, TwentyRunPilotsDeliverThePromiseOrAreWithheld) { CheckPilotSize(20, 30); }
+// 3-run pilots kept the promise in 0.67 to 0.76 of plans with the minimum at 3 (20 and 30 pilots per truth):
+// they are withheld now, saying the pilot size that would do.
+TEST(ComparisonPowerTest, ThreeRunPilotsAreWithheldWithThePilotTheyNeed) { CheckPilotSize(3, 20); }
+TEST(ComparisonPowerTest, FiveRunPilotsDeliverThePromiseOrAreWithheld) { CheckPilotSize(5, 20); }
+TEST(ComparisonPowerTest, TenRunPilotsDeliverThePromiseOrAreWithheld) { CheckPilotSize(10, 20); }
+TEST(ComparisonPowerTest, TwentyRunPilotsDeliverThePromiseOrAreWithheld) { CheckPilotSize(20, 20); }
 
 }  // namespace
 }  // namespace evalsuite::stats
