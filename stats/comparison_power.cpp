@@ -23,7 +23,7 @@ double ResampledVariance(int runs) {
 
 // The upper `assurance` confidence bound of var(log TTA of A) + var(log TTA of B), which the log-rank test's power
 // falls with, over its estimate: nu / chi2_nu(1 - assurance) with Satterthwaite's degrees of freedom from each
-// entry's runs that reached. One bound for the pair, not one per entry: two bounds at 80% each would hold together
+// entry's own (PlanComparisonRuns: its runs that reached, less one per censored run, less one). One bound for the pair, not one per entry: two bounds at 80% each would hold together
 // far more often than 80%, and plan too many runs.
 double PairVarianceBound(double var_a, double df_a, double var_b, double df_b, double assurance) {
   const double nu = (var_a + var_b) * (var_a + var_b) / (var_a * var_a / df_a + var_b * var_b / df_b);
@@ -107,8 +107,8 @@ PilotModel BuildPilotModel(const std::vector<SurvivalObservation>& pilot) {
                 " pilot runs reached the target, so its median TTA (what the ratio is a ratio of) is unknown");
   }
   // The center is the Kaplan-Meier mean of the log times (the plain mean when every run reached; the mass left
-  // after the last event sits at the longest run), so that each model's deviations average 0 and the two models
-  // differ by the ratio: centering on the median instead moves a 5-run pilot's effective ratio by as much as the
+  // after the last event sits at the longest run), so that each model's deviations average 0 in that weighting and
+  // the two models differ by the ratio: centering on the median instead moves a 5-run pilot's effective ratio by as much as the
   // difference to detect.
   double center = 0, left = 1, longest = 0;
   for (const auto& step : km.steps) {
