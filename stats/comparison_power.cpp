@@ -23,8 +23,8 @@ double ResampledVariance(int runs) {
 
 // The upper `assurance` confidence bound of var(log TTA of A) + var(log TTA of B), which the log-rank test's power
 // falls with, over its estimate: nu / chi2_nu(1 - assurance) with Satterthwaite's degrees of freedom from each
-// entry's own (PlanComparisonRuns: its runs that reached, less one per censored run, less one). One bound for the pair, not one per entry: two bounds at 80% each would hold together
-// far more often than 80%, and plan too many runs.
+// entry's own (PlanComparisonRuns: its runs that reached, less one per censored run, less one). One bound for the pair,
+// not one per entry: two bounds at 80% each would hold together far more often than 80%, and plan too many runs.
 double PairVarianceBound(double var_a, double df_a, double var_b, double df_b, double assurance) {
   const double nu = (var_a + var_b) * (var_a + var_b) / (var_a * var_a / df_a + var_b * var_b / df_b);
   return nu / boost::math::quantile(boost::math::chi_squared(nu), 1 - assurance);
@@ -56,8 +56,8 @@ Count CountShown(const PilotModel& faster, const PilotModel& slower, double rati
   std::vector<SurvivalObservation> a(n), b(n);
   Count c;
   for (; c.done < simulations; ++c.done) {
-    if (target && (static_cast<double>(c.shown) >= needed ||
-                   static_cast<double>(c.shown + (simulations - c.done)) < needed)) {
+    if (target &&
+        (static_cast<double>(c.shown) >= needed || static_cast<double>(c.shown + (simulations - c.done)) < needed)) {
       break;
     }
     for (auto& o : a) o = Draw(faster, ratio, engine, kernel);
@@ -95,8 +95,7 @@ PilotModel BuildPilotModel(const std::vector<SurvivalObservation>& pilot) {
   if (model.runs == 0) return fail("it has no pilot runs");
   if (model.reached < kMinPilotReachedForPlan) {
     return fail("only " + std::to_string(model.reached) + " of its " + std::to_string(model.runs) +
-                " pilot run(s) reached the target; planning needs at least " +
-                std::to_string(kMinPilotReachedForPlan));
+                " pilot run(s) reached the target; planning needs at least " + std::to_string(kMinPilotReachedForPlan));
   }
   for (const auto& o : pilot) {
     if (!(o.time > 0) || !std::isfinite(o.time)) return fail("a pilot run has a time that is not positive");
@@ -108,8 +107,8 @@ PilotModel BuildPilotModel(const std::vector<SurvivalObservation>& pilot) {
   }
   // The center is the Kaplan-Meier mean of the log times (the plain mean when every run reached; the mass left
   // after the last event sits at the longest run), so that each model's deviations average 0 in that weighting and
-  // the two models differ by the ratio: centering on the median instead moves a 5-run pilot's effective ratio by as much as the
-  // difference to detect.
+  // the two models differ by the ratio: centering on the median instead moves a 5-run pilot's effective ratio by as
+  // much as the difference to detect.
   double center = 0, left = 1, longest = 0;
   for (const auto& step : km.steps) {
     center += (left - step.survival) * std::log(step.time);

@@ -72,7 +72,7 @@ struct ComparisonRunPlan {
   std::optional<int> pilot_runs_needed;
   // The smallest n whose power reaches `power` in both directions (the lower of the two is given).
   std::optional<SimulatedPower> needed;
-  SimulatedPower at_max;  // withheld for max_runs: the power there (a quarter of the simulations, at least 200)
+  SimulatedPower at_max;      // withheld for max_runs: the power there (a quarter of the simulations, at least 200)
   double variance_bound = 1;  // the pair's log-time variance bound over its estimate, at the assurance
   double widening_a = 1, widening_b = 1;
 };

@@ -32,9 +32,9 @@ struct RunPlanningOptions {
   int max_runs = 200;  // the largest number of runs per entry considered
 };
 
-inline constexpr const char* kWallMeasured = "measured";    // the study's measure of the run's process
-inline constexpr const char* kWallFromLog = "log";           // the run log's own wall_seconds
-inline constexpr const char* kWallTraining = "training";     // neither: its training time
+inline constexpr const char* kWallMeasured = "measured";  // the study's measure of the run's process
+inline constexpr const char* kWallFromLog = "log";        // the run log's own wall_seconds
+inline constexpr const char* kWallTraining = "training";  // neither: its training time
 struct WallTime {
   double seconds = 0;
   const char* source = kWallMeasured;

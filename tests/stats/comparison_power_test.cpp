@@ -3,6 +3,8 @@
 // and without censoring at a time budget), each planned from, and the planned runs' true power under the
 // distributions that drew the pilot. The plan promises that power with its assurance over the pilot's sampling,
 // or is withheld with a reason; it must keep that promise within 3 simulation standard errors.
+#include "stats/comparison_power.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,7 +15,6 @@
 #include <tuple>
 #include <vector>
 
-#include "stats/comparison_power.h"
 #include "stats/survival.h"
 
 namespace evalsuite::stats {
@@ -67,8 +68,7 @@ struct Delivered {
 
 // `pilots` pilots of `pilot_runs` runs per entry, each planned; kept: the planned runs' true power reaches the
 // promised power.
-Delivered Deliver(const Truth& truth, int pilot_runs, int pilots, const PowerPlanOptions& options,
-                  std::uint64_t seed) {
+Delivered Deliver(const Truth& truth, int pilot_runs, int pilots, const PowerPlanOptions& options, std::uint64_t seed) {
   const Draws draws{truth};
   std::mt19937_64 engine(seed);
   Delivered d;
@@ -106,6 +106,7 @@ int TrulyNeeded(const Truth& truth, double power) {
   return high;
 }
 
+// clang-format off
 constexpr Truth kTruths[] = {
     {"CoV 10%, both", 0.10, 0.10, 0.90, false},
     {"CoV 25%, both", 0.25, 0.25, 0.80, true},
@@ -113,6 +114,7 @@ constexpr Truth kTruths[] = {
     {"A 40%, B 8%", 0.40, 0.08, 0.65, true},
     {"A 8%, B 40%", 0.08, 0.40, 0.75, false},
 };
+// clang-format on
 
 // The plan on one pilot (moved from sequential_simulation_test.cpp, on the API that takes each entry's runs): the
 // planned n reaches the power at the widened spread in both directions and n - 1 does not; a 1% difference is
@@ -189,11 +191,12 @@ void CheckPilotSize(int pilot_runs, int pilots) {
   int planned = 0, kept = 0, all = 0;
   for (const Truth& truth : kTruths) {
     const Delivered d = Deliver(truth, pilot_runs, pilots, options, 100 + pilot_runs);
-    std::printf("pilot %2d runs, %-14s%-9s: truly needed %3d; planned %2d of %d (mean %5.1f runs), kept %.3f, "
-                "misled %.3f\n",
-                pilot_runs, truth.name, truth.censored ? " censored" : "", TrulyNeeded(truth, options.power),
-                d.planned, d.pilots, d.mean_runs, d.planned ? static_cast<double>(d.kept) / d.planned : 0.0,
-                static_cast<double>(d.planned - d.kept) / d.pilots);
+    std::printf(
+        "pilot %2d runs, %-14s%-9s: truly needed %3d; planned %2d of %d (mean %5.1f runs), kept %.3f, "
+        "misled %.3f\n",
+        pilot_runs, truth.name, truth.censored ? " censored" : "", TrulyNeeded(truth, options.power), d.planned,
+        d.pilots, d.mean_runs, d.planned ? static_cast<double>(d.kept) / d.planned : 0.0,
+        static_cast<double>(d.planned - d.kept) / d.pilots);
     if (d.planned > 0) {
       const double rate = static_cast<double>(d.kept) / d.planned;
       const double se = std::sqrt(options.assurance * (1 - options.assurance) / d.planned);
@@ -211,9 +214,10 @@ void CheckPilotSize(int pilot_runs, int pilots) {
   const double rate = static_cast<double>(kept) / planned, misled = static_cast<double>(planned - kept) / all;
   const double se = std::sqrt(options.assurance * (1 - options.assurance) / planned);
   const double misled_se = std::sqrt(options.assurance * (1 - options.assurance) / all);
-  std::printf("pilot %2d runs: %d plans of %d pilots; the promised power held in %.3f of them (promised %.2f, SE "
-              "%.3f); misled %.3f of all pilots\n",
-              pilot_runs, planned, all, rate, options.assurance, se, misled);
+  std::printf(
+      "pilot %2d runs: %d plans of %d pilots; the promised power held in %.3f of them (promised %.2f, SE "
+      "%.3f); misled %.3f of all pilots\n",
+      pilot_runs, planned, all, rate, options.assurance, se, misled);
   EXPECT_GE(rate, options.assurance - 3 * se) << "pilot of " << pilot_runs;
   EXPECT_LE(misled, 1 - options.assurance + 3 * misled_se) << "pilot of " << pilot_runs;
 }

@@ -96,9 +96,10 @@ TEST(RunPlanningPilotTest, ThePlanIsTheSameWhicheverWayThePairIsWrittenAndDelive
   EXPECT_EQ(ab.value("pilot_runs", json::object()).value("A", 0), 10);
   EXPECT_EQ(ab.value("pilot_runs", json::object()).value("B", 0), 10);
   const int n = ab["runs_per_entry"].get<int>();
-  std::printf("A 40%% / B 8%%, 10-run pilots, ratio 0.6: %d runs per entry either way; true power %.3f (A faster), "
-              "%.3f (B faster)\n",
-              n, TruePower(0.40, 0.08, 0.6, n), TruePower(0.08, 0.40, 0.6, n));
+  std::printf(
+      "A 40%% / B 8%%, 10-run pilots, ratio 0.6: %d runs per entry either way; true power %.3f (A faster), "
+      "%.3f (B faster)\n",
+      n, TruePower(0.40, 0.08, 0.6, n), TruePower(0.08, 0.40, 0.6, n));
   const double se = std::sqrt(0.8 * 0.2 / 1000);
   EXPECT_GE(TruePower(0.40, 0.08, 0.6, n), 0.80 - 3 * se) << n << " runs, A faster";
   EXPECT_GE(TruePower(0.08, 0.40, 0.6, n), 0.80 - 3 * se) << n << " runs, B faster";
@@ -148,7 +149,8 @@ TEST(RunPlanningPilotTest, CostComesFromTheRunsMeasuredWallTime) {
   EXPECT_EQ(planned["entries"][0]["wall_sources"]["measured"], 6);
   const int n = planned["runs_per_entry"]["e"].get<int>();
   EXPECT_NEAR(planned["machine_hours"].get<double>(), n * 2.34 / 3600, 1e-12);
-  EXPECT_NE(FormatRunPlanning(planned).find("e 2.34 s (6 measured by the study)"), std::string::npos) << FormatRunPlanning(planned);
+  EXPECT_NE(FormatRunPlanning(planned).find("e 2.34 s (6 measured by the study)"), std::string::npos)
+      << FormatRunPlanning(planned);
   // Without the study's measure (an import), the log's wall time is what there is, and it says so.
   for (auto& run : pilot.entries[0].runs) run.usage.reset();
   EXPECT_NEAR(PlanRunsFromPilot(PlanOf({"e"}, {}), pilot, Quick(0.7))["entries"][0]["mean_wall_seconds"].get<double>(),
@@ -184,8 +186,7 @@ TEST(RunPlanningPilotTest, EntriesWithNothingToPlanFromAreNamedWithTheirReason) 
     run.status = "did_not_run";
     run.points.clear();
   }
-  const json planned =
-      PlanRunsFromPilot(PlanOf({"A", "B", "C"}, {{"A", "B"}, {"A", "C"}}), pilot, Quick(0.7));
+  const json planned = PlanRunsFromPilot(PlanOf({"A", "B", "C"}, {{"A", "B"}, {"A", "C"}}), pilot, Quick(0.7));
   ASSERT_EQ(planned["entries"].size(), 3u) << planned.dump(2);
   EXPECT_EQ(planned["entries"][1]["entry"], "B");
   EXPECT_NE(planned["entries"][1]["stability_note"].get<std::string>().find(
