@@ -118,7 +118,10 @@ void ReadStabilityKeys(const toml::table& root, const Reader& reader, StudyPlan&
   reader.RejectUnknownKeys(rule, kStabilityKeys, "stability.", "[stability]");
   if (const toml::node* r = rule.get("max_cov_upper")) {
     plan.rule.max_cov_upper = reader.Number(*r, "stability.max_cov_upper");
-    if (plan.rule.max_cov_upper <= 0) reader.Fail(Reader::Line(*r), "stability.max_cov_upper", "must be > 0");
+    // A fraction, as min_hit_rate is: 10 would be a CoV limit of 1000% and judge nearly anything STABLE.
+    if (!(plan.rule.max_cov_upper > 0 && plan.rule.max_cov_upper <= 1)) {
+      reader.Fail(Reader::Line(*r), "stability.max_cov_upper", "must be a fraction in (0, 1] (0.10 is 10%)");
+    }
   }
   if (const toml::node* r = rule.get("min_hit_rate")) {
     plan.rule.min_hit_rate = reader.Number(*r, "stability.min_hit_rate");

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <random>
 
-#include "stats/comparison_power.h"
 #include "stats/sequential_comparison.h"
 #include "stats/survival.h"
 
@@ -108,25 +107,6 @@ TEST(SequentialSimulationTest, UnderTwentyPercentSpeedupSequentialNeedsFewerRuns
       "design (looks 3..%d) has power %.3f and stops after %.2f runs per entry on average\n",
       fixed_n, max_runs, seq.power, seq.average_runs);
   EXPECT_LT(seq.average_runs, fixed_n);
-}
-
-TEST(ComparisonPowerTest, PlanFromPilotRunsFindsTheRunsForEightyPercentPower) {
-  TtaModel model;
-  model.sigma = 0.2;
-  model.budget = 150;
-  std::mt19937_64 engine(77);
-  const auto pilot = DrawRuns(model, 12, engine);
-  const RunsForPower plan = FindRunsForPower(pilot, 0.8, 0.80, kAlpha, 100, 1000);
-  ASSERT_TRUE(plan.needed);
-  EXPECT_GE(plan.needed->power, 0.80);
-  EXPECT_GT(plan.needed->runs_per_entry, 2);
-  EXPECT_LT(plan.needed->runs_per_entry, 40);
-  EXPECT_GT(plan.needed->standard_error, 0.005);
-  const SimulatedPower fewer = SimulateComparisonPower(pilot, 0.8, plan.needed->runs_per_entry - 1, kAlpha, 1000);
-  EXPECT_LT(fewer.power, 0.80);
-  // A 1% difference cannot be shown with a handful of runs.
-  EXPECT_FALSE(FindRunsForPower(pilot, 0.99, 0.80, kAlpha, 20, 500).needed);
-  EXPECT_THROW(SimulateComparisonPower({{5, false}}, 0.8, 5), std::invalid_argument);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/test_level.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
@@ -45,7 +46,7 @@ std::string Ratio(const nlohmann::json& r) {
 }
 
 void Run(const CompareArgs& args) {
-  if (!(args.alpha > 0 && args.alpha < 0.5)) throw UsageError("--alpha", "must lie in (0, 0.5)");
+  CheckTestLevel(args.alpha);
   if (args.horizon && !(*args.horizon > 0 && std::isfinite(*args.horizon))) {
     throw UsageError("--horizon", "must be a finite number > 0");
   }

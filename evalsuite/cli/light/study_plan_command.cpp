@@ -1,5 +1,5 @@
-// evalsuite study plan FILE --pilot STORE [--pilot-study S] [--ratio 0.9] [--power 0.8] [--alpha 0.05]
-//                                         [--simulations 2000] [--json F]
+// evalsuite study plan FILE --pilot STORE [--pilot-study S] [--ratio 0.9] [--power 0.8] [--assurance 0.8]
+//                                         [--alpha 0.05] [--simulations 2000] [--json F]
 // How many runs per entry the study FILE needs, from pilot runs already in a store: for the stability question,
 // for each comparison the plan names (a TTA ratio shown with the given power, simulated from the pilot runs with
 // their censoring), and what those runs cost in machine time (evalsuite/study/run_planning.h).
@@ -10,6 +10,7 @@
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/atomic_file.h"
+#include "evalsuite/common/test_level.h"
 #include "evalsuite/study/run_planning.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/study_choice.h"
@@ -35,11 +36,14 @@ void RegisterStudyPlanCommand(CLI::App& study_app) {
   plan->add_option("--ratio", args->options.ratio,
                    "the TTA ratio to detect, faster over slower (default 0.9: 10% faster)");
   plan->add_option("--power", args->options.power, "the chance to detect it, and the stability assurance (0.8)");
+  plan->add_option("--assurance", args->options.assurance,
+                   "the chance, over the pilot's own uncertainty, that the planned runs give that power (0.8)");
   plan->add_option("--alpha", args->options.alpha, "the comparison's level (default 0.05)");
   plan->add_option("--simulations", args->options.simulations, "simulated studies per size (default 2000)")
       ->check(WholeNumber(100, 1000000));
   plan->add_option("--json", args->json_out, "write the figures as JSON to this file");
   plan->callback([args] {
+    CheckTestLevel(args->options.alpha);  // as compare checks it, before reading anything
     const study::StudyPlan plan = study::LoadStudyPlan(args->study_file, {}, study::UsableCores());
     auto store = study::RunStore::OpenForReading(args->pilot);
     const study::StudyInfo pilot = store::ChooseStudy(*store, args->pilot_study, args->pilot);
