@@ -1,7 +1,7 @@
 // evalsuite report STORE --out DIR [--study NAME]... [--title TEXT] [--section NAME=FILE.json]...
 // Loads the studies' runs (all of them by default) and writes report.json (canonical), report.md and a
-// self-contained report.html. --section places a JSON produced elsewhere (e.g. `holdout eval`'s
-// generalization array) into the model under NAME.
+// self-contained report.html, every run's evaluations in report-points.jsonl beside them. --section places a JSON
+// produced elsewhere (e.g. `holdout eval`'s generalization array) into the model under NAME.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +13,7 @@
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/json_guard.h"
+#include "evalsuite/common/slow_step_notice.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
@@ -61,6 +62,9 @@ void RegisterReportCommand(CLI::App& app) {
       throw UsageError("--out", "where to write the report is required: e.g. evalsuite report " + args->store +
                                     " --out report/ writes report/report.html, report.json and report.md");
     }
+    // A report of thousands of runs takes seconds: after two, a line on stderr says where it is.
+    SlowStepNotice notice(std::cerr, "report");
+    notice.Step("loading the runs from " + args->store);
     auto store = study::RunStore::OpenForReading(args->store);
     std::vector<study::StudyInfo> studies;
     if (args->studies.empty()) {
@@ -85,8 +89,11 @@ void RegisterReportCommand(CLI::App& app) {
       }
       input.extra_sections[name] = std::move(section);
     }
-    nlohmann::json model = reports::BuildStabilityReport(input);
-    reports::WriteReport(model, args->out);
+    nlohmann::json model =
+        reports::BuildStabilityReport(input, [&](const std::string& step) { notice.Step(step); });
+    notice.Step("writing " + (fs::path(args->out) / "report.json").string() + ", report.html, report.md and " +
+                reports::kRunPointsFile);
+    reports::WriteReport(model, reports::RunPointsJsonLines(input), args->out);
     // Runs as the report counts them (its "counted" flag: the one rule, reports/report_model.cpp); interrupted
     // attempts and runs that did not run are shown in the report but said apart here.
     std::size_t runs = 0, others = 0;
