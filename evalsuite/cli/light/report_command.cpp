@@ -7,6 +7,7 @@
 #include <sstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,8 +64,8 @@ void RegisterReportCommand(CLI::App& app) {
                                     " --out report/ writes report/report.html, report.json and report.md");
     }
     // A report of thousands of runs takes seconds: after two, a line on stderr says where it is.
-    SlowStepNotice notice(std::cerr, "report");
-    notice.Step("loading the runs from " + args->store);
+    std::optional<SlowStepNotice> notice(std::in_place, std::cerr, "report");
+    notice->Step("loading the runs from " + args->store);
     auto store = study::RunStore::OpenForReading(args->store);
     std::vector<study::StudyInfo> studies;
     if (args->studies.empty()) {
@@ -90,10 +91,11 @@ void RegisterReportCommand(CLI::App& app) {
       input.extra_sections[name] = std::move(section);
     }
     nlohmann::json model =
-        reports::BuildStabilityReport(input, [&](const std::string& step) { notice.Step(step); });
-    notice.Step("writing " + (fs::path(args->out) / "report.json").string() + ", report.html, report.md and " +
+        reports::BuildStabilityReport(input, [&](const std::string& step) { notice->Step(step); });
+    notice->Step("writing " + (fs::path(args->out) / "report.json").string() + ", report.html, report.md and " +
                 reports::kRunPointsFile);
     reports::WriteReport(model, reports::RunPointsJsonLines(input), args->out);
+    notice.reset();  // its last line ("done in") before the summary
     // Runs as the report counts them (its "counted" flag: the one rule, reports/report_model.cpp); interrupted
     // attempts and runs that did not run are shown in the report but said apart here.
     std::size_t runs = 0, others = 0;
