@@ -6,10 +6,12 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "reports/report_input.h"
+#include "reports/run_curves.h"
 
 namespace evalsuite::reports {
 
@@ -19,6 +21,7 @@ constexpr int kReportSchemaVersion = 1;
 // capped time; "incomplete" runs are listed with counted=false and left out of every statistic):
 //   schema_version, title, generated_at, environment (DescribeEnvironment() when the input's is empty), plan,
 //   rule {max_cov_upper, min_hit_rate, min_reached, statement},
+//   points_file (the JSON Lines file beside report.json that holds every run's evaluations, RunPointsJsonLines),
 //   verdicts [{entry, result "STABLE"|"NOT STABLE"|"INCONCLUSIVE", stable, reasons[] (stats::JudgeStability, one
 //              per rule, then what more runs would do), reached_runs_needed, runs, reached, threshold, cov,
 //              cov_interval}],
@@ -28,7 +31,9 @@ constexpr int kReportSchemaVersion = 1;
 //           epochs_resolution (+ their coarse flags), time_per_epoch_cov, median_epochs}]   (DAWNBench Tables 2-3)
 //   entries [{name, description, source, metric, threshold, time_unit, extra,
 //             runs [{index, seeds, status, counted, tta, epochs_to_target, time_spent, wall_seconds, threads,
-//                    error, points [[time, metric], ...]}],
+//                    error, evaluations (their count: the points are in points_file)}],
+//             curves {what the entry's chart draws: every run's points up to 20 runs, beyond a band of quantiles
+//                     over time and a few runs (reports/run_curves.h)},
 //             stats {threshold, alpha, runs, reached, tta[], tta_summary {n, mean, median, stddev, min, max},
 //                    cov, cov_interval {lower, upper}, hit_rate, hit_rate_interval, olympic_mean, ert,
 //                    kaplan_meier {steps [{time, at_risk, events, survival, lower, upper}], median,
@@ -37,7 +42,9 @@ constexpr int kReportSchemaVersion = 1;
 //             sensitivity {grid {step, steps_below, steps_above, extra_thresholds, rule},
 //                          thresholds [stats as above + is_target]}}]   (grid: reports/sensitivity_grid.h)
 //   ...and every key of extra_sections as it is (a key clashing with the above is a UsageError).
-nlohmann::json BuildStabilityReport(const StabilityReportInput& input);
+// `progress`, when given, hears each step's name as it starts ("entry 3 of 20: name", "comparisons").
+nlohmann::json BuildStabilityReport(const StabilityReportInput& input,
+                                    const std::function<void(const std::string& step)>& progress = nullptr);
 
 // The model as report.json writes it: pretty-printed, top-level keys in reading order (schema_version, title,
 // generated_at, environment, plan, rule, verdicts, table, entries, then extra sections), and inside objects the
@@ -46,8 +53,8 @@ std::string RenderJson(const nlohmann::json& model);
 std::string RenderMarkdown(const nlohmann::json& model);
 std::string RenderHtml(const nlohmann::json& model);
 
-// Writes report.json, report.md and report.html into out_dir (created if needed). Throws IoError naming
-// the file that could not be written.
-void WriteReport(const nlohmann::json& model, const std::filesystem::path& out_dir);
+// Writes report.json, report-points.jsonl (`run_points`: RunPointsJsonLines of the model's input), report.md and
+// report.html into out_dir (created if needed). Throws IoError naming the file that could not be written.
+void WriteReport(const nlohmann::json& model, const std::string& run_points, const std::filesystem::path& out_dir);
 
 }  // namespace evalsuite::reports

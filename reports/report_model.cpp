@@ -20,6 +20,7 @@
 #include "reports/machine_noise.h"
 #include "reports/report.h"
 #include "reports/report_sections.h"
+#include "reports/run_curves.h"
 #include "reports/sensitivity_grid.h"
 #include "reports/stats_json.h"
 #include "stats/curve.h"
@@ -45,9 +46,8 @@ std::optional<std::vector<stats::RunCurve>> EpochCurves(const EntryInput& entry)
   return curves;
 }
 
+// A run's figures; its evaluations are in the side file (reports/run_curves.h), their count here.
 json RunJson(const RunInput& run, const std::string& source, double threshold, std::size_t consecutive) {
-  json points = json::array();
-  for (const auto& point : run.points) points.push_back({JsonNumber(point.time), JsonNumber(point.metric)});
   return {{"index", run.index},
           {"seeds", run.seeds},
           {"status", run.status},
@@ -62,7 +62,7 @@ json RunJson(const RunInput& run, const std::string& source, double threshold, s
           {"error", run.error.empty() ? json(nullptr) : json(run.error)},
           {"contention", run.contention},
           {"precision", run.precision},
-          {"points", std::move(points)}};
+          {"evaluations", run.points.size()}};
 }
 
 // "precision: fp32 (5 runs): <the first run's reason>", or for mixed precisions each with its count; empty when no
@@ -126,7 +126,11 @@ json TableRow(const EntryInput& entry, const stats::EntryStatistics& statistics)
 
 }  // namespace
 
-json BuildStabilityReport(const StabilityReportInput& input) {
+json BuildStabilityReport(const StabilityReportInput& input,
+                          const std::function<void(const std::string& step)>& progress) {
+  auto step = [&](const std::string& name) {
+    if (progress) progress(name);
+  };
   json model = json::object();
   model["schema_version"] = kReportSchemaVersion;
   model["title"] = input.title;
@@ -134,6 +138,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
   model["environment"] = input.environment.empty() ? DescribeEnvironment() : input.environment;
   model["plan"] = input.plan;
   model["rule"] = RuleJson(input.rule);
+  model["points_file"] = kRunPointsFile;  // every run's evaluations, beside report.json (reports/run_curves.h)
 
   const std::size_t consecutive = std::max<std::size_t>(input.rule.consecutive_evaluations, 1);
   json verdicts = json::array(), table = json::array(), entries = json::array();
@@ -141,6 +146,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
   // A sequential stability study's verdicts are its decision's, at the look's level (reports/comparison_section.h).
   const std::optional<SequentialOutcome> sequential_stability = SequentialStabilityOutcome(input);
   for (const EntryInput& entry : input.entries) {
+    step(fmt::format("entry {} of {}: {}", entries.size() + 1, input.entries.size(), entry.name));
     std::vector<stats::RunCurve> curves;
     json runs = json::array();
     for (const RunInput& run : entry.runs) {
@@ -253,6 +259,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
                        {"progress_unit", ProgressUnit(entry)},
                        {"extra", entry.extra},
                        {"runs", std::move(runs)},
+                       {"curves", EntryCurvesJson(entry, entry.threshold, consecutive)},
                        {"stats", StabilityStatsJson(at_target)},
                        {"epochs_to_target", in_epochs ? StabilityStatsJson(*in_epochs) : json(nullptr)},
                        {"threshold_noise", noise},
@@ -264,6 +271,7 @@ json BuildStabilityReport(const StabilityReportInput& input) {
   model["verdicts"] = std::move(verdicts);
   model["table"] = std::move(table);
   model["entries"] = std::move(entries);
+  step(fmt::format("comparing {} entries pairwise", compared.size()));
   model["comparisons"] = EntryComparisonsJson(compared);
   model["methods"] = MethodsJson();
   if (json compare = CompareSectionJson(input); !compare.is_null()) {  // reports/comparison_section.h

@@ -116,6 +116,7 @@ void OutlineEntry(const json& entry, std::size_t index, ReportMarkup& markup) {
   }
   markup.Heading(4, "Runs");
   markup.Table(RunsTable(entry));
+  if (const std::string note = RunsNotListedNote(entry); !note.empty()) markup.Note(note);
   markup.Heading(4, "Threshold sensitivity");
   markup.Figure([&] { return ThresholdSensitivityChart(entry); },
                 "Left: median TTA of the runs that reached each threshold, with their range, and the Kaplan-Meier "

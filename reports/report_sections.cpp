@@ -1,6 +1,9 @@
 #include "reports/report_sections.h"
 
+#include <algorithm>
 #include <cmath>
+#include <exception>
+#include <utility>
 #include <set>
 
 #include "evalsuite/common/stats_boundary.h"
@@ -51,9 +54,13 @@ json ThresholdNoiseJson(const EntryInput& entry, const std::vector<double>& thre
 
 json ExpectedBestJson(const stats::StabilityStats& stats) {
   json rows = json::array();
-  for (const stats::ExpectedBest& best : stats::ExpectedBestOfN(stats.tta, stats.runs)) {
-    // A few n tell the story: 1 (one honest run), small n, and every run.
-    if (best.n > 3 && best.n != 5 && best.n != 10 && best.n != stats.runs) continue;
+  // A few n tell the story: 1 (one honest run), small n, and every run.
+  std::vector<std::size_t> ns;
+  for (std::size_t n : {1, 2, 3, 5, 10}) {
+    if (n <= stats.runs) ns.push_back(n);
+  }
+  if (stats.runs > 0 && std::find(ns.begin(), ns.end(), stats.runs) == ns.end()) ns.push_back(stats.runs);
+  for (const stats::ExpectedBest& best : stats::ExpectedBestOfN(stats.tta, ns)) {
     rows.push_back({{"n", best.n}, {"expected_tta", JsonNumber(best.expected_tta)}, {"none_reach", best.none_reach}});
   }
   return rows;

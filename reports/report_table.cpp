@@ -4,6 +4,7 @@
 
 #include "reports/comparison_section.h"
 #include "reports/json_access.h"
+#include "reports/run_curves.h"
 #include "reports/value_format.h"
 #include "stats/stability_statistics.h"
 
@@ -121,6 +122,23 @@ ReportTable StabilityTable(const json& model) {
   return table;
 }
 
+namespace {
+
+// The run's count of evaluations (a model that still holds its points: their number).
+std::string EvaluationsText(const json& run) {
+  if (const json& count = Field(run, "evaluations"); count.is_number()) return Count(count);
+  return std::to_string(ArrayOf(Field(run, "points")).size());
+}
+
+}  // namespace
+
+std::string RunsNotListedNote(const json& entry) {
+  const std::size_t runs = ArrayOf(Field(entry, "runs")).size();
+  if (runs <= kRunsListed) return "";
+  return fmt::format("The first {} of {} runs. report.json lists every run's figures, and {} every run's evaluations.",
+                     kRunsListed, runs, kRunPointsFile);
+}
+
 ReportTable RunsTable(const json& entry) {
   std::string unit = TimeUnitSymbol(StringOf(Field(entry, "time_unit")));
   ReportTable table;
@@ -135,13 +153,15 @@ ReportTable RunsTable(const json& entry) {
                   "Seeds",
                   "Error"};
   table.numeric = {true, false, true, true, true, true, true, true, false, false};
-  for (const json& run : ArrayOf(Field(entry, "runs"))) {
+  const json& runs = ArrayOf(Field(entry, "runs"));
+  for (std::size_t i = 0; i < runs.size() && i < kRunsListed; ++i) {
+    const json& run = runs[i];
     std::string status = StringOf(Field(run, "status"), kMissing);
     if (Field(run, "counted") == json(false)) status += " (not counted)";
     table.rows.push_back({Count(Field(run, "index")), status, FormatMagnitude(Field(run, "tta")),
                           FormatMagnitude(Field(run, "epochs_to_target")), FormatMagnitude(Field(run, "time_spent")),
                           FormatMagnitude(Field(run, "wall_seconds")), ThreadsText(Field(run, "threads")),
-                          std::to_string(ArrayOf(Field(run, "points")).size()), SeedsText(Field(run, "seeds")),
+                          EvaluationsText(run), SeedsText(Field(run, "seeds")),
                           StringOf(Field(run, "error"), "")});
   }
   return table;

@@ -24,8 +24,12 @@ inline constexpr const char* kEpochsColumnNote =
     "out: when it is much smaller than the CoV of TTA, the time per epoch varied more than the training did. CoV of "
     "time per epoch (each run's TTA / its epochs to target) is the machine's part; each verdict states how the "
     "variance of TTA splits between the two.";
-// Raw per-run values of one entry of model["entries"].
+// Raw per-run values of one entry of model["entries"]: its first kRunsListed runs (RunsNotListedNote says where the
+// others are), so that a report of thousands of runs stays quick to open.
+constexpr std::size_t kRunsListed = 50;
 ReportTable RunsTable(const nlohmann::json& entry);
+// "" up to kRunsListed runs; beyond, the sentence that says how many are not listed and where they are.
+std::string RunsNotListedNote(const nlohmann::json& entry);
 // The entry's statistics over its threshold grid; the target's row says so in its first cell.
 ReportTable SensitivityTable(const nlohmann::json& entry);
 // Probability of improvement between entries (model["comparisons"]).

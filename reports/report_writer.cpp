@@ -7,6 +7,7 @@
 #include "evalsuite/common/atomic_file.h"
 #include "evalsuite/common/error.h"
 #include "reports/report.h"
+#include "reports/run_curves.h"
 
 namespace evalsuite::reports {
 namespace {
@@ -16,7 +17,8 @@ using nlohmann::ordered_json;
 // nlohmann::json sorts keys; a reader opening report.json should meet the verdict before thousands of points,
 // so the written file orders keys by this list (keys not listed follow alphabetically).
 constexpr const char* kKeyOrder[] = {
-    "schema_version", "title",  "generated_at", "environment", "plan",      "rule",        "verdicts", "table",
+    "schema_version", "title",  "generated_at", "environment", "plan",      "rule",        "points_file",
+    "verdicts",       "table",
     "entries",        "entry",  "name",         "index",       "result",    "stable",      "reasons",  "description",
     "source",         "metric", "threshold",    "is_target",   "time_unit", "runs",        "reached",  "status",
     "counted",        "seeds",  "tta",          "time_spent",  "stats",     "sensitivity", "grid",     "thresholds"};
@@ -83,7 +85,7 @@ std::string RenderJson(const json& model) {
   return out.dump(2) + "\n";
 }
 
-void WriteReport(const json& model, const std::filesystem::path& out_dir) {
+void WriteReport(const json& model, const std::string& run_points, const std::filesystem::path& out_dir) {
   std::error_code error;
   std::filesystem::create_directories(out_dir, error);
   if (error || !std::filesystem::is_directory(out_dir)) {
@@ -91,6 +93,7 @@ void WriteReport(const json& model, const std::filesystem::path& out_dir) {
   }
   // Rendered first, then written together: a kill leaves the old report or the new one, never half a file.
   WriteFilesAtomically({{out_dir / "report.json", RenderJson(model)},
+                        {out_dir / kRunPointsFile, run_points},
                         {out_dir / "report.md", RenderMarkdown(model)},
                         {out_dir / "report.html", RenderHtml(model)}});
 }

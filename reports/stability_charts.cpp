@@ -33,8 +33,10 @@ std::string ShortLabel(const std::string& text, std::size_t max_chars) {
 
 bool Counted(const json& run) { return Field(run, "counted") != json(false); }
 
-// The x range [0, longest run]: a run's time spent, or its last evaluation.
+// The x range [0, longest run]: a run's time spent, or its last evaluation (the model's curves say it; a model
+// without them is read run by run).
 double MaxRunTime(const json& entry) {
+  if (const auto max_time = NumberOf(Field(Field(entry, "curves"), "max_time"))) return *max_time;
   double max_time = 0;
   for (const json& run : ArrayOf(Field(entry, "runs"))) {
     max_time = std::max(max_time, NumberOf(Field(run, "time_spent")).value_or(0));
@@ -66,31 +68,92 @@ std::vector<std::pair<std::string, std::vector<const json*>>> GroupByTimeUnit(co
   return groups;
 }
 
+namespace {
+
+std::vector<std::pair<double, double>> PointsOf(const json& run) {
+  std::vector<std::pair<double, double>> points;
+  for (const json& point : ArrayOf(Field(run, "points"))) {
+    if (point.is_array() && point.size() == 2 && NumberOf(point[0]) && NumberOf(point[1])) {
+      points.emplace_back(point[0].get<double>(), point[1].get<double>());
+    }
+  }
+  return points;
+}
+
+// The band's quantile columns (q10, q25, median, q75, q90) against time, where runs were still training.
+struct BandColumns {
+  std::vector<double> time, q10, q25, median, q75, q90;
+};
+
+BandColumns BandOf(const json& band) {
+  BandColumns columns;
+  for (const json& row : ArrayOf(Field(band, "rows"))) {
+    if (!row.is_array() || row.size() != 7) continue;
+    std::optional<double> values[7];
+    bool complete = true;
+    for (std::size_t i = 0; i < 7; ++i) complete = complete && (values[i] = NumberOf(row[i])).has_value();
+    if (!complete) continue;
+    columns.time.push_back(*values[0]);
+    columns.q10.push_back(*values[2]);
+    columns.q25.push_back(*values[3]);
+    columns.median.push_back(*values[4]);
+    columns.q75.push_back(*values[5]);
+    columns.q90.push_back(*values[6]);
+  }
+  return columns;
+}
+
+}  // namespace
+
 std::string AccuracyVsTimeChart(const json& entry) {
   const std::string name = EntryName(entry), unit = StringOf(Field(entry, "time_unit"), "seconds");
   const std::string metric = StringOf(Field(entry, "metric"), "metric");
   const auto threshold = NumberOf(Field(entry, "threshold"));
-  const json& runs = ArrayOf(Field(entry, "runs"));
+  const json& curves = Field(entry, "curves");
+  // What the model's curves hold: every run's points up to 20 runs, beyond a band and a few runs
+  // (reports/run_curves.h). A model without curves (older) draws its runs' own points.
+  const bool has_curves = curves.is_object();
+  const json& runs = has_curves ? ArrayOf(Field(curves, "drawn")) : ArrayOf(Field(entry, "runs"));
+  const json& band_json = Field(curves, "band");
+  const bool banded = band_json.is_object();
+  const std::size_t total = has_curves ? static_cast<std::size_t>(NumberOf(Field(curves, "runs")).value_or(0))
+                                       : runs.size();
 
-  SvgChart chart("accuracy-vs-time", kWidth, 400, name + ": " + metric + " against training time, every run");
+  SvgChart chart("accuracy-vs-time", kWidth, 400,
+                 name + ": " + metric + " against training time, " +
+                     (banded ? fmt::format("quantiles of {} runs and {} of them", total, runs.size())
+                             : std::string("every run")));
   chart.SetAttribute("data-entry", name);
 
   bool any_reached = false, any_missed = false;
   for (const json& run : runs) (NumberOf(Field(run, "tta")) ? any_reached : any_missed) = true;
   std::vector<LegendItem> legend;
-  for (std::size_t i = 0; i < runs.size() && i < 20; ++i) legend.push_back({RunLabel(runs[i]), SeriesColor(i)});
-  if (runs.size() > 20) legend.push_back({fmt::format("… {} runs in all", runs.size()), "#999"});
+  auto label = [&](const json& run) {
+    const std::string role = StringOf(Field(run, "role"));
+    return role.empty() ? RunLabel(run) : RunLabel(run) + " (" + role + ")";
+  };
+  if (banded) {
+    legend.push_back({fmt::format("10–90% of {} runs", total), "#4e79a7", LegendItem::Mark::kBand});
+    legend.push_back({"25–75%", "#1f4e79", LegendItem::Mark::kBand});
+    legend.push_back({"median", "#1f4e79", LegendItem::Mark::kLine});
+  }
+  for (std::size_t i = 0; i < runs.size() && i < 20; ++i) legend.push_back({label(runs[i]), SeriesColor(i)});
+  if (!banded && runs.size() > 20) legend.push_back({fmt::format("… {} runs in all", runs.size()), "#999"});
   legend.push_back({"target", kTargetColor, LegendItem::Mark::kDashedLine});
   if (any_reached) legend.push_back({"time to accuracy", "#555", LegendItem::Mark::kDot});
   if (any_missed) legend.push_back({"did not reach the target (dashed)", "#555", LegendItem::Mark::kDashedLine});
   double legend_height = chart.Legend(legend, 70, 8, kWidth - 90);
 
   double y_min = std::numeric_limits<double>::infinity(), y_max = -y_min;
-  for (const json& run : runs) {
-    for (const json& point : ArrayOf(Field(run, "points"))) {
-      if (!point.is_array() || point.size() != 2 || !NumberOf(point[1])) continue;
-      y_min = std::min(y_min, point[1].get<double>());
-      y_max = std::max(y_max, point[1].get<double>());
+  if (has_curves) {
+    if (const auto low = NumberOf(Field(curves, "metric_min"))) y_min = *low;
+    if (const auto high = NumberOf(Field(curves, "metric_max"))) y_max = *high;
+  } else {
+    for (const json& run : runs) {
+      for (const auto& [time, value] : PointsOf(run)) {
+        y_min = std::min(y_min, value);
+        y_max = std::max(y_max, value);
+      }
     }
   }
   if (threshold) {
@@ -102,17 +165,21 @@ std::string AccuracyVsTimeChart(const json& entry) {
   Plot plot(chart, area, NiceDomain(0, AxisMax(MaxRunTime(entry)), 8), NiceDomain(y_min, y_max, 6));
   plot.Axes({UnitLabel(unit)}, {metric});
 
+  if (banded) {
+    const BandColumns band = BandOf(band_json);
+    plot.Band(band.time, band.q10, band.q90, "#4e79a7", 0.18,
+              fmt::format("10–90% of the runs still training ({} counted runs)", total));
+    plot.Band(band.time, band.q25, band.q75, "#1f4e79", 0.25, "25–75% of the runs still training");
+    std::vector<std::pair<double, double>> median;
+    for (std::size_t i = 0; i < band.time.size(); ++i) median.emplace_back(band.time[i], band.median[i]);
+    plot.Polyline(median, "#1f4e79", 2, false, "median of the runs still training", 0.9);
+  }
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const json& run = runs[i];
-    std::vector<std::pair<double, double>> points;
-    for (const json& point : ArrayOf(Field(run, "points"))) {
-      if (point.is_array() && point.size() == 2 && NumberOf(point[0]) && NumberOf(point[1])) {
-        points.emplace_back(point[0].get<double>(), point[1].get<double>());
-      }
-    }
+    const std::vector<std::pair<double, double>> points = PointsOf(run);
     const auto tta = NumberOf(Field(run, "tta"));
     std::string tooltip = fmt::format(
-        "{} ({}): {}", RunLabel(run), StringOf(Field(run, "status"), "?"),
+        "{} ({}): {}", label(run), StringOf(Field(run, "status"), "?"),
         tta ? "TTA " + FormatMagnitude(*tta) + " " + TimeUnitSymbol(unit) : std::string("did not reach the target"));
     plot.Polyline(points, SeriesColor(i), 1.8, !tta, tooltip, Counted(run) ? 0.9 : 0.4);
     if (tta && threshold) {
@@ -130,15 +197,78 @@ std::string AccuracyVsTimeChart(const json& entry) {
   return chart.Finish();
 }
 
+namespace {
+
+// An entry of more than kDotsPerEntry counted runs in the TTA chart: a box of the middle half of the TTAs that
+// reached, whiskers to the 5% and 95% quantiles, the extremes as two dots, its median bar, and one cross with the
+// count of the runs that did not reach (every run's TTA stays in report.json).
+constexpr std::size_t kDotsPerEntry = 100;
+
+// Censored runs marked one by one in the Kaplan-Meier chart, per entry; more share a cross per pixel column.
+constexpr std::size_t kCrossesPerEntry = 50;
+
+bool Summarized(const json& entry) {
+  const json& runs = ArrayOf(Field(entry, "runs"));
+  return static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), Counted)) > kDotsPerEntry;
+}
+
+double LinearQuantile(const std::vector<double>& sorted, double q) {
+  const double position = q * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+void SummaryRow(Plot& plot, Plot& band, const std::string& name, const json& runs, double center,
+                const std::string& time_unit) {
+  std::vector<double> reached;
+  std::size_t missed = 0;
+  for (const json& run : runs) {
+    if (!Counted(run)) continue;
+    if (auto tta = NumberOf(Field(run, "tta"))) {
+      reached.push_back(*tta);
+    } else {
+      ++missed;
+    }
+  }
+  std::sort(reached.begin(), reached.end());
+  const std::string symbol = TimeUnitSymbol(time_unit);
+  if (!reached.empty()) {
+    const double q05 = LinearQuantile(reached, 0.05), q25 = LinearQuantile(reached, 0.25);
+    const double q75 = LinearQuantile(reached, 0.75), q95 = LinearQuantile(reached, 0.95);
+    plot.HorizontalWhisker(center, q05, q95, "#4e79a7");
+    plot.Box(q25, q75, center - 0.22, center + 0.22, "#4e79a7",
+             fmt::format("{}: {} runs reached; middle half {}–{} {}, 5–95% {}–{} {}", name, reached.size(),
+                         FormatMagnitude(q25), FormatMagnitude(q75), symbol, FormatMagnitude(q05),
+                         FormatMagnitude(q95), symbol));
+    plot.Dot(reached.front(), center, 3, "#4e79a7",
+             fmt::format("{}: fastest TTA {} {}", name, FormatMagnitude(reached.front()), symbol), true);
+    plot.Dot(reached.back(), center, 3, "#4e79a7",
+             fmt::format("{}: slowest TTA {} {}", name, FormatMagnitude(reached.back()), symbol), true);
+  }
+  if (missed > 0) {
+    band.Cross(0.5, center, 4.5, kFailureColor, fmt::format("{}: {} runs did not reach the target", name, missed));
+    band.Label(0.5, center + 0.3, fmt::format("{}", missed));
+  }
+}
+
+}  // namespace
+
 std::string TtaPerRunChart(const std::vector<const json*>& entries, const std::string& time_unit) {
   std::size_t longest = 8;
   for (const json* entry : entries) longest = std::max(longest, std::min<std::size_t>(EntryName(*entry).size(), 28));
   const double row_height = 40, left = 24 + longest * 6.8, band_width = 80;
   SvgChart chart("tta-per-run", kWidth, 0, "Time to accuracy of every run, per entry");
-  double legend_height = chart.Legend({{"run that reached the target", "#4e79a7", LegendItem::Mark::kDot},
-                                       {"median of the runs that reached", "#222", LegendItem::Mark::kLine},
-                                       {"did not reach the target", kFailureColor, LegendItem::Mark::kCross}},
-                                      left, 8, kWidth - left - 20);
+  std::vector<LegendItem> legend = {{"run that reached the target", "#4e79a7", LegendItem::Mark::kDot},
+                                    {"median of the runs that reached", "#222", LegendItem::Mark::kLine},
+                                    {"did not reach the target", kFailureColor, LegendItem::Mark::kCross}};
+  if (std::any_of(entries.begin(), entries.end(), [](const json* entry) { return Summarized(*entry); })) {
+    legend.push_back({fmt::format("over {} runs: middle half (box), 5–95% (whiskers), extremes (hollow), count not "
+                                  "reached",
+                                  kDotsPerEntry),
+                      "#4e79a7", LegendItem::Mark::kBand});
+  }
+  double legend_height = chart.Legend(legend, left, 8, kWidth - left - 20);
 
   double max_tta = 0;
   for (const json* entry : entries) {
@@ -169,7 +299,9 @@ std::string TtaPerRunChart(const std::vector<const json*>& entries, const std::s
                     Coord(area.left - 8), Coord(plot.Y(center)), EscapeHtml(name), EscapeHtml(ShortLabel(name, 28))));
     const json& runs = ArrayOf(Field(entry, "runs"));
     std::size_t failures = 0;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
+    const bool summarized = Summarized(entry);
+    if (summarized) SummaryRow(plot, band, name, runs, center, time_unit);
+    for (std::size_t i = 0; i < runs.size() && !summarized; ++i) {
       const json& run = runs[i];
       if (!Counted(run)) continue;
       // A small fixed vertical offset per run keeps equal times apart without randomness.
@@ -232,17 +364,42 @@ std::string KaplanMeierChart(const std::vector<const json*>& entries, const std:
     curve.emplace_back(std::max(end, curve.back().first), curve.back().second);
     plot.StepBand(xs, lower, upper, std::max(end, xs.back()), SeriesColor(i), 0.13);
     plot.Steps(curve, SeriesColor(i), 2.2);
-    // Censored runs: marked on the curve at the time they stopped below the target.
+    // Censored runs: marked on the curve at the time they stopped below the target; beyond kCrossesPerEntry, runs
+    // that would share a pixel column share one cross that counts them.
+    std::vector<std::pair<double, const json*>> censored;
     for (const json& run : ArrayOf(Field(entry, "runs"))) {
       if (!Counted(run) || NumberOf(Field(run, "tta"))) continue;
-      double stopped = NumberOf(Field(run, "time_spent")).value_or(0);
+      censored.emplace_back(NumberOf(Field(run, "time_spent")).value_or(0), &run);
+    }
+    auto survival_at = [&](double stopped) {
       double survival = 1;
       for (const auto& [time, value] : curve) {
         if (time <= stopped) survival = value;
       }
-      plot.Cross(stopped, survival, 4, SeriesColor(i),
-                 fmt::format("{} · {}: stopped below the target at {} {}", EntryName(entry), RunLabel(run),
-                             FormatMagnitude(stopped), TimeUnitSymbol(time_unit)));
+      return survival;
+    };
+    if (censored.size() <= kCrossesPerEntry) {
+      for (const auto& [stopped, run] : censored) {
+        plot.Cross(stopped, survival_at(stopped), 4, SeriesColor(i),
+                   fmt::format("{} · {}: stopped below the target at {} {}", EntryName(entry), RunLabel(*run),
+                               FormatMagnitude(stopped), TimeUnitSymbol(time_unit)));
+      }
+    } else {
+      std::stable_sort(censored.begin(), censored.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      for (std::size_t first = 0; first < censored.size();) {
+        std::size_t last = first + 1;
+        while (last < censored.size() && std::round(plot.X(censored[last].first)) ==
+                                             std::round(plot.X(censored[first].first))) {
+          ++last;
+        }
+        const double stopped = censored[first].first;
+        plot.Cross(stopped, survival_at(stopped), 4, SeriesColor(i),
+                   fmt::format("{}: {} run(s) stopped below the target at {}–{} {}", EntryName(entry), last - first,
+                               FormatMagnitude(stopped), FormatMagnitude(censored[last - 1].first),
+                               TimeUnitSymbol(time_unit)));
+        first = last;
+      }
     }
     if (auto median = NumberOf(Field(kaplan_meier, "median"))) {
       plot.Dot(*median, 0.5, 3.5, SeriesColor(i),

@@ -241,6 +241,30 @@ void Plot::StepBand(const std::vector<double>& xs, const std::vector<double>& lo
                             EscapeHtml(color), opacity));
 }
 
+void Plot::Box(double x_low, double x_high, double y_low, double y_high, const std::string& color,
+               const std::string& tooltip) {
+  const double left = X(x_low), right = X(x_high), top = Y(y_high), bottom = Y(y_low);
+  chart_.Append(fmt::format(
+      "<rect class=\"box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.35\" "
+      "stroke=\"{}\">{}</rect>",
+      Coord(std::min(left, right)), Coord(std::min(top, bottom)), Coord(std::abs(right - left)),
+      Coord(std::abs(bottom - top)), EscapeHtml(color), EscapeHtml(color), TooltipElement(tooltip)));
+}
+
+void Plot::Label(double x, double y, const std::string& text) {
+  chart_.Text(X(x), Y(y), text, "middle", "tick");
+}
+
+void Plot::Band(const std::vector<double>& xs, const std::vector<double>& lower, const std::vector<double>& upper,
+                const std::string& color, double opacity, const std::string& tooltip) {
+  if (xs.empty() || xs.size() != lower.size() || xs.size() != upper.size()) return;
+  std::string d;
+  for (std::size_t i = 0; i < xs.size(); ++i) d += (i == 0 ? "M" : "L") + Coord(X(xs[i])) + " " + Coord(Y(upper[i]));
+  for (std::size_t i = xs.size(); i-- > 0;) d += "L" + Coord(X(xs[i])) + " " + Coord(Y(lower[i]));
+  chart_.Append(fmt::format("<path class=\"band\" d=\"{}Z\" fill=\"{}\" fill-opacity=\"{}\" stroke=\"none\">{}</path>",
+                            d, EscapeHtml(color), opacity, TooltipElement(tooltip)));
+}
+
 void Plot::Dot(double x, double y, double radius, const std::string& color, const std::string& tooltip, bool hollow) {
   std::string fill = hollow ? "#fff" : EscapeHtml(color);
   chart_.Append(

@@ -87,6 +87,14 @@ class Plot {
   // A stepwise band between lower and upper values over the same x steps.
   void StepBand(const std::vector<double>& xs, const std::vector<double>& lower, const std::vector<double>& upper,
                 double x_end, const std::string& color, double opacity = 0.15);
+  // A filled box from (x_low, y_low) to (x_high, y_high) in data units.
+  void Box(double x_low, double x_high, double y_low, double y_high, const std::string& color,
+           const std::string& tooltip = "");
+  // A small centred label at a data point.
+  void Label(double x, double y, const std::string& text);
+  // A band between lower and upper values joined by straight lines (quantiles of many runs over time).
+  void Band(const std::vector<double>& xs, const std::vector<double>& lower, const std::vector<double>& upper,
+            const std::string& color, double opacity, const std::string& tooltip = "");
   void Dot(double x, double y, double radius, const std::string& color, const std::string& tooltip = "",
            bool hollow = false);
   void Cross(double x, double y, double size, const std::string& color, const std::string& tooltip = "");

@@ -57,5 +57,8 @@ struct ExpectedBest {
 
 // For n = 1..max_n (runs drawn with replacement from `tta`, nullopt = never reached).
 std::vector<ExpectedBest> ExpectedBestOfN(const std::vector<std::optional<double>>& tta, std::size_t max_n);
+// For the listed n only (each figure as above): N runs cost O(N) per n, where every n up to N would cost O(N^2).
+std::vector<ExpectedBest> ExpectedBestOfN(const std::vector<std::optional<double>>& tta,
+                                          const std::vector<std::size_t>& ns);
 
 }  // namespace evalsuite::stats

@@ -108,8 +108,15 @@ TEST_F(ReportModelTest, RawRunsKeepEveryValueAndNeverCapAFailure) {
   EXPECT_DOUBLE_EQ(runs[1]["wall_seconds"].get<double>(), 132);
   EXPECT_EQ(runs[1]["threads"], 1);
   EXPECT_TRUE(runs[1]["error"].is_null());
-  ASSERT_EQ(runs[1]["points"].size(), 22u);  // 5..105 every 5 s, then 110
-  EXPECT_EQ(runs[1]["points"][21], json::array({110.0, 0.91}));
+  // The evaluations themselves are in the side file (RunPointsTest), their count here; up to 20 runs the entry's
+  // curves hold every run's points for its chart.
+  EXPECT_EQ(runs[1]["evaluations"], 22);  // 5..105 every 5 s, then 110
+  EXPECT_FALSE(runs[1].contains("points"));
+  const json& drawn = Entry(0)["curves"]["drawn"];
+  ASSERT_EQ(drawn.size(), 6u);
+  ASSERT_EQ(drawn[1]["points"].size(), 22u);
+  EXPECT_EQ(drawn[1]["points"][21], json::array({110.0, 0.91}));
+  EXPECT_TRUE(Entry(0)["curves"]["band"].is_null());
 
   EXPECT_EQ(runs[4]["status"], "not_reached");
   EXPECT_TRUE(runs[4]["tta"].is_null());

@@ -11,12 +11,15 @@ using evalsuite::testing::ReadFile;
 using evalsuite::testing::TempDir;
 using nlohmann::json;
 
-TEST(ReportWriterTest, WritesTheThreeFilesIntoANewFolder) {
+TEST(ReportWriterTest, WritesTheFourFilesIntoANewFolder) {
   TempDir dir;
-  json model = BuildStabilityReport(testing::SyntheticInput());
-  WriteReport(model, dir / "nested" / "out");
+  const StabilityReportInput input = testing::SyntheticInput();
+  json model = BuildStabilityReport(input);
+  WriteReport(model, RunPointsJsonLines(input), dir / "nested" / "out");
   json reread = json::parse(ReadFile(dir / "nested" / "out" / "report.json"));
   EXPECT_EQ(reread, model);
+  EXPECT_EQ(model["points_file"], "report-points.jsonl");
+  EXPECT_EQ(ReadFile(dir / "nested" / "out" / "report-points.jsonl"), RunPointsJsonLines(input));
   EXPECT_EQ(ReadFile(dir / "nested" / "out" / "report.md"), RenderMarkdown(model));
   EXPECT_EQ(ReadFile(dir / "nested" / "out" / "report.html"), RenderHtml(model));
 }
@@ -25,7 +28,7 @@ TEST(ReportWriterTest, NamesTheFileItCannotWrite) {
   TempDir dir;
   std::filesystem::create_directories(dir / "out" / "report.md");  // a folder where the file should go
   try {
-    WriteReport(json::object(), dir / "out");
+    WriteReport(json::object(), "", dir / "out");
     FAIL() << "expected an IoError";
   } catch (const Error& error) {
     EXPECT_EQ(error.kind(), ErrorKind::kIo);
@@ -37,7 +40,7 @@ TEST(ReportWriterTest, NamesTheFolderItCannotCreate) {
   TempDir dir;
   evalsuite::testing::WriteFile(dir / "file", "x");
   try {
-    WriteReport(json::object(), dir / "file" / "out");
+    WriteReport(json::object(), "", dir / "file" / "out");
     FAIL() << "expected an IoError";
   } catch (const Error& error) {
     EXPECT_EQ(error.kind(), ErrorKind::kIo);

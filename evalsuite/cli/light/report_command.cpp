@@ -1,12 +1,13 @@
 // evalsuite report STORE --out DIR [--study NAME]... [--title TEXT] [--section NAME=FILE.json]...
 // Loads the studies' runs (all of them by default) and writes report.json (canonical), report.md and a
-// self-contained report.html. --section places a JSON produced elsewhere (e.g. `holdout eval`'s
-// generalization array) into the model under NAME.
+// self-contained report.html, every run's evaluations in report-points.jsonl beside them. --section places a JSON
+// produced elsewhere (e.g. `holdout eval`'s generalization array) into the model under NAME.
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/file_kind.h"
 #include "evalsuite/common/json_guard.h"
+#include "evalsuite/common/slow_step_notice.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
@@ -71,6 +73,9 @@ void RegisterReportCommand(CLI::App& app) {
       throw UsageError("--out", "where to write the report is required: e.g. evalsuite report " + args->store +
                                     " --out report/ writes report/report.html, report.json and report.md");
     }
+    // A report of thousands of runs takes seconds: after two, a line on stderr says where it is.
+    std::optional<SlowStepNotice> notice(std::in_place, std::cerr, "report");
+    notice->Step("loading the runs from " + args->store);
     auto store = study::RunStore::OpenForReading(args->store);
     std::vector<study::StudyInfo> studies;
     if (args->studies.empty()) {
@@ -95,8 +100,12 @@ void RegisterReportCommand(CLI::App& app) {
       }
       input.extra_sections[name] = std::move(section);
     }
-    nlohmann::json model = reports::BuildStabilityReport(input);
-    reports::WriteReport(model, args->out);
+    nlohmann::json model =
+        reports::BuildStabilityReport(input, [&](const std::string& step) { notice->Step(step); });
+    notice->Step("writing " + (fs::path(args->out) / "report.json").string() + ", report.html, report.md and " +
+                reports::kRunPointsFile);
+    reports::WriteReport(model, reports::RunPointsJsonLines(input), args->out);
+    notice.reset();  // its last line ("done in") before the summary
     // Runs as the report counts them (its "counted" flag: the one rule, reports/report_model.cpp); interrupted
     // attempts and runs that did not run are shown in the report but said apart here.
     std::size_t runs = 0, others = 0;

@@ -26,6 +26,7 @@
 #include "evalsuite/cli/light/test_hooks.h"
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/exit_codes.h"
+#include "evalsuite/common/slow_step_notice.h"
 #include "evalsuite/study/slurm_executor.h"
 #include "evalsuite/study/slurm_task.h"
 #include "evalsuite/study/study_plan.h"
@@ -64,8 +65,11 @@ std::unique_ptr<study::ProgressReporter> MakeProgress(const std::string& mode) {
 void WriteStudyReport(const std::string& store_file, const std::string& study_name, const std::string& out_dir) {
   auto store = study::RunStore::OpenForReading(store_file);
   study::StudyInfo info = store::ChooseStudy(*store, study_name, store_file);
-  nlohmann::json model = reports::BuildStabilityReport(study::BuildReportInput(*store, {info}));
-  reports::WriteReport(model, out_dir);
+  SlowStepNotice notice(std::cerr, "report");
+  const reports::StabilityReportInput input = study::BuildReportInput(*store, {info});
+  nlohmann::json model = reports::BuildStabilityReport(input, [&](const std::string& step) { notice.Step(step); });
+  notice.Step("writing the report files");
+  reports::WriteReport(model, reports::RunPointsJsonLines(input), out_dir);
   std::cout << "report: " << (fs::path(out_dir) / "report.html").string() << " (and report.json, report.md)\n";
 }
 
