@@ -69,6 +69,13 @@ ImprovementProbability ProbabilityOfImprovement(const std::vector<std::optional<
 }
 
 std::vector<ExpectedBest> ExpectedBestOfN(const std::vector<std::optional<double>>& tta, std::size_t max_n) {
+  std::vector<std::size_t> ns;
+  for (std::size_t n = 1; n <= max_n; ++n) ns.push_back(n);
+  return ExpectedBestOfN(tta, ns);
+}
+
+std::vector<ExpectedBest> ExpectedBestOfN(const std::vector<std::optional<double>>& tta,
+                                          const std::vector<std::size_t>& ns) {
   std::vector<double> reached;
   for (const auto& t : tta) {
     if (t) reached.push_back(*t);
@@ -77,7 +84,8 @@ std::vector<ExpectedBest> ExpectedBestOfN(const std::vector<std::optional<double
   const double total = static_cast<double>(tta.size());
   const double failures = total - static_cast<double>(reached.size());
   std::vector<ExpectedBest> out;
-  for (std::size_t n = 1; n <= max_n && !tta.empty(); ++n) {
+  for (std::size_t n : ns) {
+    if (tta.empty()) break;
     ExpectedBest best;
     best.n = n;
     const double exponent = static_cast<double>(n);

@@ -95,6 +95,18 @@ TEST(ProbabilityOfImprovementTest, IdenticalEntriesExcludeOneHalfAtMostAlphaOfTh
   }
 }
 
+TEST(ExpectedBestOfNTest, TheListedNAreThoseOfTheFullList) {
+  std::vector<std::optional<double>> tta;
+  for (int i = 0; i < 40; ++i) tta.push_back(i % 6 == 5 ? std::nullopt : std::optional<double>(100.0 + (i * 37) % 23));
+  const std::vector<ExpectedBest> every = ExpectedBestOfN(tta, tta.size());
+  const std::vector<ExpectedBest> some = ExpectedBestOfN(tta, std::vector<std::size_t>{1, 2, 3, 5, 10, 40});
+  ASSERT_EQ(some.size(), 6u);
+  for (const ExpectedBest& best : some) {
+    EXPECT_EQ(best.expected_tta, every[best.n - 1].expected_tta) << best.n;
+    EXPECT_EQ(best.none_reach, every[best.n - 1].none_reach) << best.n;
+  }
+}
+
 // Dodge et al. 2019 on -TTA. Oracle: enumeration of every ordered draw of n of [10, 20, 30, never] in Python
 // (itertools.product), mean of the fastest among draws where one reached: n=1 20.0, n=2 17.333333,
 // n=3 15.238095; P(none reaches) 0.25, 0.0625, 0.015625.
