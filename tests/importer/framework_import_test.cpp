@@ -47,7 +47,7 @@ json PythonReading(const json& spec) {
   return json::parse(r.out);
 }
 
-bool Near(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
+bool NearTheOracle(double a, double b) { return std::fabs(a - b) <= 1e-9 * std::max(1.0, std::fabs(b)); }
 
 // Every file or run folder of the shared framework logs: what auto-detection makes of it (its metric), read by the
 // oracle at the median of the file's values, imported again at that threshold, and compared run by run.
@@ -93,7 +93,7 @@ TEST(FrameworkImportSharedDataTest, EveryFileAgreesWithAnIndependentPythonReadin
         ++missed;
       } else {
         ASSERT_TRUE(h.details["tta"][i].is_number()) << i;
-        EXPECT_TRUE(Near(h.details["tta"][i].get<double>(), expected["tta"].get<double>()))
+        EXPECT_TRUE(NearTheOracle(h.details["tta"][i].get<double>(), expected["tta"].get<double>()))
             << i << ": " << h.details["tta"][i] << " vs " << expected["tta"];
         ++reached;
       }
