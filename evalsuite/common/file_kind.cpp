@@ -141,6 +141,10 @@ std::string DescribeFileKind(FileKind kind) {
 void RequireStoreKind(const fs::path& path, FileKind wanted, bool may_be_missing) {
   const FileKind kind = DetectFileKind(path);
   if (kind == wanted || kind == FileKind::kEmpty || kind == FileKind::kUnreadable) return;
+  // A crawl's state file may hold its API call ledger too (`holdout crawl` lets both share one file): either kind
+  // opens as the other.
+  const auto is_crawl_file = [](FileKind k) { return k == FileKind::kCrawlState || k == FileKind::kCallLedger; };
+  if (is_crawl_file(kind) && is_crawl_file(wanted)) return;
   const std::string wanted_name = DescribeFileKind(wanted);
   if (kind == FileKind::kMissing) {
     if (may_be_missing) return;

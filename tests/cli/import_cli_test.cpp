@@ -181,9 +181,10 @@ TEST(ImportCliTest, DefaultStoreIsInTheCurrentFolderAndNoStoreWritesNothing) {
   r = RunCommand({"sh", "-c", cd + "import ../v3.0"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(fs::exists(dir / "work" / "evalsuite.db"));
-  // A second import of the same logs is a second study, not an error.
+  // A second import of the same logs is a second study, not an error, with a warning naming the first (exit 3).
   r = RunCommand({"sh", "-c", cd + "import ../v3.0"});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.err.find("already imported with the same options"), std::string::npos) << r.err;
 }
 
 TEST(ImportCliTest, SharedDataIsReadNotWritten) {
@@ -198,7 +199,8 @@ TEST(ImportCliTest, SharedDataIsReadNotWritten) {
     auto r = RunEvalsuite({"import", org.string(), dawn.string(), "--store", (dir / "s.db").string(), "--json",
                            (dir / ("o" + std::to_string(pass) + ".json")).string(), "--rcp",
                            (shared / "mlperf" / "rcp" / "training_2.0.0").string()});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
+    // The second pass imports the same folders into the same store: stored again, with a warning (exit 3).
+    EXPECT_EQ(r.exit_code, pass == 0 ? 0 : 3) << r.err;
   }
   EXPECT_EQ(TreeFingerprint(org), before_org);
   EXPECT_EQ(TreeFingerprint(dawn), before_dawn);

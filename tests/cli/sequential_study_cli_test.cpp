@@ -116,7 +116,8 @@ TEST(SequentialStudyCliTest, IdenticalEntriesEndWithNoDifferenceShown) {
   EXPECT_EQ(CountedRuns(store), 12);
   auto compare = RunEvalsuite({"compare", store.string(), "candidate", "reference"});
   ASSERT_EQ(compare.exit_code, 0) << compare.err;
-  EXPECT_NE(compare.out.find("verdict: no difference shown"), std::string::npos) << compare.out;
+  EXPECT_NE(compare.out.find("verdict: sequential study, look 4 at 6 runs per entry: no difference shown"), std::string::npos)
+      << compare.out;
   EXPECT_NE(compare.out.find("could not be detected"), std::string::npos) << compare.out;
 
   // Planning from these runs as a pilot: runs for a 10% difference, with the simulation's error and the cost.
