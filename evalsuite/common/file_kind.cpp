@@ -8,26 +8,11 @@
 #include <vector>
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/sqlite_shared_file.h"
 
 namespace evalsuite {
 namespace fs = std::filesystem;
 namespace {
-
-// A file: URI for sqlite3_open_v2 (characters with a meaning in URIs percent-encoded).
-std::string FileUri(const fs::path& file, const char* query) {
-  std::string uri = "file:";
-  for (unsigned char c : fs::absolute(file).string()) {
-    if (c == '%' || c == '?' || c == '#' || c < 0x21 || c > 0x7e) {
-      static const char* kHex = "0123456789ABCDEF";
-      uri += '%';
-      uri += kHex[c >> 4];
-      uri += kHex[c & 15];
-    } else {
-      uri += static_cast<char>(c);
-    }
-  }
-  return uri + "?" + query;
-}
 
 bool HasSqliteHeader(const fs::path& path) {
   static const char kMagic[] = "SQLite format 3";  // 16 bytes with its NUL
@@ -47,7 +32,7 @@ bool TableNames(const fs::path& path, std::set<std::string>* tables) {
   for (const char* query : queries) {
     sqlite3* db = nullptr;
     const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
-    if (sqlite3_open_v2(FileUri(path, query).c_str(), &db, flags, nullptr) != SQLITE_OK) {
+    if (sqlite3_open_v2(SqliteFileUri(path, query).c_str(), &db, flags, nullptr) != SQLITE_OK) {
       sqlite3_close(db);
       continue;
     }

@@ -27,4 +27,19 @@ int ExecWhileBusy(sqlite3* db, const std::string& sql, int timeout_ms, std::stri
   }
 }
 
+std::string SqliteFileUri(const std::filesystem::path& file, const char* query) {
+  std::string uri = "file:";
+  for (unsigned char c : std::filesystem::absolute(file).string()) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x21 || c > 0x7e) {
+      static const char* kHex = "0123456789ABCDEF";
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 15];
+    } else {
+      uri += static_cast<char>(c);
+    }
+  }
+  return uri + "?" + query;
+}
+
 }  // namespace evalsuite

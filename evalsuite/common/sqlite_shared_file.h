@@ -7,6 +7,7 @@
 
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <string>
 
 namespace evalsuite {
@@ -16,5 +17,9 @@ namespace evalsuite {
 // last result code; on failure `error` (when given) holds SQLite's message. Called outside a transaction, a
 // transaction that a failed try left open is rolled back before the next try.
 int ExecWhileBusy(sqlite3* db, const std::string& sql, int timeout_ms, std::string* error = nullptr);
+
+// A file: URI for sqlite3_open_v2 with SQLITE_OPEN_URI: the absolute path with the characters that mean something
+// in a URI percent-encoded, then "?" and `query` ("mode=ro", "immutable=1").
+std::string SqliteFileUri(const std::filesystem::path& file, const char* query);
 
 }  // namespace evalsuite

@@ -1,26 +1,11 @@
 #include "evalsuite/store/sqlite_db.h"
 
 #include "evalsuite/common/error.h"
+#include "evalsuite/common/sqlite_shared_file.h"
 
 namespace evalsuite::store {
 
 namespace {
-
-// A file: URI for sqlite3_open_v2 (characters with a meaning in URIs percent-encoded).
-std::string FileUri(const std::filesystem::path& file, const char* query) {
-  std::string uri = "file:";
-  for (unsigned char c : std::filesystem::absolute(file).string()) {
-    if (c == '%' || c == '?' || c == '#' || c < 0x21 || c > 0x7e) {
-      static const char* kHex = "0123456789ABCDEF";
-      uri += '%';
-      uri += kHex[c >> 4];
-      uri += kHex[c & 15];
-    } else {
-      uri += static_cast<char>(c);
-    }
-  }
-  return uri + "?" + query;
-}
 
 // True when the database can be read through this connection (a read-only WAL database needs its -shm file).
 bool Readable(sqlite3* db) {
@@ -33,11 +18,11 @@ SqliteDb::SqliteDb(const std::filesystem::path& file, bool read_only) : file_(fi
   int code = SQLITE_OK;
   if (read_only) {
     const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
-    code = sqlite3_open_v2(FileUri(file, "mode=ro").c_str(), &db_, flags, nullptr);
+    code = sqlite3_open_v2(SqliteFileUri(file, "mode=ro").c_str(), &db_, flags, nullptr);
     if (code == SQLITE_OK && !Readable(db_)) {
       sqlite3_close(db_);
       db_ = nullptr;
-      code = sqlite3_open_v2(FileUri(file, "immutable=1").c_str(), &db_, flags, nullptr);
+      code = sqlite3_open_v2(SqliteFileUri(file, "immutable=1").c_str(), &db_, flags, nullptr);
     }
   } else {
     code = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
