@@ -30,9 +30,16 @@ endfunction()
 
 # evalsuite_library(NAME DIR [DEPS ...]): one static library from every .cpp in DIR (globbed, so adding a
 # file needs no CMake edit). The project root is the include root: #include "stats/proportion.h".
+# DIR may be a list of folders ("a;b"): a library whose files a folder splits by job (evalsuite/study/).
 function(evalsuite_library name dir)
-  file(GLOB sources CONFIGURE_DEPENDS ${dir}/*.cpp)
-  file(GLOB headers CONFIGURE_DEPENDS ${dir}/*.h)
+  set(sources)
+  set(headers)
+  foreach(folder ${dir})
+    file(GLOB folder_sources CONFIGURE_DEPENDS ${folder}/*.cpp)
+    file(GLOB folder_headers CONFIGURE_DEPENDS ${folder}/*.h)
+    list(APPEND sources ${folder_sources})
+    list(APPEND headers ${folder_headers})
+  endforeach()
   if(sources)
     add_library(${name} STATIC ${sources} ${headers})
     target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})

@@ -33,11 +33,11 @@ json CostSectionJson(const StabilityReportInput& input, const json& entries_mode
   json entries = json::array();
   bool any = false;
   for (std::size_t i = 0; i < input.entries.size(); ++i) {
-    const EntryInput& entry = input.entries[i];
+    const analysis::Entry& entry = input.entries[i];
     int measured = 0;
     double wall = 0, cpu = 0;
     long rss = 0;
-    for (const RunInput& run : entry.runs) {
+    for (const analysis::Run& run : entry.runs) {
       if (!run.usage) continue;
       ++measured;
       wall += run.usage->wall_seconds;

@@ -49,15 +49,15 @@ std::string Interval(const json& gpu) {
 
 }  // namespace
 
-json EntryGpuJson(const EntryInput& entry) {
+json EntryGpuJson(const analysis::Entry& entry) {
   int sampled = 0, not_sampled = 0, samples = 0, failed = 0;
   std::string reason;
   double interval = 0;
   std::map<std::string, DeviceTotals, decltype(&IndexBefore)> devices(&IndexBefore);
   json runs = json::array();
-  for (const RunInput& run : entry.runs) {
+  for (const analysis::Run& run : entry.runs) {
     if (!run.gpu) continue;
-    const RunGpuUse& gpu = *run.gpu;
+    const analysis::RunGpuUse& gpu = *run.gpu;
     if (!gpu.sampled) {
       ++not_sampled;
       if (reason.empty()) reason = gpu.reason;
@@ -68,7 +68,7 @@ json EntryGpuJson(const EntryInput& entry) {
     failed += gpu.failed_samples;
     if (interval == 0) interval = gpu.interval_seconds;
     json run_devices = json::array();
-    for (const GpuDeviceUse& d : gpu.devices) {
+    for (const analysis::GpuDeviceUse& d : gpu.devices) {
       DeviceTotals& totals = devices[d.index];
       totals.uuid = d.uuid;
       ++totals.runs;

@@ -18,7 +18,7 @@
 
 namespace evalsuite::reports {
 
-nlohmann::json EntryGpuJson(const EntryInput& entry);
+nlohmann::json EntryGpuJson(const analysis::Entry& entry);
 
 // One row per entry and device; an entry none of whose runs was sampled gets one "not sampled" row. Empty when no
 // run of any entry was sampled (then GpuNotSampledLine says why).

@@ -42,10 +42,10 @@ bool RunWasBusy(const json& contention) {
   return (other && *other >= kBusyOtherCores) || (steal && *steal >= kBusyStealFraction);
 }
 
-json ContentionSummaryJson(const std::vector<const RunInput*>& runs) {
+json ContentionSummaryJson(const std::vector<const analysis::Run*>& runs) {
   MeanMax other, steal, load, pressure, cores;
   std::size_t measured = 0, busy = 0;
-  for (const RunInput* run : runs) {
+  for (const analysis::Run* run : runs) {
     if (!run->contention.is_object()) continue;
     ++measured;
     busy += RunWasBusy(run->contention);

@@ -29,7 +29,7 @@ bool RunWasBusy(const nlohmann::json& contention);
 // Over the runs that have a record: {runs_measured, busy_runs, other_busy_cores {mean, max}, steal_fraction {mean,
 // max}, load_average_1m {mean, max}, cpu_pressure_some {mean, max} (null where no PSI), cores, rule}; null when no
 // run was measured.
-nlohmann::json ContentionSummaryJson(const std::vector<const RunInput*>& runs);
+nlohmann::json ContentionSummaryJson(const std::vector<const analysis::Run*>& runs);
 
 nlohmann::json VariationJson(const stats::VariationDecomposition& d);
 // "CoV of TTA 12.3% = epochs to target 8.1% (seed) and time per epoch 9.0% (machine): var(ln TTA) = ..."; empty when

@@ -1,17 +1,18 @@
 // BuildStabilityReport: plain run data in, the canonical report model out (shape documented in report.h).
-#include <algorithm>
-#include <map>
-#include <cmath>
-#include <optional>
-
-#include "evalsuite/common/environment.h"
-#include "reports/hardware_ceilings.h"
-#include "reports/hardware_section.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/stats_boundary.h"
-#include "evalsuite/store/run_counting.h"
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include "analysis/entry_analysis.h"
+#include "analysis/run_counting.h"
+#include "analysis/sequential_decision.h"
+#include "evalsuite/common/environment.h"
+#include "evalsuite/common/error.h"
+#include "evalsuite/common/stats_boundary.h"
+#include "reports/comparison_section.h"
 #include "reports/cost_section.h"
 #include "reports/hardware_ceilings.h"
 #include "reports/hardware_section.h"
@@ -26,37 +27,24 @@
 #include "stats/curve.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
-#include "reports/comparison_section.h"
-#include "reports/counted_runs.h"
-#include "reports/entry_statistics.h"
 #include "stats/variation_decomposition.h"
 
 namespace evalsuite::reports {
 namespace {
 using nlohmann::json;
 
-// The counted runs against epochs; nullopt unless every counted run has epochs.
-std::optional<std::vector<stats::RunCurve>> EpochCurves(const EntryInput& entry) {
-  std::vector<stats::RunCurve> curves;
-  for (const RunInput& run : entry.runs) {
-    if (!CountsInStatistics(run, entry.source)) continue;
-    if (!HasEpochs(run)) return std::nullopt;
-    curves.push_back(ToEpochCurve(run));
-  }
-  return curves;
-}
-
 // A run's figures; its evaluations are in the side file (reports/run_curves.h), their count here.
-json RunJson(const RunInput& run, const std::string& source, double threshold, std::size_t consecutive) {
+json RunJson(const analysis::Run& run, bool counted, double threshold, std::size_t consecutive) {
   return {{"index", run.index},
           {"seeds", run.seeds},
-          {"status", run.status},
-          {"counted", CountsInStatistics(run, source)},
+          {"status", analysis::RunStatusName(run.status)},
+          {"counted", counted},
           {"tta", JsonNumber(stats::TimeToTarget(run.points, threshold, consecutive))},
-          {"epochs_to_target", HasEpochs(run) ? JsonNumber(stats::TimeToTarget(ToEpochCurve(run).points, threshold,
-                                                                                consecutive))
-                                              : json(nullptr)},
-          {"time_spent", JsonNumber(ToRunCurve(run).time_spent)},
+          {"epochs_to_target", analysis::HasEpochs(run)
+                                   ? JsonNumber(stats::TimeToTarget(analysis::EpochCurveOf(run).points, threshold,
+                                                                    consecutive))
+                                   : json(nullptr)},
+          {"time_spent", JsonNumber(analysis::TimeCurveOf(run).time_spent)},
           {"wall_seconds", JsonNumber(run.wall_seconds)},
           {"threads", run.threads},
           {"error", run.error.empty() ? json(nullptr) : json(run.error)},
@@ -67,9 +55,9 @@ json RunJson(const RunInput& run, const std::string& source, double threshold, s
 
 // "precision: fp32 (5 runs): <the first run's reason>", or for mixed precisions each with its count; empty when no
 // run recorded a choice (imports, external entries).
-std::string PrecisionSentence(const std::vector<const RunInput*>& runs) {
+std::string PrecisionSentence(const std::vector<const analysis::Run*>& runs) {
   std::map<std::string, std::pair<int, std::string>> by_precision;
-  for (const RunInput* run : runs) {
+  for (const analysis::Run* run : runs) {
     if (!run->precision.is_object()) continue;
     auto& slot = by_precision[run->precision.value("precision", std::string("?"))];
     if (slot.first++ == 0) slot.second = run->precision.value("reason", std::string());
@@ -82,7 +70,7 @@ std::string PrecisionSentence(const std::vector<const RunInput*>& runs) {
   return text;
 }
 
-json SensitivityJson(const EntryInput& entry, const std::vector<stats::RunCurve>& curves, std::size_t consecutive,
+json SensitivityJson(const analysis::Entry& entry, const std::vector<stats::RunCurve>& curves, std::size_t consecutive,
                      const json& noise) {
   json rows = json::array();
   for (double threshold : SensitivityThresholds(entry.threshold, entry.extra_thresholds)) {
@@ -106,7 +94,7 @@ json SensitivityJson(const EntryInput& entry, const std::vector<stats::RunCurve>
 
 // What a run's "epoch" counts, as the importer named it from the source's rules (extra.progress_unit: epochs,
 // samples, steps, tokens, evaluations); stores written before it said so: extra.target.convergence_unit; else epochs.
-std::string ProgressUnit(const EntryInput& entry) {
+std::string ProgressUnit(const analysis::Entry& entry) {
   if (const json& named = Field(entry.extra, "progress_unit"); named.is_string() && !named.get<std::string>().empty()) {
     return named.get<std::string>();
   }
@@ -115,7 +103,7 @@ std::string ProgressUnit(const EntryInput& entry) {
 }
 
 // The Tables 2-3 row: the entry, then every statistic of stats/stability_statistics.h.
-json TableRow(const EntryInput& entry, const stats::EntryStatistics& statistics) {
+json TableRow(const analysis::Entry& entry, const stats::EntryStatistics& statistics) {
   json row = StatisticsRowJson(statistics);
   row["entry"] = entry.name;
   row["metric"] = entry.metric;
@@ -137,38 +125,34 @@ json BuildStabilityReport(const StabilityReportInput& input,
   model["generated_at"] = UtcNowIso8601();
   model["environment"] = input.environment.empty() ? DescribeEnvironment() : input.environment;
   model["plan"] = input.plan;
-  model["rule"] = RuleJson(input.rule);
+  model["rule"] = RuleJson(input.settings.rule);
   model["points_file"] = kRunPointsFile;  // every run's evaluations, beside report.json (reports/run_curves.h)
 
-  const std::size_t consecutive = std::max<std::size_t>(input.rule.consecutive_evaluations, 1);
+  const std::size_t consecutive = std::max<std::size_t>(input.settings.rule.consecutive_evaluations, 1);
   json verdicts = json::array(), table = json::array(), entries = json::array();
   std::vector<ComparedEntry> compared;
-  // A sequential stability study's verdicts are its decision's, at the look's level (reports/comparison_section.h).
-  const std::optional<SequentialOutcome> sequential_stability = SequentialStabilityOutcome(input);
-  for (const EntryInput& entry : input.entries) {
+  // A sequential stability study's verdicts are its decision's, at the look's level (analysis/sequential_decision.h).
+  const std::optional<analysis::SequentialOutcome> sequential_stability =
+      analysis::SequentialStabilityOutcome(input.entries, input.settings);
+  for (const analysis::Entry& entry : input.entries) {
     step(fmt::format("entry {} of {}: {}", entries.size() + 1, input.entries.size(), entry.name));
-    std::vector<stats::RunCurve> curves;
+    const analysis::EntryAnalysis analyzed =
+        analysis::AnalyzeEntry(entry, input.settings.rule, sequential_stability ? &*sequential_stability : nullptr);
+    const std::vector<stats::RunCurve>& curves = analyzed.counted.time;
     json runs = json::array();
-    for (const RunInput& run : entry.runs) {
-      runs.push_back(RunJson(run, entry.source, entry.threshold, consecutive));
-      if (CountsInStatistics(run, entry.source)) curves.push_back(ToRunCurve(run));
+    const std::vector<bool> counted_flags = analysis::CountedFlags(entry);
+    for (std::size_t i = 0; i < entry.runs.size(); ++i) {
+      runs.push_back(RunJson(entry.runs[i], counted_flags[i], entry.threshold, consecutive));
     }
-    const stats::EntryStatistics statistics =
-        AnalyzeEntryRuns(entry.name, curves, EpochCurves(entry), entry.threshold, consecutive);
+    const stats::EntryStatistics& statistics = analyzed.statistics;
     const stats::StabilityStats& at_target = statistics.at_target;
     const std::optional<stats::StabilityStats>& in_epochs = statistics.in_epochs;
-    // The basis and the verdict on it, decided where `study show` asks too (stats/entry_verdict.h).
-    const stats::EntryVerdict entry_verdict = stats::JudgeEntryStability(statistics, input.rule);
-    const stats::StabilityStats& judged = *entry_verdict.judged;
-    stats::StabilityVerdict verdict = entry_verdict.verdict;
-    if (sequential_stability) {
-      if (auto decided = SequentialVerdictOf(*sequential_stability, entry.name, curves.size(), verdict.result)) {
-        verdict = std::move(*decided);
-      }
-    }
+    const stats::EntryVerdict& entry_verdict = analyzed.on_basis;
+    const stats::StabilityStats& judged = analyzed.JudgedStatistics();
+    stats::StabilityVerdict verdict = analyzed.verdict;
     const json noise =
         ThresholdNoiseJson(entry, SensitivityThresholds(entry.threshold, entry.extra_thresholds), curves);
-    if (const auto se = NumberOf(noise["standard_error"])) {
+    if (const auto se = NumberOf(noise["standard_error"]); se && !analyzed.none_ran) {
       std::string line = fmt::format(
           "note: the validation metric's binomial standard error at the target is {:.3g} (n = {}; sqrt(p (1 - p) / "
           "n))",
@@ -187,43 +171,14 @@ json BuildStabilityReport(const StabilityReportInput& input,
       verdict.reasons.push_back(line);
     }
     if (!curves.empty()) compared.push_back({entry.name, entry.metric, entry.time_unit, entry.threshold, at_target.tta});
-    std::vector<const RunInput*> did_not_run;
-    for (const RunInput& run : entry.runs) {
-      if (store::CountOf(run.status, store::IsResumableSource(entry.source)) == store::RunCount::kDidNotRun) {
-        did_not_run.push_back(&run);
-      }
-    }
-    if (!did_not_run.empty()) {
-      std::string first = did_not_run.front()->error;
-      for (const std::string prefix : {"did not run: ", "died of its environment: "}) {
-        if (first.rfind(prefix, 0) == 0) first = first.substr(prefix.size());
-      }
-      const std::string count = std::to_string(did_not_run.size()) + " of " + std::to_string(entry.runs.size());
-      if (curves.empty()) {
-        // No verdict on stability: the entry could not run here, and the report says why instead.
-        verdict.stable = false;
-        verdict.result = "DID NOT RUN";
-        verdict.reasons = {count + " runs died before their first evaluation, so nothing can be said about "
-                                   "this entry's stability on this machine",
-                           "first run: " + first};
-        verdict.reached_runs_needed.reset();
-      } else {
-        verdict.reasons.insert(verdict.reasons.begin(),
-                               count + " runs did not run (died before their first evaluation, or of a full disk "
-                                   "or no memory) and are left out: " + first);
-      }
-    }
 
     // The machine's part (reports/machine_noise.h): what it did during the counted runs, where TTA's variation came
     // from, and the card's first line when the machine was busy or time per epoch varied beyond the bound.
-    std::vector<const RunInput*> counted;
-    for (const RunInput& run : entry.runs) {
-      if (CountsInStatistics(run, entry.source)) counted.push_back(&run);
-    }
+    const std::vector<const analysis::Run*>& counted = analyzed.counted.runs;
     const json contention = ContentionSummaryJson(counted);
     const stats::VariationDecomposition& variation = statistics.variation;
-    const std::string epochs_result = verdict.result != "DID NOT RUN" ? entry_verdict.result_on_epochs : "";
-    const std::string first_line = verdict.result == "DID NOT RUN"
+    const std::string epochs_result = analyzed.none_ran ? "" : entry_verdict.result_on_epochs;
+    const std::string first_line = analyzed.none_ran
                                        ? std::string()
                                        : MachineNoiseLine(contention, variation, epochs_result, entry_verdict.basis);
     if (const std::string sentence = VariationSentence(variation); !sentence.empty()) verdict.reasons.push_back(sentence);

@@ -15,7 +15,7 @@
 namespace evalsuite::reports {
 using nlohmann::json;
 
-json ThresholdNoiseJson(const EntryInput& entry, const std::vector<double>& thresholds,
+json ThresholdNoiseJson(const analysis::Entry& entry, const std::vector<double>& thresholds,
                         const std::vector<stats::RunCurve>& curves) {
   // Crossed, then fell back below the target at a later evaluation: a first crossing within the noise.
   std::size_t fell_back = 0;

@@ -17,7 +17,7 @@ namespace evalsuite::reports {
 // split's size (entry.extra["validation_size"]; a percent-scale metric's in points), the grid thresholds within it
 // of the target, and how many runs crossed the target and fell back below it later. Null fields when the size is
 // unknown.
-nlohmann::json ThresholdNoiseJson(const EntryInput& entry, const std::vector<double>& thresholds,
+nlohmann::json ThresholdNoiseJson(const analysis::Entry& entry, const std::vector<double>& thresholds,
                                   const std::vector<stats::RunCurve>& curves);
 
 // Expected best-of-n TTA for n = 1..runs (stats/improvement.h).

@@ -7,7 +7,7 @@
 #include <limits>
 #include <utility>
 
-#include "reports/counted_runs.h"
+#include "analysis/run_counting.h"
 #include "reports/json_number.h"
 #include "stats/curve.h"
 
@@ -17,7 +17,7 @@ using nlohmann::json;
 
 constexpr double kQuantiles[] = {0.1, 0.25, 0.5, 0.75, 0.9};
 
-json PointsJson(const RunInput& run) {
+json PointsJson(const analysis::Run& run) {
   json points = json::array();
   for (const auto& point : run.points) points.push_back({JsonNumber(point.time), JsonNumber(point.metric)});
   return points;
@@ -32,7 +32,7 @@ double SortedQuantile(const std::vector<double>& sorted, double q) {
 }
 
 // A run's evaluations with a finite time and metric, in time order (a log's order when times tie).
-std::vector<stats::CurvePoint> FiniteCurve(const RunInput& run) {
+std::vector<stats::CurvePoint> FiniteCurve(const analysis::Run& run) {
   std::vector<stats::CurvePoint> curve;
   for (const auto& p : run.points) {
     if (std::isfinite(p.time) && std::isfinite(p.metric)) curve.push_back(p);
@@ -43,12 +43,11 @@ std::vector<stats::CurvePoint> FiniteCurve(const RunInput& run) {
 
 // At each of kBandTimes times from 0 to the longest counted run, the quantiles of the metric over the counted runs
 // still training then (first evaluation <= t <= last): each at its latest evaluation at or before t.
-json BandJson(const EntryInput& entry) {
+json BandJson(const analysis::Entry& entry) {
   std::vector<std::vector<stats::CurvePoint>> curves;
   double end = 0;
-  for (const RunInput& run : entry.runs) {
-    if (!CountsInStatistics(run, entry.source)) continue;
-    curves.push_back(FiniteCurve(run));
+  for (const analysis::Run* run : analysis::CountedRuns(entry)) {
+    curves.push_back(FiniteCurve(*run));
     if (!curves.back().empty()) end = std::max(end, curves.back().back().time);
   }
   std::vector<std::vector<double>> at(kBandTimes);
@@ -79,11 +78,12 @@ json BandJson(const EntryInput& entry) {
 
 // Beyond kRunsDrawnInFull runs: the fastest, median and slowest counted runs that reached the target, and the first
 // two counted runs that did not (positions in entry.runs, with their role).
-std::vector<std::pair<std::size_t, std::string>> RunsOfBand(const EntryInput& entry,
+std::vector<std::pair<std::size_t, std::string>> RunsOfBand(const analysis::Entry& entry,
                                                             const std::vector<std::optional<double>>& tta) {
   std::vector<std::size_t> reached, missed;
+  const std::vector<bool> counted = analysis::CountedFlags(entry);
   for (std::size_t i = 0; i < entry.runs.size(); ++i) {
-    if (!CountsInStatistics(entry.runs[i], entry.source)) continue;
+    if (!counted[i]) continue;
     (tta[i] ? reached : missed).push_back(i);
   }
   std::stable_sort(reached.begin(), reached.end(), [&](std::size_t a, std::size_t b) { return *tta[a] < *tta[b]; });
@@ -105,13 +105,13 @@ std::vector<std::pair<std::size_t, std::string>> RunsOfBand(const EntryInput& en
 
 }  // namespace
 
-json EntryCurvesJson(const EntryInput& entry, double threshold, std::size_t consecutive) {
+json EntryCurvesJson(const analysis::Entry& entry, double threshold, std::size_t consecutive) {
   double max_time = 0;
   double metric_min = std::numeric_limits<double>::infinity(), metric_max = -metric_min;
   std::vector<std::optional<double>> tta;
   tta.reserve(entry.runs.size());
-  for (const RunInput& run : entry.runs) {
-    if (const double spent = ToRunCurve(run).time_spent; std::isfinite(spent)) max_time = std::max(max_time, spent);
+  for (const analysis::Run& run : entry.runs) {
+    if (const double spent = analysis::TimeCurveOf(run).time_spent; std::isfinite(spent)) max_time = std::max(max_time, spent);
     for (const auto& p : run.points) {
       if (std::isfinite(p.time)) max_time = std::max(max_time, p.time);
       if (std::isfinite(p.metric)) {
@@ -129,11 +129,12 @@ json EntryCurvesJson(const EntryInput& entry, double threshold, std::size_t cons
     for (std::size_t i = 0; i < entry.runs.size(); ++i) drawn.emplace_back(i, "");
   }
   json runs = json::array();
+  const std::vector<bool> counted = analysis::CountedFlags(entry);
   for (const auto& [position, role] : drawn) {
-    const RunInput& run = entry.runs[position];
+    const analysis::Run& run = entry.runs[position];
     runs.push_back({{"index", run.index},
-                    {"status", run.status},
-                    {"counted", CountsInStatistics(run, entry.source)},
+                    {"status", analysis::RunStatusName(run.status)},
+                    {"counted", counted[position]},
                     {"tta", JsonNumber(tta[position])},
                     {"role", role.empty() ? json(nullptr) : json(role)},
                     {"points", PointsJson(run)}});
@@ -152,9 +153,9 @@ json EntryCurvesJson(const EntryInput& entry, double threshold, std::size_t cons
 
 std::string RunPointsJsonLines(const StabilityReportInput& input) {
   std::string text;
-  for (const EntryInput& entry : input.entries) {
+  for (const analysis::Entry& entry : input.entries) {
     for (std::size_t i = 0; i < entry.runs.size(); ++i) {
-      const RunInput& run = entry.runs[i];
+      const analysis::Run& run = entry.runs[i];
       nlohmann::ordered_json line = nlohmann::ordered_json::object();
       line["entry"] = entry.name;
       line["run"] = i;

@@ -23,7 +23,7 @@ inline constexpr std::size_t kBandTimes = 61;
 // [[time, metric]...]}], drawn_rule, band (null up to kRunsDrawnInFull runs) {runs, rule, columns, rows [[time,
 // runs, q10, q25, median, q75, q90]...]}}. max_time is the longest run's time spent or last evaluation;
 // metric_min/max span every evaluation of every run (null when none), so the axes match a chart of every run.
-nlohmann::json EntryCurvesJson(const EntryInput& entry, double threshold, std::size_t consecutive);
+nlohmann::json EntryCurvesJson(const analysis::Entry& entry, double threshold, std::size_t consecutive);
 
 // The side file's text: one line per run, entries and their runs in the model's order:
 // {"entry": name, "run": position in the entry's "runs", "index": the run's index, "points": [[time, metric]...]}.

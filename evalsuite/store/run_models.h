@@ -1,5 +1,5 @@
 // The models a study's runs left behind, as `holdout eval --models-from-store` evaluates them: of each (entry, run
-// index), the latest attempt that counts in the statistics (store/run_counting.h) and has <run_dir>/model/<which>.pt.
+// index), the latest attempt that counts in the statistics (analysis/run_counting.h) and has <run_dir>/model/<which>.pt.
 // So the holdout evaluates the runs the report counts, and no attempt it leaves out (interrupted, did not run, died
 // of its environment).
 #pragma once

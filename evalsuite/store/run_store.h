@@ -1,7 +1,8 @@
 // The run store: one SQLite file (WAL mode) holding studies, their effective plans and environments, runs,
 // per-evaluation points and seeds. A run is committed in one transaction when it ends, so a killed study
 // loses no finished run. Imports (MLPerf, DAWNBench logs) land here as studies of kind "import".
-// Which stored attempts count in which figure is decided in run_counting.h; the functions below apply it to records.
+// How an attempt ended is decided once, when it is recorded (StatusOf below), and stored in the column `outcome`;
+// which attempts count in which figure is decided in analysis/run_counting.h.
 #pragma once
 
 #include <cstdint>
@@ -14,13 +15,14 @@
 #include <vector>
 
 #include "evalsuite/runlog/run_log.h"
-#include "evalsuite/store/run_counting.h"
+#include "analysis/run.h"
+#include "analysis/run_counting.h"
 
 namespace evalsuite::store {
 
 // One run as stored: which entry, which rerun, its seeds, its log, and how its process ended.
-// A rerun may have several attempts: an interrupted one is kept with status "incomplete" (its points too),
-// and statistics use only the attempts that ended (see IsFinishedRun).
+// A rerun may have several attempts: an interrupted one is kept (its points too), and statistics count the latest
+// counted attempt of each run index (analysis/run_counting.h).
 struct RunRecord {
   int64_t id = 0;                    // assigned by the store (ignored by InsertRun)
   int attempt = 0;                   // assigned by the store: 0 for the first record of (entry, run_index)
@@ -28,7 +30,13 @@ struct RunRecord {
   std::string entry;                 // entry name (built-in, external, or "system/benchmark" for imports)
   int run_index = 0;                 // 0-based rerun number within the entry
   nlohmann::json seeds = nlohmann::json::object();
-  runlog::RunLog log;                // points, status, header, times
+  runlog::RunLog log;                // points, the log's own end status, header, times
+  // How the attempt ended (analysis/run.h). Writers leave it unset: the store decides it when it records the attempt
+  // (StatusOf below) and stores it; an attempt loaded from the store has it.
+  std::optional<analysis::RunStatus> status;
+  // The executor's finding that the process died before its first evaluation, or of its environment after it
+  // (study/execution/failure_cause.h ClassifyProcessFailure); its error says why.
+  bool did_not_run = false;
   int threads = 0;
   std::optional<int> exit_status;    // of the child process, when there was one
   std::optional<int> signal;         // that killed it, when it was killed
@@ -60,29 +68,31 @@ struct StudyInfo {
   std::string created_at;
   nlohmann::json plan;
   nlohmann::json environment;
-  // Runs as the report counts them: a study's interrupted attempts ("incomplete") are not; an imported run without
-  // its end is (nothing will resume it: reports/report_model.cpp CountsInStatistics).
+  // Its counted runs (analysis/run_counting.h): what the report, `study show` and resume count.
   int runs_recorded = 0;
 };
 
-// True when the run ended (reached, not reached, or failed); false for an interrupted attempt.
+// True when the run ended (reached, not reached, or failed): its log has an end or its process was seen to end.
 bool IsFinishedRun(const RunRecord& run);
-// True when the run's process died before its first evaluation (a signal, a non-zero exit, a timeout), or of its
-// environment after it (no space left, out of memory: failure_cause.h): it says nothing about the entry's
-// training, so statistics leave it out and resume runs it again (run_counting.h).
+// True when the attempt said nothing about the entry's training (analysis::RunStatus::kDidNotRun).
 bool DidNotRun(const RunRecord& run);
-// True when a study's resume must run (entry, index) again after this attempt: it was interrupted or did not run.
-// A study's run is done once one of its attempts is finished and ran.
+// How the attempt ended: its stored status, or for a record not yet stored the one classification
+// (analysis::StatusOfAttempt) from its log's end, the executor's did_not_run and whether its study is resumable
+// (kind "study").
+analysis::RunStatus StatusOf(const RunRecord& run, bool resumable);
+// A study's attempt that counts (analysis::CountOf): resume has nothing to redo at its index.
 bool IsDoneRun(const RunRecord& run);
-// The attempt's status as readers name it (run_counting.h): runlog::RunStatusName's, or "did_not_run".
-std::string StatusOf(const RunRecord& run);
-// Where the attempt goes in its entry's figures (run_counting.h); resumable when its study is of kind "study".
-RunCount CountOf(const RunRecord& run, const StudyInfo& study);
-// The run's curve for statistics (run_counting.h's RunCurveOf over its log).
+// The run's curve for statistics (analysis::TimeCurveOf over its log).
 stats::RunCurve RunCurveOf(const runlog::RunLog& log);
 // The one rule behind every "failed" count (the study's summary line, study show's table): a run that ended failed,
 // unless it did not run (counted apart) or reached `threshold` before it died (its TTA stands: counted as reached).
 bool CountsAsFailed(const RunRecord& run, double threshold, std::size_t consecutive_evaluations);
+
+// One attempt as `study list` counts it, without its points.
+struct StoredAttempt {
+  std::string entry;
+  analysis::AttemptKey key;
+};
 
 class RunStore {
  public:
@@ -116,6 +126,8 @@ class RunStore {
   virtual std::vector<EntryRecord> LoadEntries(int64_t study_id) = 0;
   // Every attempt, ordered by entry, run index and attempt, with its points.
   virtual std::vector<RunRecord> LoadRuns(int64_t study_id) = 0;
+  // Every attempt's entry, index, attempt number and status (no points), in the same order.
+  virtual std::vector<StoredAttempt> LoadAttempts(int64_t study_id) = 0;
 
   const std::filesystem::path& file() const { return file_; }
 

@@ -5,11 +5,13 @@
 
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/sqlite_shared_file.h"
+#include "analysis/run.h"
 
 namespace evalsuite::store {
 namespace {
 
-constexpr int kSchemaVersion = 1;
+// 1: the first schema. 2: runs.outcome, how each attempt ended (analysis::RunStatus), decided when it is recorded.
+constexpr int kSchemaVersion = 2;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS studies (
@@ -55,6 +57,7 @@ CREATE TABLE IF NOT EXISTS runs (
   header TEXT NOT NULL,
   warnings TEXT NOT NULL,
   recorded_at TEXT NOT NULL,
+  outcome TEXT,
   UNIQUE (study_id, entry, run_index, attempt));
 CREATE TABLE IF NOT EXISTS points (
   run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -78,7 +81,43 @@ CREATE TABLE IF NOT EXISTS run_execution (
   facts TEXT NOT NULL);
 )sql";
 
+// Schema 1 to 2: each stored attempt's outcome. Version 1 said "did not run" only in the error's opening words (a
+// failed attempt whose error opens with "did not run: " and that has no evaluation, or opens with "died of its
+// environment: "); this reads them the way version 1's readers did, once, and stores the status.
+void AddOutcomeColumn(SqliteDb& db) {
+  db.Exec("ALTER TABLE runs ADD COLUMN outcome TEXT");
+  SqliteStatement select(db, R"sql(
+    SELECT r.id, r.status, r.error, EXISTS (SELECT 1 FROM points p WHERE p.run_id = r.id), s.kind
+    FROM runs r JOIN studies s ON s.id = r.study_id)sql");
+  SqliteStatement update(db, "UPDATE runs SET outcome = ? WHERE id = ?");
+  while (select.Step()) {
+    const std::string status = select.Text(1), error = select.Text(2);
+    const bool has_points = select.Int(3) != 0;
+    const bool failed = status == "failed";
+    const bool did_not_run = failed && ((!has_points && error.rfind("did not run: ", 0) == 0) ||
+                                        error.rfind("died of its environment: ", 0) == 0);
+    analysis::EndedAs ended = analysis::EndedAs::kNoEnd;
+    if (status == "reached") ended = analysis::EndedAs::kReached;
+    if (status == "not_reached") ended = analysis::EndedAs::kNotReached;
+    if (failed) ended = analysis::EndedAs::kFailed;
+    const analysis::RunStatus outcome = analysis::StatusOfAttempt(ended, did_not_run, select.Text(4) == "study");
+    update.Bind(1, std::string(analysis::RunStatusKey(outcome))).Bind(2, select.Int(0)).Run();
+    update.Reset();
+  }
+}
+
 }  // namespace
+
+int StoredSchemaVersion(SqliteDb& db) {
+  SqliteStatement version(db, "PRAGMA user_version");
+  version.Step();
+  return static_cast<int>(version.Int(0));
+}
+
+bool SchemaIsOlder(SqliteDb& db) {
+  const int found = StoredSchemaVersion(db);
+  return found > 0 && found < kSchemaVersion;
+}
 
 void OpenSchema(SqliteDb& db, bool read_only) {
   if (read_only) {
@@ -109,7 +148,11 @@ void OpenSchema(SqliteDb& db, bool read_only) {
   db.Exec("PRAGMA synchronous = FULL");
   if (found < kSchemaVersion) {
     SqliteTransaction transaction(db);
-    db.Exec(kSchema);
+    if (found == 0) {
+      db.Exec(kSchema);
+    } else if (found == 1) {
+      AddOutcomeColumn(db);
+    }
     db.Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
     transaction.Commit();
   }

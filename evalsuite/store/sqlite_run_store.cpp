@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 
 #include "evalsuite/common/environment.h"
 #include "evalsuite/common/error.h"
@@ -129,10 +130,11 @@ class SqliteRunStore : public RunStore {
       attempt = static_cast<int>(next.Int(0));
       next.Reset();
     }
+    const analysis::RunStatus status = StatusOf(run, IsResumableStudy(study_id));
     SqliteStatement& insert = Prepared(insert_run_, R"sql(
       INSERT INTO runs (study_id, entry, run_index, attempt, status, threads, exit_status, signal, stderr_tail,
-                        run_dir, train_seconds, wall_seconds, error, header, warnings, recorded_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
+                        run_dir, train_seconds, wall_seconds, error, header, warnings, recorded_at, outcome)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
     insert.Bind(1, study_id)
         .Bind(2, run.entry)
         .Bind(3, run.run_index)
@@ -148,7 +150,8 @@ class SqliteRunStore : public RunStore {
         .Bind(13, run.log.error)
         .Bind(14, run.log.header.dump())
         .Bind(15, nlohmann::json(run.log.warnings).dump())
-        .Bind(16, UtcNowIso8601());
+        .Bind(16, UtcNowIso8601())
+        .Bind(17, std::string(analysis::RunStatusKey(status)));
     try {
       insert.Run();
     } catch (const Error& e) {
@@ -236,7 +239,7 @@ class SqliteRunStore : public RunStore {
     std::vector<RunRecord> runs;
     SqliteStatement select(db_, R"sql(
       SELECT id, entry, run_index, attempt, status, threads, exit_status, signal, stderr_tail, run_dir,
-             train_seconds, wall_seconds, error, header, warnings, recorded_at
+             train_seconds, wall_seconds, error, header, warnings, recorded_at, outcome
       FROM runs WHERE study_id = ? ORDER BY entry, run_index, attempt)sql");
     select.Bind(1, study_id);
     SqliteStatement points(db_, R"sql(
@@ -268,6 +271,8 @@ class SqliteRunStore : public RunStore {
       run.log.header = ParseJsonColumn(db_, select.Text(13), "run header");
       run.log.warnings = ParseJsonColumn(db_, select.Text(14), "run warnings").get<std::vector<std::string>>();
       run.recorded_at = select.Text(15);
+      run.status = ReadOutcome(select.Text(16), run.id);
+      run.did_not_run = *run.status == analysis::RunStatus::kDidNotRun;
       points.Bind(1, run.id);
       while (points.Step()) {
         runlog::EvalPoint p;
@@ -297,12 +302,48 @@ class SqliteRunStore : public RunStore {
     return runs;
   }
 
+  std::vector<StoredAttempt> LoadAttempts(int64_t study_id) override {
+    std::vector<StoredAttempt> attempts;
+    SqliteStatement select(db_, R"sql(
+      SELECT id, entry, run_index, attempt, outcome FROM runs WHERE study_id = ? ORDER BY entry, run_index, attempt)sql");
+    select.Bind(1, study_id);
+    while (select.Step()) {
+      StoredAttempt a;
+      a.entry = select.Text(1);
+      a.key.index = static_cast<int>(select.Int(2));
+      a.key.attempt = static_cast<int>(select.Int(3));
+      a.key.status = ReadOutcome(select.Text(4), select.Int(0));
+      attempts.push_back(std::move(a));
+    }
+    return attempts;
+  }
+
  private:
+  analysis::RunStatus ReadOutcome(const std::string& key, int64_t run_id) const {
+    if (std::optional<analysis::RunStatus> status = analysis::ParseRunStatusKey(key)) return *status;
+    throw IoError(file().string(), "run " + std::to_string(run_id) + " has unknown outcome '" + key + "'");
+  }
+
+  // Whether the study is one that resume continues (kind "study"): its attempts without an end were interrupted.
+  bool IsResumableStudy(int64_t study_id) {
+    SqliteStatement& kind = Prepared(study_kind_, "SELECT kind FROM studies WHERE id = ?");
+    kind.Bind(1, study_id);
+    const bool resumable = kind.Step() && kind.Text(0) == "study";
+    kind.Reset();
+    return resumable;
+  }
+
+  // The study's counted runs, over its entries (analysis/run_counting.h).
+  int CountedRuns(int64_t study_id) {
+    std::map<std::string, std::vector<analysis::AttemptKey>> by_entry;
+    for (StoredAttempt& a : LoadAttempts(study_id)) by_entry[a.entry].push_back(a.key);
+    int counted = 0;
+    for (const auto& [entry, keys] : by_entry) counted += analysis::TallyAttempts(keys).counted;
+    return counted;
+  }
+
   static constexpr const char* kStudyColumns = R"sql(
-      SELECT s.id, s.name, s.kind, s.created_at, s.plan, s.environment,
-             -- counted attempts (run_counting.h): not a study's interrupted one; an imported run without its end counts
-             (SELECT COUNT(*) FROM runs r WHERE r.study_id = s.id AND (r.status != 'incomplete' OR s.kind != 'study'))
-      FROM studies s)sql";
+      SELECT s.id, s.name, s.kind, s.created_at, s.plan, s.environment FROM studies s)sql";
 
   StudyInfo ReadStudy(const SqliteStatement& row) {
     StudyInfo info;
@@ -312,7 +353,7 @@ class SqliteRunStore : public RunStore {
     info.created_at = row.Text(3);
     info.plan = ParseJsonColumn(db_, row.Text(4), "study plan");
     info.environment = ParseJsonColumn(db_, row.Text(5), "study environment");
-    info.runs_recorded = static_cast<int>(row.Int(6));
+    info.runs_recorded = CountedRuns(info.id);
     return info;
   }
 
@@ -342,31 +383,45 @@ class SqliteRunStore : public RunStore {
   std::unique_ptr<SqliteStatement> insert_run_;
   std::unique_ptr<SqliteStatement> insert_point_;
   std::unique_ptr<SqliteStatement> insert_seed_;
+  std::unique_ptr<SqliteStatement> study_kind_;
 };
 
 }  // namespace
 
-bool IsFinishedRun(const RunRecord& run) { return run.log.status != runlog::RunStatus::kIncomplete; }
-
-bool DidNotRun(const RunRecord& run) {
-  return store::DidNotRun(run.log.status == runlog::RunStatus::kFailed, !run.log.points.empty(), run.log.error);
+bool IsFinishedRun(const RunRecord& run) {
+  if (run.status) return *run.status != analysis::RunStatus::kInterrupted && *run.status != analysis::RunStatus::kUnended;
+  return run.log.status != runlog::RunStatus::kIncomplete;
 }
 
-bool IsDoneRun(const RunRecord& run) { return CountOf(StatusOf(run), /*resumable=*/true) == RunCount::kCounted; }
-
-std::string StatusOf(const RunRecord& run) {
-  return DidNotRun(run) ? std::string(kDidNotRunStatus) : runlog::RunStatusName(run.log.status);
+analysis::RunStatus StatusOf(const RunRecord& run, bool resumable) {
+  if (run.status) return *run.status;
+  analysis::EndedAs ended = analysis::EndedAs::kNoEnd;
+  switch (run.log.status) {
+    case runlog::RunStatus::kReached:
+      ended = analysis::EndedAs::kReached;
+      break;
+    case runlog::RunStatus::kNotReached:
+      ended = analysis::EndedAs::kNotReached;
+      break;
+    case runlog::RunStatus::kFailed:
+      ended = analysis::EndedAs::kFailed;
+      break;
+    case runlog::RunStatus::kIncomplete:
+      break;
+  }
+  return analysis::StatusOfAttempt(ended, run.did_not_run, resumable);
 }
 
-RunCount CountOf(const RunRecord& run, const StudyInfo& study) {
-  return CountOf(StatusOf(run), IsResumableSource(study.kind));
-}
+bool DidNotRun(const RunRecord& run) { return StatusOf(run, true) == analysis::RunStatus::kDidNotRun; }
+
+bool IsDoneRun(const RunRecord& run) { return analysis::CountsInStatistics(StatusOf(run, /*resumable=*/true)); }
 
 stats::RunCurve RunCurveOf(const runlog::RunLog& log) {
-  std::vector<stats::CurvePoint> points;
-  points.reserve(log.points.size());
-  for (const runlog::EvalPoint& p : log.points) points.push_back({p.train_seconds, p.metric});
-  return RunCurveOf(std::move(points), log.train_seconds);
+  analysis::Run run;
+  run.points.reserve(log.points.size());
+  for (const runlog::EvalPoint& p : log.points) run.points.push_back({p.train_seconds, p.metric});
+  run.time_spent = log.train_seconds;
+  return analysis::TimeCurveOf(run);
 }
 
 bool CountsAsFailed(const RunRecord& run, double threshold, std::size_t consecutive_evaluations) {
@@ -409,6 +464,17 @@ std::unique_ptr<RunStore> RunStore::OpenForReading(const std::filesystem::path& 
     throw InputError(file.string(), "is an empty file, not a run store yet (run a study or an import into it first)");
   }
   RequireStoreKind(file, FileKind::kRunStore, /*may_be_missing=*/false);
+  // A store of an older schema is upgraded once where it may be written (schema.h); a read-only one is refused
+  // with the reason by the read-only open below.
+  bool older = false;
+  {
+    SqliteDb peek(file, /*read_only=*/true);
+    older = SchemaIsOlder(peek);
+  }
+  const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+  if (older && access(file.c_str(), W_OK) == 0 && access(folder.c_str(), W_OK) == 0) {
+    SqliteRunStore upgrade(file);
+  }
   return std::make_unique<SqliteRunStore>(file, /*read_only=*/true);
 }
 

@@ -40,7 +40,7 @@ void ReadComparisonKeys(const toml::table& root, const TomlReader& reader, long 
       reader.Fail(TomlReader::Line(*n), "compare", "must be an array of pairs, e.g. [[\"a\", \"b\"]]");
     int i = 0;
     for (const toml::node& pair : *n->as_array()) {
-      plan.compare.push_back(ReadPair(pair, reader, "compare[" + std::to_string(i++) + "]", plan));
+      plan.analysis.compare.push_back(ReadPair(pair, reader, "compare[" + std::to_string(i++) + "]", plan));
     }
   }
   const toml::node* n = root.get("sequential");
@@ -86,42 +86,7 @@ void ReadComparisonKeys(const toml::table& root, const TomlReader& reader, long 
                 "runs with the local executor only: the Slurm executor submits every run of a study at once");
   }
   plan.runs = s.max_runs;
-  plan.sequential = s;
-}
-
-nlohmann::json ComparisonKeysToJson(const StudyPlan& plan) {
-  nlohmann::json compare = nlohmann::json::array();
-  for (const auto& [a, b] : plan.compare) compare.push_back({a, b});
-  nlohmann::json sequential = nullptr;
-  if (plan.sequential) {
-    const SequentialSettings& s = *plan.sequential;
-    sequential = {{"min_runs", s.min_runs},
-                  {"max_runs", s.max_runs},
-                  {"alpha", s.alpha},
-                  {"question", s.stability ? nlohmann::json("stability") : nlohmann::json::array({s.a, s.b})}};
-  }
-  return {{"compare", compare}, {"sequential", sequential}};
-}
-
-void ComparisonKeysFromJson(const nlohmann::json& json, StudyPlan& plan) {
-  if (json.contains("compare") && json["compare"].is_array()) {
-    for (const auto& pair : json["compare"])
-      plan.compare.emplace_back(pair.at(0).get<std::string>(), pair.at(1).get<std::string>());
-  }
-  if (json.contains("sequential") && json["sequential"].is_object()) {
-    const auto& j = json["sequential"];
-    SequentialSettings s;
-    s.min_runs = j.at("min_runs").get<int>();
-    s.max_runs = j.at("max_runs").get<int>();
-    s.alpha = j.at("alpha").get<double>();
-    if (j.at("question").is_string()) {
-      s.stability = true;
-    } else {
-      s.a = j.at("question").at(0).get<std::string>();
-      s.b = j.at("question").at(1).get<std::string>();
-    }
-    plan.sequential = s;
-  }
+  plan.analysis.sequential = s;
 }
 
 }  // namespace evalsuite::study

@@ -9,7 +9,7 @@
 #include "evalsuite/study/progress.h"
 #include "evalsuite/study/run_recorder.h"
 #include "evalsuite/study/study_plan.h"
-#include "evalsuite/study/study_runner.h"
+#include "evalsuite/study/study_run.h"
 
 namespace evalsuite::study {
 

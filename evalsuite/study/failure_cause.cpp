@@ -23,16 +23,16 @@ std::string OwnCgroupDir() {
 
 }  // namespace
 
-std::string CauseOfNotRun(const std::string& error, std::string* label) {
-  for (const auto& [prefix, name] : {std::pair<std::string, const char*>{kDidNotRunPrefix, "DID NOT RUN"},
-                                     std::pair<std::string, const char*>{kEnvironmentPrefix, "DIED OF ITS ENVIRONMENT"}}) {
-    if (error.rfind(prefix, 0) == 0) {
-      if (label != nullptr) *label = name;
-      return error.substr(prefix.size());
-    }
+void MarkProcessFailed(RunRecord& record, const std::string& cause, bool environment) {
+  std::string error = cause;
+  record.did_not_run = record.log.points.empty() || environment;
+  if (record.log.points.empty()) {
+    error = analysis::kDidNotRunPrefix + error;
+  } else if (environment) {
+    error = analysis::kEnvironmentPrefix + error;
   }
-  if (label != nullptr) *label = "FAILED";
-  return error;
+  record.log.status = runlog::RunStatus::kFailed;
+  record.log.error = error;
 }
 
 std::optional<unsigned long long> FreeBytes(const std::string& path) {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "evalsuite/store/run_counting.h"
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/child_process.h"
 
 namespace evalsuite::study {
@@ -25,13 +25,13 @@ FailureCause DescribeFailure(const ChildExit& exit, bool timed_out, const std::s
 // it can't be read. Compared before and after a run to tell an OOM kill from another SIGKILL.
 std::optional<long> OomKillCount();
 
-// The prefixes of a stored error that mark a run which did not run, or died of its environment (run_counting.h).
-using store::kDidNotRunPrefix;
-using store::kEnvironmentPrefix;
+// The one place an executor (local: run_execution.cpp, Slurm: slurm_executor.cpp) records a failed process: the run
+// failed with `cause` as its error; when it died before its first evaluation, or of its environment (no space, no
+// memory) after it, it did not run (RunRecord::did_not_run: the store records it as analysis::RunStatus::kDidNotRun),
+// and its error opens with the words that say so (analysis::kDidNotRunPrefix, kEnvironmentPrefix).
+void MarkProcessFailed(RunRecord& record, const std::string& cause, bool environment);
 
-// A stored error of a run that DidNotRun, without its prefix; `label` gets "DID NOT RUN" or "DIED OF ITS
-// ENVIRONMENT".
-std::string CauseOfNotRun(const std::string& error, std::string* label = nullptr);
+using analysis::CauseOfNotRun;
 
 // Free bytes for an unprivileged writer in the file system holding `path`; nullopt when it cannot be asked.
 std::optional<unsigned long long> FreeBytes(const std::string& path);

@@ -210,12 +210,10 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
     failure = outcome.timed_out ? "timed out after " + FormatNumber(entry.timeout_seconds) + " s (killed)" : cause.cause;
     if (!cause.hint.empty()) failure += " (" + cause.hint + ")";
     // Before its first evaluation the run says nothing about the entry's training: it did not run here. After it,
-    // a death of the machine's making (disk, memory) says nothing either.
-    if (record.log.points.empty()) {
-      failure = kDidNotRunPrefix + failure;
-    } else if (cause.environment) {
-      failure = kEnvironmentPrefix + failure;
-    }
+    // a death of the machine's making (disk, memory) says nothing either (MarkProcessFailed decides).
+    if (!record.log.error.empty() && record.log.error != failure) failure += ": " + record.log.error;
+    MarkProcessFailed(record, failure, cause.environment);
+    return record;
   } else if (record.log.status == runlog::RunStatus::kFailed) {
     failure = record.log.error.empty() ? "the entry reported a failure" : record.log.error;
   } else if (record.log.points.empty()) {

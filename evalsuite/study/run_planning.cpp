@@ -11,9 +11,9 @@
 #include "evalsuite/common/error.h"
 #include "evalsuite/common/stats_boundary.h"
 #include "evalsuite/common/test_level.h"
-#include "reports/comparison_section.h"
-#include "reports/counted_runs.h"
-#include "reports/entry_statistics.h"
+#include "analysis/compared_runs.h"
+#include "analysis/entry_analysis.h"
+#include "analysis/run_counting.h"
 #include "stats/comparison_power.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
@@ -21,7 +21,7 @@
 namespace evalsuite::study {
 namespace {
 
-const reports::EntryInput* FindPilot(const reports::StabilityReportInput& pilot, const std::string& name) {
+const analysis::Entry* FindPilot(const reports::StabilityReportInput& pilot, const std::string& name) {
   for (const auto& e : pilot.entries) {
     if (e.name == name) return &e;
   }
@@ -32,7 +32,7 @@ const reports::EntryInput* FindPilot(const reports::StabilityReportInput& pilot,
 
 // A run's wall time as the store measured it: the study's own measure of the run's process (execution.usage,
 // local runs), else the end record's (Slurm runs, imports that give one), else its training time.
-WallTime WallTimeOf(const reports::RunInput& run) {
+WallTime WallTimeOf(const analysis::Run& run) {
   if (run.usage && run.usage->wall_seconds > 0) return {run.usage->wall_seconds, kWallMeasured};
   if (run.wall_seconds > 0) return {run.wall_seconds, kWallFromLog};
   return {run.time_spent, kWallTraining};
@@ -54,25 +54,18 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
   std::map<std::string, int> needed;
   std::map<std::string, double> wall;
   std::map<std::string, std::string> unusable;  // entry: why its pilot gives nothing to plan from
-  const std::size_t consecutive = plan.rule.consecutive_evaluations;
+  const std::size_t consecutive = plan.analysis.rule.consecutive_evaluations;
   for (const PlannedEntry& entry : plan.entries) {
-    const reports::EntryInput* p = FindPilot(pilot, entry.name);
-    std::vector<stats::RunCurve> curves;
-    std::optional<std::vector<stats::RunCurve>> epoch_curves(std::in_place);  // nullopt once a run has no epochs
+    const analysis::Entry* p = FindPilot(pilot, entry.name);
+    // The pilot's counted runs (analysis/run_counting.h), as the report will count the study's.
+    const analysis::CountedCurves counted = p ? analysis::CountedCurvesOf(*p) : analysis::CountedCurves{};
+    const std::vector<stats::RunCurve>& curves = counted.time;
     double wall_sum = 0;
     std::map<std::string, int> wall_sources;
-    static const std::vector<reports::RunInput> kNoRuns;
-    for (const auto& run : p ? p->runs : kNoRuns) {
-      if (!reports::CountsInStatistics(run, p->source)) continue;
-      curves.push_back(reports::ToRunCurve(run));
-      const WallTime w = WallTimeOf(run);
+    for (const analysis::Run* run : counted.runs) {
+      const WallTime w = WallTimeOf(*run);
       wall_sum += w.seconds;
       ++wall_sources[w.source];
-      if (epoch_curves && reports::HasEpochs(run)) {
-        epoch_curves->push_back(reports::ToEpochCurve(run));
-      } else {
-        epoch_curves.reset();
-      }
     }
     if (curves.empty()) {
       // Named, never left out: no runs at all, or runs that all died before their first evaluation.
@@ -91,8 +84,8 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
     }
     wall[entry.name] = wall_sum / static_cast<double>(curves.size());
     const stats::EntryStatistics statistics =
-        reports::AnalyzeEntryRuns(entry.name, curves, epoch_curves, p->threshold, consecutive);
-    stats::StabilityRule rule = plan.rule;
+        analysis::AnalyzeEntryRuns(entry.name, curves, counted.epochs, p->threshold, consecutive);
+    stats::StabilityRule rule = plan.analysis.rule;
     rule.assurance = options.power;
     // The pilot judged on the basis the report will judge the study on (stats/entry_verdict.h).
     const stats::EntryVerdict judged = stats::JudgeEntryStability(statistics, rule);
@@ -117,7 +110,7 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
       row["stability_note"] = fmt::format(
           "{} runs reaching the target bring the CoV's upper bound within {:.0f}% with {:.0f}% assurance if the "
           "true CoV{} is the pilot's {:.1f}%; at the pilot's hit rate {:.0f}% that is {} runs",
-          *v.reached_runs_needed, 100 * plan.rule.max_cov_upper, 100 * options.power,
+          *v.reached_runs_needed, 100 * plan.analysis.rule.max_cov_upper, 100 * options.power,
           judged.basis == stats::kBasisEpochs ? " of epochs to target" : "", 100 * s.cov.value_or(0),
           100 * s.hit_rate, runs);
     } else {
@@ -132,10 +125,10 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
     throw UsageError("--pilot", "no entry of the plan has counted runs in the pilot study (" + why + ")");
   }
 
-  std::vector<std::pair<std::string, std::string>> pairs = plan.compare;
-  if (plan.sequential && !plan.sequential->stability &&
-      std::find(pairs.begin(), pairs.end(), std::make_pair(plan.sequential->a, plan.sequential->b)) == pairs.end()) {
-    pairs.emplace_back(plan.sequential->a, plan.sequential->b);
+  std::vector<std::pair<std::string, std::string>> pairs = plan.analysis.compare;
+  if (plan.analysis.sequential && !plan.analysis.sequential->stability &&
+      std::find(pairs.begin(), pairs.end(), std::make_pair(plan.analysis.sequential->a, plan.analysis.sequential->b)) == pairs.end()) {
+    pairs.emplace_back(plan.analysis.sequential->a, plan.analysis.sequential->b);
   }
   if (pairs.empty()) {
     for (const auto& e : plan.entries) pairs.emplace_back(e.name, e.name);
@@ -161,8 +154,8 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
       continue;
     }
     // Each entry's own pilot runs, whichever way the pair is written (stats/comparison_power.h).
-    const stats::ComparedRuns runs_a = reports::ComparedRunsOf(*FindPilot(pilot, a), consecutive);
-    const stats::ComparedRuns runs_b = reports::ComparedRunsOf(*FindPilot(pilot, b), consecutive);
+    const stats::ComparedRuns runs_a = analysis::ComparedRunsOf(*FindPilot(pilot, a), consecutive);
+    const stats::ComparedRuns runs_b = analysis::ComparedRunsOf(*FindPilot(pilot, b), consecutive);
     row["pilot_runs"] = {{a, runs_a.tta.size()}, {b, runs_b.tta.size()}};
     const stats::ComparisonRunPlan found = StatsOnUserData("--pilot", [&] {
       return stats::PlanComparisonRuns(runs_a.tta, runs_b.tta, power_options, a, b, a == b);

@@ -43,7 +43,7 @@ struct WallTime {
 // A run's wall time as the store records it: the study's measure of its process (execution usage) where there is
 // one, else its log's end record, else its training time. A synthetic entry's log may claim 0.004 s for a run
 // that took 2.3 s: the cost is what the machine spent.
-WallTime WallTimeOf(const reports::RunInput& run);
+WallTime WallTimeOf(const analysis::Run& run);
 
 // The plan's figures as JSON: {ratio, power, assurance, alpha, entries: [{entry, pilot_runs, pilot_reached,
 // pilot_verdict, basis, stability_runs, stability_note, mean_wall_seconds, wall_sources}], comparisons: [{a, b,

@@ -1,7 +1,7 @@
 #include "evalsuite/study/run_recorder.h"
 
 #include "evalsuite/study/run_execution.h"
-#include "evalsuite/study/study_runner.h"
+#include "evalsuite/study/study_run.h"
 
 namespace evalsuite::study {
 

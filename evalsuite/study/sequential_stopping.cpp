@@ -1,19 +1,17 @@
 #include "evalsuite/study/sequential_stopping.h"
 
-#include "evalsuite/study/study_summary.h"
-#include "reports/comparison_section.h"
+#include "analysis/sequential_decision.h"
+#include "evalsuite/store/analysis_entries.h"
 
 namespace evalsuite::study {
 
 std::optional<StoppingDecision> DecideSequentialStop(RunStore& store, const StudyPlan& plan) {
-  if (!plan.sequential) return std::nullopt;
+  if (!plan.analysis.sequential) return std::nullopt;
   std::optional<StudyInfo> info = store.FindStudy(plan.name);
   if (!info) return std::nullopt;
-  info->plan = PlanToJson(plan);  // the plan being run (a study just created may not be read back yet)
-  const reports::StabilityReportInput input = BuildReportInput(store, {*info});
-  const std::optional<reports::SequentialQuestion> question = reports::SequentialQuestionOf(input.plan);
-  if (!question) return std::nullopt;
-  const reports::SequentialOutcome outcome = reports::DecideSequentialQuestion(*question, input.entries, input.rule);
+  // The plan being run, typed as it was read (a study just created may not be read back yet): no stored JSON.
+  const analysis::SequentialOutcome outcome = analysis::DecideSequentialQuestion(
+      *plan.analysis.sequential, store::LoadAnalysisEntries(store, *info), plan.analysis.rule);
   StoppingDecision d;
   d.stop = outcome.stop;
   d.result = outcome.result;

@@ -1,6 +1,6 @@
 // A sequential study's stopping decision (the plan's [sequential] table, comparison_plan_keys.h), asked by the study
 // runner before it starts and after every run it records: from the runs in the store, the looks taken so far and
-// whether the question is answered (reports/comparison_section.h: group-sequential log-rank for a pair, or every
+// whether the question is answered (analysis/sequential_decision.h: group-sequential log-rank for a pair, or every
 // entry's stability verdict). The decision is a function of the stored runs alone, so a killed and resumed study
 // replays the same looks and takes the same decision.
 #pragma once

@@ -287,17 +287,6 @@ class Coordinator {
   int next_sequence_ = 1;
 };
 
-void MarkFailed(RunRecord& record, const std::string& cause, bool environment) {
-  std::string error = cause;
-  if (record.log.points.empty()) {
-    error = kDidNotRunPrefix + error;
-  } else if (environment) {
-    error = kEnvironmentPrefix + error;
-  }
-  record.log.status = runlog::RunStatus::kFailed;
-  record.log.error = error;
-}
-
 // What the node did to the run while it ran, as the task sampled it (slurm_task.h): stored as a local run's is.
 void AddSlurmTaskContention(RunRecord& record, const fs::path& run_dir) {
   if (std::optional<nlohmann::json> contention = ReadJsonFile(run_dir / kTaskContentionFile)) {
@@ -356,16 +345,16 @@ RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntry& entr
 
   const std::string& s = state->state;
   if (s == "TIMEOUT") {
-    MarkFailed(record, "timed out: killed by Slurm at its time limit" +
+    MarkProcessFailed(record, "timed out: killed by Slurm at its time limit" +
                            (plan.slurm.time_limit.empty() ? std::string() : " (--time=" + plan.slurm.time_limit + ")"),
                /*environment=*/false);
   } else if (s == "OUT_OF_MEMORY") {
-    MarkFailed(record, "out of memory: Slurm killed the task" + on_node + " (OUT_OF_MEMORY; raise [slurm] mem)",
+    MarkProcessFailed(record, "out of memory: Slurm killed the task" + on_node + " (OUT_OF_MEMORY; raise [slurm] mem)",
                /*environment=*/true);
   } else if (s == "NODE_FAIL" || s == "BOOT_FAIL") {
-    MarkFailed(record, "the node" + on_node + " failed under the run (Slurm " + s + ")", /*environment=*/true);
+    MarkProcessFailed(record, "the node" + on_node + " failed under the run (Slurm " + s + ")", /*environment=*/true);
   } else {
-    MarkFailed(record, "the Slurm task ended (" + s + (state->exit_code.empty() ? "" : ", exit code " + state->exit_code) +
+    MarkProcessFailed(record, "the Slurm task ended (" + s + (state->exit_code.empty() ? "" : ", exit code " + state->exit_code) +
                            (state->reason.empty() || state->reason == "None" ? "" : ", " + state->reason) +
                            ") without an end record",
                /*environment=*/false);

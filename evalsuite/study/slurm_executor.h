@@ -15,7 +15,7 @@
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/study/slurm_client.h"
 #include "evalsuite/study/study_plan.h"
-#include "evalsuite/study/study_runner.h"
+#include "evalsuite/study/study_run.h"
 
 namespace evalsuite::study {
 

@@ -117,33 +117,33 @@ void ReadStabilityKeys(const toml::table& root, const Reader& reader, StudyPlan&
   const toml::table& rule = *n->as_table();
   reader.RejectUnknownKeys(rule, kStabilityKeys, "stability.", "[stability]");
   if (const toml::node* r = rule.get("max_cov_upper")) {
-    plan.rule.max_cov_upper = reader.Number(*r, "stability.max_cov_upper");
+    plan.analysis.rule.max_cov_upper = reader.Number(*r, "stability.max_cov_upper");
     // A fraction, as min_hit_rate is: 10 would be a CoV limit of 1000% and judge nearly anything STABLE.
-    if (!(plan.rule.max_cov_upper > 0 && plan.rule.max_cov_upper <= 1)) {
+    if (!(plan.analysis.rule.max_cov_upper > 0 && plan.analysis.rule.max_cov_upper <= 1)) {
       reader.Fail(Reader::Line(*r), "stability.max_cov_upper", "must be a fraction in (0, 1] (0.10 is 10%)");
     }
   }
   if (const toml::node* r = rule.get("min_hit_rate")) {
-    plan.rule.min_hit_rate = reader.Number(*r, "stability.min_hit_rate");
-    if (plan.rule.min_hit_rate < 0 || plan.rule.min_hit_rate > 1) {
+    plan.analysis.rule.min_hit_rate = reader.Number(*r, "stability.min_hit_rate");
+    if (plan.analysis.rule.min_hit_rate < 0 || plan.analysis.rule.min_hit_rate > 1) {
       reader.Fail(Reader::Line(*r), "stability.min_hit_rate", "must be a fraction in [0, 1]");
     }
   }
   if (const toml::node* r = rule.get("basis")) {
-    plan.rule.basis = reader.String(*r, "stability.basis");
-    if (plan.rule.basis != stats::kBasisTime && plan.rule.basis != stats::kBasisEpochs) {
+    plan.analysis.rule.basis = reader.String(*r, "stability.basis");
+    if (plan.analysis.rule.basis != stats::kBasisTime && plan.analysis.rule.basis != stats::kBasisEpochs) {
       reader.Fail(Reader::Line(*r), "stability.basis",
                   "must be \"time\" (TTA, DAWNBench's definition) or \"epochs\" (epochs to target, which leaves "
                   "the machine's speed out)");
     }
   }
   if (const toml::node* r = rule.get("min_reached")) {
-    plan.rule.min_reached = static_cast<std::size_t>(reader.Integer(*r, "stability.min_reached", 0, 100000));
+    plan.analysis.rule.min_reached = static_cast<std::size_t>(reader.Integer(*r, "stability.min_reached", 0, 100000));
   }
   if (const toml::node* r = rule.get("consecutive_evaluations")) {
-    plan.rule.consecutive_evaluations =
+    plan.analysis.rule.consecutive_evaluations =
         static_cast<std::size_t>(reader.Integer(*r, "stability.consecutive_evaluations", 1, 1000));
-    if (plan.rule.consecutive_evaluations > 1 && plan.stop_at_target) {
+    if (plan.analysis.rule.consecutive_evaluations > 1 && plan.stop_at_target) {
       reader.Fail(Reader::Line(*r), "stability.consecutive_evaluations",
                   "needs stop_at_target = false: a run stopped at its first crossing never shows more in a row");
     }

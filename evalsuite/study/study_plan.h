@@ -55,6 +55,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/analysis_settings.h"
 #include "evalsuite/runlog/regex_log.h"
 #include "evalsuite/study/slurm_options.h"
 #include "stats/stability.h"
@@ -93,13 +94,7 @@ struct PlannedRun {
 };
 
 // A study that stops as soon as its question is answered (comparison_plan_keys.h, sequential_stopping.h).
-struct SequentialSettings {
-  int min_runs = 3;
-  int max_runs = 20;
-  double alpha = 0.05;
-  bool stability = false;  // question = "stability"; else the pair a, b
-  std::string a, b;
-};
+using analysis::SequentialSettings;
 
 struct StudyPlan {
   std::string name;
@@ -116,7 +111,9 @@ struct StudyPlan {
   int evals_per_epoch = 1;  // built-in entries; external ones get {evals_per_epoch} in their command
   std::string precision = "auto";  // built-in entries: "auto", "fp32" or "bf16" (entries/precision_choice.h)
   bool onednn_isa_cap = true;  // children inherit the cap evalsuite decided; false: none of evalsuite's setting
-  stats::StabilityRule rule;
+  // [stability], compare = [["A", "B"], ...] and [sequential] (comparison_plan_keys.h), typed once: what the study
+  // asks of its runs, carried as they are to the sequential decision and the report. All fingerprinted.
+  analysis::AnalysisSettings analysis;
   std::string executor = kLocalExecutor;  // where runs execute (slurm_options.h); not part of the fingerprint
   SlurmOptions slurm;
   std::optional<double> cost_per_hour;
@@ -132,9 +129,6 @@ struct StudyPlan {
   double gpu_sample_seconds = 1;
   std::vector<PlannedEntry> entries;
   std::vector<PlannedRun> schedule;  // every run, in the order they start
-  // compare = [["A", "B"], ...] and [sequential] (comparison_plan_keys.h); both fingerprinted.
-  std::vector<std::pair<std::string, std::string>> compare;
-  std::optional<SequentialSettings> sequential;
 
   const PlannedEntry* FindEntry(const std::string& name) const;
   const PlannedRun* FindRun(const std::string& entry, int index) const;

@@ -60,15 +60,9 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"cost_per_hour", plan.cost_per_hour ? nlohmann::json(*plan.cost_per_hour) : nlohmann::json()},
           {"machine_ceilings", plan.machine_ceilings},
           {"gpu_sample_seconds", plan.gpu_sample_seconds},
-          {"stability",
-           {{"max_cov_upper", plan.rule.max_cov_upper},
-            {"min_hit_rate", plan.rule.min_hit_rate},
-            {"min_reached", plan.rule.min_reached},
-            {"consecutive_evaluations", plan.rule.consecutive_evaluations},
-            {"basis", plan.rule.basis}}},
           {"entries", entries},
           {"schedule", schedule}};
-  plan_json.update(ComparisonKeysToJson(plan));
+  plan_json.update(analysis::AnalysisSettingsToJson(plan.analysis));  // [stability], compare, [sequential]
   return plan_json;
 }
 
@@ -131,14 +125,8 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
     // Absent from plans stored before studies recorded their ceilings: measured once when such a study resumes.
     if (json.contains("machine_ceilings")) plan.machine_ceilings = get(json, "machine_ceilings").get<std::string>();
     plan.gpu_sample_seconds = json.value("gpu_sample_seconds", plan.gpu_sample_seconds);
-    const auto& rule = get(json, "stability");
-    plan.rule.max_cov_upper = get(rule, "max_cov_upper").get<double>();
-    plan.rule.min_hit_rate = get(rule, "min_hit_rate").get<double>();
-    plan.rule.min_reached = count(rule, "min_reached");
-    if (rule.contains("consecutive_evaluations")) {  // absent from plans stored before the key existed
-      plan.rule.consecutive_evaluations = count(rule, "consecutive_evaluations");
-    }
-    plan.rule.basis = rule.value("basis", std::string(stats::kBasisTime));
+    key = "stability";
+    plan.analysis = analysis::AnalysisSettingsFromPlanJson(json);  // [stability], compare, [sequential]
     for (const auto& j : get(json, "entries")) {
       PlannedEntry e;
       e.name = get(j, "name").get<std::string>();
@@ -160,8 +148,6 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
       }
       plan.entries.push_back(std::move(e));
     }
-    key = "sequential";
-    ComparisonKeysFromJson(json, plan);
     for (const auto& j : get(json, "schedule")) {
       plan.schedule.push_back({get(j, "entry").get<std::string>(), integer(j, "index"), seed(j, "seed")});
     }

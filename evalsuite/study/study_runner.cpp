@@ -114,26 +114,6 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
 
 }  // namespace
 
-void StudyOutcome::CountFinished(const StudyPlan& plan, const RunRecord& record) {
-  ++ran;
-  const PlannedEntry* entry = plan.FindEntry(record.entry);
-  if (DidNotRun(record)) {
-    ++did_not_run;
-  } else if (CountsAsFailed(record, entry != nullptr ? entry->threshold : 0, plan.rule.consecutive_evaluations)) {
-    ++failed;
-  }
-}
-
-int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<RunRecord>& runs) {
-  std::set<std::pair<std::string, int>> finished;
-  for (const RunRecord& r : runs) {
-    if (store::IsDoneRun(r) && plan.FindRun(r.entry, r.run_index)) {
-      finished.insert({r.entry, r.run_index});
-    }
-  }
-  return static_cast<int>(finished.size());
-}
-
 namespace {
 
 // Removes a store file this command created when the command fails before the study is in it: a failed `study run`

@@ -6,18 +6,16 @@
 #include <cmath>
 #include <map>
 
+#include "analysis/analysis_settings.h"
+#include "analysis/entry_analysis.h"
+#include "analysis/run_counting.h"
+#include "analysis/sequential_decision.h"
 #include "evalsuite/common/error.h"
-#include "evalsuite/common/stats_boundary.h"
+#include "evalsuite/store/analysis_entries.h"
 #include "evalsuite/study/builtin_hardware.h"
 #include "evalsuite/study/external_hardware.h"
-#include "evalsuite/study/failure_cause.h"
 #include "evalsuite/study/sequential_stopping.h"
 #include "evalsuite/study/study_plan.h"
-#include "reports/counted_runs.h"
-#include "reports/entry_statistics.h"
-#include "reports/json_access.h"
-#include "stats/curve.h"
-#include "reports/comparison_section.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
 #include "stats/stability_statistics.h"
@@ -25,89 +23,11 @@
 namespace evalsuite::study {
 namespace {
 
-stats::StabilityRule RuleFromPlan(const nlohmann::json& plan) {
-  stats::StabilityRule rule;
-  auto it = plan.find("stability");
-  if (it == plan.end() || !it->is_object()) return rule;
-  rule.max_cov_upper = it->value("max_cov_upper", rule.max_cov_upper);
-  rule.min_hit_rate = it->value("min_hit_rate", rule.min_hit_rate);
-  rule.min_reached = it->value("min_reached", rule.min_reached);
-  rule.consecutive_evaluations = it->value("consecutive_evaluations", rule.consecutive_evaluations);
-  rule.basis = it->value("basis", rule.basis);
-  return rule;
-}
-
 std::string FirstLine(const std::string& text) {
   std::size_t start = text.find_first_not_of(" \t\r\n");
   if (start == std::string::npos) return "";
   std::size_t end = text.find_first_of("\r\n", start);
   return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-}
-
-std::string LastLines(const std::string& text, int lines) {
-  std::size_t pos = text.size();
-  for (int i = 0; i < lines && pos != std::string::npos && pos > 0; ++i) pos = text.rfind('\n', pos - 1);
-  return pos == std::string::npos || pos == 0 ? text : text.substr(pos + 1);
-}
-
-// RunRecord::execution["gpu"] as gpu_sampler.h writes it; a field of another shape counts as absent.
-reports::RunGpuUse GpuUseOf(const nlohmann::json& gpu) {
-  using reports::Field;
-  using reports::NumberOf;
-  auto count = [](const nlohmann::json& value) { return static_cast<int>(NumberOf(value).value_or(0)); };
-  reports::RunGpuUse use;
-  use.sampled = Field(gpu, "sampled") == true;
-  use.reason = reports::StringOf(Field(gpu, "reason"));
-  use.interval_seconds = NumberOf(Field(gpu, "interval_seconds")).value_or(0);
-  use.samples = count(Field(gpu, "samples"));
-  use.failed_samples = count(Field(gpu, "failed_samples"));
-  for (const nlohmann::json& d : reports::ArrayOf(Field(gpu, "devices"))) {
-    reports::GpuDeviceUse device;
-    device.index = reports::StringOf(Field(d, "index"));
-    device.uuid = reports::StringOf(Field(d, "uuid"));
-    device.samples = count(Field(d, "samples"));
-    device.memory_total_mib = NumberOf(Field(d, "memory_total_mib"));
-    device.peak_memory_used_mib = NumberOf(Field(d, "peak_memory_used_mib"));
-    device.mean_utilization_percent = NumberOf(Field(d, "mean_utilization_percent"));
-    device.utilization_samples = count(Field(d, "utilization_samples"));
-    use.devices.push_back(std::move(device));
-  }
-  return use;
-}
-
-reports::RunInput ToRunInput(const RunRecord& run) {
-  reports::RunInput input;
-  input.index = run.run_index;
-  input.seeds = run.seeds;
-  input.status = store::StatusOf(run);
-  for (const runlog::EvalPoint& p : run.log.points) {
-    input.points.push_back({p.train_seconds, p.metric});
-    input.epochs.push_back(p.epoch);
-  }
-  input.time_spent = run.log.train_seconds;
-  input.wall_seconds = run.log.wall_seconds;
-  input.threads = run.threads;
-  input.error = run.log.error;
-  if (auto usage = run.execution.find("usage"); usage != run.execution.end() && usage->is_object()) {
-    reports::RunUsage used;
-    used.wall_seconds = usage->value("wall_seconds", 0.0);
-    used.user_seconds = usage->value("user_seconds", 0.0);
-    used.system_seconds = usage->value("system_seconds", 0.0);
-    used.max_rss_kb = usage->value("max_rss_kb", 0L);
-    input.usage = used;
-  }
-  if (auto gpu = run.execution.find("gpu"); gpu != run.execution.end() && gpu->is_object()) {
-    input.gpu = GpuUseOf(*gpu);
-  }
-  if (auto c = run.execution.find("contention"); c != run.execution.end() && c->is_object()) input.contention = *c;
-  if (auto p = run.log.header.find("precision_choice"); p != run.log.header.end() && p->is_object()) {
-    input.precision = *p;
-  }
-  if (run.log.status != runlog::RunStatus::kReached && run.log.status != runlog::RunStatus::kNotReached &&
-      !run.stderr_tail.empty()) {
-    input.error += (input.error.empty() ? "" : "; ") + std::string("stderr: ") + LastLines(run.stderr_tail, 3);
-  }
-  return input;
 }
 
 std::string Percent(double fraction) {
@@ -186,31 +106,33 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
   for (const auto& s : studies) names += (names.empty() ? "" : ", ") + s.name;
   input.title = "evalsuite stability report: " + names;
   input.environment = studies.front().environment;
-  input.rule = RuleFromPlan(studies.front().plan);
   if (several) {
+    // Each study's compare pairs and sequential question are its own: a report of several asks none of them, and
+    // judges every entry by the first study's rule.
+    input.settings.rule = analysis::AnalysisSettingsFromPlanJson(studies.front().plan).rule;
     input.plan = {{"studies", nlohmann::json::object()}};
     for (const auto& s : studies) input.plan["studies"][s.name] = s.plan;
   } else {
+    input.settings = analysis::AnalysisSettingsFromPlanJson(studies.front().plan);
     input.plan = studies.front().plan;
+  }
+  std::vector<std::vector<RunRecord>> records_of;
+  std::vector<std::vector<analysis::Entry>> entries_of;
+  std::map<std::string, int> studies_with;
+  for (const StudyInfo& study : studies) {
+    records_of.push_back(store.LoadRuns(study.id));
+    entries_of.push_back(store::AnalysisEntriesOf(store, study, records_of.back()));
+    for (const analysis::Entry& e : entries_of.back()) ++studies_with[e.name];
   }
   // An entry is named after its study only where two studies have an entry of that name: a report of several
   // imports keeps its entry column short ("CIFAR10/basenet", not "import basenet.tsv 2026-11-26T.../CIFAR10/...").
-  std::map<std::string, int> studies_with;
-  if (several) {
-    for (const StudyInfo& study : studies) {
-      for (const EntryRecord& entry : store.LoadEntries(study.id)) ++studies_with[entry.name];
-    }
-  }
   auto shown_name = [&](const StudyInfo& study, const std::string& name) {
-    return studies_with[name] > 1 ? study.name + "/" + name : name;
+    return several && studies_with[name] > 1 ? study.name + "/" + name : name;
   };
-  for (const StudyInfo& study : studies) {
-    std::map<std::string, std::vector<reports::RunInput>> runs;
+  for (std::size_t k = 0; k < studies.size(); ++k) {
+    const StudyInfo& study = studies[k];
     std::map<std::string, std::vector<RunRecord>> records;
-    for (RunRecord& run : store.LoadRuns(study.id)) {
-      runs[run.entry].push_back(ToRunInput(run));
-      records[run.entry].push_back(std::move(run));
-    }
+    for (RunRecord& run : records_of[k]) records[run.entry].push_back(std::move(run));
     for (const auto& [name, entry_runs] : records) {
       // External entries that declare their FLOPs get a row in the report's hardware section.
       const std::string shown = shown_name(study, name);
@@ -220,25 +142,8 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
         input.extra_sections["hardware"]["entries"].push_back(std::move(*builtin));
       }
     }
-    for (const EntryRecord& entry : store.LoadEntries(study.id)) {
-      reports::EntryInput e;
-      e.name = shown_name(study, entry.name);
-      e.description = entry.description;
-      e.source = entry.source;
-      e.metric = entry.metric;
-      e.time_unit = entry.time_unit;
-      e.threshold = entry.threshold;
-      e.extra_thresholds = entry.extra_thresholds;
-      e.extra = entry.extra;
-      e.extra["study"] = study.name;
-      e.runs = std::move(runs[entry.name]);
-      runs.erase(entry.name);
-      input.entries.push_back(std::move(e));
-    }
-    for (auto& [name, orphan_runs] : runs) {  // runs of an entry the store has no row for (should not happen)
-      reports::EntryInput e;
-      e.name = shown_name(study, name);
-      e.runs = std::move(orphan_runs);
+    for (analysis::Entry& e : entries_of[k]) {
+      e.name = shown_name(study, e.name);
       input.entries.push_back(std::move(e));
     }
   }
@@ -311,7 +216,8 @@ std::string ImportedFacts(const EntryRecord& entry) {
 }  // namespace
 
 std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
-  stats::StabilityRule rule = RuleFromPlan(study.plan);
+  const analysis::AnalysisSettings settings = analysis::AnalysisSettingsFromPlanJson(study.plan);
+  const stats::StabilityRule& rule = settings.rule;
   std::string out =
       fmt::format("study {} (id {}, {}), created {}\n", study.name, study.id, study.kind, study.created_at);
   if (study.kind == "study" && study.plan.contains("schedule")) {
@@ -331,8 +237,10 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
           : "",
       BasisLine(rule));
 
-  std::map<std::string, std::vector<RunRecord>> runs;
-  for (RunRecord& run : store.LoadRuns(study.id)) runs[run.entry].push_back(std::move(run));
+  std::vector<RunRecord> records = store.LoadRuns(study.id);
+  const std::vector<analysis::Entry> entries = store::AnalysisEntriesOf(store, study, records);
+  std::map<std::string, std::vector<const RunRecord*>> records_of;
+  for (const RunRecord& run : records) records_of[run.entry].push_back(&run);
   const std::vector<const stats::StabilityStatistic*> statistics = SummaryStatistics();
   std::vector<std::vector<std::string>> rows = {
       {"entry", "threshold", "runs", "reached", "failed", "interrupted", "did not run"}};
@@ -340,84 +248,68 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   rows.front().push_back("verdict");
   rows.front().push_back("judged on");
   std::string could_not_run;  // said before the table: entries none of whose runs trained here
-  // A sequential stability study's verdicts are its decision's, at the look's level (reports/comparison_section.h).
-  std::optional<reports::SequentialOutcome> sequential_stability;
-  if (const auto q = reports::SequentialQuestionOf(study.plan); q && q->stability) {
-    sequential_stability = reports::SequentialStabilityOutcome(BuildReportInput(store, {study}));
-  }
+  // A sequential stability study's verdicts are its decision's, at the look's level (analysis/sequential_decision.h).
+  const std::optional<analysis::SequentialOutcome> sequential_stability =
+      analysis::SequentialStabilityOutcome(entries, settings);
   std::string sequential_lines;  // under the table: where each sequential verdict was judged
-  for (const EntryRecord& entry : store.LoadEntries(study.id)) {
-    std::vector<stats::RunCurve> curves;
-    std::optional<std::vector<stats::RunCurve>> epoch_curves(std::in_place);  // nullopt once a run has no epochs
-    int failed = 0, interrupted = 0, did_not_run = 0;
+  const std::vector<EntryRecord> entry_records = store.LoadEntries(study.id);
+  for (const EntryRecord& entry : entry_records) {
+    const analysis::EntryAnalysis analysed = analysis::AnalyzeEntry(
+        analysis::FindEntry(entries, entry.name), rule, sequential_stability ? &*sequential_stability : nullptr);
+    int failed = 0;
     std::string first_cause;
-    for (const RunRecord& run : runs[entry.name]) {
-      switch (store::CountOf(run, study)) {
-        case store::RunCount::kInterrupted:
-          ++interrupted;
-          continue;
-        case store::RunCount::kDidNotRun:
-          ++did_not_run;
-          if (first_cause.empty()) {
-            first_cause = CauseOfNotRun(run.log.error);
-            // The line a user needs ("can't open file ...") is usually the process's first word on stderr.
-            const std::string line = FirstLine(run.stderr_tail);
-            if (!line.empty() && first_cause.find(line) == std::string::npos) first_cause += "; stderr: " + line;
-          }
-          continue;
-        case store::RunCount::kCounted:
-          break;
+    // reached + failed + not reached = runs (run_store.h's rule, as the study's summary line counts): over the
+    // records of the counted runs.
+    for (const RunRecord* run : records_of[entry.name]) {
+      if (analysis::CountOf(StatusOf(*run, study.kind == "study")) == analysis::RunCount::kDidNotRun &&
+          first_cause.empty()) {
+        first_cause = analysis::CauseOfNotRun(run->log.error);
+        // The line a user needs ("can't open file ...") is usually the process's first word on stderr.
+        const std::string line = FirstLine(run->stderr_tail);
+        if (!line.empty() && first_cause.find(line) == std::string::npos) first_cause += "; stderr: " + line;
       }
-      curves.push_back(store::RunCurveOf(run.log));
-      if (const reports::RunInput input = ToRunInput(run); epoch_curves && reports::HasEpochs(input)) {
-        epoch_curves->push_back(reports::ToEpochCurve(input));
-      } else {
-        epoch_curves.reset();
-      }
-      // reached + failed + not reached = runs (run_store.h's rule, as the study's summary line counts).
-      if (CountsAsFailed(run, entry.threshold, rule.consecutive_evaluations)) ++failed;
     }
-    const stats::EntryStatistics statistics_of_entry = reports::AnalyzeEntryRuns(
-        entry.name, curves, epoch_curves, entry.threshold, rule.consecutive_evaluations);
+    std::map<std::pair<int, int>, const RunRecord*> by_attempt;
+    for (const RunRecord* record : records_of[entry.name]) by_attempt[{record->run_index, record->attempt}] = record;
+    for (const analysis::Run* run : analysed.counted.runs) {
+      const RunRecord* record = by_attempt[{run->index, run->attempt}];
+      if (record && CountsAsFailed(*record, entry.threshold, rule.consecutive_evaluations)) ++failed;
+    }
+    const stats::EntryStatistics& statistics_of_entry = analysed.statistics;
     const stats::StabilityStats& s = statistics_of_entry.at_target;
-    // The basis and the verdict on it, decided where the report asks too (stats/entry_verdict.h).
-    const stats::EntryVerdict verdict = stats::JudgeEntryStability(statistics_of_entry, rule);
     std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
     std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
-    const bool none_ran = curves.empty() && did_not_run > 0;
-    if (none_ran) {
+    const std::size_t counted = analysed.counted.runs.size();
+    if (analysed.none_ran) {
       could_not_run += fmt::format("{} DID NOT RUN here: {} of its runs died before their first evaluation; {}\n",
-                                   entry.name, did_not_run, first_cause);
+                                   entry.name, analysed.tally.did_not_run, first_cause);
     }
     std::vector<std::string> row = {entry.name,
                                     ThresholdAsWritten(entry),
-                                    std::to_string(curves.size()) + (planned ? "/" + std::to_string(*planned) : ""),
+                                    std::to_string(counted) + (planned ? "/" + std::to_string(*planned) : ""),
                                     std::to_string(s.reached),
                                     std::to_string(failed),
-                                    std::to_string(interrupted),
-                                    std::to_string(did_not_run)};
+                                    std::to_string(analysed.tally.interrupted),
+                                    std::to_string(analysed.tally.did_not_run)};
     for (const stats::StabilityStatistic* statistic : statistics) {
       row.push_back(SummaryCellText(*statistic, statistics_of_entry, unit));
     }
-    const bool judged = !none_ran && s.runs > 0;
-    std::string result = verdict.verdict.result;
-    if (sequential_stability && judged && !none_ran) {
-      if (auto decided = reports::SequentialVerdictOf(*sequential_stability, entry.name, curves.size(), result)) {
-        result = decided->result + fmt::format(" (look {}, {:.4g}%)", sequential_stability->looks,
-                                               100 * sequential_stability->level);
-        sequential_lines += entry.name + ": " + decided->reasons.front() + "\n";
-      }
+    const bool judged = !analysed.none_ran && s.runs > 0;
+    std::string result = analysed.verdict.result;
+    if (analysed.decided_by_sequential_look && judged) {
+      result += fmt::format(" (look {}, {:.4g}%)", sequential_stability->looks, 100 * sequential_stability->level);
+      sequential_lines += entry.name + ": " + analysed.verdict.reasons.front() + "\n";
     }
-    row.push_back(none_ran ? "DID NOT RUN" : !judged ? "no runs yet" : result);
+    row.push_back(analysed.none_ran ? "DID NOT RUN" : !judged ? "no runs yet" : result);
     row.push_back(!judged ? "-"
-                          : std::string(stats::JudgedOnName(verdict.basis)) +
-                                (verdict.epochs_unavailable ? " (no epochs logged)" : ""));
+                          : std::string(stats::JudgedOnName(analysed.on_basis.basis)) +
+                                (analysed.on_basis.epochs_unavailable ? " (no epochs logged)" : ""));
     rows.push_back(std::move(row));
   }
   out += could_not_run.empty() ? "" : could_not_run + "\n";
   std::string imported;  // what an import knows beyond the runs: the official score, the RCP verdict, the division
   if (study.kind == "import") {
-    for (const EntryRecord& entry : store.LoadEntries(study.id)) imported += ImportedFacts(entry);
+    for (const EntryRecord& entry : entry_records) imported += ImportedFacts(entry);
   }
   std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {

@@ -17,7 +17,7 @@
 #include "evalsuite/runlog/mlperf_log.h"
 #include "evalsuite/runlog/regex_log.h"
 #include "evalsuite/runlog/run_log_checks.h"
-#include "evalsuite/store/run_counting.h"
+#include "analysis/run_counting.h"
 #include "stats/curve.h"
 #include "stats/stability.h"
 #include "tests/fuzz/fuzz_support.h"
@@ -44,9 +44,10 @@ void CheckInvariants(const RunLog& log, const std::optional<MetricScale>& scale,
     Require(log.points[i].epoch >= log.points[i - 1].epoch);
   }
   Require(std::isfinite(log.train_seconds) && log.train_seconds >= 0);
-  std::vector<evalsuite::stats::CurvePoint> points;  // the run's curve as the store builds it (run_counting.h)
-  for (const auto& p : log.points) points.push_back({p.train_seconds, p.metric});
-  const evalsuite::stats::RunCurve curve = evalsuite::store::RunCurveOf(std::move(points), log.train_seconds);
+  evalsuite::analysis::Run run;  // the run's curve as analysis builds it (analysis/run_counting.h)
+  for (const auto& p : log.points) run.points.push_back({p.train_seconds, p.metric});
+  run.time_spent = log.train_seconds;
+  const evalsuite::stats::RunCurve curve = evalsuite::analysis::TimeCurveOf(run);
   std::vector<double> thresholds = {0, 0.5, 0.94, 1};
   for (const auto& p : log.points) thresholds.push_back(p.metric);
   for (double threshold : thresholds) {

@@ -3,6 +3,9 @@
 // decision is replayed from the runs (the same looks whatever order the runs were recorded in).
 #include "reports/comparison_section.h"
 
+#include "analysis/pair_answer.h"
+#include "analysis/sequential_decision.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,7 +28,7 @@ TEST(ComparisonSectionTest, PlanPairGivesAVerdictWithCensoringAndMethods) {
   for (double tta : {102.0, 108.0, 115.0}) {
     input.entries[0].runs.push_back(ReachingRun(static_cast<int>(input.entries[0].runs.size()), tta));
   }
-  input.plan["compare"] = nlohmann::json::array({nlohmann::json::array({"fast", "slow"})});
+  input.settings.compare = {{"fast", "slow"}};
   const nlohmann::json model = BuildStabilityReport(input);
   ASSERT_TRUE(model["compare"].is_object());
   ASSERT_EQ(model["compare"]["pairs"].size(), 1u);
@@ -52,15 +55,15 @@ TEST(ComparisonSectionTest, NoPairsNoSection) {
 
 TEST(ComparisonSectionTest, UnknownOrUnlikeEntriesAreNamedNotCrashed) {
   StabilityReportInput input = SyntheticInput();
-  input.plan["compare"] = nlohmann::json::array({nlohmann::json::array({"fast", "nosuch"})});
+  input.settings.compare = {{"fast", "nosuch"}};
   const nlohmann::json model = BuildStabilityReport(input);
   EXPECT_NE(model["compare"]["pairs"][0]["error"].get<std::string>().find("nosuch"), std::string::npos);
   input.entries[1].threshold = 0.95;
-  EXPECT_THROW(CompareNamedEntries(input.entries, "fast", "slow", 1), evalsuite::Error);
+  EXPECT_THROW(analysis::CompareNamedEntries(input.entries, "fast", "slow", 1), evalsuite::Error);
 }
 
-EntryInput Entry(const std::string& name, const std::vector<double>& ttas) {
-  EntryInput e;
+analysis::Entry Entry(const std::string& name, const std::vector<double>& ttas) {
+  analysis::Entry e;
   e.name = name;
   e.threshold = 0.9;
   for (std::size_t i = 0; i < ttas.size(); ++i) {
@@ -71,31 +74,32 @@ EntryInput Entry(const std::string& name, const std::vector<double>& ttas) {
 }
 
 TEST(ComparisonSectionTest, SequentialDecisionUsesLeadingRunsAndIsOrderIndependent) {
-  SequentialQuestion q;
+  analysis::SequentialSettings q;
   q.min_runs = 3;
   q.max_runs = 8;
   q.a = "fast";
   q.b = "slow";
   // fast: 70-ish; slow: 100-ish, one of slow's runs censored.
-  std::vector<EntryInput> entries = {Entry("fast", {70, 72, 69, 71, 73, 68, 70, 74}),
+  std::vector<analysis::Entry> entries = {Entry("fast", {70, 72, 69, 71, 73, 68, 70, 74}),
                                      Entry("slow", {100, 98, -150, 101, 99, 103, 97, 102})};
-  const SequentialOutcome decided = DecideSequentialQuestion(q, entries, {});
+  const analysis::SequentialOutcome decided = analysis::DecideSequentialQuestion(q, entries, {});
   ASSERT_TRUE(decided.stop);
   EXPECT_EQ(decided.result, "fast faster");
   EXPECT_LT(decided.runs_per_entry, 8);
   EXPECT_EQ(decided.looks, decided.runs_per_entry - 2);
   // Recorded in another order, with a run of fast's missing in the middle: the looks stop at the gap.
-  std::vector<EntryInput> shuffled = entries;
+  std::vector<analysis::Entry> shuffled = entries;
   std::reverse(shuffled[0].runs.begin(), shuffled[0].runs.end());
-  EXPECT_EQ(DecideSequentialQuestion(q, shuffled, {}).runs_per_entry, decided.runs_per_entry);
+  EXPECT_EQ(analysis::DecideSequentialQuestion(q, shuffled, {}).runs_per_entry, decided.runs_per_entry);
   shuffled[0].runs.erase(shuffled[0].runs.begin() + 5);  // index 2 gone (reversed order)
-  const SequentialOutcome gap = DecideSequentialQuestion(q, shuffled, {});
+  const analysis::SequentialOutcome gap = analysis::DecideSequentialQuestion(q, shuffled, {});
   EXPECT_FALSE(gap.stop);
   EXPECT_EQ(gap.looks, 0);
   // The same decision is what the report's section says, with the repeated interval's level.
   StabilityReportInput input;
   input.entries = entries;
   input.plan = {{"sequential", {{"min_runs", 3}, {"max_runs", 8}, {"alpha", 0.05}, {"question", {"fast", "slow"}}}}};
+  input.settings = analysis::AnalysisSettingsFromPlanJson(input.plan);
   const nlohmann::json section = CompareSectionJson(input);
   EXPECT_EQ(section["sequential"]["result"], "fast faster");
   EXPECT_EQ(section["sequential"]["looks"], decided.looks);
@@ -106,7 +110,7 @@ TEST(ComparisonSectionTest, SequentialDecisionUsesLeadingRunsAndIsOrderIndepende
 }
 
 TEST(ComparisonSectionTest, SequentialStabilityStopsWhenEveryEntryIsJudged) {
-  SequentialQuestion q;
+  analysis::SequentialSettings q;
   q.min_runs = 3;
   q.max_runs = 30;
   q.stability = true;
@@ -117,18 +121,19 @@ TEST(ComparisonSectionTest, SequentialStabilityStopsWhenEveryEntryIsJudged) {
     steady.push_back(100 + 4 * (i % 3));
     wild.push_back(i % 2 ? 60 : 160);
   }
-  const SequentialOutcome both = DecideSequentialQuestion(q, {Entry("steady", steady), Entry("wild", wild)}, {});
+  const analysis::SequentialOutcome both = analysis::DecideSequentialQuestion(q, {Entry("steady", steady), Entry("wild", wild)}, {});
   ASSERT_TRUE(both.stop);
   EXPECT_EQ(both.result, "every entry judged");
   EXPECT_LT(both.runs_per_entry, 30);
   EXPECT_NE(both.reason.find("stopped early"), std::string::npos) << both.reason;
 }
 
-StabilityReportInput SequentialPairInput(const std::vector<EntryInput>& entries) {
+StabilityReportInput SequentialPairInput(const std::vector<analysis::Entry>& entries) {
   StabilityReportInput input;
   input.entries = entries;
   input.plan = {{"sequential", {{"min_runs", 3}, {"max_runs", 8}, {"alpha", 0.05}, {"question", {"fast", "slow"}}}},
-                {"compare", {{"fast", "slow"}}}};
+                {"compare", nlohmann::json::array({nlohmann::json::array({"fast", "slow"})})}};
+  input.settings = analysis::AnalysisSettingsFromPlanJson(input.plan);
   return input;
 }
 
@@ -139,18 +144,18 @@ StabilityReportInput SequentialPairInput(const std::vector<EntryInput>& entries)
 TEST(ComparisonSectionTest, SequentialPairAnswerIsTheLooksInEitherOrder) {
   // The first runs separate the entries; 8 more runs each, recorded after the look, are identical.
   std::vector<double> fast = {70, 72, 69, 71, 73, 68, 70, 74}, slow = {100, 98, -150, 101, 99, 103, 97, 102};
-  std::vector<EntryInput> entries = {Entry("fast", fast), Entry("slow", slow)};
-  SequentialQuestion q;
+  std::vector<analysis::Entry> entries = {Entry("fast", fast), Entry("slow", slow)};
+  analysis::SequentialSettings q;
   q.min_runs = 3;
   q.max_runs = 8;
   q.a = "fast";
   q.b = "slow";
-  const SequentialOutcome decided = DecideSequentialQuestion(q, entries, {});
+  const analysis::SequentialOutcome decided = analysis::DecideSequentialQuestion(q, entries, {});
   ASSERT_TRUE(decided.stop);
   ASSERT_EQ(decided.result, "fast faster");
   const int n = decided.runs_per_entry;
   // Runs after the look: fast's later runs are slower than slow's, so on every run the test would not hold.
-  for (EntryInput& e : entries) e.runs.resize(static_cast<std::size_t>(n));
+  for (analysis::Entry& e : entries) e.runs.resize(static_cast<std::size_t>(n));
   for (int i = n; i < n + 8; ++i) {
     entries[0].runs.push_back(ReachingRun(i, 130 + i));
     entries[1].runs.push_back(ReachingRun(i, 100 + i));
@@ -159,15 +164,15 @@ TEST(ComparisonSectionTest, SequentialPairAnswerIsTheLooksInEitherOrder) {
   // What the old code answered: every stored run tested against the look's boundary.
   stats::ComparisonOptions old_way;
   old_way.critical_z = decided.critical_z;
-  EXPECT_NE(CompareNamedEntries(entries, "fast", "slow", 1, old_way).result, "A faster");
-  const PairAnswer forward = AnswerPair(input, "fast", "slow");
+  EXPECT_NE(analysis::CompareNamedEntries(entries, "fast", "slow", 1, old_way).result, "A faster");
+  const analysis::PairAnswer forward = analysis::AnswerPair(input.entries, input.settings, "fast", "slow");
   ASSERT_TRUE(forward.sequential);
   EXPECT_EQ(forward.comparison.result, "A faster") << forward.comparison.verdict;
   EXPECT_EQ(forward.comparison.runs_a, static_cast<std::size_t>(n));
   EXPECT_EQ(forward.after_look_a, 8u);
   EXPECT_EQ(forward.after_look_b, 8u);
   EXPECT_NE(forward.comparison.verdict.find("sequential study, look"), std::string::npos) << forward.comparison.verdict;
-  const PairAnswer backward = AnswerPair(input, "slow", "fast");
+  const analysis::PairAnswer backward = analysis::AnswerPair(input.entries, input.settings, "slow", "fast");
   ASSERT_TRUE(backward.sequential);
   EXPECT_EQ(backward.comparison.result, "B faster") << backward.comparison.verdict;
   EXPECT_NEAR(backward.comparison.log_rank.permutation_z, -forward.comparison.log_rank.permutation_z, 1e-12);
@@ -188,32 +193,32 @@ TEST(ComparisonSectionTest, SequentialPairAnswerIsTheLooksInEitherOrder) {
 // Issue 34, bad input: a sequential study whose entry never runs said "goes on: the first look comes at 3 runs per
 // entry" after all its blocks.
 TEST(ComparisonSectionTest, AnEntryThatNeverRunsSaysWhyNoLookCanBeTaken) {
-  std::vector<EntryInput> entries = {Entry("fast", {70, 72, 69, 71}), Entry("slow", {})};
+  std::vector<analysis::Entry> entries = {Entry("fast", {70, 72, 69, 71}), Entry("slow", {})};
   for (int i = 0; i < 4; ++i) {
-    RunInput run = FailingRun(i, 0, "did_not_run");
+    analysis::Run run = FailingRun(i, 0, analysis::RunStatus::kDidNotRun);
     run.points.clear();
     run.error = "did not run: exec failed: No such file or directory";
     entries[1].runs.push_back(run);
   }
-  SequentialQuestion q;
+  analysis::SequentialSettings q;
   q.min_runs = 3;
   q.max_runs = 4;
   q.a = "fast";
   q.b = "slow";
-  const SequentialOutcome outcome = DecideSequentialQuestion(q, entries, {});
+  const analysis::SequentialOutcome outcome = analysis::DecideSequentialQuestion(q, entries, {});
   EXPECT_FALSE(outcome.stop);
   EXPECT_EQ(outcome.reason.find("goes on"), std::string::npos) << outcome.reason;
   EXPECT_NE(outcome.reason.find("cannot look"), std::string::npos) << outcome.reason;
   EXPECT_NE(outcome.reason.find("slow's run 0 does not count (it did not run"), std::string::npos) << outcome.reason;
   q.stability = true;
-  EXPECT_NE(DecideSequentialQuestion(q, entries, {}).reason.find("cannot look"), std::string::npos);
+  EXPECT_NE(analysis::DecideSequentialQuestion(q, entries, {}).reason.find("cannot look"), std::string::npos);
 }
 
 // Issue 34 item 4: the report printed 71% [55%, 86%] and `compare` 0.710 [0.527, 0.870] for one pair. One function
 // computes it (stats::ProbabilityOfImprovement), one formats it, and the report's two tables agree.
 TEST(ComparisonSectionTest, ProbabilityAFasterIsOneFigureInEveryTable) {
   StabilityReportInput input = SyntheticInput();
-  input.plan["compare"] = nlohmann::json::array({nlohmann::json::array({"fast", "slow"})});
+  input.settings.compare = {{"fast", "slow"}};
   const nlohmann::json model = BuildStabilityReport(input);
   const nlohmann::json& pair = model["compare"]["pairs"][0];
   const std::string pair_text = ProbabilityAFasterText(pair["probability_a_faster"]);
@@ -230,8 +235,8 @@ TEST(ComparisonSectionTest, ProbabilityAFasterIsOneFigureInEveryTable) {
 // Issue 34 item 7: the text printed [0, inf] where the JSON had lower: null. A non-finite bound is "inf" in both.
 TEST(ComparisonSectionTest, NonFiniteBoundsReadTheSameInJsonAndText) {
   // fast: 2 of 6 reach, so its median is never reached and every resample's ratio is infinite.
-  std::vector<EntryInput> entries = {Entry("fast", {10, 11, -30, -30, -30, -30}), Entry("slow", {10, 12, 13, 14, 15, 16})};
-  const stats::EntryComparison c = CompareNamedEntries(entries, "fast", "slow", 1);
+  std::vector<analysis::Entry> entries = {Entry("fast", {10, 11, -30, -30, -30, -30}), Entry("slow", {10, 12, 13, 14, 15, 16})};
+  const stats::EntryComparison c = analysis::CompareNamedEntries(entries, "fast", "slow", 1);
   const nlohmann::json json = EntryComparisonJson(c);
   ASSERT_TRUE(json["tta_ratio"]["interval"].is_object()) << json["tta_ratio"].dump();
   EXPECT_EQ(json["tta_ratio"]["interval"]["upper"], "inf");
@@ -242,11 +247,11 @@ TEST(ComparisonSectionTest, NonFiniteBoundsReadTheSameInJsonAndText) {
 
 // Issue 36 item 10: --horizon 1e6 on censored runs extrapolated the restricted mean far past the data.
 TEST(ComparisonSectionTest, AHorizonPastTheRunsIsRefusedNamingTheLastObservedTime) {
-  std::vector<EntryInput> entries = {Entry("fast", {70, 72, -150, 71, 73}), Entry("slow", {100, 98, 101, 99, 103})};
+  std::vector<analysis::Entry> entries = {Entry("fast", {70, 72, -150, 71, 73}), Entry("slow", {100, 98, 101, 99, 103})};
   stats::ComparisonOptions options;
   options.horizon = 1e6;
   try {
-    CompareNamedEntries(entries, "fast", "slow", 1, options);
+    analysis::CompareNamedEntries(entries, "fast", "slow", 1, options);
     FAIL() << "a horizon past the data was accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kUsage);
@@ -255,18 +260,18 @@ TEST(ComparisonSectionTest, AHorizonPastTheRunsIsRefusedNamingTheLastObservedTim
     EXPECT_NE(what.find("last observed time is 150"), std::string::npos) << what;
   }
   options.horizon = 120;
-  EXPECT_NO_THROW(CompareNamedEntries(entries, "fast", "slow", 1, options));
+  EXPECT_NO_THROW(analysis::CompareNamedEntries(entries, "fast", "slow", 1, options));
   // slow's runs all reached by 103: its curve is 0 from there, so any horizon is exact for it.
-  std::vector<EntryInput> reached = {Entry("fast", {70, 72, 71, 73}), Entry("slow", {100, 98, 101, 99})};
+  std::vector<analysis::Entry> reached = {Entry("fast", {70, 72, 71, 73}), Entry("slow", {100, 98, 101, 99})};
   options.horizon = 1e6;
-  EXPECT_NO_THROW(CompareNamedEntries(reached, "fast", "slow", 1, options));
+  EXPECT_NO_THROW(analysis::CompareNamedEntries(reached, "fast", "slow", 1, options));
 }
 
 // Issue 34 item 8: a sequential stability study decided "still inconclusive at look 4 (intervals at level
 // 99.17%)" while its table and cards said STABLE from the unadjusted 95% interval on all runs. 6 runs of TTA
 // 1000 +- 40: STABLE at 95%, INCONCLUSIVE at the last look's 99.17%.
 TEST(ComparisonSectionTest, SequentialStabilityCardsGiveTheDecisionAtItsLevel) {
-  EntryInput e;
+  analysis::Entry e;
   e.name = "steady";
   e.threshold = 0.9;
   const double spread[6] = {-1, 1, -0.5, 0.5, -0.8, 0.8};
@@ -276,6 +281,7 @@ TEST(ComparisonSectionTest, SequentialStabilityCardsGiveTheDecisionAtItsLevel) {
   const nlohmann::json fixed = BuildStabilityReport(input);
   ASSERT_EQ(fixed["verdicts"][0]["result"], "STABLE");  // a fixed-N study of the same runs
   input.plan = {{"sequential", {{"min_runs", 3}, {"max_runs", 6}, {"alpha", 0.05}, {"question", "stability"}}}};
+  input.settings = analysis::AnalysisSettingsFromPlanJson(input.plan);
   const nlohmann::json model = BuildStabilityReport(input);
   EXPECT_NE(model["compare"]["sequential"]["reason"].get<std::string>().find("99.17%"), std::string::npos);
   EXPECT_EQ(model["compare"]["sequential"]["verdicts"]["steady"], "INCONCLUSIVE");

@@ -12,14 +12,14 @@ namespace {
 
 StabilityReportInput CostInput() {
   StabilityReportInput input;
-  EntryInput measured;
+  analysis::Entry measured;
   measured.name = "measured";
   measured.threshold = 0.9;
   // TTA 100 and 120 s: median 110 s.
   measured.runs = {testing::ReachingRun(0, 100), testing::ReachingRun(1, 120)};
-  measured.runs[0].usage = RunUsage{130, 90, 10, 1024};    // CPU 100 s, 1 MB
-  measured.runs[1].usage = RunUsage{150, 150, 20, 3072};   // CPU 170 s, 3 MB
-  EntryInput imported;  // no usage: not in the section
+  measured.runs[0].usage = analysis::RunUsage{130, 90, 10, 1024};    // CPU 100 s, 1 MB
+  measured.runs[1].usage = analysis::RunUsage{150, 150, 20, 3072};   // CPU 170 s, 3 MB
+  analysis::Entry imported;  // no usage: not in the section
   imported.name = "imported";
   imported.threshold = 0.9;
   imported.runs = {testing::ReachingRun(0, 90)};
@@ -59,8 +59,8 @@ TEST(CostSectionTest, NoPriceGivesNoMoneyAndNoUsageNoSection) {
   EXPECT_TRUE(model[kCostSectionKey]["cost_per_hour"].is_null());
   EXPECT_TRUE(model[kCostSectionKey]["entries"][0]["cost_to_target"].is_null());
   EXPECT_DOUBLE_EQ(model[kCostSectionKey]["entries"][0]["wall_seconds_total"].get<double>(), 280);
-  for (EntryInput& e : input.entries) {
-    for (RunInput& r : e.runs) r.usage.reset();
+  for (analysis::Entry& e : input.entries) {
+    for (analysis::Run& r : e.runs) r.usage.reset();
   }
   EXPECT_FALSE(BuildStabilityReport(input).contains(kCostSectionKey));
   EXPECT_EQ(RenderMarkdown(BuildStabilityReport(input)).find("What the runs cost"), std::string::npos);
@@ -71,18 +71,18 @@ TEST(CostSectionTest, NoPriceGivesNoMoneyAndNoUsageNoSection) {
 TEST(CostSectionTest, GpuUsePerDeviceOverTheEntrysRuns) {
   StabilityReportInput input = CostInput();
   input.entries[0].runs.push_back(testing::ReachingRun(2, 110));
-  input.entries[0].runs[2].usage = RunUsage{140, 100, 10, 2048};
-  RunGpuUse first{true, "", 1, 4, 0, {{"0", "GPU-a", 4, 16384, 1000, 40, 3}}};  // 3 samples at mean 40: sum 120
-  RunGpuUse second{true, "", 1, 2, 1, {{"0", "GPU-a", 2, 16384, 3000, 80, 1}}};  // 1 sample at 80
+  input.entries[0].runs[2].usage = analysis::RunUsage{140, 100, 10, 2048};
+  analysis::RunGpuUse first{true, "", 1, 4, 0, {{"0", "GPU-a", 4, 16384, 1000, 40, 3}}};  // 3 samples at mean 40: sum 120
+  analysis::RunGpuUse second{true, "", 1, 2, 1, {{"0", "GPU-a", 2, 16384, 3000, 80, 1}}};  // 1 sample at 80
   input.entries[0].runs[0].gpu = first;
   input.entries[0].runs[1].gpu = second;
-  input.entries[0].runs[2].gpu = RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
-  EntryInput cpu_only;  // measured, never GPU-sampled: its row says so instead of showing zeros
+  input.entries[0].runs[2].gpu = analysis::RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
+  analysis::Entry cpu_only;  // measured, never GPU-sampled: its row says so instead of showing zeros
   cpu_only.name = "cpu-only";
   cpu_only.threshold = 0.9;
   cpu_only.runs = {testing::ReachingRun(0, 50)};
-  cpu_only.runs[0].usage = RunUsage{60, 50, 5, 1024};
-  cpu_only.runs[0].gpu = RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
+  cpu_only.runs[0].usage = analysis::RunUsage{60, 50, 5, 1024};
+  cpu_only.runs[0].gpu = analysis::RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
   input.entries.push_back(cpu_only);
   nlohmann::json model = BuildStabilityReport(input);
   const nlohmann::json& gpu = model[kCostSectionKey]["entries"][0]["gpu"];
@@ -102,7 +102,7 @@ TEST(CostSectionTest, GpuUsePerDeviceOverTheEntrysRuns) {
       << markdown;
   // The imported entry has no usage, so no cost row and no GPU row; no run anywhere sampled: one line says so.
   input.entries.pop_back();
-  for (RunInput& run : input.entries[0].runs) run.gpu = RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
+  for (analysis::Run& run : input.entries[0].runs) run.gpu = analysis::RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
   const std::string unsampled = RenderMarkdown(BuildStabilityReport(input));
   EXPECT_NE(unsampled.find("GPU: not sampled (nvidia-smi not found on PATH)."), std::string::npos) << unsampled;
   EXPECT_EQ(unsampled.find("mean utilization"), std::string::npos);

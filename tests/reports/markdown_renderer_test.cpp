@@ -97,7 +97,7 @@ namespace {
 // in both renderers (the facts as `evalsuite import` stores them in the entry's extra).
 TEST(MlperfReportTest, ImportedEntryShowsTheOfficialScoreAndDroppedRuns) {
   StabilityReportInput input = testing::SyntheticInput();
-  EntryInput& entry = input.entries.front();
+  analysis::Entry& entry = input.entries.front();
   entry.source = "mlperf";
   entry.extra = {{"ruleset", "4.0.0"},
                  {"ruleset_source", "folder name"},
@@ -140,7 +140,7 @@ namespace {
 // Issue 17: the MLPerf table shows the runs' training throughput as the importer stores it, with its method.
 TEST(MlperfReportTest, ImportedEntryShowsItsTrainingThroughput) {
   StabilityReportInput input = testing::SyntheticInput();
-  EntryInput& entry = input.entries.front();
+  analysis::Entry& entry = input.entries.front();
   entry.source = "mlperf";
   entry.extra = {{"rcp", {{"verdict", "Pass"}}},
                  {"official", {{"raw_minutes", 6.0}}},

@@ -15,14 +15,14 @@ namespace {
 
 StabilityReportInput ImportedInput(const char* convergence_unit) {
   StabilityReportInput input;
-  EntryInput e;
+  analysis::Entry e;
   e.name = "bert";
   e.source = "mlperf";
   e.metric = "eval_accuracy";
   e.threshold = 0.9;
   e.extra = {{"target", {{"convergence_unit", convergence_unit}}}};
   for (int i = 0; i < 3; ++i) {
-    RunInput run = testing::ReachingRun(i, 100 + 5 * i);
+    analysis::Run run = testing::ReachingRun(i, 100 + 5 * i);
     for (std::size_t k = 0; k < run.points.size(); ++k) run.epochs.push_back(150000.0 * static_cast<double>(k + 1));
     run.threads = 0;  // unknown: the log does not say
     e.runs.push_back(run);

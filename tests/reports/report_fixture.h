@@ -18,11 +18,11 @@ inline bool Contains(const std::string& text, const std::string& part) { return 
 
 // A run that reaches `target` first at time `tta` (evaluations every 5 s, metric rising linearly to just below
 // the target, then 0.91 at tta) and stops there.
-inline RunInput ReachingRun(int index, double tta) {
-  RunInput run;
+inline analysis::Run ReachingRun(int index, double tta) {
+  analysis::Run run;
   run.index = index;
   run.seeds = {{"run", index}, {"init", 1000 + index}, {"data_order", 2000 + index}};
-  run.status = "reached";
+  run.status = analysis::RunStatus::kReached;
   for (double t = 5; t < tta; t += 5) run.points.push_back({t, 0.5 + 0.39 * t / tta});
   run.points.push_back({tta, 0.91});
   run.time_spent = tta;
@@ -32,8 +32,9 @@ inline RunInput ReachingRun(int index, double tta) {
 }
 
 // A run that never reaches 0.89: metric rises to 0.88 at time `end`.
-inline RunInput FailingRun(int index, double end, const std::string& status = "not_reached") {
-  RunInput run;
+inline analysis::Run FailingRun(int index, double end,
+                                analysis::RunStatus status = analysis::RunStatus::kNotReached) {
+  analysis::Run run;
   run.index = index;
   // As evalsuite train records them: the seeds and a prose note on how they derive (kept out of the table).
   run.seeds = {{"run", index}, {"init", 1000 + index}, {"data_order", 2000 + index}, {"derivation", "SplitMix64"}};
@@ -113,7 +114,7 @@ inline StabilityReportInput SyntheticInput(const std::string& fast_name = "fast"
   input.environment = {{"host", "testhost"}, {"cores", 2}, {"libraries", {{"fmt", "9.1.0"}}}};
   input.plan = {{"runs_per_entry", 5}, {"base_seed", 42}, {"threshold", 0.9}};
 
-  EntryInput fast;
+  analysis::Entry fast;
   fast.name = fast_name;
   fast.description = "a fast recipe";
   fast.threshold = 0.9;
@@ -121,11 +122,11 @@ inline StabilityReportInput SyntheticInput(const std::string& fast_name = "fast"
   for (double tta : {100.0, 110.0, 120.0, 105.0}) fast.runs.push_back(ReachingRun(int(fast.runs.size()), tta));
   fast.runs.push_back(FailingRun(4, 150));
   fast.runs.back().error = "";
-  RunInput interrupted = FailingRun(5, 40, "incomplete");
+  analysis::Run interrupted = FailingRun(5, 40, analysis::RunStatus::kInterrupted);
   fast.runs.push_back(interrupted);
   input.entries.push_back(fast);
 
-  EntryInput slow;
+  analysis::Entry slow;
   slow.name = "slow";
   slow.threshold = 0.9;
   for (double tta : {200.0, 202.0, 198.0, 201.0, 199.0, 203.0, 197.0, 200.0, 201.0, 199.0}) {
@@ -133,11 +134,11 @@ inline StabilityReportInput SyntheticInput(const std::string& fast_name = "fast"
   }
   input.entries.push_back(slow);
 
-  EntryInput never;
+  analysis::Entry never;
   never.name = "never";
   never.threshold = 0.9;
   never.runs.push_back(FailingRun(0, 60));
-  never.runs.push_back(FailingRun(1, 80, "failed"));
+  never.runs.push_back(FailingRun(1, 80, analysis::RunStatus::kFailed));
   never.runs.back().error = "exit status 134 (SIGABRT) | last stderr: out of memory";
   input.entries.push_back(never);
   return input;

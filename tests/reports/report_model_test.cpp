@@ -188,13 +188,13 @@ TEST_F(ReportModelTest, SensitivityCoversTheDefaultGridAndExtraThresholds) {
 TEST_F(ReportModelTest, EpochsToTargetSeparateTheTrainingFromTheMachine) {
   // Three runs reach 0.9 at the same epoch (3) but at different times: TTA varies, epochs to target do not.
   StabilityReportInput input;
-  EntryInput entry;
+  analysis::Entry entry;
   entry.name = "steady";
   entry.threshold = 0.9;
   for (int i = 0; i < 3; ++i) {
-    RunInput run;
+    analysis::Run run;
     run.index = i;
-    run.status = "reached";
+    run.status = analysis::RunStatus::kReached;
     const double seconds_per_epoch = 10.0 + 5.0 * i;
     for (int e = 1; e <= 4; ++e) {
       run.points.push_back({seconds_per_epoch * e, e >= 3 ? 0.91 : 0.8});
@@ -203,7 +203,7 @@ TEST_F(ReportModelTest, EpochsToTargetSeparateTheTrainingFromTheMachine) {
     run.time_spent = seconds_per_epoch * 4;
     entry.runs.push_back(run);
   }
-  EntryInput without = entry;
+  analysis::Entry without = entry;
   without.name = "no-epochs";
   without.runs[1].epochs.clear();  // one run's log has no epochs: no epoch statistics for the entry
   input.entries = {entry, without};
@@ -258,12 +258,12 @@ TEST_F(ReportModelTest, JsonHasNoInfinityOrNaNAndOpensWithTheHeaderThenVerdicts)
 // infinity, as a DAWNBench TSV with "inf" hours gives) is an input error naming the entry, not an internal error.
 TEST(ReportModelBoundaryTest, InputStatsCannotUseIsAnInputErrorNamingTheEntry) {
   StabilityReportInput input;
-  EntryInput entry;
+  analysis::Entry entry;
   entry.name = "ImageNet/e";
   entry.source = "dawnbench";
   entry.threshold = 0.93;
-  RunInput run;
-  run.status = "reached";
+  analysis::Run run;
+  run.status = analysis::RunStatus::kReached;
   run.points = {{0.5, 0.92}, {std::numeric_limits<double>::infinity(), 0.935}};
   entry.runs = {run};
   input.entries = {entry};

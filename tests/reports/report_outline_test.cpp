@@ -66,10 +66,10 @@ json HardwareSection() {
 // hardware, methods, environment and the plan.
 json FullModel() {
   StabilityReportInput input = testing::SyntheticInput();
-  input.plan["compare"] = json::array({json::array({"fast", "slow"})});
+  input.settings.compare = {{"fast", "slow"}};
   input.plan["cost_per_hour"] = 3.6;
-  for (EntryInput& entry : input.entries) {
-    for (RunInput& run : entry.runs) run.usage = RunUsage{run.wall_seconds, run.time_spent, 1, 1024};
+  for (analysis::Entry& entry : input.entries) {
+    for (analysis::Run& run : entry.runs) run.usage = analysis::RunUsage{run.wall_seconds, run.time_spent, 1, 1024};
   }
   input.extra_sections["generalization"] = testing::GeneralizationSection();
   input.extra_sections[kHardwareSectionKey] = HardwareSection();

@@ -10,17 +10,17 @@ namespace {
 using nlohmann::json;
 
 // A run whose metric crosses 0.90 once at 15.5 s (0.9006), falls to 0.891, and holds from 18.5 s on.
-RunInput LuckyRun(int index) {
-  RunInput run;
+analysis::Run LuckyRun(int index) {
+  analysis::Run run;
   run.index = index;
-  run.status = "reached";
+  run.status = analysis::RunStatus::kReached;
   run.points = {{14, 0.889}, {15.5, 0.9006}, {17, 0.891}, {18.5, 0.902}, {20, 0.905}};
   run.time_spent = 20;
   return run;
 }
 
-EntryInput Baseline(std::size_t runs) {
-  EntryInput entry;
+analysis::Entry Baseline(std::size_t runs) {
+  analysis::Entry entry;
   entry.name = "baseline";
   entry.threshold = 0.90;
   entry.extra = {{"validation_size", 5000}};
@@ -54,7 +54,7 @@ TEST(ReportStatisticsTest, ConsecutiveEvaluationsRuleChangesTheCrossing) {
   StabilityReportInput input;
   input.entries.push_back(Baseline(3));
   EXPECT_DOUBLE_EQ(BuildStabilityReport(input)["entries"][0]["runs"][0]["tta"].get<double>(), 15.5);
-  input.rule.consecutive_evaluations = 2;
+  input.settings.rule.consecutive_evaluations = 2;
   const json model = BuildStabilityReport(input);
   EXPECT_DOUBLE_EQ(model["entries"][0]["runs"][0]["tta"].get<double>(), 18.5);
   EXPECT_DOUBLE_EQ(model["entries"][0]["stats"]["tta"][0].get<double>(), 18.5);
@@ -67,14 +67,14 @@ TEST(ReportStatisticsTest, ConsecutiveEvaluationsRuleChangesTheCrossing) {
 // olympic_minutes) count it as a run that did not succeed: sorted [30, 31, 32, 33] + failure, drop the fastest
 // and the failure: mean(31, 32, 33) = 32. Leaving it out (as a study's interrupted run is) gave 31.5.
 TEST(ReportStatisticsTest, ImportedInterruptedRunCountsAsFailedForEveryFigure) {
-  EntryInput entry;
+  analysis::Entry entry;
   entry.name = "imported";
   entry.source = "jsonl";
   entry.threshold = 0.9;
   for (double tta : {30.0, 31.0, 32.0, 33.0}) {
     entry.runs.push_back(testing::ReachingRun(static_cast<int>(entry.runs.size()), tta));
   }
-  RunInput interrupted = testing::FailingRun(4, 20, "incomplete");
+  analysis::Run interrupted = testing::FailingRun(4, 20, analysis::RunStatus::kUnended);
   entry.runs.push_back(interrupted);
   StabilityReportInput input;
   input.entries.push_back(entry);
@@ -84,19 +84,20 @@ TEST(ReportStatisticsTest, ImportedInterruptedRunCountsAsFailedForEveryFigure) {
   EXPECT_EQ(model["entries"][0]["runs"][4]["counted"], true);
   // In a study the same run is an interrupted attempt that resume redoes: left out.
   input.entries[0].source = "study";
+  input.entries[0].runs[4].status = analysis::RunStatus::kInterrupted;
   model = BuildStabilityReport(input);
   EXPECT_DOUBLE_EQ(model["entries"][0]["stats"]["olympic_mean"].get<double>(), 31.5);
 }
 
 // Point 8: epochs to target on a 0.25-epoch grid with a spread of one grid step: the table says so.
 TEST(ReportStatisticsTest, TableShowsTheEvaluationGridAndWhenItIsCoarserThanTheSpread) {
-  EntryInput entry;
+  analysis::Entry entry;
   entry.name = "grid";
   entry.threshold = 0.9;
   for (int i = 0; i < 3; ++i) {
-    RunInput run;
+    analysis::Run run;
     run.index = i;
-    run.status = "reached";
+    run.status = analysis::RunStatus::kReached;
     const double crossing = i == 2 ? 2.25 : 2.0;
     for (double e = 0.25; e <= 3.0; e += 0.25) {
       run.points.push_back({e * (10 + i), e >= crossing ? 0.91 : 0.5});

@@ -16,17 +16,17 @@ namespace {
 using nlohmann::json;
 
 // Run i of an entry reaches the target at 100 + i s (evaluations every `step` s); every fifth run never does.
-EntryInput ManyRuns(const std::string& name, int runs, double step = 5) {
-  EntryInput entry;
+analysis::Entry ManyRuns(const std::string& name, int runs, double step = 5) {
+  analysis::Entry entry;
   entry.name = name;
   entry.source = "jsonl";
   entry.threshold = 0.9;
   for (int i = 0; i < runs; ++i) {
-    RunInput run;
+    analysis::Run run;
     run.index = i;
     run.seeds = {{"run", i}};
     const bool reaches = i % 5 != 4;
-    run.status = reaches ? "reached" : "not_reached";
+    run.status = reaches ? analysis::RunStatus::kReached : analysis::RunStatus::kNotReached;
     const double end = 100 + i;
     for (double t = step; t < end; t += step) run.points.push_back({t, 0.5 + 0.39 * t / end});
     run.points.push_back({end, reaches ? 0.91 : 0.89});
@@ -41,7 +41,7 @@ TEST(RunPointsTest, TheSideFileHoldsEveryEvaluationOfEveryRunOneRunALine) {
   const StabilityReportInput input = testing::SyntheticInput();
   std::istringstream lines(RunPointsJsonLines(input));
   std::string line;
-  for (const EntryInput& entry : input.entries) {
+  for (const analysis::Entry& entry : input.entries) {
     for (std::size_t i = 0; i < entry.runs.size(); ++i) {
       ASSERT_TRUE(std::getline(lines, line)) << entry.name << " run " << i;
       const json parsed = json::parse(line);
@@ -59,7 +59,7 @@ TEST(RunPointsTest, TheSideFileHoldsEveryEvaluationOfEveryRunOneRunALine) {
 }
 
 TEST(RunCurvesTest, UpToTwentyRunsTheChartHoldsEveryRunsPoints) {
-  const EntryInput entry = ManyRuns("e", 20);
+  const analysis::Entry entry = ManyRuns("e", 20);
   const json curves = EntryCurvesJson(entry, entry.threshold, 1);
   EXPECT_TRUE(curves["band"].is_null());
   ASSERT_EQ(curves["drawn"].size(), 20u);
@@ -69,7 +69,7 @@ TEST(RunCurvesTest, UpToTwentyRunsTheChartHoldsEveryRunsPoints) {
 }
 
 TEST(RunCurvesTest, BeyondTwentyRunsABandOfQuantilesAndFiveNamedRuns) {
-  const EntryInput entry = ManyRuns("e", 500);
+  const analysis::Entry entry = ManyRuns("e", 500);
   const json curves = EntryCurvesJson(entry, entry.threshold, 1);
   ASSERT_TRUE(curves["band"].is_object());
   EXPECT_EQ(curves["band"]["runs"], 500);
@@ -91,14 +91,14 @@ TEST(RunCurvesTest, BeyondTwentyRunsABandOfQuantilesAndFiveNamedRuns) {
 // Runs whose metric is flat at i / 100 from t = 1 to 10: at every time in between, the band's quantiles are those
 // of 0, 0.01, ..., 0.99 (numpy's linear rule: q10 at position 9.9 = 0.099), and no run is training at t = 0.
 TEST(RunCurvesTest, TheBandsQuantilesAreNumpysLinearOnesOverTheRunsStillTraining) {
-  EntryInput entry;
+  analysis::Entry entry;
   entry.name = "flat";
   entry.source = "jsonl";
   entry.threshold = 2;  // never reached
   for (int i = 0; i < 100; ++i) {
-    RunInput run;
+    analysis::Run run;
     run.index = i;
-    run.status = "not_reached";
+    run.status = analysis::RunStatus::kNotReached;
     for (int t = 1; t <= 10; ++t) run.points.push_back({static_cast<double>(t), i / 100.0});
     run.time_spent = 10;
     entry.runs.push_back(std::move(run));

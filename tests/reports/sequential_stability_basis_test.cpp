@@ -7,6 +7,9 @@
 #include <vector>
 
 #include "reports/comparison_section.h"
+
+#include "analysis/pair_answer.h"
+#include "analysis/sequential_decision.h"
 #include "stats/stability.h"
 #include "tests/support/epoch_run_fixtures.h"
 
@@ -15,8 +18,8 @@ namespace {
 
 // Epochs to target 19, 20, 21 (CoV 4.2%, spread twice the 1-epoch grid) and time per epoch 9 or 11 s: the CoV of TTA
 // (11%) sits on the 10% limit, so judged on TTA no look settles it; judged on epochs one does early.
-EntryInput SteadyEpochsEntry() {
-  EntryInput entry;
+analysis::Entry SteadyEpochsEntry() {
+  analysis::Entry entry;
   entry.name = "e";
   entry.threshold = 0.9;
   const int epochs[] = {19, 20, 21};
@@ -26,15 +29,15 @@ EntryInput SteadyEpochsEntry() {
 }
 
 TEST(SequentialStabilityBasisTest, LooksJudgeTheBasisTheRuleNames) {
-  SequentialQuestion q;
+  analysis::SequentialSettings q;
   q.min_runs = 3;
   q.max_runs = 30;
   q.stability = true;
   stats::StabilityRule on_time;
   stats::StabilityRule on_epochs;
   on_epochs.basis = stats::kBasisEpochs;
-  const SequentialOutcome time = DecideSequentialQuestion(q, {SteadyEpochsEntry()}, on_time);
-  const SequentialOutcome epochs = DecideSequentialQuestion(q, {SteadyEpochsEntry()}, on_epochs);
+  const analysis::SequentialOutcome time = analysis::DecideSequentialQuestion(q, {SteadyEpochsEntry()}, on_time);
+  const analysis::SequentialOutcome epochs = analysis::DecideSequentialQuestion(q, {SteadyEpochsEntry()}, on_epochs);
   ASSERT_TRUE(time.stop);
   EXPECT_EQ(time.result, "max_runs reached") << time.reason;
   ASSERT_TRUE(epochs.stop);

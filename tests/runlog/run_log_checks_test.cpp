@@ -13,18 +13,19 @@
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/runlog/mlperf_log.h"
 #include "evalsuite/runlog/regex_log.h"
-#include "evalsuite/store/run_counting.h"
+#include "analysis/run_counting.h"
 #include "stats/curve.h"
 #include "tests/runlog/warning_match.h"
 
 namespace evalsuite::runlog {
 namespace {
 
-// The run's curve as the store builds it (store/run_counting.h).
+// The run's curve as analysis builds it (analysis/run_counting.h).
 stats::RunCurve ToRunCurve(const RunLog& log) {
-  std::vector<stats::CurvePoint> points;
-  for (const EvalPoint& p : log.points) points.push_back({p.train_seconds, p.metric});
-  return store::RunCurveOf(std::move(points), log.train_seconds);
+  analysis::Run run;
+  for (const EvalPoint& p : log.points) run.points.push_back({p.train_seconds, p.metric});
+  run.time_spent = log.train_seconds;
+  return analysis::TimeCurveOf(run);
 }
 
 std::string Warnings(const RunLog& log) {

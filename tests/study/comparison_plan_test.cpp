@@ -30,21 +30,21 @@ max_runs = 12
 alpha = 0.05
 question = ["fast", "baseline"]
 )");
-  ASSERT_TRUE(plan.sequential);
+  ASSERT_TRUE(plan.analysis.sequential);
   EXPECT_EQ(plan.runs, 12);
   EXPECT_EQ(plan.schedule.size(), 24u);
-  EXPECT_EQ(plan.sequential->a, "fast");
-  EXPECT_FALSE(plan.sequential->stability);
-  ASSERT_EQ(plan.compare.size(), 1u);
+  EXPECT_EQ(plan.analysis.sequential->a, "fast");
+  EXPECT_FALSE(plan.analysis.sequential->stability);
+  ASSERT_EQ(plan.analysis.compare.size(), 1u);
   const StudyPlan back = PlanFromJson(PlanToJson(plan));
-  ASSERT_TRUE(back.sequential);
-  EXPECT_EQ(back.sequential->max_runs, 12);
-  EXPECT_EQ(back.sequential->b, "baseline");
-  EXPECT_EQ(back.compare, plan.compare);
+  ASSERT_TRUE(back.analysis.sequential);
+  EXPECT_EQ(back.analysis.sequential->max_runs, 12);
+  EXPECT_EQ(back.analysis.sequential->b, "baseline");
+  EXPECT_EQ(back.analysis.compare, plan.analysis.compare);
   EXPECT_EQ(PlanFingerprint(back), PlanFingerprint(plan));
   // A fixed-N plan of the same entries is another study.
   const StudyPlan fixed = ParseComparisonPlan("entries = [\"baseline\", \"fast\"]\nruns = 12\n");
-  EXPECT_FALSE(fixed.sequential);
+  EXPECT_FALSE(fixed.analysis.sequential);
   EXPECT_NE(PlanFingerprint(fixed), PlanFingerprint(plan));
   EXPECT_TRUE(PlanToJson(fixed)["sequential"].is_null());
 }
@@ -53,9 +53,9 @@ TEST(ComparisonPlanTest, StabilityQuestion) {
   const StudyPlan plan = ParseComparisonPlan(
       "entries = [\"baseline\"]\n[sequential]\nmin_runs = 5\nmax_runs = 30\n"
       "question = \"stability\"\n");
-  ASSERT_TRUE(plan.sequential);
-  EXPECT_TRUE(plan.sequential->stability);
-  EXPECT_DOUBLE_EQ(plan.sequential->alpha, 0.05);
+  ASSERT_TRUE(plan.analysis.sequential);
+  EXPECT_TRUE(plan.analysis.sequential->stability);
+  EXPECT_DOUBLE_EQ(plan.analysis.sequential->alpha, 0.05);
   EXPECT_EQ(plan.runs, 30);
 }
 

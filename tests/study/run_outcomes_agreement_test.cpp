@@ -1,7 +1,7 @@
 // Issue 27's acceptance test: one store holding a run of every outcome, read by every reader. `study show`, the
 // report (report.json's model and report.md) and the holdout's models from the store (`holdout eval
 // --models-from-store --which at_target` selects through store::SelectRunModels) must give the same counts, median
-// TTA, CoV and selected runs, because they all ask store/run_counting.h.
+// TTA, CoV and selected runs, because they all ask analysis/run_counting.h.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -12,7 +12,10 @@
 
 #include "evalsuite/store/run_models.h"
 #include "evalsuite/store/run_store.h"
+#include "evalsuite/study/run_recorder.h"
+#include "evalsuite/study/study_runner.h"
 #include "evalsuite/study/study_summary.h"
+#include "tests/study/fake_entries.h"
 #include "reports/report.h"
 #include "tests/support/test_support.h"
 
@@ -26,7 +29,7 @@ using nlohmann::json;
 
 constexpr double kThreshold = 0.9;
 
-RunRecord Run(const std::string& entry, int index, runlog::RunStatus status,
+RunRecord Attempt(const std::string& entry, int index, runlog::RunStatus status,
               const std::vector<std::pair<double, double>>& points, double train_seconds, const std::string& error = "") {
   RunRecord run;
   run.entry = entry;
@@ -39,6 +42,8 @@ RunRecord Run(const std::string& entry, int index, runlog::RunStatus status,
   run.log.train_seconds = train_seconds;
   run.log.wall_seconds = train_seconds;
   run.log.error = error;
+  // As the executors mark a process that died before training or of its environment (study/failure_cause.h).
+  run.did_not_run = error.rfind("did not run: ", 0) == 0 || error.rfind("died of its environment: ", 0) == 0;
   return run;
 }
 
@@ -62,29 +67,29 @@ struct Fixture {
     e.threshold = kThreshold;
     store->UpsertEntry(study, e);
     using runlog::RunStatus;
-    RunRecord reached = Run("e", 0, RunStatus::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30);
+    RunRecord reached = Attempt("e", 0, RunStatus::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30);
     GiveModel(runs, reached);
-    RunRecord never = Run("e", 1, RunStatus::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30);
+    RunRecord never = Attempt("e", 1, RunStatus::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30);
     GiveModel(runs, never, "final");
-    RunRecord failed_early = Run("e", 2, RunStatus::kFailed, {}, 2, "exited without recording any evaluation");
+    RunRecord failed_early = Attempt("e", 2, RunStatus::kFailed, {}, 2, "exited without recording any evaluation");
     GiveModel(runs, failed_early, "final");
-    RunRecord crashed = Run("e", 3, RunStatus::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)");
+    RunRecord crashed = Attempt("e", 3, RunStatus::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)");
     crashed.signal = 11;
     GiveModel(runs, crashed);
-    RunRecord interrupted = Run("e", 4, RunStatus::kIncomplete, {{10, 0.95}}, 0);
+    RunRecord interrupted = Attempt("e", 4, RunStatus::kIncomplete, {{10, 0.95}}, 0);
     GiveModel(runs, interrupted);
-    RunRecord did_not_run = Run("e", 5, RunStatus::kFailed, {}, 0, "did not run: killed by signal 4 (SIGILL)");
+    RunRecord did_not_run = Attempt("e", 5, RunStatus::kFailed, {}, 0, "did not run: killed by signal 4 (SIGILL)");
     did_not_run.signal = 4;
     // A Slurm task requeued once: its cut try is kept aside as an incomplete attempt, the second try reached.
-    RunRecord cut_try = Run("e", 6, RunStatus::kIncomplete, {{5, 0.5}, {8, 0.95}}, 0);
+    RunRecord cut_try = Attempt("e", 6, RunStatus::kIncomplete, {{5, 0.5}, {8, 0.95}}, 0);
     cut_try.execution = {{"executor", "slurm"}, {"slurm", {{"job_id", "41_6"}, {"state", "REQUEUED"}}}};
     GiveModel(runs, cut_try);
-    RunRecord requeued = Run("e", 6, RunStatus::kReached, {{9, 0.7}, {18, 0.91}}, 20);
+    RunRecord requeued = Attempt("e", 6, RunStatus::kReached, {{9, 0.7}, {18, 0.91}}, 20);
     requeued.attempt = 1;
     requeued.execution = {{"executor", "slurm"}, {"slurm", {{"job_id", "41_6"}, {"state", "COMPLETED"}}}};
     GiveModel(runs, requeued);
     // Trained, reached, then died of its machine (a full disk): left out of every figure and run again by resume.
-    RunRecord environment = Run("e", 7, RunStatus::kFailed, {{10, 0.95}}, 0,
+    RunRecord environment = Attempt("e", 7, RunStatus::kFailed, {{10, 0.95}}, 0,
                                 "died of its environment: no space left on device");
     GiveModel(runs, environment);
     for (const RunRecord* run : {&reached, &never, &failed_early, &crashed, &interrupted, &did_not_run, &cut_try,
@@ -99,8 +104,8 @@ struct Fixture {
     i.source = "jsonl";
     i.threshold = kThreshold;
     store->UpsertEntry(imported, i);
-    store->InsertRun(imported, Run("sys/bench", 0, RunStatus::kReached, {{6, 0.5}, {10, 0.95}}, 12));
-    store->InsertRun(imported, Run("sys/bench", 1, RunStatus::kIncomplete, {{10, 0.5}, {20, 0.8}}, 0));
+    store->InsertRun(imported, Attempt("sys/bench", 0, RunStatus::kReached, {{6, 0.5}, {10, 0.95}}, 12));
+    store->InsertRun(imported, Attempt("sys/bench", 1, RunStatus::kIncomplete, {{10, 0.5}, {20, 0.8}}, 0));
   }
 };
 
@@ -265,6 +270,91 @@ TEST(RunOutcomesAgreementTest, TheHoldoutEvaluatesTheModelsOfTheRunsTheReportCou
     if (model.run_index == 6) EXPECT_NE(model.file.string().find("e-6-a1"), std::string::npos) << model.file;
   }
   EXPECT_EQ(selection.counted_without_model, 2);  // never reached, failed before its first evaluation
+}
+
+// Issue 37's acceptance test: a study with a schedule, so that `study list` and `study resume` have a plan to count
+// against. Ten planned runs of one entry: the nine attempts of the fixture above, and two runs redone after they
+// did not finish (one that did not run, one interrupted). Counted: 0, 1, 2, 3, 6 (its finished try), 8 and 9 (their
+// redone attempts): 7 of 10; resume runs 4 (interrupted), 5 (did not run) and 7 (died of its environment) again.
+TEST(RunOutcomesAgreementTest, StudyListShowResumeTheReportAndTheHoldoutCountTheSameRuns) {
+  TempDir dir;
+  const StudyPlan plan = testing::FakeStudyPlan(
+      dir, "name = \"planned\"\nruns = 10\nseed = 1\nthreshold = 0.9\n"
+           "entries = [{ name = \"e\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" }]\n");
+  std::unique_ptr<RunStore> opened = RunStore::Open(dir / "store.db");
+  RunStore& store = *opened;
+  const int64_t study = store.CreateStudy("planned", "study", PlanToJson(plan), {{"host", "fixture"}});
+  EntryRecord e;
+  e.name = "e";
+  e.threshold = kThreshold;
+  store.UpsertEntry(study, e);
+  using runlog::RunStatus;
+  const fs::path runs = dir / "runs";
+  std::vector<RunRecord> attempts = {
+      Attempt("e", 0, RunStatus::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30),
+      Attempt("e", 1, RunStatus::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30),
+      Attempt("e", 2, RunStatus::kFailed, {}, 2, "exited without recording any evaluation"),
+      Attempt("e", 3, RunStatus::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)"),
+      Attempt("e", 4, RunStatus::kIncomplete, {{10, 0.95}}, 0),
+      Attempt("e", 5, RunStatus::kFailed, {}, 0, "did not run: killed by signal 4 (SIGILL)"),
+      Attempt("e", 6, RunStatus::kIncomplete, {{5, 0.5}, {8, 0.95}}, 0),
+      Attempt("e", 6, RunStatus::kReached, {{9, 0.7}, {18, 0.91}}, 20),
+      Attempt("e", 7, RunStatus::kFailed, {{10, 0.95}}, 0, "died of its environment: no space left on device"),
+      Attempt("e", 8, RunStatus::kFailed, {}, 0, "did not run: command not found"),
+      Attempt("e", 8, RunStatus::kReached, {{7, 0.6}, {14, 0.93}}, 16),
+      Attempt("e", 9, RunStatus::kIncomplete, {{10, 0.5}}, 0),
+      Attempt("e", 9, RunStatus::kNotReached, {{10, 0.5}, {20, 0.7}}, 25),
+  };
+  attempts[7].attempt = attempts[10].attempt = attempts[12].attempt = 1;
+  for (RunRecord& run : attempts) {
+    GiveModel(runs, run);
+    store.InsertRun(study, run);
+  }
+  const StudyInfo info = *store.FindStudy("planned");
+
+  // study list: the counted runs against the plan, and whether resume has work.
+  const std::string list = FormatStudyList(store);
+  const std::vector<std::string> list_cells = SplitOn(LineStartingWith(list, "  " + std::to_string(info.id) + "  "), "  ");
+  ASSERT_GE(list_cells.size(), 6u) << list;
+  EXPECT_EQ(list_cells[4], "7/10") << list;
+  EXPECT_EQ(list_cells[5].rfind("unfinished", 0), 0u) << list;
+  EXPECT_EQ(info.runs_recorded, 7);
+
+  // study resume: the planned runs it counts as done and the ones it runs again.
+  StudyOutcome outcome;
+  RunRecorder recorder(store, info.id, plan, outcome, nullptr, nullptr);
+  std::set<int> to_do;
+  for (const PlannedRun& run : plan.schedule) {
+    if (!recorder.IsDone(run)) to_do.insert(run.index);
+  }
+  EXPECT_EQ(to_do, (std::set<int>{4, 5, 7}));
+  EXPECT_EQ(recorder.DonePlannedRuns(), 7);
+  EXPECT_EQ(CountFinishedPlannedRuns(plan, store.LoadRuns(info.id)), 7);
+
+  // study show and the report.
+  const json model = Model(store, "planned");
+  const Figures json_figures = FromReportJson(model, "e");
+  EXPECT_EQ(json_figures.runs, 7);
+  EXPECT_EQ(json_figures.reached, 4);
+  EXPECT_EQ(json_figures.interrupted, 3);
+  EXPECT_EQ(json_figures.did_not_run, 3);
+  const Figures show = FromStudyShow(store, "planned", "e");
+  ExpectSameFigures(show, json_figures, "study show vs report.json");
+  EXPECT_EQ(show.interrupted, json_figures.interrupted);
+  EXPECT_EQ(show.did_not_run, json_figures.did_not_run);
+  ExpectSameFigures(FromReportMarkdown(model, "e"), json_figures, "report.md vs report.json");
+
+  // The holdout: the latest counted attempt of each counted run that left a model.
+  const store::RunModelSelection selection = store::SelectRunModels(store, info, "at_target");
+  std::set<int> selected;
+  for (const store::RunModelFile& m : selection.models) {
+    selected.insert(m.run_index);
+    if (m.run_index == 6 || m.run_index == 8 || m.run_index == 9) {
+      EXPECT_NE(m.file.string().find("-a1"), std::string::npos) << m.file;
+    }
+  }
+  EXPECT_EQ(selected, (std::set<int>{0, 1, 2, 3, 6, 8, 9}));
+  EXPECT_EQ(static_cast<int>(selected.size()) + selection.counted_without_model, json_figures.runs);
 }
 
 }  // namespace

@@ -19,8 +19,8 @@ using nlohmann::json;
 // time.
 reports::StabilityReportInput Pilot(const std::string& basis) {
   reports::StabilityReportInput pilot;
-  pilot.rule.basis = basis;
-  reports::EntryInput entry;
+  pilot.settings.rule.basis = basis;
+  analysis::Entry entry;
   entry.name = "e";
   entry.threshold = 0.9;
   const int epochs[] = {19, 20, 21, 20, 19, 21, 20, 20, 19, 21};
@@ -34,7 +34,7 @@ json Planned(const std::string& basis) {
   StudyPlan plan;
   plan.entries.push_back(PlannedEntry{});
   plan.entries.back().name = "e";
-  plan.rule.basis = basis;
+  plan.analysis.rule.basis = basis;
   RunPlanningOptions options;
   options.simulations = 50;
   options.max_runs = 12;

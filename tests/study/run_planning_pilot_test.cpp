@@ -22,10 +22,10 @@ namespace {
 using nlohmann::json;
 
 // A run that reaches the 0.9 target at `seconds` (or stops below it there when `reached` is false).
-reports::RunInput RunAt(int index, double seconds, bool reached = true) {
-  reports::RunInput run;
+analysis::Run RunAt(int index, double seconds, bool reached = true) {
+  analysis::Run run;
   run.index = index;
-  run.status = reached ? "reached" : "not_reached";
+  run.status = reached ? analysis::RunStatus::kReached : analysis::RunStatus::kNotReached;
   run.points = {{seconds / 2, 0.5}, {seconds, reached ? 0.91 : 0.6}};
   run.time_spent = seconds;
   run.wall_seconds = seconds;
@@ -34,8 +34,8 @@ reports::RunInput RunAt(int index, double seconds, bool reached = true) {
 }
 
 // `runs` runs whose TTA are the lognormal's quantiles (i + 0.5) / runs: a pilot whose spread is the truth's.
-reports::EntryInput LognormalPilot(const std::string& name, double median, double cov, int runs) {
-  reports::EntryInput entry;
+analysis::Entry LognormalPilot(const std::string& name, double median, double cov, int runs) {
+  analysis::Entry entry;
   entry.name = name;
   entry.threshold = 0.9;
   const double sigma = std::sqrt(std::log(1 + cov * cov));
@@ -52,7 +52,7 @@ StudyPlan PlanOf(const std::vector<std::string>& names, std::vector<std::pair<st
     plan.entries.push_back(PlannedEntry{});
     plan.entries.back().name = name;
   }
-  plan.compare = std::move(compare);
+  plan.analysis.compare = std::move(compare);
   return plan;
 }
 
@@ -141,7 +141,7 @@ TEST(RunPlanningPilotTest, CostComesFromTheRunsMeasuredWallTime) {
   pilot.entries = {LognormalPilot("e", 1, 0.05, 6)};
   for (auto& run : pilot.entries[0].runs) {
     run.wall_seconds = 0.004;  // what the synthetic entry's log claims
-    run.usage = reports::RunUsage{};
+    run.usage = analysis::RunUsage{};
     run.usage->wall_seconds = 2.34;  // what the study measured
   }
   const json planned = PlanRunsFromPilot(PlanOf({"e"}, {}), pilot, Quick(0.7));
@@ -183,7 +183,7 @@ TEST(RunPlanningPilotTest, EntriesWithNothingToPlanFromAreNamedWithTheirReason) 
   reports::StabilityReportInput pilot;
   pilot.entries = {LognormalPilot("A", 100, 0.1, 6), LognormalPilot("B", 100, 0.1, 3)};
   for (auto& run : pilot.entries[1].runs) {
-    run.status = "did_not_run";
+    run.status = analysis::RunStatus::kDidNotRun;
     run.points.clear();
   }
   const json planned = PlanRunsFromPilot(PlanOf({"A", "B", "C"}, {{"A", "B"}, {"A", "C"}}), pilot, Quick(0.7));

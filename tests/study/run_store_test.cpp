@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sqlite3.h>
+
 #include <cmath>
 
 #include "evalsuite/common/error.h"
@@ -148,6 +150,53 @@ TEST(RunStoreTest, RejectsRunsOfAnUnknownStudy) {
   TempDir dir;
   auto store = RunStore::Open(dir / "s.db");
   EXPECT_THROW(store->InsertRun(42, SampleRun("e", 0, runlog::RunStatus::kReached)), Error);
+}
+
+
+// Issue 37: how an attempt ended is a stored column (schema 2). A store of schema 1 said "did not run" only in the
+// error's opening words; its first open upgrades it, a reading command's included, and every attempt keeps the status
+// schema 1's readers gave it.
+TEST(RunStoreTest, ASchemaOneStoreGainsEachAttemptsOutcome) {
+  TempDir dir;
+  const std::filesystem::path file = dir / "old.db";
+  {
+    auto store = RunStore::Open(file);
+    const int64_t study = store->CreateStudy("s", "study", nlohmann::json::object(), nlohmann::json::object());
+    const int64_t imported = store->CreateStudy("i", "import", nlohmann::json::object(), nlohmann::json::object());
+    store->InsertRun(study, SampleRun("e", 0, runlog::RunStatus::kReached));
+    RunRecord no_start = SampleRun("e", 1, runlog::RunStatus::kFailed);
+    no_start.log.points.clear();
+    no_start.log.error = "did not run: killed by signal 4 (SIGILL)";
+    no_start.did_not_run = true;
+    store->InsertRun(study, no_start);
+    RunRecord full_disk = SampleRun("e", 2, runlog::RunStatus::kFailed);
+    full_disk.log.error = "died of its environment: no space left on device";
+    full_disk.did_not_run = true;
+    store->InsertRun(study, full_disk);
+    RunRecord crashed = SampleRun("e", 3, runlog::RunStatus::kFailed);
+    crashed.log.error = "killed by signal 11 (SIGSEGV)";
+    store->InsertRun(study, crashed);
+    store->InsertRun(study, SampleRun("e", 4, runlog::RunStatus::kIncomplete));
+    store->InsertRun(imported, SampleRun("x", 0, runlog::RunStatus::kIncomplete));
+  }
+  {  // Back to schema 1: no outcome column.
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN outcome; PRAGMA user_version = 1", nullptr, nullptr,
+                           nullptr),
+              SQLITE_OK)
+        << sqlite3_errmsg(db);
+    sqlite3_close(db);
+  }
+  auto store = RunStore::OpenForReading(file);
+  std::vector<analysis::RunStatus> statuses;
+  for (const RunRecord& run : store->LoadRuns(store->FindStudy("s")->id)) statuses.push_back(*run.status);
+  EXPECT_EQ(statuses, (std::vector<analysis::RunStatus>{analysis::RunStatus::kReached, analysis::RunStatus::kDidNotRun,
+                                                        analysis::RunStatus::kDidNotRun, analysis::RunStatus::kFailed,
+                                                        analysis::RunStatus::kInterrupted}));
+  EXPECT_EQ(*store->LoadRuns(store->FindStudy("i")->id).front().status, analysis::RunStatus::kUnended);
+  EXPECT_EQ(store->FindStudy("s")->runs_recorded, 2);  // reached and crashed
+  EXPECT_EQ(store->FindStudy("i")->runs_recorded, 1);
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ min_reached = 2
   EXPECT_DOUBLE_EQ(ext.threshold, 0.8);
   EXPECT_EQ(ext.epochs, 4);
   EXPECT_EQ(ext.log_format, "jsonl");
-  EXPECT_EQ(plan.rule.min_reached, 2u);
+  EXPECT_EQ(plan.analysis.rule.min_reached, 2u);
   EXPECT_EQ(plan.schedule.size(), 6u);
   EXPECT_EQ(plan.study_dir, "/studies");
 }
@@ -312,16 +312,16 @@ entries = ["baseline", { name = "ext", command = "sh run.sh {seed} {log}", thres
 consecutive_evaluations = 2
 )",
                                   "/studies/s.toml", {}, 4);
-  EXPECT_EQ(plan.rule.consecutive_evaluations, 2u);
+  EXPECT_EQ(plan.analysis.rule.consecutive_evaluations, 2u);
   EXPECT_EQ(plan.entries[1].validation_size, 10000);
   const nlohmann::json json = PlanToJson(plan);
   EXPECT_EQ(json["stability"]["consecutive_evaluations"], 2);
   const StudyPlan back = PlanFromJson(json);
-  EXPECT_EQ(back.rule.consecutive_evaluations, 2u);
+  EXPECT_EQ(back.analysis.rule.consecutive_evaluations, 2u);
   EXPECT_EQ(back.entries[1].validation_size, 10000);
   nlohmann::json older = json;
   older["stability"].erase("consecutive_evaluations");
-  EXPECT_EQ(PlanFromJson(older).rule.consecutive_evaluations, 1u);
+  EXPECT_EQ(PlanFromJson(older).analysis.rule.consecutive_evaluations, 1u);
 
   try {
     ParseStudyPlan("stop_at_target = true\nentries = [\"baseline\"]\n[stability]\nconsecutive_evaluations = 3\n",
@@ -381,23 +381,23 @@ TEST(StudyPlanTest, PrecisionAndStabilityBasisKeys) {
   StudyPlan plan = ParseStudyPlan("entries = [\"fast\"]\nprecision = \"fp32\"\n[stability]\nbasis = \"epochs\"\n",
                                   "/studies/s.toml", {}, 2);
   EXPECT_EQ(plan.precision, "fp32");
-  EXPECT_EQ(plan.rule.basis, "epochs");
+  EXPECT_EQ(plan.analysis.rule.basis, "epochs");
   const nlohmann::json stored = PlanToJson(plan);
   EXPECT_EQ(stored["precision"], "fp32");
   EXPECT_EQ(stored["stability"]["basis"], "epochs");
   const StudyPlan back = PlanFromJson(stored);
   EXPECT_EQ(back.precision, "fp32");
-  EXPECT_EQ(back.rule.basis, "epochs");
+  EXPECT_EQ(back.analysis.rule.basis, "epochs");
   StudyPlan defaults = ParseStudyPlan("entries = [\"fast\"]\n", "/studies/s.toml", {}, 2);
   EXPECT_EQ(defaults.precision, "auto");
-  EXPECT_EQ(defaults.rule.basis, "time");
+  EXPECT_EQ(defaults.analysis.rule.basis, "time");
   EXPECT_NE(PlanFingerprint(defaults), PlanFingerprint(plan));
   // Plans stored before the keys existed read as the defaults.
   nlohmann::json old = PlanToJson(defaults);
   old.erase("precision");
   old["stability"].erase("basis");
   EXPECT_EQ(PlanFromJson(old).precision, "auto");
-  EXPECT_EQ(PlanFromJson(old).rule.basis, "time");
+  EXPECT_EQ(PlanFromJson(old).analysis.rule.basis, "time");
 
   try {
     ParseStudyPlan("entries = [\"fast\"]\nprecision = \"fp16\"\n", "/studies/s.toml", {}, 2);

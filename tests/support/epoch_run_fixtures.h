@@ -1,5 +1,5 @@
 // Runs evaluated once per epoch, for tests that need a known epochs-to-target and time per epoch: as the store
-// records them (RunRecord) and as the report reads them (RunInput). Header-only: the store and report types come
+// records them (RunRecord) and as the report reads them (analysis::Run). Header-only: the store and report types come
 // from the libraries each test binary already links.
 #pragma once
 
@@ -31,10 +31,10 @@ inline store::RunRecord StoredEpochRun(int index, int epochs_to_target, double s
 }
 
 // The same run as the report reads it.
-inline reports::RunInput EpochRunInput(int index, int epochs_to_target, double seconds_per_epoch) {
-  reports::RunInput run;
+inline analysis::Run EpochRunInput(int index, int epochs_to_target, double seconds_per_epoch) {
+  analysis::Run run;
   run.index = index;
-  run.status = "reached";
+  run.status = analysis::RunStatus::kReached;
   for (int epoch = 1; epoch <= epochs_to_target; ++epoch) {
     run.points.push_back({epoch * seconds_per_epoch, epoch == epochs_to_target ? 0.91 : 0.5 + 0.01 * epoch});
     run.epochs.push_back(epoch);

@@ -2,7 +2,7 @@
 // Is A's time to accuracy really shorter than B's? The log-rank test (runs that never reached are censored at
 // the time they stopped), the ratio of median TTA and of median epochs to target with bootstrap intervals, the
 // restricted mean difference up to a stated horizon and P(A faster), with a verdict that says what it tested
-// (reports/comparison_section.h, stats/entry_comparison.h). In a sequential study whose question is this pair,
+// (analysis/pair_answer.h, stats/entry_comparison.h). In a sequential study whose question is this pair,
 // the intervals are the repeated confidence intervals of its stopping look.
 #include <fmt/format.h>
 
@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "analysis/pair_answer.h"
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/common/atomic_file.h"
@@ -62,7 +63,7 @@ void Run(const CompareArgs& args) {
   options.alpha = args.alpha;
   options.horizon = args.horizon;
   options.resamples = args.resamples;
-  const reports::PairAnswer answer = reports::AnswerPair(input, args.a, args.b, options);
+  const analysis::PairAnswer answer = analysis::AnswerPair(input.entries, input.settings, args.a, args.b, options);
   const stats::EntryComparison& c = answer.comparison;
   nlohmann::json json = reports::EntryComparisonJson(c);
   json["study"] = info.name;
@@ -74,7 +75,7 @@ void Run(const CompareArgs& args) {
       "time they stopped\n",
       c.a, c.b, info.name);
   if (answer.sequential) {
-    const reports::SequentialOutcome& s = *answer.sequential;
+    const analysis::SequentialOutcome& s = *answer.sequential;
     std::cout << fmt::format("sequential study: {} look(s), {}{}\n", s.looks, s.stop ? s.result + ": " : "",
                              s.reason);
     if (args.alpha != 0.05 && args.alpha != c.alpha) {

@@ -1,0 +1,113 @@
+#include "analysis/analysis_settings.h"
+
+#include <algorithm>
+
+#include "evalsuite/common/error.h"
+#include "evalsuite/common/json_fields.h"
+
+namespace evalsuite::analysis {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void Malformed(const std::string& key, const std::string& why) {
+  throw InputError("plan." + key, "the stored plan is not one this evalsuite reads: " + why);
+}
+
+template <typename T>
+T IntegerAt(const json& table, const char* name, const std::string& key, T fallback) {
+  auto it = table.find(name);
+  if (it == table.end()) return fallback;
+  if (std::optional<T> value = IntegerAs<T>(*it)) return *value;
+  Malformed(key + "." + name, "not an integer in range");
+}
+
+double NumberAt(const json& table, const char* name, const std::string& key, double fallback) {
+  auto it = table.find(name);
+  if (it == table.end()) return fallback;
+  if (!it->is_number()) Malformed(key + "." + name, "not a number");
+  return it->get<double>();
+}
+
+std::string TextAt(const json& table, const char* name, const std::string& key, const std::string& fallback) {
+  auto it = table.find(name);
+  if (it == table.end()) return fallback;
+  if (!it->is_string()) Malformed(key + "." + name, "not a string");
+  return it->get<std::string>();
+}
+
+EntryPair PairAt(const json& pair, const std::string& key) {
+  if (!pair.is_array() || pair.size() != 2 || !pair[0].is_string() || !pair[1].is_string()) {
+    Malformed(key, "not a pair of entry names");
+  }
+  return {pair[0].get<std::string>(), pair[1].get<std::string>()};
+}
+
+}  // namespace
+
+std::vector<EntryPair> ComparedPairs(const AnalysisSettings& settings) {
+  std::vector<EntryPair> pairs = settings.compare;
+  if (const auto& q = settings.sequential; q && !q->stability) {
+    if (std::find(pairs.begin(), pairs.end(), EntryPair(q->a, q->b)) == pairs.end()) pairs.emplace_back(q->a, q->b);
+  }
+  return pairs;
+}
+
+json AnalysisSettingsToJson(const AnalysisSettings& settings) {
+  const stats::StabilityRule& rule = settings.rule;
+  json compare = json::array();
+  for (const auto& [a, b] : settings.compare) compare.push_back({a, b});
+  json sequential = nullptr;
+  if (const auto& s = settings.sequential) {
+    sequential = {{"min_runs", s->min_runs},
+                  {"max_runs", s->max_runs},
+                  {"alpha", s->alpha},
+                  {"question", s->stability ? json("stability") : json::array({s->a, s->b})}};
+  }
+  return {{"stability",
+           {{"max_cov_upper", rule.max_cov_upper},
+            {"min_hit_rate", rule.min_hit_rate},
+            {"min_reached", rule.min_reached},
+            {"consecutive_evaluations", rule.consecutive_evaluations},
+            {"basis", rule.basis}}},
+          {"compare", std::move(compare)},
+          {"sequential", std::move(sequential)}};
+}
+
+AnalysisSettings AnalysisSettingsFromPlanJson(const json& plan) {
+  AnalysisSettings settings;
+  if (!plan.is_object()) return settings;
+  if (auto it = plan.find("stability"); it != plan.end() && !it->is_null()) {
+    if (!it->is_object()) Malformed("stability", "not a table");
+    stats::StabilityRule& rule = settings.rule;
+    rule.max_cov_upper = NumberAt(*it, "max_cov_upper", "stability", rule.max_cov_upper);
+    rule.min_hit_rate = NumberAt(*it, "min_hit_rate", "stability", rule.min_hit_rate);
+    rule.min_reached = IntegerAt<std::size_t>(*it, "min_reached", "stability", rule.min_reached);
+    // Absent from plans stored before the key existed: the first crossing.
+    rule.consecutive_evaluations =
+        IntegerAt<std::size_t>(*it, "consecutive_evaluations", "stability", rule.consecutive_evaluations);
+    rule.basis = TextAt(*it, "basis", "stability", rule.basis);
+  }
+  if (auto it = plan.find("compare"); it != plan.end() && !it->is_null()) {
+    if (!it->is_array()) Malformed("compare", "not a list of pairs");
+    for (const json& pair : *it) settings.compare.push_back(PairAt(pair, "compare"));
+  }
+  if (auto it = plan.find("sequential"); it != plan.end() && !it->is_null()) {
+    if (!it->is_object()) Malformed("sequential", "not a table");
+    SequentialSettings s;
+    s.min_runs = IntegerAt<int>(*it, "min_runs", "sequential", s.min_runs);
+    s.max_runs = IntegerAt<int>(*it, "max_runs", "sequential", s.max_runs);
+    s.alpha = NumberAt(*it, "alpha", "sequential", s.alpha);
+    if (s.min_runs < 1 || s.max_runs < s.min_runs) Malformed("sequential", "min_runs must lie in [1, max_runs]");
+    const auto question = it->find("question");
+    if (question == it->end() || question->is_string()) {
+      s.stability = true;
+    } else {
+      std::tie(s.a, s.b) = PairAt(*question, "sequential.question");
+    }
+    settings.sequential = s;
+  }
+  return settings;
+}
+
+}  // namespace evalsuite::analysis

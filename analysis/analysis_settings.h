@@ -1,0 +1,48 @@
+// What a study asks of its runs, typed: the stability rule ([stability]), the pairs to compare (`compare`) and the
+// sequential question ([sequential]). The study file's reader (evalsuite/study/plans/) fills them once; the study
+// carries them to the report in one piece; a stored plan gives them back through AnalysisSettingsFromPlanJson, the
+// one reader of those keys' stored form.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "stats/stability.h"
+
+namespace evalsuite::analysis {
+
+// A study that stops as soon as its question is answered (evalsuite/study/plans/comparison_plan_keys.h):
+//   [sequential]
+//   min_runs = 3          # the first look: runs per entry
+//   max_runs = 20         # the last look; the plan schedules this many runs per entry
+//   alpha = 0.05          # the error rate kept over all looks
+//   question = ["A", "B"] # is A faster than B (group-sequential log-rank), or "stability" (every entry judged)
+struct SequentialSettings {
+  int min_runs = 3;
+  int max_runs = 20;
+  double alpha = 0.05;
+  bool stability = false;  // question = "stability"; else the pair a, b
+  std::string a, b;
+};
+
+using EntryPair = std::pair<std::string, std::string>;
+
+struct AnalysisSettings {
+  stats::StabilityRule rule;
+  std::vector<EntryPair> compare;  // compare = [["A", "B"], ...]: is A faster than B?
+  std::optional<SequentialSettings> sequential;
+};
+
+// The pairs the report compares: the `compare` list, then the sequential question's pair if it is not listed.
+std::vector<EntryPair> ComparedPairs(const AnalysisSettings& settings);
+
+// The stored form: {"stability": {...}, "compare": [...], "sequential": {...} or null}, merged into the stored plan.
+nlohmann::json AnalysisSettingsToJson(const AnalysisSettings& settings);
+// From a stored plan (or an import's plan, which has none of the keys): absent keys keep their defaults; a key of
+// another shape is an InputError naming it ("plan.sequential.max_runs: ...").
+AnalysisSettings AnalysisSettingsFromPlanJson(const nlohmann::json& plan);
+
+}  // namespace evalsuite::analysis
