@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_fields.h"
+#include "common/error.h"
+#include "common/json_fields.h"
 
 namespace evalsuite::analysis {
 namespace {

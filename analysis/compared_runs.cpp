@@ -30,8 +30,7 @@ stats::ComparedRuns ComparedRunsOf(const Entry& entry, std::size_t consecutive) 
   runs.name = entry.name;
   bool epochs_known = true;
   std::vector<const Run*> counted = CountedRuns(entry);
-  std::stable_sort(counted.begin(), counted.end(),
-                   [](const Run* x, const Run* y) { return x->index < y->index; });
+  std::stable_sort(counted.begin(), counted.end(), [](const Run* x, const Run* y) { return x->index < y->index; });
   for (const Run* run : counted) {
     runs.tta.push_back(ObserveRun(TimeCurveOf(*run), entry.threshold, consecutive));
     if (HasEpochs(*run) && epochs_known) {

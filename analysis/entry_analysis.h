@@ -34,8 +34,7 @@ struct EntryAnalysis {
   bool decided_by_sequential_look = false;
 
   const stats::StabilityStats& JudgedStatistics() const {
-    return on_basis.basis == stats::kBasisEpochs && statistics.in_epochs ? *statistics.in_epochs
-                                                                         : statistics.at_target;
+    return on_basis.basis == stats::kBasisEpochs && statistics.in_epochs ? *statistics.in_epochs : statistics.at_target;
   }
 };
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "analysis/compared_runs.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "stats/restricted_mean.h"
 
 namespace evalsuite::analysis {
@@ -46,9 +46,8 @@ PairAnswer AnswerPair(const std::vector<Entry>& entries, const AnalysisSettings&
   PairAnswer answer;
   const std::size_t consecutive = settings.rule.consecutive_evaluations;
   const auto& question = settings.sequential;
-  const bool sequential_pair =
-      question && !question->stability &&
-      ((question->a == a && question->b == b) || (question->a == b && question->b == a));
+  const bool sequential_pair = question && !question->stability &&
+                               ((question->a == a && question->b == b) || (question->a == b && question->b == a));
   if (!sequential_pair) {
     answer.comparison = CompareNamedEntries(entries, a, b, consecutive, options);
     return answer;
@@ -71,15 +70,15 @@ PairAnswer AnswerPair(const std::vector<Entry>& entries, const AnalysisSettings&
   const Entry& eb = FindEntry(entries, b);
   CompareNamedEntries(entries, a, b, consecutive, look);  // the same checks (metric, target, unit) as any pair
   const auto n = static_cast<std::size_t>(outcome.runs_per_entry);
-  answer.comparison = stats::CompareEntries(LeadingComparedRuns(ea, consecutive, n),
-                                            LeadingComparedRuns(eb, consecutive, n), look);
+  answer.comparison =
+      stats::CompareEntries(LeadingComparedRuns(ea, consecutive, n), LeadingComparedRuns(eb, consecutive, n), look);
   answer.after_look_a = ComparedRunsOf(ea, consecutive).tta.size() - n;
   answer.after_look_b = ComparedRunsOf(eb, consecutive).tta.size() - n;
   const std::string when = fmt::format("sequential study, look {} at {} runs per entry: ", outcome.looks, n);
   if (!outcome.stop) {
     answer.comparison.result = "no decision yet";
-    answer.comparison.verdict = "no decision yet (" + when + outcome.reason + "); at that look: " +
-                                answer.comparison.verdict;
+    answer.comparison.verdict =
+        "no decision yet (" + when + outcome.reason + "); at that look: " + answer.comparison.verdict;
   } else {
     answer.comparison.verdict = when + answer.comparison.verdict;
   }

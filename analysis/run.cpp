@@ -1,36 +1,42 @@
 #include "analysis/run.h"
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::analysis {
 
-const char* RunStatusName(RunStatus status) {
-  switch (status) {
-    case RunStatus::kReached:
-      return "reached";
-    case RunStatus::kNotReached:
-      return "not_reached";
-    case RunStatus::kFailed:
-      return "failed";
-    case RunStatus::kInterrupted:
-    case RunStatus::kUnended:
-      return "incomplete";
-    case RunStatus::kDidNotRun:
-      return "did_not_run";
+namespace {
+
+// Each status with its stored key and the name outputs write (interrupted and unended are both "incomplete" there).
+struct StatusNames {
+  RunStatus status;
+  const char* key;
+  const char* name;
+};
+constexpr StatusNames kStatusNames[] = {
+    {RunStatus::kReached, "reached", "reached"},
+    {RunStatus::kNotReached, "not_reached", "not_reached"},
+    {RunStatus::kFailed, "failed", "failed"},
+    {RunStatus::kInterrupted, "interrupted", "incomplete"},
+    {RunStatus::kUnended, "unended", "incomplete"},
+    {RunStatus::kDidNotRun, "did_not_run", "did_not_run"},
+};
+
+const StatusNames& NamesOf(RunStatus status) {
+  for (const StatusNames& names : kStatusNames) {
+    if (names.status == status) return names;
   }
-  return "failed";
+  return kStatusNames[2];  // not reached: every status is in the table
 }
 
-const char* RunStatusKey(RunStatus status) {
-  if (status == RunStatus::kInterrupted) return "interrupted";
-  if (status == RunStatus::kUnended) return "unended";
-  return RunStatusName(status);
-}
+}  // namespace
+
+const char* RunStatusName(RunStatus status) { return NamesOf(status).name; }
+
+const char* RunStatusKey(RunStatus status) { return NamesOf(status).key; }
 
 std::optional<RunStatus> ParseRunStatusKey(std::string_view key) {
-  for (RunStatus status : {RunStatus::kReached, RunStatus::kNotReached, RunStatus::kFailed, RunStatus::kInterrupted,
-                           RunStatus::kUnended, RunStatus::kDidNotRun}) {
-    if (key == RunStatusKey(status)) return status;
+  for (const StatusNames& names : kStatusNames) {
+    if (key == names.key) return names.status;
   }
   return std::nullopt;
 }

@@ -126,8 +126,9 @@ CountedCurves CountedCurvesOf(const Entry& entry) {
 }
 
 std::string CauseOfNotRun(const std::string& error, std::string* label) {
-  for (const auto& [prefix, name] : {std::pair<std::string, const char*>{kDidNotRunPrefix, "DID NOT RUN"},
-                                     std::pair<std::string, const char*>{kEnvironmentPrefix, "DIED OF ITS ENVIRONMENT"}}) {
+  for (const auto& [prefix, name] :
+       {std::pair<std::string, const char*>{kDidNotRunPrefix, "DID NOT RUN"},
+        std::pair<std::string, const char*>{kEnvironmentPrefix, "DIED OF ITS ENVIRONMENT"}}) {
     if (error.rfind(prefix, 0) == 0) {
       if (label != nullptr) *label = name;
       return error.substr(prefix.size());

@@ -33,7 +33,8 @@ std::string WhyNoLook(const std::vector<const Entry*>& entries, int min_runs) {
       return fmt::format(
           "cannot look: the first look needs runs 0 to {} of every entry to count, and {}'s run {} does not count "
           "({}{}); {} of its {} recorded runs count",
-          min_runs - 1, e->name, leading, blocking->status == RunStatus::kDidNotRun ? "it did not run" : RunStatusName(blocking->status),
+          min_runs - 1, e->name, leading,
+          blocking->status == RunStatus::kDidNotRun ? "it did not run" : RunStatusName(blocking->status),
           cause.empty() ? "" : ": " + cause, leading, e->runs.size());
     }
     return fmt::format("no look yet: the first look needs {} runs of every entry, and {} has {} so far", min_runs,
@@ -61,8 +62,8 @@ SequentialOutcome DecideSequentialQuestion(const SequentialSettings& q, const st
     const stats::SequentialDecision d = design.Decide(leading(q.a), leading(q.b));
     out.stop = d.stop;
     out.result = d.result == "A faster" ? q.a + " faster" : d.result == "B faster" ? q.b + " faster" : d.result;
-    out.reason = d.looks.empty() ? WhyNoLook({&FindEntry(entries, q.a), &FindEntry(entries, q.b)}, q.min_runs)
-                                 : d.reason;
+    out.reason =
+        d.looks.empty() ? WhyNoLook({&FindEntry(entries, q.a), &FindEntry(entries, q.b)}, q.min_runs) : d.reason;
     out.looks = static_cast<int>(d.looks.size());
     out.runs_per_entry = d.runs_per_entry;
     if (!d.looks.empty()) out.critical_z = d.critical_z;
@@ -149,9 +150,10 @@ std::optional<stats::StabilityVerdict> SequentialVerdictOf(const SequentialOutco
         "that keeps the study's overall error at its alpha over all looks",
         outcome.stop ? "stopped" : "goes on", outcome.looks, outcome.runs_per_entry, 100 * outcome.level);
     if (verdict_at_95 != v.result || counted_runs != static_cast<std::size_t>(outcome.runs_per_entry)) {
-      line += fmt::format("; the unadjusted 95% intervals on all {} counted runs would read {}, which is not the "
-                          "study's answer",
-                          counted_runs, verdict_at_95);
+      line += fmt::format(
+          "; the unadjusted 95% intervals on all {} counted runs would read {}, which is not the "
+          "study's answer",
+          counted_runs, verdict_at_95);
     }
     v.reasons.insert(v.reasons.begin(), line);
     return v;

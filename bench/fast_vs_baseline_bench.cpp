@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/common/cpu_features.h"
+#include "common/cpu_features.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/entries/precision_choice.h"
 #include "evalsuite/training/machine_ceilings.h"

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/common/environment.h"
+#include "common/environment.h"
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/study/study_summary.h"

@@ -11,8 +11,8 @@
 #include <iostream>
 #include <string>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/study/study_plan.h"
+#include "common/error.h"
+#include "evalsuite/study/plans/study_plan.h"
 #include "evalsuite/study/study_runner.h"
 #include "tests/support/slurm_cluster.h"
 #include "tests/support/test_support.h"

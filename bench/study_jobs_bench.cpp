@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/study/study_plan.h"
+#include "common/error.h"
+#include "evalsuite/study/plans/study_plan.h"
 #include "evalsuite/study/study_runner.h"
 
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 // each and the ratio evalsuite / Python (> 1: evalsuite is faster). Training time only: data loading and
 // evaluation are excluded on both sides.
 //
-// evalsuite tunes glibc malloc for tensors (evalsuite/common/allocator_tuning.h). The Python peer runs twice per
+// evalsuite tunes glibc malloc for tensors (common/allocator_tuning.h). The Python peer runs twice per
 // repeat: as users run it, which is the comparison that counts, and with the same malloc settings through
 // GLIBC_TUNABLES, which shows how much of the difference is the allocator and how much is the front end.
 #include <fmt/format.h>

@@ -8,8 +8,8 @@
 #include "evalsuite/cli/light/command_table.h"
 #include "evalsuite/cli/light/forward_to_full.h"
 #include "evalsuite/cli/light/run_app.h"
-#include "evalsuite/common/onednn_isa_cap.h"
-#include "evalsuite/common/openmp_wait_policy.h"
+#include "common/onednn_isa_cap.h"
+#include "common/openmp_wait_policy.h"
 
 int main(int argc, char** argv) {
   namespace cli = evalsuite::cli;

@@ -5,7 +5,7 @@
 
 #include "evalsuite/cli/light/command_table.h"
 #include "evalsuite/cli/light/run_app.h"
-#include "evalsuite/common/onednn_isa_cap.h"
+#include "common/onednn_isa_cap.h"
 
 int main(int argc, char** argv) {
   // Before anything can start LibTorch or a child process: cap oneDNN where this CPU lists instructions it

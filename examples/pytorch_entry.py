@@ -11,7 +11,7 @@ Validation is evalsuite's own split (datasets/fashion_mnist/fashion_mnist.h): pe
 shuffled with SplitMix64 seeded with 20170825 and the first half of each class is the validation set, so TTA
 is measured on the same 5,000 images as the built-in entries. The holdout half is never touched.
 Seeds: --seed is the run seed; weight init and data order get their own seeds derived from it with
-SplitMix64 (evalsuite/common/seeds.h DeriveSeed), recorded in the header.
+SplitMix64 (common/seeds.h DeriveSeed), recorded in the header.
 """
 import argparse
 import gzip
@@ -33,7 +33,7 @@ MEAN, STD = 0.2860, 0.3530
 
 
 class SplitMix64:
-    """The same generator as evalsuite/common/seeds.h, bit for bit."""
+    """The same generator as common/seeds.h, bit for bit."""
 
     def __init__(self, seed):
         self.state = seed & MASK64

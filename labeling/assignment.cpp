@@ -5,8 +5,8 @@
 #include <random>
 #include <set>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sha256.h"
+#include "common/error.h"
+#include "common/sha256.h"
 
 namespace evalsuite::labeling {
 

@@ -5,9 +5,9 @@
 #include <set>
 #include <unordered_map>
 
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sha256.h"
+#include "common/environment.h"
+#include "common/error.h"
+#include "common/sha256.h"
 #include "labeling/label_server.h"
 #include "labeling/safe_path.h"
 

@@ -8,8 +8,8 @@
 #include <random>
 #include <tuple>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sha256.h"
+#include "common/error.h"
+#include "common/sha256.h"
 
 namespace evalsuite::labeling {
 namespace {

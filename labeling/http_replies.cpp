@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "evalsuite/common/json_guard.h"
-#include "evalsuite/common/sha256.h"
+#include "common/json_guard.h"
+#include "common/sha256.h"
 
 namespace evalsuite::labeling {
 namespace fs = std::filesystem;

@@ -13,11 +13,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
-#include "evalsuite/common/listen_port.h"
-#include "evalsuite/common/sha256.h"
+#include "common/environment.h"
+#include "common/error.h"
+#include "common/json_guard.h"
+#include "common/listen_port.h"
+#include "common/sha256.h"
 #include "labeling/admin_page.h"
 #include "labeling/http_replies.h"
 #include "labeling/label_page.h"

@@ -7,10 +7,10 @@
 #include <ctime>
 #include <set>
 
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/file_kind.h"
-#include "evalsuite/common/sqlite_shared_file.h"
+#include "common/environment.h"
+#include "common/error.h"
+#include "common/file_kind.h"
+#include "common/sqlite_shared_file.h"
 
 namespace evalsuite::labeling {
 namespace {

@@ -10,7 +10,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "labeling/holdout_sampling.h"
 #include "labeling/undefined_value.h"
 

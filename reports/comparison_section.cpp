@@ -8,7 +8,7 @@
 
 #include "analysis/pair_answer.h"
 #include "analysis/sequential_decision.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "reports/json_access.h"
 #include "reports/json_number.h"
 #include "reports/stats_json.h"
@@ -16,8 +16,8 @@
 
 namespace evalsuite::reports {
 namespace {
-using nlohmann::json;
 using analysis::SequentialOutcome;
+using nlohmann::json;
 
 // A bound as the comparison JSON writes it: a number, or "inf" / "-inf" for an unbounded side (JSON has no
 // infinity; null would not say which), so text and JSON print the same interval.

@@ -1,7 +1,7 @@
 // The GPU part of the report's cost section: per entry, what its runs' GPUs used, from the nvidia-smi samples each
-// run recorded (evalsuite/study/gpu_sampler.h). A run that was not sampled (no nvidia-smi) says so: its GPU use is
-// unknown, never zero. The cost section's entry row gets "gpu" (null when no run of the entry has a GPU record, as
-// in stores from before sampling):
+// run recorded (evalsuite/study/hardware/gpu_sampler.h). A run that was not sampled (no nvidia-smi) says so: its GPU
+// use is unknown, never zero. The cost section's entry row gets "gpu" (null when no run of the entry has a GPU record,
+// as in stores from before sampling):
 //   {"runs_sampled", "runs_not_sampled", "not_sampled_reason", "interval_seconds", "samples", "failed_samples",
 //    "devices": [{"index", "uuid", "runs", "samples", "memory_total_mib",
 //                 "peak_memory_used_mib",          // the largest of its runs' sampled peaks

@@ -41,7 +41,8 @@ json WithSource(json machine, const std::string& source, const std::string& wher
   return machine;
 }
 
-// An external entry's figures are against its own (declared or tabled) device: evalsuite/study/external_hardware.h.
+// An external entry's figures are against its own (declared or tabled) device:
+// evalsuite/study/hardware/external_hardware.h.
 bool IsExternal(const json& entry) { return StringOf(Field(entry, "source")) == "external"; }
 
 }  // namespace

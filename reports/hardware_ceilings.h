@@ -1,10 +1,10 @@
 // Which machine ceilings the report's hardware section divides by, and the figures that follow from them. A study
-// records its ceilings once in its environment (evalsuite/study/ceilings_record.h, key "machine_ceilings"); they
+// records its ceilings once in its environment (evalsuite/study/plans/ceilings_record.h, key "machine_ceilings"); they
 // win over the machine of a `--section hardware=FILE`, whose entries' MFU, attainable FLOP/s and bound are then
 // computed again against them. The section's "machine" says where its figures come from ("ceilings_source":
 // measured in this study, a file, the --section file's own measurement, or the CPU's theoretical peak).
-// External entries (evalsuite/study/external_hardware.h) keep their own device's figures. A store without recorded
-// ceilings gets the section as it was given (or none).
+// External entries (evalsuite/study/hardware/external_hardware.h) keep their own device's figures. A store without
+// recorded ceilings gets the section as it was given (or none).
 #pragma once
 
 #include <nlohmann/json.hpp>

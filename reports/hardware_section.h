@@ -16,9 +16,9 @@
 //                "memory": {"parameters", "gradients", "optimizer_state", "activations", "temporaries",
 //                           "input_batch", "dataset", "steady", "peak", "peak_rss"} (bytes)}]
 // }
-// Entries with "source": "external" (evalsuite/study/external_hardware.h, from the store's run-log headers) have no
-// phases, time or memory, and carry their own device: "device", "device_count", "peak_bandwidth", "peak_source",
-// "bandwidth_source", "runs"; a section of such entries alone has no "machine".
+// Entries with "source": "external" (evalsuite/study/hardware/external_hardware.h, from the store's run-log headers)
+// have no phases, time or memory, and carry their own device: "device", "device_count", "peak_bandwidth",
+// "peak_source", "bandwidth_source", "runs"; a section of such entries alone has no "machine".
 #pragma once
 
 #include <nlohmann/json.hpp>

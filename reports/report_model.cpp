@@ -9,9 +9,9 @@
 #include "analysis/entry_analysis.h"
 #include "analysis/run_counting.h"
 #include "analysis/sequential_decision.h"
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/stats_boundary.h"
+#include "common/environment.h"
+#include "common/error.h"
+#include "common/stats_boundary.h"
 #include "reports/comparison_section.h"
 #include "reports/cost_section.h"
 #include "reports/hardware_ceilings.h"
@@ -40,10 +40,10 @@ json RunJson(const analysis::Run& run, bool counted, double threshold, std::size
           {"status", analysis::RunStatusName(run.status)},
           {"counted", counted},
           {"tta", JsonNumber(stats::TimeToTarget(run.points, threshold, consecutive))},
-          {"epochs_to_target", analysis::HasEpochs(run)
-                                   ? JsonNumber(stats::TimeToTarget(analysis::EpochCurveOf(run).points, threshold,
-                                                                    consecutive))
-                                   : json(nullptr)},
+          {"epochs_to_target",
+           analysis::HasEpochs(run)
+               ? JsonNumber(stats::TimeToTarget(analysis::EpochCurveOf(run).points, threshold, consecutive))
+               : json(nullptr)},
           {"time_spent", JsonNumber(analysis::TimeCurveOf(run).time_spent)},
           {"wall_seconds", JsonNumber(run.wall_seconds)},
           {"threads", run.threads},
@@ -178,9 +178,8 @@ json BuildStabilityReport(const StabilityReportInput& input,
     const json contention = ContentionSummaryJson(counted);
     const stats::VariationDecomposition& variation = statistics.variation;
     const std::string epochs_result = analyzed.none_ran ? "" : entry_verdict.result_on_epochs;
-    const std::string first_line = analyzed.none_ran
-                                       ? std::string()
-                                       : MachineNoiseLine(contention, variation, epochs_result, entry_verdict.basis);
+    const std::string first_line =
+        analyzed.none_ran ? std::string() : MachineNoiseLine(contention, variation, epochs_result, entry_verdict.basis);
     if (const std::string sentence = VariationSentence(variation); !sentence.empty()) verdict.reasons.push_back(sentence);
     if (entry_verdict.epochs_unavailable) verdict.reasons.push_back(stats::kEpochsUnavailableNote);
     if (const std::string precision = PrecisionSentence(counted); !precision.empty()) {

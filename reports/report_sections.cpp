@@ -6,7 +6,7 @@
 #include <utility>
 #include <set>
 
-#include "evalsuite/common/stats_boundary.h"
+#include "common/stats_boundary.h"
 #include "reports/json_number.h"
 #include "reports/stats_json.h"
 #include "stats/improvement.h"

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "evalsuite/common/atomic_file.h"
-#include "evalsuite/common/error.h"
+#include "common/atomic_file.h"
+#include "common/error.h"
 #include "reports/report.h"
 #include "reports/run_curves.h"
 

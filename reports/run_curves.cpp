@@ -111,7 +111,8 @@ json EntryCurvesJson(const analysis::Entry& entry, double threshold, std::size_t
   std::vector<std::optional<double>> tta;
   tta.reserve(entry.runs.size());
   for (const analysis::Run& run : entry.runs) {
-    if (const double spent = analysis::TimeCurveOf(run).time_spent; std::isfinite(spent)) max_time = std::max(max_time, spent);
+    if (const double spent = analysis::TimeCurveOf(run).time_spent; std::isfinite(spent))
+      max_time = std::max(max_time, spent);
     for (const auto& p : run.points) {
       if (std::isfinite(p.time)) max_time = std::max(max_time, p.time);
       if (std::isfinite(p.metric)) {

@@ -50,6 +50,8 @@ test_packages=(
   slurm-wlm munge
   # fuzz targets (libFuzzer) and the sanitizer build
   clang libclang-rt-14-dev
+  # the style check of changed lines (scripts/check_style.py)
+  clang-format clang-tidy
 )
 if [ "$size" = tests ]; then
   packages+=("${test_packages[@]}")

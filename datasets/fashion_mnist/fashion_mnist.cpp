@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "datasets/fashion_mnist/idx_file.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/seeds.h"
+#include "common/error.h"
+#include "common/seeds.h"
 
 namespace evalsuite::datasets {
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::datasets {
 namespace {

@@ -3,7 +3,7 @@
 #include <map>
 
 #include "datasets/flickr/upload_cutoff.h"
-#include "evalsuite/common/environment.h"
+#include "common/environment.h"
 
 namespace evalsuite::flickr {
 

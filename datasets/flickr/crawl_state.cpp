@@ -4,9 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/file_kind.h"
-#include "evalsuite/common/sqlite_shared_file.h"
+#include "common/error.h"
+#include "common/file_kind.h"
+#include "common/sqlite_shared_file.h"
 
 namespace evalsuite::flickr {
 namespace {

@@ -13,8 +13,8 @@
 #include "datasets/flickr/downloader.h"
 #include "datasets/flickr/shared_call_ledger.h"
 #include "datasets/flickr/upload_cutoff.h"
-#include "evalsuite/common/atomic_file.h"
-#include "evalsuite/common/error.h"
+#include "common/atomic_file.h"
+#include "common/error.h"
 
 namespace evalsuite::flickr {
 namespace {

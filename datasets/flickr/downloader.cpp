@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "datasets/images/image_decode.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sha256.h"
+#include "common/error.h"
+#include "common/sha256.h"
 
 namespace evalsuite::flickr {
 namespace fs = std::filesystem;

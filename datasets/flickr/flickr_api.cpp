@@ -3,8 +3,8 @@
 #include <chrono>
 #include <set>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sha256.h"
+#include "common/error.h"
+#include "common/sha256.h"
 
 namespace evalsuite::flickr {
 

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <mutex>
 
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
+#include "common/environment.h"
+#include "common/error.h"
 
 namespace evalsuite::flickr {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::flickr {
 

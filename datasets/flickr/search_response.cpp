@@ -4,9 +4,9 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_fields.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_fields.h"
+#include "common/json_guard.h"
 
 namespace evalsuite::flickr {
 namespace {

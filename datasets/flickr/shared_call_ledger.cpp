@@ -4,10 +4,10 @@
 
 #include <cstdlib>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/file_kind.h"
-#include "evalsuite/common/sqlite_shared_file.h"
-#include "evalsuite/common/sha256.h"
+#include "common/error.h"
+#include "common/file_kind.h"
+#include "common/sqlite_shared_file.h"
+#include "common/sha256.h"
 
 namespace evalsuite::flickr {
 namespace {

@@ -1,8 +1,8 @@
-// The clock and the sleep of the crawl, as values (evalsuite/common/clock.h): tests inject a fake clock and a
+// The clock and the sleep of the crawl, as values (common/clock.h): tests inject a fake clock and a
 // sleeper that records how long it was asked to wait (Retry-After, backoff, rate limit) instead of waiting.
 #pragma once
 
-#include "evalsuite/common/clock.h"
+#include "common/clock.h"
 
 namespace evalsuite::flickr {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <ctime>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::flickr {
 

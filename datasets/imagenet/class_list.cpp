@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::datasets {
 

@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "datasets/imagenet/class_list.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::datasets {
 

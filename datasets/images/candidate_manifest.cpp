@@ -4,10 +4,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "evalsuite/common/atomic_file.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_fields.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/atomic_file.h"
+#include "common/error.h"
+#include "common/json_fields.h"
+#include "common/json_guard.h"
 
 namespace evalsuite::datasets {
 namespace {

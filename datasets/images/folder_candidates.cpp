@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "datasets/images/image_decode.h"
-#include "evalsuite/common/atomic_file.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sha256.h"
+#include "common/atomic_file.h"
+#include "common/error.h"
+#include "common/sha256.h"
 
 namespace evalsuite::datasets {
 namespace fs = std::filesystem;

@@ -2,7 +2,7 @@
 
 #include <bitset>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::datasets {
 namespace {

@@ -4,12 +4,12 @@
 #include <sstream>
 
 #include "datasets/images/candidate_manifest.h"
-#include "evalsuite/common/atomic_file.h"
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_fields.h"
-#include "evalsuite/common/json_guard.h"
-#include "evalsuite/common/sha256.h"
+#include "common/atomic_file.h"
+#include "common/environment.h"
+#include "common/error.h"
+#include "common/json_fields.h"
+#include "common/json_guard.h"
+#include "common/sha256.h"
 
 namespace evalsuite::datasets {
 namespace {

@@ -12,8 +12,8 @@
 #include "datasets/images/hamming_index.h"
 #include "datasets/images/image_decode.h"
 #include "datasets/images/reference_hash_cache.h"
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
+#include "common/environment.h"
+#include "common/error.h"
 
 namespace evalsuite::datasets {
 namespace fs = std::filesystem;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::datasets {
 namespace {

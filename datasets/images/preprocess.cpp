@@ -7,8 +7,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include "datasets/images/pil_resample.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 
 namespace evalsuite::datasets {
 namespace {

@@ -7,7 +7,7 @@
 #include <opencv2/imgproc.hpp>
 #include <random>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::datasets {
 namespace {

@@ -8,7 +8,7 @@
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::cli {
 namespace {

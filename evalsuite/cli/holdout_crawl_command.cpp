@@ -17,8 +17,8 @@
 #include "datasets/imagenet/wordnet.h"
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/exit_codes.h"
+#include "common/error.h"
+#include "common/exit_codes.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -16,7 +16,7 @@
 #include "evalsuite/generalization/classifier.h"
 #include "evalsuite/generalization/feature_duplicates.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/common/exit_codes.h"
+#include "common/exit_codes.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/generalization/fashion_mnist_holdout.h"
 
 namespace evalsuite::cli {

@@ -11,7 +11,7 @@
 #include "datasets/images/holdout_manifest.h"
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/generalization/dawnbench_inference.h"
 #include "evalsuite/generalization/holdout_evaluation.h"
 #include "evalsuite/generalization/latency.h"

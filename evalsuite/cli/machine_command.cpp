@@ -12,7 +12,7 @@
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/training/hardware_profile.h"
 #include "evalsuite/training/machine_ceilings.h"

@@ -10,11 +10,11 @@
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/entries/precision_choice.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/study/ceilings_record.h"
+#include "evalsuite/study/plans/ceilings_record.h"
 #include "evalsuite/training/machine_ceilings.h"
 #include "evalsuite/training/trainer.h"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::entries {
 namespace {

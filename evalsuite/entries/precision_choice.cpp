@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::entries {
 namespace {

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "stats/quantile.h"
 
 namespace evalsuite::generalization {

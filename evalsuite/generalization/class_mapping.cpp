@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::generalization {
 

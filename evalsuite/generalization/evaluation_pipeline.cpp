@@ -9,7 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::generalization {
 namespace {

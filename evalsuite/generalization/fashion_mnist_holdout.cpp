@@ -8,8 +8,8 @@
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "datasets/images/holdout_manifest.h"
 #include "datasets/images/shifted_variants.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sha256.h"
+#include "common/error.h"
+#include "common/sha256.h"
 
 namespace evalsuite::generalization {
 namespace {

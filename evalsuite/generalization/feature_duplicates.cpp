@@ -7,7 +7,7 @@
 
 #include "datasets/images/image_decode.h"
 #include "datasets/images/preprocess.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::generalization {
 namespace fs = std::filesystem;

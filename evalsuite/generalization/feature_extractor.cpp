@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/onednn_isa_cap.h"
+#include "common/error.h"
+#include "common/onednn_isa_cap.h"
 
 namespace evalsuite::generalization {
 namespace {

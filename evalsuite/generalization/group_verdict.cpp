@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "reports/json_number.h"
 
 namespace evalsuite::generalization {

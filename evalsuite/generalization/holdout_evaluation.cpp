@@ -6,7 +6,7 @@
 #include <set>
 
 #include "datasets/images/holdout_manifest.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/generalization/class_mapping.h"
 #include "evalsuite/generalization/frequency_bins.h"
 #include "evalsuite/generalization/metrics.h"

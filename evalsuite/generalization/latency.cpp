@@ -4,7 +4,7 @@
 #include <chrono>
 #include <numeric>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "stats/quantile.h"
 
 namespace evalsuite::generalization {

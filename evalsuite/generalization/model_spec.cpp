@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 
 namespace evalsuite::generalization {
 namespace {

@@ -7,8 +7,8 @@
 #include <tuple>
 #include <vector>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 
 namespace evalsuite::generalization {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/onednn_isa_cap.h"
+#include "common/error.h"
+#include "common/onednn_isa_cap.h"
 #include "evalsuite/generalization/classifier.h"
 #include "evalsuite/generalization/logits_agreement.h"
 

@@ -10,7 +10,7 @@
 #include <map>
 #include <set>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/importer/framework_metric.h"
 #include "evalsuite/importer/threshold_scale.h"
 #include "evalsuite/runlog/hf_trainer_log.h"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <map>
 #include <set>
 #include <system_error>
@@ -27,6 +28,25 @@ bool IsMlperfResultName(const std::string& name) {
   return name.rfind("result_", 0) == 0 && EndsWith(name, ".txt");
 }
 
+// A DAWNBench entry's TSV names its columns on its first line, "hours" among them (runlog/dawnbench_log.h): a folder
+// walk takes a .tsv for one only then, so a table of another kind beside the logs (a SOURCES.tsv) is not a run.
+bool HasDawnbenchHeader(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  if (line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);
+  std::size_t start = 0;
+  while (start <= line.size()) {
+    std::size_t end = line.find('\t', start);
+    std::string column = line.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    while (!column.empty() && (column.back() == '\r' || column.back() == ' ')) column.pop_back();
+    if (Lower(column) == "hours") return true;
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return false;
+}
+
 // The format of a file met while walking a folder; nullopt = not imported.
 std::optional<ImportFormat> FormatInFolder(const fs::path& file, ImportFormat forced) {
   const std::string name = file.filename().string();
@@ -39,7 +59,7 @@ std::optional<ImportFormat> FormatInFolder(const fs::path& file, ImportFormat fo
   switch (forced) {
     case ImportFormat::kAuto:
       if (IsMlperfResultName(name)) return ImportFormat::kMlperf;
-      if (ext == ".tsv") return ImportFormat::kDawnbench;
+      if (ext == ".tsv" && HasDawnbenchHeader(file)) return ImportFormat::kDawnbench;
       if (ext == ".jsonl") return ImportFormat::kJsonl;
       return std::nullopt;
     case ImportFormat::kMlperf:

@@ -9,7 +9,7 @@
 #include <map>
 #include <thread>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/importer/framework_import.h"
 #include "evalsuite/importer/group_scoring.h"
 #include "evalsuite/importer/mlperf_group.h"

@@ -102,10 +102,15 @@ std::vector<ComplianceRules> Build() {
     ComplianceRules r;
     r.ruleset = row.ruleset;
     r.benchmark = row.benchmark;
-    r.closed = {ParseTarget(row.target_key, row.closed_target), ParseRequired(row.closed_required),
-                row.closed_init_limit, ParseTensors(row.closed_tensors)};
-    r.open = {ParseTarget(row.target_key, row.open_target), ParseRequired(row.open_required), row.open_init_limit,
-              ParseTensors(row.open_tensors)};
+    // Each division's rules, field by field (the variants come after, from their own column).
+    r.closed.target = ParseTarget(row.target_key, row.closed_target);
+    r.closed.required = ParseRequired(row.closed_required);
+    r.closed.init_limit_minutes = row.closed_init_limit;
+    r.closed.tensors = ParseTensors(row.closed_tensors);
+    r.open.target = ParseTarget(row.target_key, row.open_target);
+    r.open.required = ParseRequired(row.open_required);
+    r.open.init_limit_minutes = row.open_init_limit;
+    r.open.tensors = ParseTensors(row.open_tensors);
     ParseVariants(row.closed_variants, r.closed);
     ParseVariants(row.open_variants, r.open);
     all.push_back(std::move(r));

@@ -8,7 +8,7 @@
 #include <regex>
 #include <sstream>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/importer/group_scoring.h"
 #include "evalsuite/importer/mlperf_compliance.h"
 #include "evalsuite/importer/mlperf_compliance_table.h"

@@ -6,8 +6,8 @@
 #include <set>
 #include <sstream>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 #include "evalsuite/importer/rcp_embedded.h"
 
 namespace evalsuite::importer {

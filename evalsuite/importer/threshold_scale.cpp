@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::importer {
 

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string_view>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 #include "evalsuite/runlog/run_log_checks.h"
 
 namespace evalsuite::runlog {

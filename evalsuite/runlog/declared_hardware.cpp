@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "evalsuite/common/accelerator_peaks.h"
+#include "common/accelerator_peaks.h"
 
 namespace evalsuite::runlog {
 namespace {

@@ -3,7 +3,7 @@
 //   "flops_per_sample": model FLOPs of one training sample, forward and backward (required for any figure)
 //   "bytes_per_sample": bytes it moves (gives the operational intensity and the roofline point)
 //   "samples_per_epoch": training samples per epoch (with each evaluation's epoch: samples trained so far)
-//   "device": e.g. "NVIDIA A100-SXM4-80GB" (its peak from the table in evalsuite/common/accelerator_peaks.h)
+//   "device": e.g. "NVIDIA A100-SXM4-80GB" (its peak from the table in common/accelerator_peaks.h)
 //   "device_count": devices the run trains on (default 1); peaks below are per device
 //   "precision": "fp32", "tf32", "bf16", "fp16" or "fp8" (which of the device's peaks applies)
 //   "peak_flops": FLOP/s of one device at that precision (overrides the table)

@@ -7,8 +7,8 @@
 #include <limits>
 #include <sstream>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 
 namespace evalsuite::runlog {
 namespace fs = std::filesystem;

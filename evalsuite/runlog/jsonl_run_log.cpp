@@ -2,8 +2,8 @@
 
 #include <sstream>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 #include "evalsuite/runlog/declared_hardware.h"
 #include "evalsuite/runlog/run_log_checks.h"
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::runlog {
 namespace fs = std::filesystem;

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <fstream>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 
 namespace evalsuite::runlog {
 namespace fs = std::filesystem;

@@ -8,8 +8,8 @@
 #include <limits>
 #include <sstream>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 #include "evalsuite/runlog/lightning_csv_log.h"
 
 namespace evalsuite::runlog {

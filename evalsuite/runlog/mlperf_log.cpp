@@ -11,8 +11,8 @@
 #include <cstring>
 #include <limits>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 #include "evalsuite/runlog/mlperf_scan.h"
 #include "evalsuite/runlog/run_log_checks.h"
 

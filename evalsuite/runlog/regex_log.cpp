@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 #include "evalsuite/runlog/named_regex.h"
 #include "evalsuite/runlog/run_log_checks.h"
 

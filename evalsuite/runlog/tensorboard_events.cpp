@@ -8,8 +8,8 @@
 #include <map>
 #include <sstream>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 #include "evalsuite/runlog/protobuf_wire.h"
 #include "evalsuite/runlog/tfrecord.h"
 

@@ -4,7 +4,7 @@
 
 #include <array>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::runlog {
 

@@ -1,7 +1,7 @@
 // The models a study's runs left behind, as `holdout eval --models-from-store` evaluates them: of each (entry, run
-// index), the latest attempt that counts in the statistics (analysis/run_counting.h) and has <run_dir>/model/<which>.pt.
-// So the holdout evaluates the runs the report counts, and no attempt it leaves out (interrupted, did not run, died
-// of its environment).
+// index), the latest attempt that counts in the statistics (analysis/run_counting.h) and has
+// <run_dir>/model/<which>.pt. So the holdout evaluates the runs the report counts, and no attempt it leaves out
+// (interrupted, did not run, died of its environment).
 #pragma once
 
 #include <filesystem>

@@ -30,7 +30,7 @@ struct RunRecord {
   std::string entry;                 // entry name (built-in, external, or "system/benchmark" for imports)
   int run_index = 0;                 // 0-based rerun number within the entry
   nlohmann::json seeds = nlohmann::json::object();
-  runlog::RunLog log;                // points, the log's own end status, header, times
+  runlog::RunLog log;  // points, the log's own end status, header, times
   // How the attempt ended (analysis/run.h). Writers leave it unset: the store decides it when it records the attempt
   // (StatusOf below) and stores it; an attempt loaded from the store has it.
   std::optional<analysis::RunStatus> status;

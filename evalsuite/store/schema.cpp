@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sqlite_shared_file.h"
+#include "common/error.h"
+#include "common/sqlite_shared_file.h"
 #include "analysis/run.h"
 
 namespace evalsuite::store {

@@ -1,7 +1,7 @@
 #include "evalsuite/store/sqlite_db.h"
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sqlite_shared_file.h"
+#include "common/error.h"
+#include "common/sqlite_shared_file.h"
 
 namespace evalsuite::store {
 

@@ -7,9 +7,9 @@
 #include <limits>
 #include <map>
 
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/file_kind.h"
+#include "common/environment.h"
+#include "common/error.h"
+#include "common/file_kind.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/schema.h"
 #include "evalsuite/store/sqlite_db.h"
@@ -389,7 +389,8 @@ class SqliteRunStore : public RunStore {
 }  // namespace
 
 bool IsFinishedRun(const RunRecord& run) {
-  if (run.status) return *run.status != analysis::RunStatus::kInterrupted && *run.status != analysis::RunStatus::kUnended;
+  if (run.status)
+    return *run.status != analysis::RunStatus::kInterrupted && *run.status != analysis::RunStatus::kUnended;
   return run.log.status != runlog::RunStatus::kIncomplete;
 }
 

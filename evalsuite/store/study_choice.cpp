@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::store {
 namespace {

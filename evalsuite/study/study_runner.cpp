@@ -9,11 +9,11 @@
 #include <map>
 #include <set>
 
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
+#include "common/environment.h"
+#include "common/error.h"
 #include "evalsuite/entries/builtin_entries.h"
-#include "evalsuite/study/executor.h"
-#include "evalsuite/study/run_recorder.h"
+#include "evalsuite/study/execution/executor.h"
+#include "evalsuite/study/execution/run_recorder.h"
 
 namespace evalsuite::study {
 namespace {

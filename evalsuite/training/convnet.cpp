@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/onednn_isa_cap.h"
+#include "common/error.h"
+#include "common/onednn_isa_cap.h"
 
 namespace evalsuite::training {
 namespace nn = torch::nn;

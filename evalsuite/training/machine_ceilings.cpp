@@ -8,10 +8,10 @@
 #include <functional>
 #include <thread>
 
-#include "evalsuite/common/cpu_features.h"
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/machine_load.h"
-#include "evalsuite/common/onednn_isa_cap.h"
+#include "common/cpu_features.h"
+#include "common/environment.h"
+#include "common/machine_load.h"
+#include "common/onednn_isa_cap.h"
 #include "stats/descriptive.h"
 #include "stats/roofline.h"
 

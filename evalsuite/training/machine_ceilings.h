@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/common/theoretical_peak.h"
+#include "common/theoretical_peak.h"
 
 namespace evalsuite::training {
 

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::training {
 namespace fs = std::filesystem;

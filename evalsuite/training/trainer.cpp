@@ -11,11 +11,11 @@
 #include <map>
 #include <thread>
 
-#include "evalsuite/common/allocator_tuning.h"
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/onednn_isa_cap.h"
-#include "evalsuite/common/seeds.h"
+#include "common/allocator_tuning.h"
+#include "common/environment.h"
+#include "common/error.h"
+#include "common/onednn_isa_cap.h"
+#include "common/seeds.h"
 #include "evalsuite/training/convnet.h"
 #include "evalsuite/training/model_description.h"
 #include "evalsuite/training/step_accounting.h"

@@ -21,7 +21,7 @@
 namespace evalsuite::training {
 
 // Separate seeds for each source of randomness of one run, derived from its run seed with SplitMix64
-// (evalsuite/common/seeds.h): stream 1 = weight initialization, 2 = data order, 3 = augmentation. (The run seed
+// (common/seeds.h): stream 1 = weight initialization, 2 = data order, 3 = augmentation. (The run seed
 // itself comes from the study's seed: study::DeriveSeedPerRun.)
 struct RunSeeds {
   uint64_t run = 0;

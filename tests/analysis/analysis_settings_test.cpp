@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::analysis {
 namespace {
@@ -49,8 +49,7 @@ TEST(AnalysisSettingsTest, AMalformedKeyIsNamed) {
   };
   EXPECT_NE(message({{"stability", {{"min_reached", -1}}}}).find("plan.stability.min_reached"), std::string::npos);
   EXPECT_NE(message({{"compare", {{"a", "b"}}}}).find("plan.compare"), std::string::npos);  // an object, not pairs
-  EXPECT_NE(message({{"sequential", {{"min_runs", 5}, {"max_runs", 3}}}}).find("plan.sequential"),
-            std::string::npos);
+  EXPECT_NE(message({{"sequential", {{"min_runs", 5}, {"max_runs", 3}}}}).find("plan.sequential"), std::string::npos);
   EXPECT_NE(message({{"sequential", {{"question", {"a"}}}}}).find("plan.sequential.question"), std::string::npos);
 }
 

@@ -31,9 +31,9 @@ TEST(RunCountingTest, EachStatusGoesWhereTheRuleSays) {
 
 TEST(RunCountingTest, ARunIndexCountsOnceAsItsLatestCountedAttempt) {
   Entry e;
-  e.runs = {Attempt(0, 0, RunStatus::kReached, 10),
-            Attempt(1, 0, RunStatus::kDidNotRun), Attempt(1, 1, RunStatus::kReached, 12),
-            Attempt(2, 0, RunStatus::kInterrupted), Attempt(2, 1, RunStatus::kNotReached, 30),
+  e.runs = {Attempt(0, 0, RunStatus::kReached, 10), Attempt(1, 0, RunStatus::kDidNotRun),
+            Attempt(1, 1, RunStatus::kReached, 12), Attempt(2, 0, RunStatus::kInterrupted),
+            Attempt(2, 1, RunStatus::kNotReached, 30),
             // A Slurm task that ran twice to its end: the later attempt is the run.
             Attempt(3, 0, RunStatus::kReached, 14), Attempt(3, 1, RunStatus::kReached, 16),
             Attempt(4, 0, RunStatus::kDidNotRun)};

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/common/sha256.h"
+#include "common/sha256.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite {

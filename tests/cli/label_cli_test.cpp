@@ -19,7 +19,7 @@
 #include <thread>
 #include <tuple>
 
-#include "evalsuite/common/sha256.h"
+#include "common/sha256.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite {

@@ -1,7 +1,7 @@
-// The device table external entries fall back on (evalsuite/common/accelerator_peaks.h): device strings as
+// The device table external entries fall back on (common/accelerator_peaks.h): device strings as
 // torch.cuda.get_device_name() and people write them, dense peaks per precision, and no guess for a device or
 // variant it does not know.
-#include "evalsuite/common/accelerator_peaks.h"
+#include "common/accelerator_peaks.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // TuneAllocatorForTensors: switches glibc's per-allocation mmap off, says so, and defers to GLIBC_TUNABLES.
-#include "evalsuite/common/allocator_tuning.h"
+#include "common/allocator_tuning.h"
 
 #include <gtest/gtest.h>
 #include <malloc.h>

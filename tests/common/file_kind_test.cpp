@@ -1,13 +1,13 @@
-// Which kind of file a path is (evalsuite/common/file_kind.h): evalsuite's SQLite files told apart by their tables,
+// Which kind of file a path is (common/file_kind.h): evalsuite's SQLite files told apart by their tables,
 // read without changing a byte, and refused by name where another kind is wanted.
-#include "evalsuite/common/file_kind.h"
+#include "common/file_kind.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <string>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite {

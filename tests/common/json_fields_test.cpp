@@ -1,12 +1,12 @@
 // Typed reads of user JSON: integers in range, never a float cast out of range.
-#include "evalsuite/common/json_fields.h"
+#include "common/json_fields.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <limits>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite {
 namespace {

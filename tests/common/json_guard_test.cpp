@@ -1,10 +1,10 @@
 // json_guard: the nesting limit (checked before parsing), errors that name the place, UTF-8 repair as
 // Python's bytes.decode("utf-8", "replace") does it.
-#include "evalsuite/common/json_guard.h"
+#include "common/json_guard.h"
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite {
 namespace {

@@ -1,6 +1,6 @@
 // How busy the machine is as a ceilings probe starts: /proc/stat read by hand-written samples, and when other work
 // probably shared the probe's cores.
-#include "evalsuite/common/machine_load.h"
+#include "common/machine_load.h"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
 // The oneDNN ISA cap: the decision (apart from probing), the probes on this machine, and the CPU facts.
-#include "evalsuite/common/onednn_isa_cap.h"
+#include "common/onednn_isa_cap.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <map>
 
-#include "evalsuite/common/cpu_features.h"
-#include "evalsuite/common/isa_probe.h"
+#include "common/cpu_features.h"
+#include "common/isa_probe.h"
 
 namespace evalsuite {
 namespace {

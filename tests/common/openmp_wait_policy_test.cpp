@@ -1,6 +1,6 @@
 // OMP_WAIT_POLICY for holdout eval: set to passive unless the user chose a policy or a spin count, and the
 // record says whose setting is in force. (That libgomp honours it is measured in bench/holdout_eval_bench.)
-#include "evalsuite/common/openmp_wait_policy.h"
+#include "common/openmp_wait_policy.h"
 
 #include <gtest/gtest.h>
 

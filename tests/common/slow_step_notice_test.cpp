@@ -1,4 +1,4 @@
-#include "evalsuite/common/slow_step_notice.h"
+#include "common/slow_step_notice.h"
 
 #include <gtest/gtest.h>
 

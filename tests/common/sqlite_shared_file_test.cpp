@@ -1,5 +1,5 @@
 // ExecWhileBusy: the set-up statements of a SQLite file that several processes open at once.
-#include "evalsuite/common/sqlite_shared_file.h"
+#include "common/sqlite_shared_file.h"
 
 #include <gtest/gtest.h>
 

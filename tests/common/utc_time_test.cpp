@@ -1,7 +1,7 @@
-// The millisecond UTC timestamps of labeling decisions (evalsuite/common/environment.h).
+// The millisecond UTC timestamps of labeling decisions (common/environment.h).
 #include <gtest/gtest.h>
 
-#include "evalsuite/common/environment.h"
+#include "common/environment.h"
 
 namespace evalsuite {
 namespace {

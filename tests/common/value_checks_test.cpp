@@ -1,6 +1,6 @@
-// The number checks every command and plan file uses (evalsuite/common/value_checks.h): the text as typed is what
+// The number checks every command and plan file uses (common/value_checks.h): the text as typed is what
 // is judged, so a sign, a base prefix, a fraction or nan never slips through a conversion.
-#include "evalsuite/common/value_checks.h"
+#include "common/value_checks.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "datasets/images/candidate_manifest.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::datasets {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "datasets/fashion_mnist/idx_file.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/datasets/fashion_mnist_fixtures.h"
 #include "tests/support/test_support.h"
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/common/seeds.h"
+#include "common/seeds.h"
 
 namespace evalsuite::testing {
 namespace {

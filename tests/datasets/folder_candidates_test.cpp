@@ -7,8 +7,8 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sha256.h"
+#include "common/error.h"
+#include "common/sha256.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::datasets {

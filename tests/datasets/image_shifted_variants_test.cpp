@@ -6,7 +6,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "datasets/images/shifted_variants.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::datasets {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::datasets {

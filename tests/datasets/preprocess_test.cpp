@@ -7,7 +7,7 @@
 #include <cmath>
 #include <opencv2/imgproc.hpp>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::datasets {

@@ -8,7 +8,7 @@
 #include "datasets/flickr/flickr_api.h"
 #include "datasets/flickr/rate_limiter.h"
 #include "datasets/flickr/retry.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::flickr {
 namespace {

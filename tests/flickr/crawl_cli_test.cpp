@@ -17,7 +17,7 @@
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
 #include "datasets/images/candidate_manifest.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/flickr/fake_flickr.h"
 #include "tests/support/test_support.h"
 

@@ -10,8 +10,8 @@
 #include "datasets/flickr/crawler.h"
 #include "datasets/flickr/shared_call_ledger.h"
 #include "datasets/images/candidate_manifest.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sha256.h"
+#include "common/error.h"
+#include "common/sha256.h"
 #include "tests/flickr/fake_flickr.h"
 #include "tests/support/test_support.h"
 

@@ -7,7 +7,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/flickr/fake_flickr.h"
 #include "tests/flickr/scene_images.h"
 #include "tests/support/test_support.h"

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::flickr {

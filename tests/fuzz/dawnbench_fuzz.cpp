@@ -1,8 +1,8 @@
 // Fuzz target: DAWNBench entries (TSV, as the reader sees it after UTF-8 repair) and their JSON beside it.
 #include <nlohmann/json.hpp>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 #include "evalsuite/runlog/dawnbench_log.h"
 #include "tests/fuzz/fuzz_support.h"
 

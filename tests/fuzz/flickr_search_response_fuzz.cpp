@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "datasets/flickr/search_response.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

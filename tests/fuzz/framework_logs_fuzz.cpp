@@ -2,7 +2,7 @@
 // a trainer_state.json, a Lightning metrics.csv and a Keras CSVLogger file. Each either reads or throws Error.
 #include <nlohmann/json.hpp>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/runlog/hf_trainer_log.h"
 #include "evalsuite/runlog/keras_csv_log.h"
 #include "evalsuite/runlog/lightning_csv_log.h"

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "evalsuite/study/gpu_sampler.h"
+#include "evalsuite/study/hardware/gpu_sampler.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {

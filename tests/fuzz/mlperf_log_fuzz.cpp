@@ -3,7 +3,7 @@
 // UTF-8, no deep tree).
 #include <nlohmann/json.hpp>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/runlog/mlperf_log.h"
 #include "tests/fuzz/fuzz_support.h"
 

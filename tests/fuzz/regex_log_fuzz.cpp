@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/runlog/named_regex.h"
 #include "evalsuite/runlog/regex_log.h"
 #include "tests/fuzz/fuzz_support.h"

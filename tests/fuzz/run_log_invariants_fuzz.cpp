@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/runlog/dawnbench_log.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/runlog/mlperf_log.h"

@@ -1,9 +1,9 @@
 // Fuzz target: an array manifest (.slurm/array-NNNN.json), read by every array task on its compute node and by the
 // coordinator on resume, with the study plan it carries. A manifest this evalsuite did not write is an
 // evalsuite::Error naming the file (and the plan's key); nothing else.
-#include "evalsuite/common/error.h"
-#include "evalsuite/study/slurm_task.h"
-#include "evalsuite/study/study_plan.h"
+#include "common/error.h"
+#include "evalsuite/study/execution/slurm_task.h"
+#include "evalsuite/study/plans/study_plan.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -5,8 +5,8 @@
 // writer throws on anything else).
 #include <string>
 
-#include "evalsuite/common/json_guard.h"
-#include "evalsuite/study/slurm_client.h"
+#include "common/json_guard.h"
+#include "evalsuite/study/execution/slurm_client.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {

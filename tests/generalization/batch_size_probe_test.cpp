@@ -8,7 +8,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/generalization/holdout_evaluation.h"
 #include "tests/generalization/tiny_fixtures.h"
 #include "tests/support/test_support.h"

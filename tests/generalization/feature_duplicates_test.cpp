@@ -11,7 +11,7 @@
 #include <opencv2/imgproc.hpp>
 #include <random>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::generalization {

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "datasets/images/holdout_manifest.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/sha256.h"
+#include "common/error.h"
+#include "common/sha256.h"
 #include "evalsuite/generalization/predictions.h"
 #include "tests/generalization/tiny_fixtures.h"
 #include "tests/support/test_support.h"

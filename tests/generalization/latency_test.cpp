@@ -2,7 +2,7 @@
 // fake clock (exact figures) and one that really sleeps (the measured times can only be longer).
 #include "evalsuite/generalization/latency.h"
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/generalization/dawnbench_inference.h"
 #include "tests/support/test_support.h"
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/generalization/classifier.h"
 #include "evalsuite/generalization/group_verdict.h"
 

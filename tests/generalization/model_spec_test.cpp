@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/generalization/class_mapping.h"
 #include "tests/support/test_support.h"
 

@@ -5,7 +5,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
-#include "evalsuite/common/sha256.h"
+#include "common/sha256.h"
 
 namespace evalsuite::generalization::fixtures {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_compliance_table.h"
 #include "evalsuite/importer/mlperf_group.h"

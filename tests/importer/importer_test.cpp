@@ -279,6 +279,23 @@ TEST(ImporterTest, ThresholdOverrideRecomputesMlperfTta) {
   EXPECT_EQ(g.runs[2].log.status, runlog::RunStatus::kFailed);
 }
 
+// A folder walk takes a .tsv for a DAWNBench entry only where its header names the "hours" column: a table of
+// another kind beside the logs (framework_logs/SOURCES.tsv) is not a run and not an error.
+TEST(ImporterTest, ATsvThatIsNoDawnbenchEntryIsPassedOver) {
+  TempDir dir;
+  const fs::path train = dir / "dawn" / "CIFAR10" / "train";
+  fs::create_directories(train);
+  WriteFile(train / "net.tsv", "epoch\thours\ttop1Accuracy\n1\t0.1\t90\n2\t0.2\t95\n");
+  WriteFile(dir / "dawn" / "SOURCES.tsv", "kind\trepo\tcommit\nhf\ta/b\tc0ffee\n");
+  ImportOptions options;
+  options.paths = {dir / "dawn"};
+  options.threshold = 94;
+  const ImportResult r = Import(options);
+  EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front());
+  ASSERT_EQ(r.groups.size(), 1u);
+  EXPECT_EQ(r.groups[0].format, "dawnbench");
+}
+
 TEST(ImporterTest, DawnbenchEntryWithCostAndJsonShape) {
   TempDir dir;
   const fs::path train = dir / "dawn" / "CIFAR10" / "train";

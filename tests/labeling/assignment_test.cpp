@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "labeling/label_server.h"
 #include "tests/labeling/labeling_fixture.h"
 #include "tests/support/test_support.h"

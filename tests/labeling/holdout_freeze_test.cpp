@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "datasets/images/holdout_manifest.h"
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/labeling/labeling_fixture.h"
 #include "tests/support/test_support.h"
 

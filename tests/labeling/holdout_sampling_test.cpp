@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::labeling {

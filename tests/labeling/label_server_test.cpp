@@ -10,7 +10,7 @@
 #include <set>
 #include <thread>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "labeling/safe_path.h"
 #include "tests/labeling/labeling_fixture.h"
 #include "tests/support/test_support.h"

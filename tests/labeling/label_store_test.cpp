@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/support/open_at_once.h"
 #include "tests/support/test_support.h"
 

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
-#include "evalsuite/common/sha256.h"
+#include "common/sha256.h"
 #include "labeling/label_server.h"
 #include "tests/labeling/labeling_fixture.h"
 #include "tests/support/test_support.h"

@@ -4,7 +4,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "evalsuite/common/sha256.h"
+#include "common/sha256.h"
 
 namespace evalsuite::labeling::testing {
 namespace fs = std::filesystem;

@@ -13,7 +13,7 @@
 #include <random>
 #include <set>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "labeling/holdout_freeze.h"
 #include "labeling/holdout_sampling.h"
 #include "labeling/label_server.h"

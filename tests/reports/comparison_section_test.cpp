@@ -3,14 +3,13 @@
 // decision is replayed from the runs (the same looks whatever order the runs were recorded in).
 #include "reports/comparison_section.h"
 
-#include "analysis/pair_answer.h"
-#include "analysis/sequential_decision.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "evalsuite/common/error.h"
+#include "analysis/pair_answer.h"
+#include "analysis/sequential_decision.h"
+#include "common/error.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
 
@@ -81,7 +80,7 @@ TEST(ComparisonSectionTest, SequentialDecisionUsesLeadingRunsAndIsOrderIndepende
   q.b = "slow";
   // fast: 70-ish; slow: 100-ish, one of slow's runs censored.
   std::vector<analysis::Entry> entries = {Entry("fast", {70, 72, 69, 71, 73, 68, 70, 74}),
-                                     Entry("slow", {100, 98, -150, 101, 99, 103, 97, 102})};
+                                          Entry("slow", {100, 98, -150, 101, 99, 103, 97, 102})};
   const analysis::SequentialOutcome decided = analysis::DecideSequentialQuestion(q, entries, {});
   ASSERT_TRUE(decided.stop);
   EXPECT_EQ(decided.result, "fast faster");
@@ -121,7 +120,8 @@ TEST(ComparisonSectionTest, SequentialStabilityStopsWhenEveryEntryIsJudged) {
     steady.push_back(100 + 4 * (i % 3));
     wild.push_back(i % 2 ? 60 : 160);
   }
-  const analysis::SequentialOutcome both = analysis::DecideSequentialQuestion(q, {Entry("steady", steady), Entry("wild", wild)}, {});
+  const analysis::SequentialOutcome both =
+      analysis::DecideSequentialQuestion(q, {Entry("steady", steady), Entry("wild", wild)}, {});
   ASSERT_TRUE(both.stop);
   EXPECT_EQ(both.result, "every entry judged");
   EXPECT_LT(both.runs_per_entry, 30);
@@ -235,7 +235,8 @@ TEST(ComparisonSectionTest, ProbabilityAFasterIsOneFigureInEveryTable) {
 // Issue 34 item 7: the text printed [0, inf] where the JSON had lower: null. A non-finite bound is "inf" in both.
 TEST(ComparisonSectionTest, NonFiniteBoundsReadTheSameInJsonAndText) {
   // fast: 2 of 6 reach, so its median is never reached and every resample's ratio is infinite.
-  std::vector<analysis::Entry> entries = {Entry("fast", {10, 11, -30, -30, -30, -30}), Entry("slow", {10, 12, 13, 14, 15, 16})};
+  std::vector<analysis::Entry> entries = {Entry("fast", {10, 11, -30, -30, -30, -30}),
+                                          Entry("slow", {10, 12, 13, 14, 15, 16})};
   const stats::EntryComparison c = analysis::CompareNamedEntries(entries, "fast", "slow", 1);
   const nlohmann::json json = EntryComparisonJson(c);
   ASSERT_TRUE(json["tta_ratio"]["interval"].is_object()) << json["tta_ratio"].dump();
@@ -247,7 +248,8 @@ TEST(ComparisonSectionTest, NonFiniteBoundsReadTheSameInJsonAndText) {
 
 // Issue 36 item 10: --horizon 1e6 on censored runs extrapolated the restricted mean far past the data.
 TEST(ComparisonSectionTest, AHorizonPastTheRunsIsRefusedNamingTheLastObservedTime) {
-  std::vector<analysis::Entry> entries = {Entry("fast", {70, 72, -150, 71, 73}), Entry("slow", {100, 98, 101, 99, 103})};
+  std::vector<analysis::Entry> entries = {Entry("fast", {70, 72, -150, 71, 73}),
+                                          Entry("slow", {100, 98, 101, 99, 103})};
   stats::ComparisonOptions options;
   options.horizon = 1e6;
   try {

@@ -17,9 +17,9 @@ StabilityReportInput CostInput() {
   measured.threshold = 0.9;
   // TTA 100 and 120 s: median 110 s.
   measured.runs = {testing::ReachingRun(0, 100), testing::ReachingRun(1, 120)};
-  measured.runs[0].usage = analysis::RunUsage{130, 90, 10, 1024};    // CPU 100 s, 1 MB
-  measured.runs[1].usage = analysis::RunUsage{150, 150, 20, 3072};   // CPU 170 s, 3 MB
-  analysis::Entry imported;  // no usage: not in the section
+  measured.runs[0].usage = analysis::RunUsage{130, 90, 10, 1024};   // CPU 100 s, 1 MB
+  measured.runs[1].usage = analysis::RunUsage{150, 150, 20, 3072};  // CPU 170 s, 3 MB
+  analysis::Entry imported;                                         // no usage: not in the section
   imported.name = "imported";
   imported.threshold = 0.9;
   imported.runs = {testing::ReachingRun(0, 90)};
@@ -72,7 +72,8 @@ TEST(CostSectionTest, GpuUsePerDeviceOverTheEntrysRuns) {
   StabilityReportInput input = CostInput();
   input.entries[0].runs.push_back(testing::ReachingRun(2, 110));
   input.entries[0].runs[2].usage = analysis::RunUsage{140, 100, 10, 2048};
-  analysis::RunGpuUse first{true, "", 1, 4, 0, {{"0", "GPU-a", 4, 16384, 1000, 40, 3}}};  // 3 samples at mean 40: sum 120
+  analysis::RunGpuUse first{true, "", 1,
+                            4,    0,  {{"0", "GPU-a", 4, 16384, 1000, 40, 3}}};  // 3 samples at mean 40: sum 120
   analysis::RunGpuUse second{true, "", 1, 2, 1, {{"0", "GPU-a", 2, 16384, 3000, 80, 1}}};  // 1 sample at 80
   input.entries[0].runs[0].gpu = first;
   input.entries[0].runs[1].gpu = second;
@@ -102,7 +103,8 @@ TEST(CostSectionTest, GpuUsePerDeviceOverTheEntrysRuns) {
       << markdown;
   // The imported entry has no usage, so no cost row and no GPU row; no run anywhere sampled: one line says so.
   input.entries.pop_back();
-  for (analysis::Run& run : input.entries[0].runs) run.gpu = analysis::RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
+  for (analysis::Run& run : input.entries[0].runs)
+    run.gpu = analysis::RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
   const std::string unsampled = RenderMarkdown(BuildStabilityReport(input));
   EXPECT_NE(unsampled.find("GPU: not sampled (nvidia-smi not found on PATH)."), std::string::npos) << unsampled;
   EXPECT_EQ(unsampled.find("mean utilization"), std::string::npos);

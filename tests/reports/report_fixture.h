@@ -32,8 +32,7 @@ inline analysis::Run ReachingRun(int index, double tta) {
 }
 
 // A run that never reaches 0.89: metric rises to 0.88 at time `end`.
-inline analysis::Run FailingRun(int index, double end,
-                                analysis::RunStatus status = analysis::RunStatus::kNotReached) {
+inline analysis::Run FailingRun(int index, double end, analysis::RunStatus status = analysis::RunStatus::kNotReached) {
   analysis::Run run;
   run.index = index;
   // As evalsuite train records them: the seeds and a prose note on how they derive (kept out of the table).

@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
 #include "tests/support/test_support.h"

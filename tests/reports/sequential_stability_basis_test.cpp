@@ -6,10 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "reports/comparison_section.h"
-
 #include "analysis/pair_answer.h"
 #include "analysis/sequential_decision.h"
+#include "reports/comparison_section.h"
 #include "stats/stability.h"
 #include "tests/support/epoch_run_fixtures.h"
 

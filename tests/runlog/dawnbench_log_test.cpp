@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::runlog {

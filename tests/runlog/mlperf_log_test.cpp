@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::runlog {

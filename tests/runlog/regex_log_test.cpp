@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/json_guard.h"
+#include "common/error.h"
+#include "common/json_guard.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::runlog {

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/runlog/tfrecord.h"
 #include "tests/support/test_support.h"
 

@@ -1,7 +1,7 @@
 // A built-in entry's hardware view from its own study runs: the JSON Lines end record's "hardware" block survives
 // the log reader and the store, the entry's figures are its median run's by achieved FLOP/s, and the report rates
 // them against the ceilings the study recorded in its environment: a hand-set ceiling gives the exact MFU.
-#include "evalsuite/study/builtin_hardware.h"
+#include "evalsuite/study/hardware/builtin_hardware.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Contention measured for every run: the /proc parsers on fixed text, a run with CPU hogs pinned to its core records
 // more other-process busy time than the same run without them, and a study stores the record with every run.
-#include "evalsuite/study/contention_sampler.h"
+#include "evalsuite/study/hardware/contention_sampler.h"
 
 #include <gtest/gtest.h>
 #include <sched.h>

@@ -6,8 +6,8 @@
 
 #include <filesystem>
 
-#include "evalsuite/study/run_execution.h"
-#include "evalsuite/study/slurm_task.h"
+#include "evalsuite/study/execution/run_execution.h"
+#include "evalsuite/study/execution/slurm_task.h"
 #include "evalsuite/study/study_runner.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/report.h"

@@ -7,8 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/study/ceilings_record.h"
+#include "common/error.h"
+#include "evalsuite/study/plans/ceilings_record.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::entries {

@@ -6,10 +6,10 @@
 
 #include <map>
 
-#include "evalsuite/common/error.h"
-#include "evalsuite/study/log_formats.h"
-#include "evalsuite/study/run_execution.h"
-#include "evalsuite/study/slurm_task.h"
+#include "common/error.h"
+#include "evalsuite/study/plans/log_formats.h"
+#include "evalsuite/study/execution/run_execution.h"
+#include "evalsuite/study/execution/slurm_task.h"
 #include "evalsuite/study/study_runner.h"
 #include "tests/support/test_support.h"
 

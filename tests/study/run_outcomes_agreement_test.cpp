@@ -12,7 +12,7 @@
 
 #include "evalsuite/store/run_models.h"
 #include "evalsuite/store/run_store.h"
-#include "evalsuite/study/run_recorder.h"
+#include "evalsuite/study/execution/run_recorder.h"
 #include "evalsuite/study/study_runner.h"
 #include "evalsuite/study/study_summary.h"
 #include "tests/study/fake_entries.h"
@@ -30,7 +30,8 @@ using nlohmann::json;
 constexpr double kThreshold = 0.9;
 
 RunRecord Attempt(const std::string& entry, int index, runlog::RunStatus status,
-              const std::vector<std::pair<double, double>>& points, double train_seconds, const std::string& error = "") {
+                  const std::vector<std::pair<double, double>>& points, double train_seconds,
+                  const std::string& error = "") {
   RunRecord run;
   run.entry = entry;
   run.run_index = index;
@@ -73,7 +74,8 @@ struct Fixture {
     GiveModel(runs, never, "final");
     RunRecord failed_early = Attempt("e", 2, RunStatus::kFailed, {}, 2, "exited without recording any evaluation");
     GiveModel(runs, failed_early, "final");
-    RunRecord crashed = Attempt("e", 3, RunStatus::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)");
+    RunRecord crashed =
+        Attempt("e", 3, RunStatus::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)");
     crashed.signal = 11;
     GiveModel(runs, crashed);
     RunRecord interrupted = Attempt("e", 4, RunStatus::kIncomplete, {{10, 0.95}}, 0);
@@ -89,8 +91,8 @@ struct Fixture {
     requeued.execution = {{"executor", "slurm"}, {"slurm", {{"job_id", "41_6"}, {"state", "COMPLETED"}}}};
     GiveModel(runs, requeued);
     // Trained, reached, then died of its machine (a full disk): left out of every figure and run again by resume.
-    RunRecord environment = Attempt("e", 7, RunStatus::kFailed, {{10, 0.95}}, 0,
-                                "died of its environment: no space left on device");
+    RunRecord environment =
+        Attempt("e", 7, RunStatus::kFailed, {{10, 0.95}}, 0, "died of its environment: no space left on device");
     GiveModel(runs, environment);
     for (const RunRecord* run : {&reached, &never, &failed_early, &crashed, &interrupted, &did_not_run, &cut_try,
                                  &requeued, &environment}) {
@@ -279,8 +281,9 @@ TEST(RunOutcomesAgreementTest, TheHoldoutEvaluatesTheModelsOfTheRunsTheReportCou
 TEST(RunOutcomesAgreementTest, StudyListShowResumeTheReportAndTheHoldoutCountTheSameRuns) {
   TempDir dir;
   const StudyPlan plan = testing::FakeStudyPlan(
-      dir, "name = \"planned\"\nruns = 10\nseed = 1\nthreshold = 0.9\n"
-           "entries = [{ name = \"e\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" }]\n");
+      dir,
+      "name = \"planned\"\nruns = 10\nseed = 1\nthreshold = 0.9\n"
+      "entries = [{ name = \"e\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" }]\n");
   std::unique_ptr<RunStore> opened = RunStore::Open(dir / "store.db");
   RunStore& store = *opened;
   const int64_t study = store.CreateStudy("planned", "study", PlanToJson(plan), {{"host", "fixture"}});
@@ -314,7 +317,8 @@ TEST(RunOutcomesAgreementTest, StudyListShowResumeTheReportAndTheHoldoutCountThe
 
   // study list: the counted runs against the plan, and whether resume has work.
   const std::string list = FormatStudyList(store);
-  const std::vector<std::string> list_cells = SplitOn(LineStartingWith(list, "  " + std::to_string(info.id) + "  "), "  ");
+  const std::vector<std::string> list_cells =
+      SplitOn(LineStartingWith(list, "  " + std::to_string(info.id) + "  "), "  ");
   ASSERT_GE(list_cells.size(), 6u) << list;
   EXPECT_EQ(list_cells[4], "7/10") << list;
   EXPECT_EQ(list_cells[5].rfind("unfinished", 0), 0u) << list;

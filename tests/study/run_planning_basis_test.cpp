@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "evalsuite/study/run_planning.h"
+#include "evalsuite/study/plans/run_planning.h"
 #include "reports/report.h"
 #include "stats/stability.h"
 #include "tests/support/epoch_run_fixtures.h"

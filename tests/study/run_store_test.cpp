@@ -3,12 +3,11 @@
 #include "evalsuite/store/run_store.h"
 
 #include <gtest/gtest.h>
-
 #include <sqlite3.h>
 
 #include <cmath>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {
@@ -152,7 +151,6 @@ TEST(RunStoreTest, RejectsRunsOfAnUnknownStudy) {
   EXPECT_THROW(store->InsertRun(42, SampleRun("e", 0, runlog::RunStatus::kReached)), Error);
 }
 
-
 // Issue 37: how an attempt ended is a stored column (schema 2). A store of schema 1 said "did not run" only in the
 // error's opening words; its first open upgrades it, a reading command's included, and every attempt keeps the status
 // schema 1's readers gave it.
@@ -182,9 +180,9 @@ TEST(RunStoreTest, ASchemaOneStoreGainsEachAttemptsOutcome) {
   {  // Back to schema 1: no outcome column.
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
-    ASSERT_EQ(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN outcome; PRAGMA user_version = 1", nullptr, nullptr,
-                           nullptr),
-              SQLITE_OK)
+    ASSERT_EQ(
+        sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN outcome; PRAGMA user_version = 1", nullptr, nullptr, nullptr),
+        SQLITE_OK)
         << sqlite3_errmsg(db);
     sqlite3_close(db);
   }

@@ -1,5 +1,5 @@
 // Seeds: run seeds are distinct and reproducible (the run order: run_order_test.cpp).
-#include "evalsuite/study/plan_seeds.h"
+#include "evalsuite/study/plans/plan_seeds.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "tests/study/fake_entries.h"
 #include "tests/support/test_support.h"
 

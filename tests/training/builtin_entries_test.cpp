@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 #include "evalsuite/entries/builtin_entries.h"
 
 namespace evalsuite::entries {

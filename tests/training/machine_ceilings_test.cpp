@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/common/cpu_features.h"
-#include "evalsuite/common/theoretical_peak.h"
+#include "common/cpu_features.h"
+#include "common/theoretical_peak.h"
 
 namespace evalsuite::training {
 namespace {

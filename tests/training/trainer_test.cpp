@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/seeds.h"
+#include "common/error.h"
+#include "common/seeds.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/training/hardware_profile.h"

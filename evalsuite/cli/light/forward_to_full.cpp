@@ -8,8 +8,8 @@
 #include <iostream>
 
 #include "evalsuite/cli/light/own_binary.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/exit_codes.h"
+#include "common/error.h"
+#include "common/exit_codes.h"
 
 namespace evalsuite::cli {
 

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "evalsuite/common/value_checks.h"
+#include "common/value_checks.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -1,4 +1,4 @@
-// CLI11 validators for numbers on the command line, built from evalsuite/common/value_checks.h so that every command
+// CLI11 validators for numbers on the command line, built from common/value_checks.h so that every command
 // refuses a wrong number with the same words as a plan file does: "--runs: must be at least 1, got 0" instead of
 // CLI11's "Value 0 not in range 0.000000 to 1.797693e+308", and "--seed: must not be negative" instead of a seed
 // stored as 18446744073709551615. Every numeric option of every command takes one of these.

@@ -1,6 +1,6 @@
 #include "evalsuite/cli/light/own_binary.h"
 
-#include "evalsuite/common/error.h"
+#include "common/error.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/file_kind.h"
-#include "evalsuite/common/json_guard.h"
-#include "evalsuite/common/slow_step_notice.h"
+#include "common/error.h"
+#include "common/file_kind.h"
+#include "common/json_guard.h"
+#include "common/slow_step_notice.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"

@@ -5,9 +5,9 @@
 
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/test_hooks.h"
-#include "evalsuite/common/environment.h"
-#include "evalsuite/common/error.h"
-#include "evalsuite/common/exit_codes.h"
+#include "common/environment.h"
+#include "common/error.h"
+#include "common/exit_codes.h"
 
 namespace evalsuite::cli {
 

@@ -1,4 +1,4 @@
-// Runs a CLI11 app over argv and maps the outcome to the process exit code (evalsuite/common/exit_codes.h):
+// Runs a CLI11 app over argv and maps the outcome to the process exit code (common/exit_codes.h):
 // the one place where an evalsuite::Error, a usage error or an unexpected exception becomes an exit status.
 // Both binaries (the light front `evalsuite` and `evalsuite-full`) end their main() with it.
 #pragma once

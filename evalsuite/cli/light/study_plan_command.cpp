@@ -2,19 +2,19 @@
 //                                         [--alpha 0.05] [--simulations 2000] [--json F]
 // How many runs per entry the study FILE needs, from pilot runs already in a store: for the stability question,
 // for each comparison the plan names (a TTA ratio shown with the given power, simulated from the pilot runs with
-// their censoring), and what those runs cost in machine time (evalsuite/study/run_planning.h).
+// their censoring), and what those runs cost in machine time (evalsuite/study/plans/run_planning.h).
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/common/atomic_file.h"
-#include "evalsuite/common/test_level.h"
-#include "evalsuite/study/run_planning.h"
+#include "common/atomic_file.h"
+#include "common/test_level.h"
+#include "evalsuite/study/plans/run_planning.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/study_choice.h"
-#include "evalsuite/study/study_plan.h"
+#include "evalsuite/study/plans/study_plan.h"
 #include "evalsuite/study/study_summary.h"
 
 namespace evalsuite::cli {

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "evalsuite/common/atomic_file.h"
+#include "common/atomic_file.h"
 
 namespace evalsuite::cli {
 namespace {

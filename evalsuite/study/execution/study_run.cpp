@@ -1,0 +1,29 @@
+#include "evalsuite/study/execution/study_run.h"
+
+#include <set>
+#include <utility>
+
+namespace evalsuite::study {
+
+void StudyOutcome::CountFinished(const StudyPlan& plan, const RunRecord& record) {
+  ++ran;
+  const PlannedEntry* entry = plan.FindEntry(record.entry);
+  if (DidNotRun(record)) {
+    ++did_not_run;
+  } else if (CountsAsFailed(record, entry != nullptr ? entry->threshold : 0,
+                            plan.analysis.rule.consecutive_evaluations)) {
+    ++failed;
+  }
+}
+
+int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<RunRecord>& runs) {
+  std::set<std::pair<std::string, int>> finished;
+  for (const RunRecord& r : runs) {
+    if (store::IsDoneRun(r) && plan.FindRun(r.entry, r.run_index)) {
+      finished.insert({r.entry, r.run_index});
+    }
+  }
+  return static_cast<int>(finished.size());
+}
+
+}  // namespace evalsuite::study
