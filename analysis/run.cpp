@@ -13,12 +13,9 @@ struct StatusNames {
   const char* name;
 };
 constexpr StatusNames kStatusNames[] = {
-    {RunStatus::kReached, "reached", "reached"},
-    {RunStatus::kNotReached, "not_reached", "not_reached"},
-    {RunStatus::kFailed, "failed", "failed"},
-    {RunStatus::kInterrupted, "interrupted", "incomplete"},
-    {RunStatus::kUnended, "unended", "incomplete"},
-    {RunStatus::kDidNotRun, "did_not_run", "did_not_run"},
+    {RunStatus::kReached, "reached", "reached"},    {RunStatus::kNotReached, "not_reached", "not_reached"},
+    {RunStatus::kFailed, "failed", "failed"},       {RunStatus::kInterrupted, "interrupted", "incomplete"},
+    {RunStatus::kUnended, "unended", "incomplete"}, {RunStatus::kDidNotRun, "did_not_run", "did_not_run"},
 };
 
 const StatusNames& NamesOf(RunStatus status) {

@@ -81,6 +81,7 @@ SequentialOutcome DecideSequentialQuestion(const SequentialSettings& q, const st
   }
   if (entries.empty()) available = 0;
   std::vector<const Entry*> all;
+  all.reserve(entries.size());
   for (const Entry& e : entries) all.push_back(&e);
   out.reason = entries.empty() ? "no look yet: the study has no entry" : WhyNoLook(all, q.min_runs);
   for (int n = q.min_runs; n <= static_cast<int>(available); ++n) {

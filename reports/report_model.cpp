@@ -112,6 +112,30 @@ json TableRow(const analysis::Entry& entry, const stats::EntryStatistics& statis
   return row;
 }
 
+// The card's note on the validation metric's own noise at the target (reports/report_sections.h ThresholdNoiseJson):
+// its binomial standard error, the grid thresholds within it, runs that fell back below the target; empty without a
+// validation size.
+std::string ThresholdNoiseLine(const json& noise, std::size_t consecutive) {
+  const auto se = NumberOf(noise["standard_error"]);
+  if (!se) return "";
+  std::string line = fmt::format(
+      "note: the validation metric's binomial standard error at the target is {:.3g} (n = {}; sqrt(p (1 - p) / n))",
+      *se, noise["validation_size"].dump());
+  if (noise["target_within_noise_of_grid"] == json(true)) {
+    line += fmt::format(
+        ": {} of the sensitivity grid's thresholds lie within it of the target, so the target "
+        "is not finer than the metric's own noise",
+        noise["thresholds_within"].size());
+  }
+  const std::size_t fell_back = noise["runs_fell_back"].get<std::size_t>();
+  if (fell_back > 0) {
+    line +=
+        fmt::format("; {} run(s) crossed the target and later fell back below it{}", fell_back,
+                    consecutive > 1 ? "" : " (consecutive_evaluations in [stability] asks for a crossing that holds)");
+  }
+  return line;
+}
+
 }  // namespace
 
 json BuildStabilityReport(const StabilityReportInput& input,
@@ -152,22 +176,7 @@ json BuildStabilityReport(const StabilityReportInput& input,
     stats::StabilityVerdict verdict = analyzed.verdict;
     const json noise =
         ThresholdNoiseJson(entry, SensitivityThresholds(entry.threshold, entry.extra_thresholds), curves);
-    if (const auto se = NumberOf(noise["standard_error"]); se && !analyzed.none_ran) {
-      std::string line = fmt::format(
-          "note: the validation metric's binomial standard error at the target is {:.3g} (n = {}; sqrt(p (1 - p) / "
-          "n))",
-          *se, noise["validation_size"].dump());
-      if (noise["target_within_noise_of_grid"] == json(true)) {
-        line += fmt::format(": {} of the sensitivity grid's thresholds lie within it of the target, so the target "
-                            "is not finer than the metric's own noise",
-                            noise["thresholds_within"].size());
-      }
-      const std::size_t fell_back = noise["runs_fell_back"].get<std::size_t>();
-      if (fell_back > 0) {
-        line += fmt::format("; {} run(s) crossed the target and later fell back below it{}", fell_back,
-                            consecutive > 1 ? "" : " (consecutive_evaluations in [stability] asks for a crossing that "
-                                                   "holds)");
-      }
+    if (const std::string line = ThresholdNoiseLine(noise, consecutive); !line.empty() && !analyzed.none_ran) {
       verdict.reasons.push_back(line);
     }
     if (!curves.empty()) compared.push_back({entry.name, entry.metric, entry.time_unit, entry.threshold, at_target.tta});

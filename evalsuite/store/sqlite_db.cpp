@@ -1,5 +1,7 @@
 #include "evalsuite/store/sqlite_db.h"
 
+#include <unistd.h>
+
 #include "common/error.h"
 #include "common/sqlite_shared_file.h"
 
@@ -12,11 +14,22 @@ bool Readable(sqlite3* db) {
   return sqlite3_exec(db, "SELECT count(*) FROM sqlite_master", nullptr, nullptr, nullptr) == SQLITE_OK;
 }
 
+// The store file and its folder (where SQLite keeps the -wal and -shm files) may be written by this process.
+bool Writable(const std::filesystem::path& file) {
+  const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+  return access(file.c_str(), W_OK) == 0 && access(folder.c_str(), W_OK) == 0;
+}
+
 }  // namespace
 
 SqliteDb::SqliteDb(const std::filesystem::path& file, bool read_only) : file_(file), read_only_(read_only) {
   int code = SQLITE_OK;
-  if (read_only) {
+  if (read_only && Writable(file)) {
+    // A reader of a store it could write opens it read-write with writes refused (query_only): as the last connection
+    // it then checkpoints and removes the -wal and -shm files, which a read-only connection leaves beside the store.
+    code = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (code == SQLITE_OK) code = sqlite3_exec(db_, "PRAGMA query_only = ON", nullptr, nullptr, nullptr);
+  } else if (read_only) {
     const int flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX;
     code = sqlite3_open_v2(SqliteFileUri(file, "mode=ro").c_str(), &db_, flags, nullptr);
     if (code == SQLITE_OK && !Readable(db_)) {

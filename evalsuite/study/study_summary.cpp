@@ -213,6 +213,80 @@ std::string ImportedFacts(const EntryRecord& entry) {
   return line + "\n";
 }
 
+// First cause of an entry's attempts that did not run, with the first line of its stderr (the line a user needs,
+// "can't open file ...", is usually the process's first word there).
+std::string FirstCauseOfNotRun(const std::vector<const RunRecord*>& records, bool resumable) {
+  for (const RunRecord* run : records) {
+    if (analysis::CountOf(StatusOf(*run, resumable)) != analysis::RunCount::kDidNotRun) continue;
+    std::string cause = analysis::CauseOfNotRun(run->log.error);
+    const std::string line = FirstLine(run->stderr_tail);
+    if (!line.empty() && cause.find(line) == std::string::npos) cause += "; stderr: " + line;
+    return cause;
+  }
+  return "";
+}
+
+// Counted runs that failed without reaching the target (run_store.h's CountsAsFailed, as the study's summary line
+// counts): reached + failed + not reached = runs.
+int FailedRuns(const analysis::EntryAnalysis& analysed, const std::vector<const RunRecord*>& records, double threshold,
+               std::size_t consecutive) {
+  std::map<std::pair<int, int>, const RunRecord*> by_attempt;
+  for (const RunRecord* record : records) by_attempt[{record->run_index, record->attempt}] = record;
+  int failed = 0;
+  for (const analysis::Run* run : analysed.counted.runs) {
+    const RunRecord* record = by_attempt[{run->index, run->attempt}];
+    if (record && CountsAsFailed(*record, threshold, consecutive)) ++failed;
+  }
+  return failed;
+}
+
+// One entry's row of `study show`, and what is said about it before the table (it did not run here) and under it
+// (where its sequential verdict was judged).
+struct EntrySummary {
+  std::vector<std::string> row;
+  std::string could_not_run;
+  std::string sequential_line;
+};
+
+EntrySummary SummarizeEntry(const StudyInfo& study, const EntryRecord& entry, const analysis::EntryAnalysis& analysed,
+                            const std::vector<const RunRecord*>& records, const stats::StabilityRule& rule,
+                            const std::optional<analysis::SequentialOutcome>& sequential_stability) {
+  EntrySummary summary;
+  const int failed = FailedRuns(analysed, records, entry.threshold, rule.consecutive_evaluations);
+  const stats::EntryStatistics& statistics_of_entry = analysed.statistics;
+  const stats::StabilityStats& s = statistics_of_entry.at_target;
+  std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
+  std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
+  const std::size_t counted = analysed.counted.runs.size();
+  if (analysed.none_ran) {
+    summary.could_not_run =
+        fmt::format("{} DID NOT RUN here: {} of its runs died before their first evaluation; {}\n", entry.name,
+                    analysed.tally.did_not_run, FirstCauseOfNotRun(records, study.kind == "study"));
+  }
+  std::vector<std::string>& row = summary.row;
+  row = {entry.name,
+         ThresholdAsWritten(entry),
+         std::to_string(counted) + (planned ? "/" + std::to_string(*planned) : ""),
+         std::to_string(s.reached),
+         std::to_string(failed),
+         std::to_string(analysed.tally.interrupted),
+         std::to_string(analysed.tally.did_not_run)};
+  for (const stats::StabilityStatistic* statistic : SummaryStatistics()) {
+    row.push_back(SummaryCellText(*statistic, statistics_of_entry, unit));
+  }
+  const bool judged = !analysed.none_ran && s.runs > 0;
+  std::string result = analysed.verdict.result;
+  if (analysed.decided_by_sequential_look && judged) {
+    result += fmt::format(" (look {}, {:.4g}%)", sequential_stability->looks, 100 * sequential_stability->level);
+    summary.sequential_line = entry.name + ": " + analysed.verdict.reasons.front() + "\n";
+  }
+  row.push_back(analysed.none_ran ? "DID NOT RUN" : !judged ? "no runs yet" : result);
+  row.push_back(!judged ? "-"
+                        : std::string(stats::JudgedOnName(analysed.on_basis.basis)) +
+                              (analysed.on_basis.epochs_unavailable ? " (no epochs logged)" : ""));
+  return summary;
+}
+
 }  // namespace
 
 std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
@@ -256,55 +330,10 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   for (const EntryRecord& entry : entry_records) {
     const analysis::EntryAnalysis analysed = analysis::AnalyzeEntry(
         analysis::FindEntry(entries, entry.name), rule, sequential_stability ? &*sequential_stability : nullptr);
-    int failed = 0;
-    std::string first_cause;
-    // reached + failed + not reached = runs (run_store.h's rule, as the study's summary line counts): over the
-    // records of the counted runs.
-    for (const RunRecord* run : records_of[entry.name]) {
-      if (analysis::CountOf(StatusOf(*run, study.kind == "study")) == analysis::RunCount::kDidNotRun &&
-          first_cause.empty()) {
-        first_cause = analysis::CauseOfNotRun(run->log.error);
-        // The line a user needs ("can't open file ...") is usually the process's first word on stderr.
-        const std::string line = FirstLine(run->stderr_tail);
-        if (!line.empty() && first_cause.find(line) == std::string::npos) first_cause += "; stderr: " + line;
-      }
-    }
-    std::map<std::pair<int, int>, const RunRecord*> by_attempt;
-    for (const RunRecord* record : records_of[entry.name]) by_attempt[{record->run_index, record->attempt}] = record;
-    for (const analysis::Run* run : analysed.counted.runs) {
-      const RunRecord* record = by_attempt[{run->index, run->attempt}];
-      if (record && CountsAsFailed(*record, entry.threshold, rule.consecutive_evaluations)) ++failed;
-    }
-    const stats::EntryStatistics& statistics_of_entry = analysed.statistics;
-    const stats::StabilityStats& s = statistics_of_entry.at_target;
-    std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
-    std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
-    const std::size_t counted = analysed.counted.runs.size();
-    if (analysed.none_ran) {
-      could_not_run += fmt::format("{} DID NOT RUN here: {} of its runs died before their first evaluation; {}\n",
-                                   entry.name, analysed.tally.did_not_run, first_cause);
-    }
-    std::vector<std::string> row = {entry.name,
-                                    ThresholdAsWritten(entry),
-                                    std::to_string(counted) + (planned ? "/" + std::to_string(*planned) : ""),
-                                    std::to_string(s.reached),
-                                    std::to_string(failed),
-                                    std::to_string(analysed.tally.interrupted),
-                                    std::to_string(analysed.tally.did_not_run)};
-    for (const stats::StabilityStatistic* statistic : statistics) {
-      row.push_back(SummaryCellText(*statistic, statistics_of_entry, unit));
-    }
-    const bool judged = !analysed.none_ran && s.runs > 0;
-    std::string result = analysed.verdict.result;
-    if (analysed.decided_by_sequential_look && judged) {
-      result += fmt::format(" (look {}, {:.4g}%)", sequential_stability->looks, 100 * sequential_stability->level);
-      sequential_lines += entry.name + ": " + analysed.verdict.reasons.front() + "\n";
-    }
-    row.push_back(analysed.none_ran ? "DID NOT RUN" : !judged ? "no runs yet" : result);
-    row.push_back(!judged ? "-"
-                          : std::string(stats::JudgedOnName(analysed.on_basis.basis)) +
-                                (analysed.on_basis.epochs_unavailable ? " (no epochs logged)" : ""));
-    rows.push_back(std::move(row));
+    EntrySummary summary = SummarizeEntry(study, entry, analysed, records_of[entry.name], rule, sequential_stability);
+    could_not_run += summary.could_not_run;
+    sequential_lines += summary.sequential_line;
+    rows.push_back(std::move(summary.row));
   }
   out += could_not_run.empty() ? "" : could_not_run + "\n";
   std::string imported;  // what an import knows beyond the runs: the official score, the RCP verdict, the division

@@ -10,7 +10,7 @@ std::optional<StoppingDecision> DecideSequentialStop(RunStore& store, const Stud
   if (!info) return std::nullopt;
   // The plan being run, typed as it was read (a study just created may not be read back yet): no stored JSON.
   return analysis::DecideSequentialQuestion(*plan.analysis.sequential, store::LoadAnalysisEntries(store, *info),
-                                           plan.analysis.rule);
+                                            plan.analysis.rule);
 }
 
 }  // namespace evalsuite::study
