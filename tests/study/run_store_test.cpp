@@ -197,5 +197,27 @@ TEST(RunStoreTest, ASchemaOneStoreGainsEachAttemptsOutcome) {
   EXPECT_EQ(store->FindStudy("i")->runs_recorded, 1);
 }
 
+// A reading command (study list, study show, report) left store.db-wal and store.db-shm beside a store it had only
+// read: a read-only SQLite connection creates them and may not remove them.
+TEST(RunStoreTest, ReadingAStoreLeavesNoWalOrShmFileBehind) {
+  TempDir dir;
+  const std::filesystem::path file = dir / "s.db";
+  {
+    auto store = RunStore::Open(file);
+    store->InsertRun(store->CreateStudy("s", "study", nlohmann::json::object(), nlohmann::json::object()),
+                     SampleRun("e", 0, runlog::RunStatus::kReached));
+  }
+  ASSERT_FALSE(std::filesystem::exists(file.string() + "-wal"));
+  {
+    auto store = RunStore::OpenForReading(file);
+    EXPECT_EQ(store->ListStudies().size(), 1u);
+    EXPECT_EQ(store->LoadRuns(store->FindStudy("s")->id).size(), 1u);
+    // Writing through it is refused.
+    EXPECT_THROW(store->CreateStudy("t", "study", nlohmann::json::object(), nlohmann::json::object()), Error);
+  }
+  EXPECT_FALSE(std::filesystem::exists(file.string() + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(file.string() + "-shm"));
+}
+
 }  // namespace
 }  // namespace evalsuite::study
