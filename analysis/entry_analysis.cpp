@@ -30,6 +30,8 @@ EntryAnalysis AnalyzeEntry(const Entry& entry, const stats::StabilityRule& rule,
   a.none_ran = a.counted.runs.empty() && !a.did_not_run.empty();
   const std::size_t consecutive = std::max<std::size_t>(rule.consecutive_evaluations, 1);
   a.statistics = AnalyzeEntryRuns(entry.name, a.counted.time, a.counted.epochs, entry.threshold, consecutive);
+  // TTA in epochs or steps (a log without a clock): "time per epoch" is the unit per epoch, not the machine's speed.
+  if (!IsClockTimeUnit(entry.time_unit)) a.statistics.variation = stats::VariationDecomposition{};
   a.on_basis = stats::JudgeEntryStability(a.statistics, rule);
   a.on_basis.judged = nullptr;  // points into a.statistics, which moves with the result
   a.verdict = a.on_basis.verdict;

@@ -53,6 +53,8 @@ RunStatus StatusOfAttempt(EndedAs ended, bool did_not_run, bool resumable) {
   return RunStatus::kFailed;
 }
 
+bool IsClockTimeUnit(std::string_view unit) { return unit == "seconds" || unit == "minutes" || unit == "hours"; }
+
 const Entry& FindEntry(const std::vector<Entry>& entries, const std::string& name) {
   for (const Entry& e : entries) {
     if (e.name == name) return e;

@@ -111,6 +111,11 @@ struct Entry {
 
 namespace evalsuite::analysis {
 
+// Whether an entry's time unit is a clock's ("seconds", "minutes", "hours"). Logs that record no clock (Lightning's
+// and Keras's CSV loggers, MLflow steps) give their runs' progress in epochs, steps or samples instead: TTA is then in
+// that unit, and time per epoch (and the split of TTA's variation between the seed and the machine) means nothing.
+bool IsClockTimeUnit(std::string_view unit);
+
 // The entry of that name; a UsageError naming it and the entries there are when none is.
 const Entry& FindEntry(const std::vector<Entry>& entries, const std::string& name);
 

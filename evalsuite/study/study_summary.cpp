@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "analysis/analysis_settings.h"
 #include "analysis/entry_analysis.h"
@@ -185,6 +186,14 @@ std::string ThresholdAsWritten(const EntryRecord& entry) {
   const nlohmann::json column = entry.extra.is_object() ? entry.extra.value("threshold_in_column_units", nlohmann::json())
                                                         : nlohmann::json();
   if (column.is_number()) return fmt::format("{} >= {:g}", entry.metric, column.get<double>());  // DAWNBench
+  // A framework log's metric as logged, lower-is-better ones stored negated (importer/framework_import.h).
+  const nlohmann::json logged =
+      entry.extra.is_object() ? entry.extra.value("threshold_as_logged", nlohmann::json()) : nlohmann::json();
+  if (logged.is_number()) {
+    const bool lower = entry.extra.value("direction", std::string()) == "lower is better";
+    return fmt::format("{} {} {:g}", entry.extra.value("metric_as_logged", entry.metric),
+                       lower ? "<=" : ">=", logged.get<double>());
+  }
   return fmt::format("{:g}", entry.threshold);
 }
 
@@ -281,8 +290,10 @@ EntrySummary SummarizeEntry(const StudyInfo& study, const EntryRecord& entry, co
     summary.sequential_line = entry.name + ": " + analysed.verdict.reasons.front() + "\n";
   }
   row.push_back(analysed.none_ran ? "DID NOT RUN" : !judged ? "no runs yet" : result);
+  const bool clockless = !analysis::IsClockTimeUnit(entry.time_unit) && analysed.on_basis.basis != stats::kBasisEpochs;
   row.push_back(!judged ? "-"
                         : std::string(stats::JudgedOnName(analysed.on_basis.basis)) +
+                              (clockless ? " in " + entry.time_unit : "") +
                               (analysed.on_basis.epochs_unavailable ? " (no epochs logged)" : ""));
   return summary;
 }
@@ -327,6 +338,16 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
       analysis::SequentialStabilityOutcome(entries, settings);
   std::string sequential_lines;  // under the table: where each sequential verdict was judged
   const std::vector<EntryRecord> entry_records = store.LoadEntries(study.id);
+  std::set<std::string> clockless_units;  // units of entries whose logs record no clock
+  for (const EntryRecord& entry : entry_records) {
+    if (!analysis::IsClockTimeUnit(entry.time_unit)) clockless_units.insert(entry.time_unit);
+  }
+  if (!clockless_units.empty()) {
+    std::string units;
+    for (const std::string& unit : clockless_units) units += (units.empty() ? "" : ", ") + unit;
+    out += "note: some logs record no clock; their TTA is in their progress unit (" + units +
+           "), and CoV of time per epoch is undefined for them\n\n";
+  }
   for (const EntryRecord& entry : entry_records) {
     const analysis::EntryAnalysis analysed = analysis::AnalyzeEntry(
         analysis::FindEntry(entries, entry.name), rule, sequential_stability ? &*sequential_stability : nullptr);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "evalsuite/store/run_store.h"
 #include "tests/support/test_support.h"
 
@@ -104,6 +106,59 @@ TEST(StudySummaryTest, ImportShowsOfficialScoreRcpDivisionAndTargetsAsWritten) {
                       "RCP not checked"),
             std::string::npos)
       << text;
+}
+
+// A framework log without a clock (Lightning's CSV logger: steps) said "judged on TTA" with a CoV of "time per epoch"
+// of 137% (steps per epoch) and its lower-is-better target as the stored -0.5.
+TEST(StudySummaryTest, ALogWithoutAClockSaysItsUnitAndHasNoTimePerEpoch) {
+  TempDir dir;
+  auto store = RunStore::Open(dir / "s.db");
+  const int64_t id = store->CreateStudy("s", "import", {}, {});
+  EntryRecord entry;
+  entry.name = "e";
+  entry.source = "lightning";
+  entry.metric = "-val_loss";
+  entry.time_unit = "steps";
+  entry.threshold = -0.5;
+  entry.extra = {{"metric_as_logged", "val_loss"}, {"direction", "lower is better"}, {"threshold_as_logged", 0.5}};
+  store->UpsertEntry(id, entry);
+  for (int i = 0; i < 4; ++i) {
+    RunRecord run;
+    run.entry = "e";
+    run.run_index = i;
+    run.log.status = runlog::RunStatus::kReached;
+    // Epochs 1 and 2 at steps that vary from run to run: steps per epoch would have a CoV.
+    const double step = 100.0 * (i + 1);
+    run.log.points.push_back({1, step, step, -0.8, std::nullopt});
+    run.log.points.push_back({2, 2 * step + 50 * i, 2 * step + 50 * i, -0.4, std::nullopt});
+    run.log.train_seconds = 2 * step + 50 * i;
+    store->InsertRun(id, run);
+  }
+  const std::string text = FormatStudySummary(*store, *store->FindStudy("s"));
+  EXPECT_NE(text.find("val_loss <= 0.5"), std::string::npos) << text;
+  EXPECT_NE(text.find("TTA in steps"), std::string::npos) << text;
+  EXPECT_NE(text.find("some logs record no clock"), std::string::npos) << text;
+  // The row's cell under the header "CoV of time per epoch" is "-" (cells are parted by two or more spaces).
+  auto cells = [](const std::string& line) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start < line.size()) {
+      const std::size_t gap = line.find("  ", start);
+      out.push_back(line.substr(start, gap == std::string::npos ? std::string::npos : gap - start));
+      if (gap == std::string::npos) break;
+      start = line.find_first_not_of(' ', gap);
+    }
+    return out;
+  };
+  auto line_starting = [&](const std::string& start) {
+    const std::size_t at = text.find("\n" + start);
+    return at == std::string::npos ? std::string() : text.substr(at + 1, text.find('\n', at + 1) - at - 1);
+  };
+  const std::vector<std::string> header = cells(line_starting("entry ")), row = cells(line_starting("e "));
+  const auto column = std::find(header.begin(), header.end(), "CoV of time per epoch");
+  ASSERT_NE(column, header.end()) << text;
+  ASSERT_EQ(row.size(), header.size()) << text;
+  EXPECT_EQ(row[static_cast<std::size_t>(column - header.begin())], "-") << text;
 }
 
 }  // namespace
