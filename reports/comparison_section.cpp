@@ -9,8 +9,8 @@
 #include "analysis/pair_answer.h"
 #include "analysis/sequential_decision.h"
 #include "common/error.h"
-#include "reports/json_access.h"
-#include "reports/json_number.h"
+#include "common/json_access.h"
+#include "common/json_number.h"
 #include "reports/stats_json.h"
 #include "reports/value_format.h"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "reports/html_escape.h"
-#include "reports/json_access.h"
+#include "common/json_access.h"
 #include "reports/svg_chart.h"
 #include "reports/value_format.h"
 

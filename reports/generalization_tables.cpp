@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "reports/json_access.h"
+#include "common/json_access.h"
 #include "reports/value_format.h"
 
 namespace evalsuite::reports {

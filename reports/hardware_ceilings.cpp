@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "reports/json_access.h"
+#include "common/json_access.h"
 #include "stats/roofline.h"
 
 namespace evalsuite::reports {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "reports/json_access.h"
+#include "common/json_access.h"
 #include "reports/svg_chart.h"
 #include "reports/value_format.h"
 

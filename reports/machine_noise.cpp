@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "reports/json_number.h"
+#include "common/json_number.h"
 #include "stats/stability.h"
 
 namespace evalsuite::reports {

@@ -9,7 +9,7 @@
 #include "reports/generalization_tables.h"
 #include "reports/gpu_use.h"
 #include "reports/hardware_section.h"
-#include "reports/json_access.h"
+#include "common/json_access.h"
 #include "reports/mlperf_table.h"
 #include "reports/report_table.h"
 #include "reports/stability_charts.h"

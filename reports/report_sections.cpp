@@ -7,7 +7,7 @@
 #include <set>
 
 #include "common/stats_boundary.h"
-#include "reports/json_number.h"
+#include "common/json_number.h"
 #include "reports/stats_json.h"
 #include "stats/improvement.h"
 #include "stats/stability_statistics.h"

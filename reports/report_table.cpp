@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "reports/comparison_section.h"
-#include "reports/json_access.h"
+#include "common/json_access.h"
 #include "reports/run_curves.h"
 #include "reports/value_format.h"
 #include "stats/stability_statistics.h"

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "analysis/run_counting.h"
-#include "reports/json_number.h"
+#include "common/json_number.h"
 #include "stats/curve.h"
 
 namespace evalsuite::reports {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "reports/json_number.h"
+#include "common/json_number.h"
 
 namespace evalsuite::reports {
 using nlohmann::json;

@@ -5,7 +5,7 @@
 #include <cctype>
 #include <cmath>
 
-#include "reports/json_access.h"
+#include "common/json_access.h"
 
 namespace evalsuite::reports {
 

@@ -7,12 +7,11 @@
 #include <numeric>
 
 #include "common/error.h"
-#include "reports/json_number.h"
+#include "common/json_number.h"
 
 namespace evalsuite::generalization {
 namespace {
 using nlohmann::json;
-using reports::JsonNumber;
 
 std::string Points(double proportion) { return fmt::format("{:+.2f}", proportion * 100); }
 

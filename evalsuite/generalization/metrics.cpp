@@ -3,14 +3,13 @@
 #include <map>
 
 #include "evalsuite/generalization/classifier.h"
-#include "reports/json_number.h"
+#include "common/json_number.h"
 #include "stats/paired_tests.h"
 #include "stats/proportion.h"
 
 namespace evalsuite::generalization {
 namespace {
 using nlohmann::json;
-using reports::JsonNumber;
 }  // namespace
 
 ModelOutcomes ScoreModel(const std::string& name, const std::string& group, std::optional<double> validation_accuracy,

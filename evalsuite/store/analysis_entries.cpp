@@ -3,49 +3,34 @@
 #include <map>
 #include <string>
 
+#include "common/json_access.h"
+
 namespace evalsuite::store {
 namespace {
 
 using nlohmann::json;
 
-const json& FieldOf(const json& object, const char* key) {
-  static const json kNull;
-  if (!object.is_object()) return kNull;
-  auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
-
-std::optional<double> NumberIn(const json& value) {
-  if (value.is_number()) return value.get<double>();
-  return std::nullopt;
-}
-
-std::string TextIn(const json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  return value.is_null() ? std::string() : value.dump();
-}
-
-int CountIn(const json& value) { return static_cast<int>(NumberIn(value).value_or(0)); }
+int CountIn(const json& value) { return static_cast<int>(NumberOf(value).value_or(0)); }
 
 // RunRecord::execution["gpu"] as gpu_sampler.h writes it; a field of another shape counts as absent.
 analysis::RunGpuUse GpuUseOf(const json& gpu) {
   analysis::RunGpuUse use;
-  use.sampled = FieldOf(gpu, "sampled") == true;
-  use.reason = TextIn(FieldOf(gpu, "reason"));
-  use.interval_seconds = NumberIn(FieldOf(gpu, "interval_seconds")).value_or(0);
-  use.samples = CountIn(FieldOf(gpu, "samples"));
-  use.failed_samples = CountIn(FieldOf(gpu, "failed_samples"));
-  const json& devices = FieldOf(gpu, "devices");
+  use.sampled = Field(gpu, "sampled") == true;
+  use.reason = StringOf(Field(gpu, "reason"));
+  use.interval_seconds = NumberOf(Field(gpu, "interval_seconds")).value_or(0);
+  use.samples = CountIn(Field(gpu, "samples"));
+  use.failed_samples = CountIn(Field(gpu, "failed_samples"));
+  const json& devices = Field(gpu, "devices");
   if (!devices.is_array()) return use;
   for (const json& d : devices) {
     analysis::GpuDeviceUse device;
-    device.index = TextIn(FieldOf(d, "index"));
-    device.uuid = TextIn(FieldOf(d, "uuid"));
-    device.samples = CountIn(FieldOf(d, "samples"));
-    device.memory_total_mib = NumberIn(FieldOf(d, "memory_total_mib"));
-    device.peak_memory_used_mib = NumberIn(FieldOf(d, "peak_memory_used_mib"));
-    device.mean_utilization_percent = NumberIn(FieldOf(d, "mean_utilization_percent"));
-    device.utilization_samples = CountIn(FieldOf(d, "utilization_samples"));
+    device.index = StringOf(Field(d, "index"));
+    device.uuid = StringOf(Field(d, "uuid"));
+    device.samples = CountIn(Field(d, "samples"));
+    device.memory_total_mib = NumberOf(Field(d, "memory_total_mib"));
+    device.peak_memory_used_mib = NumberOf(Field(d, "peak_memory_used_mib"));
+    device.mean_utilization_percent = NumberOf(Field(d, "mean_utilization_percent"));
+    device.utilization_samples = CountIn(Field(d, "utilization_samples"));
     use.devices.push_back(std::move(device));
   }
   return use;
@@ -75,7 +60,7 @@ analysis::Run ToAnalysisRun(const RunRecord& run, bool resumable) {
   out.wall_seconds = run.log.wall_seconds;
   out.threads = run.threads;
   out.error = run.log.error;
-  if (const json& usage = FieldOf(run.execution, "usage"); usage.is_object()) {
+  if (const json& usage = Field(run.execution, "usage"); usage.is_object()) {
     analysis::RunUsage used;
     used.wall_seconds = usage.value("wall_seconds", 0.0);
     used.user_seconds = usage.value("user_seconds", 0.0);
@@ -83,9 +68,9 @@ analysis::Run ToAnalysisRun(const RunRecord& run, bool resumable) {
     used.max_rss_kb = usage.value("max_rss_kb", 0L);
     out.usage = used;
   }
-  if (const json& gpu = FieldOf(run.execution, "gpu"); gpu.is_object()) out.gpu = GpuUseOf(gpu);
-  if (const json& c = FieldOf(run.execution, "contention"); c.is_object()) out.contention = c;
-  if (const json& p = FieldOf(run.log.header, "precision_choice"); p.is_object()) out.precision = p;
+  if (const json& gpu = Field(run.execution, "gpu"); gpu.is_object()) out.gpu = GpuUseOf(gpu);
+  if (const json& c = Field(run.execution, "contention"); c.is_object()) out.contention = c;
+  if (const json& p = Field(run.log.header, "precision_choice"); p.is_object()) out.precision = p;
   if (run.log.status != runlog::RunStatus::kReached && run.log.status != runlog::RunStatus::kNotReached &&
       !run.stderr_tail.empty()) {
     out.error += (out.error.empty() ? "" : "; ") + std::string("stderr: ") + LastLines(run.stderr_tail, 3);

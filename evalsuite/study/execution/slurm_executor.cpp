@@ -12,7 +12,7 @@
 #include "evalsuite/study/execution/failure_cause.h"
 #include "evalsuite/study/execution/run_execution.h"
 #include "evalsuite/study/execution/slurm_task.h"
-#include "reports/json_access.h"
+#include "common/json_access.h"
 
 namespace evalsuite::study {
 namespace {
@@ -43,20 +43,20 @@ bool Exists(const fs::path& path) {
 // Fields of a task's records, read only when they have the type a task writes: records of another evalsuite version
 // or a hand edit must not throw in the coordinator (it would stop with the other runs unrecorded).
 bool FlagField(const nlohmann::json& record, const char* key) {
-  const nlohmann::json& value = reports::Field(record, key);
+  const nlohmann::json& value = Field(record, key);
   return value.is_boolean() && value.get<bool>();
 }
 double SecondsField(const nlohmann::json& record, const char* key) {
-  const double seconds = reports::NumberOf(reports::Field(record, key)).value_or(0);
+  const double seconds = NumberOf(Field(record, key)).value_or(0);
   return std::isfinite(seconds) && seconds >= 0 ? seconds : 0;
 }
 // Written as a JSON integer (an exit status or a signal), within int's range.
 std::optional<int> IntField(const nlohmann::json& record, const char* key) {
-  const nlohmann::json& value = reports::Field(record, key);
+  const nlohmann::json& value = Field(record, key);
   return value.is_number_integer() ? IntegerAs<int>(value) : std::nullopt;
 }
 std::string TextField(const nlohmann::json& record, const char* key) {
-  const nlohmann::json& value = reports::Field(record, key);
+  const nlohmann::json& value = Field(record, key);
   return value.is_string() ? value.get<std::string>() : std::string();
 }
 

@@ -6,7 +6,7 @@
 
 #include "common/accelerator_peaks.h"
 #include "evalsuite/runlog/declared_hardware.h"
-#include "reports/json_number.h"
+#include "common/json_number.h"
 #include "stats/descriptive.h"
 #include "stats/roofline.h"
 
@@ -14,7 +14,6 @@ namespace evalsuite::study {
 namespace {
 
 using nlohmann::json;
-using reports::JsonNumber;
 
 // The run's devices' peak and bandwidth (declared, else the table's) and where each came from.
 struct Ceiling {

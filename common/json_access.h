@@ -1,12 +1,13 @@
-// Tolerant reads from a report model: renderers take models that were built by other programs (or by an older
-// evalsuite), so a missing key or a wrong type reads as null / empty instead of throwing mid-render.
+// Tolerant reads of JSON that another program (or an older evalsuite) wrote: a report model being rendered, a Slurm
+// task's end record, a run's stored execution facts. A missing key or a wrong type reads as null / empty instead of
+// throwing half-way. (Input that must have its fields is read with common/json_fields.h, which names what is wrong.)
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
-namespace evalsuite::reports {
+namespace evalsuite {
 
 // obj[key] when obj is an object holding key, else a null value.
 inline const nlohmann::json& Field(const nlohmann::json& obj, const char* key) {
@@ -33,4 +34,4 @@ inline const nlohmann::json& ArrayOf(const nlohmann::json& value) {
   return value.is_array() ? value : kEmpty;
 }
 
-}  // namespace evalsuite::reports
+}  // namespace evalsuite

@@ -1,12 +1,12 @@
-// Numbers into the report model: JSON has no infinity or NaN, so every non-finite or absent value becomes
-// null. Readers of report.json see null for "undefined" (too few runs) and for "unbounded" (an open interval).
+// Numbers into JSON (the report model, the hardware rows): JSON has no infinity or NaN, so every non-finite or absent
+// value becomes null. Readers of report.json see null for "undefined" (too few runs) and for "unbounded".
 #pragma once
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
 
-namespace evalsuite::reports {
+namespace evalsuite {
 
 inline nlohmann::json JsonNumber(double value) {
   return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
@@ -16,4 +16,4 @@ inline nlohmann::json JsonNumber(const std::optional<double>& value) {
   return value ? JsonNumber(*value) : nlohmann::json(nullptr);
 }
 
-}  // namespace evalsuite::reports
+}  // namespace evalsuite
