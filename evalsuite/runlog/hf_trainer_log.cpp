@@ -9,52 +9,13 @@
 
 #include "common/error.h"
 #include "common/json_guard.h"
+#include "evalsuite/runlog/non_finite_words.h"
 
 namespace evalsuite::runlog {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace hf_detail {
-
-// Python's json writes float('nan') and inf as the bare words NaN, Infinity, -Infinity, which JSON lacks: they
-// become strings here, read back as numbers below, so that the run-log checks name them instead of the parser
-// refusing the whole file.
-std::string QuoteNonFiniteLiterals(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < text.size()) {
-        out += text[++i];
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      out += c;
-      continue;
-    }
-    bool replaced = false;
-    for (const char* word : {"-Infinity", "Infinity", "NaN"}) {
-      const std::size_t n = std::char_traits<char>::length(word);
-      if (text.compare(i, n, word) == 0) {
-        out += '"';
-        out += word;
-        out += '"';
-        i += n - 1;
-        replaced = true;
-        break;
-      }
-    }
-    if (!replaced) out += c;
-  }
-  return out;
-}
 
 // The 1-based line of each element of the top-level "log_history" array, in order.
 std::vector<long> LogHistoryLines(const std::string& text) {
@@ -148,7 +109,7 @@ FrameworkRun ReadHfTrainerState(const fs::path& file) {
   std::stringstream buffer;
   buffer << in.rdbuf();
   const std::string raw = buffer.str();
-  const std::string text = hf_detail::QuoteNonFiniteLiterals(raw);
+  const std::string text = QuoteNonFiniteWords(raw, "");
   std::string why;
   const json state = TryParseUserJson(text, why);
   if (!why.empty()) {

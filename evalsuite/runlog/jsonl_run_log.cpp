@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "common/json_guard.h"
 #include "evalsuite/runlog/declared_hardware.h"
+#include "evalsuite/runlog/non_finite_words.h"
 #include "evalsuite/runlog/run_log_checks.h"
 
 namespace evalsuite::runlog {
@@ -20,40 +21,8 @@ std::optional<double> NumberField(const json& record, const char* key) {
 
 // Python's json module writes float('nan') and float('inf') as the bare words NaN, Infinity and -Infinity, which
 // JSON does not have. For a header line (its other facts are worth keeping) the words outside strings become
-// marked strings, so the line parses and each such field can be named and dropped.
+// marked strings (non_finite_words.h), so the line parses and each such field can be named and dropped.
 constexpr char kNonFiniteMark = '\x01';
-
-std::string MarkNonFiniteWords(const std::string& line) {
-  std::string out;
-  bool in_string = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const char c = line[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < line.size()) {
-        out += line[++i];
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') in_string = true;
-    bool replaced = false;
-    for (const char* word : {"-Infinity", "Infinity", "NaN"}) {
-      const std::size_t n = std::char_traits<char>::length(word);
-      if (line.compare(i, n, word) == 0) {
-        out += "\"\\u0001";
-        out += word;
-        out += '"';
-        i += n - 1;
-        replaced = true;
-        break;
-      }
-    }
-    if (!replaced) out += c;
-  }
-  return out;
-}
 
 // Drops the header's marked fields with a warning each; nested ones become null.
 void DropNonFiniteFields(json& value, const std::string& path, const std::string& where,
@@ -106,7 +75,7 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name)
     bool marked_non_finite = false;
     if (record.is_discarded() && line.find("\"header\"") != std::string::npos) {
       std::string marked_error;
-      json marked = TryParseUserJson(MarkNonFiniteWords(line), marked_error);
+      json marked = TryParseUserJson(QuoteNonFiniteWords(line, "\\u0001"), marked_error);
       if (marked.is_object() && marked.contains("type") && marked["type"] == "header") {
         record = std::move(marked);
         marked_non_finite = true;
