@@ -219,5 +219,33 @@ TEST(RunStoreTest, ReadingAStoreLeavesNoWalOrShmFileBehind) {
   EXPECT_FALSE(std::filesystem::exists(file.string() + "-shm"));
 }
 
+// A stored outcome this evalsuite does not know (a hand-edited or damaged store) is an error naming the store and the
+// run, not a run silently counted as reached (study list, which counts the runs, says the same).
+TEST(RunStoreTest, AnUnknownStoredOutcomeNamesTheStoreAndTheRun) {
+  TempDir dir;
+  const std::filesystem::path file = dir / "s.db";
+  {
+    auto store = RunStore::Open(file);
+    store->InsertRun(store->CreateStudy("s", "study", nlohmann::json::object(), nlohmann::json::object()),
+                     SampleRun("e", 0, runlog::RunStatus::kReached));
+  }
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db, "UPDATE runs SET outcome = 'finished-ish'", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto store = RunStore::OpenForReading(file);
+  try {
+    store->LoadRuns(1);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(file.string()), std::string::npos) << message;
+    EXPECT_NE(message.find("run 1 has unknown outcome 'finished-ish'"), std::string::npos) << message;
+  }
+  EXPECT_THROW(store->ListStudies(), Error);
+}
+
 }  // namespace
 }  // namespace evalsuite::study
