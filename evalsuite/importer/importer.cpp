@@ -3,13 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
-#include <thread>
 
 #include "common/error.h"
+#include "common/parallel_for.h"
 #include "evalsuite/importer/framework_import.h"
 #include "evalsuite/importer/group_scoring.h"
 #include "evalsuite/importer/mlperf_group.h"
@@ -161,20 +160,7 @@ ParsedFile ParseOne(const SourceFile& source) {
 
 std::vector<ParsedFile> ParseAll(const std::vector<SourceFile>& files, unsigned jobs) {
   std::vector<ParsedFile> parsed(files.size());
-  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, files.size()));
-  if (jobs <= 1) {
-    for (std::size_t i = 0; i < files.size(); ++i) parsed[i] = ParseOne(files[i]);
-    return parsed;
-  }
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < files.size(); i = next++) parsed[i] = ParseOne(files[i]);
-  };
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < jobs; ++t) threads.emplace_back(work);
-  work();
-  for (std::thread& t : threads) t.join();
+  ParallelFor(files.size(), jobs, [&](std::size_t i) { parsed[i] = ParseOne(files[i]); });
   return parsed;
 }
 

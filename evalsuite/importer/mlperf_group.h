@@ -63,7 +63,12 @@ class MlperfGroupBuilder {
 
   const ImportOptions& options_;
   ImportResult& result_;
-  std::map<std::string, std::vector<RcpRecord>> rcp_cache_;
+  // Per RCP file: its records (empty when unusable), and its reference points per benchmark rule (name, runs, trim).
+  struct RcpFile {
+    std::vector<RcpRecord> records;
+    std::map<std::string, std::vector<stats::RcpPoint>> reference_of_rule;
+  };
+  std::map<std::string, RcpFile> rcp_cache_;
 };
 
 }  // namespace evalsuite::importer

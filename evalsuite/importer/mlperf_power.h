@@ -16,7 +16,8 @@ namespace evalsuite::importer {
 // True when the benchmark folder has a "power" sub-folder (the summarizer's test).
 bool HasPowerLogs(const std::filesystem::path& benchmark_folder);
 
-// The energy of one run (joules), or nullopt with `error` naming the file and what is missing.
+// The energy of one run (joules), or nullopt with `error` naming the file and what is missing. Never throws but for
+// memory, and shares nothing between calls: runs are read on threads of their own.
 std::optional<double> RunEnergy(const std::filesystem::path& benchmark_folder, const std::string& result_stem,
                                 double time_to_train_ms, std::string& error);
 

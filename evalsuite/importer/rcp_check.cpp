@@ -120,8 +120,32 @@ RcpOutcome NoRcpRule(const std::string& why) {
   return outcome;
 }
 
-RcpOutcome CheckRunsAgainstRcp(const std::vector<RcpRecord>& records, const BenchmarkRule& rule,
-                               const std::string& ruleset, const std::vector<RcpRun>& runs, RcpPass pass) {
+std::vector<stats::RcpPoint> RcpReferencePoints(const std::vector<RcpRecord>& records, const BenchmarkRule& rule,
+                                                RcpPass pass) {
+  if (!rule.rcp_runs) return {};
+  const std::size_t submission_runs = *rule.rcp_runs;
+  const std::size_t drop = rule.drop_each_side;
+  std::vector<stats::RcpPoint> all;
+  // Every record of the file counts, whatever its "Benchmark" says (3.1.0's stable diffusion records say "sd"):
+  // the checker picks the file by benchmark and reads all of it.
+  for (const RcpRecord& record : records) {
+    all.push_back(stats::MakeRcpPoint(record.name, record.batch_size, record.epochs, drop, submission_runs));
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const stats::RcpPoint& a, const stats::RcpPoint& b) { return a.batch_size < b.batch_size; });
+  if (pass != RcpPass::kPruned || all.empty()) return all;
+  // The checker keeps every record whose batch size survived pruning (two records may share one).
+  std::set<double> kept;
+  for (const stats::RcpPoint& p : stats::PruneRcps(all, submission_runs, rule.name)) kept.insert(p.batch_size);
+  std::vector<stats::RcpPoint> points;
+  for (const stats::RcpPoint& p : all) {
+    if (kept.count(p.batch_size) != 0) points.push_back(p);
+  }
+  return points;
+}
+
+RcpOutcome CheckRunsAgainstRcp(const std::vector<stats::RcpPoint>& reference, const BenchmarkRule& rule,
+                               const std::string& ruleset, const std::vector<RcpRun>& runs) {
   if (!rule.rcp_runs) return NoRcpRule("the official RCP checker has no rule for " + rule.name);
   const std::size_t submission_runs = *rule.rcp_runs;
   const std::size_t drop = rule.drop_each_side;
@@ -154,24 +178,7 @@ RcpOutcome CheckRunsAgainstRcp(const std::vector<RcpRecord>& records, const Benc
   if (runs.empty()) return fail("No runs", "Unknown state");
   if (not_converged > drop) return fail("Insufficient convergence", "Unknown state");
 
-  std::vector<stats::RcpPoint> all;
-  // Every record of the file counts, whatever its "Benchmark" says (3.1.0's stable diffusion records say "sd"):
-  // the checker picks the file by benchmark and reads all of it.
-  for (const RcpRecord& record : records) {
-    all.push_back(stats::MakeRcpPoint(record.name, record.batch_size, record.epochs, drop, submission_runs));
-  }
-  std::stable_sort(all.begin(), all.end(),
-                   [](const stats::RcpPoint& a, const stats::RcpPoint& b) { return a.batch_size < b.batch_size; });
-  std::vector<stats::RcpPoint> points = all;
-  if (pass == RcpPass::kPruned && !all.empty()) {
-    // The checker keeps every record whose batch size survived pruning (two records may share one).
-    std::set<double> kept;
-    for (const stats::RcpPoint& p : stats::PruneRcps(all, submission_runs, rule.name)) kept.insert(p.batch_size);
-    points.clear();
-    for (const stats::RcpPoint& p : all) {
-      if (kept.count(p.batch_size) != 0) points.push_back(p);
-    }
-  }
+  std::vector<stats::RcpPoint> points = reference;
   const bool llama_quirk = rule.name == "llama31_405b" && ruleset >= std::string("5.0.0");
   if (llama_quirk) {
     for (stats::RcpPoint& p : points) p.max_speedup = p.mean / (p.min_epochs - kLlama405bSampleAllowance);
@@ -201,6 +208,11 @@ RcpOutcome CheckRunsAgainstRcp(const std::vector<RcpRecord>& records, const Benc
     outcome.verdict = "Unknown state";
   }
   return outcome;
+}
+
+RcpOutcome CheckRunsAgainstRcp(const std::vector<RcpRecord>& records, const BenchmarkRule& rule,
+                               const std::string& ruleset, const std::vector<RcpRun>& runs, RcpPass pass) {
+  return CheckRunsAgainstRcp(RcpReferencePoints(records, rule, pass), rule, ruleset, runs);
 }
 
 }  // namespace evalsuite::importer

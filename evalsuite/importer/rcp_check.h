@@ -51,7 +51,18 @@ struct RcpOutcome {
   nlohmann::json ToJson() const;  // norm_factor only when the check passed
 };
 
-// The official check of one folder. `ruleset` picks the checker's version quirks (llama31_405b from 5.0.0).
+// The reference points an RCP file gives a benchmark: every record's point (mean, spread and the checker's minimum
+// acceptable mean, found by its bisection), sorted by batch size, and with RcpPass::kPruned only the records whose
+// batch size survives the checker's pruning. It depends on the file and the rule alone, so an import computes it once
+// per file and benchmark (the bisections are most of an RCP check's cost).
+std::vector<stats::RcpPoint> RcpReferencePoints(const std::vector<RcpRecord>& records, const BenchmarkRule& rule,
+                                                RcpPass pass);
+
+// The official check of one folder against `reference` (RcpReferencePoints). `ruleset` picks the checker's version
+// quirks (llama31_405b from 5.0.0).
+RcpOutcome CheckRunsAgainstRcp(const std::vector<stats::RcpPoint>& reference, const BenchmarkRule& rule,
+                               const std::string& ruleset, const std::vector<RcpRun>& runs);
+// The same from the file's records.
 RcpOutcome CheckRunsAgainstRcp(const std::vector<RcpRecord>& records, const BenchmarkRule& rule,
                                const std::string& ruleset, const std::vector<RcpRun>& runs, RcpPass pass);
 

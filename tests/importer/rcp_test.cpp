@@ -13,6 +13,7 @@
 
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/rcp_check.h"
+#include "evalsuite/importer/rcp_embedded.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {
@@ -37,6 +38,46 @@ TEST(RcpStatsTest, MinEpochsBisectionMatchesClosedForm) {
   const double bisection = stats::RcpMinAcceptableMean(35.15384615384615, 0.532938710021193, 13, 3);
   EXPECT_NEAR(bisection, exact, kBisection);
   EXPECT_EQ(stats::RcpMinAcceptableMean(14, 0, 8, 3), 14);  // stdev 0: the mean itself
+}
+
+// The checker's bisection as it is written (a p-value per step, compared with alpha): the reference the faster
+// bisection (one t quantile, compared with t) must agree with.
+double BisectionOnPValues(double mean, double stdev, std::size_t n_reference, std::size_t n_submission) {
+  double mean_max = mean, mean_min = 0.0, mean_mid = mean / 2;
+  while (mean_max - mean_min > kBisection) {
+    const double p = stats::OneSidedPooledTTestPValue(mean_mid, stdev, static_cast<double>(n_reference), mean, stdev,
+                                                      static_cast<double>(n_submission));
+    (p > 0.05 ? mean_max : mean_min) = mean_mid;
+    mean_mid = (mean_min + mean_max) / 2;
+  }
+  return mean_mid;
+}
+
+TEST(RcpStatsTest, TheBisectionDecidesAsThePValuesDoOnEveryBuiltInRcp) {
+  // Every record of every built-in RCP file, with every submission size a ruleset uses for its benchmark (and the
+  // interpolated points' 2 x runs references): the same min_epochs to the last bit.
+  std::size_t compared = 0;
+  for (std::size_t f = 0; f < kEmbeddedRcpFiles_count; ++f) {
+    const std::vector<RcpRecord> records = ParseRcpRecords(kEmbeddedRcpFiles[f].text, kEmbeddedRcpFiles[f].path);
+    for (const RcpRecord& record : records) {
+      for (std::size_t submission_runs : {5u, 10u}) {
+        for (std::size_t drop : {1u, 4u}) {
+          if (record.epochs.size() <= 2 * drop) continue;
+          const stats::RcpPoint point = stats::MakeRcpPoint(record.name, record.batch_size, record.epochs, drop,
+                                                            submission_runs);
+          if (point.stdev == 0) continue;
+          ASSERT_EQ(point.min_epochs,
+                    BisectionOnPValues(point.mean, point.stdev, point.kept_runs, submission_runs - 2))
+              << kEmbeddedRcpFiles[f].path << " " << record.name;
+          ASSERT_EQ(stats::RcpMinAcceptableMean(point.mean, point.stdev, 2 * submission_runs, submission_runs - 2),
+                    BisectionOnPValues(point.mean, point.stdev, 2 * submission_runs, submission_runs - 2))
+              << kEmbeddedRcpFiles[f].path << " " << record.name << " interpolated";
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 400u);
 }
 
 TEST(RcpStatsTest, ReferencePointsLikeTheChecker) {
