@@ -14,7 +14,7 @@ namespace evalsuite {
 
 template <typename Body>
 void ParallelFor(std::size_t count, unsigned jobs, const Body& body) {
-  if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+  if (jobs == 0) jobs = std::max(1U, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<std::size_t>(jobs, count));
   if (jobs <= 1) {
     for (std::size_t i = 0; i < count; ++i) body(i);

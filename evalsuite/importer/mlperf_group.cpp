@@ -238,6 +238,40 @@ RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkR
   return CheckRunsAgainstRcp(reference->second, *rule, ruleset->version, runs);
 }
 
+json MlperfGroupBuilder::Energy(const ImportedGroup& group, const std::vector<fs::path>& files,
+                                const std::vector<runlog::MlperfRun*>& runs, std::size_t drop,
+                                std::optional<double> published, bool custom_target) {
+  std::vector<double> energies, minutes;
+  json per_run = json::object();
+  bool complete = true;
+  // Each run's power logs (megabytes of readings per node) on their own thread; gathered in run order below.
+  std::vector<std::optional<double>> energy_of(runs.size());
+  std::vector<std::string> error_of(runs.size());
+  ParallelFor(runs.size(), options_.jobs, [&](std::size_t i) {
+    if (!group.runs[i].tta_minutes || custom_target) return;
+    const double ms = *runs[i]->run_stop_ms - *runs[i]->run_start_ms;
+    energy_of[i] = RunEnergy(group.location, files[i].stem().string(), ms, error_of[i]);
+  });
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!group.runs[i].tta_minutes || custom_target) continue;
+    if (!energy_of[i]) {
+      result_.errors.push_back(error_of[i]);
+      complete = false;
+      continue;
+    }
+    energies.push_back(*energy_of[i]);
+    minutes.push_back(*group.runs[i].tta_minutes);
+    per_run[files[i].filename().string()] = *energy_of[i];
+  }
+  const std::optional<double> score =
+      complete ? EnergyScore(energies, minutes, runs.size() - energies.size(), drop, published.value_or(1.0))
+               : std::nullopt;
+  return {{"score", OptionalJson(score)},
+          {"unit", "joules (the summarizer's Energy column)"},
+          {"runs", per_run},
+          {"scaling_factor", published.value_or(1.0)}};
+}
+
 void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>& files,
                                const std::vector<runlog::MlperfRun*>& runs) {
   group.system = group.location.parent_path().filename().string();
@@ -561,38 +595,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   group.details["official"] = official;
 
   // Power: the energy score from the power logs, over the runs the time score counts.
-  if (HasPowerLogs(group.location)) {
-    std::vector<double> energies, minutes;
-    json per_run = json::object();
-    bool complete = true;
-    // Each run's power logs (megabytes of readings per node) on their own thread; gathered in run order below.
-    std::vector<std::optional<double>> energy_of(runs.size());
-    std::vector<std::string> error_of(runs.size());
-    ParallelFor(runs.size(), options_.jobs, [&](std::size_t i) {
-      if (!group.runs[i].tta_minutes || custom_target) return;
-      const double ms = *runs[i]->run_stop_ms - *runs[i]->run_start_ms;
-      energy_of[i] = RunEnergy(group.location, files[i].stem().string(), ms, error_of[i]);
-    });
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      if (!group.runs[i].tta_minutes || custom_target) continue;
-      const std::optional<double>& energy = energy_of[i];
-      if (!energy) {
-        result_.errors.push_back(error_of[i]);
-        complete = false;
-        continue;
-      }
-      energies.push_back(*energy);
-      minutes.push_back(*group.runs[i].tta_minutes);
-      per_run[files[i].filename().string()] = *energy;
-    }
-    const std::optional<double> score =
-        complete ? EnergyScore(energies, minutes, runs.size() - energies.size(), drop, published.value_or(1.0))
-                 : std::nullopt;
-    group.details["energy"] = {{"score", OptionalJson(score)},
-                               {"unit", "joules (the summarizer's Energy column)"},
-                               {"runs", per_run},
-                               {"scaling_factor", published.value_or(1.0)}};
-  }
+  if (HasPowerLogs(group.location))
+    group.details["energy"] = Energy(group, files, runs, drop, published, custom_target);
   group.details["run_details"] = run_details;
   group.details["compliance"] = compliance;
   result_.groups.push_back(std::move(group));

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,11 @@ class MlperfGroupBuilder {
              const std::vector<runlog::MlperfRun*>& runs);
 
  private:
+  // The summarizer's energy score of a group with power logs (details.energy), over the runs that reached; none
+  // at a target other than the rules' (`custom_target`), where the official score is not computed either.
+  nlohmann::json Energy(const ImportedGroup& group, const std::vector<std::filesystem::path>& files,
+                        const std::vector<runlog::MlperfRun*>& runs, std::size_t drop, std::optional<double> published,
+                        bool custom_target);
   RcpOutcome CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule, const std::string& division,
                       const std::vector<RcpRun>& runs, nlohmann::json& source);
 

@@ -126,6 +126,7 @@ std::vector<stats::RcpPoint> RcpReferencePoints(const std::vector<RcpRecord>& re
   const std::size_t submission_runs = *rule.rcp_runs;
   const std::size_t drop = rule.drop_each_side;
   std::vector<stats::RcpPoint> all;
+  all.reserve(records.size());
   // Every record of the file counts, whatever its "Benchmark" says (3.1.0's stable diffusion records say "sd"):
   // the checker picks the file by benchmark and reads all of it.
   for (const RcpRecord& record : records) {

@@ -63,11 +63,10 @@ TEST(RcpStatsTest, TheBisectionDecidesAsThePValuesDoOnEveryBuiltInRcp) {
       for (std::size_t submission_runs : {5u, 10u}) {
         for (std::size_t drop : {1u, 4u}) {
           if (record.epochs.size() <= 2 * drop) continue;
-          const stats::RcpPoint point = stats::MakeRcpPoint(record.name, record.batch_size, record.epochs, drop,
-                                                            submission_runs);
+          const stats::RcpPoint point =
+              stats::MakeRcpPoint(record.name, record.batch_size, record.epochs, drop, submission_runs);
           if (point.stdev == 0) continue;
-          ASSERT_EQ(point.min_epochs,
-                    BisectionOnPValues(point.mean, point.stdev, point.kept_runs, submission_runs - 2))
+          ASSERT_EQ(point.min_epochs, BisectionOnPValues(point.mean, point.stdev, point.kept_runs, submission_runs - 2))
               << kEmbeddedRcpFiles[f].path << " " << record.name;
           ASSERT_EQ(stats::RcpMinAcceptableMean(point.mean, point.stdev, 2 * submission_runs, submission_runs - 2),
                     BisectionOnPValues(point.mean, point.stdev, 2 * submission_runs, submission_runs - 2))
