@@ -18,16 +18,14 @@ std::string Number(const json& value) {
 
 }  // namespace
 
-bool HasMlperfFacts(const json& entry) {
-  const json& extra = Field(entry, "extra");
+bool HasMlperfFacts(const json& extra) {
   return Field(extra, "official").is_object() && Field(extra, "rcp").is_object();
 }
 
-ReportTable MlperfScoreTable(const json& entry) {
+ReportTable MlperfScoreTable(const json& extra) {
   ReportTable table;
   table.header = {"MLPerf", "value"};
   table.numeric = {false, false};
-  const json& extra = Field(entry, "extra");
   const json& rcp = Field(extra, "rcp");
   const json& official = Field(extra, "official");
   table.rows.push_back({"ruleset", StringOf(Field(extra, "ruleset"), kMissing) + " (" +
@@ -61,11 +59,11 @@ ReportTable MlperfScoreTable(const json& entry) {
   return table;
 }
 
-ReportTable MlperfDroppedRunsTable(const json& entry) {
+ReportTable MlperfDroppedRunsTable(const json& extra) {
   ReportTable table;
   table.header = {"file", "status", "reason"};
   table.numeric = {false, false, false};
-  for (const json& run : ArrayOf(Field(Field(entry, "extra"), "run_details"))) {
+  for (const json& run : ArrayOf(Field(extra, "run_details"))) {
     if (StringOf(Field(run, "status")) == "success") continue;
     table.rows.push_back(
         {StringOf(Field(run, "file")), StringOf(Field(run, "status")), StringOf(Field(run, "reason"), kMissing)});

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "reports/report_input.h"
+#include "reports/report_json.h"
+#include "reports/report_model.h"
 #include "reports/run_curves.h"
 
 namespace evalsuite::reports {
@@ -43,18 +45,18 @@ constexpr int kReportSchemaVersion = 1;
 //                          thresholds [stats as above + is_target]}}]   (grid: reports/sensitivity_grid.h)
 //   ...and every key of extra_sections as it is (a key clashing with the above is a UsageError).
 // `progress`, when given, hears each step's name as it starts ("entry 3 of 20: name", "comparisons").
-nlohmann::json BuildStabilityReport(const StabilityReportInput& input,
-                                    const std::function<void(const std::string& step)>& progress = nullptr);
+ReportModel BuildStabilityReport(const StabilityReportInput& input,
+                                 const std::function<void(const std::string& step)>& progress = nullptr);
 
 // The model as report.json writes it: pretty-printed, top-level keys in reading order (schema_version, title,
 // generated_at, environment, plan, rule, verdicts, table, entries, then extra sections), and inside objects the
 // identifying keys (entry, name, index...) first; other keys alphabetically.
-std::string RenderJson(const nlohmann::json& model);
-std::string RenderMarkdown(const nlohmann::json& model);
-std::string RenderHtml(const nlohmann::json& model);
+std::string RenderJson(const ReportModel& model);
+std::string RenderMarkdown(const ReportModel& model);
+std::string RenderHtml(const ReportModel& model);
 
 // Writes report.json, report-points.jsonl (`run_points`: RunPointsJsonLines of the model's input), report.md and
 // report.html into out_dir (created if needed). Throws IoError naming the file that could not be written.
-void WriteReport(const nlohmann::json& model, const std::string& run_points, const std::filesystem::path& out_dir);
+void WriteReport(const ReportModel& model, const std::string& run_points, const std::filesystem::path& out_dir);
 
 }  // namespace evalsuite::reports

@@ -1,9 +1,14 @@
 // How numbers from the report model read in Markdown and HTML (both renderers share it, so the two show the
-// same text). Every function takes the model's JSON value: null (undefined, or a failed run) prints as "—".
+// same text). The typed model's numbers (report_model.h): an absent or non-finite value (undefined, or a failed run)
+// prints as "—". The overloads on a JSON value read sections still carried as JSON the same way (null prints "—").
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+
+#include "stats/interval.h"
+#include "stats/survival.h"
 
 namespace evalsuite::reports {
 
@@ -16,12 +21,27 @@ std::string FormatPercent(const nlohmann::json& share, int decimals = 1);
 // "3.1% [2.0%, 5.6%]"; an absent upper bound of a present interval prints as "∞" (open interval).
 std::string FormatPercentInterval(const nlohmann::json& value, const nlohmann::json& lower, const nlohmann::json& upper,
                                   int decimals = 1);
+// A number the renderers print: a finite one, else none (report.json has null there).
+std::optional<double> Finite(std::optional<double> value);
+
+// The typed forms of the above.
+std::string FormatMagnitude(std::optional<double> value);
+std::string FormatMagnitude(double value);
+std::string FormatPercent(std::optional<double> share, int decimals = 1);
+std::string FormatPercent(double share, int decimals = 1);
+std::string FormatPercentInterval(std::optional<double> value, const std::optional<stats::Interval>& interval,
+                                  int decimals = 1);
 // "110.0 [100.0, 135.0]" for a time with its interval; an absent upper bound prints as "∞)".
-std::string FormatMagnitudeInterval(const nlohmann::json& value, const nlohmann::json& lower,
-                                    const nlohmann::json& upper);
+std::string FormatMagnitudeInterval(std::optional<double> value, std::optional<double> lower,
+                                    std::optional<double> upper);
 // The Kaplan-Meier median with its interval: "20.00 [10.00, upper bound not estimable with 4 runs]" where the
 // upper band never reaches one half (R prints NA; "∞" would read as "maybe never").
-std::string KaplanMeierMedianText(const nlohmann::json& kaplan_meier, const nlohmann::json& runs);
+std::string KaplanMeierMedianText(const stats::KaplanMeierCurve& kaplan_meier, std::size_t runs);
+std::string FormatThreshold(std::optional<double> value);
+std::string FormatThreshold(double value);
+// A count as an integer ("5").
+std::string FormatCount(std::size_t value);
+
 // A threshold or metric value as given ("0.93", "75.9").
 std::string FormatThreshold(const nlohmann::json& value);
 // A p-value: 4 significant digits, "< 0.0001" below that.

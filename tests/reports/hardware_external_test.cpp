@@ -47,13 +47,14 @@ TEST(HardwareExternal, TheDeviceRoofIsDrawnWithTheDot) {
 TEST(HardwareExternal, RenderedWithoutTheTablesItHasNoDataFor) {
   StabilityReportInput input;
   input.extra_sections[kHardwareSectionKey] = ExternalOnly();
-  const json model = BuildStabilityReport(input);
-  const std::string md = RenderMarkdown(model);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
+  const std::string md = RenderMarkdown(model_report);
   EXPECT_NE(md.find("## Hardware: why TTA is what it is"), std::string::npos);
   EXPECT_NE(md.find("table: NVIDIA A100 datasheet"), std::string::npos);
   EXPECT_EQ(md.find("Memory breakdown"), std::string::npos);
   EXPECT_EQ(md.find("| Ceiling"), std::string::npos);
-  const std::string html = RenderHtml(model);
+  const std::string html = RenderHtml(model_report);
   EXPECT_NE(html.find("data-chart=\"roofline\""), std::string::npos);
   EXPECT_EQ(html.find("Time breakdown"), std::string::npos);
 }

@@ -108,9 +108,10 @@ TEST(HardwareSection, RooflineHasADotPerPhaseAndBothRoofs) {
 TEST(HardwareSection, RenderersShowTheSection) {
   StabilityReportInput input;
   input.extra_sections[kHardwareSectionKey] = Section();
-  const json model = BuildStabilityReport(input);
-  EXPECT_NE(RenderMarkdown(model).find("## Hardware: why TTA is what it is"), std::string::npos);
-  const std::string html = RenderHtml(model);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
+  EXPECT_NE(RenderMarkdown(model_report).find("## Hardware: why TTA is what it is"), std::string::npos);
+  const std::string html = RenderHtml(model_report);
   EXPECT_NE(html.find("<section id=\"hardware\">"), std::string::npos);
   EXPECT_NE(html.find("href=\"#hardware\""), std::string::npos);
   EXPECT_NE(html.find("data-chart=\"roofline\""), std::string::npos);

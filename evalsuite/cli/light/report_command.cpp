@@ -100,7 +100,7 @@ void RegisterReportCommand(CLI::App& app) {
       }
       input.extra_sections[name] = std::move(section);
     }
-    nlohmann::json model =
+    reports::ReportModel model =
         reports::BuildStabilityReport(input, [&](const std::string& step) { notice->Step(step); });
     notice->Step("writing " + (fs::path(args->out) / "report.json").string() + ", report.html, report.md and " +
                 reports::kRunPointsFile);
@@ -109,10 +109,8 @@ void RegisterReportCommand(CLI::App& app) {
     // Runs as the report counts them (its "counted" flag: the one rule, reports/report_model.cpp); interrupted
     // attempts and runs that did not run are shown in the report but said apart here.
     std::size_t runs = 0, others = 0;
-    for (const auto& e : model.value("entries", nlohmann::json::array())) {
-      for (const auto& run : e.value("runs", nlohmann::json::array())) {
-        (run.value("counted", true) ? runs : others) += 1;
-      }
+    for (const reports::EntryModel& e : model.entries) {
+      for (const reports::RunModel& run : e.runs) (run.counted ? runs : others) += 1;
     }
     auto plural = [](std::size_t n, const char* one, const char* many) {
       return std::to_string(n) + " " + (n == 1 ? one : many);
