@@ -278,12 +278,11 @@ ReportTable CompareTable(const CompareModel& compare) {
                                 : IntervalText(i, rmst->withheld),
                               FormatMagnitude(rmst->a.horizon));
     }
-    table.rows.push_back(
-        {c.a, c.b, fmt::format("{} / {} ({} / {})", c.runs_a, c.runs_b, c.reached_a, c.reached_b), VerdictCell(row),
-         RatioText(c.tta_ratio), RatioText(c.epochs_ratio), rmst_text,
-         fmt::format("{:.2f} ({:.3g})", Finite(c.log_rank.permutation_z).value_or(0),
-                     Finite(c.log_rank.permutation_p_value).value_or(1)),
-         ProbabilityAFasterText(c.probability_a_faster)});
+    table.rows.push_back({c.a, c.b, fmt::format("{} / {} ({} / {})", c.runs_a, c.runs_b, c.reached_a, c.reached_b),
+                          VerdictCell(row), RatioText(c.tta_ratio), RatioText(c.epochs_ratio), rmst_text,
+                          fmt::format("{:.2f} ({:.3g})", Finite(c.log_rank.permutation_z).value_or(0),
+                                      Finite(c.log_rank.permutation_p_value).value_or(1)),
+                          ProbabilityAFasterText(c.probability_a_faster)});
   }
   return table;
 }

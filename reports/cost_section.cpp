@@ -23,8 +23,8 @@ json FigureJson(const std::optional<double>& value) { return value ? json(*value
 
 std::optional<CostModel> CostSection(const StabilityReportInput& input, const std::vector<EntryModel>& entries_model) {
   CostModel cost;
-  cost.cost_per_hour = input.plan.is_object() && input.plan.contains("cost_per_hour") ? input.plan["cost_per_hour"]
-                                                                                      : json(nullptr);
+  cost.cost_per_hour =
+      input.plan.is_object() && input.plan.contains("cost_per_hour") ? input.plan["cost_per_hour"] : json(nullptr);
   const json& price = cost.cost_per_hour;
   for (std::size_t i = 0; i < input.entries.size(); ++i) {
     const analysis::Entry& entry = input.entries[i];

@@ -130,9 +130,8 @@ ReportTable GpuTable(const CostModel& cost) {
   table.header = {"entry", "GPU", "runs on it", "samples", "every (s)", "peak memory (MiB)", "of total (MiB)",
                   "mean utilization (%)"};
   table.numeric = {false, false, true, true, true, true, true, true};
-  const bool any_sampled = std::any_of(cost.entries.begin(), cost.entries.end(), [](const CostEntryModel& row) {
-    return row.gpu && row.gpu->runs_sampled > 0;
-  });
+  const bool any_sampled = std::any_of(cost.entries.begin(), cost.entries.end(),
+                                       [](const CostEntryModel& row) { return row.gpu && row.gpu->runs_sampled > 0; });
   if (!any_sampled) return table;
   for (const CostEntryModel& row : cost.entries) {
     if (!row.gpu) continue;

@@ -71,9 +71,10 @@ std::optional<ContentionSummaryModel> ContentionSummary(const std::vector<const 
 }
 
 std::string BusyRule() {
-  return fmt::format("a run was busy when other processes kept at least {:g} core(s) of its cores busy on average, "
-                     "or steal took at least {:g}% of their time",
-                     kBusyOtherCores, kBusyStealFraction * 100);
+  return fmt::format(
+      "a run was busy when other processes kept at least {:g} core(s) of its cores busy on average, "
+      "or steal took at least {:g}% of their time",
+      kBusyOtherCores, kBusyStealFraction * 100);
 }
 
 json VariationJson(const stats::VariationDecomposition& d) {

@@ -42,7 +42,8 @@ std::string VariationSentence(const stats::VariationDecomposition& d);
 // The verdict card's first line, or empty when the machine was quiet and time per epoch within the bound.
 // `epochs_result`: the verdict judged on epochs to target (empty when not available); `basis`: the one the verdict
 // was judged on (stats/entry_verdict.h).
-std::string MachineNoiseLine(const std::optional<ContentionSummaryModel>& contention_summary, const stats::VariationDecomposition& d,
-                             const std::string& epochs_result, const std::string& basis);
+std::string MachineNoiseLine(const std::optional<ContentionSummaryModel>& contention_summary,
+                             const stats::VariationDecomposition& d, const std::string& epochs_result,
+                             const std::string& basis);
 
 }  // namespace evalsuite::reports

@@ -4,16 +4,17 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "reports/report_table.h"
 
 namespace evalsuite::reports {
 
-// True when the entry's extra holds the importer's MLPerf facts.
-bool HasMlperfFacts(const nlohmann::json& extra);
+// The importer's MLPerf facts in an entry's extra, read once; none when it holds no official score and RCP record.
+std::optional<MlperfFactsModel> ParseMlperfFacts(const nlohmann::json& extra);
 // Two columns: fact, value.
-ReportTable MlperfScoreTable(const nlohmann::json& extra);
+ReportTable MlperfScoreTable(const MlperfFactsModel& facts);
 // Runs that did not count: file, status, reason (empty when every run counted).
-ReportTable MlperfDroppedRunsTable(const nlohmann::json& extra);
+ReportTable MlperfDroppedRunsTable(const MlperfFactsModel& facts);
 
 }  // namespace evalsuite::reports

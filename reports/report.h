@@ -1,8 +1,8 @@
-// Builds the canonical report model (JSON) from plain run data and renders it. JSON is the truth; Markdown and
-// self-contained HTML (inline SVG charts, no network) are renderings of the same model through one outline
-// (report_outline.h). The model opens with
-// the verdict per entry, then the Tables 2-3 view, raw per-run values, every statistic, and any extra
-// sections (generalization, see generalization_section.h).
+// Builds the report model (typed structs, report_model.h) from plain run data and renders it. report.json (ToJson,
+// report_json.h, the one serialization) is the canonical output; Markdown and self-contained HTML (inline SVG charts,
+// no network) are renderings of the same structs through one outline (report_outline.h). The model opens with the
+// verdict per entry, then the Tables 2-3 view, raw per-run values, every statistic, and any extra sections
+// (generalization, see generalization_section.h; hardware, hardware_section.h).
 #pragma once
 
 #include <filesystem>
@@ -19,8 +19,9 @@ namespace evalsuite::reports {
 
 constexpr int kReportSchemaVersion = 1;
 
-// The model (every non-finite or undefined number is null; a run that missed the target has tta null, never a
-// capped time; "incomplete" runs are listed with counted=false and left out of every statistic):
+// report.json's shape, as ToJson writes the model (every non-finite or undefined number is null; a run that missed the
+// target has tta null, never a capped time; "incomplete" runs are listed with counted=false and left out of every
+// statistic):
 //   schema_version, title, generated_at, environment (DescribeEnvironment() when the input's is empty), plan,
 //   rule {max_cov_upper, min_hit_rate, min_reached, statement},
 //   points_file (the JSON Lines file beside report.json that holds every run's evaluations, RunPointsJsonLines),
@@ -43,6 +44,8 @@ constexpr int kReportSchemaVersion = 1;
 //             epochs_to_target {stats as above, in epochs; null unless every counted run has epochs},
 //             sensitivity {grid {step, steps_below, steps_above, extra_thresholds, rule},
 //                          thresholds [stats as above + is_target]}}]   (grid: reports/sensitivity_grid.h)
+//   comparisons [{a, b, runs_a, runs_b, probability_a_faster, interval, interval_withheld}], methods [{name, formula,
+//   source}], compare (reports/comparison_section.h) and cost (reports/cost_section.h) when present,
 //   ...and every key of extra_sections as it is (a key clashing with the above is a UsageError).
 // `progress`, when given, hears each step's name as it starts ("entry 3 of 20: name", "comparisons").
 ReportModel BuildStabilityReport(const StabilityReportInput& input,

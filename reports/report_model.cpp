@@ -17,9 +17,11 @@
 #include "common/stats_boundary.h"
 #include "reports/comparison_section.h"
 #include "reports/cost_section.h"
+#include "reports/generalization_section.h"
 #include "reports/hardware_ceilings.h"
 #include "reports/hardware_section.h"
 #include "reports/machine_noise.h"
+#include "reports/mlperf_table.h"
 #include "reports/report.h"
 #include "reports/report_sections.h"
 #include "reports/run_curves.h"
@@ -116,9 +118,9 @@ std::string ThresholdNoiseLine(const ThresholdNoiseModel& noise, std::size_t con
         noise.thresholds_within.size());
   }
   if (noise.runs_fell_back > 0) {
-    line += fmt::format(
-        "; {} run(s) crossed the target and later fell back below it{}", noise.runs_fell_back,
-        consecutive > 1 ? "" : " (consecutive_evaluations in [stability] asks for a crossing that holds)");
+    line +=
+        fmt::format("; {} run(s) crossed the target and later fell back below it{}", noise.runs_fell_back,
+                    consecutive > 1 ? "" : " (consecutive_evaluations in [stability] asks for a crossing that holds)");
   }
   return line;
 }
@@ -211,6 +213,7 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
     out.time_unit = entry.time_unit;
     out.progress_unit = ProgressUnit(entry);
     out.extra = entry.extra;
+    out.mlperf = ParseMlperfFacts(entry.extra);  // reports/mlperf_table.h
     out.curves = EntryCurves(entry, entry.threshold, consecutive);
     out.stats = at_target;
     out.epochs_to_target = statistics.in_epochs;
@@ -238,9 +241,8 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
     throw UsageError("extra_sections", "report sections must be a JSON object keyed by section name");
   }
   // The report's own keys (report_json.cpp writes them), which a section made elsewhere may not replace.
-  std::set<std::string> own = {"schema_version", "title",    "generated_at", "environment", "plan",
-                               "rule",           "points_file", "verdicts",  "table",       "entries",
-                               "comparisons",    "methods"};
+  std::set<std::string> own = {"schema_version", "title",    "generated_at", "environment", "plan",        "rule",
+                               "points_file",    "verdicts", "table",        "entries",     "comparisons", "methods"};
   if (model.compare) own.insert("compare");
   if (model.cost) own.insert(kCostSectionKey);
   for (const auto& [key, section] : input.extra_sections.items()) {
@@ -249,6 +251,10 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
                                                     "\" key; choose another section name");
     }
     model.sections[key] = section;
+  }
+  if (model.sections.contains(kGeneralizationSectionKey)) {  // reports/generalization_section.h
+    model.generalization = ParseGeneralizationSection(model.sections[kGeneralizationSectionKey],
+                                                      std::string("extra_sections.") + kGeneralizationSectionKey);
   }
   // The study's own recorded ceilings are what MFU divides by (reports/hardware_ceilings.h).
   json hardware = ApplyStudyCeilings(Field(model.sections, kHardwareSectionKey), input.environment);

@@ -10,10 +10,12 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/analysis_settings.h"
 #include "analysis/sequential_decision.h"
+#include "reports/generalization_section.h"
 #include "stats/curve.h"
 #include "stats/entry_comparison.h"
 #include "stats/improvement.h"
@@ -57,10 +59,10 @@ struct RunModel {
   std::optional<double> epochs_to_target;  // null unless the run logged epochs
   double time_spent = 0;
   double wall_seconds = 0;
-  int threads = 0;                // 0: unknown (imports)
-  std::string error;              // empty: null
-  nlohmann::json contention;      // JSON: the run's contention record as measured (null where not)
-  nlohmann::json precision;       // JSON: the precision choice as recorded (null for other than built-in runs)
+  int threads = 0;            // 0: unknown (imports)
+  std::string error;          // empty: null
+  nlohmann::json contention;  // JSON: the run's contention record as measured (null where not)
+  nlohmann::json precision;   // JSON: the precision choice as recorded (null for other than built-in runs)
   std::size_t evaluations = 0;
 };
 
@@ -128,10 +130,32 @@ struct ContentionSummaryModel {
   std::optional<double> cores;  // the most cores a run had
 };
 
+// An imported run of an MLPerf entry as the importer described it (its extra.run_details); text as recorded.
+struct MlperfRunDetailModel {
+  std::string file, status;
+  std::optional<std::string> reason;  // none: not given
+};
+
+// The importer's MLPerf facts of an entry (its extra, evalsuite/importer/), read once by ParseMlperfFacts
+// (reports/mlperf_table.h). Text fields hold what the importer wrote (a number as its JSON text); none: not given.
+struct MlperfFactsModel {
+  std::optional<std::string> ruleset, ruleset_source, division;
+  std::optional<double> raw_minutes, published_scaling_factor, official_minutes;
+  std::optional<std::string> official_note;
+  std::optional<double> median_samples_per_second, global_batch_size;
+  std::string throughput_runs, throughput_method, throughput_interval;
+  std::optional<std::string> rcp_verdict;
+  std::string rcp_message;
+  std::optional<std::string> rcp_reference;
+  std::optional<double> rcp_mean, rcp_stdev, min_epochs, submission_mean_epochs, norm_factor;
+  std::vector<MlperfRunDetailModel> run_details;
+};
+
 struct EntryModel {
   std::string name, description, source, metric, time_unit, progress_unit;
   double threshold = 0;
   nlohmann::json extra;  // JSON: the entry's source-specific facts as recorded (MLPerf score, validation size...)
+  std::optional<MlperfFactsModel> mlperf;  // the importer's MLPerf facts in `extra`, read once
   std::vector<RunModel> runs;
   CurvesModel curves;
   stats::StabilityStats stats;
@@ -233,10 +257,12 @@ struct ReportModel {
   std::vector<EntryComparisonModel> comparisons;
   std::vector<MethodModel> methods;
   std::optional<CompareModel> compare;  // none when the plan names no pair and is not sequential
-  std::optional<CostModel> cost;  // none when no run's usage was measured (reports/cost_section.h)
+  std::optional<CostModel> cost;        // none when no run's usage was measured (reports/cost_section.h)
   // JSON: the sections made elsewhere, by name (generalization, hardware with the study's ceilings applied, ...), as
   // report.json shows them.
   nlohmann::json sections = nlohmann::json::object();
+  // The generalization section as the renderers read it (ParseGeneralizationSection); empty when none.
+  std::vector<ImageSetModel> generalization;
 };
 
 }  // namespace evalsuite::reports

@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
+#include "common/json_access.h"
 #include "reports/comparison_section.h"
 #include "reports/cost_section.h"
 #include "reports/generalization_chart.h"
@@ -12,11 +14,10 @@
 #include "reports/generalization_tables.h"
 #include "reports/gpu_use.h"
 #include "reports/hardware_section.h"
-#include "common/json_access.h"
 #include "reports/mlperf_table.h"
-#include "reports/stats_json.h"
 #include "reports/report_table.h"
 #include "reports/stability_charts.h"
+#include "reports/stats_json.h"
 #include "reports/value_format.h"
 
 namespace evalsuite::reports {
@@ -106,10 +107,10 @@ void OutlineEntry(const EntryModel& entry, std::size_t index, ReportMarkup& mark
   markup.Figure([&] { return AccuracyVsTimeChart(entry); },
                 "Metric against training time for every run, with the target line; dots mark each run's time to "
                 "accuracy, dashed curves never reached the target.");
-  if (HasMlperfFacts(entry.extra)) {
+  if (entry.mlperf) {
     markup.Heading(4, "MLPerf official score");
-    markup.Table(MlperfScoreTable(entry.extra));
-    const ReportTable dropped = MlperfDroppedRunsTable(entry.extra);
+    markup.Table(MlperfScoreTable(*entry.mlperf));
+    const ReportTable dropped = MlperfDroppedRunsTable(*entry.mlperf);
     if (!dropped.rows.empty()) {
       markup.Paragraph("Runs that do not count:");
       markup.Table(dropped);
@@ -137,21 +138,20 @@ void OutlineEntries(const ReportModel& model, ReportMarkup& markup) {
 }
 
 void OutlineGeneralization(const ReportModel& model, ReportMarkup& markup) {
-  const json sets = ImageSets(Field(model.sections, kGeneralizationSectionKey));
-  for (const json& image_set : sets) {
+  const std::vector<ImageSetModel>& sets = model.generalization;
+  for (const ImageSetModel& image_set : sets) {
     markup.UserHeading(3, ImageSetSummary(image_set));
-    const json& verdict = Field(image_set, "verdict");
     if (const std::string text = GeneralizationVerdictText(image_set); !text.empty()) {
-      const json& passed = Field(verdict, "passed");
-      markup.VerdictLine(text, (passed.is_boolean() ? passed : Field(verdict, "generalizes")) == json(true));
+      const HoldoutVerdictModel& verdict = *image_set.verdict;
+      markup.VerdictLine(text, verdict.passed ? *verdict.passed : verdict.generalizes == true);
     }
     markup.Table(GeneralizationModelsTable(image_set));
-    if (!ArrayOf(Field(image_set, "models")).empty()) {
+    if (!image_set.models.empty()) {
       markup.Figure([&] { return GeneralizationAccuracyChart(image_set); },
                     "Accuracy of each model on the unseen images with Clopper-Pearson 95% intervals, grouped by "
                     "group. Filled: top-1; hollow: top-5.");
     }
-    if (!ArrayOf(Field(image_set, "groups")).empty()) {
+    if (!image_set.groups.empty()) {
       markup.Heading(4, "Groups");
       markup.Table(GeneralizationGroupsTable(image_set));
     }
@@ -159,20 +159,18 @@ void OutlineGeneralization(const ReportModel& model, ReportMarkup& markup) {
       markup.Heading(4, "Accuracy by selection-frequency bin (share of labelers who judged the image correct)");
       markup.Table(bins);
     }
-    if (!ArrayOf(Field(image_set, "pairs")).empty()) {
+    if (!image_set.pairs.empty()) {
       markup.Heading(4, "Pairwise comparisons (exact McNemar; Holm-adjusted over each metric's pairs, exploratory)");
       markup.Table(GeneralizationPairsTable(image_set));
     }
-    if (!ArrayOf(Field(image_set, "failures")).empty()) {
+    if (!image_set.failures.empty()) {
       markup.Heading(4, "Unreadable images");
       markup.Table(GeneralizationFailuresTable(image_set));
     }
   }
   // The sets side by side per bin, when more than one has frequencies (e.g. the three ImageNetV2 variants).
-  int with_bins = 0;
-  for (const json& image_set : sets) {
-    with_bins += ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin")).empty() ? 0 : 1;
-  }
+  const auto with_bins =
+      std::count_if(sets.begin(), sets.end(), [](const ImageSetModel& set) { return !set.frequency_bins.empty(); });
   if (with_bins > 1) {
     markup.Heading(3, "Image sets side by side, by selection-frequency bin");
     markup.Table(FrequencyBinsAcrossSetsTable(sets));
@@ -229,14 +227,12 @@ const std::vector<OutlineStep>& Outline() {
        [](const ReportModel& model) { return !model.entries.empty(); },
        OutlineEntries},
       {{kGeneralizationId, "Generalization to unseen data (Table 4)", "Generalization"},
-       [](const ReportModel& model) { return !ImageSets(Field(model.sections, kGeneralizationSectionKey)).empty(); },
+       [](const ReportModel& model) { return !model.generalization.empty(); },
        OutlineGeneralization},
       {{kHardwareId, "Hardware: why TTA is what it is", "Hardware"},
        [](const ReportModel& model) { return HasHardwareSection(Field(model.sections, kHardwareSectionKey)); },
        OutlineHardware},
-      {{kMethodsId, "Methods", ""},
-       [](const ReportModel& model) { return !model.methods.empty(); },
-       OutlineMethods},
+      {{kMethodsId, "Methods", ""}, [](const ReportModel& model) { return !model.methods.empty(); }, OutlineMethods},
       {{kEnvironmentId, "Environment", "Environment"}, [](const ReportModel&) { return true; }, OutlineEnvironment},
   };
   return steps;

@@ -78,7 +78,8 @@ std::string StatisticCellText(const stats::StabilityStatistic& statistic, const 
 }  // namespace
 
 std::string SeedsText(const json& seeds) {
-  if (!seeds.is_object()) return seeds.is_null() ? kMissing : seeds.is_string() ? seeds.get<std::string>() : seeds.dump();
+  if (!seeds.is_object())
+    return seeds.is_null() ? kMissing : seeds.is_string() ? seeds.get<std::string>() : seeds.dump();
   std::string text;
   for (const auto& [key, value] : seeds.items()) {
     // Seed values only: prose such as evalsuite's "derivation" note stays in report.json, out of the table.
@@ -151,8 +152,8 @@ ReportTable RunsTable(const EntryModel& entry) {
     if (!run.counted) status += " (not counted)";
     table.rows.push_back({std::to_string(run.index), status, FormatMagnitude(run.tta),
                           FormatMagnitude(run.epochs_to_target), FormatMagnitude(run.time_spent),
-                          FormatMagnitude(run.wall_seconds), ThreadsText(run.threads),
-                          FormatCount(run.evaluations), SeedsText(run.seeds), run.error});
+                          FormatMagnitude(run.wall_seconds), ThreadsText(run.threads), FormatCount(run.evaluations),
+                          SeedsText(run.seeds), run.error});
   }
   return table;
 }
@@ -191,8 +192,8 @@ ReportTable ComparisonsTable(const std::vector<EntryComparisonModel>& comparison
   table.numeric = {false, false, true, true};
   for (const EntryComparisonModel& row : comparisons) {
     // Printed as `compare` and the pair rows print it (reports/comparison_section.h).
-    table.rows.push_back({row.a, row.b, fmt::format("{} / {}", row.runs_a, row.runs_b),
-                          ProbabilityAFasterText(row.probability)});
+    table.rows.push_back(
+        {row.a, row.b, fmt::format("{} / {}", row.runs_a, row.runs_b), ProbabilityAFasterText(row.probability)});
   }
   return table;
 }

@@ -123,16 +123,17 @@ CurvesModel EntryCurves(const analysis::Entry& entry, double threshold, std::siz
   const std::vector<bool> counted = analysis::CountedFlags(entry);
   for (const auto& [position, role] : drawn) {
     const analysis::Run& run = entry.runs[position];
-    out.drawn.push_back({run.index, analysis::RunStatusName(run.status), counted[position], tta[position], role,
-                         run.points});
+    out.drawn.push_back(
+        {run.index, analysis::RunStatusName(run.status), counted[position], tta[position], role, run.points});
   }
   out.runs = entry.runs.size();
   out.max_time = max_time;
   out.metric_min = metric_min;
   out.metric_max = metric_max;
-  out.drawn_rule = banded ? fmt::format("more than {} runs: the band, and the fastest, median and slowest run "
-                                        "that reached the target and the first two that did not",
-                                        kRunsDrawnInFull)
+  out.drawn_rule = banded ? fmt::format(
+                                "more than {} runs: the band, and the fastest, median and slowest run "
+                                "that reached the target and the first two that did not",
+                                kRunsDrawnInFull)
                           : std::string("every run");
   out.banded = banded;
   if (banded) out.band = Band(entry, out.band_runs);

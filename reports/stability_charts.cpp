@@ -78,7 +78,7 @@ struct BandColumns {
 BandColumns BandOf(const std::vector<BandRowModel>& band) {
   BandColumns columns;
   for (const BandRowModel& row : band) {
-    const std::optional<double> values[] = {Finite(row.time), Finite(row.q10), Finite(row.q25),
+    const std::optional<double> values[] = {Finite(row.time),   Finite(row.q10), Finite(row.q25),
                                             Finite(row.median), Finite(row.q75), Finite(row.q90)};
     if (!std::all_of(std::begin(values), std::end(values), [](const auto& v) { return v.has_value(); })) continue;
     columns.time.push_back(*values[0]);
@@ -231,7 +231,8 @@ void SummaryRow(Plot& plot, Plot& band, const std::string& name, const std::vect
 
 std::string TtaPerRunChart(const std::vector<const EntryModel*>& entries, const std::string& time_unit) {
   std::size_t longest = 8;
-  for (const EntryModel* entry : entries) longest = std::max(longest, std::min<std::size_t>(EntryName(*entry).size(), 28));
+  for (const EntryModel* entry : entries)
+    longest = std::max(longest, std::min<std::size_t>(EntryName(*entry).size(), 28));
   const double row_height = 40, left = 24 + longest * 6.8, band_width = 80;
   SvgChart chart("tta-per-run", kWidth, 0, "Time to accuracy of every run, per entry");
   std::vector<LegendItem> legend = {{"run that reached the target", "#4e79a7", LegendItem::Mark::kDot},

@@ -148,20 +148,20 @@ std::string RuleStatement(const stats::StabilityRule& rule) {
                                   rule.min_hit_rate * 100, n);
   }
   return fmt::format(
-               "{6}{3} Each criterion is satisfied, NOT satisfied or can't tell. (1) CoV of TTA: satisfied when the upper "
-               "bound of its 95% interval (Vangel's modified McKay interval, Vangel 1996) is at most {0:g}%, NOT "
-               "satisfied when even the lower bound is above it, can't tell otherwise. (2) Hit rate: satisfied when "
-               "at least {1:g}% of the runs reach the target, judged by the point estimate, not by its interval; NOT "
-               "satisfied when even the upper bound of its 95% Clopper-Pearson interval (Clopper and Pearson 1934) "
-               "is below {1:g}%, can't tell otherwise. The rule is asymmetric on purpose: the CoV must be shown low, "
-               "the hit rate only measured high {5}). "
-               "(3) At least {2} runs reach the target (can't tell with fewer). An entry is STABLE when every "
-               "criterion is satisfied, NOT STABLE when one is NOT satisfied, and INCONCLUSIVE otherwise. How many "
-               "runs would tell is the number that brings the CoV's upper bound within {0:g}% with {4:g}% "
-               "probability if the true CoV is the measured one (the sample CoV's sampling distribution by McKay's "
-               "chi-square approximation).",
-               rule.max_cov_upper * 100, rule.min_hit_rate * 100, rule.min_reached, crossing, rule.assurance * 100,
-               all_runs_needed, BasisSentence(rule));
+      "{6}{3} Each criterion is satisfied, NOT satisfied or can't tell. (1) CoV of TTA: satisfied when the upper "
+      "bound of its 95% interval (Vangel's modified McKay interval, Vangel 1996) is at most {0:g}%, NOT "
+      "satisfied when even the lower bound is above it, can't tell otherwise. (2) Hit rate: satisfied when "
+      "at least {1:g}% of the runs reach the target, judged by the point estimate, not by its interval; NOT "
+      "satisfied when even the upper bound of its 95% Clopper-Pearson interval (Clopper and Pearson 1934) "
+      "is below {1:g}%, can't tell otherwise. The rule is asymmetric on purpose: the CoV must be shown low, "
+      "the hit rate only measured high {5}). "
+      "(3) At least {2} runs reach the target (can't tell with fewer). An entry is STABLE when every "
+      "criterion is satisfied, NOT STABLE when one is NOT satisfied, and INCONCLUSIVE otherwise. How many "
+      "runs would tell is the number that brings the CoV's upper bound within {0:g}% with {4:g}% "
+      "probability if the true CoV is the measured one (the sample CoV's sampling distribution by McKay's "
+      "chi-square approximation).",
+      rule.max_cov_upper * 100, rule.min_hit_rate * 100, rule.min_reached, crossing, rule.assurance * 100,
+      all_runs_needed, BasisSentence(rule));
 }
 
 }  // namespace evalsuite::reports

@@ -40,8 +40,7 @@ std::string FormatPercentInterval(std::optional<double> value, const std::option
   if (!Finite(value)) return kMissing;
   std::string text = FormatPercent(value, decimals);
   if (!interval || !Finite(interval->lower)) return text;
-  std::string upper_text =
-      Finite(interval->upper) ? FormatPercent(interval->upper, decimals) + "]" : std::string("∞)");
+  std::string upper_text = Finite(interval->upper) ? FormatPercent(interval->upper, decimals) + "]" : std::string("∞)");
   return fmt::format("{} [{}, {}", text, FormatPercent(interval->lower, decimals), upper_text);
 }
 
@@ -75,7 +74,9 @@ std::string FormatCount(std::size_t value) { return std::to_string(value); }
 
 std::string FormatMagnitude(const nlohmann::json& value) { return FormatMagnitude(NumberOf(value)); }
 
-std::string FormatPercent(const nlohmann::json& share, int decimals) { return FormatPercent(NumberOf(share), decimals); }
+std::string FormatPercent(const nlohmann::json& share, int decimals) {
+  return FormatPercent(NumberOf(share), decimals);
+}
 
 std::string FormatPercentInterval(const nlohmann::json& value, const nlohmann::json& lower, const nlohmann::json& upper,
                                   int decimals) {
@@ -88,9 +89,11 @@ std::string FormatPercentInterval(const nlohmann::json& value, const nlohmann::j
 
 std::string FormatThreshold(const nlohmann::json& value) { return FormatThreshold(NumberOf(value)); }
 
-std::string FormatPValue(const nlohmann::json& value) {
-  auto number = NumberOf(value);
-  if (!number || !std::isfinite(*number)) return kMissing;
+std::string FormatPValue(const nlohmann::json& value) { return FormatPValue(NumberOf(value)); }
+
+std::string FormatPValue(std::optional<double> value) {
+  const std::optional<double> number = Finite(value);
+  if (!number) return kMissing;
   if (*number < 1e-4) return "< 0.0001";
   return fmt::format("{:.4g}", *number);
 }

@@ -39,6 +39,7 @@ std::string FormatMagnitudeInterval(std::optional<double> value, std::optional<d
 std::string KaplanMeierMedianText(const stats::KaplanMeierCurve& kaplan_meier, std::size_t runs);
 std::string FormatThreshold(std::optional<double> value);
 std::string FormatThreshold(double value);
+std::string FormatPValue(std::optional<double> value);
 // A count as an integer ("5").
 std::string FormatCount(std::size_t value);
 

@@ -116,7 +116,8 @@ TEST(HardwareCeilings, AStoreWithoutCeilingsKeepsTheSectionAsGiven) {
   input.environment = old_environment;
   EXPECT_FALSE(ToJson(BuildStabilityReport(input)).contains(kHardwareSectionKey));
   input.environment = Environment("measured");
-  EXPECT_DOUBLE_EQ(ToJson(BuildStabilityReport(input))[kHardwareSectionKey]["machine"]["ridge_fp32"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(ToJson(BuildStabilityReport(input))[kHardwareSectionKey]["machine"]["ridge_fp32"].get<double>(),
+                   4.0);
 }
 
 }  // namespace

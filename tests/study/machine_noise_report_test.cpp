@@ -60,8 +60,9 @@ reports::ReportModel Report(const std::vector<RunRecord>& runs, const std::strin
 
 TEST(MachineNoiseReportTest, DecompositionMatchesHandComputedValuesAndABusyMachineIsSaidFirst) {
   // Epochs to target 2, 2, 4 and time per epoch 10, 20, 10 s: TTA 20, 40, 40 s. Runs 0 and 1 ran on a busy machine.
-  const reports::ReportModel report = Report({ReachingRecord(0, 2, 10, Contention(0.8, 0.12, 3.4)), ReachingRecord(1, 2, 20, Contention(0.6, 0.10, 3.4)),
-                             ReachingRecord(2, 4, 10, Contention(0.1, 0.0, 2.0))});
+  const reports::ReportModel report = Report({ReachingRecord(0, 2, 10, Contention(0.8, 0.12, 3.4)),
+                                              ReachingRecord(1, 2, 20, Contention(0.6, 0.10, 3.4)),
+                                              ReachingRecord(2, 4, 10, Contention(0.1, 0.0, 2.0))});
   const json model = reports::ToJson(report);
   const json& v = model["entries"][0]["variation"];
   const double l2 = std::log(2.0);
@@ -96,8 +97,9 @@ TEST(MachineNoiseReportTest, DecompositionMatchesHandComputedValuesAndABusyMachi
 }
 
 TEST(MachineNoiseReportTest, AQuietMachineWithSteadyEpochsGetsNoMachineLine) {
-  const json model = reports::ToJson(Report({ReachingRecord(0, 3, 10, Contention(0.05, 0, 1.0)), ReachingRecord(1, 3, 10.2, Contention(0.0, 0, 1.0)),
-                             ReachingRecord(2, 3, 10.1, Contention(0.1, 0, 1.1))}));
+  const json model = reports::ToJson(
+      Report({ReachingRecord(0, 3, 10, Contention(0.05, 0, 1.0)), ReachingRecord(1, 3, 10.2, Contention(0.0, 0, 1.0)),
+              ReachingRecord(2, 3, 10.1, Contention(0.1, 0, 1.1))}));
   EXPECT_TRUE(model["verdicts"][0]["first_line"].is_null()) << model["verdicts"][0].dump(2);
   EXPECT_EQ(model["entries"][0]["contention"]["busy_runs"], 0);
 }

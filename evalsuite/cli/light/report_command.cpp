@@ -20,6 +20,7 @@
 #include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/extra_sections.h"
+#include "reports/generalization_section.h"
 #include "reports/hardware_entries_merge.h"
 #include "reports/report.h"
 
@@ -53,6 +54,8 @@ nlohmann::json ReadSection(const std::string& spec, std::string* name) {
   if (const std::string problem = reports::ExtraSectionProblem(*name, json); !problem.empty()) {
     throw InputError(file, "not a " + *name + " section: " + problem);
   }
+  // Its fields, checked here so that an error names the file (the report reads the same section into its model).
+  if (*name == reports::kGeneralizationSectionKey) reports::ParseGeneralizationSection(json, file);
   return json;
 }
 
