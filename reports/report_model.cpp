@@ -257,8 +257,11 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
                                                       std::string("extra_sections.") + kGeneralizationSectionKey);
   }
   // The study's own recorded ceilings are what MFU divides by (reports/hardware_ceilings.h).
-  json hardware = ApplyStudyCeilings(Field(model.sections, kHardwareSectionKey), input.environment);
+  json hardware = ApplyStudyCeilings(model.sections.value(kHardwareSectionKey, json()), input.environment);
   if (!hardware.is_null()) model.sections[kHardwareSectionKey] = std::move(hardware);
+  if (model.sections.contains(kHardwareSectionKey) && HasHardwareSection(model.sections[kHardwareSectionKey])) {
+    model.hardware = ParseHardwareSection(model.sections[kHardwareSectionKey]);  // reports/hardware_section.h
+  }
   return model;
 }
 

@@ -16,6 +16,7 @@
 #include "analysis/analysis_settings.h"
 #include "analysis/sequential_decision.h"
 #include "reports/generalization_section.h"
+#include "reports/hardware_model.h"
 #include "stats/curve.h"
 #include "stats/entry_comparison.h"
 #include "stats/improvement.h"
@@ -263,6 +264,9 @@ struct ReportModel {
   nlohmann::json sections = nlohmann::json::object();
   // The generalization section as the renderers read it (ParseGeneralizationSection); empty when none.
   std::vector<ImageSetModel> generalization;
+  // The hardware section (the study's ceilings applied) as the renderers read it (ParseHardwareSection); none when
+  // the model has none to show.
+  std::optional<HardwareSectionModel> hardware;
 };
 
 }  // namespace evalsuite::reports

@@ -178,14 +178,14 @@ void OutlineGeneralization(const ReportModel& model, ReportMarkup& markup) {
 }
 
 void OutlineHardware(const ReportModel& model, ReportMarkup& markup) {
-  const json& section = Field(model.sections, kHardwareSectionKey);
+  const HardwareSectionModel& section = *model.hardware;
   // A section of external entries alone has no machine table, time or memory breakdown.
   if (const ReportTable machine = HardwareMachineTable(section); !machine.rows.empty()) markup.Table(machine);
   markup.Bullets(HardwareBottleneckSentences(section));
   markup.Figure([&] { return RooflineChart(section); },
                 "Roofline (Williams et al.): each entry's achieved FLOP/s at its operational intensity, progressive "
                 "resizing's stages as separate points, under the measured memory slope and compute roofs.");
-  if (ArrayOf(Field(section, "entries")).empty()) {
+  if (section.entries.empty()) {
     markup.Paragraph(kNoHardwareEntries);
     return;
   }
@@ -230,7 +230,7 @@ const std::vector<OutlineStep>& Outline() {
        [](const ReportModel& model) { return !model.generalization.empty(); },
        OutlineGeneralization},
       {{kHardwareId, "Hardware: why TTA is what it is", "Hardware"},
-       [](const ReportModel& model) { return HasHardwareSection(Field(model.sections, kHardwareSectionKey)); },
+       [](const ReportModel& model) { return model.hardware.has_value(); },
        OutlineHardware},
       {{kMethodsId, "Methods", ""}, [](const ReportModel& model) { return !model.methods.empty(); }, OutlineMethods},
       {{kEnvironmentId, "Environment", "Environment"}, [](const ReportModel&) { return true; }, OutlineEnvironment},

@@ -28,6 +28,7 @@ ReportModel ModelWithHardware(const json& section) {
   ReportModel model;
   model.title = "t";
   model.sections[kHardwareSectionKey] = section;
+  model.hardware = ParseHardwareSection(section);
   return model;
 }
 
