@@ -5,7 +5,6 @@
 #include <cctype>
 #include <cmath>
 
-#include "common/json_access.h"
 
 namespace evalsuite::reports {
 
@@ -71,25 +70,6 @@ std::string FormatThreshold(std::optional<double> value) {
 std::string FormatThreshold(double value) { return FormatThreshold(std::optional<double>(value)); }
 
 std::string FormatCount(std::size_t value) { return std::to_string(value); }
-
-std::string FormatMagnitude(const nlohmann::json& value) { return FormatMagnitude(NumberOf(value)); }
-
-std::string FormatPercent(const nlohmann::json& share, int decimals) {
-  return FormatPercent(NumberOf(share), decimals);
-}
-
-std::string FormatPercentInterval(const nlohmann::json& value, const nlohmann::json& lower, const nlohmann::json& upper,
-                                  int decimals) {
-  if (!NumberOf(value)) return kMissing;
-  std::string text = FormatPercent(value, decimals);
-  if (!NumberOf(lower)) return text;
-  std::string upper_text = NumberOf(upper) ? FormatPercent(upper, decimals) + "]" : std::string("∞)");
-  return fmt::format("{} [{}, {}", text, FormatPercent(lower, decimals), upper_text);
-}
-
-std::string FormatThreshold(const nlohmann::json& value) { return FormatThreshold(NumberOf(value)); }
-
-std::string FormatPValue(const nlohmann::json& value) { return FormatPValue(NumberOf(value)); }
 
 std::string FormatPValue(std::optional<double> value) {
   const std::optional<double> number = Finite(value);
