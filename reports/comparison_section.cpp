@@ -9,7 +9,6 @@
 #include "analysis/pair_answer.h"
 #include "analysis/sequential_decision.h"
 #include "common/error.h"
-#include "common/json_access.h"
 #include "common/json_number.h"
 #include "reports/stats_json.h"
 #include "reports/value_format.h"
@@ -50,17 +49,11 @@ std::string BoundText(double value, const char* format) {
   return value > 0 ? "inf" : "-inf";
 }
 
-std::string IntervalText(const std::optional<stats::Interval>& interval, const std::string& withheld,
-                         const char* format = "{:.2f}") {
-  if (!interval) return withheld.empty() ? std::string("(no interval)") : "(" + withheld + ")";
-  return "[" + BoundText(interval->lower, format) + ", " + BoundText(interval->upper, format) + "]";
-}
-
 std::string RatioText(const std::optional<stats::MedianRatio>& ratio) {
   if (!ratio) return "-";
   const std::optional<double> value = Finite(ratio->ratio);
   return (value ? fmt::format("{:.2f}", *value) : std::string("not reached")) + " " +
-         IntervalText(ratio->interval, ratio->withheld);
+         ComparisonIntervalText(ratio->interval, ratio->withheld);
 }
 
 json SequentialVerdictsJson(const SequentialOutcome& outcome) {
@@ -97,27 +90,10 @@ std::string SequentialValidity(const analysis::SequentialSettings& question) {
 
 }  // namespace
 
-std::string ComparisonIntervalText(const json& interval, const json& withheld, const char* format) {
-  if (!interval.is_object()) {
-    return withheld.is_string() ? "(" + withheld.get<std::string>() + ")" : std::string("(no interval)");
-  }
-  auto bound = [format](const json& v) {
-    if (v.is_number()) return fmt::format(fmt::runtime(format), v.get<double>());
-    return v.is_string() ? v.get<std::string>() : std::string("undefined");
-  };
-  return "[" + bound(Field(interval, "lower")) + ", " + bound(Field(interval, "upper")) + "]";
-}
-
-std::string ProbabilityAFasterText(const json& p) {
-  const auto value = NumberOf(Field(p, "probability"));
-  if (!value) return "-";
-  const json& interval = Field(p, "interval");
-  const std::string text = fmt::format("{:.0f}%", 100 * *value);
-  if (!interval.is_object()) return text + " " + ComparisonIntervalText(interval, Field(p, "withheld"));
-  auto percent = [](const json& v) {
-    return v.is_number() ? fmt::format("{:.0f}%", 100 * v.get<double>()) : std::string("undefined");
-  };
-  return fmt::format("{} [{}, {}]", text, percent(Field(interval, "lower")), percent(Field(interval, "upper")));
+std::string ComparisonIntervalText(const std::optional<stats::Interval>& interval, const std::string& withheld,
+                                   const char* format) {
+  if (!interval) return withheld.empty() ? std::string("(no interval)") : "(" + withheld + ")";
+  return "[" + BoundText(interval->lower, format) + ", " + BoundText(interval->upper, format) + "]";
 }
 
 std::string ProbabilityAFasterText(const stats::ImprovementProbability& p) {
@@ -275,7 +251,7 @@ ReportTable CompareTable(const CompareModel& compare) {
       const auto& i = rmst->interval;
       rmst_text = fmt::format("{} {} ({})", FormatMagnitude(rmst->difference),
                               i ? fmt::format("[{}, {}]", FormatMagnitude(i->lower), FormatMagnitude(i->upper))
-                                : IntervalText(i, rmst->withheld),
+                                : ComparisonIntervalText(i, rmst->withheld),
                               FormatMagnitude(rmst->a.horizon));
     }
     table.rows.push_back({c.a, c.b, fmt::format("{} / {} ({} / {})", c.runs_a, c.runs_b, c.reached_a, c.reached_b),

@@ -18,12 +18,11 @@ namespace evalsuite::reports {
 
 nlohmann::json EntryComparisonJson(const stats::EntryComparison& c);
 
-// An interval of the comparison JSON as text: "[0.85, 1.02]", a non-finite bound as "inf" or "-inf" (as the JSON
-// writes it), "withheld (reason)" where the JSON has none. `percent`: shares as "55%".
-std::string ComparisonIntervalText(const nlohmann::json& interval, const nlohmann::json& withheld,
+// A comparison's interval as text: "[0.85, 1.02]", a non-finite bound as "inf" or "-inf" (as EntryComparisonJson
+// writes it), "(reason)" where it is withheld, "(no interval)" where there is neither.
+std::string ComparisonIntervalText(const std::optional<stats::Interval>& interval, const std::string& withheld,
                                    const char* format = "{:.2f}");
 // P(A faster) as every output prints it: "71% [55%, 86%]" or "71% (interval withheld: ...)".
-std::string ProbabilityAFasterText(const nlohmann::json& probability_a_faster);
 std::string ProbabilityAFasterText(const stats::ImprovementProbability& probability_a_faster);
 
 // The pairs the plan names and the sequential decision; none when the plan names no pair and is not sequential.

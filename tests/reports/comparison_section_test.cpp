@@ -221,9 +221,7 @@ TEST(ComparisonSectionTest, ProbabilityAFasterIsOneFigureInEveryTable) {
   StabilityReportInput input = SyntheticInput();
   input.settings.compare = {{"fast", "slow"}};
   const ReportModel model_report = BuildStabilityReport(input);
-  const nlohmann::json model = ToJson(model_report);
-  const nlohmann::json& pair = model["compare"]["pairs"][0];
-  const std::string pair_text = ProbabilityAFasterText(pair["probability_a_faster"]);
+  const std::string pair_text = ProbabilityAFasterText(model_report.compare->pairs[0].comparison.probability_a_faster);
   const ReportTable compare = CompareTable(*model_report.compare),
                     comparisons = ComparisonsTable(model_report.comparisons);
   EXPECT_EQ(compare.rows[0].back(), pair_text);
@@ -244,7 +242,7 @@ TEST(ComparisonSectionTest, NonFiniteBoundsReadTheSameInJsonAndText) {
   const nlohmann::json json = EntryComparisonJson(c);
   ASSERT_TRUE(json["tta_ratio"]["interval"].is_object()) << json["tta_ratio"].dump();
   EXPECT_EQ(json["tta_ratio"]["interval"]["upper"], "inf");
-  const std::string text = ComparisonIntervalText(json["tta_ratio"]["interval"], json["tta_ratio"]["withheld"]);
+  const std::string text = ComparisonIntervalText(c.tta_ratio.interval, c.tta_ratio.withheld);
   EXPECT_EQ(text.substr(text.size() - 6), ", inf]") << text;
   EXPECT_NE(c.verdict.find(text.substr(text.find(','))), std::string::npos) << c.verdict << " vs " << text;
 }
