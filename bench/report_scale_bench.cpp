@@ -171,7 +171,7 @@ void Measure(Case& c, const fs::path& work, const fs::path& logs) {
     const evalsuite::reports::StabilityReportInput input =
         evalsuite::study::BuildReportInput(*store, store->ListStudies());
     split(c.load_seconds);
-    const nlohmann::json model = evalsuite::reports::BuildStabilityReport(input);
+    const evalsuite::reports::ReportModel model = evalsuite::reports::BuildStabilityReport(input);
     split(c.model_seconds);
     evalsuite::reports::WriteReport(model, evalsuite::reports::RunPointsJsonLines(input), out);
     split(c.write_seconds);

@@ -9,7 +9,6 @@
 #include "analysis/pair_answer.h"
 #include "analysis/sequential_decision.h"
 #include "common/error.h"
-#include "common/json_access.h"
 #include "common/json_number.h"
 #include "reports/stats_json.h"
 #include "reports/value_format.h"
@@ -43,13 +42,19 @@ json RatioJson(const stats::MedianRatio& r) {
           {"seed", r.seed}};
 }
 
-std::string RatioText(const json& ratio) {
-  if (ratio.is_null()) return "-";
-  const json& value = Field(ratio, "ratio");
-  return (value.is_number() ? fmt::format("{:.2f}", value.get<double>()) : std::string("not reached")) + " " +
-         ComparisonIntervalText(Field(ratio, "interval"), Field(ratio, "withheld"));
+// A bound as text the way the comparison JSON writes it (BoundJson): "0.85", "inf", "-inf", "undefined".
+std::string BoundText(double value, const char* format) {
+  if (std::isfinite(value)) return fmt::format(fmt::runtime(format), value);
+  if (std::isnan(value)) return "undefined";
+  return value > 0 ? "inf" : "-inf";
 }
 
+std::string RatioText(const std::optional<stats::MedianRatio>& ratio) {
+  if (!ratio) return "-";
+  const std::optional<double> value = Finite(ratio->ratio);
+  return (value ? fmt::format("{:.2f}", *value) : std::string("not reached")) + " " +
+         ComparisonIntervalText(ratio->interval, ratio->withheld);
+}
 
 json SequentialVerdictsJson(const SequentialOutcome& outcome) {
   json verdicts = json::object();
@@ -65,41 +70,39 @@ json ProbabilityAFasterJson(const stats::ImprovementProbability& p) {
 }
 
 // The verdict, then each note on an effect size pointing elsewhere, then the runs after a sequential look.
-std::string VerdictCell(const json& row) {
-  std::string text = StringOf(Field(row, "verdict"));
-  for (const json& note : ArrayOf(Field(row, "notes"))) text += " Note: " + StringOf(note) + ".";
-  const json& after = Field(row, "runs_after_look");
-  const auto after_a = NumberOf(Field(after, "a")).value_or(0), after_b = NumberOf(Field(after, "b")).value_or(0);
-  if (after_a + after_b > 0) {
-    text += fmt::format(" Runs recorded after the deciding look, not part of the decision: {} {}, {} {}.", after_a,
-                        StringOf(Field(row, "a")), after_b, StringOf(Field(row, "b")));
+std::string VerdictCell(const ComparePairModel& row) {
+  std::string text = row.comparison.verdict;
+  for (const std::string& note : row.comparison.notes) text += " Note: " + note + ".";
+  if (row.sequential && row.after_look_a + row.after_look_b > 0) {
+    text += fmt::format(" Runs recorded after the deciding look, not part of the decision: {} {}, {} {}.",
+                        row.after_look_a, row.comparison.a, row.after_look_b, row.comparison.b);
   }
   return text;
 }
 
-}  // namespace
-
-std::string ComparisonIntervalText(const json& interval, const json& withheld, const char* format) {
-  if (!interval.is_object()) {
-    return withheld.is_string() ? "(" + withheld.get<std::string>() + ")" : std::string("(no interval)");
-  }
-  auto bound = [format](const json& v) {
-    if (v.is_number()) return fmt::format(fmt::runtime(format), v.get<double>());
-    return v.is_string() ? v.get<std::string>() : std::string("undefined");
-  };
-  return "[" + bound(Field(interval, "lower")) + ", " + bound(Field(interval, "upper")) + "]";
+std::string SequentialValidity(const analysis::SequentialSettings& question) {
+  return question.stability
+             ? "the intervals of each look are at the level stated, so every verdict holds at overall level 1 - alpha "
+               "whenever the study stopped"
+             : "the ratio and difference intervals of the sequential pair are repeated confidence intervals at the "
+               "stopping look's critical value: valid under this stopping rule, however many looks were taken";
 }
 
-std::string ProbabilityAFasterText(const json& p) {
-  const auto value = NumberOf(Field(p, "probability"));
-  if (!value) return "-";
-  const json& interval = Field(p, "interval");
-  const std::string text = fmt::format("{:.0f}%", 100 * *value);
-  if (!interval.is_object()) return text + " " + ComparisonIntervalText(interval, Field(p, "withheld"));
-  auto percent = [](const json& v) {
-    return v.is_number() ? fmt::format("{:.0f}%", 100 * v.get<double>()) : std::string("undefined");
-  };
-  return fmt::format("{} [{}, {}]", text, percent(Field(interval, "lower")), percent(Field(interval, "upper")));
+}  // namespace
+
+std::string ComparisonIntervalText(const std::optional<stats::Interval>& interval, const std::string& withheld,
+                                   const char* format) {
+  if (!interval) return withheld.empty() ? std::string("(no interval)") : "(" + withheld + ")";
+  return "[" + BoundText(interval->lower, format) + ", " + BoundText(interval->upper, format) + "]";
+}
+
+std::string ProbabilityAFasterText(const stats::ImprovementProbability& p) {
+  if (!std::isfinite(p.probability)) return "-";
+  const std::string text = fmt::format("{:.0f}%", 100 * p.probability);
+  if (!p.interval) return text + " " + (p.withheld.empty() ? std::string("(no interval)") : "(" + p.withheld + ")");
+  // An unbounded or undefined bound has no percentage (the JSON writes "inf" or null there).
+  auto percent = [](double v) { return std::isfinite(v) ? fmt::format("{:.0f}%", 100 * v) : std::string("undefined"); };
+  return fmt::format("{} [{}, {}]", text, percent(p.interval->lower), percent(p.interval->upper));
 }
 
 json EntryComparisonJson(const stats::EntryComparison& c) {
@@ -147,65 +150,85 @@ json EntryComparisonJson(const stats::EntryComparison& c) {
           {"notes", c.notes}};
 }
 
-json CompareSectionJson(const StabilityReportInput& input) {
+std::string SequentialMethod(const analysis::SequentialSettings& question) {
+  return question.stability
+             ? "each look judges every entry at level 1 - alpha_k, alpha_k the increments of the linear spending "
+               "function alpha n / max_runs; by the union bound the looks together err with probability at most "
+               "alpha (Bonferroni over looks)"
+             : "group-sequential log-rank test, Lan-DeMets alpha spending with the O'Brien-Fleming-type function "
+               "(Lan and DeMets 1983; Jennison and Turnbull 2000), information fraction n / max_runs, a look after "
+               "every block of one run per entry";
+}
+
+std::optional<CompareModel> CompareSection(const StabilityReportInput& input) {
   const auto& question = input.settings.sequential;
   const auto pairs = analysis::ComparedPairs(input.settings);
-  if (pairs.empty() && !question) return nullptr;
-  json section = {{"pairs", json::array()}, {"sequential", nullptr}};
-  std::optional<SequentialOutcome> outcome;
+  if (pairs.empty() && !question) return std::nullopt;
+  CompareModel section;
   if (question) {
-    outcome = analysis::DecideSequentialQuestion(*question, input.entries, input.settings.rule);
+    section.sequential =
+        SequentialModel{*question, analysis::DecideSequentialQuestion(*question, input.entries, input.settings.rule)};
+  }
+  for (const auto& [a, b] : pairs) {
+    ComparePairModel pair;
+    pair.a = a;
+    pair.b = b;
+    try {
+      const analysis::PairAnswer answer = analysis::AnswerPair(input.entries, input.settings, a, b);
+      pair.comparison = answer.comparison;
+      pair.sequential = answer.sequential.has_value();
+      pair.after_look_a = answer.after_look_a;
+      pair.after_look_b = answer.after_look_b;
+    } catch (const Error& e) {
+      pair.error = e.what();
+    }
+    section.pairs.push_back(std::move(pair));
+  }
+  return section;
+}
+
+json CompareSectionJson(const CompareModel& compare) {
+  json section = {{"pairs", json::array()}, {"sequential", nullptr}};
+  if (compare.sequential) {
+    const analysis::SequentialSettings& question = compare.sequential->question;
+    const SequentialOutcome& outcome = compare.sequential->outcome;
     json history = json::array();
-    for (const auto& look : outcome->history) {
+    for (const auto& look : outcome.history) {
       history.push_back({{"runs_per_entry", look.runs_per_entry},
                          {"z", JsonNumber(look.z)},
                          {"critical_z", JsonNumber(look.critical_z)},
                          {"crossed", look.crossed}});
     }
     section["sequential"] = {
-        {"question", question->stability ? json("stability") : json::array({question->a, question->b})},
-        {"min_runs", question->min_runs},
-        {"max_runs", question->max_runs},
-        {"alpha", question->alpha},
-        {"method", question->stability
-                       ? "each look judges every entry at level 1 - alpha_k, alpha_k the increments of the linear "
-                         "spending function alpha n / max_runs; by the union bound the looks together err with "
-                         "probability at most alpha (Bonferroni over looks)"
-                       : "group-sequential log-rank test, Lan-DeMets alpha spending with the O'Brien-Fleming-type "
-                         "function (Lan and DeMets 1983; Jennison and Turnbull 2000), information fraction n / "
-                         "max_runs, a look after every block of one run per entry"},
-        {"stopped", outcome->stop},
-        {"result", outcome->result},
-        {"reason", outcome->reason},
-        {"looks", outcome->looks},
-        {"runs_per_entry", outcome->runs_per_entry},
+        {"question", question.stability ? json("stability") : json::array({question.a, question.b})},
+        {"min_runs", question.min_runs},
+        {"max_runs", question.max_runs},
+        {"alpha", question.alpha},
+        {"method", SequentialMethod(question)},
+        {"stopped", outcome.stop},
+        {"result", outcome.result},
+        {"reason", outcome.reason},
+        {"looks", outcome.looks},
+        {"runs_per_entry", outcome.runs_per_entry},
         {"history", history},
-        {"level", question->stability && outcome->looks > 0 ? JsonNumber(outcome->level) : json(nullptr)},
-        {"verdicts", SequentialVerdictsJson(*outcome)},
-        {"validity", question->stability
-                         ? "the intervals of each look are at the level stated, so every verdict holds at overall "
-                           "level 1 - alpha whenever the study stopped"
-                         : "the ratio and difference intervals of the sequential pair are repeated confidence "
-                           "intervals at the stopping look's critical value: valid under this stopping rule, "
-                           "however many looks were taken"}};
+        {"level", question.stability && outcome.looks > 0 ? JsonNumber(outcome.level) : json(nullptr)},
+        {"verdicts", SequentialVerdictsJson(outcome)},
+        {"validity", SequentialValidity(question)}};
   }
-  for (const auto& [a, b] : pairs) {
-    try {
-      const analysis::PairAnswer answer = analysis::AnswerPair(input.entries, input.settings, a, b);
-      json c = EntryComparisonJson(answer.comparison);
-      c["sequential"] = answer.sequential.has_value();
-      if (answer.sequential) {
-        c["runs_after_look"] = {{"a", answer.after_look_a}, {"b", answer.after_look_b}};
-      }
-      section["pairs"].push_back(std::move(c));
-    } catch (const Error& e) {
-      section["pairs"].push_back({{"a", a}, {"b", b}, {"error", e.what()}});
+  for (const ComparePairModel& pair : compare.pairs) {
+    if (!pair.error.empty()) {
+      section["pairs"].push_back({{"a", pair.a}, {"b", pair.b}, {"error", pair.error}});
+      continue;
     }
+    json c = EntryComparisonJson(pair.comparison);
+    c["sequential"] = pair.sequential;
+    if (pair.sequential) c["runs_after_look"] = {{"a", pair.after_look_a}, {"b", pair.after_look_b}};
+    section["pairs"].push_back(std::move(c));
   }
   return section;
 }
 
-ReportTable CompareTable(const json& model) {
+ReportTable CompareTable(const CompareModel& compare) {
   ReportTable table;
   table.header = {"A",
                   "B",
@@ -217,48 +240,39 @@ ReportTable CompareTable(const json& model) {
                   "Log-rank z (p)",
                   "P(A faster)"};
   table.numeric = {false, false, true, false, true, true, true, true, true};
-  for (const json& row : ArrayOf(Field(Field(model, "compare"), "pairs"))) {
-    if (!Field(row, "error").is_null()) {
-      table.rows.push_back({StringOf(Field(row, "a")), StringOf(Field(row, "b")), "-",
-                            "not compared: " + StringOf(Field(row, "error")), "-", "-", "-", "-", "-"});
+  for (const ComparePairModel& row : compare.pairs) {
+    if (!row.error.empty()) {
+      table.rows.push_back({row.a, row.b, "-", "not compared: " + row.error, "-", "-", "-", "-", "-"});
       continue;
     }
-    const json& rmst = Field(row, "restricted_mean");
+    const stats::EntryComparison& c = row.comparison;
     std::string rmst_text = "-";
-    if (rmst.is_object()) {
-      const json& i = Field(rmst, "interval");
-      rmst_text = fmt::format("{} {} ({})", FormatMagnitude(Field(rmst, "difference")),
-                              i.is_object() ? fmt::format("[{}, {}]", FormatMagnitude(Field(i, "lower")),
-                                                          FormatMagnitude(Field(i, "upper")))
-                                            : ComparisonIntervalText(i, Field(rmst, "withheld")),
-                              FormatMagnitude(Field(rmst, "horizon")));
+    if (const auto& rmst = c.restricted_mean) {
+      const auto& i = rmst->interval;
+      rmst_text = fmt::format("{} {} ({})", FormatMagnitude(rmst->difference),
+                              i ? fmt::format("[{}, {}]", FormatMagnitude(i->lower), FormatMagnitude(i->upper))
+                                : ComparisonIntervalText(i, rmst->withheld),
+                              FormatMagnitude(rmst->a.horizon));
     }
-    const json& lr = Field(row, "log_rank");
-    const json& pi = Field(row, "probability_a_faster");
-    table.rows.push_back(
-        {StringOf(Field(row, "a")), StringOf(Field(row, "b")),
-         fmt::format("{} / {} ({} / {})", StringOf(Field(row, "runs_a")), StringOf(Field(row, "runs_b")),
-                     StringOf(Field(row, "reached_a")), StringOf(Field(row, "reached_b"))),
-         VerdictCell(row), RatioText(Field(row, "tta_ratio")), RatioText(Field(row, "epochs_ratio")), rmst_text,
-         fmt::format("{:.2f} ({:.3g})", NumberOf(Field(lr, "z")).value_or(0),
-                     NumberOf(Field(lr, "p_value")).value_or(1)),
-         ProbabilityAFasterText(pi)});
+    table.rows.push_back({c.a, c.b, fmt::format("{} / {} ({} / {})", c.runs_a, c.runs_b, c.reached_a, c.reached_b),
+                          VerdictCell(row), RatioText(c.tta_ratio), RatioText(c.epochs_ratio), rmst_text,
+                          fmt::format("{:.2f} ({:.3g})", Finite(c.log_rank.permutation_z).value_or(0),
+                                      Finite(c.log_rank.permutation_p_value).value_or(1)),
+                          ProbabilityAFasterText(c.probability_a_faster)});
   }
   return table;
 }
 
-std::vector<std::string> SequentialLines(const json& model) {
-  const json& s = Field(Field(model, "compare"), "sequential");
-  if (!s.is_object()) return {};
-  const json& q = Field(s, "question");
-  const std::string question = q.is_array() && q.size() == 2
-                                   ? "is " + StringOf(q[0]) + " faster than " + StringOf(q[1]) + "?"
-                                   : "is each entry stable?";
+std::vector<std::string> SequentialLines(const CompareModel& compare) {
+  if (!compare.sequential) return {};
+  const analysis::SequentialSettings& q = compare.sequential->question;
+  const SequentialOutcome& outcome = compare.sequential->outcome;
+  const std::string question = q.stability ? "is each entry stable?" : "is " + q.a + " faster than " + q.b + "?";
+  // alpha as report.json writes it ("0.05").
   return {fmt::format("Sequential study ({}): {} looks from {} to {} runs per entry at alpha {}.", question,
-                      StringOf(Field(s, "looks")), StringOf(Field(s, "min_runs")), StringOf(Field(s, "max_runs")),
-                      StringOf(Field(s, "alpha"))),
-          "Decision: " + StringOf(Field(s, "result"), "none yet") + " (" + StringOf(Field(s, "reason")) + ").",
-          "Method: " + StringOf(Field(s, "method")) + ".", "Validity: " + StringOf(Field(s, "validity")) + "."};
+                      outcome.looks, q.min_runs, q.max_runs, json(q.alpha).dump()),
+          "Decision: " + outcome.result + " (" + outcome.reason + ").", "Method: " + SequentialMethod(q) + ".",
+          "Validity: " + SequentialValidity(q) + "."};
 }
 
 }  // namespace evalsuite::reports

@@ -5,10 +5,12 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "reports/report_input.h"
+#include "reports/report_model.h"
 #include "reports/report_table.h"
 #include "stats/entry_comparison.h"
 
@@ -16,20 +18,23 @@ namespace evalsuite::reports {
 
 nlohmann::json EntryComparisonJson(const stats::EntryComparison& c);
 
-// An interval of the comparison JSON as text: "[0.85, 1.02]", a non-finite bound as "inf" or "-inf" (as the JSON
-// writes it), "withheld (reason)" where the JSON has none. `percent`: shares as "55%".
-std::string ComparisonIntervalText(const nlohmann::json& interval, const nlohmann::json& withheld,
+// A comparison's interval as text: "[0.85, 1.02]", a non-finite bound as "inf" or "-inf" (as EntryComparisonJson
+// writes it), "(reason)" where it is withheld, "(no interval)" where there is neither.
+std::string ComparisonIntervalText(const std::optional<stats::Interval>& interval, const std::string& withheld,
                                    const char* format = "{:.2f}");
 // P(A faster) as every output prints it: "71% [55%, 86%]" or "71% (interval withheld: ...)".
-std::string ProbabilityAFasterText(const nlohmann::json& probability_a_faster);
+std::string ProbabilityAFasterText(const stats::ImprovementProbability& probability_a_faster);
 
-// model["compare"]: {pairs: [EntryComparisonJson...], sequential: {...} or null}; null when the plan names no pair
-// and is not sequential.
-nlohmann::json CompareSectionJson(const StabilityReportInput& input);
+// The pairs the plan names and the sequential decision; none when the plan names no pair and is not sequential.
+std::optional<CompareModel> CompareSection(const StabilityReportInput& input);
+// report.json's "compare": {pairs: [EntryComparisonJson... + sequential, runs_after_look], sequential: {...} or null}.
+nlohmann::json CompareSectionJson(const CompareModel& compare);
+// How a sequential study decides, as the report's methods and its lines state it.
+std::string SequentialMethod(const analysis::SequentialSettings& question);
 
-ReportTable CompareTable(const nlohmann::json& model);
+ReportTable CompareTable(const CompareModel& compare);
 // The sequential study's lines (looks, why it stopped, validity), empty when not sequential.
-std::vector<std::string> SequentialLines(const nlohmann::json& model);
+std::vector<std::string> SequentialLines(const CompareModel& compare);
 inline constexpr const char* kCompareNote =
     "Runs that never reached the target are censored at the time they stopped. The verdict is the log-rank test's "
     "(permutation variance); the median ratio (A/B, below 1: A faster) and the restricted mean difference say how "

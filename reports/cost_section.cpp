@@ -1,6 +1,7 @@
 #include "reports/cost_section.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "reports/gpu_use.h"
 #include "reports/value_format.h"
@@ -10,28 +11,21 @@ namespace {
 
 using json = nlohmann::json;
 
-json Money(double hours, const json& price) {
-  if (!price.is_number()) return nullptr;
+std::optional<double> Money(double hours, const json& price) {
+  if (!price.is_number()) return std::nullopt;
   return hours * price.get<double>();
 }
 
-const json& Path(const json& object, std::initializer_list<const char*> keys) {
-  static const json kNull = nullptr;
-  const json* at = &object;
-  for (const char* key : keys) {
-    if (!at->is_object() || !at->contains(key)) return kNull;
-    at = &(*at)[key];
-  }
-  return *at;
-}
+// A figure as report.json writes it: the number, or null.
+json FigureJson(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 }  // namespace
 
-json CostSectionJson(const StabilityReportInput& input, const json& entries_model) {
-  const json price = input.plan.is_object() && input.plan.contains("cost_per_hour") ? input.plan["cost_per_hour"]
-                                                                                     : json(nullptr);
-  json entries = json::array();
-  bool any = false;
+std::optional<CostModel> CostSection(const StabilityReportInput& input, const std::vector<EntryModel>& entries_model) {
+  CostModel cost;
+  cost.cost_per_hour =
+      input.plan.is_object() && input.plan.contains("cost_per_hour") ? input.plan["cost_per_hour"] : json(nullptr);
+  const json& price = cost.cost_per_hour;
   for (std::size_t i = 0; i < input.entries.size(); ++i) {
     const analysis::Entry& entry = input.entries[i];
     int measured = 0;
@@ -45,45 +39,56 @@ json CostSectionJson(const StabilityReportInput& input, const json& entries_mode
       rss = std::max(rss, run.usage->max_rss_kb);
     }
     if (measured == 0) continue;
-    any = true;
-    json row = {{"entry", entry.name},
-                {"runs_measured", measured},
-                {"wall_seconds_total", wall},
-                {"wall_seconds_per_run", wall / measured},
-                {"cpu_seconds_total", cpu},
-                {"cpu_seconds_per_run", cpu / measured},
-                {"peak_rss_mb", static_cast<double>(rss) / 1024.0},
-                {"cost_total", Money(wall / 3600.0, price)},
-                {"cost_to_target", nullptr},
-                {"cost_per_success", nullptr},
-                {"gpu", EntryGpuJson(entry)}};
-    const json& stats = i < entries_model.size() ? Path(entries_model[i], {"stats"}) : json(nullptr);
-    if (entry.time_unit == "seconds") {
-      const json& median = Path(stats, {"tta_summary", "median"});
-      if (median.is_number()) row["cost_to_target"] = Money(median.get<double>() / 3600.0, price);
-      const json& ert = Path(stats, {"ert"});
-      if (ert.is_number()) row["cost_per_success"] = Money(ert.get<double>() / 3600.0, price);
+    CostEntryModel row;
+    row.entry = entry.name;
+    row.runs_measured = measured;
+    row.wall_seconds_total = wall;
+    row.wall_seconds_per_run = wall / measured;
+    row.cpu_seconds_total = cpu;
+    row.cpu_seconds_per_run = cpu / measured;
+    row.peak_rss_mb = static_cast<double>(rss) / 1024.0;
+    row.cost_total = Money(wall / 3600.0, price);
+    row.gpu = EntryGpu(entry);
+    if (entry.time_unit == "seconds" && i < entries_model.size()) {
+      const stats::StabilityStats& stats = entries_model[i].stats;
+      if (std::isfinite(stats.tta_summary.median)) row.cost_to_target = Money(stats.tta_summary.median / 3600.0, price);
+      if (stats.ert && std::isfinite(*stats.ert)) row.cost_per_success = Money(*stats.ert / 3600.0, price);
     }
-    entries.push_back(std::move(row));
+    cost.entries.push_back(std::move(row));
   }
-  if (!any) return nullptr;
-  return {{"cost_per_hour", price}, {"entries", entries}};
+  if (cost.entries.empty()) return std::nullopt;
+  return cost;
 }
 
-ReportTable CostTable(const json& cost) {
+json CostSectionJson(const CostModel& cost) {
+  json entries = json::array();
+  for (const CostEntryModel& row : cost.entries) {
+    entries.push_back({{"entry", row.entry},
+                       {"runs_measured", row.runs_measured},
+                       {"wall_seconds_total", row.wall_seconds_total},
+                       {"wall_seconds_per_run", row.wall_seconds_per_run},
+                       {"cpu_seconds_total", row.cpu_seconds_total},
+                       {"cpu_seconds_per_run", row.cpu_seconds_per_run},
+                       {"peak_rss_mb", row.peak_rss_mb},
+                       {"cost_total", FigureJson(row.cost_total)},
+                       {"cost_to_target", FigureJson(row.cost_to_target)},
+                       {"cost_per_success", FigureJson(row.cost_per_success)},
+                       {"gpu", EntryGpuJson(row.gpu)}});
+  }
+  return {{"cost_per_hour", cost.cost_per_hour}, {"entries", entries}};
+}
+
+ReportTable CostTable(const CostModel& cost) {
   ReportTable table;
   table.header = {"entry", "runs measured", "wall total (s)", "wall per run (s)", "CPU total (s)", "CPU per run (s)",
                   "peak RSS (MB)", "cost of all runs", "cost to target", "cost per success"};
   table.numeric = {false, true, true, true, true, true, true, true, true, true};
-  auto money = [](const json& value) {
-    return value.is_number() ? FormatMagnitude(value) : std::string(kMissing);
-  };
-  for (const json& row : Path(cost, {"entries"})) {
-    table.rows.push_back({row.value("entry", ""), std::to_string(row.value("runs_measured", 0)),
-                          FormatMagnitude(row["wall_seconds_total"]), FormatMagnitude(row["wall_seconds_per_run"]),
-                          FormatMagnitude(row["cpu_seconds_total"]), FormatMagnitude(row["cpu_seconds_per_run"]),
-                          FormatMagnitude(row["peak_rss_mb"]), money(row["cost_total"]), money(row["cost_to_target"]),
-                          money(row["cost_per_success"])});
+  for (const CostEntryModel& row : cost.entries) {
+    table.rows.push_back({row.entry, std::to_string(row.runs_measured), FormatMagnitude(row.wall_seconds_total),
+                          FormatMagnitude(row.wall_seconds_per_run), FormatMagnitude(row.cpu_seconds_total),
+                          FormatMagnitude(row.cpu_seconds_per_run), FormatMagnitude(row.peak_rss_mb),
+                          FormatMagnitude(row.cost_total), FormatMagnitude(row.cost_to_target),
+                          FormatMagnitude(row.cost_per_success)});
   }
   return table;
 }

@@ -13,18 +13,23 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
 
 #include "reports/report_input.h"
+#include "reports/report_model.h"
 #include "reports/report_table.h"
 
 namespace evalsuite::reports {
 
 constexpr const char* kCostSectionKey = "cost";
 
-// `entries_model`: the model's "entries" (for each entry's median TTA and ERT), in the input's order.
-nlohmann::json CostSectionJson(const StabilityReportInput& input, const nlohmann::json& entries_model);
+// `entries_model`: the model's entries (for each entry's median TTA and ERT), in the input's order. None when no run
+// of any entry has its usage measured.
+std::optional<CostModel> CostSection(const StabilityReportInput& input, const std::vector<EntryModel>& entries_model);
+nlohmann::json CostSectionJson(const CostModel& cost);
 
-ReportTable CostTable(const nlohmann::json& cost);
+ReportTable CostTable(const CostModel& cost);
 inline constexpr const char* kCostNote =
     "Wall and CPU time (user + system) of each run's whole process tree, measured by the study (wait4 of the run's "
     "supervisor; on Slurm the task's own record); peak RSS is the largest single process of a run. Cost to target "

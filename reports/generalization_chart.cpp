@@ -6,28 +6,27 @@
 #include <limits>
 #include <vector>
 
+#include "reports/generalization_tables.h"
 #include "reports/html_escape.h"
-#include "common/json_access.h"
 #include "reports/svg_chart.h"
 #include "reports/value_format.h"
 
 namespace evalsuite::reports {
 namespace {
-using nlohmann::json;
 
 struct Row {
-  const json* model = nullptr;  // nullptr: a group heading
+  const HoldoutModelRow* model = nullptr;  // nullptr: a group heading
   std::string group;
   std::size_t group_index = 0;
 };
 
 }  // namespace
 
-std::string GeneralizationAccuracyChart(const json& image_set) {
+std::string GeneralizationAccuracyChart(const ImageSetModel& image_set) {
   // Groups in order of first appearance; models keep their order inside their group.
   std::vector<std::string> groups;
-  for (const json& model : ArrayOf(Field(image_set, "models"))) {
-    std::string group = StringOf(Field(model, "group"), "(no group)");
+  for (const HoldoutModelRow& model : image_set.models) {
+    std::string group = model.group.value_or("(no group)");
     if (std::find(groups.begin(), groups.end(), group) == groups.end()) groups.push_back(group);
   }
   std::vector<Row> rows;
@@ -35,14 +34,13 @@ std::string GeneralizationAccuracyChart(const json& image_set) {
   double low = std::numeric_limits<double>::infinity(), high = -low;
   for (std::size_t g = 0; g < groups.size(); ++g) {
     rows.push_back({nullptr, groups[g], g});
-    for (const json& model : ArrayOf(Field(image_set, "models"))) {
-      if (StringOf(Field(model, "group"), "(no group)") != groups[g]) continue;
+    for (const HoldoutModelRow& model : image_set.models) {
+      if (model.group.value_or("(no group)") != groups[g]) continue;
       rows.push_back({&model, groups[g], g});
-      longest = std::max(longest, std::min<std::size_t>(StringOf(Field(model, "name")).size(), 30));
-      for (const char* metric : {"top1", "top5"}) {
-        const json& accuracy = Field(model, metric);
-        for (const char* key : {"accuracy", "lower", "upper"}) {
-          if (auto value = NumberOf(Field(accuracy, key))) {
+      longest = std::max(longest, std::min<std::size_t>(model.name.size(), 30));
+      for (const AccuracyModel* accuracy : {&model.top1, &model.top5}) {
+        for (const std::optional<double>& figure : {accuracy->accuracy, accuracy->lower, accuracy->upper}) {
+          if (auto value = figure) {
             low = std::min(low, *value);
             high = std::max(high, *value);
           }
@@ -54,7 +52,7 @@ std::string GeneralizationAccuracyChart(const json& image_set) {
 
   const int width = 960;
   const double row_height = 26, left = 30 + longest * 6.8;
-  std::string set_name = StringOf(Field(image_set, "image_set"), "image set");
+  const std::string& set_name = image_set.image_set;
   SvgChart chart("generalization-accuracy", width, 0,
                  "Accuracy of every model on " + set_name + ", with 95% intervals, grouped by group");
   chart.SetAttribute("data-image-set", set_name);
@@ -85,29 +83,27 @@ std::string GeneralizationAccuracyChart(const json& image_set) {
                       Coord(8), Coord(plot.Y(center)), color, EscapeHtml(row.group)));
       continue;
     }
-    const json& model = *row.model;
-    std::string name = StringOf(Field(model, "name"));
+    const HoldoutModelRow& model = *row.model;
+    const std::string& name = model.name;
     std::string shown = name.size() > 30 ? name.substr(0, 29) + "…" : name;
     chart.Append(
         fmt::format("<text class=\"category\" x=\"{}\" y=\"{}\" text-anchor=\"end\" "
                     "dominant-baseline=\"central\"><title>{}</title>{}</text>",
                     Coord(area.left - 8), Coord(plot.Y(center)), EscapeHtml(name), EscapeHtml(shown)));
     struct Mark {
-      const char* metric;
+      const AccuracyModel* accuracy;
       const char* label;
       double offset;
       bool hollow;
     };
-    for (const Mark& mark : {Mark{"top1", "top-1", 0.14, false}, Mark{"top5", "top-5", -0.14, true}}) {
-      const json& accuracy = Field(model, mark.metric);
-      auto value = NumberOf(Field(accuracy, "accuracy"));
+    for (const Mark& mark : {Mark{&model.top1, "top-1", 0.14, false}, Mark{&model.top5, "top-5", -0.14, true}}) {
+      const AccuracyModel& accuracy = *mark.accuracy;
+      auto value = accuracy.accuracy;
       if (!value) continue;
-      auto lower = NumberOf(Field(accuracy, "lower")), upper = NumberOf(Field(accuracy, "upper"));
+      auto lower = accuracy.lower, upper = accuracy.upper;
       if (lower && upper) plot.HorizontalWhisker(center + mark.offset, *lower, *upper, color);
       plot.Dot(*value, center + mark.offset, 4, color,
-               fmt::format("{} ({}): {} {}", name, row.group, mark.label,
-                           FormatPercentInterval(*value, Field(accuracy, "lower"), Field(accuracy, "upper"), 2)),
-               mark.hollow);
+               fmt::format("{} ({}): {} {}", name, row.group, mark.label, AccuracyText(accuracy)), mark.hollow);
     }
   }
   return chart.Finish();

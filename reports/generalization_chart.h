@@ -3,11 +3,11 @@
 // group (data-chart="generalization-accuracy"). Drawn from the section's JSON (generalization_section.h).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "reports/generalization_section.h"
 #include <string>
 
 namespace evalsuite::reports {
 
-std::string GeneralizationAccuracyChart(const nlohmann::json& image_set);
+std::string GeneralizationAccuracyChart(const ImageSetModel& image_set);
 
 }  // namespace evalsuite::reports

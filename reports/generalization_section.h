@@ -24,8 +24,80 @@
 // } ]
 #pragma once
 
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace evalsuite::reports {
 
 constexpr const char* kGeneralizationSectionKey = "generalization";
+
+// The section as the renderers read it: ParseGeneralizationSection reads the JSON above once; report.json shows the
+// section as it was given. Text fields hold what the producer wrote (a non-string value as its JSON text); none or
+// empty: not given.
+struct AccuracyModel {
+  std::optional<double> accuracy, lower, upper;
+};
+
+struct HoldoutModelRow {
+  std::string name;
+  std::optional<std::string> group;
+  AccuracyModel top1, top5;
+  std::optional<double> validation_accuracy, gap;
+  std::optional<long long> evaluated, uncovered;
+};
+
+struct HoldoutPairRow {
+  std::string a, b, metric;
+  std::optional<long long> n, only_a, only_b;
+  std::optional<double> p_value, p_holm, difference, lower, upper;
+};
+
+struct HoldoutGroupRow {
+  std::string group;
+  std::optional<long long> models;
+  std::optional<double> mean_top1, mean_top5;
+};
+
+struct HoldoutFailureRow {
+  std::string path, reason;
+};
+
+// One selection-frequency bin: the models' top-1 in it and the groups' means.
+struct FrequencyBinRow {
+  std::string bin;
+  std::optional<long long> images;
+  std::vector<std::pair<std::string, AccuracyModel>> models;          // name, top-1
+  std::vector<std::pair<std::string, std::optional<double>>> groups;  // group, mean top-1
+  std::string candidate_group, reference_group;
+  std::optional<double> gap_top1;
+};
+
+struct HoldoutVerdictModel {
+  std::optional<std::string> label;  // the question answered ("LOSES NO MORE THAN THE REFERENCE")
+  std::optional<bool> generalizes, passed;
+  std::string statement, test;
+};
+
+struct ImageSetModel {
+  std::string image_set;
+  std::optional<long long> images, unreadable;
+  std::string holdout_version;
+  std::string selection_variant, selection_rule;
+  std::vector<HoldoutFailureRow> failures;
+  std::vector<HoldoutModelRow> models;
+  std::vector<HoldoutPairRow> pairs;
+  std::vector<HoldoutGroupRow> groups;
+  std::vector<FrequencyBinRow> frequency_bins;
+  std::optional<HoldoutVerdictModel> verdict;
+};
+
+// The image sets of a "generalization" section (its array, or a lone image-set object as an array of one). Throws an
+// InputError at `source` (the file, or "extra_sections.generalization") naming the field path ("[1].models[0].name")
+// when a required field (an image set's "image_set" name, its "models" array, a model's "name") is missing or of the
+// wrong kind, or a count is not a whole number.
+std::vector<ImageSetModel> ParseGeneralizationSection(const nlohmann::json& section, const std::string& source);
 
 }  // namespace evalsuite::reports

@@ -4,61 +4,59 @@
 
 #include <cmath>
 
-#include "common/json_access.h"
 #include "reports/value_format.h"
 
 namespace evalsuite::reports {
 namespace {
-using nlohmann::json;
 
-std::string Count(const json& value) { return NumberOf(value) ? value.dump() : kMissing; }
+std::string CountText(const std::optional<long long>& value) { return value ? std::to_string(*value) : kMissing; }
 
-std::string AccuracyText(const json& accuracy) {
-  return FormatPercentInterval(Field(accuracy, "accuracy"), Field(accuracy, "lower"), Field(accuracy, "upper"), 2);
+}  // namespace
+
+std::string AccuracyText(const AccuracyModel& accuracy) {
+  const std::optional<stats::Interval> interval =
+      accuracy.lower ? std::optional<stats::Interval>(stats::Interval{*accuracy.lower, accuracy.upper.value_or(NAN)})
+                     : std::nullopt;
+  return FormatPercentInterval(accuracy.accuracy, interval, 2);
 }
 
+namespace {
+
 // Differences and gaps carry a sign: "+0.16%" means A (or validation) is ahead.
-std::string SignedPercent(const json& value) {
-  auto number = NumberOf(value);
-  if (!number || !std::isfinite(*number)) return kMissing;
+std::string SignedPercent(const std::optional<double>& value) {
+  const std::optional<double> number = Finite(value);
+  if (!number) return kMissing;
   return fmt::format("{:+.2f}%", *number * 100);
 }
 
 }  // namespace
 
-json ImageSets(const json& section) {
-  if (section.is_array()) return section;
-  if (section.is_object() && section.contains("models")) return json::array({section});
-  return json::array();
-}
-
-ReportTable GeneralizationModelsTable(const json& image_set) {
+ReportTable GeneralizationModelsTable(const ImageSetModel& image_set) {
   ReportTable table;
   table.header = {
       "Model",     "Group",      "Top-1 on unseen data [95% CI]", "Top-5 [95% CI]", "Validation top-1", "Gap",
       "Evaluated", "Not covered"};
   table.numeric = {false, false, true, true, true, true, true, true};
-  for (const json& model : ArrayOf(Field(image_set, "models"))) {
-    table.rows.push_back({StringOf(Field(model, "name")), StringOf(Field(model, "group")),
-                          AccuracyText(Field(model, "top1")), AccuracyText(Field(model, "top5")),
-                          FormatPercent(Field(model, "validation_accuracy"), 2), SignedPercent(Field(model, "gap")),
-                          Count(Field(model, "evaluated")), Count(Field(model, "uncovered"))});
+  for (const HoldoutModelRow& model : image_set.models) {
+    table.rows.push_back({model.name, model.group.value_or(""), AccuracyText(model.top1), AccuracyText(model.top5),
+                          FormatPercent(model.validation_accuracy, 2), SignedPercent(model.gap),
+                          CountText(model.evaluated), CountText(model.uncovered)});
   }
   return table;
 }
 
-ReportTable GeneralizationGroupsTable(const json& image_set) {
+ReportTable GeneralizationGroupsTable(const ImageSetModel& image_set) {
   ReportTable table;
   table.header = {"Group", "Models", "Mean top-1", "Mean top-5"};
   table.numeric = {false, true, true, true};
-  for (const json& group : ArrayOf(Field(image_set, "groups"))) {
-    table.rows.push_back({StringOf(Field(group, "group")), Count(Field(group, "models")),
-                          FormatPercent(Field(group, "mean_top1"), 2), FormatPercent(Field(group, "mean_top5"), 2)});
+  for (const HoldoutGroupRow& group : image_set.groups) {
+    table.rows.push_back(
+        {group.group, CountText(group.models), FormatPercent(group.mean_top1, 2), FormatPercent(group.mean_top5, 2)});
   }
   return table;
 }
 
-ReportTable GeneralizationPairsTable(const json& image_set) {
+ReportTable GeneralizationPairsTable(const ImageSetModel& image_set) {
   ReportTable table;
   table.header = {"Model A",
                   "Model B",
@@ -70,51 +68,47 @@ ReportTable GeneralizationPairsTable(const json& image_set) {
                   "p (McNemar, Holm over the set's pairs)",
                   "Difference A − B [95% CI]"};
   table.numeric = {false, false, false, true, true, true, true, true, true};
-  for (const json& pair : ArrayOf(Field(image_set, "pairs"))) {
-    std::string difference = SignedPercent(Field(pair, "difference"));
-    if (NumberOf(Field(pair, "lower")) && NumberOf(Field(pair, "upper"))) {
-      difference += fmt::format(" [{}, {}]", SignedPercent(Field(pair, "lower")), SignedPercent(Field(pair, "upper")));
+  for (const HoldoutPairRow& pair : image_set.pairs) {
+    std::string difference = SignedPercent(pair.difference);
+    if (pair.lower && pair.upper) {
+      difference += fmt::format(" [{}, {}]", SignedPercent(pair.lower), SignedPercent(pair.upper));
     }
-    table.rows.push_back({StringOf(Field(pair, "a")), StringOf(Field(pair, "b")), StringOf(Field(pair, "metric")),
-                          Count(Field(pair, "n")), Count(Field(pair, "only_a")), Count(Field(pair, "only_b")),
-                          FormatPValue(Field(pair, "p_value")), FormatPValue(Field(pair, "p_holm")), difference});
+    table.rows.push_back({pair.a, pair.b, pair.metric, CountText(pair.n), CountText(pair.only_a),
+                          CountText(pair.only_b), FormatPValue(pair.p_value), FormatPValue(pair.p_holm), difference});
   }
   return table;
 }
 
-ReportTable GeneralizationFailuresTable(const json& image_set) {
+ReportTable GeneralizationFailuresTable(const ImageSetModel& image_set) {
   ReportTable table;
   table.header = {"Image", "Reason"};
   table.numeric = {false, false};
-  for (const json& failure : ArrayOf(Field(image_set, "failures"))) {
-    table.rows.push_back({StringOf(Field(failure, "path")), StringOf(Field(failure, "reason"))});
-  }
+  for (const HoldoutFailureRow& failure : image_set.failures) table.rows.push_back({failure.path, failure.reason});
   return table;
 }
 
-ReportTable GeneralizationFrequencyBinsTable(const json& image_set) {
+ReportTable GeneralizationFrequencyBinsTable(const ImageSetModel& image_set) {
   ReportTable table;
-  const json& bins = ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin"));
+  const std::vector<FrequencyBinRow>& bins = image_set.frequency_bins;
   if (bins.empty()) return table;
   table.header = {"Selection frequency", "Images"};
   table.numeric = {false, true};
-  for (const json& model : ArrayOf(Field(bins[0], "models"))) {
-    table.header.push_back(StringOf(Field(model, "name")) + " top-1 [95% CI]");
+  for (const auto& [name, top1] : bins[0].models) {
+    table.header.push_back(name + " top-1 [95% CI]");
     table.numeric.push_back(true);
   }
-  table.header.push_back("Gap top-1 (" + StringOf(Field(bins[0], "candidate_group")) + " − " +
-                         StringOf(Field(bins[0], "reference_group")) + ")");
+  table.header.push_back("Gap top-1 (" + bins[0].candidate_group + " − " + bins[0].reference_group + ")");
   table.numeric.push_back(true);
-  for (const json& bin : bins) {
-    std::vector<std::string> row = {StringOf(Field(bin, "bin")), Count(Field(bin, "images"))};
-    for (const json& model : ArrayOf(Field(bin, "models"))) row.push_back(AccuracyText(Field(model, "top1")));
-    row.push_back(SignedPercent(Field(bin, "gap_top1")));
+  for (const FrequencyBinRow& bin : bins) {
+    std::vector<std::string> row = {bin.bin, CountText(bin.images)};
+    for (const auto& [name, top1] : bin.models) row.push_back(AccuracyText(top1));
+    row.push_back(SignedPercent(bin.gap_top1));
     table.rows.push_back(row);
   }
   return table;
 }
 
-ReportTable FrequencyBinsAcrossSetsTable(const json& image_sets) {
+ReportTable FrequencyBinsAcrossSetsTable(const std::vector<ImageSetModel>& image_sets) {
   ReportTable table;
   table.header = {"Image set",
                   "Selected by",
@@ -124,51 +118,44 @@ ReportTable FrequencyBinsAcrossSetsTable(const json& image_sets) {
                   "Reference group mean top-1",
                   "Gap top-1"};
   table.numeric = {false, false, false, true, true, true, true};
-  for (const json& image_set : ArrayOf(image_sets)) {
-    const json& selection = Field(image_set, "selection");
-    std::string selected = StringOf(Field(selection, "variant"));
-    if (selected.empty()) selected = StringOf(Field(selection, "rule"));
-    for (const json& bin : ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin"))) {
-      auto mean = [&](const char* role) -> json {
-        const std::string group = StringOf(Field(bin, role));
-        for (const json& g : ArrayOf(Field(bin, "groups"))) {
-          if (StringOf(Field(g, "group")) == group) return Field(g, "mean_top1");
+  for (const ImageSetModel& image_set : image_sets) {
+    const std::string selected =
+        image_set.selection_variant.empty() ? image_set.selection_rule : image_set.selection_variant;
+    for (const FrequencyBinRow& bin : image_set.frequency_bins) {
+      auto mean = [&](const std::string& group) -> std::optional<double> {
+        for (const auto& [name, mean_top1] : bin.groups) {
+          if (name == group) return mean_top1;
         }
-        return nullptr;
+        return std::nullopt;
       };
-      table.rows.push_back({StringOf(Field(image_set, "image_set")), selected, StringOf(Field(bin, "bin")),
-                            Count(Field(bin, "images")), FormatPercent(mean("candidate_group"), 2),
-                            FormatPercent(mean("reference_group"), 2), SignedPercent(Field(bin, "gap_top1"))});
+      table.rows.push_back({image_set.image_set, selected, bin.bin, CountText(bin.images),
+                            FormatPercent(mean(bin.candidate_group), 2), FormatPercent(mean(bin.reference_group), 2),
+                            SignedPercent(bin.gap_top1)});
     }
   }
   return table;
 }
 
-std::string ImageSetSummary(const json& image_set) {
-  std::string text = fmt::format("{}: {} images, {} unreadable", StringOf(Field(image_set, "image_set"), "image set"),
-                                 Count(Field(image_set, "images")), Count(Field(image_set, "unreadable")));
-  std::string version = StringOf(Field(image_set, "holdout_version"));
-  if (!version.empty()) text += ", holdout version " + version.substr(0, 12);
+std::string ImageSetSummary(const ImageSetModel& image_set) {
+  std::string text = fmt::format("{}: {} images, {} unreadable", image_set.image_set, CountText(image_set.images),
+                                 CountText(image_set.unreadable));
+  if (!image_set.holdout_version.empty()) text += ", holdout version " + image_set.holdout_version.substr(0, 12);
   return text;
 }
 
-std::string GeneralizationVerdictText(const json& image_set) {
-  const json& verdict = Field(image_set, "verdict");
-  if (!verdict.is_object()) return "";
+std::string GeneralizationVerdictText(const ImageSetModel& image_set) {
+  if (!image_set.verdict) return "";
+  const HoldoutVerdictModel& verdict = *image_set.verdict;
   std::string text;
   // The label names the question answered ("LOSES NO MORE THAN THE REFERENCE" on the gap basis); models written
   // before labels existed had only "generalizes".
-  const json& label = Field(verdict, "label");
-  const json& generalizes = Field(verdict, "generalizes");
-  if (label.is_string()) {
-    text = label.get<std::string>();
-  } else if (generalizes.is_boolean()) {
-    text = generalizes.get<bool>() ? "GENERALIZES" : "DOES NOT GENERALIZE";
+  if (verdict.label) {
+    text = *verdict.label;
+  } else if (verdict.generalizes) {
+    text = *verdict.generalizes ? "GENERALIZES" : "DOES NOT GENERALIZE";
   }
-  std::string statement = StringOf(Field(verdict, "statement"));
-  if (!statement.empty()) text += (text.empty() ? "" : ": ") + statement;
-  std::string test = StringOf(Field(verdict, "test"));
-  if (!test.empty()) text += (text.empty() ? "" : " ") + std::string("(") + test + ")";
+  if (!verdict.statement.empty()) text += (text.empty() ? "" : ": ") + verdict.statement;
+  if (!verdict.test.empty()) text += (text.empty() ? "" : " ") + std::string("(") + verdict.test + ")";
   return text;
 }
 

@@ -11,20 +11,23 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "reports/report_input.h"
+#include "reports/report_model.h"
 #include "reports/report_table.h"
 
 namespace evalsuite::reports {
 
-nlohmann::json EntryGpuJson(const analysis::Entry& entry);
+std::optional<EntryGpuModel> EntryGpu(const analysis::Entry& entry);
+nlohmann::json EntryGpuJson(const std::optional<EntryGpuModel>& gpu);
 
 // One row per entry and device; an entry none of whose runs was sampled gets one "not sampled" row. Empty when no
 // run of any entry was sampled (then GpuNotSampledLine says why).
-ReportTable GpuTable(const nlohmann::json& cost);
+ReportTable GpuTable(const CostModel& cost);
 // "GPU: not sampled (nvidia-smi not found on PATH)." when entries have GPU records but none was sampled; else "".
-std::string GpuNotSampledLine(const nlohmann::json& cost);
+std::string GpuNotSampledLine(const CostModel& cost);
 inline constexpr const char* kGpuNote =
     "GPU memory used and utilization of each run's own devices (its CUDA_VISIBLE_DEVICES; all GPUs when it had none), "
     "sampled with nvidia-smi --query-gpu every interval while the run ran: peak is the largest sample (a spike "

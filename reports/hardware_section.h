@@ -22,9 +22,12 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "reports/hardware_model.h"
 #include "reports/report_table.h"
 
 namespace evalsuite::reports {
@@ -36,14 +39,16 @@ constexpr const char* kNoHardwareEntries =
     "... --section hardware=F` (the entries' MFU is then computed against this study's ceilings).";
 
 bool HasHardwareSection(const nlohmann::json& section);
-ReportTable HardwareMachineTable(const nlohmann::json& section);
+// The one place a hardware section's JSON is read for rendering (a section HasHardwareSection accepts).
+HardwareSectionModel ParseHardwareSection(const nlohmann::json& section);
+ReportTable HardwareMachineTable(const HardwareSectionModel& section);
 // One row per entry and phase (a progressive-resize stage is its own row).
-ReportTable HardwareEntriesTable(const nlohmann::json& section);
-ReportTable HardwareTimeTable(const nlohmann::json& section);
-ReportTable HardwareMemoryTable(const nlohmann::json& section);
+ReportTable HardwareEntriesTable(const HardwareSectionModel& section);
+ReportTable HardwareTimeTable(const HardwareSectionModel& section);
+ReportTable HardwareMemoryTable(const HardwareSectionModel& section);
 // "baseline is overhead-bound: intensity ... (MFU 4.1%; 62% of its step is forward+backward, ...)" per entry.
-std::vector<std::string> HardwareBottleneckSentences(const nlohmann::json& section);
+std::vector<std::string> HardwareBottleneckSentences(const HardwareSectionModel& section);
 // Log-log roofline: the memory slope and compute roof(s), one dot per entry phase (data-chart="roofline").
-std::string RooflineChart(const nlohmann::json& section);
+std::string RooflineChart(const HardwareSectionModel& section);
 
 }  // namespace evalsuite::reports

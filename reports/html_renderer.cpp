@@ -138,7 +138,7 @@ class HtmlMarkup final : public ReportMarkup {
 
 }  // namespace
 
-std::string RenderHtml(const nlohmann::json& model) {
+std::string RenderHtml(const ReportModel& model) {
   HtmlMarkup markup;
   RenderReport(model, markup);
   return std::move(markup.Text());

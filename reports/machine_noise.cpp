@@ -28,7 +28,10 @@ struct MeanMax {
     max = n == 0 ? *v : std::max(max, *v);
     ++n;
   }
-  json Json() const { return n == 0 ? json(nullptr) : json{{"mean", sum / static_cast<double>(n)}, {"max", max}}; }
+  std::optional<MeanMaxModel> Model() const {
+    if (n == 0) return std::nullopt;
+    return MeanMaxModel{sum / static_cast<double>(n), max};
+  }
   double Mean() const { return n == 0 ? 0 : sum / static_cast<double>(n); }
 };
 
@@ -42,7 +45,7 @@ bool RunWasBusy(const json& contention) {
   return (other && *other >= kBusyOtherCores) || (steal && *steal >= kBusyStealFraction);
 }
 
-json ContentionSummaryJson(const std::vector<const analysis::Run*>& runs) {
+std::optional<ContentionSummaryModel> ContentionSummary(const std::vector<const analysis::Run*>& runs) {
   MeanMax other, steal, load, pressure, cores;
   std::size_t measured = 0, busy = 0;
   for (const analysis::Run* run : runs) {
@@ -55,17 +58,23 @@ json ContentionSummaryJson(const std::vector<const analysis::Run*>& runs) {
     pressure.Add(NumberIn(run->contention, "cpu_pressure_some"));
     cores.Add(NumberIn(run->contention, "cores"));
   }
-  if (measured == 0) return nullptr;
-  return {{"runs_measured", measured},
-          {"busy_runs", busy},
-          {"other_busy_cores", other.Json()},
-          {"steal_fraction", steal.Json()},
-          {"load_average_1m", load.Json()},
-          {"cpu_pressure_some", pressure.Json()},
-          {"cores", cores.n > 0 ? json(cores.max) : json(nullptr)},
-          {"rule", fmt::format("a run was busy when other processes kept at least {:g} core(s) of its cores busy on "
-                               "average, or steal took at least {:g}% of their time",
-                               kBusyOtherCores, kBusyStealFraction * 100)}};
+  if (measured == 0) return std::nullopt;
+  ContentionSummaryModel summary;
+  summary.runs_measured = measured;
+  summary.busy_runs = busy;
+  summary.other_busy_cores = other.Model();
+  summary.steal_fraction = steal.Model();
+  summary.load_average_1m = load.Model();
+  summary.cpu_pressure_some = pressure.Model();
+  if (cores.n > 0) summary.cores = cores.max;
+  return summary;
+}
+
+std::string BusyRule() {
+  return fmt::format(
+      "a run was busy when other processes kept at least {:g} core(s) of its cores busy on average, "
+      "or steal took at least {:g}% of their time",
+      kBusyOtherCores, kBusyStealFraction * 100);
 }
 
 json VariationJson(const stats::VariationDecomposition& d) {
@@ -101,30 +110,27 @@ std::string VariationSentence(const stats::VariationDecomposition& d) {
   return text;
 }
 
-std::string MachineNoiseLine(const json& summary, const stats::VariationDecomposition& d,
-                             const std::string& epochs_result, const std::string& basis) {
+std::string MachineNoiseLine(const std::optional<ContentionSummaryModel>& summary,
+                             const stats::VariationDecomposition& d, const std::string& epochs_result,
+                             const std::string& basis) {
   std::vector<std::string> parts;
-  if (summary.is_object() && summary.value("busy_runs", 0) > 0) {
+  if (summary && summary->busy_runs > 0) {
     std::vector<std::string> figures;
-    const json& steal = summary["steal_fraction"];
-    if (steal.is_object() && steal.value("mean", 0.0) > 0.001) figures.push_back("steal " + Percent(steal["mean"]));
-    const json& load = summary["load_average_1m"];
-    if (load.is_object()) {
-      figures.push_back(summary["cores"].is_number()
-                            ? fmt::format("load {:.1f} on {:g} cores", load["mean"].get<double>(),
-                                          summary["cores"].get<double>())
-                            : fmt::format("load {:.1f}", load["mean"].get<double>()));
+    if (const auto& steal = summary->steal_fraction; steal && steal->mean > 0.001) {
+      figures.push_back("steal " + Percent(steal->mean));
     }
-    const json& other = summary["other_busy_cores"];
-    if (other.is_object()) {
-      figures.push_back(fmt::format("other processes {:.2f} cores", other["mean"].get<double>()));
+    if (const auto& load = summary->load_average_1m) {
+      figures.push_back(summary->cores ? fmt::format("load {:.1f} on {:g} cores", load->mean, *summary->cores)
+                                       : fmt::format("load {:.1f}", load->mean));
     }
-    const json& pressure = summary["cpu_pressure_some"];
-    if (pressure.is_object()) figures.push_back("CPU pressure " + Percent(pressure["mean"]));
+    if (const auto& other = summary->other_busy_cores) {
+      figures.push_back(fmt::format("other processes {:.2f} cores", other->mean));
+    }
+    if (const auto& pressure = summary->cpu_pressure_some) figures.push_back("CPU pressure " + Percent(pressure->mean));
     std::string joined;
     for (const std::string& f : figures) joined += (joined.empty() ? "" : ", ") + f;
-    parts.push_back(fmt::format("the machine was busy during {} of {} runs ({})", summary["busy_runs"].dump(),
-                                summary["runs_measured"].dump(), joined));
+    parts.push_back(fmt::format("the machine was busy during {} of {} runs ({})", summary->busy_runs,
+                                summary->runs_measured, joined));
   }
   const bool varied = d.cov_time_per_epoch && *d.cov_time_per_epoch > kMaxTimePerEpochCov;
   if (varied) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "reports/report_input.h"
+#include "reports/report_model.h"
 #include "stats/variation_decomposition.h"
 
 namespace evalsuite::reports {
@@ -26,10 +27,12 @@ constexpr double kMaxTimePerEpochCov = 0.05;
 // Whether one run's record says the machine was busy; false when not measured.
 bool RunWasBusy(const nlohmann::json& contention);
 
-// Over the runs that have a record: {runs_measured, busy_runs, other_busy_cores {mean, max}, steal_fraction {mean,
-// max}, load_average_1m {mean, max}, cpu_pressure_some {mean, max} (null where no PSI), cores, rule}; null when no
-// run was measured.
-nlohmann::json ContentionSummaryJson(const std::vector<const analysis::Run*>& runs);
+// Over the runs that have a record (report.json: {runs_measured, busy_runs, other_busy_cores {mean, max},
+// steal_fraction {mean, max}, load_average_1m {mean, max}, cpu_pressure_some {mean, max} (null where no PSI), cores,
+// rule}); none when no run was measured.
+std::optional<ContentionSummaryModel> ContentionSummary(const std::vector<const analysis::Run*>& runs);
+// The busy rule as report.json states it.
+std::string BusyRule();
 
 nlohmann::json VariationJson(const stats::VariationDecomposition& d);
 // "CoV of TTA 12.3% = epochs to target 8.1% (seed) and time per epoch 9.0% (machine): var(ln TTA) = ..."; empty when
@@ -39,7 +42,8 @@ std::string VariationSentence(const stats::VariationDecomposition& d);
 // The verdict card's first line, or empty when the machine was quiet and time per epoch within the bound.
 // `epochs_result`: the verdict judged on epochs to target (empty when not available); `basis`: the one the verdict
 // was judged on (stats/entry_verdict.h).
-std::string MachineNoiseLine(const nlohmann::json& contention_summary, const stats::VariationDecomposition& d,
-                             const std::string& epochs_result, const std::string& basis);
+std::string MachineNoiseLine(const std::optional<ContentionSummaryModel>& contention_summary,
+                             const stats::VariationDecomposition& d, const std::string& epochs_result,
+                             const std::string& basis);
 
 }  // namespace evalsuite::reports

@@ -163,7 +163,7 @@ class MarkdownMarkup final : public ReportMarkup {
 
 }  // namespace
 
-std::string RenderMarkdown(const nlohmann::json& model) {
+std::string RenderMarkdown(const ReportModel& model) {
   MarkdownMarkup markup;
   RenderReport(model, markup);
   return std::move(markup.Text());

@@ -1,8 +1,8 @@
-// Builds the canonical report model (JSON) from plain run data and renders it. JSON is the truth; Markdown and
-// self-contained HTML (inline SVG charts, no network) are renderings of the same model through one outline
-// (report_outline.h). The model opens with
-// the verdict per entry, then the Tables 2-3 view, raw per-run values, every statistic, and any extra
-// sections (generalization, see generalization_section.h).
+// Builds the report model (typed structs, report_model.h) from plain run data and renders it. report.json (ToJson,
+// report_json.h, the one serialization) is the canonical output; Markdown and self-contained HTML (inline SVG charts,
+// no network) are renderings of the same structs through one outline (report_outline.h). The model opens with the
+// verdict per entry, then the Tables 2-3 view, raw per-run values, every statistic, and any extra sections
+// (generalization, see generalization_section.h; hardware, hardware_section.h).
 #pragma once
 
 #include <filesystem>
@@ -11,14 +11,17 @@
 #include <string>
 
 #include "reports/report_input.h"
+#include "reports/report_json.h"
+#include "reports/report_model.h"
 #include "reports/run_curves.h"
 
 namespace evalsuite::reports {
 
 constexpr int kReportSchemaVersion = 1;
 
-// The model (every non-finite or undefined number is null; a run that missed the target has tta null, never a
-// capped time; "incomplete" runs are listed with counted=false and left out of every statistic):
+// report.json's shape, as ToJson writes the model (every non-finite or undefined number is null; a run that missed the
+// target has tta null, never a capped time; "incomplete" runs are listed with counted=false and left out of every
+// statistic):
 //   schema_version, title, generated_at, environment (DescribeEnvironment() when the input's is empty), plan,
 //   rule {max_cov_upper, min_hit_rate, min_reached, statement},
 //   points_file (the JSON Lines file beside report.json that holds every run's evaluations, RunPointsJsonLines),
@@ -41,20 +44,22 @@ constexpr int kReportSchemaVersion = 1;
 //             epochs_to_target {stats as above, in epochs; null unless every counted run has epochs},
 //             sensitivity {grid {step, steps_below, steps_above, extra_thresholds, rule},
 //                          thresholds [stats as above + is_target]}}]   (grid: reports/sensitivity_grid.h)
+//   comparisons [{a, b, runs_a, runs_b, probability_a_faster, interval, interval_withheld}], methods [{name, formula,
+//   source}], compare (reports/comparison_section.h) and cost (reports/cost_section.h) when present,
 //   ...and every key of extra_sections as it is (a key clashing with the above is a UsageError).
 // `progress`, when given, hears each step's name as it starts ("entry 3 of 20: name", "comparisons").
-nlohmann::json BuildStabilityReport(const StabilityReportInput& input,
-                                    const std::function<void(const std::string& step)>& progress = nullptr);
+ReportModel BuildStabilityReport(const StabilityReportInput& input,
+                                 const std::function<void(const std::string& step)>& progress = nullptr);
 
 // The model as report.json writes it: pretty-printed, top-level keys in reading order (schema_version, title,
 // generated_at, environment, plan, rule, verdicts, table, entries, then extra sections), and inside objects the
 // identifying keys (entry, name, index...) first; other keys alphabetically.
-std::string RenderJson(const nlohmann::json& model);
-std::string RenderMarkdown(const nlohmann::json& model);
-std::string RenderHtml(const nlohmann::json& model);
+std::string RenderJson(const ReportModel& model);
+std::string RenderMarkdown(const ReportModel& model);
+std::string RenderHtml(const ReportModel& model);
 
 // Writes report.json, report-points.jsonl (`run_points`: RunPointsJsonLines of the model's input), report.md and
 // report.html into out_dir (created if needed). Throws IoError naming the file that could not be written.
-void WriteReport(const nlohmann::json& model, const std::string& run_points, const std::filesystem::path& out_dir);
+void WriteReport(const ReportModel& model, const std::string& run_points, const std::filesystem::path& out_dir);
 
 }  // namespace evalsuite::reports

@@ -1,6 +1,6 @@
 // What a stability report is built from: the entries and their runs (analysis/run.h), what the study asks of them
 // (analysis/analysis_settings.h), filled by the study store (evalsuite report) or by import, so reports/ never depends
-// on where runs came from. The built model is JSON (reports/report.h).
+// on where runs came from. The built model is typed (reports/report_model.h).
 #pragma once
 
 #include <nlohmann/json.hpp>

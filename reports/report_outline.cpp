@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "common/json_access.h"
 #include "reports/comparison_section.h"
 #include "reports/cost_section.h"
 #include "reports/generalization_chart.h"
@@ -9,10 +14,10 @@
 #include "reports/generalization_tables.h"
 #include "reports/gpu_use.h"
 #include "reports/hardware_section.h"
-#include "common/json_access.h"
 #include "reports/mlperf_table.h"
 #include "reports/report_table.h"
 #include "reports/stability_charts.h"
+#include "reports/stats_json.h"
 #include "reports/value_format.h"
 
 namespace evalsuite::reports {
@@ -27,44 +32,43 @@ constexpr const char* kHardwareId = "hardware";
 constexpr const char* kMethodsId = "methods";
 constexpr const char* kEnvironmentId = "environment";
 
-void OutlineVerdicts(const json& model, ReportMarkup& markup) {
-  const std::string statement = StringOf(Field(Field(model, "rule"), "statement"));
+void OutlineVerdicts(const ReportModel& model, ReportMarkup& markup) {
+  const std::string statement = RuleStatement(model.rule);
   if (!statement.empty()) markup.RuleStatement(statement);
-  const json& verdicts = ArrayOf(Field(model, "verdicts"));
-  if (verdicts.empty()) markup.Placeholder("No entries.");
+  if (model.verdicts.empty()) markup.Placeholder("No entries.");
   std::vector<VerdictCard> cards;
-  for (const json& verdict : verdicts) {
-    const json& interval = Field(verdict, "cov_interval");
+  for (const VerdictModel& verdict : model.verdicts) {
     VerdictCard card;
-    card.entry = StringOf(Field(verdict, "entry"));
-    card.result = StringOf(Field(verdict, "result"), "NOT STABLE");
-    card.first_line = StringOf(Field(verdict, "first_line"));
-    card.reached = StringOf(Field(verdict, "reached"));
-    card.runs = StringOf(Field(verdict, "runs"));
-    card.threshold = FormatThreshold(Field(verdict, "threshold"));
-    card.judged_on_epochs = StringOf(Field(verdict, "basis")) == "epochs";
-    card.cov = FormatPercentInterval(Field(verdict, "cov"), Field(interval, "lower"), Field(interval, "upper"));
-    for (const json& reason : ArrayOf(Field(verdict, "reasons"))) card.reasons.push_back(StringOf(reason));
+    card.entry = verdict.entry;
+    card.result = verdict.verdict.result;
+    card.first_line = verdict.first_line;
+    card.reached = FormatCount(verdict.reached);
+    card.runs = FormatCount(verdict.runs);
+    card.threshold = FormatThreshold(verdict.threshold);
+    card.judged_on_epochs = verdict.basis == "epochs";
+    card.cov = FormatPercentInterval(verdict.cov, verdict.cov_interval);
+    card.reasons = verdict.verdict.reasons;
     cards.push_back(std::move(card));
   }
   markup.VerdictCards(cards);
 }
 
-void OutlineOverview(const json& model, ReportMarkup& markup) {
-  markup.Table(StabilityTable(model));
+void OutlineOverview(const ReportModel& model, ReportMarkup& markup) {
+  markup.Table(StabilityTable(model.table));
   markup.Note(kEpochsColumnNote);
-  if (!ArrayOf(Field(model, "comparisons")).empty()) {
+  if (!model.comparisons.empty()) {
     markup.Part("Comparisons between entries (probability of improvement)");
     markup.Note(kComparisonsNote);
-    markup.Table(ComparisonsTable(model));
+    markup.Table(ComparisonsTable(model.comparisons));
   }
-  if (Field(model, "compare").is_object()) {  // reports/comparison_section.h
+  if (model.compare) {  // reports/comparison_section.h
     markup.Part("Is A faster than B?");
     markup.Note(kCompareNote);
-    for (const std::string& line : SequentialLines(model)) markup.Paragraph(line);
-    markup.Table(CompareTable(model));
+    for (const std::string& line : SequentialLines(*model.compare)) markup.Paragraph(line);
+    markup.Table(CompareTable(*model.compare));
   }
-  if (const json& cost = Field(model, kCostSectionKey); cost.is_object()) {
+  if (model.cost) {
+    const CostModel& cost = *model.cost;
     markup.Part("What the runs cost");
     markup.Note(kCostNote);
     markup.Table(CostTable(cost));
@@ -75,7 +79,7 @@ void OutlineOverview(const json& model, ReportMarkup& markup) {
       markup.Note(line);
     }
   }
-  for (const auto& [unit, entries] : GroupByTimeUnit(Field(model, "entries"))) {
+  for (const auto& [unit, entries] : GroupByTimeUnit(model.entries)) {
     const auto& group = entries;
     const std::string& time_unit = unit;
     markup.Figure([&] { return TtaPerRunChart(group, time_unit); },
@@ -88,27 +92,25 @@ void OutlineOverview(const json& model, ReportMarkup& markup) {
   }
 }
 
-void OutlineEntry(const json& entry, std::size_t index, ReportMarkup& markup) {
-  markup.BeginEntry(index, StringOf(Field(entry, "name")));
-  const std::string description = StringOf(Field(entry, "description"));
-  if (!description.empty()) markup.Paragraph(description);
+void OutlineEntry(const EntryModel& entry, std::size_t index, ReportMarkup& markup) {
+  markup.BeginEntry(index, entry.name);
+  if (!entry.description.empty()) markup.Paragraph(entry.description);
   EntryFacts facts;
-  facts.source = StringOf(Field(entry, "source"));
-  facts.metric = StringOf(Field(entry, "metric"));
-  facts.threshold = FormatThreshold(Field(entry, "threshold"));
-  facts.unit = TimeUnitSymbol(StringOf(Field(entry, "time_unit")));
-  const json& kaplan_meier = Field(Field(entry, "stats"), "kaplan_meier");
-  if (NumberOf(Field(kaplan_meier, "median"))) {
-    facts.kaplan_meier_median = KaplanMeierMedianText(kaplan_meier, Field(Field(entry, "stats"), "runs"));
+  facts.source = entry.source;
+  facts.metric = entry.metric;
+  facts.threshold = FormatThreshold(entry.threshold);
+  facts.unit = TimeUnitSymbol(entry.time_unit);
+  if (Finite(entry.stats.time_to_target.median)) {
+    facts.kaplan_meier_median = KaplanMeierMedianText(entry.stats.time_to_target, entry.stats.runs);
   }
   markup.Facts(facts);
   markup.Figure([&] { return AccuracyVsTimeChart(entry); },
                 "Metric against training time for every run, with the target line; dots mark each run's time to "
                 "accuracy, dashed curves never reached the target.");
-  if (HasMlperfFacts(entry)) {
+  if (entry.mlperf) {
     markup.Heading(4, "MLPerf official score");
-    markup.Table(MlperfScoreTable(entry));
-    const ReportTable dropped = MlperfDroppedRunsTable(entry);
+    markup.Table(MlperfScoreTable(*entry.mlperf));
+    const ReportTable dropped = MlperfDroppedRunsTable(*entry.mlperf);
     if (!dropped.rows.empty()) {
       markup.Paragraph("Runs that do not count:");
       markup.Table(dropped);
@@ -123,7 +125,7 @@ void OutlineEntry(const json& entry, std::size_t index, ReportMarkup& markup) {
                 "median over all runs (hollow), which does not forget the runs that missed. Right: share of runs "
                 "reaching each threshold, with its Clopper-Pearson 95% interval. Dashed line: the target.");
   markup.Table(SensitivityTable(entry));
-  if (!ArrayOf(Field(entry, "expected_best")).empty()) {
+  if (!entry.expected_best.empty()) {
     markup.Heading(4, "Expected best of n runs");
     markup.Note(kExpectedBestNote);
     markup.Table(ExpectedBestTable(entry));
@@ -131,27 +133,25 @@ void OutlineEntry(const json& entry, std::size_t index, ReportMarkup& markup) {
   markup.EndEntry();
 }
 
-void OutlineEntries(const json& model, ReportMarkup& markup) {
-  const json& entries = ArrayOf(Field(model, "entries"));
-  for (std::size_t i = 0; i < entries.size(); ++i) OutlineEntry(entries[i], i, markup);
+void OutlineEntries(const ReportModel& model, ReportMarkup& markup) {
+  for (std::size_t i = 0; i < model.entries.size(); ++i) OutlineEntry(model.entries[i], i, markup);
 }
 
-void OutlineGeneralization(const json& model, ReportMarkup& markup) {
-  const json sets = ImageSets(Field(model, kGeneralizationSectionKey));
-  for (const json& image_set : sets) {
+void OutlineGeneralization(const ReportModel& model, ReportMarkup& markup) {
+  const std::vector<ImageSetModel>& sets = model.generalization;
+  for (const ImageSetModel& image_set : sets) {
     markup.UserHeading(3, ImageSetSummary(image_set));
-    const json& verdict = Field(image_set, "verdict");
     if (const std::string text = GeneralizationVerdictText(image_set); !text.empty()) {
-      const json& passed = Field(verdict, "passed");
-      markup.VerdictLine(text, (passed.is_boolean() ? passed : Field(verdict, "generalizes")) == json(true));
+      const HoldoutVerdictModel& verdict = *image_set.verdict;
+      markup.VerdictLine(text, verdict.passed ? *verdict.passed : verdict.generalizes == true);
     }
     markup.Table(GeneralizationModelsTable(image_set));
-    if (!ArrayOf(Field(image_set, "models")).empty()) {
+    if (!image_set.models.empty()) {
       markup.Figure([&] { return GeneralizationAccuracyChart(image_set); },
                     "Accuracy of each model on the unseen images with Clopper-Pearson 95% intervals, grouped by "
                     "group. Filled: top-1; hollow: top-5.");
     }
-    if (!ArrayOf(Field(image_set, "groups")).empty()) {
+    if (!image_set.groups.empty()) {
       markup.Heading(4, "Groups");
       markup.Table(GeneralizationGroupsTable(image_set));
     }
@@ -159,35 +159,33 @@ void OutlineGeneralization(const json& model, ReportMarkup& markup) {
       markup.Heading(4, "Accuracy by selection-frequency bin (share of labelers who judged the image correct)");
       markup.Table(bins);
     }
-    if (!ArrayOf(Field(image_set, "pairs")).empty()) {
+    if (!image_set.pairs.empty()) {
       markup.Heading(4, "Pairwise comparisons (exact McNemar; Holm-adjusted over each metric's pairs, exploratory)");
       markup.Table(GeneralizationPairsTable(image_set));
     }
-    if (!ArrayOf(Field(image_set, "failures")).empty()) {
+    if (!image_set.failures.empty()) {
       markup.Heading(4, "Unreadable images");
       markup.Table(GeneralizationFailuresTable(image_set));
     }
   }
   // The sets side by side per bin, when more than one has frequencies (e.g. the three ImageNetV2 variants).
-  int with_bins = 0;
-  for (const json& image_set : sets) {
-    with_bins += ArrayOf(Field(Field(image_set, "frequency_bins"), "by_bin")).empty() ? 0 : 1;
-  }
+  const auto with_bins =
+      std::count_if(sets.begin(), sets.end(), [](const ImageSetModel& set) { return !set.frequency_bins.empty(); });
   if (with_bins > 1) {
     markup.Heading(3, "Image sets side by side, by selection-frequency bin");
     markup.Table(FrequencyBinsAcrossSetsTable(sets));
   }
 }
 
-void OutlineHardware(const json& model, ReportMarkup& markup) {
-  const json& section = Field(model, kHardwareSectionKey);
+void OutlineHardware(const ReportModel& model, ReportMarkup& markup) {
+  const HardwareSectionModel& section = *model.hardware;
   // A section of external entries alone has no machine table, time or memory breakdown.
   if (const ReportTable machine = HardwareMachineTable(section); !machine.rows.empty()) markup.Table(machine);
   markup.Bullets(HardwareBottleneckSentences(section));
   markup.Figure([&] { return RooflineChart(section); },
                 "Roofline (Williams et al.): each entry's achieved FLOP/s at its operational intensity, progressive "
                 "resizing's stages as separate points, under the measured memory slope and compute roofs.");
-  if (ArrayOf(Field(section, "entries")).empty()) {
+  if (section.entries.empty()) {
     markup.Paragraph(kNoHardwareEntries);
     return;
   }
@@ -204,47 +202,45 @@ void OutlineHardware(const json& model, ReportMarkup& markup) {
   if (!markup.ShowsFigures()) markup.Note("The roofline chart is in report.html.");
 }
 
-void OutlineMethods(const json& model, ReportMarkup& markup) { markup.Table(MethodsTable(model)); }
+void OutlineMethods(const ReportModel& model, ReportMarkup& markup) { markup.Table(MethodsTable(model.methods)); }
 
-void OutlineEnvironment(const json& model, ReportMarkup& markup) {
-  markup.Table(EnvironmentTable(Field(model, "environment")));
-  const json& plan = Field(model, "plan");
+void OutlineEnvironment(const ReportModel& model, ReportMarkup& markup) {
+  markup.Table(EnvironmentTable(model.environment));
+  const json& plan = model.plan;
   if (!plan.is_null() && !plan.empty()) markup.CodeBlock("Effective plan", plan.dump(2));
 }
 
 // A section of the outline: its heading and anchor, whether the model has it, and what it holds.
 struct OutlineStep {
   OutlineSection section;
-  bool (*present)(const json& model);
-  void (*body)(const json& model, ReportMarkup& markup);
+  bool (*present)(const ReportModel& model);
+  void (*body)(const ReportModel& model, ReportMarkup& markup);
 };
 
 const std::vector<OutlineStep>& Outline() {
   static const std::vector<OutlineStep> steps = {
-      {{kVerdictId, "Verdict", "Verdict"}, [](const json&) { return true; }, OutlineVerdicts},
+      {{kVerdictId, "Verdict", "Verdict"}, [](const ReportModel&) { return true; }, OutlineVerdicts},
       {{kOverviewId, "Time to accuracy (DAWNBench Tables 2-3)", "Tables 2-3"},
-       [](const json&) { return true; },
+       [](const ReportModel&) { return true; },
        OutlineOverview},
       {{kEntriesId, "Entries", "Entries"},
-       [](const json& model) { return !ArrayOf(Field(model, "entries")).empty(); },
+       [](const ReportModel& model) { return !model.entries.empty(); },
        OutlineEntries},
       {{kGeneralizationId, "Generalization to unseen data (Table 4)", "Generalization"},
-       [](const json& model) { return !ImageSets(Field(model, kGeneralizationSectionKey)).empty(); },
+       [](const ReportModel& model) { return !model.generalization.empty(); },
        OutlineGeneralization},
       {{kHardwareId, "Hardware: why TTA is what it is", "Hardware"},
-       [](const json& model) { return HasHardwareSection(Field(model, kHardwareSectionKey)); },
+       [](const ReportModel& model) { return model.hardware.has_value(); },
        OutlineHardware},
-      {{kMethodsId, "Methods", ""},
-       [](const json& model) { return !ArrayOf(Field(model, "methods")).empty(); },
-       OutlineMethods},
-      {{kEnvironmentId, "Environment", "Environment"}, [](const json&) { return true; }, OutlineEnvironment},
+      {{kMethodsId, "Methods", ""}, [](const ReportModel& model) { return !model.methods.empty(); }, OutlineMethods},
+      {{kEnvironmentId, "Environment", "Environment"}, [](const ReportModel&) { return true; }, OutlineEnvironment},
   };
   return steps;
 }
 
 }  // namespace
 
-std::vector<OutlineSection> ReportSections(const json& model) {
+std::vector<OutlineSection> ReportSections(const ReportModel& model) {
   std::vector<OutlineSection> sections;
   for (const OutlineStep& step : Outline()) {
     if (step.present(model)) sections.push_back(step.section);
@@ -252,12 +248,15 @@ std::vector<OutlineSection> ReportSections(const json& model) {
   return sections;
 }
 
-void RenderReport(const json& model, ReportMarkup& markup) {
+void RenderReport(const ReportModel& model, ReportMarkup& markup) {
   ReportOpening opening;
-  opening.title = StringOf(Field(model, "title"), "evalsuite report");
-  opening.generated_at = StringOf(Field(model, "generated_at"));
-  opening.schema_version = StringOf(Field(model, "schema_version"));
-  opening.host = StringOf(Field(Field(model, "environment"), "host"));
+  opening.title = model.title;
+  opening.generated_at = model.generated_at;
+  opening.schema_version = std::to_string(model.schema_version);
+  // The environment is user data as recorded: its host, when it names one as text.
+  if (const json& host = Field(model.environment, "host"); !host.is_null()) {
+    opening.host = host.is_string() ? host.get<std::string>() : host.dump();
+  }
   opening.sections = ReportSections(model);
   markup.Open(opening);
   for (const OutlineStep& step : Outline()) {

@@ -7,15 +7,16 @@
 #include <vector>
 
 #include "reports/report_markup.h"
+#include "reports/report_model.h"
 
 namespace evalsuite::reports {
 
 // The top-level sections the model has, in the report's order: the verdict, the Tables 2-3 overview, the entries
 // (when there are any), generalization and hardware (when the model holds them), the methods (when listed) and the
 // environment.
-std::vector<OutlineSection> ReportSections(const nlohmann::json& model);
+std::vector<OutlineSection> ReportSections(const ReportModel& model);
 
 // Writes the whole report through `markup`.
-void RenderReport(const nlohmann::json& model, ReportMarkup& markup);
+void RenderReport(const ReportModel& model, ReportMarkup& markup);
 
 }  // namespace evalsuite::reports

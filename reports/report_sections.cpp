@@ -15,8 +15,8 @@
 namespace evalsuite::reports {
 using nlohmann::json;
 
-json ThresholdNoiseJson(const analysis::Entry& entry, const std::vector<double>& thresholds,
-                        const std::vector<stats::RunCurve>& curves) {
+ThresholdNoiseModel ThresholdNoise(const analysis::Entry& entry, const std::vector<double>& thresholds,
+                                   const std::vector<stats::RunCurve>& curves) {
   // Crossed, then fell back below the target at a later evaluation: a first crossing within the noise.
   std::size_t fell_back = 0;
   for (const stats::RunCurve& curve : curves) {
@@ -29,12 +29,8 @@ json ThresholdNoiseJson(const analysis::Entry& entry, const std::vector<double>&
       }
     }
   }
-  json noise = {{"validation_size", nullptr},
-                {"standard_error", nullptr},
-                {"formula", "sqrt(p (1 - p) / n) at p = the target, n = the validation split's size (binomial)"},
-                {"thresholds_within", json::array()},
-                {"target_within_noise_of_grid", false},
-                {"runs_fell_back", fell_back}};
+  ThresholdNoiseModel noise;
+  noise.runs_fell_back = fell_back;
   const json& size = entry.extra.is_object() && entry.extra.contains("validation_size") ? entry.extra["validation_size"]
                                                                                         : json(nullptr);
   if (!size.is_number() || size.get<double>() < 1) return noise;
@@ -43,31 +39,27 @@ json ThresholdNoiseJson(const analysis::Entry& entry, const std::vector<double>&
   const double p = percent ? entry.threshold / 100 : entry.threshold;
   if (!(p >= 0 && p <= 1)) return noise;
   const double se = std::sqrt(p * (1 - p) / n) * (percent ? 100 : 1);
-  noise["validation_size"] = size;
-  noise["standard_error"] = JsonNumber(se);
+  noise.validation_size = size;
+  if (std::isfinite(se)) noise.standard_error = se;  // report.json has null for what is not finite
   for (double t : thresholds) {
-    if (t != entry.threshold && std::abs(t - entry.threshold) < se) noise["thresholds_within"].push_back(JsonNumber(t));
+    if (t != entry.threshold && std::abs(t - entry.threshold) < se) noise.thresholds_within.push_back(t);
   }
-  noise["target_within_noise_of_grid"] = !noise["thresholds_within"].empty();
+  noise.target_within_noise_of_grid = !noise.thresholds_within.empty();
   return noise;
 }
 
-json ExpectedBestJson(const stats::StabilityStats& stats) {
-  json rows = json::array();
+std::vector<stats::ExpectedBest> ExpectedBest(const stats::StabilityStats& stats) {
   // A few n tell the story: 1 (one honest run), small n, and every run.
   std::vector<std::size_t> ns;
   for (std::size_t n : {1, 2, 3, 5, 10}) {
     if (n <= stats.runs) ns.push_back(n);
   }
   if (stats.runs > 0 && std::find(ns.begin(), ns.end(), stats.runs) == ns.end()) ns.push_back(stats.runs);
-  for (const stats::ExpectedBest& best : stats::ExpectedBestOfN(stats.tta, ns)) {
-    rows.push_back({{"n", best.n}, {"expected_tta", JsonNumber(best.expected_tta)}, {"none_reach", best.none_reach}});
-  }
-  return rows;
+  return stats::ExpectedBestOfN(stats.tta, ns);
 }
 
-json EntryComparisonsJson(const std::vector<ComparedEntry>& entries) {
-  json rows = json::array();
+std::vector<EntryComparisonModel> EntryComparisons(const std::vector<ComparedEntry>& entries) {
+  std::vector<EntryComparisonModel> rows;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     for (std::size_t j = i + 1; j < entries.size(); ++j) {
       const ComparedEntry& a = entries[i];
@@ -79,24 +71,18 @@ json EntryComparisonsJson(const std::vector<ComparedEntry>& entries) {
       const stats::ImprovementProbability poi = StatsOnUserData(EntryField(a.name) + " and " + EntryField(b.name), [&] {
         return stats::ProbabilityOfImprovement(a.tta, b.tta);
       });
-      rows.push_back({{"a", a.name},
-                      {"b", b.name},
-                      {"runs_a", a.tta.size()},
-                      {"runs_b", b.tta.size()},
-                      {"probability_a_faster", JsonNumber(poi.probability)},
-                      // The same function and inputs as the pair rows and `compare` (stats/improvement.h): one figure.
-                      {"interval", poi.interval ? IntervalJson(*poi.interval) : json(nullptr)},
-                      {"interval_withheld", poi.withheld.empty() ? json(nullptr) : json(poi.withheld)}});
+      // The same function and inputs as the pair rows and `compare` (stats/improvement.h): one figure.
+      rows.push_back({a.name, b.name, a.tta.size(), b.tta.size(), poi});
     }
   }
   return rows;
 }
 
-json MethodsJson() {
+std::vector<MethodModel> Methods() {
   auto method = [](const std::string& name, const std::string& formula, const std::string& source) {
-    return json{{"name", name}, {"formula", formula}, {"source", source}};
+    return MethodModel{name, formula, source};
   };
-  json methods = json::array(
+  std::vector<MethodModel> methods(
       {method("Time to accuracy (TTA)",
               "training time at the first evaluation at or above the target (or the first of k consecutive ones)",
               "Coleman et al. 2017, DAWNBench")});

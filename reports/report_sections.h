@@ -9,19 +9,20 @@
 #include <vector>
 
 #include "reports/report_input.h"
+#include "reports/report_model.h"
 #include "stats/stability.h"
 
 namespace evalsuite::reports {
 
 // The binomial standard error of an accuracy-like metric at the target, sqrt(p (1 - p) / n) with n the validation
 // split's size (entry.extra["validation_size"]; a percent-scale metric's in points), the grid thresholds within it
-// of the target, and how many runs crossed the target and fell back below it later. Null fields when the size is
-// unknown.
-nlohmann::json ThresholdNoiseJson(const analysis::Entry& entry, const std::vector<double>& thresholds,
-                                  const std::vector<stats::RunCurve>& curves);
+// of the target, and how many runs crossed the target and fell back below it later. No standard error when the size
+// is unknown.
+ThresholdNoiseModel ThresholdNoise(const analysis::Entry& entry, const std::vector<double>& thresholds,
+                                   const std::vector<stats::RunCurve>& curves);
 
-// Expected best-of-n TTA for n = 1..runs (stats/improvement.h).
-nlohmann::json ExpectedBestJson(const stats::StabilityStats& stats);
+// Expected best-of-n TTA for a few n up to the entry's runs (stats/improvement.h).
+std::vector<stats::ExpectedBest> ExpectedBest(const stats::StabilityStats& stats);
 
 // Probability of improvement between every pair of entries with the same metric, threshold and time unit.
 struct ComparedEntry {
@@ -29,10 +30,10 @@ struct ComparedEntry {
   double threshold = 0;
   std::vector<std::optional<double>> tta;
 };
-nlohmann::json EntryComparisonsJson(const std::vector<ComparedEntry>& entries);
+std::vector<EntryComparisonModel> EntryComparisons(const std::vector<ComparedEntry>& entries);
 
 // [{name, formula, source}] for each rule and formula the report uses: TTA's definition, then the methods of every
 // statistic of stats/stability_statistics.h in its order, then the validation noise and the comparisons.
-nlohmann::json MethodsJson();
+std::vector<MethodModel> Methods();
 
 }  // namespace evalsuite::reports

@@ -70,8 +70,8 @@ ordered_json Ordered(const json& value, bool reorder) {
 
 }  // namespace
 
-std::string RenderJson(const json& model) {
-  if (!model.is_object()) return model.dump(2) + "\n";
+std::string RenderJson(const ReportModel& report) {
+  const json model = ToJson(report);
   std::vector<std::string> keys;
   for (const auto& item : model.items()) keys.push_back(item.key());
   std::stable_sort(keys.begin(), keys.end(),
@@ -85,7 +85,7 @@ std::string RenderJson(const json& model) {
   return out.dump(2) + "\n";
 }
 
-void WriteReport(const json& model, const std::string& run_points, const std::filesystem::path& out_dir) {
+void WriteReport(const ReportModel& model, const std::string& run_points, const std::filesystem::path& out_dir) {
   std::error_code error;
   std::filesystem::create_directories(out_dir, error);
   if (error || !std::filesystem::is_directory(out_dir)) {

@@ -8,20 +8,12 @@
 #include <utility>
 
 #include "analysis/run_counting.h"
-#include "common/json_number.h"
 #include "stats/curve.h"
 
 namespace evalsuite::reports {
 namespace {
-using nlohmann::json;
 
 constexpr double kQuantiles[] = {0.1, 0.25, 0.5, 0.75, 0.9};
-
-json PointsJson(const analysis::Run& run) {
-  json points = json::array();
-  for (const auto& point : run.points) points.push_back({JsonNumber(point.time), JsonNumber(point.metric)});
-  return points;
-}
 
 // numpy's default ("linear") quantile of sorted values.
 double SortedQuantile(const std::vector<double>& sorted, double q) {
@@ -43,7 +35,7 @@ std::vector<stats::CurvePoint> FiniteCurve(const analysis::Run& run) {
 
 // At each of kBandTimes times from 0 to the longest counted run, the quantiles of the metric over the counted runs
 // still training then (first evaluation <= t <= last): each at its latest evaluation at or before t.
-json BandJson(const analysis::Entry& entry) {
+std::vector<BandRowModel> Band(const analysis::Entry& entry, std::size_t& runs) {
   std::vector<std::vector<stats::CurvePoint>> curves;
   double end = 0;
   for (const analysis::Run* run : analysis::CountedRuns(entry)) {
@@ -60,20 +52,18 @@ json BandJson(const analysis::Entry& entry) {
       if (next > 0) at[k].push_back(curve[next - 1].metric);
     }
   }
-  json rows = json::array();
+  std::vector<BandRowModel> rows;
   for (std::size_t k = 0; k < kBandTimes; ++k) {
-    const double t = end * static_cast<double>(k) / static_cast<double>(kBandTimes - 1);
-    json row = {JsonNumber(t), at[k].size()};
+    BandRowModel row;
+    row.time = end * static_cast<double>(k) / static_cast<double>(kBandTimes - 1);
+    row.runs = at[k].size();
     std::sort(at[k].begin(), at[k].end());
-    for (double q : kQuantiles) row.push_back(at[k].empty() ? json(nullptr) : JsonNumber(SortedQuantile(at[k], q)));
-    rows.push_back(std::move(row));
+    std::optional<double>* quantiles[] = {&row.q10, &row.q25, &row.median, &row.q75, &row.q90};
+    for (std::size_t i = 0; i < 5 && !at[k].empty(); ++i) *quantiles[i] = SortedQuantile(at[k], kQuantiles[i]);
+    rows.push_back(row);
   }
-  return {{"runs", curves.size()},
-          {"rule",
-           "at each time, the 10/25/50/75/90% quantiles (linear) of the metric over the counted runs still training "
-           "then (first evaluation <= t <= last), each at its latest evaluation at or before t"},
-          {"columns", {"time", "runs", "q10", "q25", "median", "q75", "q90"}},
-          {"rows", std::move(rows)}};
+  runs = curves.size();
+  return rows;
 }
 
 // Beyond kRunsDrawnInFull runs: the fastest, median and slowest counted runs that reached the target, and the first
@@ -105,7 +95,7 @@ std::vector<std::pair<std::size_t, std::string>> RunsOfBand(const analysis::Entr
 
 }  // namespace
 
-json EntryCurvesJson(const analysis::Entry& entry, double threshold, std::size_t consecutive) {
+CurvesModel EntryCurves(const analysis::Entry& entry, double threshold, std::size_t consecutive) {
   double max_time = 0;
   double metric_min = std::numeric_limits<double>::infinity(), metric_max = -metric_min;
   std::vector<std::optional<double>> tta;
@@ -129,27 +119,25 @@ json EntryCurvesJson(const analysis::Entry& entry, double threshold, std::size_t
   } else {
     for (std::size_t i = 0; i < entry.runs.size(); ++i) drawn.emplace_back(i, "");
   }
-  json runs = json::array();
+  CurvesModel out;
   const std::vector<bool> counted = analysis::CountedFlags(entry);
   for (const auto& [position, role] : drawn) {
     const analysis::Run& run = entry.runs[position];
-    runs.push_back({{"index", run.index},
-                    {"status", analysis::RunStatusName(run.status)},
-                    {"counted", counted[position]},
-                    {"tta", JsonNumber(tta[position])},
-                    {"role", role.empty() ? json(nullptr) : json(role)},
-                    {"points", PointsJson(run)}});
+    out.drawn.push_back(
+        {run.index, analysis::RunStatusName(run.status), counted[position], tta[position], role, run.points});
   }
-  return {{"runs", entry.runs.size()},
-          {"max_time", JsonNumber(max_time)},
-          {"metric_min", JsonNumber(metric_min)},
-          {"metric_max", JsonNumber(metric_max)},
-          {"drawn", std::move(runs)},
-          {"drawn_rule", banded ? fmt::format("more than {} runs: the band, and the fastest, median and slowest run "
-                                              "that reached the target and the first two that did not",
-                                              kRunsDrawnInFull)
-                                : std::string("every run")},
-          {"band", banded ? BandJson(entry) : json(nullptr)}};
+  out.runs = entry.runs.size();
+  out.max_time = max_time;
+  out.metric_min = metric_min;
+  out.metric_max = metric_max;
+  out.drawn_rule = banded ? fmt::format(
+                                "more than {} runs: the band, and the fastest, median and slowest run "
+                                "that reached the target and the first two that did not",
+                                kRunsDrawnInFull)
+                          : std::string("every run");
+  out.banded = banded;
+  if (banded) out.band = Band(entry, out.band_runs);
+  return out;
 }
 
 std::string RunPointsJsonLines(const StabilityReportInput& input) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "reports/report_input.h"
+#include "reports/report_model.h"
 
 namespace evalsuite::reports {
 
@@ -19,11 +20,16 @@ inline constexpr std::size_t kRunsDrawnInFull = 20;
 // Times at which the band's quantiles are taken, evenly from 0 to the longest counted run.
 inline constexpr std::size_t kBandTimes = 61;
 
-// entry["curves"]: {runs, max_time, metric_min, metric_max, drawn [{index, status, counted, tta, role, points
-// [[time, metric]...]}], drawn_rule, band (null up to kRunsDrawnInFull runs) {runs, rule, columns, rows [[time,
-// runs, q10, q25, median, q75, q90]...]}}. max_time is the longest run's time spent or last evaluation;
-// metric_min/max span every evaluation of every run (null when none), so the axes match a chart of every run.
-nlohmann::json EntryCurvesJson(const analysis::Entry& entry, double threshold, std::size_t consecutive);
+// An entry's curves; report.json's entry["curves"] (report_json.h): {runs, max_time, metric_min, metric_max, drawn
+// [{index, status, counted, tta, role, points [[time, metric]...]}], drawn_rule, band (null up to kRunsDrawnInFull
+// runs) {runs, rule, columns, rows [[time, runs, q10, q25, median, q75, q90]...]}}. max_time is the longest run's
+// time spent or last evaluation; metric_min/max span every evaluation of every run (null when none), so the axes
+// match a chart of every run.
+CurvesModel EntryCurves(const analysis::Entry& entry, double threshold, std::size_t consecutive);
+// The band's rule as report.json states it.
+inline constexpr const char* kBandRule =
+    "at each time, the 10/25/50/75/90% quantiles (linear) of the metric over the counted runs still training then "
+    "(first evaluation <= t <= last), each at its latest evaluation at or before t";
 
 // The side file's text: one line per run, entries and their runs in the model's order:
 // {"entry": name, "run": position in the entry's "runs", "index": the run's index, "points": [[time, metric]...]}.

@@ -15,6 +15,10 @@ constexpr int kSensitivityStepsBelow = 4;
 constexpr int kSensitivityStepsAbove = 2;
 constexpr double kSensitivityStepFraction = 0.0025;
 constexpr double kSensitivityStepPercent = 0.25;
+// The grid's rule as the report states it.
+inline constexpr const char* kSensitivityGridRule =
+    "target + k * step for k in -4..+2 (step 0.0025 for [0, 1] metrics, 0.25 for percent metrics), inside the "
+    "metric's scale, plus the entry's extra thresholds";
 
 // The step of the default grid for a metric whose target is `target`.
 double SensitivityStep(double target);

@@ -7,19 +7,17 @@
 #include <limits>
 
 #include "reports/html_escape.h"
-#include "common/json_access.h"
 #include "reports/svg_chart.h"
 #include "reports/value_format.h"
 
 namespace evalsuite::reports {
 namespace {
-using nlohmann::json;
 
 const char* const kTargetColor = "#c0392b";
 const char* const kFailureColor = "#c0392b";
 constexpr int kWidth = 960;
 
-std::string EntryName(const json& entry) { return StringOf(Field(entry, "name"), "entry"); }
+const std::string& EntryName(const EntryModel& entry) { return entry.name; }
 
 std::string UnitLabel(const std::string& time_unit) { return "training time (" + TimeUnitSymbol(time_unit) + ")"; }
 
@@ -31,33 +29,27 @@ std::string ShortLabel(const std::string& text, std::size_t max_chars) {
   return text.substr(0, cut) + "…";
 }
 
-bool Counted(const json& run) { return Field(run, "counted") != json(false); }
-
-// The x range [0, longest run]: a run's time spent, or its last evaluation (the model's curves say it; a model
-// without them is read run by run).
-double MaxRunTime(const json& entry) {
-  if (const auto max_time = NumberOf(Field(Field(entry, "curves"), "max_time"))) return *max_time;
+// The x range [0, longest run]: a run's time spent, or its last evaluation (the entry's curves say it; without a
+// finite one, the runs' time spent).
+double MaxRunTime(const EntryModel& entry) {
+  if (const auto max_time = Finite(entry.curves.max_time)) return *max_time;
   double max_time = 0;
-  for (const json& run : ArrayOf(Field(entry, "runs"))) {
-    max_time = std::max(max_time, NumberOf(Field(run, "time_spent")).value_or(0));
-    for (const json& point : ArrayOf(Field(run, "points"))) {
-      if (point.is_array() && point.size() == 2) max_time = std::max(max_time, NumberOf(point[0]).value_or(0));
-    }
-  }
+  for (const RunModel& run : entry.runs) max_time = std::max(max_time, Finite(run.time_spent).value_or(0));
   return max_time;
 }
 
 // A positive upper end for an axis that starts at 0, even when nothing was measured.
 double AxisMax(double value) { return value > 0 ? value : 1.0; }
 
-std::string RunLabel(const json& run) { return "run " + StringOf(Field(run, "index"), "?"); }
+std::string RunLabel(int index) { return "run " + std::to_string(index); }
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::vector<const json*>>> GroupByTimeUnit(const json& entries) {
-  std::vector<std::pair<std::string, std::vector<const json*>>> groups;
-  for (const json& entry : ArrayOf(entries)) {
-    std::string unit = StringOf(Field(entry, "time_unit"), "seconds");
+std::vector<std::pair<std::string, std::vector<const EntryModel*>>> GroupByTimeUnit(
+    const std::vector<EntryModel>& entries) {
+  std::vector<std::pair<std::string, std::vector<const EntryModel*>>> groups;
+  for (const EntryModel& entry : entries) {
+    const std::string& unit = entry.time_unit;
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& group) { return group.first == unit; });
     if (it == groups.end()) {
       groups.push_back({unit, {}});
@@ -70,12 +62,10 @@ std::vector<std::pair<std::string, std::vector<const json*>>> GroupByTimeUnit(co
 
 namespace {
 
-std::vector<std::pair<double, double>> PointsOf(const json& run) {
+std::vector<std::pair<double, double>> PointsOf(const DrawnRunModel& run) {
   std::vector<std::pair<double, double>> points;
-  for (const json& point : ArrayOf(Field(run, "points"))) {
-    if (point.is_array() && point.size() == 2 && NumberOf(point[0]) && NumberOf(point[1])) {
-      points.emplace_back(point[0].get<double>(), point[1].get<double>());
-    }
+  for (const stats::CurvePoint& point : run.points) {
+    if (std::isfinite(point.time) && std::isfinite(point.metric)) points.emplace_back(point.time, point.metric);
   }
   return points;
 }
@@ -85,39 +75,34 @@ struct BandColumns {
   std::vector<double> time, q10, q25, median, q75, q90;
 };
 
-BandColumns BandOf(const json& band) {
+BandColumns BandOf(const std::vector<BandRowModel>& band) {
   BandColumns columns;
-  for (const json& row : ArrayOf(Field(band, "rows"))) {
-    if (!row.is_array() || row.size() != 7) continue;
-    std::optional<double> values[7];
-    bool complete = true;
-    for (std::size_t i = 0; i < 7; ++i) complete = complete && (values[i] = NumberOf(row[i])).has_value();
-    if (!complete) continue;
+  for (const BandRowModel& row : band) {
+    const std::optional<double> values[] = {Finite(row.time),   Finite(row.q10), Finite(row.q25),
+                                            Finite(row.median), Finite(row.q75), Finite(row.q90)};
+    if (!std::all_of(std::begin(values), std::end(values), [](const auto& v) { return v.has_value(); })) continue;
     columns.time.push_back(*values[0]);
-    columns.q10.push_back(*values[2]);
-    columns.q25.push_back(*values[3]);
-    columns.median.push_back(*values[4]);
-    columns.q75.push_back(*values[5]);
-    columns.q90.push_back(*values[6]);
+    columns.q10.push_back(*values[1]);
+    columns.q25.push_back(*values[2]);
+    columns.median.push_back(*values[3]);
+    columns.q75.push_back(*values[4]);
+    columns.q90.push_back(*values[5]);
   }
   return columns;
 }
 
 }  // namespace
 
-std::string AccuracyVsTimeChart(const json& entry) {
-  const std::string name = EntryName(entry), unit = StringOf(Field(entry, "time_unit"), "seconds");
-  const std::string metric = StringOf(Field(entry, "metric"), "metric");
-  const auto threshold = NumberOf(Field(entry, "threshold"));
-  const json& curves = Field(entry, "curves");
-  // What the model's curves hold: every run's points up to 20 runs, beyond a band and a few runs
-  // (reports/run_curves.h). A model without curves (older) draws its runs' own points.
-  const bool has_curves = curves.is_object();
-  const json& runs = has_curves ? ArrayOf(Field(curves, "drawn")) : ArrayOf(Field(entry, "runs"));
-  const json& band_json = Field(curves, "band");
-  const bool banded = band_json.is_object();
-  const std::size_t total = has_curves ? static_cast<std::size_t>(NumberOf(Field(curves, "runs")).value_or(0))
-                                       : runs.size();
+std::string AccuracyVsTimeChart(const EntryModel& entry) {
+  const std::string name = EntryName(entry), unit = entry.time_unit;
+  const std::string metric = entry.metric;
+  const auto threshold = Finite(entry.threshold);
+  const CurvesModel& curves = entry.curves;
+  // What the entry's curves hold: every run's points up to 20 runs, beyond a band and a few runs
+  // (reports/run_curves.h).
+  const std::vector<DrawnRunModel>& runs = curves.drawn;
+  const bool banded = curves.banded;
+  const std::size_t total = curves.runs;
 
   SvgChart chart("accuracy-vs-time", kWidth, 400,
                  name + ": " + metric + " against training time, " +
@@ -126,11 +111,10 @@ std::string AccuracyVsTimeChart(const json& entry) {
   chart.SetAttribute("data-entry", name);
 
   bool any_reached = false, any_missed = false;
-  for (const json& run : runs) (NumberOf(Field(run, "tta")) ? any_reached : any_missed) = true;
+  for (const DrawnRunModel& run : runs) (Finite(run.tta) ? any_reached : any_missed) = true;
   std::vector<LegendItem> legend;
-  auto label = [&](const json& run) {
-    const std::string role = StringOf(Field(run, "role"));
-    return role.empty() ? RunLabel(run) : RunLabel(run) + " (" + role + ")";
+  auto label = [&](const DrawnRunModel& run) {
+    return run.role.empty() ? RunLabel(run.index) : RunLabel(run.index) + " (" + run.role + ")";
   };
   if (banded) {
     legend.push_back({fmt::format("10–90% of {} runs", total), "#4e79a7", LegendItem::Mark::kBand});
@@ -145,17 +129,8 @@ std::string AccuracyVsTimeChart(const json& entry) {
   double legend_height = chart.Legend(legend, 70, 8, kWidth - 90);
 
   double y_min = std::numeric_limits<double>::infinity(), y_max = -y_min;
-  if (has_curves) {
-    if (const auto low = NumberOf(Field(curves, "metric_min"))) y_min = *low;
-    if (const auto high = NumberOf(Field(curves, "metric_max"))) y_max = *high;
-  } else {
-    for (const json& run : runs) {
-      for (const auto& [time, value] : PointsOf(run)) {
-        y_min = std::min(y_min, value);
-        y_max = std::max(y_max, value);
-      }
-    }
-  }
+  if (const auto low = Finite(curves.metric_min)) y_min = *low;
+  if (const auto high = Finite(curves.metric_max)) y_max = *high;
   if (threshold) {
     y_min = std::min(y_min, *threshold);
     y_max = std::max(y_max, *threshold);
@@ -166,7 +141,7 @@ std::string AccuracyVsTimeChart(const json& entry) {
   plot.Axes({UnitLabel(unit)}, {metric});
 
   if (banded) {
-    const BandColumns band = BandOf(band_json);
+    const BandColumns band = BandOf(curves.band);
     plot.Band(band.time, band.q10, band.q90, "#4e79a7", 0.18,
               fmt::format("10–90% of the runs still training ({} counted runs)", total));
     plot.Band(band.time, band.q25, band.q75, "#1f4e79", 0.25, "25–75% of the runs still training");
@@ -175,13 +150,13 @@ std::string AccuracyVsTimeChart(const json& entry) {
     plot.Polyline(median, "#1f4e79", 2, false, "median of the runs still training", 0.9);
   }
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    const json& run = runs[i];
+    const DrawnRunModel& run = runs[i];
     const std::vector<std::pair<double, double>> points = PointsOf(run);
-    const auto tta = NumberOf(Field(run, "tta"));
+    const auto tta = Finite(run.tta);
     std::string tooltip = fmt::format(
-        "{} ({}): {}", label(run), StringOf(Field(run, "status"), "?"),
+        "{} ({}): {}", label(run), run.status,
         tta ? "TTA " + FormatMagnitude(*tta) + " " + TimeUnitSymbol(unit) : std::string("did not reach the target"));
-    plot.Polyline(points, SeriesColor(i), 1.8, !tta, tooltip, Counted(run) ? 0.9 : 0.4);
+    plot.Polyline(points, SeriesColor(i), 1.8, !tta, tooltip, run.counted ? 0.9 : 0.4);
     if (tta && threshold) {
       // The TTA point is the first evaluation at or above the threshold: mark it at its own metric value.
       for (const auto& [time, value] : points) {
@@ -207,9 +182,9 @@ constexpr std::size_t kDotsPerEntry = 100;
 // Censored runs marked one by one in the Kaplan-Meier chart, per entry; more share a cross per pixel column.
 constexpr std::size_t kCrossesPerEntry = 50;
 
-bool Summarized(const json& entry) {
-  const json& runs = ArrayOf(Field(entry, "runs"));
-  return static_cast<std::size_t>(std::count_if(runs.begin(), runs.end(), Counted)) > kDotsPerEntry;
+bool Summarized(const EntryModel& entry) {
+  return static_cast<std::size_t>(std::count_if(entry.runs.begin(), entry.runs.end(),
+                                                [](const RunModel& run) { return run.counted; })) > kDotsPerEntry;
 }
 
 double LinearQuantile(const std::vector<double>& sorted, double q) {
@@ -219,13 +194,13 @@ double LinearQuantile(const std::vector<double>& sorted, double q) {
   return sorted[below] + (position - static_cast<double>(below)) * (sorted[above] - sorted[below]);
 }
 
-void SummaryRow(Plot& plot, Plot& band, const std::string& name, const json& runs, double center,
+void SummaryRow(Plot& plot, Plot& band, const std::string& name, const std::vector<RunModel>& runs, double center,
                 const std::string& time_unit) {
   std::vector<double> reached;
   std::size_t missed = 0;
-  for (const json& run : runs) {
-    if (!Counted(run)) continue;
-    if (auto tta = NumberOf(Field(run, "tta"))) {
+  for (const RunModel& run : runs) {
+    if (!run.counted) continue;
+    if (auto tta = Finite(run.tta)) {
       reached.push_back(*tta);
     } else {
       ++missed;
@@ -254,15 +229,16 @@ void SummaryRow(Plot& plot, Plot& band, const std::string& name, const json& run
 
 }  // namespace
 
-std::string TtaPerRunChart(const std::vector<const json*>& entries, const std::string& time_unit) {
+std::string TtaPerRunChart(const std::vector<const EntryModel*>& entries, const std::string& time_unit) {
   std::size_t longest = 8;
-  for (const json* entry : entries) longest = std::max(longest, std::min<std::size_t>(EntryName(*entry).size(), 28));
+  for (const EntryModel* entry : entries)
+    longest = std::max(longest, std::min<std::size_t>(EntryName(*entry).size(), 28));
   const double row_height = 40, left = 24 + longest * 6.8, band_width = 80;
   SvgChart chart("tta-per-run", kWidth, 0, "Time to accuracy of every run, per entry");
   std::vector<LegendItem> legend = {{"run that reached the target", "#4e79a7", LegendItem::Mark::kDot},
                                     {"median of the runs that reached", "#222", LegendItem::Mark::kLine},
                                     {"did not reach the target", kFailureColor, LegendItem::Mark::kCross}};
-  if (std::any_of(entries.begin(), entries.end(), [](const json* entry) { return Summarized(*entry); })) {
+  if (std::any_of(entries.begin(), entries.end(), [](const EntryModel* entry) { return Summarized(*entry); })) {
     legend.push_back({fmt::format("over {} runs: middle half (box), 5–95% (whiskers), extremes (hollow), count not "
                                   "reached",
                                   kDotsPerEntry),
@@ -271,9 +247,8 @@ std::string TtaPerRunChart(const std::vector<const json*>& entries, const std::s
   double legend_height = chart.Legend(legend, left, 8, kWidth - left - 20);
 
   double max_tta = 0;
-  for (const json* entry : entries) {
-    for (const json& run : ArrayOf(Field(*entry, "runs")))
-      max_tta = std::max(max_tta, NumberOf(Field(run, "tta")).value_or(0));
+  for (const EntryModel* entry : entries) {
+    for (const RunModel& run : entry->runs) max_tta = std::max(max_tta, Finite(run.tta).value_or(0));
   }
   Plot::Area area{left, 8 + legend_height + 14, kWidth - left - band_width - 40,
                   row_height * std::max<std::size_t>(entries.size(), 1)};
@@ -290,38 +265,35 @@ std::string TtaPerRunChart(const std::vector<const json*>& entries, const std::s
              "tick");
 
   for (std::size_t row = 0; row < entries.size(); ++row) {
-    const json& entry = *entries[row];
+    const EntryModel& entry = *entries[row];
     const double center = entries.size() - row - 0.5;  // first entry on top
     const std::string name = EntryName(entry);
     chart.Append(
         fmt::format("<text class=\"category\" x=\"{}\" y=\"{}\" text-anchor=\"end\" "
                     "dominant-baseline=\"central\"><title>{}</title>{}</text>",
                     Coord(area.left - 8), Coord(plot.Y(center)), EscapeHtml(name), EscapeHtml(ShortLabel(name, 28))));
-    const json& runs = ArrayOf(Field(entry, "runs"));
+    const std::vector<RunModel>& runs = entry.runs;
     std::size_t failures = 0;
     const bool summarized = Summarized(entry);
     if (summarized) SummaryRow(plot, band, name, runs, center, time_unit);
     for (std::size_t i = 0; i < runs.size() && !summarized; ++i) {
-      const json& run = runs[i];
-      if (!Counted(run)) continue;
+      const RunModel& run = runs[i];
+      if (!run.counted) continue;
       // A small fixed vertical offset per run keeps equal times apart without randomness.
       const double jitter = (static_cast<double>(i % 5) - 2) * 0.09;
-      if (auto tta = NumberOf(Field(run, "tta"))) {
-        plot.Dot(
-            *tta, center + jitter, 4.5, "#4e79a7",
-            fmt::format("{} · {}: TTA {} {}", name, RunLabel(run), FormatMagnitude(*tta), TimeUnitSymbol(time_unit)),
-            false);
+      if (auto tta = Finite(run.tta)) {
+        plot.Dot(*tta, center + jitter, 4.5, "#4e79a7",
+                 fmt::format("{} · {}: TTA {} {}", name, RunLabel(run.index), FormatMagnitude(*tta),
+                             TimeUnitSymbol(time_unit)),
+                 false);
       } else {
         double x = 0.5 + (static_cast<double>(failures % 5) - 2) * 0.15;
         band.Cross(x, center + jitter, 4.5, kFailureColor,
-                   fmt::format("{} · {}: did not reach the target ({})", name, RunLabel(run),
-                               StringOf(Field(run, "status"), "?")));
+                   fmt::format("{} · {}: did not reach the target ({})", name, RunLabel(run.index), run.status));
         ++failures;
       }
     }
-    const json& summary = Field(Field(entry, "stats"), "tta_summary");
-    if (auto median = NumberOf(Field(summary, "median"));
-        median && NumberOf(Field(Field(entry, "stats"), "reached")).value_or(0) > 0) {
+    if (auto median = Finite(entry.stats.tta_summary.median); median && entry.stats.reached > 0) {
       plot.Polyline({{*median, center - 0.32}, {*median, center + 0.32}}, "#222", 2.5, false,
                     fmt::format("{}: median TTA of the runs that reached {} {}", name, FormatMagnitude(*median),
                                 TimeUnitSymbol(time_unit)));
@@ -330,7 +302,7 @@ std::string TtaPerRunChart(const std::vector<const json*>& entries, const std::s
   return chart.Finish();
 }
 
-std::string KaplanMeierChart(const std::vector<const json*>& entries, const std::string& time_unit) {
+std::string KaplanMeierChart(const std::vector<const EntryModel*>& entries, const std::string& time_unit) {
   SvgChart chart("kaplan-meier", kWidth, 420, "Kaplan-Meier: share of runs not yet at the target over training time");
   std::vector<LegendItem> legend;
   for (std::size_t i = 0; i < entries.size(); ++i)
@@ -340,36 +312,36 @@ std::string KaplanMeierChart(const std::vector<const json*>& entries, const std:
   double legend_height = chart.Legend(legend, 70, 8, kWidth - 90);
 
   double max_time = 0;
-  for (const json* entry : entries) max_time = std::max(max_time, MaxRunTime(*entry));
+  for (const EntryModel* entry : entries) max_time = std::max(max_time, MaxRunTime(*entry));
   Plot::Area area{70, 8 + legend_height + 14, kWidth - 90, 0};
   area.height = 420 - area.top - 50;
   Plot plot(chart, area, NiceDomain(0, AxisMax(max_time), 8), {0, 1});
   plot.Axes({UnitLabel(time_unit)}, {"runs not yet at target", TickStyle::kPercent, true, 5});
 
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    const json& entry = *entries[i];
-    const json& kaplan_meier = Field(Field(entry, "stats"), "kaplan_meier");
+    const EntryModel& entry = *entries[i];
+    const stats::KaplanMeierCurve& kaplan_meier = entry.stats.time_to_target;
     const double end = MaxRunTime(entry);
     std::vector<double> xs{0}, lower{1}, upper{1};
     std::vector<std::pair<double, double>> curve{{0, 1}};
-    for (const json& step : ArrayOf(Field(kaplan_meier, "steps"))) {
-      auto time = NumberOf(Field(step, "time"));
-      auto survival = NumberOf(Field(step, "survival"));
+    for (const stats::KaplanMeierStep& step : kaplan_meier.steps) {
+      auto time = Finite(step.time);
+      auto survival = Finite(step.survival);
       if (!time || !survival) continue;
       curve.emplace_back(*time, *survival);
       xs.push_back(*time);
-      lower.push_back(NumberOf(Field(step, "lower")).value_or(*survival));
-      upper.push_back(NumberOf(Field(step, "upper")).value_or(*survival));
+      lower.push_back(Finite(step.lower).value_or(*survival));
+      upper.push_back(Finite(step.upper).value_or(*survival));
     }
     curve.emplace_back(std::max(end, curve.back().first), curve.back().second);
     plot.StepBand(xs, lower, upper, std::max(end, xs.back()), SeriesColor(i), 0.13);
     plot.Steps(curve, SeriesColor(i), 2.2);
     // Censored runs: marked on the curve at the time they stopped below the target; beyond kCrossesPerEntry, runs
     // that would share a pixel column share one cross that counts them.
-    std::vector<std::pair<double, const json*>> censored;
-    for (const json& run : ArrayOf(Field(entry, "runs"))) {
-      if (!Counted(run) || NumberOf(Field(run, "tta"))) continue;
-      censored.emplace_back(NumberOf(Field(run, "time_spent")).value_or(0), &run);
+    std::vector<std::pair<double, const RunModel*>> censored;
+    for (const RunModel& run : entry.runs) {
+      if (!run.counted || Finite(run.tta)) continue;
+      censored.emplace_back(Finite(run.time_spent).value_or(0), &run);
     }
     auto survival_at = [&](double stopped) {
       double survival = 1;
@@ -381,7 +353,7 @@ std::string KaplanMeierChart(const std::vector<const json*>& entries, const std:
     if (censored.size() <= kCrossesPerEntry) {
       for (const auto& [stopped, run] : censored) {
         plot.Cross(stopped, survival_at(stopped), 4, SeriesColor(i),
-                   fmt::format("{} · {}: stopped below the target at {} {}", EntryName(entry), RunLabel(*run),
+                   fmt::format("{} · {}: stopped below the target at {} {}", EntryName(entry), RunLabel(run->index),
                                FormatMagnitude(stopped), TimeUnitSymbol(time_unit)));
       }
     } else {
@@ -401,7 +373,7 @@ std::string KaplanMeierChart(const std::vector<const json*>& entries, const std:
         first = last;
       }
     }
-    if (auto median = NumberOf(Field(kaplan_meier, "median"))) {
+    if (auto median = Finite(kaplan_meier.median)) {
       plot.Dot(*median, 0.5, 3.5, SeriesColor(i),
                fmt::format("{}: median time to target {} {}", EntryName(entry), FormatMagnitude(*median),
                            TimeUnitSymbol(time_unit)),
@@ -412,9 +384,9 @@ std::string KaplanMeierChart(const std::vector<const json*>& entries, const std:
   return chart.Finish();
 }
 
-std::string ThresholdSensitivityChart(const json& entry) {
-  const std::string name = EntryName(entry), unit = StringOf(Field(entry, "time_unit"), "seconds");
-  const json& rows = ArrayOf(Field(Field(entry, "sensitivity"), "thresholds"));
+std::string ThresholdSensitivityChart(const EntryModel& entry) {
+  const std::string name = EntryName(entry), unit = entry.time_unit;
+  const std::vector<SensitivityRowModel>& rows = entry.sensitivity.thresholds;
   SvgChart chart("threshold-sensitivity", kWidth, 330, name + ": median TTA and hit rate against the threshold");
   chart.SetAttribute("data-entry", name);
   // The median over the runs that reached a threshold ignores those that did not, so it can fall as the
@@ -427,14 +399,14 @@ std::string ThresholdSensitivityChart(const json& entry) {
                                       70, 8, kWidth - 90);
 
   double t_min = std::numeric_limits<double>::infinity(), t_max = -t_min, tta_max = 0;
-  for (const json& row : rows) {
-    if (auto t = NumberOf(Field(row, "threshold"))) {
+  for (const SensitivityRowModel& row : rows) {
+    if (auto t = Finite(row.stats.threshold)) {
       t_min = std::min(t_min, *t);
       t_max = std::max(t_max, *t);
     }
-    tta_max = std::max(tta_max, NumberOf(Field(Field(row, "tta_summary"), "max")).value_or(0));
+    tta_max = std::max(tta_max, Finite(row.stats.tta_summary.max).value_or(0));
   }
-  if (rows.empty()) t_min = t_max = NumberOf(Field(entry, "threshold")).value_or(0);
+  if (rows.empty()) t_min = t_max = Finite(entry.threshold).value_or(0);
   // Pad by half a grid step so that the outermost thresholds do not sit on the frame.
   double pad = (t_max - t_min) * 0.06 + 1e-12;
   const double top = 8 + legend_height + 34, panel_height = 330 - top - 50, gap = 90;
@@ -450,16 +422,15 @@ std::string ThresholdSensitivityChart(const json& entry) {
 
   // Lines and the target first, marks on top: two passes over the rows.
   std::vector<std::pair<double, double>> median_line, km_line, hit_line;
-  for (const json& row : rows) {
-    auto threshold = NumberOf(Field(row, "threshold"));
+  for (const SensitivityRowModel& row : rows) {
+    auto threshold = Finite(row.stats.threshold);
     if (!threshold) continue;
-    auto median = NumberOf(Field(Field(row, "tta_summary"), "median"));
-    if (median && NumberOf(Field(row, "reached")).value_or(0) > 0) median_line.emplace_back(*threshold, *median);
-    if (auto km_median = NumberOf(Field(Field(row, "kaplan_meier"), "median")))
-      km_line.emplace_back(*threshold, *km_median);
-    if (auto hit_rate = NumberOf(Field(row, "hit_rate"))) hit_line.emplace_back(*threshold, *hit_rate);
+    auto median = Finite(row.stats.tta_summary.median);
+    if (median && row.stats.reached > 0) median_line.emplace_back(*threshold, *median);
+    if (auto km_median = Finite(row.stats.time_to_target.median)) km_line.emplace_back(*threshold, *km_median);
+    if (auto hit_rate = Finite(row.stats.hit_rate)) hit_line.emplace_back(*threshold, *hit_rate);
   }
-  if (auto target = NumberOf(Field(entry, "threshold"))) {
+  if (auto target = Finite(entry.threshold)) {
     tta_plot.VerticalRule(*target, kTargetColor, "");
     hit_plot.VerticalRule(*target, kTargetColor, "");
   }
@@ -470,32 +441,31 @@ std::string ThresholdSensitivityChart(const json& entry) {
     chart.Text(70 + panel_width / 2, top + panel_height / 2, "no run reached these thresholds", "middle", "empty");
   }
 
-  for (const json& row : rows) {
-    auto threshold = NumberOf(Field(row, "threshold"));
+  for (const SensitivityRowModel& row : rows) {
+    auto threshold = Finite(row.stats.threshold);
     if (!threshold) continue;
     const std::string label = FormatThreshold(*threshold);
-    const json& summary = Field(row, "tta_summary");
-    bool reached = NumberOf(Field(row, "reached")).value_or(0) > 0;
-    if (auto median = NumberOf(Field(summary, "median")); median && reached) {
-      auto low = NumberOf(Field(summary, "min")), high = NumberOf(Field(summary, "max"));
+    const stats::Summary& summary = row.stats.tta_summary;
+    bool reached = row.stats.reached > 0;
+    if (auto median = Finite(summary.median); median && reached) {
+      auto low = Finite(summary.min), high = Finite(summary.max);
       if (low && high) tta_plot.VerticalWhisker(*threshold, *low, *high, "#4e79a7");
       tta_plot.Dot(*threshold, *median, 4, "#4e79a7",
                    fmt::format("threshold {}: median TTA of the runs that reached {} {}", label,
                                FormatMagnitude(*median), TimeUnitSymbol(unit)));
     }
-    if (auto km_median = NumberOf(Field(Field(row, "kaplan_meier"), "median"))) {
+    if (auto km_median = Finite(row.stats.time_to_target.median)) {
       tta_plot.Dot(*threshold, *km_median, 3.5, "#f28e2b",
                    fmt::format("threshold {}: Kaplan-Meier median {} {}", label, FormatMagnitude(*km_median),
                                TimeUnitSymbol(unit)),
                    true);
     }
-    if (auto hit_rate = NumberOf(Field(row, "hit_rate"))) {
-      const json& interval = Field(row, "hit_rate_interval");
-      auto low = NumberOf(Field(interval, "lower")), high = NumberOf(Field(interval, "upper"));
+    if (auto hit_rate = Finite(row.stats.hit_rate)) {
+      const stats::Interval& interval = row.stats.hit_rate_interval;
+      auto low = Finite(interval.lower), high = Finite(interval.upper);
       if (low && high) hit_plot.VerticalWhisker(*threshold, *low, *high, "#59a14f");
       hit_plot.Dot(*threshold, *hit_rate, 4, "#59a14f",
-                   fmt::format("threshold {}: {}/{} runs reached", label, StringOf(Field(row, "reached")),
-                               StringOf(Field(row, "runs"))));
+                   fmt::format("threshold {}: {}/{} runs reached", label, row.stats.reached, row.stats.runs));
     }
   }
   return chart.Finish();

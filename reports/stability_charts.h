@@ -3,23 +3,25 @@
 // sensitivity. Entries in one chart must share a time unit; GroupByTimeUnit splits them.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "reports/report_model.h"
+
 namespace evalsuite::reports {
 
-// Entries of model["entries"] grouped by time_unit, in order of first appearance.
-std::vector<std::pair<std::string, std::vector<const nlohmann::json*>>> GroupByTimeUnit(const nlohmann::json& entries);
+// The model's entries grouped by time_unit, in order of first appearance.
+std::vector<std::pair<std::string, std::vector<const EntryModel*>>> GroupByTimeUnit(
+    const std::vector<EntryModel>& entries);
 
 // data-chart="accuracy-vs-time": every run's curve, the threshold line and each run's TTA point.
-std::string AccuracyVsTimeChart(const nlohmann::json& entry);
+std::string AccuracyVsTimeChart(const EntryModel& entry);
 // data-chart="tta-per-run": one row of dots per entry; runs that did not reach the target as crosses apart.
-std::string TtaPerRunChart(const std::vector<const nlohmann::json*>& entries, const std::string& time_unit);
+std::string TtaPerRunChart(const std::vector<const EntryModel*>& entries, const std::string& time_unit);
 // data-chart="kaplan-meier": share of runs not yet at the target over training time, with log-log bands.
-std::string KaplanMeierChart(const std::vector<const nlohmann::json*>& entries, const std::string& time_unit);
+std::string KaplanMeierChart(const std::vector<const EntryModel*>& entries, const std::string& time_unit);
 // data-chart="threshold-sensitivity": median TTA (with min-max range) and hit rate (with its interval).
-std::string ThresholdSensitivityChart(const nlohmann::json& entry);
+std::string ThresholdSensitivityChart(const EntryModel& entry);
 
 }  // namespace evalsuite::reports

@@ -62,10 +62,20 @@ json StabilityStatsJson(const stats::StabilityStats& stats) {
           {"grid_coarser_than_spread", stats.grid_coarser_than_spread}};
 }
 
-json StatisticsRowJson(const stats::EntryStatistics& entry) {
-  json row = json::object();
+std::vector<stats::StatisticValue> StatisticValues(const stats::EntryStatistics& entry) {
+  std::vector<stats::StatisticValue> values;
   for (const stats::StabilityStatistic& statistic : stats::StabilityStatistics()) {
-    const stats::StatisticValue value = statistic.compute(entry);
+    values.push_back(statistic.compute(entry));
+  }
+  return values;
+}
+
+json StatisticsRowJson(const std::vector<stats::StatisticValue>& values) {
+  json row = json::object();
+  const std::vector<stats::StabilityStatistic>& statistics = stats::StabilityStatistics();
+  for (std::size_t i = 0; i < statistics.size() && i < values.size(); ++i) {
+    const stats::StabilityStatistic& statistic = statistics[i];
+    const stats::StatisticValue& value = values[i];
     // Counts stay integers in report.json ("runs": 5, not 5.0).
     if (statistic.form == stats::StatisticForm::kCount) {
       row[statistic.key] = value.value ? json(static_cast<std::size_t>(*value.value)) : json(nullptr);
@@ -112,6 +122,16 @@ std::string BasisSentence(const stats::StabilityRule& rule) {
 }  // namespace
 
 json RuleJson(const stats::StabilityRule& rule) {
+  return {{"max_cov_upper", JsonNumber(rule.max_cov_upper)},
+          {"min_hit_rate", JsonNumber(rule.min_hit_rate)},
+          {"min_reached", rule.min_reached},
+          {"consecutive_evaluations", rule.consecutive_evaluations},
+          {"assurance", JsonNumber(rule.assurance)},
+          {"basis", rule.basis},
+          {"statement", RuleStatement(rule)}};
+}
+
+std::string RuleStatement(const stats::StabilityRule& rule) {
   const std::string crossing =
       rule.consecutive_evaluations <= 1
           ? std::string("TTA is the training time at the first evaluation at or above the target (DAWNBench).")
@@ -127,28 +147,21 @@ json RuleJson(const stats::StabilityRule& rule) {
     all_runs_needed = fmt::format("by its interval a {0:g}% minimum would need {1:.0f} of {1:.0f} runs to reach",
                                   rule.min_hit_rate * 100, n);
   }
-  return {{"max_cov_upper", JsonNumber(rule.max_cov_upper)},
-          {"min_hit_rate", JsonNumber(rule.min_hit_rate)},
-          {"min_reached", rule.min_reached},
-          {"consecutive_evaluations", rule.consecutive_evaluations},
-          {"assurance", JsonNumber(rule.assurance)},
-          {"basis", rule.basis},
-          {"statement",
-           fmt::format(
-               "{6}{3} Each criterion is satisfied, NOT satisfied or can't tell. (1) CoV of TTA: satisfied when the upper "
-               "bound of its 95% interval (Vangel's modified McKay interval, Vangel 1996) is at most {0:g}%, NOT "
-               "satisfied when even the lower bound is above it, can't tell otherwise. (2) Hit rate: satisfied when "
-               "at least {1:g}% of the runs reach the target, judged by the point estimate, not by its interval; NOT "
-               "satisfied when even the upper bound of its 95% Clopper-Pearson interval (Clopper and Pearson 1934) "
-               "is below {1:g}%, can't tell otherwise. The rule is asymmetric on purpose: the CoV must be shown low, "
-               "the hit rate only measured high {5}). "
-               "(3) At least {2} runs reach the target (can't tell with fewer). An entry is STABLE when every "
-               "criterion is satisfied, NOT STABLE when one is NOT satisfied, and INCONCLUSIVE otherwise. How many "
-               "runs would tell is the number that brings the CoV's upper bound within {0:g}% with {4:g}% "
-               "probability if the true CoV is the measured one (the sample CoV's sampling distribution by McKay's "
-               "chi-square approximation).",
-               rule.max_cov_upper * 100, rule.min_hit_rate * 100, rule.min_reached, crossing, rule.assurance * 100,
-               all_runs_needed, BasisSentence(rule))}};
+  return fmt::format(
+      "{6}{3} Each criterion is satisfied, NOT satisfied or can't tell. (1) CoV of TTA: satisfied when the upper "
+      "bound of its 95% interval (Vangel's modified McKay interval, Vangel 1996) is at most {0:g}%, NOT "
+      "satisfied when even the lower bound is above it, can't tell otherwise. (2) Hit rate: satisfied when "
+      "at least {1:g}% of the runs reach the target, judged by the point estimate, not by its interval; NOT "
+      "satisfied when even the upper bound of its 95% Clopper-Pearson interval (Clopper and Pearson 1934) "
+      "is below {1:g}%, can't tell otherwise. The rule is asymmetric on purpose: the CoV must be shown low, "
+      "the hit rate only measured high {5}). "
+      "(3) At least {2} runs reach the target (can't tell with fewer). An entry is STABLE when every "
+      "criterion is satisfied, NOT STABLE when one is NOT satisfied, and INCONCLUSIVE otherwise. How many "
+      "runs would tell is the number that brings the CoV's upper bound within {0:g}% with {4:g}% "
+      "probability if the true CoV is the measured one (the sample CoV's sampling distribution by McKay's "
+      "chi-square approximation).",
+      rule.max_cov_upper * 100, rule.min_hit_rate * 100, rule.min_reached, crossing, rule.assurance * 100,
+      all_runs_needed, BasisSentence(rule));
 }
 
 }  // namespace evalsuite::reports

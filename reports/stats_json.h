@@ -4,6 +4,8 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "stats/descriptive.h"
 #include "stats/interval.h"
@@ -19,7 +21,11 @@ nlohmann::json KaplanMeierJson(const stats::KaplanMeierCurve& curve);
 nlohmann::json StabilityStatsJson(const stats::StabilityStats& stats);
 nlohmann::json VerdictJson(const stats::StabilityVerdict& verdict);
 nlohmann::json RuleJson(const stats::StabilityRule& rule);
-// Every statistic of stats::StabilityStatistics() for one entry: key, key_lower/key_upper, key_basis, flag_key.
-nlohmann::json StatisticsRowJson(const stats::EntryStatistics& entry);
+// The rule as the report states it above the verdict cards (RuleJson's "statement").
+std::string RuleStatement(const stats::StabilityRule& rule);
+// Every statistic of stats::StabilityStatistics() for one entry, in that table's order.
+std::vector<stats::StatisticValue> StatisticValues(const stats::EntryStatistics& entry);
+// Those values under the table's keys: key, key_lower/key_upper, key_basis, flag_key.
+nlohmann::json StatisticsRowJson(const std::vector<stats::StatisticValue>& values);
 
 }  // namespace evalsuite::reports

@@ -5,65 +5,75 @@
 #include <cctype>
 #include <cmath>
 
-#include "common/json_access.h"
 
 namespace evalsuite::reports {
 
 const char* const kMissing = "—";
 
-std::string FormatMagnitude(const nlohmann::json& value) {
-  auto number = NumberOf(value);
-  if (!number || !std::isfinite(*number)) return kMissing;
-  double v = *number, magnitude = std::abs(v);
+std::optional<double> Finite(std::optional<double> value) {
+  return value && std::isfinite(*value) ? value : std::nullopt;
+}
+
+std::string FormatMagnitude(std::optional<double> value) {
+  value = Finite(value);
+  if (!value) return kMissing;
+  double v = *value, magnitude = std::abs(v);
   if (magnitude >= 1000) return fmt::format("{:.0f}", v);
   if (magnitude >= 100) return fmt::format("{:.1f}", v);
   if (magnitude >= 1 || magnitude == 0) return fmt::format("{:.2f}", v);
   return fmt::format("{:.4f}", v);
 }
 
-std::string FormatPercent(const nlohmann::json& share, int decimals) {
-  auto number = NumberOf(share);
-  if (!number || !std::isfinite(*number)) return kMissing;
-  return fmt::format("{:.{}f}%", *number * 100, decimals);
+std::string FormatMagnitude(double value) { return FormatMagnitude(std::optional<double>(value)); }
+
+std::string FormatPercent(std::optional<double> share, int decimals) {
+  share = Finite(share);
+  if (!share) return kMissing;
+  return fmt::format("{:.{}f}%", *share * 100, decimals);
 }
 
-std::string FormatPercentInterval(const nlohmann::json& value, const nlohmann::json& lower, const nlohmann::json& upper,
+std::string FormatPercent(double share, int decimals) { return FormatPercent(std::optional<double>(share), decimals); }
+
+std::string FormatPercentInterval(std::optional<double> value, const std::optional<stats::Interval>& interval,
                                   int decimals) {
-  if (!NumberOf(value)) return kMissing;
+  if (!Finite(value)) return kMissing;
   std::string text = FormatPercent(value, decimals);
-  if (!NumberOf(lower)) return text;
-  std::string upper_text = NumberOf(upper) ? FormatPercent(upper, decimals) + "]" : std::string("∞)");
-  return fmt::format("{} [{}, {}", text, FormatPercent(lower, decimals), upper_text);
+  if (!interval || !Finite(interval->lower)) return text;
+  std::string upper_text = Finite(interval->upper) ? FormatPercent(interval->upper, decimals) + "]" : std::string("∞)");
+  return fmt::format("{} [{}, {}", text, FormatPercent(interval->lower, decimals), upper_text);
 }
 
-std::string FormatMagnitudeInterval(const nlohmann::json& value, const nlohmann::json& lower,
-                                    const nlohmann::json& upper) {
-  if (!NumberOf(value)) return kMissing;
+std::string FormatMagnitudeInterval(std::optional<double> value, std::optional<double> lower,
+                                    std::optional<double> upper) {
+  if (!Finite(value)) return kMissing;
   std::string text = FormatMagnitude(value);
-  if (!NumberOf(lower)) return text;
-  std::string upper_text = NumberOf(upper) ? FormatMagnitude(upper) + "]" : std::string("∞)");
+  if (!Finite(lower)) return text;
+  std::string upper_text = Finite(upper) ? FormatMagnitude(upper) + "]" : std::string("∞)");
   return fmt::format("{} [{}, {}", text, FormatMagnitude(lower), upper_text);
 }
 
-std::string KaplanMeierMedianText(const nlohmann::json& kaplan_meier, const nlohmann::json& runs) {
-  const nlohmann::json& median = Field(kaplan_meier, "median");
-  const nlohmann::json& lower = Field(kaplan_meier, "median_lower");
-  const nlohmann::json& upper = Field(kaplan_meier, "median_upper");
-  if (!NumberOf(median)) return kMissing;
-  if (!NumberOf(lower) || NumberOf(upper)) return FormatMagnitudeInterval(median, lower, upper);
-  const std::string with = NumberOf(runs) ? " with " + runs.dump() + " runs" : "";
-  return fmt::format("{} [{}, upper bound not estimable{}]", FormatMagnitude(median), FormatMagnitude(lower), with);
+std::string KaplanMeierMedianText(const stats::KaplanMeierCurve& kaplan_meier, std::size_t runs) {
+  const std::optional<double> median = Finite(kaplan_meier.median), lower = Finite(kaplan_meier.median_lower),
+                              upper = Finite(kaplan_meier.median_upper);
+  if (!median) return kMissing;
+  if (!lower || upper) return FormatMagnitudeInterval(median, lower, upper);
+  return fmt::format("{} [{}, upper bound not estimable with {} runs]", FormatMagnitude(median), FormatMagnitude(lower),
+                     runs);
 }
 
-std::string FormatThreshold(const nlohmann::json& value) {
-  auto number = NumberOf(value);
-  if (!number || !std::isfinite(*number)) return kMissing;
-  return fmt::format("{:.6g}", *number);
+std::string FormatThreshold(std::optional<double> value) {
+  value = Finite(value);
+  if (!value) return kMissing;
+  return fmt::format("{:.6g}", *value);
 }
 
-std::string FormatPValue(const nlohmann::json& value) {
-  auto number = NumberOf(value);
-  if (!number || !std::isfinite(*number)) return kMissing;
+std::string FormatThreshold(double value) { return FormatThreshold(std::optional<double>(value)); }
+
+std::string FormatCount(std::size_t value) { return std::to_string(value); }
+
+std::string FormatPValue(std::optional<double> value) {
+  const std::optional<double> number = Finite(value);
+  if (!number) return kMissing;
   if (*number < 1e-4) return "< 0.0001";
   return fmt::format("{:.4g}", *number);
 }

@@ -28,7 +28,8 @@ TEST(ComparisonSectionTest, PlanPairGivesAVerdictWithCensoringAndMethods) {
     input.entries[0].runs.push_back(ReachingRun(static_cast<int>(input.entries[0].runs.size()), tta));
   }
   input.settings.compare = {{"fast", "slow"}};
-  const nlohmann::json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const nlohmann::json model = ToJson(model_report);
   ASSERT_TRUE(model["compare"].is_object());
   ASSERT_EQ(model["compare"]["pairs"].size(), 1u);
   const nlohmann::json& c = model["compare"]["pairs"][0];
@@ -42,20 +43,21 @@ TEST(ComparisonSectionTest, PlanPairGivesAVerdictWithCensoringAndMethods) {
   EXPECT_TRUE(std::any_of(methods.begin(), methods.end(), [](const nlohmann::json& m) {
     return m["name"].get<std::string>().find("log-rank") != std::string::npos;
   }));
-  const std::string markdown = RenderMarkdown(model), html = RenderHtml(model);
+  const std::string markdown = RenderMarkdown(model_report), html = RenderHtml(model_report);
   EXPECT_NE(markdown.find("## Is A faster than B?"), std::string::npos);
   EXPECT_NE(markdown.find("fast reaches the target faster than slow"), std::string::npos);
   EXPECT_NE(html.find("Is A faster than B?"), std::string::npos);
 }
 
 TEST(ComparisonSectionTest, NoPairsNoSection) {
-  EXPECT_FALSE(BuildStabilityReport(SyntheticInput()).contains("compare"));
+  EXPECT_FALSE(ToJson(BuildStabilityReport(SyntheticInput())).contains("compare"));
 }
 
 TEST(ComparisonSectionTest, UnknownOrUnlikeEntriesAreNamedNotCrashed) {
   StabilityReportInput input = SyntheticInput();
   input.settings.compare = {{"fast", "nosuch"}};
-  const nlohmann::json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const nlohmann::json model = ToJson(model_report);
   EXPECT_NE(model["compare"]["pairs"][0]["error"].get<std::string>().find("nosuch"), std::string::npos);
   input.entries[1].threshold = 0.95;
   EXPECT_THROW(analysis::CompareNamedEntries(input.entries, "fast", "slow", 1), evalsuite::Error);
@@ -99,7 +101,7 @@ TEST(ComparisonSectionTest, SequentialDecisionUsesLeadingRunsAndIsOrderIndepende
   input.entries = entries;
   input.plan = {{"sequential", {{"min_runs", 3}, {"max_runs", 8}, {"alpha", 0.05}, {"question", {"fast", "slow"}}}}};
   input.settings = analysis::AnalysisSettingsFromPlanJson(input.plan);
-  const nlohmann::json section = CompareSectionJson(input);
+  const nlohmann::json section = CompareSectionJson(*CompareSection(input));
   EXPECT_EQ(section["sequential"]["result"], "fast faster");
   EXPECT_EQ(section["sequential"]["looks"], decided.looks);
   ASSERT_EQ(section["pairs"].size(), 1u);
@@ -178,13 +180,12 @@ TEST(ComparisonSectionTest, SequentialPairAnswerIsTheLooksInEitherOrder) {
   EXPECT_NEAR(backward.comparison.log_rank.permutation_z, -forward.comparison.log_rank.permutation_z, 1e-12);
   EXPECT_DOUBLE_EQ(backward.comparison.critical_z, forward.comparison.critical_z);
   // The report's pair row is the same answer, with the later runs named apart.
-  const nlohmann::json section = CompareSectionJson(input);
+  const CompareModel compare = *CompareSection(input);
+  const nlohmann::json section = CompareSectionJson(compare);
   ASSERT_EQ(section["pairs"].size(), 1u);
   EXPECT_EQ(section["pairs"][0]["result"], "fast faster");
   EXPECT_EQ(section["pairs"][0]["runs_after_look"]["a"], 8);
-  nlohmann::json model;
-  model["compare"] = section;
-  const ReportTable table = CompareTable(model);
+  const ReportTable table = CompareTable(compare);
   EXPECT_NE(table.rows[0][3].find("Runs recorded after the deciding look, not part of the decision: 8 fast, 8 slow"),
             std::string::npos)
       << table.rows[0][3];
@@ -219,10 +220,10 @@ TEST(ComparisonSectionTest, AnEntryThatNeverRunsSaysWhyNoLookCanBeTaken) {
 TEST(ComparisonSectionTest, ProbabilityAFasterIsOneFigureInEveryTable) {
   StabilityReportInput input = SyntheticInput();
   input.settings.compare = {{"fast", "slow"}};
-  const nlohmann::json model = BuildStabilityReport(input);
-  const nlohmann::json& pair = model["compare"]["pairs"][0];
-  const std::string pair_text = ProbabilityAFasterText(pair["probability_a_faster"]);
-  const ReportTable compare = CompareTable(model), comparisons = ComparisonsTable(model);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const std::string pair_text = ProbabilityAFasterText(model_report.compare->pairs[0].comparison.probability_a_faster);
+  const ReportTable compare = CompareTable(*model_report.compare),
+                    comparisons = ComparisonsTable(model_report.comparisons);
   EXPECT_EQ(compare.rows[0].back(), pair_text);
   const auto row = std::find_if(comparisons.rows.begin(), comparisons.rows.end(), [](const auto& r) {
     return r[0] == "fast" && r[1] == "slow";
@@ -241,7 +242,7 @@ TEST(ComparisonSectionTest, NonFiniteBoundsReadTheSameInJsonAndText) {
   const nlohmann::json json = EntryComparisonJson(c);
   ASSERT_TRUE(json["tta_ratio"]["interval"].is_object()) << json["tta_ratio"].dump();
   EXPECT_EQ(json["tta_ratio"]["interval"]["upper"], "inf");
-  const std::string text = ComparisonIntervalText(json["tta_ratio"]["interval"], json["tta_ratio"]["withheld"]);
+  const std::string text = ComparisonIntervalText(c.tta_ratio.interval, c.tta_ratio.withheld);
   EXPECT_EQ(text.substr(text.size() - 6), ", inf]") << text;
   EXPECT_NE(c.verdict.find(text.substr(text.find(','))), std::string::npos) << c.verdict << " vs " << text;
 }
@@ -280,11 +281,13 @@ TEST(ComparisonSectionTest, SequentialStabilityCardsGiveTheDecisionAtItsLevel) {
   for (int i = 0; i < 6; ++i) e.runs.push_back(ReachingRun(i, 1000 + 40 * spread[i]));
   StabilityReportInput input;
   input.entries = {e};
-  const nlohmann::json fixed = BuildStabilityReport(input);
+  const ReportModel fixed_report = BuildStabilityReport(input);
+  const nlohmann::json fixed = ToJson(fixed_report);
   ASSERT_EQ(fixed["verdicts"][0]["result"], "STABLE");  // a fixed-N study of the same runs
   input.plan = {{"sequential", {{"min_runs", 3}, {"max_runs", 6}, {"alpha", 0.05}, {"question", "stability"}}}};
   input.settings = analysis::AnalysisSettingsFromPlanJson(input.plan);
-  const nlohmann::json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const nlohmann::json model = ToJson(model_report);
   EXPECT_NE(model["compare"]["sequential"]["reason"].get<std::string>().find("99.17%"), std::string::npos);
   EXPECT_EQ(model["compare"]["sequential"]["verdicts"]["steady"], "INCONCLUSIVE");
   const nlohmann::json& card = model["verdicts"][0];

@@ -29,7 +29,8 @@ StabilityReportInput CostInput() {
 }
 
 TEST(CostSectionTest, MachineTimeAndDawnbenchCostPerEntry) {
-  nlohmann::json model = BuildStabilityReport(CostInput());
+  const ReportModel model_report = BuildStabilityReport(CostInput());
+  nlohmann::json model = ToJson(model_report);
   const nlohmann::json& cost = model[kCostSectionKey];
   ASSERT_TRUE(cost.is_object());
   EXPECT_EQ(cost["cost_per_hour"], 3.6);
@@ -46,23 +47,24 @@ TEST(CostSectionTest, MachineTimeAndDawnbenchCostPerEntry) {
   EXPECT_NEAR(row["cost_to_target"].get<double>(), 0.11, 1e-12);    // median TTA 110 s x 3.6 / 3600
   // ERT x price: both runs reached, ERT = (100 + 120) / 2 = 110 s.
   EXPECT_NEAR(row["cost_per_success"].get<double>(), 0.11, 1e-12);
-  const std::string markdown = RenderMarkdown(model);
+  const std::string markdown = RenderMarkdown(model_report);
   EXPECT_NE(markdown.find("## What the runs cost"), std::string::npos);
   EXPECT_NE(markdown.find("| measured"), std::string::npos);
-  EXPECT_NE(RenderHtml(model).find("<h3>What the runs cost</h3>"), std::string::npos);
+  EXPECT_NE(RenderHtml(model_report).find("<h3>What the runs cost</h3>"), std::string::npos);
 }
 
 TEST(CostSectionTest, NoPriceGivesNoMoneyAndNoUsageNoSection) {
   StabilityReportInput input = CostInput();
   input.plan = nlohmann::json::object();
-  nlohmann::json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  nlohmann::json model = ToJson(model_report);
   EXPECT_TRUE(model[kCostSectionKey]["cost_per_hour"].is_null());
   EXPECT_TRUE(model[kCostSectionKey]["entries"][0]["cost_to_target"].is_null());
   EXPECT_DOUBLE_EQ(model[kCostSectionKey]["entries"][0]["wall_seconds_total"].get<double>(), 280);
   for (analysis::Entry& e : input.entries) {
     for (analysis::Run& r : e.runs) r.usage.reset();
   }
-  EXPECT_FALSE(BuildStabilityReport(input).contains(kCostSectionKey));
+  EXPECT_FALSE(ToJson(BuildStabilityReport(input)).contains(kCostSectionKey));
   EXPECT_EQ(RenderMarkdown(BuildStabilityReport(input)).find("What the runs cost"), std::string::npos);
 }
 
@@ -85,7 +87,8 @@ TEST(CostSectionTest, GpuUsePerDeviceOverTheEntrysRuns) {
   cpu_only.runs[0].usage = analysis::RunUsage{60, 50, 5, 1024};
   cpu_only.runs[0].gpu = analysis::RunGpuUse{false, "nvidia-smi not found on PATH", 0, 0, 0, {}};
   input.entries.push_back(cpu_only);
-  nlohmann::json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  nlohmann::json model = ToJson(model_report);
   const nlohmann::json& gpu = model[kCostSectionKey]["entries"][0]["gpu"];
   EXPECT_EQ(gpu["runs_sampled"], 2);
   EXPECT_EQ(gpu["runs_not_sampled"], 1);
@@ -96,7 +99,7 @@ TEST(CostSectionTest, GpuUsePerDeviceOverTheEntrysRuns) {
   EXPECT_DOUBLE_EQ(gpu["devices"][0]["peak_memory_used_mib"].get<double>(), 3000);
   EXPECT_DOUBLE_EQ(gpu["devices"][0]["mean_utilization_percent"].get<double>(), 50);  // (120 + 80) / 4
   EXPECT_EQ(gpu["runs"].size(), 2u);
-  const std::string markdown = RenderMarkdown(model);
+  const std::string markdown = RenderMarkdown(model_report);
   EXPECT_NE(markdown.find("| measured | 0 GPU-a | 2 of 3 | 6 | 1 | 3000 | 16384 | 50.0 |"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("| cpu-only | not sampled (nvidia-smi not found on PATH) | 0 of 1 | — | — | — | — | — |"),
             std::string::npos)

@@ -1,36 +1,35 @@
 // The accuracy-by-selection-frequency tables: one image set's bins, and several sets side by side.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include "reports/generalization_tables.h"
 
 namespace evalsuite::reports {
 namespace {
-using nlohmann::json;
 
-json ImageSet(const std::string& name, const std::string& variant, double gap) {
-  json by_bin = json::array();
+ImageSetModel ImageSet(const std::string& name, const std::string& variant, double gap) {
+  ImageSetModel set;
+  set.image_set = name;
+  set.selection_rule = "sampling:x";
+  set.selection_variant = variant;
   for (int b = 0; b < 5; ++b) {
-    by_bin.push_back({{"bin", b == 4 ? "[0.8, 1.0]" : "[0.0, 0.2)"},
-                      {"images", 10 + b},
-                      {"models",
-                       {{{"name", "r18"},
-                         {"group", "pretrained"},
-                         {"top1", {{"correct", 9}, {"accuracy", 0.9}, {"lower", 0.55}, {"upper", 0.997}}}},
-                        {{"name", "fast"},
-                         {"group", "tta-optimized"},
-                         {"top1", {{"correct", 8}, {"accuracy", 0.8}, {"lower", 0.44}, {"upper", 0.97}}}}}},
-                      {"groups",
-                       {{{"group", "pretrained"}, {"models", 1}, {"mean_top1", 0.9}},
-                        {{"group", "tta-optimized"}, {"models", 1}, {"mean_top1", 0.9 + gap}}}},
-                      {"gap_top1", gap},
-                      {"candidate_group", "tta-optimized"},
-                      {"reference_group", "pretrained"}});
+    FrequencyBinRow bin;
+    bin.bin = b == 4 ? "[0.8, 1.0]" : "[0.0, 0.2)";
+    bin.images = 10 + b;
+    bin.models = {{"r18", {0.9, 0.55, 0.997}}, {"fast", {0.8, 0.44, 0.97}}};
+    bin.groups = {{"pretrained", 0.9}, {"tta-optimized", 0.9 + gap}};
+    bin.gap_top1 = gap;
+    bin.candidate_group = "tta-optimized";
+    bin.reference_group = "pretrained";
+    set.frequency_bins.push_back(bin);
   }
-  return {{"image_set", name},
-          {"selection", {{"rule", "sampling:x"}, {"variant", variant}}},
-          {"frequency_bins", {{"by_bin", by_bin}}}};
+  return set;
+}
+
+// An image set without frequencies (no labeled holdout).
+ImageSetModel WithoutFrequencies(const std::string& name) {
+  ImageSetModel set;
+  set.image_set = name;
+  return set;
 }
 
 TEST(FrequencyBinsTables, OneSetPerBinAndSetsSideBySide) {
@@ -42,11 +41,11 @@ TEST(FrequencyBinsTables, OneSetPerBinAndSetsSideBySide) {
   EXPECT_EQ(one.rows[4][0], "[0.8, 1.0]");
   EXPECT_EQ(one.rows[4][1], "14");
   EXPECT_EQ(one.rows[0][4], "-10.00%");
-  EXPECT_TRUE(GeneralizationFrequencyBinsTable(json{{"image_set", "fmnist"}}).rows.empty());
+  EXPECT_TRUE(GeneralizationFrequencyBinsTable(WithoutFrequencies("fmnist")).rows.empty());
 
-  const ReportTable sets = FrequencyBinsAcrossSetsTable(
-      json::array({ImageSet("v2-matched", "matched-frequency", -0.1), ImageSet("v2-top", "top-images", -0.02),
-                   json{{"image_set", "fmnist"}}}));
+  const ReportTable sets =
+      FrequencyBinsAcrossSetsTable({ImageSet("v2-matched", "matched-frequency", -0.1),
+                                    ImageSet("v2-top", "top-images", -0.02), WithoutFrequencies("fmnist")});
   ASSERT_EQ(sets.rows.size(), 10u);  // the set without frequencies has no rows
   EXPECT_EQ(sets.rows[0][1], "matched-frequency");
   EXPECT_EQ(sets.rows[5][0], "v2-top");

@@ -23,6 +23,15 @@ json CeilingsSection() {
       {"entry": "bf16", "precision": "bf16", "intensity": 8, "achieved_flops": 20e9, "mfu": 0.01}]})");
 }
 
+// A model holding only a hardware section, as a report of no entries with `--section hardware=FILE` has.
+ReportModel ModelWithHardware(const json& section) {
+  ReportModel model;
+  model.title = "t";
+  model.sections[kHardwareSectionKey] = section;
+  model.hardware = ParseHardwareSection(section);
+  return model;
+}
+
 json Environment(const std::string& source) {
   return {{"host", "h"},
           {"machine_ceilings",
@@ -50,7 +59,7 @@ TEST(HardwareCeilings, StudyCeilingsGiveTheExactMfuAndBound) {
   EXPECT_EQ(bf16["attainable_flops"].get<double>(), 80e9);   // 8 x 10 GB/s, left of the bf16 ridge (16)
   EXPECT_EQ(bf16["bound"], "overhead-bound");                // 25% of what the roof allows
 
-  const std::string md = RenderMarkdown({{"title", "t"}, {kHardwareSectionKey, out}});
+  const std::string md = RenderMarkdown(ModelWithHardware(out));
   EXPECT_NE(md.find("| ceilings used | measured in this study | hand-set |"), std::string::npos) << md;
   EXPECT_NE(md.find("37.5%"), std::string::npos) << md;
 }
@@ -83,7 +92,7 @@ TEST(HardwareCeilings, StudyCeilingsWithoutASectionShowTheMachineAlone) {
   const json out = ApplyStudyCeilings(json(), Environment("measured"));
   ASSERT_TRUE(HasHardwareSection(out));
   EXPECT_TRUE(out["entries"].empty());
-  const std::string md = RenderMarkdown({{"title", "t"}, {kHardwareSectionKey, out}});
+  const std::string md = RenderMarkdown(ModelWithHardware(out));
   EXPECT_NE(md.find("No entry profiled against these ceilings"), std::string::npos) << md;
   EXPECT_EQ(md.find("### Per entry"), std::string::npos);
 }
@@ -106,9 +115,10 @@ TEST(HardwareCeilings, AStoreWithoutCeilingsKeepsTheSectionAsGiven) {
   // Through the whole report: no hardware section appears for an old store without --section.
   StabilityReportInput input;
   input.environment = old_environment;
-  EXPECT_FALSE(BuildStabilityReport(input).contains(kHardwareSectionKey));
+  EXPECT_FALSE(ToJson(BuildStabilityReport(input)).contains(kHardwareSectionKey));
   input.environment = Environment("measured");
-  EXPECT_DOUBLE_EQ(BuildStabilityReport(input)[kHardwareSectionKey]["machine"]["ridge_fp32"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(ToJson(BuildStabilityReport(input))[kHardwareSectionKey]["machine"]["ridge_fp32"].get<double>(),
+                   4.0);
 }
 
 }  // namespace

@@ -22,10 +22,10 @@ json ExternalOnly() {
 TEST(HardwareExternal, ARowWithItsPeakSource) {
   const json s = ExternalOnly();
   ASSERT_TRUE(HasHardwareSection(s));
-  EXPECT_TRUE(HardwareMachineTable(s).rows.empty());
-  EXPECT_TRUE(HardwareTimeTable(s).rows.empty());
-  EXPECT_TRUE(HardwareMemoryTable(s).rows.empty());
-  const ReportTable t = HardwareEntriesTable(s);
+  EXPECT_TRUE(HardwareMachineTable(ParseHardwareSection(s)).rows.empty());
+  EXPECT_TRUE(HardwareTimeTable(ParseHardwareSection(s)).rows.empty());
+  EXPECT_TRUE(HardwareMemoryTable(ParseHardwareSection(s)).rows.empty());
+  const ReportTable t = HardwareEntriesTable(ParseHardwareSection(s));
   ASSERT_EQ(t.rows.size(), 1u);
   EXPECT_EQ(t.rows[0][4], "6000.000");  // MFLOP per sample
   EXPECT_EQ(t.rows[0][6], "30.00");     // FLOP/byte
@@ -33,13 +33,13 @@ TEST(HardwareExternal, ARowWithItsPeakSource) {
   EXPECT_EQ(t.rows[0][8], "12000.00");  // GFLOP/s
   EXPECT_EQ(t.rows[0][9], "3.8%");      // MFU
   EXPECT_EQ(t.rows[0][11], "312000.00 GFLOP/s (table: NVIDIA A100 datasheet (NVIDIA A100 SXM4 80GB, bf16))");
-  const std::vector<std::string> sentences = HardwareBottleneckSentences(s);
+  const std::vector<std::string> sentences = HardwareBottleneckSentences(ParseHardwareSection(s));
   ASSERT_EQ(sentences.size(), 1u);
   EXPECT_EQ(sentences[0], "ext is overhead-bound: intensity 30.0 FLOP/byte is left of the ridge (153.0) (MFU 3.8%).");
 }
 
 TEST(HardwareExternal, TheDeviceRoofIsDrawnWithTheDot) {
-  const std::string svg = RooflineChart(ExternalOnly());
+  const std::string svg = RooflineChart(ParseHardwareSection(ExternalOnly()));
   EXPECT_NE(svg.find("NVIDIA A100-SXM4-80GB roof 312000.00 GFLOP/s, 2039.00 GB/s"), std::string::npos);
   EXPECT_NE(svg.find("ext: 30.00 FLOP/byte, 12000.00 GFLOP/s, MFU 3.8%"), std::string::npos);
 }
@@ -47,13 +47,14 @@ TEST(HardwareExternal, TheDeviceRoofIsDrawnWithTheDot) {
 TEST(HardwareExternal, RenderedWithoutTheTablesItHasNoDataFor) {
   StabilityReportInput input;
   input.extra_sections[kHardwareSectionKey] = ExternalOnly();
-  const json model = BuildStabilityReport(input);
-  const std::string md = RenderMarkdown(model);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
+  const std::string md = RenderMarkdown(model_report);
   EXPECT_NE(md.find("## Hardware: why TTA is what it is"), std::string::npos);
   EXPECT_NE(md.find("table: NVIDIA A100 datasheet"), std::string::npos);
   EXPECT_EQ(md.find("Memory breakdown"), std::string::npos);
   EXPECT_EQ(md.find("| Ceiling"), std::string::npos);
-  const std::string html = RenderHtml(model);
+  const std::string html = RenderHtml(model_report);
   EXPECT_NE(html.find("data-chart=\"roofline\""), std::string::npos);
   EXPECT_EQ(html.find("Time breakdown"), std::string::npos);
 }

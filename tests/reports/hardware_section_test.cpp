@@ -41,21 +41,21 @@ TEST(HardwareSection, TablesHaveARowPerPhase) {
   const json s = Section();
   ASSERT_TRUE(HasHardwareSection(s));
   EXPECT_FALSE(HasHardwareSection(json::object()));
-  const ReportTable entries = HardwareEntriesTable(s);
+  const ReportTable entries = HardwareEntriesTable(ParseHardwareSection(s));
   ASSERT_EQ(entries.rows.size(), 3u);
   EXPECT_EQ(entries.rows[0][0], "baseline");
   EXPECT_EQ(entries.rows[0][4], "7.470");  // MFLOP per sample
   EXPECT_EQ(entries.rows[0][8], "29.90");  // GFLOP/s
   EXPECT_EQ(entries.rows[0][9], "29.9%");  // MFU
   EXPECT_EQ(entries.rows[1][1], "14");
-  const ReportTable time = HardwareTimeTable(s);
+  const ReportTable time = HardwareTimeTable(ParseHardwareSection(s));
   EXPECT_EQ(time.rows[0][2], "30.0%");  // forward 3 of 10 s
   EXPECT_EQ(time.rows[0][7], "5.0%");
   EXPECT_EQ(time.rows[1][1], "—");  // no wall time: no shares
-  const ReportTable memory = HardwareMemoryTable(s);
+  const ReportTable memory = HardwareMemoryTable(ParseHardwareSection(s));
   EXPECT_EQ(memory.rows[0][1], "1.00");   // MiB
   EXPECT_EQ(memory.rows[0][10], "10.00");
-  const ReportTable machine = HardwareMachineTable(s);
+  const ReportTable machine = HardwareMachineTable(ParseHardwareSection(s));
   EXPECT_EQ(machine.rows[0][1], "100.00 GFLOP/s");
   EXPECT_EQ(machine.rows[1][1], "10.00 GB/s");
 }
@@ -70,23 +70,23 @@ TEST(HardwareSection, HowBusyTheMachineWasAsTheCeilingsWereMeasuredIsShown) {
     return {};
   };
   json s = Section();
-  EXPECT_TRUE(load_row(HardwareMachineTable(s)).empty()) << "nothing recorded: no row";
+  EXPECT_TRUE(load_row(HardwareMachineTable(ParseHardwareSection(s))).empty()) << "nothing recorded: no row";
   s["machine"]["busy_cores_before"] = 0.12;
   s["machine"]["load_average_1m"] = 1.31;
   s["machine"]["load_note"] = nullptr;
-  std::vector<std::string> quiet = load_row(HardwareMachineTable(s));
+  std::vector<std::string> quiet = load_row(HardwareMachineTable(ParseHardwareSection(s)));
   ASSERT_EQ(quiet.size(), 3u);
   EXPECT_EQ(quiet[1], "0.12 cores busy (load 1.31)");
   EXPECT_NE(quiet[2].find("its cores were free"), std::string::npos) << quiet[2];
   s["machine"]["busy_cores_before"] = 1.8;
   s["machine"]["load_note"] = "other processes kept 1.80 of 2 cores busy just before the probe";
-  std::vector<std::string> busy = load_row(HardwareMachineTable(s));
+  std::vector<std::string> busy = load_row(HardwareMachineTable(ParseHardwareSection(s)));
   ASSERT_EQ(busy.size(), 3u);
   EXPECT_EQ(busy[2].rfind("CAUTION: other processes kept 1.80 of 2 cores busy", 0), 0u) << busy[2];
 }
 
 TEST(HardwareSection, OneSentencePerEntryNamesTheBound) {
-  const std::vector<std::string> sentences = HardwareBottleneckSentences(Section());
+  const std::vector<std::string> sentences = HardwareBottleneckSentences(ParseHardwareSection(Section()));
   ASSERT_EQ(sentences.size(), 2u);
   EXPECT_EQ(sentences[0].rfind("baseline is memory-bound: intensity 5.8", 0), 0u) << sentences[0];
   EXPECT_NE(sentences[0].find("MFU 29.9%"), std::string::npos);
@@ -95,7 +95,7 @@ TEST(HardwareSection, OneSentencePerEntryNamesTheBound) {
 }
 
 TEST(HardwareSection, RooflineHasADotPerPhaseAndBothRoofs) {
-  const std::string svg = RooflineChart(Section());
+  const std::string svg = RooflineChart(ParseHardwareSection(Section()));
   EXPECT_NE(svg.find("data-chart=\"roofline\""), std::string::npos);
   size_t dots = 0;
   for (size_t at = svg.find("r=\"5\""); at != std::string::npos; at = svg.find("r=\"5\"", at + 1)) ++dots;
@@ -108,9 +108,10 @@ TEST(HardwareSection, RooflineHasADotPerPhaseAndBothRoofs) {
 TEST(HardwareSection, RenderersShowTheSection) {
   StabilityReportInput input;
   input.extra_sections[kHardwareSectionKey] = Section();
-  const json model = BuildStabilityReport(input);
-  EXPECT_NE(RenderMarkdown(model).find("## Hardware: why TTA is what it is"), std::string::npos);
-  const std::string html = RenderHtml(model);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
+  EXPECT_NE(RenderMarkdown(model_report).find("## Hardware: why TTA is what it is"), std::string::npos);
+  const std::string html = RenderHtml(model_report);
   EXPECT_NE(html.find("<section id=\"hardware\">"), std::string::npos);
   EXPECT_NE(html.find("href=\"#hardware\""), std::string::npos);
   EXPECT_NE(html.find("data-chart=\"roofline\""), std::string::npos);

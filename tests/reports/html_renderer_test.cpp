@@ -18,7 +18,7 @@ std::size_t Count(const std::string& text, const std::string& part) {
   return count;
 }
 
-json ModelWithGeneralization(const std::string& fast_name = "fast") {
+ReportModel ModelWithGeneralization(const std::string& fast_name = "fast") {
   StabilityReportInput input = testing::SyntheticInput(fast_name);
   input.extra_sections["generalization"] = testing::GeneralizationSection();
   return BuildStabilityReport(input);
@@ -84,7 +84,7 @@ TEST(HtmlRendererTest, EscapesHostileNamesEverywhere) {
 }
 
 TEST(HtmlRendererTest, RendersAnEmptyModel) {
-  std::string html = RenderHtml(json::object());
+  std::string html = RenderHtml(ReportModel{});
   EXPECT_TRUE(Contains(html, "No entries."));
   EXPECT_TRUE(Contains(html, "</html>"));
 }

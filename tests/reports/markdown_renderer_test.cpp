@@ -12,7 +12,7 @@ using testing::Contains;
 
 class MarkdownRendererTest : public ::testing::Test {
  protected:
-  static json Model() {
+  static ReportModel Model() {
     StabilityReportInput input = testing::SyntheticInput();
     input.extra_sections["generalization"] = testing::GeneralizationSection();
     return BuildStabilityReport(input);
@@ -119,8 +119,9 @@ TEST(MlperfReportTest, ImportedEntryShowsTheOfficialScoreAndDroppedRuns) {
                  {"run_details",
                   {{{"file", "result_0.txt"}, {"status", "success"}, {"reason", nullptr}},
                    {{"file", "result_1.txt"}, {"status", "dropped"}, {"reason", "result_1.txt:9: no target"}}}}};
-  const json model = BuildStabilityReport(input);
-  for (const std::string& text : {RenderMarkdown(model), RenderHtml(model)}) {
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
+  for (const std::string& text : {RenderMarkdown(model_report), RenderHtml(model_report)}) {
     EXPECT_TRUE(Contains(text, "MLPerf official score"));
     EXPECT_TRUE(Contains(text, "4.0.0 (folder name)"));
     EXPECT_TRUE(Contains(text, "Pass: RCP found"));
@@ -150,8 +151,9 @@ TEST(MlperfReportTest, ImportedEntryShowsItsTrainingThroughput) {
                    {"runs", 5},
                    {"method", "epochs x train_samples"},
                    {"interval", "run_start to run_stop, evaluation included"}}}};
-  const json model = BuildStabilityReport(input);
-  for (const std::string& text : {RenderMarkdown(model), RenderHtml(model)}) {
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
+  for (const std::string& text : {RenderMarkdown(model_report), RenderHtml(model_report)}) {
     EXPECT_TRUE(Contains(text, "training throughput (samples/s)"));
     EXPECT_TRUE(Contains(text, "26535.5 (median of 5 successful runs; epochs x train_samples; run_start to run_stop, "
                                "evaluation included; global batch 3264)"))

@@ -32,20 +32,22 @@ StabilityReportInput ImportedInput(const char* convergence_unit) {
 }
 
 TEST(ProgressUnitTest, SamplesAreLabelledSamplesAndUnknownThreadsADash) {
-  const nlohmann::json model = BuildStabilityReport(ImportedInput("samples"));
+  const ReportModel model_report = BuildStabilityReport(ImportedInput("samples"));
+  const nlohmann::json model = ToJson(model_report);
   const nlohmann::json& entry = model["entries"][0];
   EXPECT_EQ(entry["progress_unit"], "samples");
-  const ReportTable runs = RunsTable(entry);
+  const ReportTable runs = RunsTable(model_report.entries[0]);
   EXPECT_EQ(runs.header[3], "Samples to target");
   EXPECT_EQ(runs.rows[0][6], "—");
-  const ReportTable table = StabilityTable(model);
+  const ReportTable table = StabilityTable(model_report.table);
   EXPECT_NE(table.rows[0][11].find("samples"), std::string::npos) << table.rows[0][11];
   EXPECT_EQ(table.rows[0][11].find(" ep"), std::string::npos) << table.rows[0][11];
 }
 
 TEST(ProgressUnitTest, EpochsStayEpochs) {
-  const nlohmann::json model = BuildStabilityReport(ImportedInput("epochs"));
-  EXPECT_EQ(RunsTable(model["entries"][0]).header[3], "Epochs to target");
+  const ReportModel model_report = BuildStabilityReport(ImportedInput("epochs"));
+  const nlohmann::json model = ToJson(model_report);
+  EXPECT_EQ(RunsTable(model_report.entries[0]).header[3], "Epochs to target");
 }
 
 
@@ -58,10 +60,11 @@ TEST(ProgressUnitTest, TheImportersNamedUnitHeadsTheColumnAndTheGrid) {
            {"samples", "Samples to target", " samples"}}) {
     StabilityReportInput input = ImportedInput("epochs");  // an older store's key, overridden by progress_unit
     input.entries[0].extra["progress_unit"] = unit;
-    const nlohmann::json model = BuildStabilityReport(input);
+    const ReportModel model_report = BuildStabilityReport(input);
+    const nlohmann::json model = ToJson(model_report);
     EXPECT_EQ(model["entries"][0]["progress_unit"], unit);
-    EXPECT_EQ(RunsTable(model["entries"][0]).header[3], heading);
-    const ReportTable table = StabilityTable(model);
+    EXPECT_EQ(RunsTable(model_report.entries[0]).header[3], heading);
+    const ReportTable table = StabilityTable(model_report.table);
     EXPECT_NE(table.rows[0][11].find(symbol), std::string::npos) << table.rows[0][11];
     EXPECT_EQ(table.rows[0][11].find(" ep"), std::string::npos) << table.rows[0][11];
   }

@@ -14,7 +14,8 @@ using nlohmann::json;
 
 class ReportModelTest : public ::testing::Test {
  protected:
-  json model_ = BuildStabilityReport(testing::SyntheticInput());
+  const ReportModel report_ = BuildStabilityReport(testing::SyntheticInput());
+  json model_ = ToJson(report_);
   const json& Entry(int i) { return model_["entries"][i]; }
 };
 
@@ -31,7 +32,8 @@ TEST_F(ReportModelTest, HeaderCarriesSchemaEnvironmentPlanAndRule) {
 
 TEST_F(ReportModelTest, EmptyEnvironmentIsDescribedFromTheMachine) {
   StabilityReportInput input;
-  json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  json model = ToJson(model_report);
   EXPECT_TRUE(model["environment"].contains("cores"));
   EXPECT_TRUE(model["verdicts"].empty());
 }
@@ -207,7 +209,8 @@ TEST_F(ReportModelTest, EpochsToTargetSeparateTheTrainingFromTheMachine) {
   without.name = "no-epochs";
   without.runs[1].epochs.clear();  // one run's log has no epochs: no epoch statistics for the entry
   input.entries = {entry, without};
-  const json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
 
   const json& row = model["table"][0];
   EXPECT_GT(row["cov"].get<double>(), 0.1);
@@ -226,7 +229,8 @@ TEST_F(ReportModelTest, EpochsToTargetSeparateTheTrainingFromTheMachine) {
 TEST_F(ReportModelTest, ExtraSectionsAreMergedAtTopLevel) {
   StabilityReportInput input = testing::SyntheticInput();
   input.extra_sections["generalization"] = testing::GeneralizationSection();
-  json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  json model = ToJson(model_report);
   ASSERT_TRUE(model["generalization"].is_array());
   EXPECT_EQ(model["generalization"][0]["image_set"], "flickr-holdout");
 
@@ -241,7 +245,7 @@ TEST_F(ReportModelTest, ExtraSectionsAreMergedAtTopLevel) {
 }
 
 TEST_F(ReportModelTest, JsonHasNoInfinityOrNaNAndOpensWithTheHeaderThenVerdicts) {
-  std::string text = RenderJson(model_);
+  std::string text = RenderJson(report_);
   EXPECT_EQ(text.find("Infinity"), std::string::npos);
   EXPECT_EQ(text.find("NaN"), std::string::npos);
   json parsed = json::parse(text);

@@ -64,7 +64,7 @@ json HardwareSection() {
 
 // Every section: verdicts, the overview with comparisons, a compared pair and the cost, entries, generalization,
 // hardware, methods, environment and the plan.
-json FullModel() {
+ReportModel FullModel() {
   StabilityReportInput input = testing::SyntheticInput();
   input.settings.compare = {{"fast", "slow"}};
   input.plan["cost_per_hour"] = 3.6;
@@ -77,7 +77,7 @@ json FullModel() {
 }
 
 TEST(ReportOutlineTest, MarkdownAndHtmlHaveTheSameHeadingsInTheSameOrder) {
-  const json model = FullModel();
+  const ReportModel model = FullModel();
   const std::vector<std::string> markdown = MarkdownHeadings(RenderMarkdown(model));
   const std::vector<std::string> html = HtmlHeadings(RenderHtml(model));
   EXPECT_EQ(markdown, html);
@@ -94,7 +94,7 @@ TEST(ReportOutlineTest, MarkdownAndHtmlHaveTheSameHeadingsInTheSameOrder) {
 }
 
 TEST(ReportOutlineTest, AnEmptyModelHasTheSameFewSectionsInBoth) {
-  const json model = json::object();
+  const ReportModel model;
   const std::vector<std::string> markdown = MarkdownHeadings(RenderMarkdown(model));
   EXPECT_EQ(markdown, HtmlHeadings(RenderHtml(model)));
   EXPECT_EQ(markdown, (std::vector<std::string>{"evalsuite report", "Verdict",

@@ -34,7 +34,8 @@ analysis::Entry Baseline(std::size_t runs) {
 TEST(ReportStatisticsTest, ValidationNoiseSitsBesideTheThreshold) {
   StabilityReportInput input;
   input.entries.push_back(Baseline(3));
-  const json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
   const json& noise = model["entries"][0]["threshold_noise"];
   EXPECT_NEAR(noise["standard_error"].get<double>(), 0.004242640687119285, 1e-12);
   EXPECT_EQ(noise["thresholds_within"], json::array({0.8975, 0.9025}));
@@ -47,15 +48,16 @@ TEST(ReportStatisticsTest, ValidationNoiseSitsBesideTheThreshold) {
   const std::string note = model["verdicts"][0]["reasons"].back().get<std::string>();
   EXPECT_NE(note.find("binomial standard error at the target is 0.00424 (n = 5000"), std::string::npos) << note;
   EXPECT_NE(note.find("3 run(s) crossed the target and later fell back below it"), std::string::npos) << note;
-  EXPECT_NE(RenderMarkdown(model).find("| 0.8975 (within noise of the target) |"), std::string::npos);
+  EXPECT_NE(RenderMarkdown(model_report).find("| 0.8975 (within noise of the target) |"), std::string::npos);
 }
 
 TEST(ReportStatisticsTest, ConsecutiveEvaluationsRuleChangesTheCrossing) {
   StabilityReportInput input;
   input.entries.push_back(Baseline(3));
-  EXPECT_DOUBLE_EQ(BuildStabilityReport(input)["entries"][0]["runs"][0]["tta"].get<double>(), 15.5);
+  EXPECT_DOUBLE_EQ(ToJson(BuildStabilityReport(input))["entries"][0]["runs"][0]["tta"].get<double>(), 15.5);
   input.settings.rule.consecutive_evaluations = 2;
-  const json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
   EXPECT_DOUBLE_EQ(model["entries"][0]["runs"][0]["tta"].get<double>(), 18.5);
   EXPECT_DOUBLE_EQ(model["entries"][0]["stats"]["tta"][0].get<double>(), 18.5);
   EXPECT_EQ(model["rule"]["consecutive_evaluations"], 2);
@@ -78,14 +80,15 @@ TEST(ReportStatisticsTest, ImportedInterruptedRunCountsAsFailedForEveryFigure) {
   entry.runs.push_back(interrupted);
   StabilityReportInput input;
   input.entries.push_back(entry);
-  json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  json model = ToJson(model_report);
   EXPECT_DOUBLE_EQ(model["entries"][0]["stats"]["olympic_mean"].get<double>(), 32.0);
   EXPECT_EQ(model["entries"][0]["stats"]["runs"], 5);
   EXPECT_EQ(model["entries"][0]["runs"][4]["counted"], true);
   // In a study the same run is an interrupted attempt that resume redoes: left out.
   input.entries[0].source = "study";
   input.entries[0].runs[4].status = analysis::RunStatus::kInterrupted;
-  model = BuildStabilityReport(input);
+  model = ToJson(BuildStabilityReport(input));
   EXPECT_DOUBLE_EQ(model["entries"][0]["stats"]["olympic_mean"].get<double>(), 31.5);
 }
 
@@ -108,15 +111,17 @@ TEST(ReportStatisticsTest, TableShowsTheEvaluationGridAndWhenItIsCoarserThanTheS
   }
   StabilityReportInput input;
   input.entries.push_back(entry);
-  const json model = BuildStabilityReport(input);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
   EXPECT_DOUBLE_EQ(model["table"][0]["epochs_resolution"].get<double>(), 0.25);
   EXPECT_EQ(model["table"][0]["epochs_grid_coarser_than_spread"], true);
-  EXPECT_NE(RenderMarkdown(model).find(" / 0.25 ep (coarser than the spread) |"), std::string::npos);
+  EXPECT_NE(RenderMarkdown(model_report).find(" / 0.25 ep (coarser than the spread) |"), std::string::npos);
 }
 
 // Beyond the anchors: probability of improvement between entries, expected best of n, and the methods list.
 TEST(ReportStatisticsTest, ComparesEntriesAndNamesItsMethods) {
-  const json model = BuildStabilityReport(testing::SyntheticInput());
+  const ReportModel model_report = BuildStabilityReport(testing::SyntheticInput());
+  const json model = ToJson(model_report);
   ASSERT_EQ(model["comparisons"].size(), 3u);
   const json& fast_slow = model["comparisons"][0];
   EXPECT_EQ(fast_slow["a"], "fast");
@@ -133,15 +138,15 @@ TEST(ReportStatisticsTest, ComparesEntriesAndNamesItsMethods) {
                              "Dodge et al. 2019", "rliable"}) {
     EXPECT_NE(names.find(source), std::string::npos) << source;
   }
-  const std::string markdown = RenderMarkdown(model);
+  const std::string markdown = RenderMarkdown(model_report);
   EXPECT_NE(markdown.find("## Comparisons between entries (probability of improvement)"), std::string::npos);
   EXPECT_NE(markdown.find("## Methods"), std::string::npos);
-  EXPECT_NE(RenderHtml(model).find("<section id=\"methods\">"), std::string::npos);
+  EXPECT_NE(RenderHtml(model_report).find("<section id=\"methods\">"), std::string::npos);
 }
 
 // Point 7: the rule paragraph says the rule is asymmetric, and how each criterion is judged.
 TEST(ReportStatisticsTest, RuleParagraphStatesTheAsymmetry) {
-  const std::string statement = BuildStabilityReport(testing::SyntheticInput())["rule"]["statement"];
+  const std::string statement = ToJson(BuildStabilityReport(testing::SyntheticInput()))["rule"]["statement"];
   EXPECT_NE(statement.find("judged by the point estimate, not by its interval"), std::string::npos);
   EXPECT_NE(statement.find("The rule is asymmetric on purpose"), std::string::npos);
   // scipy: beta.ppf(0.025, 36, 1) = 0.90261 >= 0.9 > beta.ppf(0.025, 35, 1) = 0.89997

@@ -14,21 +14,22 @@ using nlohmann::json;
 TEST(ReportWriterTest, WritesTheFourFilesIntoANewFolder) {
   TempDir dir;
   const StabilityReportInput input = testing::SyntheticInput();
-  json model = BuildStabilityReport(input);
-  WriteReport(model, RunPointsJsonLines(input), dir / "nested" / "out");
+  const ReportModel model_report = BuildStabilityReport(input);
+  json model = ToJson(model_report);
+  WriteReport(model_report, RunPointsJsonLines(input), dir / "nested" / "out");
   json reread = json::parse(ReadFile(dir / "nested" / "out" / "report.json"));
   EXPECT_EQ(reread, model);
   EXPECT_EQ(model["points_file"], "report-points.jsonl");
   EXPECT_EQ(ReadFile(dir / "nested" / "out" / "report-points.jsonl"), RunPointsJsonLines(input));
-  EXPECT_EQ(ReadFile(dir / "nested" / "out" / "report.md"), RenderMarkdown(model));
-  EXPECT_EQ(ReadFile(dir / "nested" / "out" / "report.html"), RenderHtml(model));
+  EXPECT_EQ(ReadFile(dir / "nested" / "out" / "report.md"), RenderMarkdown(model_report));
+  EXPECT_EQ(ReadFile(dir / "nested" / "out" / "report.html"), RenderHtml(model_report));
 }
 
 TEST(ReportWriterTest, NamesTheFileItCannotWrite) {
   TempDir dir;
   std::filesystem::create_directories(dir / "out" / "report.md");  // a folder where the file should go
   try {
-    WriteReport(json::object(), "", dir / "out");
+    WriteReport(ReportModel{}, "", dir / "out");
     FAIL() << "expected an IoError";
   } catch (const Error& error) {
     EXPECT_EQ(error.kind(), ErrorKind::kIo);
@@ -40,7 +41,7 @@ TEST(ReportWriterTest, NamesTheFolderItCannotCreate) {
   TempDir dir;
   evalsuite::testing::WriteFile(dir / "file", "x");
   try {
-    WriteReport(json::object(), "", dir / "file" / "out");
+    WriteReport(ReportModel{}, "", dir / "file" / "out");
     FAIL() << "expected an IoError";
   } catch (const Error& error) {
     EXPECT_EQ(error.kind(), ErrorKind::kIo);

@@ -60,7 +60,7 @@ TEST(RunPointsTest, TheSideFileHoldsEveryEvaluationOfEveryRunOneRunALine) {
 
 TEST(RunCurvesTest, UpToTwentyRunsTheChartHoldsEveryRunsPoints) {
   const analysis::Entry entry = ManyRuns("e", 20);
-  const json curves = EntryCurvesJson(entry, entry.threshold, 1);
+  const json curves = ToJson(EntryCurves(entry, entry.threshold, 1));
   EXPECT_TRUE(curves["band"].is_null());
   ASSERT_EQ(curves["drawn"].size(), 20u);
   EXPECT_EQ(curves["drawn"][7]["points"].size(), entry.runs[7].points.size());
@@ -70,7 +70,7 @@ TEST(RunCurvesTest, UpToTwentyRunsTheChartHoldsEveryRunsPoints) {
 
 TEST(RunCurvesTest, BeyondTwentyRunsABandOfQuantilesAndFiveNamedRuns) {
   const analysis::Entry entry = ManyRuns("e", 500);
-  const json curves = EntryCurvesJson(entry, entry.threshold, 1);
+  const json curves = ToJson(EntryCurves(entry, entry.threshold, 1));
   ASSERT_TRUE(curves["band"].is_object());
   EXPECT_EQ(curves["band"]["runs"], 500);
   EXPECT_EQ(curves["band"]["rows"].size(), kBandTimes);
@@ -103,7 +103,7 @@ TEST(RunCurvesTest, TheBandsQuantilesAreNumpysLinearOnesOverTheRunsStillTraining
     run.time_spent = 10;
     entry.runs.push_back(std::move(run));
   }
-  const json band = EntryCurvesJson(entry, entry.threshold, 1)["band"];
+  const json band = ToJson(EntryCurves(entry, entry.threshold, 1))["band"];
   const json& rows = band["rows"];
   EXPECT_EQ(rows[0][1], 0);  // t = 0: no evaluation yet
   EXPECT_TRUE(rows[0][4].is_null());
@@ -135,9 +135,10 @@ TEST(ReportScaleTest, AReportOfThousandsOfRunsStaysSmall) {
   StabilityReportInput input;
   input.entries.push_back(ManyRuns("a", 500));
   input.entries.push_back(ManyRuns("b", 500));
-  const json model = BuildStabilityReport(input);
-  const std::string html = RenderHtml(model);
-  const std::string markdown = RenderMarkdown(model);
+  const ReportModel model_report = BuildStabilityReport(input);
+  const json model = ToJson(model_report);
+  const std::string html = RenderHtml(model_report);
+  const std::string markdown = RenderMarkdown(model_report);
   EXPECT_LT(html.size(), 600u * 1000) << "HTML bytes";
   EXPECT_LT(markdown.size(), 200u * 1000) << "Markdown bytes";
   EXPECT_TRUE(testing::Contains(html, "The first 50 of 500 runs. report.json lists every run"));

@@ -93,7 +93,8 @@ TEST(BuiltinHardwareTest, FixtureStoreWithHandSetCeilingsGivesTheExactMfu) {
   auto store = RunStore::OpenForReading(dir / "s.db");
   const StudyInfo info = *store->FindStudy("fixture");
   EXPECT_EQ(store->LoadRuns(info.id)[0].log.hardware, Hardware(4000, 4));  // kept by the store
-  const json model = reports::BuildStabilityReport(BuildReportInput(*store, {info}));
+  const reports::ReportModel model_report = reports::BuildStabilityReport(BuildReportInput(*store, {info}));
+  const json model = reports::ToJson(model_report);
   const json& e = model["hardware"]["entries"][0];
   EXPECT_DOUBLE_EQ(e["mfu"].get<double>(), 0.25);  // 7.5 / 30 GFLOP/s
   // Ridge 30 / 2.5 = 12 FLOP/byte; at 6 the slope allows 15 GFLOP/s, and 7.5 is half of it: memory-bound.
@@ -101,7 +102,7 @@ TEST(BuiltinHardwareTest, FixtureStoreWithHandSetCeilingsGivesTheExactMfu) {
   EXPECT_EQ(e["bound"], "memory-bound");
   EXPECT_DOUBLE_EQ(e["phases"][0]["mfu"].get<double>(), 0.25);
   EXPECT_EQ(model["hardware"]["machine"]["ceilings_source"]["kind"], "measured in this study");
-  const std::string md = reports::RenderMarkdown(model);
+  const std::string md = reports::RenderMarkdown(model_report);
   EXPECT_NE(md.find("| baseline | 28 | fp32 | 128 | 7.500 | 1250.0 | 6.00 | 1000 | 7.50 | 25.0% | memory-bound |"),
             std::string::npos)
       << md;

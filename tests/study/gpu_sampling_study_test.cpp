@@ -35,7 +35,7 @@ std::vector<RunRecord> Runs(const fs::path& store_file, const std::string& study
   return store->LoadRuns(store->FindStudy(study)->id);
 }
 
-nlohmann::json StoredStudyReport(const fs::path& store_file, const std::string& study) {
+reports::ReportModel StoredStudyReport(const fs::path& store_file, const std::string& study) {
   auto store = RunStore::OpenForReading(store_file);
   return reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy(study)}));
 }
@@ -87,7 +87,8 @@ TEST(GpuSamplingStudyTest, EachRunRecordsItsOwnDevicesPeakAndMeanAndTheReportSho
   }
   EXPECT_EQ(seen, std::set<std::string>({"0", "1", "2", "3"}));
 
-  const nlohmann::json model = StoredStudyReport(dir / "store.db", "gpus");
+  const reports::ReportModel report = StoredStudyReport(dir / "store.db", "gpus");
+  const nlohmann::json model = reports::ToJson(report);
   const nlohmann::json& gpu = model["cost"]["entries"][0]["gpu"];
   EXPECT_EQ(gpu["runs_sampled"], 2);
   EXPECT_EQ(gpu["runs_not_sampled"], 0);
@@ -95,13 +96,13 @@ TEST(GpuSamplingStudyTest, EachRunRecordsItsOwnDevicesPeakAndMeanAndTheReportSho
   EXPECT_DOUBLE_EQ(gpu["devices"][2]["peak_memory_used_mib"].get<double>(), 3500);
   EXPECT_DOUBLE_EQ(gpu["devices"][2]["mean_utilization_percent"].get<double>(), 30);
   EXPECT_EQ(gpu["runs"].size(), 2u);
-  const std::string markdown = reports::RenderMarkdown(model);
+  const std::string markdown = reports::RenderMarkdown(report);
   EXPECT_NE(markdown.find("| every (s) | peak memory (MiB) | of total (MiB) | mean utilization (%) |"), std::string::npos)
       << markdown;
   EXPECT_NE(markdown.find("| gpu-user | 0 GPU-0000 | 1 of 2 |"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("| 0.05 | 1500 | 16384 | 10.0 |"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("| 4500 | 16384 | — |"), std::string::npos) << markdown;  // [N/A] utilization
-  EXPECT_NE(reports::RenderHtml(model).find("GPU-0002"), std::string::npos);
+  EXPECT_NE(reports::RenderHtml(report).find("GPU-0002"), std::string::npos);
 }
 
 TEST(GpuSamplingStudyTest, WithoutNvidiaSmiTheReportSaysNotSampledNotZero) {
@@ -122,10 +123,11 @@ entries = [ { name = "fake", command = "/bin/sh {study_dir}/fake_entry.sh {log} 
   EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);  // the run's own results are all there
   EXPECT_EQ(runs[0].execution["gpu"],
             nlohmann::json({{"sampled", false}, {"reason", "nvidia-smi not found on PATH"}}));
-  const nlohmann::json model = StoredStudyReport(dir / "store.db", "cpu");
+  const reports::ReportModel report = StoredStudyReport(dir / "store.db", "cpu");
+  const nlohmann::json model = reports::ToJson(report);
   EXPECT_EQ(model["cost"]["entries"][0]["gpu"]["runs_not_sampled"], 1);
   EXPECT_TRUE(model["cost"]["entries"][0]["gpu"]["devices"].empty());
-  const std::string markdown = reports::RenderMarkdown(model);
+  const std::string markdown = reports::RenderMarkdown(report);
   EXPECT_NE(markdown.find("GPU: not sampled (nvidia-smi not found on PATH)."), std::string::npos) << markdown;
   EXPECT_EQ(markdown.find("mean utilization"), std::string::npos);
 }

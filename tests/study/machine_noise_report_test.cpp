@@ -44,7 +44,7 @@ json Contention(double other, double steal, double load) {
           {"cpu_pressure_some", nullptr}, {"cores", 2}};
 }
 
-json Report(const std::vector<RunRecord>& runs, const std::string& basis = "time") {
+reports::ReportModel Report(const std::vector<RunRecord>& runs, const std::string& basis = "time") {
   TempDir dir;
   auto store = RunStore::Open(dir / "s.db");
   const json plan = {{"stability",
@@ -60,8 +60,10 @@ json Report(const std::vector<RunRecord>& runs, const std::string& basis = "time
 
 TEST(MachineNoiseReportTest, DecompositionMatchesHandComputedValuesAndABusyMachineIsSaidFirst) {
   // Epochs to target 2, 2, 4 and time per epoch 10, 20, 10 s: TTA 20, 40, 40 s. Runs 0 and 1 ran on a busy machine.
-  const json model = Report({ReachingRecord(0, 2, 10, Contention(0.8, 0.12, 3.4)), ReachingRecord(1, 2, 20, Contention(0.6, 0.10, 3.4)),
-                             ReachingRecord(2, 4, 10, Contention(0.1, 0.0, 2.0))});
+  const reports::ReportModel report = Report({ReachingRecord(0, 2, 10, Contention(0.8, 0.12, 3.4)),
+                                              ReachingRecord(1, 2, 20, Contention(0.6, 0.10, 3.4)),
+                                              ReachingRecord(2, 4, 10, Contention(0.1, 0.0, 2.0))});
+  const json model = reports::ToJson(report);
   const json& v = model["entries"][0]["variation"];
   const double l2 = std::log(2.0);
   EXPECT_NEAR(v["cov_tta"].get<double>(), 0.3464102, 1e-7);
@@ -83,11 +85,11 @@ TEST(MachineNoiseReportTest, DecompositionMatchesHandComputedValuesAndABusyMachi
   EXPECT_THAT(first, HasSubstr("judged on epochs to target the entry is "));
   EXPECT_EQ(verdict["basis"], "time");
   // The card shows it before anything else, in both renderings.
-  const std::string md = reports::RenderMarkdown(model);
+  const std::string md = reports::RenderMarkdown(report);
   const std::size_t card = md.find("**e** — Result:");
   ASSERT_NE(card, std::string::npos);
   EXPECT_EQ(md.find("- **the machine was busy during 2 of 3 runs", card), md.find("\n- ", card) + 1) << md;
-  EXPECT_THAT(reports::RenderHtml(model), HasSubstr("<p class=\"machine-note\"><strong>the machine was busy"));
+  EXPECT_THAT(reports::RenderHtml(report), HasSubstr("<p class=\"machine-note\"><strong>the machine was busy"));
   // The precision each run trained in, with its reason, is on the card too.
   bool precision_line = false;
   for (const json& reason : verdict["reasons"]) precision_line |= reason.get<std::string>().rfind("precision: fp32 (3 runs)", 0) == 0;
@@ -95,8 +97,9 @@ TEST(MachineNoiseReportTest, DecompositionMatchesHandComputedValuesAndABusyMachi
 }
 
 TEST(MachineNoiseReportTest, AQuietMachineWithSteadyEpochsGetsNoMachineLine) {
-  const json model = Report({ReachingRecord(0, 3, 10, Contention(0.05, 0, 1.0)), ReachingRecord(1, 3, 10.2, Contention(0.0, 0, 1.0)),
-                             ReachingRecord(2, 3, 10.1, Contention(0.1, 0, 1.1))});
+  const json model = reports::ToJson(
+      Report({ReachingRecord(0, 3, 10, Contention(0.05, 0, 1.0)), ReachingRecord(1, 3, 10.2, Contention(0.0, 0, 1.0)),
+              ReachingRecord(2, 3, 10.1, Contention(0.1, 0, 1.1))}));
   EXPECT_TRUE(model["verdicts"][0]["first_line"].is_null()) << model["verdicts"][0].dump(2);
   EXPECT_EQ(model["entries"][0]["contention"]["busy_runs"], 0);
 }
@@ -106,8 +109,9 @@ TEST(MachineNoiseReportTest, BasisEpochsJudgesEpochsToTargetAndSaysSo) {
   std::vector<RunRecord> runs;
   const double per_epoch[] = {10, 16, 22, 12, 19};
   for (int i = 0; i < 5; ++i) runs.push_back(ReachingRecord(i, 3, per_epoch[i], Contention(0.9, 0, 3.0)));
-  const json on_time = Report(runs);
-  const json on_epochs = Report(runs, "epochs");
+  const json on_time = reports::ToJson(Report(runs));
+  const reports::ReportModel on_epochs_report = Report(runs, "epochs");
+  const json on_epochs = reports::ToJson(on_epochs_report);
   EXPECT_EQ(on_time["verdicts"][0]["basis"], "time");
   EXPECT_EQ(on_epochs["verdicts"][0]["basis"], "epochs");
   EXPECT_NEAR(on_epochs["verdicts"][0]["cov"].get<double>(), 0.0, 1e-12);
@@ -117,7 +121,7 @@ TEST(MachineNoiseReportTest, BasisEpochsJudgesEpochsToTargetAndSaysSo) {
   EXPECT_THAT(on_time["rule"]["statement"].get<std::string>(), StartsWith("Basis: time (TTA"));
   EXPECT_THAT(on_epochs["verdicts"][0]["first_line"].get<std::string>(),
               HasSubstr("the verdict is judged on epochs to target ([stability] basis = \"epochs\")"));
-  EXPECT_THAT(reports::RenderMarkdown(on_epochs), HasSubstr("CoV of epochs to target (the rule's basis)"));
+  EXPECT_THAT(reports::RenderMarkdown(on_epochs_report), HasSubstr("CoV of epochs to target (the rule's basis)"));
 }
 
 }  // namespace

@@ -165,7 +165,7 @@ Figures FromStudyShow(RunStore& store, const std::string& study, const std::stri
   return f;
 }
 
-json Model(RunStore& store, const std::string& study) {
+reports::ReportModel Model(RunStore& store, const std::string& study) {
   return reports::BuildStabilityReport(BuildReportInput(store, {*store.FindStudy(study)}));
 }
 
@@ -190,7 +190,7 @@ Figures FromReportJson(const json& model, const std::string& entry) {
 }
 
 // report.md's stability table: Entry, Target, Runs, Reached, CoV of TTA, CoV of epochs, Runs reaching, Median TTA.
-Figures FromReportMarkdown(const json& model, const std::string& entry) {
+Figures FromReportMarkdown(const reports::ReportModel& model, const std::string& entry) {
   const std::vector<std::string> cells = SplitOn(LineStartingWith(reports::RenderMarkdown(model), "| " + entry + " |"), "|");
   Figures f;
   if (cells.size() < 8) return f;
@@ -213,10 +213,11 @@ void ExpectSameFigures(const Figures& a, const Figures& b, const std::string& wh
 TEST(RunOutcomesAgreementTest, StudyShowAndTheReportCountTheSameRunsOfEveryOutcome) {
   Fixture fixture;
   RunStore& store = *fixture.store;
-  const json model = Model(store, "s");
+  const reports::ReportModel report = Model(store, "s");
+  const json model = reports::ToJson(report);
   const Figures show = FromStudyShow(store, "s", "e");
   const Figures json_figures = FromReportJson(model, "e");
-  const Figures md = FromReportMarkdown(model, "e");
+  const Figures md = FromReportMarkdown(report, "e");
   // Counted: reached, never reached, failed before its first evaluation, crashed after reaching, the requeued
   // Slurm run once. Left out: interrupted (and the requeued run's cut try), did not run, died of its environment.
   EXPECT_EQ(json_figures.runs, 5);
@@ -238,20 +239,22 @@ TEST(RunOutcomesAgreementTest, StudyShowAndTheReportCountTheSameRunsOfEveryOutco
 TEST(RunOutcomesAgreementTest, AnImportedRunWithoutItsEndCountsTheSameEverywhere) {
   Fixture fixture;
   RunStore& store = *fixture.store;
-  const json model = Model(store, "imp");
+  const reports::ReportModel report = Model(store, "imp");
+  const json model = reports::ToJson(report);
   const Figures json_figures = FromReportJson(model, "sys/bench");
   EXPECT_EQ(json_figures.runs, 2);
   EXPECT_EQ(json_figures.reached, 1);
   EXPECT_EQ(json_figures.interrupted, 0);
   ExpectSameFigures(FromStudyShow(store, "imp", "sys/bench"), json_figures, "study show vs report.json");
-  ExpectSameFigures(FromReportMarkdown(model, "sys/bench"), json_figures, "report.md vs report.json");
+  ExpectSameFigures(FromReportMarkdown(report, "sys/bench"), json_figures, "report.md vs report.json");
 }
 
 TEST(RunOutcomesAgreementTest, TheHoldoutEvaluatesTheModelsOfTheRunsTheReportCountsAsReached) {
   Fixture fixture;
   RunStore& store = *fixture.store;
   std::set<std::string> counted_and_reached;
-  const json model = Model(store, "s");
+  const reports::ReportModel report = Model(store, "s");
+  const json model = reports::ToJson(report);
   for (const json& e : model["entries"]) {
     for (const json& run : e["runs"]) {
       if (run["counted"] == true && run["tta"].is_number()) {
@@ -336,7 +339,8 @@ TEST(RunOutcomesAgreementTest, StudyListShowResumeTheReportAndTheHoldoutCountThe
   EXPECT_EQ(CountFinishedPlannedRuns(plan, store.LoadRuns(info.id)), 7);
 
   // study show and the report.
-  const json model = Model(store, "planned");
+  const reports::ReportModel report = Model(store, "planned");
+  const json model = reports::ToJson(report);
   const Figures json_figures = FromReportJson(model, "e");
   EXPECT_EQ(json_figures.runs, 7);
   EXPECT_EQ(json_figures.reached, 4);
@@ -346,7 +350,7 @@ TEST(RunOutcomesAgreementTest, StudyListShowResumeTheReportAndTheHoldoutCountThe
   ExpectSameFigures(show, json_figures, "study show vs report.json");
   EXPECT_EQ(show.interrupted, json_figures.interrupted);
   EXPECT_EQ(show.did_not_run, json_figures.did_not_run);
-  ExpectSameFigures(FromReportMarkdown(model, "e"), json_figures, "report.md vs report.json");
+  ExpectSameFigures(FromReportMarkdown(report, "e"), json_figures, "report.md vs report.json");
 
   // The holdout: the latest counted attempt of each counted run that left a model.
   const store::RunModelSelection selection = store::SelectRunModels(store, info, "at_target");

@@ -42,7 +42,7 @@ json Planned(const std::string& basis) {
 }
 
 std::string ReportVerdict(const std::string& basis) {
-  return reports::BuildStabilityReport(Pilot(basis))["verdicts"][0]["result"].get<std::string>();
+  return reports::ToJson(reports::BuildStabilityReport(Pilot(basis)))["verdicts"][0]["result"].get<std::string>();
 }
 
 TEST(RunPlanningBasisTest, ThePilotIsJudgedOnTheRulesBasisAsTheReportJudgesIt) {

@@ -17,6 +17,7 @@
 #include "evalsuite/study/execution/failure_cause.h"
 #include "evalsuite/study/execution/run_execution.h"
 #include "evalsuite/study/execution/slurm_task.h"
+#include "evalsuite/study/study_runner.h"
 #include "tests/study/fake_entries.h"
 #include "tests/support/test_support.h"
 

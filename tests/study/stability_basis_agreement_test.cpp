@@ -34,7 +34,8 @@ std::vector<RunRecord> SteadyEpochsNoisyMachine() {
 }
 
 struct Outputs {
-  json model;
+  reports::ReportModel report;
+  json model;  // report.json's object (reports::ToJson)
   std::string markdown, study_show;
 };
 
@@ -50,8 +51,9 @@ Outputs Render(const std::vector<RunRecord>& runs, const std::string& basis) {
   store->UpsertEntry(id, entry);
   for (const RunRecord& run : runs) store->InsertRun(id, run);
   Outputs out;
-  out.model = reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy("s")}));
-  out.markdown = reports::RenderMarkdown(out.model);
+  out.report = reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy("s")}));
+  out.model = reports::ToJson(out.report);
+  out.markdown = reports::RenderMarkdown(out.report);
   out.study_show = FormatStudySummary(*store, *store->FindStudy("s"));
   return out;
 }

@@ -22,7 +22,8 @@ using evalsuite::testing::TempDir;
 using nlohmann::json;
 
 struct AllOutputs {
-  json model;
+  reports::ReportModel report;
+  json model;  // report.json's object (reports::ToJson)
   std::string json_text, markdown, html, study_show;
 };
 
@@ -42,10 +43,11 @@ AllOutputs RenderAll() {
   store->InsertRun(id, evalsuite::testing::StoredEpochRun(2, 2, 11, 0.92));
   store->InsertRun(id, evalsuite::testing::StoredEpochRun(3, 3, 9, 0.92));
   AllOutputs out;
-  out.model = reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy("s")}));
-  out.json_text = reports::RenderJson(out.model);
-  out.markdown = reports::RenderMarkdown(out.model);
-  out.html = reports::RenderHtml(out.model);
+  out.report = reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy("s")}));
+  out.model = reports::ToJson(out.report);
+  out.json_text = reports::RenderJson(out.report);
+  out.markdown = reports::RenderMarkdown(out.report);
+  out.html = reports::RenderHtml(out.report);
   out.study_show = FormatStudySummary(*store, *store->FindStudy("s"));
   return out;
 }

@@ -33,17 +33,17 @@ struct CompareArgs {
   std::size_t resamples = 4000;
 };
 
-std::string Number(const nlohmann::json& v, const char* format = "{:.4g}") {
-  return v.is_number() ? fmt::format(fmt::runtime(format), v.get<double>()) : std::string("-");
+// A finite figure with `format`, else `otherwise` (the JSON has null there).
+std::string Number(const std::optional<double>& v, const char* otherwise, const char* format = "{:.4g}") {
+  return v && std::isfinite(*v) ? fmt::format(fmt::runtime(format), *v) : std::string(otherwise);
 }
 
-// "median A / median B = ratio [lower, upper]": the interval as the JSON holds it (reports::ComparisonIntervalText).
-std::string Ratio(const nlohmann::json& r) {
-  if (!r.is_object()) return "-";
-  return fmt::format("{} / {} = {} {}", r["median_a"].is_number() ? Number(r["median_a"]) : "not reached",
-                     r["median_b"].is_number() ? Number(r["median_b"]) : "not reached",
-                     r["ratio"].is_number() ? Number(r["ratio"], "{:.3f}") : "-",
-                     reports::ComparisonIntervalText(r["interval"], r["withheld"], "{:.3f}"));
+// "median A / median B = ratio [lower, upper]": the interval as the JSON writes it (reports::ComparisonIntervalText).
+std::string Ratio(const std::optional<stats::MedianRatio>& r) {
+  if (!r) return "-";
+  return fmt::format("{} / {} = {} {}", Number(r->median_a, "not reached"), Number(r->median_b, "not reached"),
+                     Number(r->ratio, "-", "{:.3f}"),
+                     reports::ComparisonIntervalText(r->interval, r->withheld, "{:.3f}"));
 }
 
 void Run(const CompareArgs& args) {
@@ -99,9 +99,9 @@ void Run(const CompareArgs& args) {
         "decision, not tested (testing them against the look's boundary would not keep alpha)\n",
         c.a, answer.after_look_a, c.b, answer.after_look_b);
   }
-  std::cout << fmt::format("  median TTA          {} ({} percentile bootstrap, {} resamples)\n",
-                           Ratio(json["tta_ratio"]), level, c.tta_ratio.resamples);
-  std::cout << fmt::format("  median epochs       {}\n", Ratio(json["epochs_ratio"]));
+  std::cout << fmt::format("  median TTA          {} ({} percentile bootstrap, {} resamples)\n", Ratio(c.tta_ratio),
+                           level, c.tta_ratio.resamples);
+  std::cout << fmt::format("  median epochs       {}\n", Ratio(c.epochs_ratio));
   if (c.restricted_mean) {
     const auto& r = *c.restricted_mean;
     const std::string interval =
@@ -117,7 +117,7 @@ void Run(const CompareArgs& args) {
       "chi-square {:.3f}, p = {:.4g}\n",
       c.log_rank.permutation_z, c.log_rank.permutation_p_value, c.log_rank.chi_square, c.log_rank.p_value);
   std::cout << fmt::format("  P({} faster)        {} ({} interval, Newcombe's method 5)\n", c.a,
-                           reports::ProbabilityAFasterText(json["probability_a_faster"]), level);
+                           reports::ProbabilityAFasterText(c.probability_a_faster), level);
   if (!args.json_out.empty()) WriteFileAtomically(args.json_out, json.dump(2) + "\n");
 }
 

@@ -20,6 +20,7 @@
 #include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/extra_sections.h"
+#include "reports/generalization_section.h"
 #include "reports/hardware_entries_merge.h"
 #include "reports/report.h"
 
@@ -53,6 +54,8 @@ nlohmann::json ReadSection(const std::string& spec, std::string* name) {
   if (const std::string problem = reports::ExtraSectionProblem(*name, json); !problem.empty()) {
     throw InputError(file, "not a " + *name + " section: " + problem);
   }
+  // Its fields, checked here so that an error names the file (the report reads the same section into its model).
+  if (*name == reports::kGeneralizationSectionKey) reports::ParseGeneralizationSection(json, file);
   return json;
 }
 
@@ -100,7 +103,7 @@ void RegisterReportCommand(CLI::App& app) {
       }
       input.extra_sections[name] = std::move(section);
     }
-    nlohmann::json model =
+    reports::ReportModel model =
         reports::BuildStabilityReport(input, [&](const std::string& step) { notice->Step(step); });
     notice->Step("writing " + (fs::path(args->out) / "report.json").string() + ", report.html, report.md and " +
                 reports::kRunPointsFile);
@@ -109,10 +112,8 @@ void RegisterReportCommand(CLI::App& app) {
     // Runs as the report counts them (its "counted" flag: the one rule, reports/report_model.cpp); interrupted
     // attempts and runs that did not run are shown in the report but said apart here.
     std::size_t runs = 0, others = 0;
-    for (const auto& e : model.value("entries", nlohmann::json::array())) {
-      for (const auto& run : e.value("runs", nlohmann::json::array())) {
-        (run.value("counted", true) ? runs : others) += 1;
-      }
+    for (const reports::EntryModel& e : model.entries) {
+      for (const reports::RunModel& run : e.runs) (run.counted ? runs : others) += 1;
     }
     auto plural = [](std::size_t n, const char* one, const char* many) {
       return std::to_string(n) + " " + (n == 1 ? one : many);

@@ -67,7 +67,8 @@ void WriteStudyReport(const std::string& store_file, const std::string& study_na
   study::StudyInfo info = store::ChooseStudy(*store, study_name, store_file);
   SlowStepNotice notice(std::cerr, "report");
   const reports::StabilityReportInput input = study::BuildReportInput(*store, {info});
-  nlohmann::json model = reports::BuildStabilityReport(input, [&](const std::string& step) { notice.Step(step); });
+  reports::ReportModel model =
+      reports::BuildStabilityReport(input, [&](const std::string& step) { notice.Step(step); });
   notice.Step("writing the report files");
   reports::WriteReport(model, reports::RunPointsJsonLines(input), out_dir);
   std::cout << "report: " << (fs::path(out_dir) / "report.html").string() << " (and report.json, report.md)\n";
