@@ -43,7 +43,8 @@ constexpr int kReportSchemaVersion = 1;
 //                                  median_lower, median_upper}},
 //             epochs_to_target {stats as above, in epochs; null unless every counted run has epochs},
 //             sensitivity {grid {step, steps_below, steps_above, extra_thresholds, rule},
-//                          thresholds [stats as above + is_target]}}]   (grid: reports/sensitivity_grid.h)
+//                          thresholds [stats as above + is_target, their kaplan_meier the median and its interval
+//                                      only, without steps]}}]   (grid: reports/sensitivity_grid.h)
 //   comparisons [{a, b, runs_a, runs_b, probability_a_faster, interval, interval_withheld}], methods [{name, formula,
 //   source}], compare (reports/comparison_section.h) and cost (reports/cost_section.h) when present,
 //   ...and every key of extra_sections as it is (a key clashing with the above is a UsageError).

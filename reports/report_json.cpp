@@ -33,7 +33,7 @@ json ThresholdNoiseJson(const ThresholdNoiseModel& noise) {
 json SensitivityJson(const SensitivityModel& sensitivity) {
   json rows = json::array();
   for (const SensitivityRowModel& row : sensitivity.thresholds) {
-    json out = StabilityStatsJson(row.stats);
+    json out = StabilityStatsJson(row.stats, KaplanMeierDetail::kMedianOnly);
     out["within_noise_of_target"] = row.within_noise_of_target;
     out["is_target"] = row.is_target;
     rows.push_back(std::move(out));

@@ -23,7 +23,13 @@ json SummaryJson(const stats::Summary& summary) {
           {"max", JsonNumber(summary.max)}};
 }
 
-json KaplanMeierJson(const stats::KaplanMeierCurve& curve) {
+json KaplanMeierJson(const stats::KaplanMeierCurve& curve, KaplanMeierDetail detail) {
+  if (detail == KaplanMeierDetail::kMedianOnly) {
+    return {{"survival_of", "share of runs not yet at the target"},
+            {"median", JsonNumber(curve.median)},
+            {"median_lower", JsonNumber(curve.median_lower)},
+            {"median_upper", JsonNumber(curve.median_upper)}};
+  }
   json steps = json::array();
   for (const auto& step : curve.steps) {
     steps.push_back({{"time", JsonNumber(step.time)},
@@ -41,7 +47,7 @@ json KaplanMeierJson(const stats::KaplanMeierCurve& curve) {
           {"median_upper", JsonNumber(curve.median_upper)}};
 }
 
-json StabilityStatsJson(const stats::StabilityStats& stats) {
+json StabilityStatsJson(const stats::StabilityStats& stats, KaplanMeierDetail detail) {
   json tta = json::array();
   for (const auto& value : stats.tta) tta.push_back(JsonNumber(value));
   return {{"threshold", JsonNumber(stats.threshold)},
@@ -56,7 +62,7 @@ json StabilityStatsJson(const stats::StabilityStats& stats) {
           {"hit_rate_interval", IntervalJson(stats.hit_rate_interval)},
           {"olympic_mean", JsonNumber(stats.olympic_mean)},
           {"ert", JsonNumber(stats.ert)},
-          {"kaplan_meier", KaplanMeierJson(stats.time_to_target)},
+          {"kaplan_meier", KaplanMeierJson(stats.time_to_target, detail)},
           {"consecutive_evaluations", stats.consecutive},
           {"resolution", JsonNumber(stats.resolution)},
           {"grid_coarser_than_spread", stats.grid_coarser_than_spread}};

@@ -17,8 +17,15 @@ namespace evalsuite::reports {
 
 nlohmann::json IntervalJson(const stats::Interval& interval);
 nlohmann::json SummaryJson(const stats::Summary& summary);
-nlohmann::json KaplanMeierJson(const stats::KaplanMeierCurve& curve);
-nlohmann::json StabilityStatsJson(const stats::StabilityStats& stats);
+// What a Kaplan-Meier curve's JSON holds: every step, or its median with the median's interval only. The threshold
+// sensitivity rows take the median alone: a list of steps per threshold, each as long as the runs that reach, was most
+// of report.json (27 MB of 20 entries x 500 runs); the entry's curve at the target, which its chart draws, keeps them.
+enum class KaplanMeierDetail { kSteps, kMedianOnly };
+
+nlohmann::json KaplanMeierJson(const stats::KaplanMeierCurve& curve,
+                               KaplanMeierDetail detail = KaplanMeierDetail::kSteps);
+nlohmann::json StabilityStatsJson(const stats::StabilityStats& stats,
+                                  KaplanMeierDetail detail = KaplanMeierDetail::kSteps);
 nlohmann::json VerdictJson(const stats::StabilityVerdict& verdict);
 nlohmann::json RuleJson(const stats::StabilityRule& rule);
 // The rule as the report states it above the verdict cards (RuleJson's "statement").
