@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -12,12 +13,22 @@ namespace {
 // A run that never reached sorts after every run that did: +infinity, and two of them compare equal.
 double Key(const std::optional<double>& tta) { return tta ? *tta : std::numeric_limits<double>::infinity(); }
 
-double PairProbability(const std::vector<double>& a, const std::vector<double>& b) {
-  double wins = 0;
+// The Mann-Whitney count over all a x b pairs, by sorting b once and looking each x up in it: O((m + n) log n) where
+// the pairs are m n (25 million per pair of 5,000-run entries, and a report compares every pair of entries). Counted
+// in whole half-wins, so the figure is exactly the pairwise sum's. A NaN wins and ties nothing, as x < y and x == y
+// are false for it.
+double PairProbability(const std::vector<double>& a, std::vector<double> b) {
+  const double pairs = static_cast<double>(a.size()) * static_cast<double>(b.size());
+  b.erase(std::remove_if(b.begin(), b.end(), [](double y) { return std::isnan(y); }), b.end());
+  std::sort(b.begin(), b.end());
+  std::uint64_t half_wins = 0;  // 2 per y > x, 1 per y == x
   for (double x : a) {
-    for (double y : b) wins += x < y ? 1.0 : x == y ? 0.5 : 0.0;
+    if (std::isnan(x)) continue;
+    const auto [equal_begin, equal_end] = std::equal_range(b.begin(), b.end(), x);
+    half_wins += 2 * static_cast<std::uint64_t>(b.end() - equal_end) +
+                 static_cast<std::uint64_t>(equal_end - equal_begin);
   }
-  return wins / (static_cast<double>(a.size()) * static_cast<double>(b.size()));
+  return static_cast<double>(half_wins) / 2 / pairs;
 }
 
 // Newcombe's V(theta) (Hanley and McNeil's variance with his N* = (m + n) / 2 - 1).
