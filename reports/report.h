@@ -55,7 +55,7 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
 // The model as report.json writes it: pretty-printed, top-level keys in reading order (schema_version, title,
 // generated_at, environment, plan, rule, verdicts, table, entries, then extra sections), and inside objects the
 // identifying keys (entry, name, index...) first; other keys alphabetically.
-std::string RenderJson(const ReportModel& model);
+std::string RenderJson(const ReportModel& report);
 std::string RenderMarkdown(const ReportModel& model);
 std::string RenderHtml(const ReportModel& model);
 

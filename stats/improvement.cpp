@@ -25,8 +25,8 @@ double PairProbability(const std::vector<double>& a, std::vector<double> b) {
   for (double x : a) {
     if (std::isnan(x)) continue;
     const auto [equal_begin, equal_end] = std::equal_range(b.begin(), b.end(), x);
-    half_wins += 2 * static_cast<std::uint64_t>(b.end() - equal_end) +
-                 static_cast<std::uint64_t>(equal_end - equal_begin);
+    half_wins +=
+        2 * static_cast<std::uint64_t>(b.end() - equal_end) + static_cast<std::uint64_t>(equal_end - equal_begin);
   }
   return static_cast<double>(half_wins) / 2 / pairs;
 }
