@@ -28,6 +28,12 @@ inline std::string StringOf(const nlohmann::json& value, const std::string& fall
   return value.dump();
 }
 
+// A value as a report shows it: a string as it is, another value as its JSON text; none for null or absent.
+inline std::optional<std::string> OptionalTextOf(const nlohmann::json& value) {
+  if (value.is_null()) return std::nullopt;
+  return StringOf(value);
+}
+
 // An array to iterate over: the value itself when it is an array, else an empty one.
 inline const nlohmann::json& ArrayOf(const nlohmann::json& value) {
   static const nlohmann::json kEmpty = nlohmann::json::array();

@@ -7,12 +7,6 @@ namespace evalsuite::reports {
 namespace {
 using nlohmann::json;
 
-// A value as the tables show it: a string as it is, another value as its JSON text; none for null or absent.
-std::optional<std::string> FieldText(const json& value) {
-  if (value.is_null()) return std::nullopt;
-  return StringOf(value);
-}
-
 std::optional<long long> CountAt(const json& object, const char* key, const std::string& where) {
   const json& value = Field(object, key);
   if (value.is_null()) return std::nullopt;
@@ -52,7 +46,7 @@ ImageSetModel ImageSetOf(const json& image_set, const std::string& where) {
     if (!model.is_object()) throw UsageError(at, "must be a model object");
     HoldoutModelRow row;
     row.name = RequiredString(model, "name", at);
-    row.group = FieldText(Field(model, "group"));
+    row.group = OptionalTextOf(Field(model, "group"));
     row.top1 = AccuracyOf(Field(model, "top1"));
     row.top5 = AccuracyOf(Field(model, "top5"));
     row.validation_accuracy = NumberOf(Field(model, "validation_accuracy"));

@@ -19,11 +19,6 @@ std::string Giga(double v) { return v > 0 ? fmt::format("{:.2f}", v / 1e9) : "â€
 std::string Mebi(double v) { return fmt::format("{:.2f}", v / (1024.0 * 1024.0)); }
 std::string Share(double part, double whole) { return whole > 0 ? fmt::format("{:.1f}%", 100 * part / whole) : "â€”"; }
 
-std::optional<std::string> TextOf(const json& value) {
-  if (value.is_null()) return std::nullopt;
-  return StringOf(value);
-}
-
 std::optional<std::string> StringIn(const json& object, const char* key) {
   const json& value = Field(object, key);
   return value.is_string() ? std::optional<std::string>(value.get<std::string>()) : std::nullopt;
@@ -31,7 +26,7 @@ std::optional<std::string> StringIn(const json& object, const char* key) {
 
 HardwarePointModel PointOf(const json& p) {
   HardwarePointModel point;
-  point.side = TextOf(Field(p, "side"));
+  point.side = OptionalTextOf(Field(p, "side"));
   point.side_is_number = Field(p, "side").is_number();
   point.flops_per_sample = Num(p, "flops_per_sample");
   point.bytes_per_sample = Num(p, "bytes_per_sample");
@@ -39,7 +34,7 @@ HardwarePointModel PointOf(const json& p) {
   point.samples_per_second = Num(p, "samples_per_second");
   point.achieved_flops = Num(p, "achieved_flops");
   point.mfu = NumberOf(Field(p, "mfu"));
-  point.bound = TextOf(Field(p, "bound"));
+  point.bound = OptionalTextOf(Field(p, "bound"));
   return point;
 }
 
@@ -49,9 +44,9 @@ HardwareEntryModel EntryOf(const json& e) {
   entry.precision = StringOf(Field(e, "precision"));
   entry.batch_size = StringOf(Field(e, "batch_size"));
   entry.evidence = StringOf(Field(e, "evidence"));
-  entry.bound = TextOf(Field(e, "bound"));
+  entry.bound = OptionalTextOf(Field(e, "bound"));
   entry.peak_source = StringIn(e, "peak_source");
-  entry.device = TextOf(Field(e, "device"));
+  entry.device = OptionalTextOf(Field(e, "device"));
   entry.mfu = NumberOf(Field(e, "mfu"));
   entry.peak_flops = Num(e, "peak_flops");
   entry.peak_bandwidth = Num(e, "peak_bandwidth");

@@ -11,12 +11,6 @@ namespace evalsuite::reports {
 namespace {
 using nlohmann::json;
 
-// A value as the table shows it: a string as it is, another value as its JSON text; none for null or absent.
-std::optional<std::string> RecordText(const json& value) {
-  if (value.is_null()) return std::nullopt;
-  return StringOf(value);
-}
-
 std::string Number(const std::optional<double>& value) {
   return value ? fmt::format("{:.6g}", *value) : std::string(kMissing);
 }
@@ -29,9 +23,9 @@ std::optional<MlperfFactsModel> ParseMlperfFacts(const json& extra) {
   const json& rcp = Field(extra, "rcp");
   if (!official.is_object() || !rcp.is_object()) return std::nullopt;
   MlperfFactsModel facts;
-  facts.ruleset = RecordText(Field(extra, "ruleset"));
-  facts.ruleset_source = RecordText(Field(extra, "ruleset_source"));
-  facts.division = RecordText(Field(extra, "division"));
+  facts.ruleset = OptionalTextOf(Field(extra, "ruleset"));
+  facts.ruleset_source = OptionalTextOf(Field(extra, "ruleset_source"));
+  facts.division = OptionalTextOf(Field(extra, "division"));
   facts.raw_minutes = NumberOf(Field(official, "raw_minutes"));
   facts.published_scaling_factor = NumberOf(Field(official, "published_scaling_factor"));
   facts.official_minutes = NumberOf(Field(official, "official_minutes"));
@@ -42,7 +36,7 @@ std::optional<MlperfFactsModel> ParseMlperfFacts(const json& extra) {
   facts.throughput_method = StringOf(Field(throughput, "method"));
   facts.throughput_interval = StringOf(Field(throughput, "interval"));
   facts.global_batch_size = NumberOf(Field(extra, "global_batch_size"));
-  facts.rcp_verdict = RecordText(Field(rcp, "verdict"));
+  facts.rcp_verdict = OptionalTextOf(Field(rcp, "verdict"));
   facts.rcp_message = StringOf(Field(rcp, "message"));
   if (const json& reference = Field(rcp, "reference"); reference.is_string()) {
     facts.rcp_reference = reference.get<std::string>();
@@ -54,7 +48,7 @@ std::optional<MlperfFactsModel> ParseMlperfFacts(const json& extra) {
   facts.norm_factor = NumberOf(Field(rcp, "norm_factor"));
   for (const json& run : ArrayOf(Field(extra, "run_details"))) {
     facts.run_details.push_back(
-        {StringOf(Field(run, "file")), StringOf(Field(run, "status")), RecordText(Field(run, "reason"))});
+        {StringOf(Field(run, "file")), StringOf(Field(run, "status")), OptionalTextOf(Field(run, "reason"))});
   }
   return facts;
 }
