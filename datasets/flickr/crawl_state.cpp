@@ -87,7 +87,13 @@ CrawlState::CrawlState(const std::filesystem::path& file) : file_(file) {
   // WAL + synchronous=NORMAL: a commit survives the process being killed (what resume needs) without an
   // fsync per row; only a power cut can lose the last few commits, which a rerun simply redoes.
   SetUp("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
-  SetUp(R"sql(
+  // The tables, and the columns added after the first release (what a page held that could not be used, and how many
+  // entries it had), in one IMMEDIATE transaction: another process opening the file at the same moment sees all of
+  // them or none (one that saw `settings` without `downloads` took the file for another program's: OpenedAtOnceTest),
+  // and of two crawls opening an old file at once, only the first adds the columns.
+  SetUp("BEGIN IMMEDIATE");
+  try {
+    Exec(R"sql(
     CREATE TABLE IF NOT EXISTS settings(key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS searches(wnid TEXT NOT NULL, text TEXT NOT NULL, page INTEGER NOT NULL,
       pages INTEGER NOT NULL, total INTEGER NOT NULL, photos TEXT NOT NULL,
@@ -95,10 +101,6 @@ CrawlState::CrawlState(const std::filesystem::path& file) : file_(file) {
     CREATE TABLE IF NOT EXISTS downloads(url TEXT PRIMARY KEY, stored INTEGER NOT NULL, sha256 TEXT,
       path TEXT, width INTEGER, height INTEGER, bytes INTEGER, reason_code TEXT, reason TEXT);
   )sql");
-  // Added after the first release: what a page held that could not be used, and how many entries it had.
-  // IMMEDIATE: of two crawls opening an old file at once, only the first adds the columns.
-  SetUp("BEGIN IMMEDIATE");
-  try {
     bool has_skipped = false;
     {
       Statement columns(Db(db_), file_.string(), "SELECT name FROM pragma_table_info('searches')");
