@@ -28,7 +28,7 @@ packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config git ca-certificates ccache
   # fixed by the design
-  libtorch-dev libopencv-dev libopencv-contrib-dev libwebp-dev libjpeg-dev libcurl4-openssl-dev libboost-math-dev
+  libtorch-dev libdnnl-dev libopencv-dev libopencv-contrib-dev libwebp-dev libjpeg-dev libcurl4-openssl-dev libboost-math-dev
   # companions
   nlohmann-json3-dev libcli11-dev libtomlplusplus-dev libsqlite3-dev sqlite3 libcpp-httplib-dev libicu-dev libfmt-dev
   libssl-dev zlib1g-dev
