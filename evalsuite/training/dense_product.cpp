@@ -64,4 +64,9 @@ torch::Tensor DenseProduct(const torch::Tensor& x, const torch::Tensor& weight, 
   return DenseProductFunction::apply(x, weight, bias);
 }
 
+std::string OneDnnVersion() {
+  const dnnl_version_t* version = dnnl_version();
+  return std::to_string(version->major) + "." + std::to_string(version->minor) + "." + std::to_string(version->patch);
+}
+
 }  // namespace evalsuite::training

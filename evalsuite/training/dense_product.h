@@ -8,6 +8,8 @@
 
 #include <torch/torch.h>
 
+#include <string>
+
 namespace evalsuite::training {
 
 // x: [N, K] float, weight: [M, K] float, bias: [M] float (all on the CPU); returns [N, M]. Differentiable in all
@@ -15,5 +17,8 @@ namespace evalsuite::training {
 // copied first. The result is deterministic for a given thread count; it differs from at::addmm's in the last bits
 // (another summation order). Throws c10::Error on other dtypes or shapes.
 torch::Tensor DenseProduct(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias);
+
+// The version of the oneDNN library loaded ("2.6.3"), for a run's record of what computed it.
+std::string OneDnnVersion();
 
 }  // namespace evalsuite::training

@@ -17,6 +17,7 @@
 #include "common/onednn_isa_cap.h"
 #include "common/seeds.h"
 #include "evalsuite/training/convnet.h"
+#include "evalsuite/training/dense_product.h"
 #include "evalsuite/training/model_description.h"
 #include "evalsuite/training/step_accounting.h"
 
@@ -424,15 +425,18 @@ json RunSeedsToJson(const RunSeeds& seeds) {
 }
 
 json TrainingLibraryVersions() {
-  return {{"libtorch", TORCH_VERSION}, {"zlib", ZLIB_VERSION}, {"libtorch_parallel", at::get_parallel_info()}};
+  return {{"libtorch", TORCH_VERSION},
+          {"onednn", OneDnnVersion()},  // the fused model's dense layers call it directly (dense_product.h)
+          {"zlib", ZLIB_VERSION},
+          {"libtorch_parallel", at::get_parallel_info()}};
 }
 
 TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data, const TrainOptions& options) {
   const Clock::time_point wall_start = Clock::now();
   TrainResult result;
-  result.precision = options.precision ? *options.precision
-                                       : entries::ChoosePrecision(entry.recipe.precision, entries::kPrecisionAuto,
-                                                                  nullptr);
+  result.precision = options.precision
+                         ? *options.precision
+                         : entries::ChoosePrecision(entry.recipe.precision, entries::kPrecisionAuto, nullptr);
   // The recipe as it runs, in the precision chosen (and the entry's fp32 form where it has one and runs in fp32),
   // so the header, the FLOP and byte counts and MFU all describe what ran.
   const entries::RecipeAsRun as_run = entries::RecipeForPrecision(entry, result.precision.precision);

@@ -3,16 +3,16 @@
 // dataset-fashion-mnist is not installed.
 #include "evalsuite/training/trainer.h"
 
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <regex>
 #include <sstream>
 
-#include "datasets/fashion_mnist/fashion_mnist.h"
 #include "common/error.h"
 #include "common/seeds.h"
+#include "datasets/fashion_mnist/fashion_mnist.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/training/hardware_profile.h"
@@ -204,6 +204,8 @@ TEST_F(TrainerTest, LogRecordsHeaderEvaluationsAndEnd) {
   EXPECT_EQ(log.header["data"]["train_images"], 1500);
   EXPECT_EQ(log.header["data"]["validation_images"], 5000);
   EXPECT_TRUE(log.header["library_versions"].contains("libtorch"));
+  EXPECT_TRUE(std::regex_match(log.header["library_versions"].value("onednn", ""), std::regex(R"(\d+\.\d+\.\d+)")))
+      << log.header["library_versions"];
   EXPECT_TRUE(log.header["environment"].contains("host"));
   EXPECT_EQ(log.header["environment"]["threads"], 1);
   ASSERT_TRUE(log.header["environment"].contains("allocator"));
