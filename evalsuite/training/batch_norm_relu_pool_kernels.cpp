@@ -26,6 +26,11 @@ void Store(float* p, Floats v) { std::memcpy(p, &v, sizeof v); }
 void Store(int32_t* p, Ints v) { std::memcpy(p, &v, sizeof v); }
 Ints SplatInt(int32_t x) { return Ints{} + x; }
 
+// into[j] = values[4j .. 4j+3]: per-channel constants as blocks, loaded once per call of a kernel.
+void LoadBlocks(const float* values, int64_t blocks, Floats* into) {
+  for (int64_t j = 0; j < blocks; ++j) into[j] = Load(values + j * kLanes);
+}
+
 // Each kernel is a template on the number of 4-channel blocks (2, 4, 8, 16 as constants, so that the block loops
 // unroll and the accumulators stay in registers; 0 takes it at run time).
 template <int64_t kBlocks>
@@ -38,7 +43,7 @@ struct Kernels {
                                 double* sum, double* sum_sq) {
     const int64_t blocks = Blocks(s), channels = s.c;
     Floats ref[kMaxBlocks];
-    for (int64_t j = 0; j < blocks; ++j) ref[j] = Load(reference + j * kLanes);
+    LoadBlocks(reference, blocks, ref);
     for (int64_t line = first * s.h; line < last * s.h; ++line) {
       // A row of W pixels summed in float (few terms), then added in double.
       Floats row_sum[kMaxBlocks], row_sq[kMaxBlocks];
@@ -65,10 +70,8 @@ struct Kernels {
     const int64_t blocks = Blocks(s), channels = s.c;
     const int64_t ph = s.pooled_h(), pw = s.pooled_w();
     Floats sc[kMaxBlocks], sh[kMaxBlocks];
-    for (int64_t j = 0; j < blocks; ++j) {
-      sc[j] = Load(scale + j * kLanes);
-      sh[j] = Load(shift + j * kLanes);
-    }
+    LoadBlocks(scale, blocks, sc);
+    LoadBlocks(shift, blocks, sh);
     const Ints one = SplatInt(1), two = SplatInt(2), three = SplatInt(3), inactive = SplatInt(kInactiveWindow);
     for (int64_t n = first; n < last; ++n) {
       for (int64_t oh = 0; oh < ph; ++oh) {
@@ -108,10 +111,8 @@ struct Kernels {
     const int64_t blocks = Blocks(s), channels = s.c;
     const int64_t ph = s.pooled_h(), pw = s.pooled_w();
     Floats mu[kMaxBlocks], is[kMaxBlocks];
-    for (int64_t j = 0; j < blocks; ++j) {
-      mu[j] = Load(mean + j * kLanes);
-      is[j] = Load(inv_std + j * kLanes);
-    }
+    LoadBlocks(mean, blocks, mu);
+    LoadBlocks(inv_std, blocks, is);
     const int64_t offsets[4] = {0, channels, s.w * channels, (s.w + 1) * channels};
     for (int64_t n = first; n < last; ++n) {
       for (int64_t oh = 0; oh < ph; ++oh) {
@@ -148,12 +149,10 @@ struct Kernels {
     const int64_t blocks = Blocks(s), channels = s.c;
     const int64_t ph = s.pooled_h(), pw = s.pooled_w();
     Floats va[kMaxBlocks], vb[kMaxBlocks], vd[kMaxBlocks], mu[kMaxBlocks];
-    for (int64_t j = 0; j < blocks; ++j) {
-      va[j] = Load(a + j * kLanes);
-      vb[j] = Load(b + j * kLanes);
-      vd[j] = Load(d + j * kLanes);
-      mu[j] = Load(mean + j * kLanes);
-    }
+    LoadBlocks(a, blocks, va);
+    LoadBlocks(b, blocks, vb);
+    LoadBlocks(d, blocks, vd);
+    LoadBlocks(mean, blocks, mu);
     const int64_t offsets[4] = {0, channels, s.w * channels, (s.w + 1) * channels};
     // An input no window covers (an odd last row or column) gets no pooled gradient.
     auto uncovered = [&](int64_t at) {
