@@ -141,13 +141,15 @@ class BatchNormReluPoolFunction : public torch::autograd::Function<BatchNormRelu
     // dx = weight * inv_std * (dy - mean(dy) - xhat * mean(dy * xhat)), batch norm's backward:
     // dx = a * dy - b - d * (x - mean).
     const auto count = static_cast<double>(s.n * s.h * s.w);
-    const torch::Tensor weight_double = saved[1].to(torch::kFloat64);
+    const torch::Tensor weight_double = saved[1].to(torch::kFloat64).contiguous();
+    const double* weight = weight_double.data_ptr<double>();
+    const double* inv_std_d = inv_std.data_ptr<double>();  // read directly: item() per channel costs a dispatch each
     std::vector<float> a, b, d;
     for (int64_t c = 0; c < s.c; ++c) {
-      const double scale = weight_double[c].item<double>() * inv_std[c].item<double>();
+      const double scale = weight[c] * inv_std_d[c];
       a.push_back(static_cast<float>(scale));
       b.push_back(static_cast<float>(scale * sums[static_cast<size_t>(c)] / count));
-      d.push_back(static_cast<float>(scale * sums[static_cast<size_t>(s.c + c)] / count * inv_std[c].item<double>()));
+      d.push_back(static_cast<float>(scale * sums[static_cast<size_t>(s.c + c)] / count * inv_std_d[c]));
     }
     torch::Tensor dx = torch::empty_like(x, at::MemoryFormat::ChannelsLast);
     float* dx_data = dx.data_ptr<float>();
