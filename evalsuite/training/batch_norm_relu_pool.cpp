@@ -86,9 +86,25 @@ BatchMoments MomentsOf(const torch::Tensor& x, double eps) {
   return {DoubleTensor(mean), DoubleTensor(inv_std), DoubleTensor(unbiased_var)};
 }
 
+// LibTorch's three operations, where the fused one does not apply.
+torch::Tensor Composed(const torch::Tensor& x, torch::nn::BatchNorm2d& bn) {
+  return F::max_pool2d(torch::relu(bn(x)), F::MaxPool2dFuncOptions(2));
+}
+
+// Batch norm as x * scale + shift per channel, from the statistics it normalizes with (the batch's in training,
+// the running ones in eval mode; double [C]) and its weight and bias.
+struct Normalization {
+  std::vector<float> scale, shift;
+};
+
+Normalization NormalizationOf(const torch::Tensor& mean, const torch::Tensor& inv_std, const torch::Tensor& weight,
+                              const torch::Tensor& bias) {
+  const torch::Tensor weight_double = weight.to(torch::kFloat64);
+  return {FloatsOf(inv_std * weight_double), FloatsOf(bias.to(torch::kFloat64) - mean * inv_std * weight_double)};
+}
+
 // Pooled output and winner index for x normalized as x * scale + shift (float [C] each).
-std::pair<torch::Tensor, torch::Tensor> Pool(const torch::Tensor& x, const std::vector<float>& scale,
-                                             const std::vector<float>& shift) {
+std::pair<torch::Tensor, torch::Tensor> Pool(const torch::Tensor& x, const Normalization& normalization) {
   const PoolShape s = ShapeOf(x);
   torch::Tensor out =
       torch::empty({s.n, s.c, s.pooled_h(), s.pooled_w()}, x.options().memory_format(at::MemoryFormat::ChannelsLast));
@@ -97,7 +113,7 @@ std::pair<torch::Tensor, torch::Tensor> Pool(const torch::Tensor& x, const std::
   float* pooled = out.data_ptr<float>();
   int32_t* winners = index.data_ptr<int32_t>();
   ForEachChunk(s.n, [&](int64_t first, int64_t last) {
-    NormalizeReluPool(data, s, first, last, scale.data(), shift.data(), pooled, winners);
+    NormalizeReluPool(data, s, first, last, normalization.scale.data(), normalization.shift.data(), pooled, winners);
   });
   return {out, index};
 }
@@ -108,10 +124,7 @@ class BatchNormReluPoolFunction : public torch::autograd::Function<BatchNormRelu
   // they carry no gradient.
   static torch::Tensor forward(AutogradContext* ctx, const torch::Tensor& x, const torch::Tensor& weight,
                                const torch::Tensor& bias, const torch::Tensor& mean, const torch::Tensor& inv_std) {
-    const torch::Tensor weight_double = weight.to(torch::kFloat64);
-    const std::vector<float> scale = FloatsOf(inv_std * weight_double);
-    const std::vector<float> shift = FloatsOf(bias.to(torch::kFloat64) - mean * inv_std * weight_double);
-    auto [out, index] = Pool(x, scale, shift);
+    auto [out, index] = Pool(x, NormalizationOf(mean, inv_std, weight, bias));
     ctx->save_for_backward({x, weight});
     ctx->saved_data["mean"] = mean;
     ctx->saved_data["inv_std"] = inv_std;
@@ -172,7 +185,7 @@ bool FusedApplies(const torch::Tensor& x, const torch::nn::BatchNorm2dImpl& bn) 
 }  // namespace
 
 torch::Tensor BatchNormReluPool(const torch::Tensor& x, torch::nn::BatchNorm2d& bn) {
-  if (!FusedApplies(x, *bn)) return F::max_pool2d(torch::relu(bn(x)), F::MaxPool2dFuncOptions(2));
+  if (!FusedApplies(x, *bn)) return Composed(x, bn);
   if (bn->is_training()) {
     const BatchMoments m = MomentsOf(x, bn->options.eps());
     {  // The running statistics, as BatchNormImpl::forward and batch_norm update them.
@@ -188,14 +201,10 @@ torch::Tensor BatchNormReluPool(const torch::Tensor& x, torch::nn::BatchNorm2d& 
   // Eval mode: the running statistics are constants, so the backward above (the batch's) would be wrong; a
   // gradient through an eval-mode layer takes the composed operations.
   if (torch::GradMode::is_enabled() && (x.requires_grad() || bn->weight.requires_grad() || bn->bias.requires_grad())) {
-    return F::max_pool2d(torch::relu(bn(x)), F::MaxPool2dFuncOptions(2));
+    return Composed(x, bn);
   }
   const torch::Tensor inv_std = (bn->running_var.to(torch::kFloat64) + bn->options.eps()).rsqrt();
-  const torch::Tensor weight = bn->weight.to(torch::kFloat64);
-  const std::vector<float> scale = FloatsOf(inv_std * weight);
-  const std::vector<float> shift =
-      FloatsOf(bn->bias.to(torch::kFloat64) - bn->running_mean.to(torch::kFloat64) * inv_std * weight);
-  return Pool(x, scale, shift).first;
+  return Pool(x, NormalizationOf(bn->running_mean.to(torch::kFloat64), inv_std, bn->weight, bn->bias)).first;
 }
 
 }  // namespace evalsuite::training
