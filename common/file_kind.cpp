@@ -3,7 +3,6 @@
 #include <sqlite3.h>
 
 #include <cstring>
-#include <fstream>
 #include <set>
 #include <vector>
 
@@ -14,11 +13,32 @@ namespace evalsuite {
 namespace fs = std::filesystem;
 namespace {
 
+// The header is read through SQLite's own file layer, never an fd of ours: closing any fd of a file drops every POSIX
+// lock this process holds on it, the locks by which this process's open connections tell other processes they are
+// there. Without them, another process closing its connection deletes the -wal file these connections commit to
+// (FileKindTest.LookingAtAFileThisProcessHasOpenKeepsItsLocks). SQLite's close keeps such an fd open until the locks
+// are released.
 bool HasSqliteHeader(const fs::path& path) {
   static const char kMagic[] = "SQLite format 3";  // 16 bytes with its NUL
-  char head[16] = {0};
-  std::ifstream in(path, std::ios::binary);
-  return in.read(head, sizeof(head)) && std::memcmp(head, kMagic, sizeof(head)) == 0;
+  sqlite3_vfs* vfs = sqlite3_vfs_find(nullptr);
+  if (vfs == nullptr) return false;
+  std::vector<char> handle(static_cast<size_t>(vfs->szOsFile));
+  auto* file = reinterpret_cast<sqlite3_file*>(handle.data());
+  // A VFS takes a database name in the form sqlite3_create_filename makes (the name, then its URI parameters).
+  std::error_code error;
+  const std::string absolute = fs::absolute(path, error).string();
+  sqlite3_filename name = sqlite3_create_filename(absolute.c_str(), "", "", 0, nullptr);
+  if (name == nullptr) return false;
+  int flags = 0;
+  bool header = false;
+  if (vfs->xOpen(vfs, name, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags) == SQLITE_OK) {
+    char head[16] = {0};
+    header = file->pMethods->xRead(file, head, sizeof(head), 0) == SQLITE_OK &&
+             std::memcmp(head, kMagic, sizeof(head)) == 0;
+  }
+  if (file->pMethods != nullptr) file->pMethods->xClose(file);
+  sqlite3_free_filename(name);
+  return header;
 }
 
 // The file's table names through a read-only connection; false when SQLite cannot read them. Without a -wal file the

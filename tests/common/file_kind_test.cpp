@@ -104,5 +104,36 @@ TEST(FileKindTest, InputFilesMustBeFilesNotFolders) {
   }
 }
 
+// The CI failure of CrawlCliTest.AKillDuringARateLimitWaitLosesNoDownloadAndTheResumeFetchesNothingTwice: a download
+// worker opening its own crawl state looked at the file's kind first, and reading the header through an fd of its
+// own and closing it dropped every POSIX lock this process held on the file (close() releases a process's locks on
+// the file, whichever fd took them). Another process closing its connection then took itself for the last one,
+// checkpointed and deleted the -wal and -shm files, and the open connections went on committing into the deleted log:
+// three downloads recorded, one kept. Looking at the kind of a file this process has open must keep its locks.
+TEST(FileKindTest, LookingAtAFileThisProcessHasOpenKeepsItsLocks) {
+  TempDir dir;
+  const fs::path file = dir / "crawl.db";
+  sqlite3* open = nullptr;
+  ASSERT_EQ(sqlite3_open(file.c_str(), &open), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(open,
+                         "PRAGMA journal_mode = WAL; CREATE TABLE searches(a); CREATE TABLE downloads(url);"
+                         "INSERT INTO downloads VALUES ('first');",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  EXPECT_EQ(DetectFileKind(file), FileKind::kCrawlState);
+  EXPECT_NO_THROW(RequireStoreKind(file, FileKind::kCrawlState, false));
+
+  // Another process opens the file, reads it and closes its connection (the sqlite3 program, from setup.sh).
+  const auto other = testing::RunCommand({"sqlite3", file.string(), "SELECT count(*) FROM downloads;"});
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_EQ(other.out, "1\n");
+  EXPECT_TRUE(fs::exists(file.string() + "-wal")) << "the other process deleted the log this process writes to";
+
+  ASSERT_EQ(sqlite3_exec(open, "INSERT INTO downloads VALUES ('second');", nullptr, nullptr, nullptr), SQLITE_OK);
+  const auto after = testing::RunCommand({"sqlite3", file.string(), "SELECT url FROM downloads ORDER BY rowid;"});
+  EXPECT_EQ(after.out, "first\nsecond\n") << "a commit of the open connection was lost";
+  sqlite3_close(open);
+}
+
 }  // namespace
 }  // namespace evalsuite

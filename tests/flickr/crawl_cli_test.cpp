@@ -51,6 +51,29 @@ pid_t Spawn(const std::vector<std::string>& argv, const fs::path& out, const fs:
   return pid;
 }
 
+// A spawned crawl that a failed assertion leaves running would wait out its hour-long rate limit after the test:
+// killed and reaped when the test ends, whichever way.
+class SpawnedCrawl {
+ public:
+  explicit SpawnedCrawl(pid_t pid) : pid_(pid) {}
+  SpawnedCrawl(const SpawnedCrawl&) = delete;
+  SpawnedCrawl& operator=(const SpawnedCrawl&) = delete;
+  ~SpawnedCrawl() {
+    if (pid_ > 0) KillAndWait();
+  }
+  // SIGKILL, then the wait status.
+  int KillAndWait() {
+    kill(pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return status;
+  }
+
+ private:
+  pid_t pid_;
+};
+
 std::vector<std::string> CrawlArgs(const std::string& key, const fs::path& out, const FakeFlickr& server) {
   return {"env",
           "FLICKR_API_KEY=" + key,
@@ -99,15 +122,13 @@ TEST(CrawlCliTest, KilledHalfWayResumesWithoutRepeatingFinishedWork) {
   const fs::path out = dir / "crawl";
   const pid_t pid = Spawn(CrawlArgs(kCliApiKey, out, server), dir / "out1.txt", dir / "err1.txt");
   ASSERT_GT(pid, 0);
+  SpawnedCrawl crawl(pid);
   {
     std::unique_lock<std::mutex> lock(mutex);
     ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(120), [&] { return reached; }))
         << ReadFile(dir / "err1.txt");
   }
-  kill(pid, SIGKILL);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFSIGNALED(status));
+  EXPECT_TRUE(WIFSIGNALED(crawl.KillAndWait()));
   {
     std::lock_guard<std::mutex> lock(mutex);
     released = true;
@@ -214,6 +235,7 @@ TEST(CrawlCliTest, AKillDuringARateLimitWaitLosesNoDownloadAndTheResumeFetchesNo
   }
   const pid_t pid = Spawn(args, dir / "out1.txt", dir / "err1.txt");
   ASSERT_GT(pid, 0);
+  SpawnedCrawl crawl(pid);
   // Wait until the first class's three downloads are recorded; the crawl is then in its hour-long wait.
   size_t recorded = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -230,9 +252,7 @@ TEST(CrawlCliTest, AKillDuringARateLimitWaitLosesNoDownloadAndTheResumeFetchesNo
   ASSERT_EQ(recorded, 3u) << ReadFile(dir / "err1.txt");
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // still waiting: nothing else may happen
   EXPECT_EQ(server.total_search_requests(), 2);
-  kill(pid, SIGKILL);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const int status = crawl.KillAndWait();
   ASSERT_TRUE(WIFSIGNALED(status)) << "the crawl ended before the kill: " << ReadFile(dir / "err1.txt");
   EXPECT_EQ(server.image_counts().size(), 3u);
 
