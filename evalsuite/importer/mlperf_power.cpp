@@ -31,7 +31,7 @@ std::optional<PowerRecord> ReadPowerRecord(const char* p, const char* eol) {
   namespace scan = runlog::mlperf_scan;
   p = scan::SkipSpaces(p, eol);
   const char* end = scan::TrimRight(p, eol);
-  if (scan::BalancedObject(p, end) && scan::PlausibleJsonTokens(p, end)) {
+  if (scan::PlausibleJsonObject(p, end)) {
     if (const char* key_field = scan::FindKeyField(p, end)) {
       const char* k = scan::SkipSpaces(key_field + 5, end);
       if (k < end && *k == ':') k = scan::SkipSpaces(k + 1, end);

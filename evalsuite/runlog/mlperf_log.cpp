@@ -173,7 +173,7 @@ class Parser {
     const Key key = Classify(key_view, MlperfLogFormat::kV07);
     if (key == Key::kOther) {
       // The official parser reads every record as JSON and drops the run for one it cannot read.
-      if (!BalancedObject(p, eol) || !PlausibleJsonTokens(p, eol)) {
+      if (!PlausibleJsonObject(p, eol)) {
         ParseError(marker, "malformed MLLOG JSON for key \"" + std::string(key_view) + "\"");
         return;
       }

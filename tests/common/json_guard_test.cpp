@@ -51,6 +51,24 @@ TEST(JsonGuard, RepairsInvalidUtf8AsPythonDoes) {
   EXPECT_TRUE(IsValidUtf8("\xf0\x9f\x98\x80"));
 }
 
+// The ASCII fast path reads 32, then 8 bytes at a time: a bad or a good non-ASCII sequence at every offset of a long
+// ASCII text, including the last bytes of a block and the tail, decides as the sequence alone does.
+TEST(JsonGuard, Utf8CheckSeesASequenceAtEveryOffset) {
+  for (std::size_t length : {7u, 31u, 32u, 33u, 70u, 100u}) {
+    for (std::size_t at = 0; at < length; ++at) {
+      std::string bad(length, 'a');
+      bad[at] = '\xff';
+      EXPECT_FALSE(IsValidUtf8(bad)) << length << " " << at;
+      std::string cut(length, 'a');
+      cut[at] = '\xe2';  // a three-byte sequence cut short by the ASCII after it
+      EXPECT_FALSE(IsValidUtf8(cut)) << length << " " << at;
+      std::string good(length, 'a');
+      good.insert(at, "\xe2\x82\xac");
+      EXPECT_TRUE(IsValidUtf8(good)) << length << " " << at;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace evalsuite
 

@@ -1,6 +1,6 @@
-// The MLPerf log scanner's shape checks (evalsuite/runlog/mlperf_scan.h) against the byte-at-a-time loops they
-// replaced: StringEnd finds a string's closing quote 16 bytes at a time, and BalancedObject and PlausibleJsonTokens
-// must decide every record exactly as before, escapes, cut strings and block boundaries included.
+// The MLPerf log scanner (evalsuite/runlog/mlperf_scan.h) against the simple loops it replaced: StringEnd finds a
+// string's closing quote and FindQuotedName a field's name 16 bytes at a time, and BalancedObject and
+// PlausibleJsonTokens must decide every record exactly as before, escapes, cut strings and block boundaries included.
 #include "evalsuite/runlog/mlperf_scan.h"
 
 #include <gtest/gtest.h>
@@ -118,6 +118,8 @@ TEST(MlperfScanTest, ShapeChecksDecideAsTheByteLoopsDid) {
     const char* end = begin + record.size();
     ASSERT_EQ(BalancedObject(begin, end), ByteBalancedObject(begin, end)) << record;
     ASSERT_EQ(PlausibleJsonTokens(begin, end), BytePlausibleJsonTokens(begin, end)) << record;
+    ASSERT_EQ(PlausibleJsonObject(begin, end), ByteBalancedObject(begin, end) && BytePlausibleJsonTokens(begin, end))
+        << record;
     balanced += BalancedObject(begin, end) ? 1 : 0;
     plausible += PlausibleJsonTokens(begin, end) ? 1 : 0;
   }
@@ -129,6 +131,34 @@ TEST(MlperfScanTest, ShapeChecksDecideAsTheByteLoopsDid) {
   EXPECT_TRUE(PlausibleJsonTokens(real.data(), real.data() + real.size()));
   const std::string glued = Records()[3];
   EXPECT_FALSE(PlausibleJsonTokens(glued.data(), glued.data() + glued.size()));
+}
+
+TEST(MlperfScanTest, FindQuotedNameFindsWhatStringViewFindFinds) {
+  int found = 0;
+  for (const std::string& name : {std::string("\"value\""), std::string("\"e\""), std::string("\"metadata\"")}) {
+    std::vector<std::string> texts = Records();
+    // Texts of pieces of the name, whole names and other bytes, so that the name starts at every offset of a block.
+    std::mt19937 random(7);
+    const std::vector<std::string> pieces = {name, name.substr(0, 2), "\"", "p", "pppppppp", ": "};
+    for (int i = 0; i < 3000; ++i) {
+      std::string text;
+      for (std::size_t n = random() % 12; n > 0; --n) text += pieces[random() % pieces.size()];
+      texts.push_back(std::move(text));
+    }
+    // Names near the end of a text and overlapping ones.
+    texts.push_back(std::string(20, 'p') + name);
+    texts.push_back(std::string(13, 'p') + "\"" + name + "\"" + name);
+    for (const std::string& text : texts) {
+      const char* end = text.data() + text.size();
+      for (std::size_t from = 0; from <= text.size(); from += 7) {
+        const std::size_t at = std::string_view(text).find(name, from);
+        const char* want = at == std::string_view::npos ? nullptr : text.data() + at;
+        ASSERT_EQ(FindQuotedName(text.data() + from, end, name), want) << text << " from " << from;
+        found += want != nullptr ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GT(found, 1000);
 }
 
 }  // namespace
