@@ -218,10 +218,11 @@ int main(int argc, char** argv) {
     std::printf("%-44s %10.2f %10.3f  (%.1f MB, one copy)\n", "official result_summarizer (python3)", peer_rate,
                 peer_seconds, static_cast<double>(peer_bytes) / 1e6);
   }
-  std::printf("ratios: parse/cat = %.2f, store/cat = %.2f, store with %u threads/cat = %.2f, parse/grep = %.2f, "
-              "store/parse = %.2f (target >= 0.5)\n",
-              best_cat / best_parse, best_cat / best_store, hardware_threads, best_cat / best_store_threads,
-              best_grep / best_parse, best_parse / best_store);
+  std::printf(
+      "ratios: parse/cat = %.2f, store/cat = %.2f, store with %u threads/cat = %.2f, parse/grep = %.2f, "
+      "store/parse = %.2f (target >= 0.5)\n",
+      best_cat / best_parse, best_cat / best_store, hardware_threads, best_cat / best_store_threads,
+      best_grep / best_parse, best_parse / best_store);
   if (peer_rate > 0) {
     std::printf("ratios: parse/summarizer = %.0f, store/summarizer = %.0f\n", rate(best_parse) / peer_rate,
                 rate(best_store) / peer_rate);

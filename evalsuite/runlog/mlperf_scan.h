@@ -398,8 +398,8 @@ inline Scan ScanMllogFields(const char* record, const char* key_end, const char*
     if (!EndsValue(epoch, end)) return Scan::kMalformed;
     metadata["epoch_num"] = std::move(e);
   }
-  static constexpr std::string_view kQuotedNames[] = {"\"status\"", "\"samples_count\"", "\"step_num\"",
-                                                      "\"metric\"", "\"tensor\""};
+  static constexpr std::string_view kQuotedNames[] = {"\"status\"", "\"samples_count\"", "\"step_num\"", "\"metric\"",
+                                                      "\"tensor\""};
   for (const std::string_view quoted : kQuotedNames) {
     if (const char* field = FieldValue(m, end, quoted)) {
       json x;

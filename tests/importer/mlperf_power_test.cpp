@@ -21,24 +21,29 @@ TEST(MlperfPowerTest, EveryFormOfARecordCountsAsAFullParseReadsIt) {
   const std::string meta = R"("metadata": {"file": "power_measurement.py", "lineno": 88, "host": "2"})";
   std::string log;
   log += Line(R"({"namespace": "", "time_ms": 1000, "event_type": "INTERVAL_START", "key": "power_measurement_start", )"
-              R"("value": null, )" + meta + "}");
+              R"("value": null, )" +
+              meta + "}");
   // Another key order: the full parser reads it.
   log += Line(R"({"key": "conversion_eff", "time_ms": 1000, "value": 0.5, "metadata": {}})");
   log += "some other output of the meter\n";
   log += Line(R"({"namespace": "", "time_ms": 2000, "event_type": "POINT_IN_TIME", "key": "power_reading", )"
-              R"("value": 100.0, )" + meta + "}\r");
+              R"("value": 100.0, )" +
+              meta + "}\r");
   // An escaped quote in the metadata, and a record glued after other output on its line (the last marker counts).
   log += "noise :::MLLOG {\"broken\n";
   log += "x " + Line(R"({"namespace": "", "time_ms": 3000, "event_type": "POINT_IN_TIME", "key": "power_reading", )"
                      R"("value": 200, "metadata": {"file": "a\"b.py", "lineno": 1}})");
   // NaN is not JSON to the full parser: the record is skipped, as before.
   log += Line(R"({"namespace": "", "time_ms": 3500, "event_type": "POINT_IN_TIME", "key": "power_reading", )"
-              R"("value": NaN, )" + meta + "}");
+              R"("value": NaN, )" +
+              meta + "}");
   // An escaped key goes to the full parser too; a value that is an object counts as 0 from there.
   log += Line(R"({"namespace": "", "time_ms": 3600, "event_type": "POINT_IN_TIME", "key": "power\u005freading", )"
-              R"("value": {"w": 5}, )" + meta + "}");
+              R"("value": {"w": 5}, )" +
+              meta + "}");
   log += Line(R"({"namespace": "", "time_ms": 4000, "event_type": "INTERVAL_END", "key": "power_measurement_stop", )"
-              R"("value": null, )" + meta + "}");
+              R"("value": null, )" +
+              meta + "}");
   WriteFile(dir / "power" / "result_0" / "node_0.txt", log);
 
   std::string error;

@@ -105,8 +105,7 @@ TEST(MlperfScanTest, StringEndFindsTheClosingQuoteTheByteLoopFinds) {
   for (const std::string& record : Records()) {
     const char* end = record.data() + record.size();
     for (const char* start = record.data(); start <= end; ++start) {
-      ASSERT_EQ(StringEnd(start, end), ByteStringEnd(start, end))
-          << record << " from byte " << (start - record.data());
+      ASSERT_EQ(StringEnd(start, end), ByteStringEnd(start, end)) << record << " from byte " << (start - record.data());
     }
   }
 }
