@@ -204,6 +204,17 @@ inline bool BalancedObject(const char* p, const char* end) {
   return depth == 0;
 }
 
+// At `c`, outside strings in the record that starts at `p`: past the word there if Python's json module reads it
+// (true, false, null, NaN, Infinity, or a number's exponent as in 1e-06), else nullptr (also when no letter is there).
+inline const char* SkipPlausibleWord(const char* p, const char* c, const char* end) {
+  const char* w = c;
+  while (c < end && ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))) ++c;
+  const std::string_view word(w, static_cast<std::size_t>(c - w));
+  if (word == "true" || word == "false" || word == "null" || word == "NaN" || word == "Infinity") return c;
+  if ((word == "e" || word == "E") && w > p && w[-1] >= '0' && w[-1] <= '9') return c;
+  return nullptr;
+}
+
 // The tokens of [p, end) outside strings are JSON's as Python's json module reads them: punctuation, numbers,
 // true, false, null, NaN, Infinity. With BalancedObject, this catches what corrupts real logs (a value cut and
 // glued to other output, as `"value": nullLambdaorkspace`) at a fraction of a full parse; NaN and Infinity, which
@@ -220,12 +231,8 @@ inline bool PlausibleJsonTokens(const char* p, const char* end) {
       ++c;
       continue;
     }
-    const char* w = c;
-    while (c < end && ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))) ++c;
-    const std::string_view word(w, static_cast<std::size_t>(c - w));
-    if (word == "true" || word == "false" || word == "null" || word == "NaN" || word == "Infinity") continue;
-    if ((word == "e" || word == "E") && w > p && w[-1] >= '0' && w[-1] <= '9') continue;  // 1e-06
-    return false;
+    c = SkipPlausibleWord(p, c, end);
+    if (c == nullptr) return false;
   }
   return true;
 }
@@ -299,12 +306,8 @@ inline bool PlausibleJsonObject(const char* p, const char* end) {
       ++c;
       continue;
     }
-    const char* w = c;
-    while (c < end && ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))) ++c;
-    const std::string_view word(w, static_cast<std::size_t>(c - w));
-    if (word == "true" || word == "false" || word == "null" || word == "NaN" || word == "Infinity") continue;
-    if ((word == "e" || word == "E") && w > p && w[-1] >= '0' && w[-1] <= '9') continue;  // 1e-06
-    return false;
+    c = SkipPlausibleWord(p, c, end);
+    if (c == nullptr) return false;
   }
   return depth == 0;
 }
