@@ -27,6 +27,7 @@ bool HasSqliteHeader(const fs::path& path) {
   // A VFS takes a database name in the form sqlite3_create_filename makes (the name, then its URI parameters).
   std::error_code error;
   const std::string absolute = fs::absolute(path, error).string();
+  if (error || absolute.empty()) return false;  // an empty name would be a temporary file to the VFS
   sqlite3_filename name = sqlite3_create_filename(absolute.c_str(), "", "", 0, nullptr);
   if (name == nullptr) return false;
   int flags = 0;
