@@ -22,7 +22,7 @@ endfunction()
 set(EVALSUITE_TEST_OPTIMIZATION "-O1" CACHE STRING "Optimization flag for the test binaries' own files in Release")
 
 # Code whose speed no user waits on (the command line's glue, the labeling page's server, the Flickr crawler that
-# waits on the network) builds faster at -O1: about a third of the main job's compile time is such code, and -O
+# waits on the network) builds faster at -O1: about a quarter of the main job's compile time is such code, and -O
 # levels change no result (no -ffast-math anywhere). What is timed (training, statistics, reports, import) keeps -O3.
 set(EVALSUITE_GLUE_OPTIMIZATION "-O1" CACHE STRING "Optimization flag in Release for code no one waits on")
 function(evalsuite_glue_code target)
