@@ -25,23 +25,6 @@ PoolShape ShapeOf(const torch::Tensor& x) { return {x.size(0), x.size(1), x.size
 
 int64_t ChunkCount(int64_t images) { return (images + kImagesPerChunk - 1) / kImagesPerChunk; }
 
-// body(first_image, end_image, sums) for every chunk of images, spread over LibTorch's threads, each chunk adding
-// into its own `width` doubles; returns the chunks' sums added in chunk order.
-template <class Body>
-std::vector<double> SumOverChunks(int64_t images, int64_t width, const Body& body) {
-  std::vector<double> partial(static_cast<size_t>(ChunkCount(images) * width), 0.0);
-  at::parallel_for(0, ChunkCount(images), 1, [&](int64_t begin, int64_t end) {
-    for (int64_t chunk = begin; chunk < end; ++chunk) {
-      body(chunk * kImagesPerChunk, std::min(images, (chunk + 1) * kImagesPerChunk), partial.data() + chunk * width);
-    }
-  });
-  std::vector<double> total(static_cast<size_t>(width), 0.0);
-  for (size_t at = 0; at < partial.size(); at += static_cast<size_t>(width)) {
-    for (size_t i = 0; i < total.size(); ++i) total[i] += partial[at + i];
-  }
-  return total;
-}
-
 // body(first_image, end_image) for every chunk of images, spread over LibTorch's threads.
 template <class Body>
 void ForEachChunk(int64_t images, const Body& body) {
@@ -50,6 +33,21 @@ void ForEachChunk(int64_t images, const Body& body) {
       body(chunk * kImagesPerChunk, std::min(images, (chunk + 1) * kImagesPerChunk));
     }
   });
+}
+
+// body(first_image, end_image, sums) for every chunk of images, as ForEachChunk, each chunk adding into its own
+// `width` doubles; returns the chunks' sums added in chunk order.
+template <class Body>
+std::vector<double> SumOverChunks(int64_t images, int64_t width, const Body& body) {
+  std::vector<double> partial(static_cast<size_t>(ChunkCount(images) * width), 0.0);
+  ForEachChunk(images, [&](int64_t first, int64_t last) {
+    body(first, last, partial.data() + first / kImagesPerChunk * width);
+  });
+  std::vector<double> total(static_cast<size_t>(width), 0.0);
+  for (size_t at = 0; at < partial.size(); at += static_cast<size_t>(width)) {
+    for (size_t i = 0; i < total.size(); ++i) total[i] += partial[at + i];
+  }
+  return total;
 }
 
 torch::Tensor DoubleTensor(const std::vector<double>& values) {

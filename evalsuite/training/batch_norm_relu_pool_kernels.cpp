@@ -31,6 +31,13 @@ void LoadBlocks(const float* values, int64_t blocks, Floats* into) {
   for (int64_t j = 0; j < blocks; ++j) into[j] = Load(values + j * kLanes);
 }
 
+// into[4j + lane] += rows[j][lane]: a row's float sums added to the chunk's double ones.
+void AddInDouble(const Floats* rows, int64_t blocks, double* into) {
+  for (int64_t j = 0; j < blocks; ++j) {
+    for (int64_t lane = 0; lane < kLanes; ++lane) into[j * kLanes + lane] += rows[j][lane];
+  }
+}
+
 // Each kernel is a template on the number of 4-channel blocks (2, 4, 8, 16 as constants, so that the block loops
 // unroll and the accumulators stay in registers; 0 takes it at run time).
 template <int64_t kBlocks>
@@ -56,12 +63,8 @@ struct Kernels {
           row_sq[j] += v * v;
         }
       }
-      for (int64_t j = 0; j < blocks; ++j) {
-        for (int64_t lane = 0; lane < kLanes; ++lane) {
-          sum[j * kLanes + lane] += row_sum[j][lane];
-          sum_sq[j * kLanes + lane] += row_sq[j][lane];
-        }
-      }
+      AddInDouble(row_sum, blocks, sum);
+      AddInDouble(row_sq, blocks, sum_sq);
     }
   }
 
@@ -84,18 +87,15 @@ struct Kernels {
             Floats m = Load(r0 + c) * sc[j] + sh[j];
             Ints from = Ints{};
             // max_pool2d's rule: a later input wins when greater or NaN.
-            const Floats y1 = Load(r0 + channels + c) * sc[j] + sh[j];
-            const Ints take1 = (y1 > m) | (y1 != y1);
-            m = take1 ? y1 : m;
-            from = take1 ? one : from;
-            const Floats y2 = Load(r2 + c) * sc[j] + sh[j];
-            const Ints take2 = (y2 > m) | (y2 != y2);
-            m = take2 ? y2 : m;
-            from = take2 ? two : from;
-            const Floats y3 = Load(r2 + channels + c) * sc[j] + sh[j];
-            const Ints take3 = (y3 > m) | (y3 != y3);
-            m = take3 ? y3 : m;
-            from = take3 ? three : from;
+            auto consider = [&](const float* input, Ints position) {
+              const Floats y = Load(input + c) * sc[j] + sh[j];
+              const Ints take = (y > m) | (y != y);
+              m = take ? y : m;
+              from = take ? position : from;
+            };
+            consider(r0 + channels, one);
+            consider(r2, two);
+            consider(r2 + channels, three);
             const Ints active = (m > Floats{}) | (m != m);  // relu keeps NaN
             Store(out + at + c, active ? m : Floats{});
             Store(index + at + c, active ? from : inactive);
@@ -133,12 +133,8 @@ struct Kernels {
             }
           }
         }
-        for (int64_t j = 0; j < blocks; ++j) {
-          for (int64_t lane = 0; lane < kLanes; ++lane) {
-            sum_dy[j * kLanes + lane] += row_dy[j][lane];
-            sum_dy_xhat[j * kLanes + lane] += row_dy_xhat[j][lane];
-          }
-        }
+        AddInDouble(row_dy, blocks, sum_dy);
+        AddInDouble(row_dy_xhat, blocks, sum_dy_xhat);
       }
     }
   }
