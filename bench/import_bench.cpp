@@ -4,6 +4,7 @@
 // (../shared/peers, Debian's python3) on one copy of each submitter's folder: MB/s and ratios, best of several
 // rounds (the summarizer: one round, it takes minutes). Import is timed parse-only and into a fresh run store
 // (SQLite, the same parse plus WriteToStore), on one thread and, as `evalsuite import` runs, one per hardware thread.
+// Then round by round, whole processes: the summarizer's against one `evalsuite import` of the same folders.
 // Usage: import_bench [--mb N] [--rounds N] [--no-peer]. Skips with a message when ../shared is absent.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <regex>
 #include <string>
@@ -60,6 +62,15 @@ bool Run(const std::string& command) {
 struct Submitter {
   fs::path folder;
   std::string ruleset;
+  std::string round;  // the round's folder name: training_results_v4.0
+};
+
+// One round as both tools read it: the summarizer's whole processes (one per submitter folder, as its command line
+// asks) and `evalsuite import` of the same submitter folders, one whole process into a fresh store.
+struct RoundTiming {
+  double summarizer_seconds = 0;
+  std::uintmax_t bytes = 0;
+  std::vector<fs::path> submitters;  // those the summarizer read
 };
 
 }  // namespace
@@ -90,7 +101,7 @@ int main(int argc, char** argv) {
     if (!r.is_directory() || !std::regex_match(name, m, round)) continue;
     for (const auto& org : fs::directory_iterator(r.path())) {
       if (fs::is_directory(org.path() / "results")) {
-        submitters.push_back({org.path(), m[1].str() + "." + m[2].str() + ".0"});
+        submitters.push_back({org.path(), m[1].str() + "." + m[2].str() + ".0", name});
       }
     }
     for (const auto& e : fs::recursive_directory_iterator(r.path())) {
@@ -172,6 +183,7 @@ int main(int argc, char** argv) {
     std::cout << "import_bench: ../shared/peers/mlperf_logging is absent: no summarizer column\n";
     peer_ok = false;
   }
+  std::map<std::string, RoundTiming> round_timings;
   if (peer_ok) {
     int n = 0;
     for (const Submitter& s : submitters) {
@@ -196,10 +208,44 @@ int main(int argc, char** argv) {
       if (ran) {
         peer_seconds += seconds;
         peer_bytes += submitter_bytes;
+        RoundTiming& timing = round_timings[s.round];
+        timing.summarizer_seconds += seconds;
+        timing.bytes += submitter_bytes;
+        timing.submitters.push_back(s.folder);
       } else {
         std::cout << "import_bench: the summarizer failed on " << s.folder.string() << "; left out of its column\n";
       }
     }
+  }
+  // Round by round, whole process against whole process: `evalsuite import` of a fresh copy of the submitter
+  // folders the summarizer read (not the summarizer's copies: it writes scaling.json into them), into a fresh
+  // store, best of `rounds`. The goal is 300x on every round, not only over all of them together.
+  struct RoundRow {
+    std::string round;
+    double mb = 0, summarizer = 0, evalsuite = 0;
+  };
+  std::vector<RoundRow> round_rows;
+  for (const auto& [round_name, timing] : round_timings) {
+    const fs::path copy = work / "rounds" / round_name;
+    for (const fs::path& submitter : timing.submitters) {
+      fs::create_directories(copy / submitter.filename());
+      fs::copy(submitter, copy / submitter.filename(), fs::copy_options::recursive);
+    }
+    double best = 1e300;
+    for (int r = 0; r < rounds; ++r) {
+      const fs::path store = work / "rounds" / (round_name + "-" + std::to_string(r) + ".db");
+      // Exit 3 is an import with warnings (compliance findings, which every round has): it ran.
+      const std::string command = std::string("'") + EVALSUITE_BINARY + "' import '" + copy.string() + "' --store '" +
+                                  store.string() + "' --quiet > /dev/null 2>&1";
+      int rc = 0;
+      const double seconds = Seconds([&] { rc = std::system(command.c_str()); });
+      if (!WIFEXITED(rc) || (WEXITSTATUS(rc) != 0 && WEXITSTATUS(rc) != 3)) {
+        std::cout << "import_bench: evalsuite import failed on " << copy.string() << " (exit " << rc << ")\n";
+        std::exit(1);
+      }
+      best = std::min(best, seconds);
+    }
+    round_rows.push_back({round_name, static_cast<double>(timing.bytes) / 1e6, timing.summarizer_seconds, best});
   }
   std::error_code ec;
   fs::remove_all(work, ec);
@@ -226,6 +272,24 @@ int main(int argc, char** argv) {
   if (peer_rate > 0) {
     std::printf("ratios: parse/summarizer = %.0f, store/summarizer = %.0f\n", rate(best_parse) / peer_rate,
                 rate(best_store) / peer_rate);
+  }
+  if (!round_rows.empty()) {
+    std::printf("\nround by round, whole processes (summarizer: one per submitter folder; evalsuite import: one, into a "
+                "fresh store, best of %d):\n",
+                rounds);
+    std::printf("%-24s %8s %14s %14s %8s\n", "round", "MB", "summarizer s", "evalsuite s", "ratio");
+    double lowest = 1e300;
+    std::string lowest_round;
+    for (const RoundRow& row : round_rows) {
+      const double ratio = row.summarizer / row.evalsuite;
+      std::printf("%-24s %8.1f %14.2f %14.3f %7.0fx\n", row.round.c_str(), row.mb, row.summarizer, row.evalsuite,
+                  ratio);
+      if (ratio < lowest) {
+        lowest = ratio;
+        lowest_round = row.round;
+      }
+    }
+    std::printf("lowest ratio: %.0fx (%s); goal 300x on every round\n", lowest, lowest_round.c_str());
   }
   std::printf("runs imported per pass: %zu (expected %zu)\n", runs_parsed, files.size());
   return runs_parsed == files.size() ? 0 : 1;

@@ -99,7 +99,7 @@ class SqliteRunStore : public RunStore {
   }
 
   void UpsertEntry(int64_t study_id, const EntryRecord& entry) override {
-    SqliteStatement upsert(db_, R"sql(
+    SqliteStatement& upsert = Prepared(upsert_entry_, R"sql(
       INSERT INTO entries (study_id, name, description, source, metric, time_unit, threshold, extra_thresholds,
                            extra)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -382,6 +382,7 @@ class SqliteRunStore : public RunStore {
   std::unique_ptr<SqliteStatement> next_attempt_;
   std::unique_ptr<SqliteStatement> insert_run_;
   std::unique_ptr<SqliteStatement> insert_point_;
+  std::unique_ptr<SqliteStatement> upsert_entry_;
   std::unique_ptr<SqliteStatement> insert_seed_;
   std::unique_ptr<SqliteStatement> study_kind_;
 };

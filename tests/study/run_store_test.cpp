@@ -104,6 +104,45 @@ TEST(RunStoreTest, KeepsNanMetricsAsNan) {
   EXPECT_TRUE(std::isnan(store->LoadRuns(id)[0].log.points[1].metric));
 }
 
+// Runs of 0 to 37 evaluations come back point for point, in order, with a NaN metric and missing losses where they
+// were, each run's points its own.
+TEST(RunStoreTest, EveryPointOfRunsOfManySizesComesBackInOrder) {
+  TempDir dir;
+  auto store = RunStore::Open(dir / "s.db");
+  const int64_t id = store->CreateStudy("s", "study", {}, {});
+  const std::vector<int> counts = {0, 1, 15, 16, 17, 33, 37};
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    RunRecord run = SampleRun("e", static_cast<int>(r), runlog::RunStatus::kNotReached);
+    run.log.points.clear();
+    for (int k = 0; k < counts[r]; ++k) {
+      const double metric = k % 7 == 3 ? std::nan("") : 0.5 + 0.01 * k + 0.001 * static_cast<double>(r);
+      const std::optional<double> loss = k % 5 == 2 ? std::nullopt : std::optional<double>(2.0 - 0.03 * k);
+      run.log.points.push_back({k + 1.0, 10.0 * k + 0.25, 10.0 * k + 0.75, metric, loss});
+    }
+    store->InsertRun(id, run);
+  }
+  const std::vector<RunRecord> runs = store->LoadRuns(id);
+  ASSERT_EQ(runs.size(), counts.size());
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    SCOPED_TRACE("run " + std::to_string(r) + " of " + std::to_string(counts[r]) + " points");
+    const std::vector<runlog::EvalPoint>& points = runs[r].log.points;
+    ASSERT_EQ(points.size(), static_cast<std::size_t>(counts[r]));
+    for (int k = 0; k < counts[r]; ++k) {
+      const runlog::EvalPoint& p = points[static_cast<std::size_t>(k)];
+      EXPECT_EQ(p.epoch, k + 1.0);
+      EXPECT_EQ(p.train_seconds, 10.0 * k + 0.25);
+      EXPECT_EQ(p.wall_seconds, 10.0 * k + 0.75);
+      if (k % 7 == 3) {
+        EXPECT_TRUE(std::isnan(p.metric));
+      } else {
+        EXPECT_EQ(p.metric, 0.5 + 0.01 * k + 0.001 * static_cast<double>(r));
+      }
+      EXPECT_EQ(p.train_loss.has_value(), k % 5 != 2);
+      if (p.train_loss) EXPECT_EQ(*p.train_loss, 2.0 - 0.03 * k);
+    }
+  }
+}
+
 TEST(RunStoreTest, FindsStudiesByNameOrId) {
   TempDir dir;
   auto store = RunStore::Open(dir / "s.db");
