@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <map>
+#include <set>
+#include <utility>
 
 #include "common/error.h"
 #include "common/parallel_for.h"
@@ -168,14 +171,30 @@ class GroupBuilder {
  public:
   GroupBuilder(const ImportOptions& options, ImportResult& result) : options_(options), result_(result) {}
 
-  void Mlperf(const std::vector<const SourceFile*>& files, std::vector<ParsedFile*>& parsed) {
+  // Safe on several threads at once: writes only to `part` (and the builder's shared RCP files, under their lock).
+  void Mlperf(const std::vector<const SourceFile*>& files, const std::vector<ParsedFile*>& parsed,
+              ImportResult& part) {
     std::vector<fs::path> paths;
     std::vector<runlog::MlperfRun*> runs;
     for (std::size_t i = 0; i < files.size(); ++i) {
       paths.push_back(files[i]->file);
       runs.push_back(&*parsed[i]->mlperf);
     }
-    mlperf_.Build(NewGroup(*files.front(), "mlperf"), paths, runs);
+    mlperf_.Build(NewGroup(*files.front(), "mlperf"), paths, runs, part);
+  }
+
+  // A part built by Mlperf, appended to the result as if it had been built there: in order, a note or an
+  // unreadable RCP file's error said once.
+  void Join(ImportResult& part, std::set<std::string>& rcp_errors_said) {
+    const std::set<std::string> say_once = mlperf_.RcpErrorsToSayOnce();
+    for (ImportedGroup& g : part.groups) result_.groups.push_back(std::move(g));
+    result_.warnings.insert(result_.warnings.end(), part.warnings.begin(), part.warnings.end());
+    for (std::string& e : part.errors) {
+      if (say_once.count(e) != 0 && !rcp_errors_said.insert(e).second) continue;
+      result_.errors.push_back(std::move(e));
+    }
+    result_.compliance.insert(result_.compliance.end(), part.compliance.begin(), part.compliance.end());
+    for (const std::string& note : part.notes) Note(note);
   }
 
   void Dawnbench(const SourceFile& file, ParsedFile& parsed) {
@@ -349,7 +368,7 @@ class GroupBuilder {
 
   const ImportOptions& options_;
   ImportResult& result_;
-  MlperfGroupBuilder mlperf_{options_, result_};
+  MlperfGroupBuilder mlperf_{options_};
 };
 
 }  // namespace
@@ -434,16 +453,34 @@ ImportResult Import(const ImportOptions& options) {
     slices[it->second].push_back(i);
   }
   GroupBuilder builder(options, result);
-  for (std::size_t s = 0; s < slices.size(); ++s) {
-    std::vector<const SourceFile*> files;
-    std::vector<ParsedFile*> group_parsed;
+  auto slice_files = [&](std::size_t s) {
+    std::pair<std::vector<const SourceFile*>, std::vector<ParsedFile*>> slice;
     for (std::size_t i : slices[s]) {
-      files.push_back(ok_files[i]);
-      group_parsed.push_back(ok_parsed[i]);
+      slice.first.push_back(ok_files[i]);
+      slice.second.push_back(ok_parsed[i]);
     }
+    return slice;
+  };
+  // MLPerf folders are scored on several threads (compliance, RCPs and power logs take a fifth of an import), each
+  // into its own part, and joined below in folder order: the output does not depend on the number of threads.
+  std::vector<ImportResult> mlperf_parts(slices.size());
+  std::vector<std::exception_ptr> mlperf_failures(slices.size());
+  ParallelFor(slices.size(), options.jobs, [&](std::size_t s) {
+    if (ok_files[slices[s].front()]->format != ImportFormat::kMlperf) return;
+    try {
+      const auto [files, group_parsed] = slice_files(s);
+      builder.Mlperf(files, group_parsed, mlperf_parts[s]);
+    } catch (...) {
+      mlperf_failures[s] = std::current_exception();
+    }
+  });
+  std::set<std::string> rcp_errors_said;
+  for (std::size_t s = 0; s < slices.size(); ++s) {
+    auto [files, group_parsed] = slice_files(s);
     switch (files.front()->format) {
       case ImportFormat::kMlperf:
-        builder.Mlperf(files, group_parsed);
+        if (mlperf_failures[s]) std::rethrow_exception(mlperf_failures[s]);
+        builder.Join(mlperf_parts[s], rcp_errors_said);
         break;
       case ImportFormat::kDawnbench:
         for (std::size_t k = 0; k < files.size(); ++k) builder.Dawnbench(*files[k], *group_parsed[k]);

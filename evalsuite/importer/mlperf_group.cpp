@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <mutex>
 #include <regex>
 #include <sstream>
 
@@ -194,7 +195,7 @@ std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, Convergence
 }
 
 RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule, const std::string& division,
-                                        const std::vector<RcpRun>& runs, json& source) {
+                                        const std::vector<RcpRun>& runs, json& source, ImportResult& out) {
   if (ruleset == nullptr) return NoRcpRule("no ruleset names this benchmark");
   if (!options_.rcp && !ruleset->has_rcps()) return NoRcpRule("ruleset " + ruleset->version + " has no RCPs");
   if (division != "closed") {
@@ -215,32 +216,46 @@ RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkR
     key = "built-in training_" + ruleset->version + "/rcps_" + rule->name + ".json";
   }
   source = key;
-  auto it = rcp_cache_.find(key);
-  if (it == rcp_cache_.end()) {
-    RcpFile read;
-    try {
-      read.records = file ? ReadRcpFile(*file) : ParseRcpRecords(*embedded, key);
-    } catch (const Error& e) {
-      result_.errors.push_back(e.what());
+  // Folders are built on several threads: the cache is read and filled under its lock. Nodes of a std::map stay
+  // where they are, so the points found are read after the lock is given back.
+  const std::vector<stats::RcpPoint>* reference = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(rcp_cache_mutex_);
+    auto it = rcp_cache_.find(key);
+    if (it == rcp_cache_.end()) {
+      RcpFile read;
+      try {
+        read.records = file ? ReadRcpFile(*file) : ParseRcpRecords(*embedded, key);
+      } catch (const Error& e) {
+        read.error = e.what();
+        rcp_errors_.insert(read.error);
+      }
+      it = rcp_cache_.emplace(key, std::move(read)).first;
     }
-    it = rcp_cache_.emplace(key, std::move(read)).first;
+    RcpFile& rcps = it->second;
+    // Every folder that needs an unreadable file says so; Import keeps the first (RcpErrorsToSayOnce).
+    if (!rcps.error.empty()) out.errors.push_back(rcps.error);
+    if (rcps.records.empty()) return NoRcpRule("RCP file " + key + " unusable");
+    // What the points depend on besides the file: one --rcp file may serve rulesets whose rules differ.
+    const std::string rule_key =
+        rule->name + "/" + std::to_string(*rule->rcp_runs) + "/" + std::to_string(rule->drop_each_side);
+    auto found = rcps.reference_of_rule.find(rule_key);
+    if (found == rcps.reference_of_rule.end()) {
+      found = rcps.reference_of_rule.emplace(rule_key, RcpReferencePoints(rcps.records, *rule, options_.rcp_pass)).first;
+    }
+    reference = &found->second;
   }
-  RcpFile& rcps = it->second;
-  if (rcps.records.empty()) return NoRcpRule("RCP file " + key + " unusable");
-  // What the points depend on besides the file: one --rcp file may serve rulesets whose rules differ.
-  const std::string rule_key =
-      rule->name + "/" + std::to_string(*rule->rcp_runs) + "/" + std::to_string(rule->drop_each_side);
-  auto reference = rcps.reference_of_rule.find(rule_key);
-  if (reference == rcps.reference_of_rule.end()) {
-    reference =
-        rcps.reference_of_rule.emplace(rule_key, RcpReferencePoints(rcps.records, *rule, options_.rcp_pass)).first;
-  }
-  return CheckRunsAgainstRcp(reference->second, *rule, ruleset->version, runs);
+  return CheckRunsAgainstRcp(*reference, *rule, ruleset->version, runs);
+}
+
+std::set<std::string> MlperfGroupBuilder::RcpErrorsToSayOnce() const {
+  const std::lock_guard<std::mutex> lock(rcp_cache_mutex_);
+  return rcp_errors_;
 }
 
 json MlperfGroupBuilder::Energy(const ImportedGroup& group, const std::vector<fs::path>& files,
                                 const std::vector<runlog::MlperfRun*>& runs, std::size_t drop,
-                                std::optional<double> published, bool custom_target) {
+                                std::optional<double> published, bool custom_target, ImportResult& out) {
   std::vector<double> energies, minutes;
   json per_run = json::object();
   bool complete = true;
@@ -255,7 +270,7 @@ json MlperfGroupBuilder::Energy(const ImportedGroup& group, const std::vector<fs
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (!group.runs[i].tta_minutes || custom_target) continue;
     if (!energy_of[i]) {
-      result_.errors.push_back(error_of[i]);
+      out.errors.push_back(error_of[i]);
       complete = false;
       continue;
     }
@@ -277,7 +292,7 @@ json MlperfGroupBuilder::Energy(const ImportedGroup& group, const std::vector<fs
 // official comparison after each stage moves.
 // NOLINTNEXTLINE(readability-function-cognitive-complexity)
 void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>& files,
-                               const std::vector<runlog::MlperfRun*>& runs) {
+                               const std::vector<runlog::MlperfRun*>& runs, ImportResult& out) {
   group.system = group.location.parent_path().filename().string();
   std::string benchmark;
   runlog::MlperfLogFormat log_format = runlog::MlperfLogFormat::kUnknown;
@@ -287,7 +302,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     if (benchmark.empty()) {
       benchmark = run->benchmark;
     } else if (run->benchmark != benchmark) {
-      result_.warnings.push_back(run->source + ": benchmark \"" + run->benchmark + "\" differs from \"" + benchmark +
+      out.warnings.push_back(run->source + ": benchmark \"" + run->benchmark + "\" differs from \"" + benchmark +
                                  "\" of the other runs in " + group.source);
     }
   }
@@ -297,17 +312,17 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
 
   const DetectedRuleset detected = DetectRuleset(options_.ruleset, group.location, log_format, benchmark);
   if (detected.ruleset == nullptr) {
-    result_.errors.push_back(group.source + ": " + detected.error);
+    out.errors.push_back(group.source + ": " + detected.error);
     return;
   }
-  if (!detected.warning.empty()) result_.warnings.push_back(group.source + ": " + detected.warning);
+  if (!detected.warning.empty()) out.warnings.push_back(group.source + ": " + detected.warning);
   const Ruleset* ruleset = detected.ruleset;
   // The official compliance rules (none for 0.5.0, which the package does not ship).
   const ComplianceRules* compliance_rules =
       FindComplianceRules(ruleset->version, benchmark == "mask" ? "maskrcnn" : benchmark);
   const BenchmarkRule* rule = ruleset != nullptr ? ruleset->Find(benchmark) : nullptr;
   if (ruleset != nullptr && rule == nullptr) {
-    result_.warnings.push_back(group.source + ": ruleset " + ruleset->version + " has no benchmark \"" + benchmark +
+    out.warnings.push_back(group.source + ": ruleset " + ruleset->version + " has no benchmark \"" + benchmark +
                                "\"; no target, compliance target check or RCP rule");
   }
   if (rule != nullptr && rule->name == "stable_diffusion") {
@@ -321,8 +336,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   if (options_.threshold) {
     given = ResolveMlperfThreshold(*options_.threshold, rule, group.source);
     if (!given->note.empty() &&
-        std::find(result_.notes.begin(), result_.notes.end(), given->note) == result_.notes.end()) {
-      result_.notes.push_back(given->note);
+        std::find(out.notes.begin(), out.notes.end(), given->note) == out.notes.end()) {
+      out.notes.push_back(given->note);
     }
   }
   const bool custom_target = given && !given->official;
@@ -354,7 +369,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
                                             ruleset->version, rule->runs);
     compliance.push_back(
         {{"file", group.source}, {"line", nullptr}, {"rule", "run_count"}, {"message", message}, {"drops_run", false}});
-    result_.compliance.push_back(group.source + ": " + message);
+    out.compliance.push_back(group.source + ": " + message);
   }
 
   // The progress axis the rules read (mlperf_rules.h); a folder whose logs lack it counts evaluations instead.
@@ -397,7 +412,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
                             {"rule", f.rule},
                             {"message", f.message},
                             {"drops_run", f.drops_run}});
-      result_.compliance.push_back(f.Where() + ": " + f.message);
+      out.compliance.push_back(f.Where() + ": " + f.message);
       if (f.drops_run && drop_reason.empty()) drop_reason = f.Where() + ": " + f.message;
     }
     std::string status = "success";
@@ -422,7 +437,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     } else if (counted_officially && !run.Succeeded()) {
       status = "success";
       reason = "counted as the official summarizer counts it, though run_stop's status is \"" + run.stop_status + "\"";
-      result_.warnings.push_back(run.source + ": " + reason);
+      out.warnings.push_back(run.source + ": " + reason);
     } else if (compliance_rules != nullptr && !drop_reason.empty()) {
       status = "dropped";
       reason = drop_reason;
@@ -482,7 +497,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   if (!given && !target && lowest_success_final) {
     group.threshold = *lowest_success_final;
     group.details["threshold_source"] = "inferred from run_stop success";
-    result_.warnings.push_back(fmt::format(
+    out.warnings.push_back(fmt::format(
         "{}: no target is known for benchmark \"{}\"; using {:.6g}, the lowest final {} of a run that ended in "
         "success; give --threshold to set one",
         group.source, benchmark, *lowest_success_final, group.metric));
@@ -501,7 +516,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   std::string division = system_desc.division;
   if (division.empty()) {
     division = DivisionOf(runs);
-    result_.warnings.push_back(group.source + ": " + system_desc.problem +
+    out.warnings.push_back(group.source + ": " + system_desc.problem +
                                " (the official summarizer skips this system); division read from the logs: " +
                                (division.empty() ? std::string("none") : division));
   }
@@ -532,7 +547,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   // (training_5.1.0 ships rcps_bert.json): the benchmark's newest rules say how.
   const Ruleset* newest = NewestRulesetWith(benchmark);
   const BenchmarkRule* rcp_rule = rule != nullptr ? rule : newest != nullptr ? newest->Find(benchmark) : nullptr;
-  RcpOutcome rcp = CheckRcp(ruleset, rcp_rule, division, rcp_runs, rcp_source);
+  RcpOutcome rcp = CheckRcp(ruleset, rcp_rule, division, rcp_runs, rcp_source, out);
   if (custom_target) {
     // The RCPs are convergence points at the rules' target: no verdict about another target is printed as one.
     rcp = NoRcpRule("the RCPs are for the rules' target" +
@@ -547,7 +562,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
 
   // The official score: what the summarizer prints for the folder as it is, i.e. the raw olympic score times
   // the folder's scaling.json (written by the checker during review, or by the committee).
-  const std::optional<double> published = ReadPublishedScaling(group.location, result_.warnings);
+  const std::optional<double> published = ReadPublishedScaling(group.location, out.warnings);
   const bool checked = rcp.pass.value_or(false) && rcp.result;
   const double factor = checked ? rcp.result->norm_factor : 1.0;
   json official = {{"raw_minutes", OptionalJson(group.olympic_minutes)},
@@ -575,7 +590,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     if (!agrees) {
       const std::string checker =
           checked ? fmt::format("{:.10g}", factor) : "none (RCP " + rcp.verdict + ": " + rcp.message + ")";
-      result_.warnings.push_back(fmt::format(
+      out.warnings.push_back(fmt::format(
           "{}: the published scaling.json applies {:.10g}, the RCP checker's normalization is {}; the official "
           "score uses the published factor",
           group.source, *published, checker));
@@ -600,10 +615,10 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
 
   // Power: the energy score from the power logs, over the runs the time score counts.
   if (HasPowerLogs(group.location))
-    group.details["energy"] = Energy(group, files, runs, drop, published, custom_target);
+    group.details["energy"] = Energy(group, files, runs, drop, published, custom_target, out);
   group.details["run_details"] = run_details;
   group.details["compliance"] = compliance;
-  result_.groups.push_back(std::move(group));
+  out.groups.push_back(std::move(group));
 }
 
 }  // namespace evalsuite::importer

@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -51,30 +53,39 @@ void FoldStableDiffusionEvals(runlog::MlperfRun& run, const std::string& ruleset
 // else the record carries (a log with both fields in 4.1 converges in samples, as the checker reads it).
 std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, ConvergenceUnit unit, const std::string& ruleset);
 
+// Builds MLPerf groups, several at once on as many threads: each Build writes only to its own `out`, and the RCP
+// files read are shared under a lock. Import joins the parts in folder order.
 class MlperfGroupBuilder {
  public:
-  MlperfGroupBuilder(const ImportOptions& options, ImportResult& result) : options_(options), result_(result) {}
-  // `group` has source, location and format set; `runs` are its parsed result files in natural order.
+  explicit MlperfGroupBuilder(const ImportOptions& options) : options_(options) {}
+  // `group` has source, location and format set; `runs` are its parsed result files in natural order. The group,
+  // and the warnings, errors, compliance findings and notes met while scoring it, are appended to `out`.
   void Build(ImportedGroup group, const std::vector<std::filesystem::path>& files,
-             const std::vector<runlog::MlperfRun*>& runs);
+             const std::vector<runlog::MlperfRun*>& runs, ImportResult& out);
+  // An RCP file that cannot be read is an error of every group that needs it; the import says it once, where the
+  // first of them (in folder order) says it. These are those errors' texts.
+  std::set<std::string> RcpErrorsToSayOnce() const;
 
  private:
   // The summarizer's energy score of a group with power logs (details.energy), over the runs that reached; none
   // at a target other than the rules' (`custom_target`), where the official score is not computed either.
   nlohmann::json Energy(const ImportedGroup& group, const std::vector<std::filesystem::path>& files,
                         const std::vector<runlog::MlperfRun*>& runs, std::size_t drop, std::optional<double> published,
-                        bool custom_target);
+                        bool custom_target, ImportResult& out);
   RcpOutcome CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule, const std::string& division,
-                      const std::vector<RcpRun>& runs, nlohmann::json& source);
+                      const std::vector<RcpRun>& runs, nlohmann::json& source, ImportResult& out);
 
   const ImportOptions& options_;
-  ImportResult& result_;
-  // Per RCP file: its records (empty when unusable), and its reference points per benchmark rule (name, runs, trim).
+  // Per RCP file: its records (empty when unusable, `error` saying why), and its reference points per benchmark
+  // rule (name, runs, trim).
   struct RcpFile {
     std::vector<RcpRecord> records;
+    std::string error;
     std::map<std::string, std::vector<stats::RcpPoint>> reference_of_rule;
   };
+  mutable std::mutex rcp_cache_mutex_;
   std::map<std::string, RcpFile> rcp_cache_;
+  std::set<std::string> rcp_errors_;
 };
 
 }  // namespace evalsuite::importer

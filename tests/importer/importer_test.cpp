@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -483,6 +484,45 @@ TEST(ImporterTest, ReproducesSummaryCsvScores) {
     }
   }
   EXPECT_GE(compared, 2);  // bert and resnet have their logs in shared/
+}
+
+// MLPerf folders are scored on several threads and joined in folder order: one thread and four give the same groups,
+// warnings, errors, findings and notes, in the same order. An RCP file that cannot be read is needed by six folders
+// and said once, as the first of them says it.
+TEST(ImporterTest, FoldersScoreTheSameOnOneThreadAndOnFourAndABrokenRcpFileIsSaidOnce) {
+  TempDir dir;
+  const fs::path root = dir / "training_results_v3.0" / "ACME";
+  for (int s = 1; s <= 6; ++s) {
+    const std::string system = "sys" + std::to_string(s);
+    std::vector<std::pair<double, std::string>> runs;
+    for (int r = 0; r < 5; ++r) runs.push_back({30.0 + s + r, r == 4 && s % 2 == 0 ? "aborted" : "success"});
+    MakeBenchmark(root, system, "resnet", runs);
+    MakeBenchmark(root, system, "bert", {{20.0 + s, "success"}, {21.0, "success"}});
+  }
+  WriteFile(dir / "rcp" / "rcps_resnet.json", "{not json");
+  auto import = [&](unsigned jobs) {
+    ImportOptions options;
+    options.paths = {dir / "training_results_v3.0"};
+    options.rcp = dir / "rcp";
+    options.threshold = 60;  // a percentage: read as 0.60, with a note
+    options.jobs = jobs;
+    return Import(options);
+  };
+  const ImportResult one = import(1);
+  const ImportResult four = import(4);
+  ASSERT_EQ(one.groups.size(), 12u);
+  EXPECT_EQ(ToJson(four).dump(), ToJson(one).dump());
+  EXPECT_EQ(four.warnings, one.warnings);
+  EXPECT_EQ(four.errors, one.errors);
+  EXPECT_EQ(four.compliance, one.compliance);
+  EXPECT_EQ(four.notes, one.notes);
+  EXPECT_FALSE(one.notes.empty());  // the --threshold note, once
+  for (const ImportResult* result : {&one, &four}) {
+    const auto said = std::count_if(result->errors.begin(), result->errors.end(), [](const std::string& e) {
+      return e.find("rcps_resnet.json") != std::string::npos;
+    });
+    EXPECT_EQ(said, 1) << ::testing::PrintToString(result->errors);
+  }
 }
 
 }  // namespace
