@@ -274,9 +274,10 @@ int main(int argc, char** argv) {
                 rate(best_store) / peer_rate);
   }
   if (!round_rows.empty()) {
-    std::printf("\nround by round, whole processes (summarizer: one per submitter folder; evalsuite import: one, into a "
-                "fresh store, best of %d):\n",
-                rounds);
+    std::printf(
+        "\nround by round, whole processes (summarizer: one per submitter folder; evalsuite import: one, into a "
+        "fresh store, best of %d):\n",
+        rounds);
     std::printf("%-24s %8s %14s %14s %8s\n", "round", "MB", "summarizer s", "evalsuite s", "ratio");
     double lowest = 1e300;
     std::string lowest_round;

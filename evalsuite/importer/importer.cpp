@@ -172,8 +172,7 @@ class GroupBuilder {
   GroupBuilder(const ImportOptions& options, ImportResult& result) : options_(options), result_(result) {}
 
   // Safe on several threads at once: writes only to `part` (and the builder's shared RCP files, under their lock).
-  void Mlperf(const std::vector<const SourceFile*>& files, const std::vector<ParsedFile*>& parsed,
-              ImportResult& part) {
+  void Mlperf(const std::vector<const SourceFile*>& files, const std::vector<ParsedFile*>& parsed, ImportResult& part) {
     std::vector<fs::path> paths;
     std::vector<runlog::MlperfRun*> runs;
     for (std::size_t i = 0; i < files.size(); ++i) {
@@ -182,15 +181,15 @@ class GroupBuilder {
     }
     mlperf_.Build(NewGroup(*files.front(), "mlperf"), paths, runs, part);
   }
+  std::set<std::string> RcpErrorsToSayOnce() const { return mlperf_.RcpErrorsToSayOnce(); }
 
   // A part built by Mlperf, appended to the result as if it had been built there: in order, a note or an
-  // unreadable RCP file's error said once.
-  void Join(ImportResult& part, std::set<std::string>& rcp_errors_said) {
-    const std::set<std::string> say_once = mlperf_.RcpErrorsToSayOnce();
+  // unreadable RCP file's error (`say_once`, the builder's RcpErrorsToSayOnce) said once.
+  void Join(ImportResult& part, const std::set<std::string>& say_once) {
     for (ImportedGroup& g : part.groups) result_.groups.push_back(std::move(g));
     result_.warnings.insert(result_.warnings.end(), part.warnings.begin(), part.warnings.end());
     for (std::string& e : part.errors) {
-      if (say_once.count(e) != 0 && !rcp_errors_said.insert(e).second) continue;
+      if (say_once.count(e) != 0 && !rcp_errors_said_.insert(e).second) continue;
       result_.errors.push_back(std::move(e));
     }
     result_.compliance.insert(result_.compliance.end(), part.compliance.begin(), part.compliance.end());
@@ -369,6 +368,7 @@ class GroupBuilder {
   const ImportOptions& options_;
   ImportResult& result_;
   MlperfGroupBuilder mlperf_{options_};
+  std::set<std::string> rcp_errors_said_;
 };
 
 }  // namespace
@@ -474,13 +474,13 @@ ImportResult Import(const ImportOptions& options) {
       mlperf_failures[s] = std::current_exception();
     }
   });
-  std::set<std::string> rcp_errors_said;
+  const std::set<std::string> say_once = builder.RcpErrorsToSayOnce();
   for (std::size_t s = 0; s < slices.size(); ++s) {
     auto [files, group_parsed] = slice_files(s);
     switch (files.front()->format) {
       case ImportFormat::kMlperf:
         if (mlperf_failures[s]) std::rethrow_exception(mlperf_failures[s]);
-        builder.Join(mlperf_parts[s], rcp_errors_said);
+        builder.Join(mlperf_parts[s], say_once);
         break;
       case ImportFormat::kDawnbench:
         for (std::size_t k = 0; k < files.size(); ++k) builder.Dawnbench(*files[k], *group_parsed[k]);

@@ -241,7 +241,8 @@ RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkR
         rule->name + "/" + std::to_string(*rule->rcp_runs) + "/" + std::to_string(rule->drop_each_side);
     auto found = rcps.reference_of_rule.find(rule_key);
     if (found == rcps.reference_of_rule.end()) {
-      found = rcps.reference_of_rule.emplace(rule_key, RcpReferencePoints(rcps.records, *rule, options_.rcp_pass)).first;
+      found =
+          rcps.reference_of_rule.emplace(rule_key, RcpReferencePoints(rcps.records, *rule, options_.rcp_pass)).first;
     }
     reference = &found->second;
   }
@@ -303,7 +304,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       benchmark = run->benchmark;
     } else if (run->benchmark != benchmark) {
       out.warnings.push_back(run->source + ": benchmark \"" + run->benchmark + "\" differs from \"" + benchmark +
-                                 "\" of the other runs in " + group.source);
+                             "\" of the other runs in " + group.source);
     }
   }
   if (benchmark.empty()) benchmark = group.location.filename().string();
@@ -323,7 +324,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   const BenchmarkRule* rule = ruleset != nullptr ? ruleset->Find(benchmark) : nullptr;
   if (ruleset != nullptr && rule == nullptr) {
     out.warnings.push_back(group.source + ": ruleset " + ruleset->version + " has no benchmark \"" + benchmark +
-                               "\"; no target, compliance target check or RCP rule");
+                           "\"; no target, compliance target check or RCP rule");
   }
   if (rule != nullptr && rule->name == "stable_diffusion") {
     for (runlog::MlperfRun* run : runs) FoldStableDiffusionEvals(*run, ruleset->version);
@@ -335,8 +336,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   std::optional<MlperfThreshold> given;
   if (options_.threshold) {
     given = ResolveMlperfThreshold(*options_.threshold, rule, group.source);
-    if (!given->note.empty() &&
-        std::find(out.notes.begin(), out.notes.end(), given->note) == out.notes.end()) {
+    if (!given->note.empty() && std::find(out.notes.begin(), out.notes.end(), given->note) == out.notes.end()) {
       out.notes.push_back(given->note);
     }
   }
@@ -517,8 +517,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   if (division.empty()) {
     division = DivisionOf(runs);
     out.warnings.push_back(group.source + ": " + system_desc.problem +
-                               " (the official summarizer skips this system); division read from the logs: " +
-                               (division.empty() ? std::string("none") : division));
+                           " (the official summarizer skips this system); division read from the logs: " +
+                           (division.empty() ? std::string("none") : division));
   }
   group.details["system_description"] = system_desc.division.empty() ? json(nullptr) : json(system_desc.file.string());
   group.details["ruleset"] = ruleset != nullptr ? json(ruleset->version) : json(nullptr);
