@@ -256,7 +256,7 @@ std::set<std::string> MlperfGroupBuilder::RcpErrorsToSayOnce() const {
 
 json MlperfGroupBuilder::Energy(const ImportedGroup& group, const std::vector<fs::path>& files,
                                 const std::vector<runlog::MlperfRun*>& runs, std::size_t drop,
-                                std::optional<double> published, bool custom_target, ImportResult& out) {
+                                std::optional<double> published, bool custom_target, ImportResult& out) const {
   std::vector<double> energies, minutes;
   json per_run = json::object();
   bool complete = true;

@@ -71,7 +71,7 @@ class MlperfGroupBuilder {
   // at a target other than the rules' (`custom_target`), where the official score is not computed either.
   nlohmann::json Energy(const ImportedGroup& group, const std::vector<std::filesystem::path>& files,
                         const std::vector<runlog::MlperfRun*>& runs, std::size_t drop, std::optional<double> published,
-                        bool custom_target, ImportResult& out);
+                        bool custom_target, ImportResult& out) const;
   RcpOutcome CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule, const std::string& division,
                       const std::vector<RcpRun>& runs, nlohmann::json& source, ImportResult& out);
 
