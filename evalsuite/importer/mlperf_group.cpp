@@ -228,7 +228,6 @@ RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkR
         read.records = file ? ReadRcpFile(*file) : ParseRcpRecords(*embedded, key);
       } catch (const Error& e) {
         read.error = e.what();
-        rcp_errors_.insert(read.error);
       }
       it = rcp_cache_.emplace(key, std::move(read)).first;
     }
@@ -251,7 +250,11 @@ RcpOutcome MlperfGroupBuilder::CheckRcp(const Ruleset* ruleset, const BenchmarkR
 
 std::set<std::string> MlperfGroupBuilder::RcpErrorsToSayOnce() const {
   const std::lock_guard<std::mutex> lock(rcp_cache_mutex_);
-  return rcp_errors_;
+  std::set<std::string> errors;
+  for (const auto& [key, file] : rcp_cache_) {
+    if (!file.error.empty()) errors.insert(file.error);
+  }
+  return errors;
 }
 
 json MlperfGroupBuilder::Energy(const ImportedGroup& group, const std::vector<fs::path>& files,

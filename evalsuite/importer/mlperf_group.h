@@ -85,7 +85,6 @@ class MlperfGroupBuilder {
   };
   mutable std::mutex rcp_cache_mutex_;
   std::map<std::string, RcpFile> rcp_cache_;
-  std::set<std::string> rcp_errors_;
 };
 
 }  // namespace evalsuite::importer
