@@ -339,9 +339,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   std::optional<MlperfThreshold> given;
   if (options_.threshold) {
     given = ResolveMlperfThreshold(*options_.threshold, rule, group.source);
-    if (!given->note.empty() && std::find(out.notes.begin(), out.notes.end(), given->note) == out.notes.end()) {
-      out.notes.push_back(given->note);
-    }
+    if (!given->note.empty()) out.notes.push_back(given->note);  // Import says each note once (GroupBuilder::Note)
   }
   const bool custom_target = given && !given->official;
   if (custom_target) {
