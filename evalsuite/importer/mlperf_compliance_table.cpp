@@ -4,6 +4,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <iterator>
+#include <mutex>
+#include <optional>
 
 namespace evalsuite::importer {
 namespace {
@@ -96,26 +99,22 @@ void ParseVariants(std::string_view text, DivisionRules& rules) {
   }
 }
 
-std::vector<ComplianceRules> Build() {
-  std::vector<ComplianceRules> all;
-  for (const RawRow& row : kRows) {
-    ComplianceRules r;
-    r.ruleset = row.ruleset;
-    r.benchmark = row.benchmark;
-    // Each division's rules, field by field (the variants come after, from their own column).
-    r.closed.target = ParseTarget(row.target_key, row.closed_target);
-    r.closed.required = ParseRequired(row.closed_required);
-    r.closed.init_limit_minutes = row.closed_init_limit;
-    r.closed.tensors = ParseTensors(row.closed_tensors);
-    r.open.target = ParseTarget(row.target_key, row.open_target);
-    r.open.required = ParseRequired(row.open_required);
-    r.open.init_limit_minutes = row.open_init_limit;
-    r.open.tensors = ParseTensors(row.open_tensors);
-    ParseVariants(row.closed_variants, r.closed);
-    ParseVariants(row.open_variants, r.open);
-    all.push_back(std::move(r));
-  }
-  return all;
+ComplianceRules ParseRow(const RawRow& row) {
+  ComplianceRules r;
+  r.ruleset = row.ruleset;
+  r.benchmark = row.benchmark;
+  // Each division's rules, field by field (the variants come after, from their own column).
+  r.closed.target = ParseTarget(row.target_key, row.closed_target);
+  r.closed.required = ParseRequired(row.closed_required);
+  r.closed.init_limit_minutes = row.closed_init_limit;
+  r.closed.tensors = ParseTensors(row.closed_tensors);
+  r.open.target = ParseTarget(row.target_key, row.open_target);
+  r.open.required = ParseRequired(row.open_required);
+  r.open.init_limit_minutes = row.open_init_limit;
+  r.open.tensors = ParseTensors(row.open_tensors);
+  ParseVariants(row.closed_variants, r.closed);
+  ParseVariants(row.open_variants, r.open);
+  return r;
 }
 
 bool Compare(double x, const std::string& op, double bound) {
@@ -171,13 +170,24 @@ const DivisionRules* ComplianceRules::For(std::string_view division) const {
 }
 
 const std::vector<ComplianceRules>& AllComplianceRules() {
-  static const std::vector<ComplianceRules> kAll = Build();
+  static const std::vector<ComplianceRules> kAll = [] {
+    std::vector<ComplianceRules> all;
+    for (const RawRow& row : kRows) all.push_back(ParseRow(row));
+    return all;
+  }();
   return kAll;
 }
 
 const ComplianceRules* FindComplianceRules(std::string_view ruleset, std::string_view benchmark) {
-  for (const ComplianceRules& r : AllComplianceRules()) {
-    if (r.ruleset == ruleset && r.benchmark == benchmark) return &r;
+  // Only the rows asked for are parsed, once each (a round's import asks for a few of the table's rows; parsing
+  // all of them cost 1.5 ms of a small round's 50), and from any number of scoring threads at once.
+  constexpr std::size_t kRowCount = std::size(kRows);
+  static std::once_flag parsed[kRowCount];
+  static std::optional<ComplianceRules> rules[kRowCount];
+  for (std::size_t i = 0; i < kRowCount; ++i) {
+    if (kRows[i].ruleset != ruleset || kRows[i].benchmark != benchmark) continue;
+    std::call_once(parsed[i], [i] { rules[i] = ParseRow(kRows[i]); });
+    return &*rules[i];
   }
   return nullptr;
 }

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "evalsuite/importer/importer.h"
@@ -483,6 +485,49 @@ TEST(MlperfRulesTest, ResnetOptimizerPicksItsRulesFile) {
   EXPECT_NE(runs[2]["reason"].get<std::string>().find("required key \"" + closed.variants.at("lars").front().key),
             std::string::npos)
       << runs[2];
+}
+
+// FindComplianceRules parses only the rows asked for, once each, from any thread: every row it returns is the
+// table's row as AllComplianceRules parses it, the same object on four threads at once, and an unknown pair is none.
+TEST(MlperfComplianceTableTest, RulesFoundOneByOneOnSeveralThreadsAreTheWholeTablesRows) {
+  const std::vector<ComplianceRules>& all = AllComplianceRules();
+  ASSERT_GT(all.size(), 50u);
+  std::vector<std::vector<const ComplianceRules*>> found(4);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < found.size(); ++t) {
+    threads.emplace_back([&all, &found, t] {
+      // Each thread walks the table from another place, so that first uses of a row race.
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        const ComplianceRules& row = all[(i + t * all.size() / 4) % all.size()];
+        found[t].push_back(FindComplianceRules(row.ruleset, row.benchmark));
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  auto keys = [](const std::vector<RequiredKey>& required) {
+    std::string out;
+    for (const RequiredKey& k : required) out += k.key + "=" + k.req + ";";
+    return out;
+  };
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const ComplianceRules* rules = found[0][i];
+    ASSERT_NE(rules, nullptr) << all[i].ruleset << " " << all[i].benchmark;
+    for (std::size_t t = 1; t < found.size(); ++t) {
+      EXPECT_EQ(found[t][(i + all.size() - t * all.size() / 4) % all.size()], rules);
+    }
+    EXPECT_EQ(rules->ruleset, all[i].ruleset);
+    EXPECT_EQ(rules->benchmark, all[i].benchmark);
+    for (auto [mine, theirs] : {std::pair{&rules->closed, &all[i].closed}, std::pair{&rules->open, &all[i].open}}) {
+      EXPECT_EQ(mine->target.ToString(), theirs->target.ToString()) << rules->ruleset << " " << rules->benchmark;
+      EXPECT_EQ(keys(mine->required), keys(theirs->required));
+      EXPECT_EQ(mine->init_limit_minutes, theirs->init_limit_minutes);
+      EXPECT_EQ(mine->tensors, theirs->tensors);
+      EXPECT_EQ(mine->variant_key, theirs->variant_key);
+      EXPECT_EQ(mine->variants.size(), theirs->variants.size());
+    }
+  }
+  EXPECT_EQ(FindComplianceRules("3.0.0", "no_such_benchmark"), nullptr);
+  EXPECT_EQ(FindComplianceRules("9.9.9", "resnet"), nullptr);
 }
 
 }  // namespace
