@@ -153,10 +153,12 @@ void OpenSchema(SqliteDb& db, bool read_only) {
     } else if (found == 1) {
       AddOutcomeColumn(db);
     }
+    db.Exec(kExecutionTable);
     db.Exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
     transaction.Commit();
+  } else {
+    db.Exec(kExecutionTable);  // a store of this version from before run_execution (no-op when it is there)
   }
-  db.Exec(kExecutionTable);
 }
 
 }  // namespace evalsuite::store
