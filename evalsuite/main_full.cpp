@@ -14,6 +14,6 @@ int main(int argc, char** argv) {
   CLI::App app;
   namespace cli = evalsuite::cli;
   cli::ConfigureApp(app);
-  cli::AddCommands(app, {&cli::LightCommands(), &cli::FullOnlyCommands()});
+  cli::AddCommands(app, {&cli::LightCommands(), &cli::LabelCommands(), &cli::FullOnlyCommands()});
   return cli::RunApp(app, argc, argv);
 }

@@ -86,7 +86,7 @@ fi
 jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 if [ "$size" = main ]; then
-  cmake --build build -j "$jobs" --target evalsuite   # and evalsuite-full, which it hands commands to
+  cmake --build build -j "$jobs" --target evalsuite   # and evalsuite-full and evalsuite-label, which it hands commands to
 else
   cmake --build build -j "$jobs"
 fi

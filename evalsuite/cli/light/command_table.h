@@ -1,13 +1,17 @@
 // The subcommands and which binary serves them, written once. The light front `evalsuite` serves the commands of
-// LightCommands() itself (they need neither LibTorch nor OpenCV: their files live in cli/light/, which is the light
-// library the build links without either); every other command line goes to evalsuite-full, which serves
-// LightCommands() and FullOnlyCommands(). A command placed in the wrong table fails to link the front binary.
+// LightCommands() itself (they need neither LibTorch nor OpenCV nor the labeling server: their files live in
+// cli/light/, which the build links without any of them); `label` goes to evalsuite-label (cli/label/: the HTTP
+// server's libraries, whose start-up, OpenSSL's above all, would otherwise cost every import and report about
+// 6 ms); every other command line goes to evalsuite-full, which serves every table. A command placed in the wrong
+// table fails to link the front binary.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
 #include <string_view>
 #include <vector>
+
+#include "evalsuite/cli/light/label_command_names.h"
 
 namespace evalsuite::cli {
 
@@ -19,12 +23,16 @@ struct Command {
 
 // import, report, study, label, entries (cli/light/light_commands.cpp).
 const std::vector<Command>& LightCommands();
+// label (cli/label/label_commands.cpp; in evalsuite-label and evalsuite-full; their names, for the front, in
+// label_command_names.h).
+const std::vector<Command>& LabelCommands();
 // train, holdout, machine, latency (cli/full_commands.cpp; only in evalsuite-full).
 const std::vector<Command>& FullOnlyCommands();
 
-// True when argv[1] names one of LightCommands(). Top-level options (--help, --version) and anything else go to the
-// full binary, which knows every command.
-bool ServedByLightBinary(int argc, char** argv);
+enum class ServingBinary { kFront, kLabel, kFull };
+// Which binary serves this command line: the front for LightCommands() and a lone --version, evalsuite-label for
+// kLabelCommandNames, and evalsuite-full, which knows every command, for --help and anything else.
+ServingBinary BinaryServing(int argc, char** argv);
 
 // Registers the commands of every table, in help_rank order.
 void AddCommands(CLI::App& app, const std::vector<const std::vector<Command>*>& tables);

@@ -10,17 +10,21 @@ const std::vector<Command>& LightCommands() {
                                                 {"study", RegisterStudyCommand, 2},
                                                 {"report", RegisterReportCommand, 3},
                                                 {"compare", RegisterCompareCommand, 3},
-                                                {"import", RegisterImportCommand, 4},
-                                                {"label", RegisterLabelCommand, 6}};
+                                                {"import", RegisterImportCommand, 4}};
   return commands;
 }
 
-bool ServedByLightBinary(int argc, char** argv) {
-  if (argc < 2) return false;
+ServingBinary BinaryServing(int argc, char** argv) {
+  if (argc < 2) return ServingBinary::kFull;
+  // The version is every binary's own (ConfigureApp): asking it need not load LibTorch (0.6 s).
+  if (argc == 2 && std::string_view(argv[1]) == "--version") return ServingBinary::kFront;
   for (const Command& command : LightCommands()) {
-    if (std::string_view(command.name) == argv[1]) return true;
+    if (std::string_view(command.name) == argv[1]) return ServingBinary::kFront;
   }
-  return false;
+  for (const char* name : kLabelCommandNames) {
+    if (std::string_view(name) == argv[1]) return ServingBinary::kLabel;
+  }
+  return ServingBinary::kFull;
 }
 
 void AddCommands(CLI::App& app, const std::vector<const std::vector<Command>*>& tables) {

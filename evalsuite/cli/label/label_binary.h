@@ -1,0 +1,10 @@
+// The main() of evalsuite-label, kept beside the label command's sources (and out of main_label.cpp) so that the
+// CLI11 headers it needs are compiled once, in the same unity batch as theirs.
+#pragma once
+
+namespace evalsuite::cli {
+
+// Serves LabelCommands() (command_table.h) over argv; returns the exit code.
+int LabelBinaryMain(int argc, char** argv);
+
+}  // namespace evalsuite::cli
