@@ -6,8 +6,8 @@
 #include <cmath>
 #include <fstream>
 #include <mutex>
-#include <regex>
 #include <sstream>
+#include <string_view>
 
 #include "common/error.h"
 #include "common/parallel_for.h"
@@ -57,18 +57,36 @@ std::string DivisionOf(const std::vector<runlog::MlperfRun*>& runs) {
   return "";
 }
 
+// The round a folder's whole name gives, as the pattern (?:training_results_)?v(\d+\.\d+)(?:\.\d+)? reads it
+// ("training_results_v4.1", "v4.1", "v4.1.0": "4.1"), or "". Written out rather than with std::regex, whose
+// instantiation was most of this file's 19 s compile at -O3 (a cold build compiles it on every machine).
+std::string RoundNamedBy(std::string_view name) {
+  constexpr std::string_view kPrefix = "training_results_";
+  if (name.substr(0, kPrefix.size()) == kPrefix) name.remove_prefix(kPrefix.size());
+  if (name.empty() || name.front() != 'v') return "";
+  std::size_t at = 1;
+  auto digits = [&] {  // one or more ASCII digits from `at`
+    const std::size_t from = at;
+    while (at < name.size() && name[at] >= '0' && name[at] <= '9') ++at;
+    return at > from;
+  };
+  auto dot = [&] { return at < name.size() && name[at] == '.' && ++at; };
+  if (!digits() || !dot() || !digits()) return "";
+  const std::size_t round_end = at;
+  if (at < name.size() && !(dot() && digits() && at == name.size())) return "";
+  return std::string(name.substr(1, round_end - 1));
+}
+
 }  // namespace
 
 DetectedRuleset DetectRuleset(const std::string& forced, const fs::path& location, runlog::MlperfLogFormat format,
                               const std::string& benchmark) {
   // The innermost folder naming a round wins ("training_results_v4.1", or a folder named "v4.1").
-  static const std::regex kRound(R"((?:training_results_)?v(\d+\.\d+)(?:\.\d+)?)");
   std::string round, round_folder;
   for (const fs::path& part : location) {
-    std::smatch m;
     const std::string name = part.string();
-    if (std::regex_match(name, m, kRound)) {
-      round = m[1].str();
+    if (std::string named = RoundNamedBy(name); !named.empty()) {
+      round = std::move(named);
       round_folder = name;
     }
   }

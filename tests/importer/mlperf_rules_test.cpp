@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
+#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -15,6 +17,7 @@
 
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_compliance_table.h"
+#include "evalsuite/importer/mlperf_group.h"
 #include "evalsuite/importer/rcp_check.h"
 #include "evalsuite/importer/rcp_embedded.h"
 #include "tests/support/test_support.h"
@@ -528,6 +531,44 @@ TEST(MlperfComplianceTableTest, RulesFoundOneByOneOnSeveralThreadsAreTheWholeTab
   }
   EXPECT_EQ(FindComplianceRules("3.0.0", "no_such_benchmark"), nullptr);
   EXPECT_EQ(FindComplianceRules("9.9.9", "resnet"), nullptr);
+}
+
+// The round a folder names is read without std::regex (mlperf_group.cpp's RoundNamedBy); the oracle here is the
+// pattern it replaces, std::regex_match of (?:training_results_)?v(\d+\.\d+)(?:\.\d+)?, over 20,000 names built from
+// the pieces that matter (prefixes whole and cut, v or V, digits, dots, other letters). Rounds of 7s and 9s are no
+// ruleset, so DetectRuleset's error names the round it read, or says the path names none.
+TEST(MlperfRulesetDetectionTest, TheRoundAFolderNamesIsReadAsTheRegexReadsIt) {
+  const std::regex oracle(R"((?:training_results_)?v(\d+\.\d+)(?:\.\d+)?)");
+  const std::vector<std::string> prefixes = {"", "training_results_", "training_results", "xtraining_results_",
+                                             "training_results_training_results_"};
+  const std::vector<std::string> heads = {"v", "V", "", "vv"};
+  const std::string tail_chars = "97.x";
+  std::mt19937 random(38);
+  std::set<std::string> seen_rounds;
+  for (int i = 0; i < 20000; ++i) {
+    std::string name = prefixes[random() % prefixes.size()] + heads[random() % heads.size()];
+    const int length = static_cast<int>(random() % 8);
+    for (int c = 0; c < length; ++c) name += tail_chars[random() % tail_chars.size()];
+    if (name.empty() || name == "." || name == "..") continue;
+    std::smatch m;
+    const std::string expected = std::regex_match(name, m, oracle) ? m[1].str() : "";
+    const DetectedRuleset detected =
+        DetectRuleset("", fs::path("root") / name / "NVIDIA", runlog::MlperfLogFormat::kV07, "no_such_benchmark");
+    ASSERT_EQ(detected.ruleset, nullptr) << name;
+    if (expected.empty()) {
+      EXPECT_NE(detected.error.find("the path names no round"), std::string::npos) << name << ": " << detected.error;
+    } else {
+      seen_rounds.insert(expected);
+      EXPECT_EQ(detected.source, "folder name") << name;
+      EXPECT_NE(detected.error.find("names round v" + expected + ", which"), std::string::npos)
+          << name << ": " << detected.error;
+    }
+  }
+  EXPECT_GT(seen_rounds.size(), 20u);  // the names did reach the matching branch, with many rounds
+  // The innermost folder naming a round wins.
+  const DetectedRuleset nested = DetectRuleset("", fs::path("training_results_v9.7") / "v7.79.9" / "x",
+                                               runlog::MlperfLogFormat::kV07, "no_such_benchmark");
+  EXPECT_NE(nested.error.find("names round v7.79, which"), std::string::npos) << nested.error;
 }
 
 }  // namespace
