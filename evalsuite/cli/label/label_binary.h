@@ -1,5 +1,5 @@
-// The main() of evalsuite-label, kept beside the label command's sources (and out of main_label.cpp) so that the
-// CLI11 headers it needs are compiled once, in the same unity batch as theirs.
+// The main() of evalsuite-label (evalsuite/main_label.cpp calls it), kept beside the label command's sources so that
+// the CLI11 headers it needs are compiled once, in the same unity batch as theirs.
 #pragma once
 
 namespace evalsuite::cli {
