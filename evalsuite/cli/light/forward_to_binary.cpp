@@ -13,17 +13,17 @@
 
 namespace evalsuite::cli {
 
-int ForwardToBinary(const char* binary_name, const char* what_it_has, char** argv) {
-  std::filesystem::path binary;
+int ForwardToBinary(const BesideBinary& binary, char** argv) {
+  std::filesystem::path file;
   try {
-    binary = OwnBinary().parent_path() / binary_name;
+    file = OwnBinary().parent_path() / binary.file_name;
   } catch (const Error& e) {
-    std::cerr << "evalsuite: internal error: cannot find " << binary_name << ": " << e.what() << "\n";
+    std::cerr << "evalsuite: internal error: cannot find " << binary.file_name << ": " << e.what() << "\n";
     return kExitInternal;
   }
-  execv(binary.c_str(), argv);  // argv[0] stays the name the user typed, so usage lines read "evalsuite ..."
-  std::cerr << "evalsuite: error: this command needs " << binary.string() << " (" << what_it_has << "), which could "
-            << "not be started: " << std::strerror(errno) << "\n";
+  execv(file.c_str(), argv);  // argv[0] stays the name the user typed, so usage lines read "evalsuite ..."
+  std::cerr << "evalsuite: error: this command needs " << file.string() << " (" << binary.what_it_has
+            << "), which could not be started: " << std::strerror(errno) << "\n";
   return kExitFailure;
 }
 

@@ -5,12 +5,17 @@
 
 namespace evalsuite::cli {
 
-// The binaries beside the front, and what each has that the front leaves out (for the error when one is missing).
-constexpr const char* kFullBinaryName = "evalsuite-full";    // LibTorch and OpenCV
-constexpr const char* kLabelBinaryName = "evalsuite-label";  // the labeling server (cpp-httplib, OpenSSL, ICU)
+// A binary beside the front: its file name, and what it has that the front leaves out (the error when it is missing
+// says so).
+struct BesideBinary {
+  const char* file_name;
+  const char* what_it_has;
+};
+constexpr BesideBinary kFullBinary = {"evalsuite-full", "LibTorch and OpenCV"};
+constexpr BesideBinary kLabelBinary = {"evalsuite-label", "the labeling server"};  // cpp-httplib, OpenSSL, ICU
 
-// Replaces this process with `binary_name` from the front's folder; returns only on failure (after printing why,
-// naming the binary and `what_it_has`): kExitFailure, or kExitInternal when the front cannot find itself.
-int ForwardToBinary(const char* binary_name, const char* what_it_has, char** argv);
+// Replaces this process with `binary` from the front's folder; returns only on failure (after printing why, naming
+// the binary and what it has): kExitFailure, or kExitInternal when the front cannot find itself.
+int ForwardToBinary(const BesideBinary& binary, char** argv);
 
 }  // namespace evalsuite::cli

@@ -16,14 +16,14 @@ int FrontBinaryMain(int argc, char** argv) {
     case ServingBinary::kFront:
       break;
     case ServingBinary::kLabel:
-      return ForwardToBinary(kLabelBinaryName, "the labeling server", argv);
+      return ForwardToBinary(kLabelBinary, argv);
     case ServingBinary::kFull:
       // holdout eval's decode workers share the cores with LibTorch's OpenMP threads, which must then sleep
       // rather than spin when they wait; libgomp reads this when evalsuite-full loads (openmp_wait_policy.h).
       if (argc > 2 && std::strcmp(argv[1], "holdout") == 0 && std::strcmp(argv[2], "eval") == 0) {
         evalsuite::PreferPassiveOpenMpWait();
       }
-      return ForwardToBinary(kFullBinaryName, "LibTorch and OpenCV", argv);
+      return ForwardToBinary(kFullBinary, argv);
   }
   // A study's runs are child processes that may start LibTorch (built-in entries, a PyTorch script): they
   // inherit the oneDNN cap from this process's environment (see onednn_isa_cap.h).
