@@ -42,6 +42,8 @@ TEST(FrontBinary, LabelBinarySitsBesideItAndServesTheLabelCommandsTheFrontRoutes
   ASSERT_EQ(ldd.exit_code, 0) << ldd.err;
   EXPECT_THAT(ldd.out, HasSubstr("libcpp-httplib"));
   EXPECT_THAT(ldd.out, Not(HasSubstr("libtorch")));
+  // The manifests it reads are compiled apart from the image decoding (datasets/CMakeLists.txt): no OpenCV.
+  EXPECT_THAT(ldd.out, Not(HasSubstr("libopencv")));
   // Every name the front routes to it (label_command_names.h) is one it serves, through the front
   // as well as directly; what it does not serve is a usage error.
   const CommandResult help = RunCommand({label.string(), "--help"});
