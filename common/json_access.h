@@ -22,6 +22,11 @@ inline std::optional<double> NumberOf(const nlohmann::json& value) {
   return std::nullopt;
 }
 
+// obj[key] as a number, 0 when absent or not a number (a hardware figure that was never measured).
+inline double NumberOrZero(const nlohmann::json& obj, const char* key) {
+  return NumberOf(Field(obj, key)).value_or(0.0);
+}
+
 inline std::string StringOf(const nlohmann::json& value, const std::string& fallback = "") {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_null()) return fallback;

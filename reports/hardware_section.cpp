@@ -13,8 +13,6 @@ namespace evalsuite::reports {
 namespace {
 using nlohmann::json;
 
-double Num(const json& obj, const char* key) { return NumberOf(Field(obj, key)).value_or(0.0); }
-
 std::string Giga(double v) { return v > 0 ? fmt::format("{:.2f}", v / 1e9) : "—"; }
 std::string Mebi(double v) { return fmt::format("{:.2f}", v / (1024.0 * 1024.0)); }
 std::string Share(double part, double whole) { return whole > 0 ? fmt::format("{:.1f}%", 100 * part / whole) : "—"; }
@@ -28,11 +26,11 @@ HardwarePointModel PointOf(const json& p) {
   HardwarePointModel point;
   point.side = OptionalTextOf(Field(p, "side"));
   point.side_is_number = Field(p, "side").is_number();
-  point.flops_per_sample = Num(p, "flops_per_sample");
-  point.bytes_per_sample = Num(p, "bytes_per_sample");
-  point.intensity = Num(p, "intensity");
-  point.samples_per_second = Num(p, "samples_per_second");
-  point.achieved_flops = Num(p, "achieved_flops");
+  point.flops_per_sample = NumberOrZero(p, "flops_per_sample");
+  point.bytes_per_sample = NumberOrZero(p, "bytes_per_sample");
+  point.intensity = NumberOrZero(p, "intensity");
+  point.samples_per_second = NumberOrZero(p, "samples_per_second");
+  point.achieved_flops = NumberOrZero(p, "achieved_flops");
   point.mfu = NumberOf(Field(p, "mfu"));
   point.bound = OptionalTextOf(Field(p, "bound"));
   return point;
@@ -48,22 +46,24 @@ HardwareEntryModel EntryOf(const json& e) {
   entry.peak_source = StringIn(e, "peak_source");
   entry.device = OptionalTextOf(Field(e, "device"));
   entry.mfu = NumberOf(Field(e, "mfu"));
-  entry.peak_flops = Num(e, "peak_flops");
-  entry.peak_bandwidth = Num(e, "peak_bandwidth");
+  entry.peak_flops = NumberOrZero(e, "peak_flops");
+  entry.peak_bandwidth = NumberOrZero(e, "peak_bandwidth");
   // Each entry's points: its phases, or the entry itself when it has none.
   for (const json& phase : ArrayOf(Field(e, "phases"))) entry.points.push_back(PointOf(phase));
   if (entry.points.empty()) entry.points.push_back(PointOf(e));
   if (const json& time = Field(e, "time"); time.is_object()) {
-    entry.time =
-        HardwareTimeModel{Num(time, "data"),       Num(time, "forward"), Num(time, "backward"), Num(time, "optimizer"),
-                          Num(time, "evaluation"), Num(time, "idle"),    Num(time, "wall")};
+    entry.time = HardwareTimeModel{NumberOrZero(time, "data"),       NumberOrZero(time, "forward"),
+                                   NumberOrZero(time, "backward"),   NumberOrZero(time, "optimizer"),
+                                   NumberOrZero(time, "evaluation"), NumberOrZero(time, "idle"),
+                                   NumberOrZero(time, "wall")};
   }
   entry.evaluation_share = NumberOf(Field(Field(e, "full_run_estimate"), "evaluation_share"));
   if (const json& m = Field(e, "memory"); m.is_object()) {
-    entry.memory = HardwareMemoryModel{Num(m, "parameters"),  Num(m, "gradients"),   Num(m, "optimizer_state"),
-                                       Num(m, "activations"), Num(m, "temporaries"), Num(m, "input_batch"),
-                                       Num(m, "dataset"),     Num(m, "steady"),      Num(m, "peak"),
-                                       Num(m, "peak_rss")};
+    entry.memory = HardwareMemoryModel{
+        NumberOrZero(m, "parameters"),  NumberOrZero(m, "gradients"),   NumberOrZero(m, "optimizer_state"),
+        NumberOrZero(m, "activations"), NumberOrZero(m, "temporaries"), NumberOrZero(m, "input_batch"),
+        NumberOrZero(m, "dataset"),     NumberOrZero(m, "steady"),      NumberOrZero(m, "peak"),
+        NumberOrZero(m, "peak_rss")};
   }
   return entry;
 }
@@ -75,15 +75,16 @@ HardwareMachineModel MachineOf(const json& m) {
   }
   for (const json& p : ArrayOf(Field(m, "probes"))) {
     machine.probes.push_back({StringOf(Field(p, "name")), StringOf(Field(p, "shape")),
-                              StringOf(Field(p, "unit")) == "bytes/s", Num(p, "best"), Num(p, "median")});
+                              StringOf(Field(p, "unit")) == "bytes/s", NumberOrZero(p, "best"),
+                              NumberOrZero(p, "median")});
   }
-  machine.peak_fp32_flops = Num(m, "peak_fp32_flops");
-  machine.peak_bf16_flops = Num(m, "peak_bf16_flops");
-  machine.ridge_fp32 = Num(m, "ridge_fp32");
-  machine.bandwidth_bytes = Num(m, "bandwidth_bytes");
+  machine.peak_fp32_flops = NumberOrZero(m, "peak_fp32_flops");
+  machine.peak_bf16_flops = NumberOrZero(m, "peak_bf16_flops");
+  machine.ridge_fp32 = NumberOrZero(m, "ridge_fp32");
+  machine.bandwidth_bytes = NumberOrZero(m, "bandwidth_bytes");
   const json& theory = Field(m, "theoretical");
-  machine.theoretical_fp32 = Num(theory, "fp32_flops_per_second");
-  machine.theoretical_bf16 = Num(theory, "bf16_flops_per_second");
+  machine.theoretical_fp32 = NumberOrZero(theory, "fp32_flops_per_second");
+  machine.theoretical_bf16 = NumberOrZero(theory, "bf16_flops_per_second");
   machine.theoretical_derivation = StringOf(Field(theory, "derivation"));
   machine.theoretical_note = StringIn(theory, "note");
   machine.cores = StringOf(Field(m, "cores"));

@@ -3,10 +3,10 @@
 #include <limits>
 #include <map>
 
+#include "stats/not_a_number.h"
+
 namespace evalsuite::stats {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double Kappa(double observed, double expected) {
   if (expected >= 1) {

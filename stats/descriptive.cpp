@@ -6,10 +6,10 @@
 #include <limits>
 #include <numeric>
 
+#include "stats/not_a_number.h"
+
 namespace evalsuite::stats {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 double Mean(const std::vector<double>& values) {
   return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());

@@ -6,10 +6,11 @@
 #include <numeric>
 #include <utility>
 
+#include "stats/not_a_number.h"
+
 namespace evalsuite::stats {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kEmptyBinShare = 1e-3;
 
 double GridPoint(std::size_t j) { return (static_cast<double>(j) + 0.5) / static_cast<double>(kFrequencyGridPoints); }

@@ -9,10 +9,10 @@
 #include <stdexcept>
 #include <utility>
 
+#include "stats/not_a_number.h"
+
 namespace evalsuite::stats {
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 std::vector<SurvivalObservation> SortedByTime(std::vector<SurvivalObservation> observations) {
   for (const auto& o : observations) {
