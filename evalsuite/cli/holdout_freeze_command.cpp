@@ -42,12 +42,36 @@ fs::path FolderOf(const fs::path& candidates) {
   return fs::is_directory(candidates) ? candidates : (candidates.has_parent_path() ? candidates.parent_path() : ".");
 }
 
-std::map<std::pair<std::string, std::string>, labeling::Decision> ReadDecisions(const fs::path& store_file) {
+using Decisions = std::map<std::pair<std::string, std::string>, labeling::Decision>;
+
+// The decisions of a label store, with what identifies the state they were read from.
+struct DecisionsRead {
+  Decisions decisions;
+  std::size_t events = 0;  // events in the log when it was read
+  int64_t last_seq = 0;    // the last of them (0 for an empty log)
+  // SHA-256 of the decisions, one "item TAB labeler TAB label TAB seq" line each in key order: what a histogram was
+  // computed from. A hash of the store's file would miss what a running label server has committed to the WAL
+  // but not yet checkpointed into it, and would change when only the checkpoint does.
+  std::string sha256;
+};
+
+DecisionsRead ReadDecisions(const fs::path& store_file) {
   if (!fs::exists(store_file)) {
     throw InputError(store_file.string(), "no label store here: label with `evalsuite label serve` first");
   }
   labeling::LabelStore store(store_file);
-  return labeling::CurrentDecisions(store.Events());
+  const std::vector<labeling::LabelEvent> events = store.Events();
+  DecisionsRead read;
+  read.decisions = labeling::CurrentDecisions(events);
+  read.events = events.size();
+  read.last_seq = events.empty() ? 0 : events.back().seq;
+  std::string lines;
+  for (const auto& [key, decision] : read.decisions) {
+    lines += key.first + "\t" + key.second + "\t" + std::string(labeling::LabelName(decision.label)) + "\t" +
+             std::to_string(decision.seq) + "\n";
+  }
+  read.sha256 = Sha256Hex(lines);
+  return read;
 }
 
 labeling::SamplingPlan MakeSamplingPlan(const FreezeArgs& args) {
@@ -67,11 +91,14 @@ labeling::SamplingPlan MakeSamplingPlan(const FreezeArgs& args) {
     const fs::path store =
         args.reference_store.empty() ? dir / labeling::kDefaultStoreFile : fs::path(args.reference_store);
     const datasets::CandidateManifest reference = datasets::ReadCandidateManifest(args.reference);
-    const labeling::AgreementReport agreement = labeling::ComputeAgreement(reference, ReadDecisions(store));
+    const DecisionsRead read = ReadDecisions(store);
+    const labeling::AgreementReport agreement = labeling::ComputeAgreement(reference, read.decisions);
     plan.reference = labeling::HistogramFromAgreement(reference, agreement, args.min_votes);
     plan.reference->description["candidates"] = args.reference;
     plan.reference->description["store"] = store.string();
-    plan.reference->description["store_sha256"] = Sha256FileHex(store);
+    plan.reference->description["store_events"] = read.events;
+    plan.reference->description["store_last_seq"] = read.last_seq;
+    plan.reference->description["decisions_sha256"] = read.sha256;
     if (plan.reference->description["images"] == 0) {
       throw InputError(store.string(), "no reference image has " + std::to_string(args.min_votes) +
                                            " or more votes: nothing to match (lower --min-votes or label more)");
@@ -90,7 +117,7 @@ void RunFreeze(const FreezeArgs& args) {
   }
   const fs::path candidates_dir = FolderOf(args.candidates);
   const fs::path store_file = args.store.empty() ? candidates_dir / labeling::kDefaultStoreFile : fs::path(args.store);
-  const auto decisions = ReadDecisions(store_file);
+  const Decisions decisions = ReadDecisions(store_file).decisions;
   const datasets::CandidateManifest manifest = datasets::ReadCandidateManifest(args.candidates);
   const labeling::FreezeSummary summary =
       labeling::FreezeHoldout(manifest, candidates_dir, decisions, rule, args.out, args.name);

@@ -403,7 +403,8 @@ TEST_F(LabeledStoreTest, FreezeSamplesPerClassAndRecordsVariantSeedReferenceAndS
   EXPECT_EQ(sampling["reference"]["kind"], "labeled-set");
   EXPECT_EQ(sampling["reference"]["candidates"], manifest_.string());
   EXPECT_EQ(sampling["reference"]["images"], 5);
-  EXPECT_EQ(sampling["reference"]["store_sha256"].get<std::string>().size(), 64u);
+  EXPECT_EQ(sampling["reference"]["store_events"], 14);  // 12 labels, kim's relabel and its undo
+  EXPECT_EQ(sampling["reference"]["store_last_seq"], 14);
   EXPECT_EQ(sampling["reference"]["histogram"]["classes"]["n02102040"], json({1, 0, 0, 0, 1}));
   ASSERT_EQ(sampling["short_classes"].size(), 1u);
   EXPECT_EQ(sampling["short_classes"][0]["wnid"], "n02102040");
@@ -459,6 +460,45 @@ TEST_F(LabeledStoreTest, FreezeSamplesPerClassAndRecordsVariantSeedReferenceAndS
 // Issue 29: the debiasing pass. The majority holdout holds tench 1, tench 2 and springer 1, each judged correct
 // by kim and lee (frequency 1.0). Pass 2 serves them to others only: kim is refused; max and ann judge tench 1
 // incorrect, tench 2 correct, and max springer 1 correct. Pass-2 frequencies 0, 1, 1: mean 2/3, shift -1/3.
+// The reference a matched-frequency freeze records is the state of the label store it read, decisions a running
+// server has committed to the WAL included, and it does not change when only a checkpoint moves those pages into
+// the file. (It hashed the store's main file: that missed the WAL and changed with the checkpoint.)
+TEST_F(LabeledStoreTest, FreezeRecordsTheReferenceDecisionsReadWhetherOrNotTheWalWasCheckpointed) {
+  // The decisions of SetUp, then kim's "correct" on springer #2 (event 15), in key order: item, labeler.
+  const std::string decisions =
+      "n01440764/1\tkim\tcorrect\t1\nn01440764/1\tlee, jr.\tcorrect\t2\n"
+      "n01440764/2\tkim\tcorrect\t3\nn01440764/2\tlee, jr.\tcorrect\t4\n"
+      "n01440764/3\tkim\tincorrect\t5\nn01440764/3\tlee, jr.\tcorrect\t6\n"
+      "n02102040/1\tkim\tcorrect\t7\nn02102040/1\tlee, jr.\tcorrect\t8\n"
+      "n02102040/2\tkim\tcorrect\t15\nn02102040/2\tlee, jr.\tincorrect\t10\n"
+      "n02102040/3\tkim\tincorrect\t11\nn02102040/3\tlee, jr.\tcorrect\t12\n";
+  auto freeze = [&](const std::string& out) {
+    const auto frozen = RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--sampling",
+                                      "matched-frequency", "--reference", manifest_.string(), "--per-class", "3",
+                                      "--min-votes", "2", "--out", (dir_ / out).string()});
+    EXPECT_TRUE(frozen.exit_code == 0 || frozen.exit_code == 3) << frozen.err << frozen.out;
+    return json::parse(ReadFile(dir_ / out / "manifest.json"))["rule"]["sampling"]["reference"];
+  };
+  ServeProcess server({"--candidates", manifest_.string(), "--labeler", "kim", "--port", "0"});
+  ASSERT_GT(server.port(), 0) << server.output();
+  ASSERT_EQ(Http(server.port(), "POST", "/api/label",
+                 json{{"labeler", "kim"}, {"item", "n02102040/2"}, {"label", "correct"}}.dump(),
+                 {PageTokenHeader(server.port())})
+                .status,
+            200);
+  // The server holds the store open: its decision is in the WAL, not yet in the file.
+  ASSERT_TRUE(fs::exists(fs::path(manifest_).parent_path() / "labels.sqlite-wal"));
+  const json while_serving = freeze("while-serving");
+  EXPECT_EQ(while_serving["store_events"], 15);
+  EXPECT_EQ(while_serving["store_last_seq"], 15);
+  EXPECT_EQ(while_serving["decisions_sha256"], Sha256Hex(decisions));
+  EXPECT_EQ(server.Signal(SIGTERM), 0);  // the last connection closes: the WAL is checkpointed into the file
+  const json after = freeze("after-checkpoint");
+  EXPECT_EQ(after["decisions_sha256"], while_serving["decisions_sha256"]);
+  EXPECT_EQ(after["store_events"], 15);
+  EXPECT_FALSE(after.contains("store_sha256"));
+}
+
 TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsTheShift) {
   const fs::path holdout = dir_ / "holdout";
   ASSERT_EQ(RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--rule", "majority",
