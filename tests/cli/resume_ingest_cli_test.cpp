@@ -35,6 +35,7 @@ TEST(ResumeIngestCliTest, ARunThatEndedButWasNotRecordedIsIngestedNotRerun) {
                                   dir / "o.txt", dir / "e.txt");
   }
   ASSERT_GT(pid, 0);
+  const testing::ReapedAtScopeEnd reaped(pid);  // when the run never ends and the assertion below returns
   bool ended = false;
   for (int i = 0; i < 400 && !ended; ++i) {  // at most 20 s for the run to write its end record
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -191,6 +191,7 @@ TEST(StudyCliTest, SigkillMidStudyLosesNoFinishedRunAndResumeRunsOnlyTheMissingO
                      "--progress", "plain"},
                     dir / "out.txt", dir / "err.txt");
   ASSERT_GT(pid, 0);
+  const testing::ReapedAtScopeEnd reaped(pid);  // when no moment to kill it comes and the assertion below returns
 
   bool killed = false;
   for (int i = 0; i < 1200 && !killed; ++i) {  // at most a minute

@@ -140,10 +140,29 @@ pid_t SpinOn(int cpu, double seconds) {
   _exit(0);
 }
 
+// Spinners that never stop on their own: killed and reaped when this goes out of scope, also when the monitor
+// throws half-way (a leaked one would spin on CI's core for the rest of the test run).
+class Spinners {
+ public:
+  Spinners() = default;
+  Spinners(const Spinners&) = delete;
+  Spinners& operator=(const Spinners&) = delete;
+  ~Spinners() {
+    for (pid_t pid : pids_) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  }
+  void Add(pid_t pid) { pids_.push_back(pid); }
+
+ private:
+  std::vector<pid_t> pids_;
+};
+
 // One "run" (a spinning child pinned to `cpu`) under the monitor, with `hogs` other spinners on the same CPU.
 nlohmann::json MeasureRun(int cpu, int hogs) {
-  std::vector<pid_t> hog_pids;
-  for (int i = 0; i < hogs; ++i) hog_pids.push_back(SpinOn(cpu, 0));
+  Spinners hog_pids;
+  for (int i = 0; i < hogs; ++i) hog_pids.Add(SpinOn(cpu, 0));
   ContentionOptions options;
   options.sample_seconds = 0.2;
   ContentionMonitor monitor(options);
@@ -157,12 +176,7 @@ nlohmann::json MeasureRun(int cpu, int hogs) {
   }
   const double own = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                      static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-  nlohmann::json record = monitor.RunFinished(7, own);
-  for (pid_t pid : hog_pids) {
-    kill(pid, SIGKILL);
-    waitpid(pid, nullptr, 0);
-  }
-  return record;
+  return monitor.RunFinished(7, own);
 }
 
 TEST(ContentionMonitorTest, CpuHogsPinnedToTheRunsCoreShowAsOtherProcessesBusyTime) {

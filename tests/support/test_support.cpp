@@ -1,6 +1,7 @@
 #include "tests/support/test_support.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -109,6 +110,14 @@ pid_t SpawnEvalsuite(const std::vector<std::string>& args, const fs::path& out, 
     _exit(127);
   }
   return pid;
+}
+
+ReapedAtScopeEnd::~ReapedAtScopeEnd() {
+  // Still running (not reaped by the test, which makes waitpid fail with ECHILD): stopped here.
+  if (pid_ > 0 && waitpid(pid_, nullptr, WNOHANG) == 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
 }
 
 std::string ReadFile(const fs::path& file) {

@@ -50,6 +50,19 @@ CommandResult RunEvalsuite(const std::vector<std::string>& args);
 pid_t SpawnEvalsuite(const std::vector<std::string>& args, const std::filesystem::path& out,
                      const std::filesystem::path& err);
 
+// A spawned child that an assertion returning early would leave running (a study that waits, a server): killed
+// with SIGKILL and reaped when this goes out of scope, unless it has been reaped already.
+class ReapedAtScopeEnd {
+ public:
+  explicit ReapedAtScopeEnd(pid_t pid) : pid_(pid) {}
+  ~ReapedAtScopeEnd();
+  ReapedAtScopeEnd(const ReapedAtScopeEnd&) = delete;
+  ReapedAtScopeEnd& operator=(const ReapedAtScopeEnd&) = delete;
+
+ private:
+  pid_t pid_;
+};
+
 std::string ReadFile(const std::filesystem::path& file);
 void WriteFile(const std::filesystem::path& file, const std::string& content);
 
