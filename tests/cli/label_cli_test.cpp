@@ -457,9 +457,6 @@ TEST_F(LabeledStoreTest, FreezeSamplesPerClassAndRecordsVariantSeedReferenceAndS
   EXPECT_EQ(both.exit_code, 2) << both.err;
 }
 
-// Issue 29: the debiasing pass. The majority holdout holds tench 1, tench 2 and springer 1, each judged correct
-// by kim and lee (frequency 1.0). Pass 2 serves them to others only: kim is refused; max and ann judge tench 1
-// incorrect, tench 2 correct, and max springer 1 correct. Pass-2 frequencies 0, 1, 1: mean 2/3, shift -1/3.
 // The reference a matched-frequency freeze records is the state of the label store it read, decisions a running
 // server has committed to the WAL included, and it does not change when only a checkpoint moves those pages into
 // the file. (It hashed the store's main file: that missed the WAL and changed with the checkpoint.)
@@ -499,6 +496,9 @@ TEST_F(LabeledStoreTest, FreezeRecordsTheReferenceDecisionsReadWhetherOrNotTheWa
   EXPECT_FALSE(after.contains("store_sha256"));
 }
 
+// Issue 29: the debiasing pass. The majority holdout holds tench 1, tench 2 and springer 1, each judged correct
+// by kim and lee (frequency 1.0). Pass 2 serves them to others only: kim is refused; max and ann judge tench 1
+// incorrect, tench 2 correct, and max springer 1 correct. Pass-2 frequencies 0, 1, 1: mean 2/3, shift -1/3.
 TEST_F(LabeledStoreTest, PassTwoReservesTheFrozenImagesToOthersAndDebiasReportsTheShift) {
   const fs::path holdout = dir_ / "holdout";
   ASSERT_EQ(RunEvalsuite({"holdout", "freeze", "--candidates", manifest_.string(), "--rule", "majority",
