@@ -1,6 +1,7 @@
 // Tolerant reads of JSON that another program (or an older evalsuite) wrote: a report model being rendered, a Slurm
 // task's end record, a run's stored execution facts. A missing key or a wrong type reads as null / empty instead of
 // throwing half-way. (Input that must have its fields is read with common/json_fields.h, which names what is wrong.)
+// And the one way an absent figure is written back: null.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -25,6 +26,11 @@ inline std::optional<double> NumberOf(const nlohmann::json& value) {
 // obj[key] as a number, 0 when absent or not a number (a hardware figure that was never measured).
 inline double NumberOrZero(const nlohmann::json& obj, const char* key) {
   return NumberOf(Field(obj, key)).value_or(0.0);
+}
+
+// A figure as JSON: the number, or null when there is none.
+inline nlohmann::json JsonOrNull(const std::optional<double>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
 inline std::string StringOf(const nlohmann::json& value, const std::string& fallback = "") {

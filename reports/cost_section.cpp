@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/json_access.h"
 #include "reports/gpu_use.h"
 #include "reports/value_format.h"
 
@@ -15,9 +16,6 @@ std::optional<double> Money(double hours, const json& price) {
   if (!price.is_number()) return std::nullopt;
   return hours * price.get<double>();
 }
-
-// A figure as report.json writes it: the number, or null.
-json FigureJson(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 }  // namespace
 
@@ -70,9 +68,9 @@ json CostSectionJson(const CostModel& cost) {
                        {"cpu_seconds_total", row.cpu_seconds_total},
                        {"cpu_seconds_per_run", row.cpu_seconds_per_run},
                        {"peak_rss_mb", row.peak_rss_mb},
-                       {"cost_total", FigureJson(row.cost_total)},
-                       {"cost_to_target", FigureJson(row.cost_to_target)},
-                       {"cost_per_success", FigureJson(row.cost_per_success)},
+                       {"cost_total", JsonOrNull(row.cost_total)},
+                       {"cost_to_target", JsonOrNull(row.cost_to_target)},
+                       {"cost_per_success", JsonOrNull(row.cost_per_success)},
                        {"gpu", EntryGpuJson(row.gpu)}});
   }
   return {{"cost_per_hour", cost.cost_per_hour}, {"entries", entries}};

@@ -4,14 +4,13 @@
 #include <cstdio>
 #include <map>
 
+#include "common/json_access.h"
 #include "reports/value_format.h"
 
 namespace evalsuite::reports {
 namespace {
 
 using json = nlohmann::json;
-
-json JsonNumberOrNull(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 // Device figures summed over runs: the peak of peaks and the sample-weighted mean.
 struct DeviceTotals {
@@ -97,8 +96,8 @@ json EntryGpuJson(const std::optional<EntryGpuModel>& gpu) {
     for (const GpuRunDeviceModel& d : run.devices) {
       run_devices.push_back({{"index", d.index},
                              {"samples", d.samples},
-                             {"peak_memory_used_mib", JsonNumberOrNull(d.peak_memory_used_mib)},
-                             {"mean_utilization_percent", JsonNumberOrNull(d.mean_utilization_percent)}});
+                             {"peak_memory_used_mib", JsonOrNull(d.peak_memory_used_mib)},
+                             {"mean_utilization_percent", JsonOrNull(d.mean_utilization_percent)}});
     }
     runs.push_back({{"index", run.index},
                     {"samples", run.samples},
@@ -111,14 +110,14 @@ json EntryGpuJson(const std::optional<EntryGpuModel>& gpu) {
                            {"uuid", t.uuid},
                            {"runs", t.runs},
                            {"samples", t.samples},
-                           {"memory_total_mib", JsonNumberOrNull(t.memory_total_mib)},
-                           {"peak_memory_used_mib", JsonNumberOrNull(t.peak_memory_used_mib)},
-                           {"mean_utilization_percent", JsonNumberOrNull(t.mean_utilization_percent)}});
+                           {"memory_total_mib", JsonOrNull(t.memory_total_mib)},
+                           {"peak_memory_used_mib", JsonOrNull(t.peak_memory_used_mib)},
+                           {"mean_utilization_percent", JsonOrNull(t.mean_utilization_percent)}});
   }
   return {{"runs_sampled", gpu->runs_sampled},
           {"runs_not_sampled", gpu->runs_not_sampled},
           {"not_sampled_reason", gpu->not_sampled_reason.empty() ? json(nullptr) : json(gpu->not_sampled_reason)},
-          {"interval_seconds", JsonNumberOrNull(gpu->interval_seconds)},
+          {"interval_seconds", JsonOrNull(gpu->interval_seconds)},
           {"samples", gpu->samples},
           {"failed_samples", gpu->failed_samples},
           {"devices", device_rows},

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/parallel_for.h"
 #include "evalsuite/importer/framework_import.h"
 #include "evalsuite/importer/group_scoring.h"
@@ -28,8 +29,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-json JsonOrNull(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 std::string FormatNumber(double v) { return fmt::format("{:.6g}", v); }
 
