@@ -1,7 +1,9 @@
 // Start-up cost of the commands that need neither LibTorch nor OpenCV: `evalsuite import --help` through the
 // light front binary against the same command in evalsuite-full (which loads LibTorch and OpenCV, about 290
 // shared libraries), measured side by side in one run: median wall time and peak RSS (wait4's ru_maxrss) of
-// several alternating starts, and their ratios.
+// several alternating starts, and their ratios. A third start, evalsuite-full with the oneDNN ISA cap switched off
+// (EVALSUITE_ONEDNN_ISA_CAP=off), shows what the ISA probe adds to each start of evalsuite-full, which every run
+// of a study pays (a forked probe cost about 0.2 s there; the probe's child now shares the process's memory).
 // Usage: startup_bench [--repeats N]
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -24,8 +26,9 @@ struct Start {
   long max_rss_kb = 0;
 };
 
-// Runs argv with stdout and stderr to /dev/null; exits the bench if the command fails.
-Start RunOnce(const std::vector<std::string>& argv) {
+// Runs argv with stdout and stderr to /dev/null, with `environment` ("NAME=value") added; exits the bench if the
+// command fails.
+Start RunOnce(const std::vector<std::string>& argv, const std::vector<std::string>& environment = {}) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -34,6 +37,7 @@ Start RunOnce(const std::vector<std::string>& argv) {
   if (pid == 0) {
     std::freopen("/dev/null", "w", stdout);
     std::freopen("/dev/null", "w", stderr);
+    for (const std::string& e : environment) putenv(const_cast<char*>(e.c_str()));
     execv(args[0], args.data());
     _exit(127);
   }
@@ -64,10 +68,11 @@ int main(int argc, char** argv) {
   }
   const fs::path light = EVALSUITE_BINARY;
   const fs::path full = light.parent_path() / "evalsuite-full";
-  std::vector<double> light_s, full_s, light_rss, full_rss;
+  std::vector<double> light_s, full_s, light_rss, full_rss, unprobed_s;
   for (int r = 0; r < repeats; ++r) {  // alternating, so a busy moment hits both
     const Start a = RunOnce({light.string(), "import", "--help"});
     const Start b = RunOnce({full.string(), "import", "--help"});
+    unprobed_s.push_back(RunOnce({full.string(), "import", "--help"}, {"EVALSUITE_ONEDNN_ISA_CAP=off"}).seconds);
     light_s.push_back(a.seconds);
     full_s.push_back(b.seconds);
     light_rss.push_back(static_cast<double>(a.max_rss_kb));
@@ -80,5 +85,8 @@ int main(int argc, char** argv) {
               Median(full_rss) / 1024);
   std::printf("  ratio full/front: time %.1fx, memory %.1fx\n", Median(full_s) / Median(light_s),
               Median(full_rss) / Median(light_rss));
+  std::printf("  evalsuite-full without the ISA probe : %8.1f ms  (the probe's share of a start: %.1f ms, %.2fx)\n",
+              1e3 * Median(unprobed_s), 1e3 * (Median(full_s) - Median(unprobed_s)),
+              Median(full_s) / Median(unprobed_s));
   return 0;
 }

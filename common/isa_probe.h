@@ -1,4 +1,4 @@
-// Does an instruction-set level really execute here? Runs one instruction of the level in a forked child and
+// Does an instruction-set level really execute here? Runs one instruction of the level in a child process and
 // watches how the child ends. cpuid and /proc/cpuinfo are not enough: on some VMs (Sapphire Rapids guests)
 // they list AMX and the kernel grants the AMX state, yet the first tile instruction raises SIGILL.
 #pragma once
@@ -22,8 +22,8 @@ struct ProbeOutcome {
   std::string detail;  // "executes", "SIGILL", "arch_prctl(ARCH_REQ_XCOMP_PERM) refused", ...
 };
 
-// Runs the level's instructions (AMX: permission request, tile config, tilezero, tdpbf16ps) in a forked
-// child. Never crashes the caller.
+// Runs the level's instructions (AMX: permission request, tile config, tilezero, tdpbf16ps) in a child
+// process (one that shares this one's memory while this thread waits: nothing is copied). Never crashes the caller.
 ProbeOutcome ProbeIsaLevel(IsaLevel level);
 // For tests of the probing machinery: a child that executes `ud2`, which raises SIGILL on every x86 CPU.
 ProbeOutcome ProbeUndefinedInstruction();

@@ -2,7 +2,10 @@
 #include "common/onednn_isa_cap.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 
@@ -93,10 +96,32 @@ TEST(OneDnnIsaCapDecision, TheOffSwitchSetsNothing) {
   EXPECT_TRUE(probe.calls.empty());
 }
 
+void CallerSigillHandler(int /*signal*/) {}
+
 TEST(IsaProbe, AnUndefinedInstructionIsSeenAsSigillWithoutHarmingTheCaller) {
+  // The child shares this process's memory but not its signal handlers or limits: the SIGILL handler it resets to
+  // the default and the core-dump limit it lowers to 0 must stay the caller's.
+  struct sigaction mine {};
+  mine.sa_handler = CallerSigillHandler;
+  struct sigaction original {};
+  ASSERT_EQ(sigaction(SIGILL, &mine, &original), 0);
+  rlimit original_core{};
+  getrlimit(RLIMIT_CORE, &original_core);
+  rlimit some_core = original_core;
+  some_core.rlim_cur = std::min<rlim_t>(original_core.rlim_max, 1 << 20);
+  setrlimit(RLIMIT_CORE, &some_core);
+
   const ProbeOutcome outcome = ProbeUndefinedInstruction();
   EXPECT_FALSE(outcome.executes);
   EXPECT_EQ(outcome.detail, "SIGILL");
+
+  struct sigaction after {};
+  sigaction(SIGILL, &original, &after);
+  rlimit core_after{};
+  getrlimit(RLIMIT_CORE, &core_after);
+  setrlimit(RLIMIT_CORE, &original_core);
+  EXPECT_EQ(after.sa_handler, &CallerSigillHandler);
+  EXPECT_EQ(core_after.rlim_cur, some_core.rlim_cur);
 }
 
 TEST(IsaProbe, TheBaselineLevelExecutesOnThisMachine) {
