@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "common/onednn_isa_cap.h"
+#include "evalsuite_git_revision.h"  // EVALSUITE_GIT_REVISION, written at build time (cmake/GitRevision.cmake)
 
 namespace evalsuite {
 

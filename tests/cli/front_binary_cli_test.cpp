@@ -35,6 +35,17 @@ TEST(FrontBinary, LinksNeitherLibTorchNorOpenCv) {
   EXPECT_THAT(ldd.out, Not(HasSubstr("libcrypto")));
 }
 
+// The revision --version (and every report's environment) names is the checkout's as it was built, not as CMake
+// last configured it: the header is written at each build (cmake/GitRevision.cmake).
+TEST(FrontBinary, VersionNamesTheRevisionOfTheCheckoutItWasBuiltFrom) {
+  const CommandResult head = RunCommand({"git", "-C", SourceDir().string(), "rev-parse", "--short", "HEAD"});
+  if (head.exit_code != 0) GTEST_SKIP() << "the source folder is no git checkout";
+  const std::string revision = head.out.substr(0, head.out.find('\n'));
+  const CommandResult version = RunEvalsuite({"--version"});
+  ASSERT_EQ(version.exit_code, 0) << version.err;
+  EXPECT_THAT(version.out, HasSubstr("(" + revision)) << "built from another commit than the checkout's HEAD";
+}
+
 TEST(FrontBinary, LabelBinarySitsBesideItAndServesTheLabelCommandsTheFrontRoutesToIt) {
   const fs::path label = fs::path(EVALSUITE_BINARY).parent_path() / "evalsuite-label";
   ASSERT_TRUE(fs::exists(label)) << label;
