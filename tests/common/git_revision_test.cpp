@@ -18,8 +18,11 @@ using testing::CommandResult;
 using testing::RunCommand;
 
 std::string Git(const fs::path& repo, std::vector<std::string> args) {
-  std::vector<std::string> argv{
-      "git", "-C", repo.string(), "-c", "user.name=test", "-c", "user.email=test@example.org"};
+  // Who commits, and no signing: a scratch repository needs neither the user's identity nor their keys.
+  std::vector<std::string> argv{"git", "-C", repo.string()};
+  for (const char* setting : {"user.name=test", "user.email=test@example.org", "commit.gpgsign=false"}) {
+    argv.insert(argv.end(), {"-c", setting});
+  }
   argv.insert(argv.end(), args.begin(), args.end());
   const CommandResult r = RunCommand(argv);
   EXPECT_EQ(r.exit_code, 0) << "git " << args.front() << ": " << r.err;
@@ -69,9 +72,10 @@ TEST(GitRevisionTest, FollowsEachCommitMarksUncommittedChangesAndRewritesNothing
   ASSERT_NE(second, first);
   EXPECT_EQ(WrittenRevision(repo, header), second);
 
-  // A folder that is no git checkout (a source tarball).
+  // A folder that is no git checkout (a source tarball); git must not find one above the temp folder either.
   const fs::path plain = dir / "plain";
   fs::create_directories(plain);
+  const testing::ScopedEnv no_search_above("GIT_CEILING_DIRECTORIES", dir.path().string());
   EXPECT_EQ(WrittenRevision(plain, header), "unknown");
 }
 
