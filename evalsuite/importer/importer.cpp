@@ -264,7 +264,7 @@ class GroupBuilder {
       group.details[key] = value ? json(*value) : json(nullptr);
     }
     const std::optional<double> cost_per_hour = entry.CostPerHour();
-    group.details["cost_per_hour"] = cost_per_hour ? json(*cost_per_hour) : json(nullptr);
+    group.details["cost_per_hour"] = JsonOrNull(cost_per_hour);
     group.details["cost"] = cost_per_hour && group.tta_hours ? json(*cost_per_hour * *group.tta_hours) : json(nullptr);
     group.details["files"] = json::array({file.file.filename().string()});
     if (!entry.json_file.empty()) group.details["files"].push_back(fs::path(entry.json_file).filename().string());

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/parallel_for.h"
 #include "evalsuite/importer/group_scoring.h"
 #include "evalsuite/importer/mlperf_compliance.h"
@@ -25,8 +26,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-json OptionalJson(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 json IntegralJson(double v) {
   if (v == std::floor(v) && std::fabs(v) < 9e15) return json(static_cast<int64_t>(v));
@@ -307,7 +306,7 @@ json MlperfGroupBuilder::Energy(const ImportedGroup& group, const std::vector<fs
   const std::optional<double> score =
       complete ? EnergyScore(energies, minutes, runs.size() - energies.size(), drop, published.value_or(1.0))
                : std::nullopt;
-  return {{"score", OptionalJson(score)},
+  return {{"score", JsonOrNull(score)},
           {"unit", "joules (the summarizer's Energy column)"},
           {"runs", per_run},
           {"scaling_factor", published.value_or(1.0)}};
@@ -508,10 +507,10 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     }
     run_details.push_back({{"file", files[i].filename().string()},
                            {"status", status},
-                           {"time_to_train_minutes", OptionalJson(run.MinutesToTrain())},
-                           {"convergence", OptionalJson(convergence)},
-                           {"samples_trained", OptionalJson(throughput.samples)},
-                           {"samples_per_second", OptionalJson(throughput.samples_per_second)},
+                           {"time_to_train_minutes", JsonOrNull(run.MinutesToTrain())},
+                           {"convergence", JsonOrNull(convergence)},
+                           {"samples_trained", JsonOrNull(throughput.samples)},
+                           {"samples_per_second", JsonOrNull(throughput.samples_per_second)},
                            {"throughput_method", throughput.method},
                            {"reason", reason.empty() ? json(nullptr) : json(reason)}});
     rcp_runs.push_back({files[i].string(), convergence, run.global_batch_size});
@@ -559,7 +558,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       {"interval", "run_start to run_stop, evaluation included"}};
   if (rule != nullptr) {
     group.details["target"] = {{"metric", rule->metric},
-                               {"value", OptionalJson(rule->target)},
+                               {"value", JsonOrNull(rule->target)},
                                {"direction", rule->lower_is_better ? "lower is better" : "higher is better"},
                                {"convergence_unit", ConvergenceUnitName(rule->unit)},
                                {"runs_per_submission", rule->runs}};
@@ -588,12 +587,12 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   const std::optional<double> published = ReadPublishedScaling(group.location, out.warnings);
   const bool checked = rcp.pass.value_or(false) && rcp.result;
   const double factor = checked ? rcp.result->norm_factor : 1.0;
-  json official = {{"raw_minutes", OptionalJson(group.olympic_minutes)},
-                   {"published_scaling_factor", OptionalJson(published)},
+  json official = {{"raw_minutes", JsonOrNull(group.olympic_minutes)},
+                   {"published_scaling_factor", JsonOrNull(published)},
                    {"checker_scaling_factor", checked ? json(factor) : json(nullptr)}};
   if (custom_target) {
     official = {{"raw_minutes", nullptr},
-                {"published_scaling_factor", OptionalJson(published)},
+                {"published_scaling_factor", JsonOrNull(published)},
                 {"checker_scaling_factor", nullptr},
                 {"official_minutes", nullptr},
                 {"checker_minutes", nullptr},
