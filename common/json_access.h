@@ -28,8 +28,10 @@ inline double NumberOrZero(const nlohmann::json& obj, const char* key) {
   return NumberOf(Field(obj, key)).value_or(0.0);
 }
 
-// A figure as JSON: the number, or null when there is none.
-inline nlohmann::json JsonOrNull(const std::optional<double>& value) {
+// A value that may be absent as JSON: the value, or null when there is none (a figure never measured, a flag never
+// decided). The one way an absent value is written.
+template <typename T>
+nlohmann::json JsonOrNull(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/cpu_features.h"
+#include "common/json_access.h"
 
 namespace evalsuite {
 namespace {
@@ -111,7 +112,7 @@ const nlohmann::json& PrepareOneDnnForThisMachine() {
     } else {
       out["amx_usable"] = false;
     }
-    out["onednn_max_cpu_isa"] = {{"value", decision.cap ? nlohmann::json(*decision.cap) : nlohmann::json(nullptr)},
+    out["onednn_max_cpu_isa"] = {{"value", JsonOrNull(decision.cap)},
                                  {"source", decision.source},
                                  {"reason", decision.reason}};
     return out;

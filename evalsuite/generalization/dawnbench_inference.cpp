@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/json_fields.h"
 #include "common/json_guard.h"
 
@@ -61,14 +62,13 @@ std::vector<InferenceEntry> ReadDawnbenchInference(const fs::path& path) {
 }
 
 nlohmann::json InferenceEntryToJson(const InferenceEntry& e) {
-  auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   return {{"file", e.file},
           {"model", e.model},
           {"hardware", e.hardware},
           {"latency_ms", e.latency_ms},
-          {"cost_per_10k_images", optional(e.cost_per_10k)},
-          {"top1", optional(e.top1)},
-          {"top5", optional(e.top5)}};
+          {"cost_per_10k_images", JsonOrNull(e.cost_per_10k)},
+          {"top1", JsonOrNull(e.top1)},
+          {"top5", JsonOrNull(e.top5)}};
 }
 
 }  // namespace evalsuite::generalization

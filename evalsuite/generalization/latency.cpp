@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "common/error.h"
+#include "common/json_access.h"
 #include "stats/quantile.h"
 
 namespace evalsuite::generalization {
@@ -60,14 +61,13 @@ LatencyResult MeasureLatency(Classifier& classifier, const std::vector<float>& i
 nlohmann::json LatencyResultToJson(const LatencyResult& r) {
   nlohmann::json throughput = nlohmann::json::array();
   for (const auto& [batch, rate] : r.throughput) throughput.push_back({{"batch", batch}, {"images_per_second", rate}});
-  auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   return {{"images", r.seconds.size()},
           {"latency_ms", {{"p50", 1e3 * r.p50}, {"p90", 1e3 * r.p90}, {"p99", 1e3 * r.p99}, {"mean", 1e3 * r.mean}}},
           {"throughput", throughput},
           {"best_batch", r.best_batch},
           {"best_images_per_second", r.best_throughput},
-          {"cost_per_10k_images_batch1", optional(r.cost_per_10k_batch1)},
-          {"cost_per_10k_images_best_batch", optional(r.cost_per_10k_best)}};
+          {"cost_per_10k_images_batch1", JsonOrNull(r.cost_per_10k_batch1)},
+          {"cost_per_10k_images_best_batch", JsonOrNull(r.cost_per_10k_best)}};
 }
 
 }  // namespace evalsuite::generalization

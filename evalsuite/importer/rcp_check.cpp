@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/json_guard.h"
 #include "evalsuite/importer/rcp_embedded.h"
 
@@ -91,13 +92,13 @@ std::optional<std::string_view> EmbeddedRcp(const std::string& ruleset, const st
 }
 
 nlohmann::json RcpOutcome::ToJson() const {
-  nlohmann::json out = {{"pass", pass ? nlohmann::json(*pass) : nlohmann::json(nullptr)},
+  nlohmann::json out = {{"pass", JsonOrNull(pass)},
                         {"verdict", verdict},
                         {"message", message}};
   if (batch_size && *batch_size == std::floor(*batch_size) && std::fabs(*batch_size) < 9e15) {
     out["batch_size"] = static_cast<int64_t>(*batch_size);
   } else {
-    out["batch_size"] = batch_size ? nlohmann::json(*batch_size) : nlohmann::json(nullptr);
+    out["batch_size"] = JsonOrNull(batch_size);
   }
   if (reference) {
     out["reference"] = reference->name;

@@ -10,6 +10,7 @@
 
 #include "common/cpu_features.h"
 #include "common/environment.h"
+#include "common/json_access.h"
 #include "common/machine_load.h"
 #include "common/onednn_isa_cap.h"
 #include "stats/descriptive.h"
@@ -204,8 +205,8 @@ nlohmann::json MachineCeilingsToJson(const MachineCeilings& m) {
           {"ridge_fp32", m.RidgeIntensity("fp32")},
           {"ridge_bf16", m.RidgeIntensity("bf16")},
           {"theoretical", TheoreticalWithNote(m)},
-          {"busy_cores_before", m.busy_cores_before ? nlohmann::json(*m.busy_cores_before) : nlohmann::json()},
-          {"load_average_1m", m.load_average_1m ? nlohmann::json(*m.load_average_1m) : nlohmann::json()},
+          {"busy_cores_before", JsonOrNull(m.busy_cores_before)},
+          {"load_average_1m", JsonOrNull(m.load_average_1m)},
           {"load_note", m.load_note.empty() ? nlohmann::json() : nlohmann::json(m.load_note)},
           {"probes", probes},
           {"method",

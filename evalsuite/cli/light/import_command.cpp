@@ -18,6 +18,7 @@
 #include "common/environment.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/exit_codes.h"
 #include "evalsuite/importer/framework_import.h"
 #include "evalsuite/importer/importer.h"
@@ -218,7 +219,7 @@ void RunImport(const ImportArgs& args) {
     nlohmann::json plan = {{"command", "import"},
                            {"paths", args.paths},
                            {"format", args.format},
-                           {"threshold", args.threshold ? nlohmann::json(*args.threshold) : nlohmann::json(nullptr)},
+                           {"threshold", JsonOrNull(args.threshold)},
                            {"rcp", args.rcp.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.rcp)},
                            {"rcp_pass", args.rcp_pass},
                            {"ruleset", args.ruleset.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.ruleset)},

@@ -14,6 +14,7 @@
 
 #include "common/environment.h"
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/json_fields.h"
 #include "common/child_process.h"
 #include "evalsuite/study/hardware/contention_sampler.h"
@@ -241,8 +242,8 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
   if (g_signal_received.load() != 0) return 128 + g_signal_received.load();
   const std::optional<long> oom_after = OomKillCount();
   nlohmann::json end = {{"slurm", slurm},
-                        {"exit_status", exit->exit_status ? nlohmann::json(*exit->exit_status) : nlohmann::json()},
-                        {"signal", exit->signal ? nlohmann::json(*exit->signal) : nlohmann::json()},
+                        {"exit_status", JsonOrNull(exit->exit_status)},
+                        {"signal", JsonOrNull(exit->signal)},
                         {"timed_out", timed_out},
                         {"oom_killed", oom_before && oom_after && *oom_after > *oom_before},
                         {"wall_seconds", wall},

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <thread>
 
+#include "common/json_access.h"
+
 extern char** environ;
 
 namespace evalsuite::study {
@@ -339,14 +341,13 @@ nlohmann::json GpuSampler::Finish() {
   std::sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) {
     return a.first.size() != b.first.size() ? a.first.size() < b.first.size() : a.first < b.first;
   });
-  auto number = [](const std::optional<double>& value) { return value ? nlohmann::json(*value) : nlohmann::json(); };
   for (const auto& [index, figures] : ordered) {
     devices.push_back(
         {{"index", index},
          {"uuid", figures->uuid},
          {"samples", figures->samples},
-         {"memory_total_mib", number(figures->memory_total_mib)},
-         {"peak_memory_used_mib", number(figures->peak_memory_used_mib)},
+         {"memory_total_mib", JsonOrNull(figures->memory_total_mib)},
+         {"peak_memory_used_mib", JsonOrNull(figures->peak_memory_used_mib)},
          {"mean_utilization_percent",
           figures->utilization_samples > 0 ? nlohmann::json(figures->utilization_sum / figures->utilization_samples)
                                            : nlohmann::json()},

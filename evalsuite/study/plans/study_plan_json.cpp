@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/json_fields.h"
 #include "evalsuite/study/plans/comparison_plan_keys.h"
 #include "evalsuite/study/plans/regex_log_keys.h"
@@ -25,8 +26,8 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
                         {"threshold", e.threshold},
                         {"extra_thresholds", e.extra_thresholds},
                         {"epochs", e.epochs},
-                        {"train_subset", e.train_subset ? nlohmann::json(*e.train_subset) : nlohmann::json()},
-                        {"validation_size", e.validation_size ? nlohmann::json(*e.validation_size) : nlohmann::json()},
+                        {"train_subset", JsonOrNull(e.train_subset)},
+                        {"validation_size", JsonOrNull(e.validation_size)},
                         {"timeout_seconds", e.timeout_seconds}};
     if (!e.builtin) {
       j["command"] = e.command;
@@ -57,7 +58,7 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
           {"devices", plan.devices},
           {"devices_per_run", plan.devices_per_run},
           {"cpus_per_run", plan.cpus_per_run},
-          {"cost_per_hour", plan.cost_per_hour ? nlohmann::json(*plan.cost_per_hour) : nlohmann::json()},
+          {"cost_per_hour", JsonOrNull(plan.cost_per_hour)},
           {"machine_ceilings", plan.machine_ceilings},
           {"gpu_sample_seconds", plan.gpu_sample_seconds},
           {"entries", entries},
