@@ -10,7 +10,7 @@
 #      end, so what counts is whether they lose more from validation to holdout than the reference does;
 #   6. the report: verdicts, Tables 2-3, charts, and the Table-4 comparison.
 # Usage: scripts/run-default.sh [--full] [--out DIR]   (--full: studies/full.toml, all data, 10 runs per entry)
-# At the end it prints each phase's wall time (install, build, study, reference, holdout, report).
+# At the end it prints each phase's wall time and CPU time (install, build, study, reference, holdout, report).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,33 +24,60 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-# Each phase's wall time, printed at the end (and written to $out/phase_times.tsv), in milliseconds of bash
-# arithmetic (no bc on a bare Debian).
+# Each phase's wall time and CPU time (user + system of every process it ran, from bash's `times`: a phase's
+# compilers and training processes included), printed at the end (and written to $out/phase_times.tsv), in
+# milliseconds of bash arithmetic (no bc on a bare Debian). The CPU time is what a busy machine must find: a phase of
+# 400 CPU-seconds takes at least 500 s where other work leaves the job 0.8 of a core.
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# Milliseconds of CPU used so far by this script's finished child processes (and theirs), into cpu_ms: the second
+# line of `times`, "XmY.ZZZs XmY.ZZZs" (user, system). `times` runs in this shell, writing to a file: in a pipe or a
+# command substitution it would run in a subshell, which counts no children.
+times_file=$(mktemp)
+read_children_cpu_ms() {
+  local shell_line children_line t
+  times > "$times_file"
+  { read -r shell_line; read -r children_line; } < "$times_file"
+  cpu_ms=0
+  for t in $children_line; do
+    [[ $t =~ ^([0-9]+)m([0-9]+)\.([0-9]{3})s$ ]] || continue
+    cpu_ms=$((cpu_ms + 10#${BASH_REMATCH[1]} * 60000 + 10#${BASH_REMATCH[2]} * 1000 + 10#${BASH_REMATCH[3]}))
+  done
+}
 phase_names=()
 phase_ms=()
+phase_cpu_ms=()
 phase_started=$(now_ms)
+read_children_cpu_ms
+phase_cpu_started=$cpu_ms
 end_phase() {
-  local now
+  local now cpu
   now=$(now_ms)
+  read_children_cpu_ms
+  cpu=$cpu_ms
   phase_names+=("$1")
   phase_ms+=($((now - phase_started)))
+  phase_cpu_ms+=($((cpu - phase_cpu_started)))
   phase_started=$now
+  phase_cpu_started=$cpu
 }
 seconds() { printf '%d.%d' $(($1 / 1000)) $((($1 % 1000) / 100)); }
 print_phases() {
-  echo "== phase times (wall; $(nproc) cores; $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1);" \
+  echo "== phase times ($(nproc) cores; $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1);" \
     "load average now $(cut -d' ' -f1-3 /proc/loadavg))"
-  local total=0 i
+  printf '  %-10s %8s %8s\n' phase "wall s" "CPU s"
+  local total=0 total_cpu=0 i
   for i in "${!phase_names[@]}"; do
-    printf '  %-10s %8s s\n' "${phase_names[$i]}" "$(seconds "${phase_ms[$i]}")"
+    printf '  %-10s %8s %8s\n' "${phase_names[$i]}" "$(seconds "${phase_ms[$i]}")" "$(seconds "${phase_cpu_ms[$i]}")"
     total=$((total + phase_ms[i]))
+    total_cpu=$((total_cpu + phase_cpu_ms[i]))
   done
-  printf '  %-10s %8s s\n' total "$(seconds "$total")"
+  printf '  %-10s %8s %8s\n' total "$(seconds "$total")" "$(seconds "$total_cpu")"
   if [ -d "$out" ]; then
-    for i in "${!phase_names[@]}"; do printf '%s\t%s\n' "${phase_names[$i]}" "$(seconds "${phase_ms[$i]}")"; done \
-      > "$out/phase_times.tsv"
+    for i in "${!phase_names[@]}"; do
+      printf '%s\t%s\t%s\n' "${phase_names[$i]}" "$(seconds "${phase_ms[$i]}")" "$(seconds "${phase_cpu_ms[$i]}")"
+    done > "$out/phase_times.tsv"
   fi
+  rm -f "$times_file"
 }
 trap print_phases EXIT
 
