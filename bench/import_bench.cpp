@@ -285,11 +285,10 @@ int main(int argc, char** argv) {
     };
     best_of("a process that does nothing (/bin/true)", [](int) { return std::string("/bin/true"); });
     best_of("evalsuite --version", [&](int) { return binary + " --version > /dev/null 2>&1"; });
-    best_of("evalsuite import of one file (" + std::to_string(fs::file_size(one_file) / 1024) + " KiB)",
-            [&](int r) {
-              return binary + " import '" + (work / "floor").string() + "' --store '" +
-                     (work / ("floor-store-" + std::to_string(r) + ".db")).string() + "' --quiet > /dev/null 2>&1";
-            });
+    best_of("evalsuite import of one file (" + std::to_string(fs::file_size(one_file) / 1024) + " KiB)", [&](int r) {
+      return binary + " import '" + (work / "floor").string() + "' --store '" +
+             (work / ("floor-store-" + std::to_string(r) + ".db")).string() + "' --quiet > /dev/null 2>&1";
+    });
   }
   std::error_code ec;
   fs::remove_all(work, ec);

@@ -112,9 +112,8 @@ const nlohmann::json& PrepareOneDnnForThisMachine() {
     } else {
       out["amx_usable"] = false;
     }
-    out["onednn_max_cpu_isa"] = {{"value", JsonOrNull(decision.cap)},
-                                 {"source", decision.source},
-                                 {"reason", decision.reason}};
+    out["onednn_max_cpu_isa"] = {
+        {"value", JsonOrNull(decision.cap)}, {"source", decision.source}, {"reason", decision.reason}};
     return out;
   }();
   return record;

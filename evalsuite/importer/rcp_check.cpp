@@ -92,9 +92,7 @@ std::optional<std::string_view> EmbeddedRcp(const std::string& ruleset, const st
 }
 
 nlohmann::json RcpOutcome::ToJson() const {
-  nlohmann::json out = {{"pass", JsonOrNull(pass)},
-                        {"verdict", verdict},
-                        {"message", message}};
+  nlohmann::json out = {{"pass", JsonOrNull(pass)}, {"verdict", verdict}, {"message", message}};
   if (batch_size && *batch_size == std::floor(*batch_size) && std::fabs(*batch_size) < 9e15) {
     out["batch_size"] = static_cast<int64_t>(*batch_size);
   } else {

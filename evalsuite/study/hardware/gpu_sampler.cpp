@@ -348,9 +348,9 @@ nlohmann::json GpuSampler::Finish() {
          {"samples", figures->samples},
          {"memory_total_mib", JsonOrNull(figures->memory_total_mib)},
          {"peak_memory_used_mib", JsonOrNull(figures->peak_memory_used_mib)},
-         {"mean_utilization_percent",
-          figures->utilization_samples > 0 ? nlohmann::json(figures->utilization_sum / figures->utilization_samples)
-                                           : nlohmann::json()},
+         {"mean_utilization_percent", figures->utilization_samples > 0
+                                          ? nlohmann::json(figures->utilization_sum / figures->utilization_samples)
+                                          : nlohmann::json()},
          {"utilization_samples", figures->utilization_samples}});
   }
   for (const std::string& id : options_.devices) {
