@@ -3,7 +3,9 @@
 // (index, uuid, memory.used, memory.total, utilization.gpu; no header, no units), from files beside it:
 //   answer-N (and status-N)  the whole answer of its N-th call (and its exit status), when present;
 //   gpus/<index>             else one row per file: "<uuid>, <used>, <total>, <util>" (a run may rewrite them);
-//   hang, hang-after         sleep 30 s on every call / once the answer-N files are used up.
+//   hang, hang-after         sleep 30 s on every call / once the answer-N files are used up; with hang, the
+//                            sleep's pid goes to sleep.pid by rename (a call killed while writing it leaves the
+//                            previous call's whole pid, never an empty file).
 #pragma once
 
 #include <filesystem>
@@ -23,7 +25,7 @@ if [ $# -ne 2 ] || [ "$1" != "--query-gpu=index,uuid,memory.used,memory.total,ut
   echo "unexpected arguments: $*"; exit 2
 fi
 n=$(( $(cat "$d/count" 2>/dev/null || echo 0) + 1 )); echo $n > "$d/count"
-if [ -e "$d/hang" ]; then sleep 30 & echo $! > "$d/sleep.pid"; wait; fi
+if [ -e "$d/hang" ]; then sleep 30 & echo $! > "$d/.sleep.pid.$$"; mv "$d/.sleep.pid.$$" "$d/sleep.pid"; wait; fi
 if [ -f "$d/answer-$n" ]; then cat "$d/answer-$n"; exit $(cat "$d/status-$n" 2>/dev/null || echo 0); fi
 if [ -e "$d/hang-after" ]; then sleep 30 & wait; fi
 for f in "$d"/gpus/*; do [ -f "$f" ] && echo "$(basename "$f"), $(cat "$f")"; done

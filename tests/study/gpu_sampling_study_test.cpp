@@ -74,7 +74,9 @@ TEST(GpuSamplingStudyTest, EachRunRecordsItsOwnDevicesPeakAndMeanAndTheReportSho
       const int d = std::stoi(device["index"].get<std::string>());
       seen.insert(device["index"]);
       EXPECT_EQ(device["uuid"], "GPU-000" + std::to_string(d));
-      EXPECT_GE(device["samples"].get<int>(), 5) << device.dump();
+      // Sampled more than once while the run ran (0.8 s at 0.05 s intervals: ~16 on a quiet machine; each call
+      // starts a shell script, so a loaded machine under the sanitizers managed 4): the peak below is the real check.
+      EXPECT_GE(device["samples"].get<int>(), 2) << device.dump();
       EXPECT_DOUBLE_EQ(device["peak_memory_used_mib"].get<double>(), 1000 * (d + 1) + 500) << device.dump();
       EXPECT_DOUBLE_EQ(device["memory_total_mib"].get<double>(), 16384);
       if (d == 3) {
