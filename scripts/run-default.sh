@@ -39,7 +39,7 @@ read_children_cpu_ms() {
   { read -r shell_line; read -r children_line; } < "$times_file"
   cpu_ms=0
   for t in $children_line; do
-    [[ $t =~ ^([0-9]+)m([0-9]+)\.([0-9]{3})s$ ]] || continue
+    [[ $t =~ ^([0-9]+)m([0-9]+)[.,]([0-9]{3})s$ ]] || continue  # the decimal point is the locale's
     cpu_ms=$((cpu_ms + 10#${BASH_REMATCH[1]} * 60000 + 10#${BASH_REMATCH[2]} * 1000 + 10#${BASH_REMATCH[3]}))
   done
 }
