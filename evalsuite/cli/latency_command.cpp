@@ -12,6 +12,7 @@
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
 #include "common/error.h"
+#include "common/json_access.h"
 #include "evalsuite/generalization/dawnbench_inference.h"
 #include "evalsuite/generalization/holdout_evaluation.h"
 #include "evalsuite/generalization/latency.h"
@@ -118,7 +119,7 @@ void RunLatency(const LatencyArgs& args) {
               {"threads", args.threads},
               {"top1", top1},
               {"top5", top5},
-              {"price_per_hour", args.price_per_hour ? json(*args.price_per_hour) : json()},
+              {"price_per_hour", JsonOrNull(args.price_per_hour)},
               {"latency", generalization::LatencyResultToJson(r)}};
   if (!dawnbench.empty()) {
     // DAWNBench ranks inference by latency: the user's model goes where its mean batch-1 latency falls.

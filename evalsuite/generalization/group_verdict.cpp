@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/json_number.h"
 
 namespace evalsuite::generalization {
@@ -255,7 +256,6 @@ json VerdictJson(const GroupVerdict& verdict, const VerdictRule& rule) {
                            {"judged_lower", JsonNumber(c.judged_lower)},
                            {"judged_upper", JsonNumber(c.judged_upper)}});
   }
-  auto optional_bool = [](const std::optional<bool>& b) { return b ? json(*b) : json(nullptr); };
   const bool gap = rule.basis == "gap";
   json accuracy_basis = nullptr;
   if (gap && verdict.accuracy_generalizes) {
@@ -263,8 +263,8 @@ json VerdictJson(const GroupVerdict& verdict, const VerdictRule& rule) {
                       {"statement", verdict.accuracy_statement},
                       {"test", verdict.accuracy_test}};
   }
-  return {{"generalizes", optional_bool(gap ? verdict.accuracy_generalizes : verdict.generalizes)},
-          {"passed", optional_bool(verdict.generalizes)},
+  return {{"generalizes", JsonOrNull(gap ? verdict.accuracy_generalizes : verdict.generalizes)},
+          {"passed", JsonOrNull(verdict.generalizes)},
           {"label", verdict.label.empty() ? json(nullptr) : json(verdict.label)},
           {"question", verdict.question},
           {"accuracy_basis", accuracy_basis},

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "evalsuite/generalization/classifier.h"
+#include "common/json_access.h"
 #include "common/json_number.h"
 #include "stats/paired_tests.h"
 #include "stats/proportion.h"
@@ -89,7 +90,7 @@ json ModelJson(const ModelOutcomes& model, const std::vector<int>& labels,
           {"top1", AccuracyJson(top1)},
           {"top5", AccuracyJson(top5)},
           {"validation_accuracy", JsonNumber(model.validation_accuracy)},
-          {"validation_size", model.validation_size ? json(*model.validation_size) : json(nullptr)},
+          {"validation_size", JsonOrNull(model.validation_size)},
           {"gap", gap},
           {"per_class", classes}};
 }

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "common/json_access.h"
 #include "evalsuite/importer/framework_metric.h"
 #include "evalsuite/importer/threshold_scale.h"
 #include "evalsuite/runlog/hf_trainer_log.h"
@@ -464,7 +465,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
       }
       if (run_tta && basis == runlog::TimeBasis::kSeconds) imported.tta_minutes = *run_tta / 60.0;
       if (run_tta) reached.push_back(*run_tta);
-      tta.push_back(run_tta ? json(*run_tta) : json(nullptr));
+      tta.push_back(JsonOrNull(run_tta));
       evaluations.push_back(log.points.size());
       files.push_back(run.label);
       seeds.push_back(run.seed);
@@ -478,7 +479,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
     group.details["time_unit"] = unit;
     group.details["metric_as_logged"] = metric;
     group.details["direction"] = lower ? "lower is better" : "higher is better";
-    group.details["threshold_as_logged"] = as_written ? json(*as_written) : json(nullptr);
+    group.details["threshold_as_logged"] = JsonOrNull(as_written);
     group.details["tta"] = tta;
     group.details["evaluations"] = evaluations;
     group.details["files"] = files;

@@ -261,7 +261,7 @@ class GroupBuilder {
     ScoreGroup(group, 1);
     for (const char* key : {"author", "model", "hardware", "framework"}) {
       std::optional<std::string> value = entry.InfoString(key);
-      group.details[key] = value ? json(*value) : json(nullptr);
+      group.details[key] = JsonOrNull(value);
     }
     const std::optional<double> cost_per_hour = entry.CostPerHour();
     group.details["cost_per_hour"] = JsonOrNull(cost_per_hour);

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/json_guard.h"
 #include "evalsuite/runlog/declared_hardware.h"
 #include "evalsuite/runlog/non_finite_words.h"
@@ -190,12 +191,8 @@ void JsonlRunLogWriter::WriteEval(const EvalPoint& point, const json& extra) {
 void JsonlRunLogWriter::WriteEnd(RunStatus status, std::optional<double> tta_seconds, double epochs,
                                  double train_seconds, double wall_seconds, const std::string& error,
                                  const json& extra) {
-  json record = {{"type", "end"},
-                 {"status", RunStatusName(status)},
-                 {"tta_seconds", tta_seconds ? json(*tta_seconds) : json(nullptr)},
-                 {"epochs", epochs},
-                 {"train_seconds", train_seconds},
-                 {"wall_seconds", wall_seconds}};
+  json record = {{"type", "end"},    {"status", RunStatusName(status)}, {"tta_seconds", JsonOrNull(tta_seconds)},
+                 {"epochs", epochs}, {"train_seconds", train_seconds},  {"wall_seconds", wall_seconds}};
   if (!error.empty()) record["error"] = error;
   for (const auto& [key, value] : extra.items()) {
     if (!record.contains(key)) record[key] = value;

@@ -14,6 +14,7 @@
 #include "common/allocator_tuning.h"
 #include "common/environment.h"
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/onednn_isa_cap.h"
 #include "common/seeds.h"
 #include "evalsuite/training/convnet.h"
@@ -160,7 +161,7 @@ json RunHeader(const RunPlan& run, const TrainResult& result, const json& alloca
   hyperparameters["epochs"] = run.epochs;
   hyperparameters["stop_at_target"] = options.stop_at_target;
   hyperparameters["evals_per_epoch"] = run.evals_per_epoch;
-  hyperparameters["train_subset"] = options.train_subset ? json(*options.train_subset) : json(nullptr);
+  hyperparameters["train_subset"] = JsonOrNull(options.train_subset);
   json header = {
       {"entry", run.entry.name},
       {"description", run.entry.description},
