@@ -14,6 +14,7 @@
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/study/execution/executor.h"
 #include "evalsuite/study/execution/run_recorder.h"
+#include "evalsuite/study/plans/run_producer.h"
 
 namespace evalsuite::study {
 namespace {
@@ -74,8 +75,32 @@ EntryRecord ToEntryRecord(const PlannedEntry& e) {
   return record;
 }
 
+// Removes a store file this command created when the command fails before the study is in it: a failed `study run`
+// leaves no empty store behind (its -wal and -shm included).
+class CreatedStoreGuard {
+ public:
+  explicit CreatedStoreGuard(const fs::path& file) : file_(file) {
+    std::error_code ec;
+    created_ = !fs::exists(file, ec);
+  }
+  void Keep() { created_ = false; }
+  // Closes `store` first, so that SQLite has let go of the files.
+  void RemoveIfCreated(std::unique_ptr<RunStore>& store) {
+    if (!created_) return;
+    store.reset();
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(file_.string() + suffix, ec);
+  }
+
+ private:
+  fs::path file_;
+  bool created_ = false;
+};
+
+// `guard`, for a store this command created, is told to keep it once the run folders are checked: a study refused
+// for folders another plan made leaves no new store behind.
 StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& plan, const StudyRunOptions& options,
-                     StudyOutcome outcome) {
+                     StudyOutcome outcome, CreatedStoreGuard* guard = nullptr) {
   StudyLock lock(plan.out_dir);
   outcome.study_id = info.id;
   outcome.name = plan.name;
@@ -106,6 +131,9 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
   StudyRunOptions run_options = options;
   run_options.scheduler.answered = &answered;
   RunRecorder recorder(store, info.id, plan, outcome, options.before_commit, ask_sequential);
+  recorder.RefuseFoldersOfOtherPlans();
+  if (guard) guard->Keep();
+  run_options.scheduler.study_identity = recorder.study_identity();
   const bool complete = MakeExecutor(plan, run_options)->Run(recorder, *progress, outcome);
   progress->StudyFinished();
   outcome.stopped = !complete && !answered.load();  // answered: stopped by its own rule, not cut short
@@ -115,28 +143,6 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
 }  // namespace
 
 namespace {
-
-// Removes a store file this command created when the command fails before the study is in it: a failed `study run`
-// leaves no empty store behind (its -wal and -shm included).
-class CreatedStoreGuard {
- public:
-  explicit CreatedStoreGuard(const fs::path& file) : file_(file) {
-    std::error_code ec;
-    created_ = !fs::exists(file, ec);
-  }
-  void Keep() { created_ = false; }
-  // Closes `store` first, so that SQLite has let go of the files.
-  void RemoveIfCreated(std::unique_ptr<RunStore>& store) {
-    if (!created_) return;
-    store.reset();
-    std::error_code ec;
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(file_.string() + suffix, ec);
-  }
-
- private:
-  fs::path file_;
-  bool created_ = false;
-};
 
 StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan, const StudyRunOptions& options,
                         CreatedStoreGuard& guard) {
@@ -150,16 +156,23 @@ StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan,
                                    " is an imported study; pick another --name");
     }
     StudyPlan stored = PlanFromJson(info->plan);
-    nlohmann::json stored_fingerprint = PlanFingerprint(stored), wanted = PlanFingerprint(plan);
-    if (stored_fingerprint != wanted) {
-      // Resume would continue the stored plan, not apply this change: it is not offered.
-      throw UsageError(
-          "name", "a study named '" + plan.name + "' exists in " + options.store_file.string() +
-                      " with a different plan (old -> new: " + DescribePlanDifferences(stored_fingerprint, wanted) +
-                      "); its recorded runs were made under the old plan, so run the changed plan under "
-                      "another --name");
+    std::vector<PlannedRun> recorded;
+    for (const RunRecord& r : store->LoadRuns(info->id)) {
+      const auto seed = r.seeds.is_object() ? r.seeds.find("run") : r.seeds.end();
+      if (seed == r.seeds.end() || !seed->is_number_unsigned()) continue;
+      recorded.push_back({r.entry, r.run_index, seed->get<uint64_t>()});
     }
-    // Same study: continue it, in the run folders it started in.
+    const PlanChange change = ComparePlans(stored, plan, recorded);
+    if (change.kind == PlanChange::Kind::kNewStudy) {
+      // The recorded runs were made under the old plan: adding runs made another way would mix two studies.
+      throw UsageError("name", "a study named '" + plan.name + "' exists in " + options.store_file.string() +
+                                   " with a different plan (old -> new: " + change.what +
+                                   "); its recorded runs were made under the old plan, so run the changed plan "
+                                   "under another --name (more runs, a new entry or another analysis setting "
+                                   "would continue it)");
+    }
+    outcome.plan_change = change.kind == PlanChange::Kind::kContinues ? change.what : "";
+    // Same study (or the same runs and more): continue it, in the run folders it started in.
     StudyPlan continued = plan;
     continued.out_dir = stored.out_dir;
     plan_json = PlanToJson(continued);
@@ -180,11 +193,10 @@ StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan,
   outcome.ceilings = ObtainCeilings(plan, nlohmann::json::object(), options.measure_ceilings);
   if (outcome.ceilings) environment[kCeilingsKey] = *outcome.ceilings;
   created.id = store->CreateStudy(plan.name, "study", plan_json, environment);
-  guard.Keep();
   created.name = plan.name;
   created.kind = "study";
   created.environment = environment;
-  return Execute(*store, created, plan, options, outcome);
+  return Execute(*store, created, plan, options, outcome, &guard);
 }
 
 }  // namespace

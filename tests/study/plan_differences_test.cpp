@@ -29,5 +29,16 @@ TEST(PlanDifferencesTest, RunsChangeShowsRunsNotTheDerivedSchedule) {
   EXPECT_EQ(text, "seed 1 -> 9");
 }
 
+TEST(PlanDifferencesTest, LongCommandsThatPartNearTheirEndShowWhereTheyPart) {
+  StudyPlan old_plan = Plan("");
+  StudyPlan new_plan = Plan("");
+  old_plan.entries[0].command = "/usr/bin/python3 /home/someone/projects/train.py --seed {seed} --log {log} --lr 0.1";
+  new_plan.entries[0].command = "/usr/bin/python3 /home/someone/projects/train.py --seed {seed} --log {log} --lr 0.4";
+  const std::string text = DescribePlanDifferences(PlanFingerprint(old_plan), PlanFingerprint(new_plan));
+  // Before: both cut to the same 57-character prefix, so the message showed no difference at all.
+  EXPECT_NE(text.find("--lr 0.1\" -> \""), std::string::npos) << text;
+  EXPECT_NE(text.find("--lr 0.4\""), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace evalsuite::study

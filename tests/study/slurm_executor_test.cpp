@@ -16,6 +16,7 @@
 #include "common/json_guard.h"
 #include "evalsuite/study/execution/failure_cause.h"
 #include "evalsuite/study/execution/run_execution.h"
+#include "evalsuite/study/execution/run_folder_record.h"
 #include "evalsuite/study/execution/slurm_task.h"
 #include "evalsuite/study/study_runner.h"
 #include "tests/study/fake_entries.h"
@@ -160,6 +161,8 @@ TEST(SlurmExecutorTest, SbatchRefusingQuotesSlurmAndRecordsNoRun) {
 fs::path KilledTaskFolder(const StudyPlan& plan, int evals) {
   fs::path run_dir = RunDirFor(plan, "fake", 0);
   fs::create_directories(run_dir);
+  // What the task wrote before its run started (run_folder_record.h).
+  WriteRunFolderRecord(run_dir, plan, *plan.FindEntry("fake"), *plan.FindRun("fake", 0), nullptr);
   WriteJsonFileAtomically(run_dir / kTaskStartFile,
                           {{"slurm", {{"job_id", "501"}, {"array_job_id", "500"}, {"array_task_id", "0"},
                                       {"node", "gpu-07"}, {"restart_count", 0}}}});

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "evalsuite/study/execution/run_folder_record.h"
 #include "tests/study/fake_entries.h"
 #include "tests/support/test_support.h"
 
@@ -212,6 +213,9 @@ entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok
   }
   std::filesystem::path left = std::filesystem::path(plan.out_dir) / "a" / "run-000";
   std::filesystem::create_directories(left);
+  // What the executor writes before the run's process starts (run_folder_record.h).
+  WriteRunFolderRecord(left, plan, *plan.FindEntry("a"), *plan.FindRun("a", 0),
+                       StudyIdentity(plan.name, dir / "store.db", 1));
   evalsuite::testing::WriteFile(left / "log.jsonl",
                                 "{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":2,\"metric\":0.5}\n{\"type\":\"ev");
   StudyOutcome outcome = ResumeStudy(std::string("left"), Options(dir));
@@ -243,14 +247,142 @@ entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok
   StudyOutcome again = RunStudy(plan, Options(dir));
   EXPECT_TRUE(again.resumed);
   EXPECT_EQ(again.ran, 0);
-  PlanOverrides more;
-  more.runs = 2;
+  // A changed command makes runs differently: another study, refused with the field that differs.
+  std::string changed = body;
+  changed.replace(changed.find("ok\""), 3, "ok 4\"");
   try {
-    RunStudy(FakePlan(dir, body, more), Options(dir));
+    RunStudy(FakePlan(dir, changed), Options(dir));
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("runs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("entries[a].command"), std::string::npos) << e.what();
   }
+  EXPECT_EQ(RunsByEntry(dir / "store.db", "same")["a"].size(), 1u);  // nothing recorded by the refused call
+}
+
+TEST(StudyRunnerTest, MoreRunsOrAnotherAnalysisSettingContinueTheStudyAndKeepEveryRun) {
+  TempDir dir;
+  const std::string body = R"(
+name = "grow"
+runs = 2
+threshold = 0.85
+entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok" },
+           { name = "b", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok 4" }]
+)";
+  StudyPlan pilot = FakePlan(dir, body);
+  ASSERT_EQ(RunStudy(pilot, Options(dir)).ran, 4);
+  const auto before = RunsByEntry(dir / "store.db", "grow");
+  // Extending the pilot to 3 runs, and asking a comparison: the 4 finished runs stay, only 2 more run.
+  PlanOverrides more;
+  more.runs = 3;
+  const StudyPlan extended = FakePlan(dir, body + "compare = [[\"a\", \"b\"]]\n", more);
+  const StudyOutcome outcome = RunStudy(extended, Options(dir));
+  EXPECT_TRUE(outcome.resumed);
+  EXPECT_EQ(outcome.finished_before, 4);
+  EXPECT_EQ(outcome.ran, 2);
+  EXPECT_NE(outcome.plan_change.find("runs 2 -> 3"), std::string::npos) << outcome.plan_change;
+  auto after = RunsByEntry(dir / "store.db", "grow");
+  ASSERT_EQ(after["a"].size(), 3u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(after["a"][i].id, before.at("a")[i].id);  // the same records, not runs made again
+    EXPECT_EQ(after["a"][i].seeds["run"], before.at("a")[i].seeds["run"]);
+  }
+  // The store's plan is the extended one: resume and the report read it.
+  auto store = RunStore::Open(dir / "store.db", false);
+  EXPECT_EQ(PlanFromJson(store->FindStudy("grow")->plan).runs, 3);
+  EXPECT_EQ(PlanFromJson(store->FindStudy("grow")->plan).analysis.compare.size(), 1u);
+  store.reset();
+  // Fewer runs than are recorded would drop recorded runs from the plan: refused, nothing changed.
+  PlanOverrides fewer;
+  fewer.runs = 1;
+  try {
+    RunStudy(FakePlan(dir, body, fewer), Options(dir));
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("leaves out"), std::string::npos) << e.what();
+  }
+}
+
+TEST(StudyRunnerTest, ANewStoreRefusesRunFoldersThatAChangedCommandLeftUnderTheSameOut) {
+  // Issue 50 item 1: a study run into old.db, then B's command changed and the same study file run into a brand-new
+  // new.db under the same --out. Before, the new store adopted the old folders ("6 finished before the last stop").
+  TempDir dir;
+  const std::string body = R"(
+name = "stale"
+runs = 2
+threshold = 0.85
+entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok" },
+           { name = "b", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok 4" }]
+)";
+  StudyRunOptions old_store = Options(dir);
+  old_store.store_file = dir / "old.db";
+  ASSERT_EQ(RunStudy(FakePlan(dir, body), old_store).ran, 4);
+  std::string changed = body;
+  changed.replace(changed.find("ok 4"), 4, "ok 5");
+  StudyRunOptions new_store = Options(dir);
+  new_store.store_file = dir / "new.db";
+  try {
+    RunStudy(FakePlan(dir, changed), new_store);
+    FAIL() << "expected the old folders to be refused";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("2 run folders"), std::string::npos) << message;  // b's two, not a's
+    EXPECT_NE(message.find("b/run-000"), std::string::npos) << message;
+    EXPECT_NE(message.find("entry.command"), std::string::npos) << message;
+    EXPECT_NE(message.find("old.db"), std::string::npos) << message;  // which study made them
+    EXPECT_NE(message.find("--out"), std::string::npos) << message;   // what to do
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "new.db"));  // a refused new study leaves no store behind
+  // A fresh folder runs every run anew.
+  StudyPlan elsewhere = FakePlan(dir, changed);
+  elsewhere.out_dir = (dir / "fresh").string();
+  const StudyOutcome outcome = RunStudy(elsewhere, new_store);
+  EXPECT_EQ(outcome.ran, 4);
+  EXPECT_EQ(outcome.ingested_on_resume, 0);
+}
+
+TEST(StudyRunnerTest, ANewStoreOfTheSamePlanAdoptsItsFinishedFoldersAndSaysWhereTheyCameFrom) {
+  TempDir dir;
+  const std::string body = R"(
+name = "again"
+runs = 2
+threshold = 0.85
+entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok" }]
+)";
+  StudyRunOptions first = Options(dir);
+  first.store_file = dir / "first.db";
+  ASSERT_EQ(RunStudy(FakePlan(dir, body), first).ran, 2);
+  StudyRunOptions second = Options(dir);
+  second.store_file = dir / "second.db";
+  const StudyOutcome outcome = RunStudy(FakePlan(dir, body), second);
+  EXPECT_EQ(outcome.ran, 0);
+  EXPECT_EQ(outcome.ingested_on_resume, 2);
+  EXPECT_EQ(outcome.adopted_from_other_studies, 2);
+  EXPECT_NE(outcome.adopted_from.find("first.db"), std::string::npos) << outcome.adopted_from;
+}
+
+TEST(StudyRunnerTest, AFolderWithoutARecordOfWhatMadeItIsNeverAdopted) {
+  TempDir dir;
+  StudyPlan plan = FakePlan(dir, R"(
+name = "foreign"
+runs = 1
+threshold = 0.85
+entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok" }]
+)");
+  const std::filesystem::path left = std::filesystem::path(plan.out_dir) / "a" / "run-000";
+  std::filesystem::create_directories(left);
+  evalsuite::testing::WriteFile(left / "log.jsonl",
+                                "{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":2,\"metric\":0.9}\n"
+                                "{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":2}\n");
+  try {
+    RunStudy(plan, Options(dir));
+    FAIL() << "expected the folder to be refused";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("evalsuite-run.json"), std::string::npos) << e.what();
+  }
+  // An empty folder (made, then killed before anything was written) holds nothing to adopt: the run starts there.
+  std::filesystem::remove_all(left);
+  std::filesystem::create_directories(left);
+  EXPECT_EQ(RunStudy(plan, Options(dir)).ran, 1);
 }
 
 TEST(StudyRunnerTest, AMissingProgramIsAFailedRunNotAStudyError) {

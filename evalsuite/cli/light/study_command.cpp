@@ -88,6 +88,16 @@ void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
   }
   if (outcome.interrupted_kept > 0) std::cout << ", " << outcome.interrupted_kept << " interrupted attempt(s) kept";
   std::cout << ")\n";
+  if (!outcome.plan_change.empty()) {
+    std::cout << "note: the study continues under its changed plan (" << outcome.plan_change
+              << "); every recorded run was made as this plan makes it and is kept\n";
+  }
+  if (outcome.adopted_from_other_studies > 0) {
+    std::cout << "note: " << outcome.adopted_from_other_studies << " run folder(s) were made for "
+              << outcome.adopted_from
+              << " by the same plan (the same command or recipe, settings and seeds) and were adopted; give --out a "
+                 "fresh folder to run them again instead\n";
+  }
   if (outcome.sequential) {
     std::cout << "sequential study: " << (outcome.sequential->stop ? outcome.sequential->result + ": " : "")
               << outcome.sequential->reason << "\n";

@@ -1,6 +1,10 @@
 #include "evalsuite/study/execution/run_recorder.h"
 
+#include <algorithm>
+
+#include "common/error.h"
 #include "evalsuite/study/execution/run_execution.h"
+#include "evalsuite/study/execution/run_folder_record.h"
 #include "evalsuite/study/execution/study_run.h"
 
 namespace evalsuite::study {
@@ -12,7 +16,8 @@ RunRecorder::RunRecorder(RunStore& store, int64_t study_id, const StudyPlan& pla
       plan_(plan),
       outcome_(outcome),
       before_commit_(std::move(before_commit)),
-      after_finished_(std::move(after_finished)) {
+      after_finished_(std::move(after_finished)),
+      study_identity_(StudyIdentity(plan.name, store.file(), study_id)) {
   const std::vector<RunRecord> stored = store_.LoadRuns(study_id_);
   for (const RunRecord& r : stored) {
     // A run that did not run (died before its first evaluation) is run again, under a new attempt.
@@ -57,15 +62,62 @@ bool RunRecorder::RecordLeftover(const RunRecord& record) {
   return store::IsDoneRun(record);
 }
 
-bool RunRecorder::RecordAsideTries(const std::filesystem::path& run_dir, const Conclude& conclude) {
-  bool done = false;
+std::vector<std::filesystem::path> RunRecorder::UnrecordedFolders(const std::filesystem::path& run_dir) const {
+  std::vector<std::filesystem::path> folders;
   std::error_code ec;
-  // Names the store records but whose folder is gone are skipped, not taken as the end of the tries.
   for (int k = 1;; ++k) {
     const std::filesystem::path aside = AsideDirFor(run_dir, k);
     const bool exists = std::filesystem::exists(aside, ec);
     if (!exists && !IsRecorded(aside)) break;
-    if (exists && !IsRecorded(aside)) done = RecordLeftover(conclude(aside)) || done;
+    if (exists && !IsRecorded(aside)) folders.push_back(aside);
+  }
+  if (std::filesystem::exists(run_dir, ec) && !IsRecorded(run_dir)) folders.push_back(run_dir);
+  return folders;
+}
+
+void RunRecorder::RefuseFoldersOfOtherPlans() const {
+  std::vector<std::string> refused;
+  for (const PlannedRun& run : plan_.schedule) {
+    if (IsDone(run)) continue;
+    const PlannedEntry* entry = plan_.FindEntry(run.entry);
+    if (entry == nullptr) continue;
+    for (const std::filesystem::path& dir : UnrecordedFolders(RunDirFor(plan_, run.entry, run.index))) {
+      if (std::optional<std::string> why = WhyNotAdoptable(dir, plan_, *entry, run)) {
+        refused.push_back(dir.string() + ": " + *why);
+      }
+    }
+  }
+  if (refused.empty()) return;
+  std::string text = std::to_string(refused.size()) + " run folder" + (refused.size() == 1 ? "" : "s") + " under " +
+                     plan_.out_dir + " cannot be adopted by study '" + plan_.name + "' in " + store_.file().string() +
+                     ", which has no record of " + (refused.size() == 1 ? "it" : "them");
+  const std::size_t shown = std::min<std::size_t>(refused.size(), 3);
+  for (std::size_t i = 0; i < shown; ++i) text += "\n  " + refused[i];
+  if (refused.size() > shown) text += "\n  ... and " + std::to_string(refused.size() - shown) + " more";
+  text +=
+      "\nNothing was run or recorded. Give the study a fresh folder (--out DIR), or move those folders away; "
+      "evalsuite adopts a run folder only for the plan that made it";
+  throw UsageError("--out", text);
+}
+
+void RunRecorder::NoteOrigin(const std::filesystem::path& dir) {
+  std::optional<nlohmann::json> made_for = RecordedStudy(dir);
+  if (!made_for || *made_for == study_identity_) return;
+  ++outcome_.adopted_from_other_studies;
+  const std::string origin =
+      "study '" + made_for->value("name", std::string("?")) + "' in " + made_for->value("store", std::string("?"));
+  if (outcome_.adopted_from.find(origin) == std::string::npos) {
+    outcome_.adopted_from += (outcome_.adopted_from.empty() ? "" : ", ") + origin;
+  }
+}
+
+bool RunRecorder::RecordAsideTries(const std::filesystem::path& run_dir, const Conclude& conclude) {
+  bool done = false;
+  // Names the store records but whose folder is gone are skipped, not taken as the end of the tries.
+  for (const std::filesystem::path& dir : UnrecordedFolders(run_dir)) {
+    if (dir == run_dir) continue;
+    NoteOrigin(dir);
+    done = RecordLeftover(conclude(dir)) || done;
   }
   return done;
 }
@@ -75,7 +127,10 @@ bool RunRecorder::ResumeRun(const PlannedRun& run, const Conclude& conclude) {
   bool done = RecordAsideTries(run_dir, conclude);
   std::error_code ec;
   if (!std::filesystem::exists(run_dir, ec)) return done;
-  if (!IsRecorded(run_dir)) done = RecordLeftover(conclude(run_dir)) || done;
+  if (!IsRecorded(run_dir)) {
+    NoteOrigin(run_dir);
+    done = RecordLeftover(conclude(run_dir)) || done;
+  }
   if (!done) MoveAside(run_dir);
   return done;
 }

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/study/plans/study_plan.h"
@@ -32,6 +33,13 @@ class RunRecorder {
   void Record(const RunRecord& record);
   // An attempt folder found on resume that the store did not have; returns whether the run is now done.
   bool RecordLeftover(const RunRecord& record);
+
+  // Before anything runs or is recorded: every folder of a planned run that is not done and that the store does not
+  // know must have been made by this very run's producer (run_folder_record.h); otherwise a UsageError names the
+  // folders, what differs and what to do, and nothing is adopted, run or recorded.
+  void RefuseFoldersOfOtherPlans() const;
+  // The study this recorder records into, as run folders' records name it (run_folder_record.h StudyIdentity).
+  const nlohmann::json& study_identity() const { return study_identity_; }
 
   // Resume of a planned run that is not done, the same for every executor (run_execution.h's folder rule): records
   // each of the run's folders the store does not know, as `conclude(dir)` reads it, first the tries moved
@@ -56,6 +64,10 @@ class RunRecorder {
  private:
   static std::string Normal(const std::filesystem::path& dir) { return dir.lexically_normal().string(); }
   void Insert(const RunRecord& record);
+  // The folders of `run_dir`'s run that exist and that the store does not know: its tries moved aside, then itself.
+  std::vector<std::filesystem::path> UnrecordedFolders(const std::filesystem::path& run_dir) const;
+  // Notes, in the outcome, a leftover folder that was made for another study (the same producer: adopted).
+  void NoteOrigin(const std::filesystem::path& dir);
 
   RunStore& store_;
   int64_t study_id_;
@@ -65,6 +77,7 @@ class RunRecorder {
   std::function<void()> after_finished_;
   std::set<std::pair<std::string, int>> done_;
   std::map<std::string, std::string> recorded_dirs_;  // run_dir normalized -> as the store holds it
+  nlohmann::json study_identity_;
 };
 
 }  // namespace evalsuite::study

@@ -8,10 +8,11 @@
 #include <memory>
 
 #include "common/error.h"
-#include "evalsuite/study/hardware/contention_sampler.h"
 #include "evalsuite/study/execution/failure_cause.h"
-#include "evalsuite/study/hardware/gpu_sampler.h"
 #include "evalsuite/study/execution/run_execution.h"
+#include "evalsuite/study/execution/run_folder_record.h"
+#include "evalsuite/study/hardware/contention_sampler.h"
+#include "evalsuite/study/hardware/gpu_sampler.h"
 
 namespace evalsuite::study {
 namespace {
@@ -164,6 +165,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       std::error_code ec;
       std::filesystem::create_directories(p.run_dir, ec);
       if (ec) throw IoError(p.run_dir.string(), "cannot create the run's folder: " + ec.message());
+      WriteRunFolderRecord(p.run_dir, plan, *entry, p.run, config.study_identity);
       Running r;
       r.key = static_cast<int>(next - 1);
       r.pending = &p;

@@ -32,6 +32,8 @@ struct SchedulerConfig {
   Sleeper sleep = RealSleep;
   // A second stop flag, set by the runner when a sequential study's question is answered: stops as `stop` does.
   const std::atomic<bool>* answered = nullptr;
+  // The study the runs are made for (run_folder_record.h StudyIdentity): written into each run folder's record.
+  nlohmann::json study_identity;
 };
 
 // Returns true when every pending run ran; false when stopped by `stop` (then every started run was handed to

@@ -135,6 +135,7 @@ class Coordinator {
     ArrayManifest manifest;
     manifest.sequence = next_sequence_++;
     manifest.plan = PlanToJson(plan_);
+    manifest.study = options_.scheduler.study_identity;
     manifest.tasks = tasks;
     const fs::path manifest_file = ManifestPath(plan_, manifest.sequence);
     std::error_code ec;

@@ -12,15 +12,16 @@
 #include <iostream>
 #include <thread>
 
+#include "common/child_process.h"
 #include "common/environment.h"
 #include "common/error.h"
 #include "common/json_access.h"
 #include "common/json_fields.h"
-#include "common/child_process.h"
-#include "evalsuite/study/hardware/contention_sampler.h"
 #include "evalsuite/study/execution/failure_cause.h"
-#include "evalsuite/study/hardware/gpu_sampler.h"
 #include "evalsuite/study/execution/run_execution.h"
+#include "evalsuite/study/execution/run_folder_record.h"
+#include "evalsuite/study/hardware/contention_sampler.h"
+#include "evalsuite/study/hardware/gpu_sampler.h"
 
 namespace evalsuite::study {
 namespace {
@@ -100,6 +101,7 @@ void WriteManifest(const fs::path& file, const ArrayManifest& manifest) {
                                  {"sequence", manifest.sequence},
                                  {"job_id", manifest.job_id},
                                  {"plan", manifest.plan},
+                                 {"study", manifest.study},
                                  {"tasks", tasks}});
 }
 
@@ -116,6 +118,7 @@ ArrayManifest ReadManifest(const fs::path& file) {
     manifest.sequence = integer(*json, "sequence");
     manifest.job_id = json->at("job_id").get<std::string>();
     manifest.plan = json->at("plan");
+    manifest.study = json->value("study", nlohmann::json());
     for (const auto& t : json->at("tasks")) {
       std::optional<uint64_t> seed = IntegerAs<uint64_t>(t.at("seed"));
       if (!seed) throw InputError(file.string() + ": seed", "not an array manifest this evalsuite wrote: not a seed");
@@ -172,6 +175,7 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
   }
   fs::create_directories(run_dir, ec);
   if (ec) throw IoError(run_dir.string(), "cannot create the run's folder: " + ec.message());
+  WriteRunFolderRecord(run_dir, plan, *entry, task.run, manifest.study);
 
   nlohmann::json slurm = SlurmTaskFacts();
   WriteJsonFileAtomically(run_dir / kTaskStartFile,

@@ -34,6 +34,9 @@ struct ArrayManifest {
   int sequence = 0;     // 1, 2, ... per study: array-0001.json
   std::string job_id;   // empty until submitted
   nlohmann::json plan;  // PlanToJson of the plan the tasks run
+  // The study the runs are made for (run_folder_record.h StudyIdentity): each task writes it into its run folder's
+  // record. Null in manifests written before run records existed.
+  nlohmann::json study;
   std::vector<ArrayTask> tasks;
 };
 

@@ -47,6 +47,12 @@ struct StudyOutcome {
   int failed = 0;              // of those, failed (crash, timeout, non-zero exit): run_store.h's CountsAsFailed
   int did_not_run = 0;         // of those, died before their first evaluation (not counted in failed)
   int ingested_on_resume = 0;  // complete runs a killed study had not recorded, read from their folders
+  // Of the folders recorded on resume, those whose record names another study (the same producer, so the same runs:
+  // a store made anew for the same plan), and which studies they name, for the summary line.
+  int adopted_from_other_studies = 0;
+  std::string adopted_from;
+  // A study run again under a plan that continues it (plans/run_producer.h ComparePlans): what changed, for people.
+  std::string plan_change;
   int not_started = 0;         // Slurm: array tasks that left the queue before their run started (resume submits them)
   int interrupted_kept = 0;    // incomplete attempts recorded (left by a killed study, or stopped now)
   bool resumed = false;        // the study existed already

@@ -210,6 +210,19 @@ void Differences(const nlohmann::json& old_value, const nlohmann::json& new_valu
     }
     return;
   }
+  if (old_value.is_string() && new_value.is_string()) {
+    // Two long strings (commands) that differ near their end would both show the same cut prefix: show each from a
+    // little before where they part.
+    const std::string a = old_value.get<std::string>(), b = new_value.get<std::string>();
+    std::size_t common = 0;
+    while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
+    if (common > 20 && (a.size() > 60 || b.size() > 60)) {
+      const std::size_t from = common - 12;
+      out.push_back(path + " \"..." + a.substr(from, 48) + (a.size() > from + 48 ? "...\"" : "\"") + " -> \"..." +
+                    b.substr(from, 48) + (b.size() > from + 48 ? "...\"" : "\""));
+      return;
+    }
+  }
   out.push_back(path + " " + Shown(old_value) + " -> " + Shown(new_value));
 }
 
