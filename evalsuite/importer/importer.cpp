@@ -7,6 +7,7 @@
 #include <cmath>
 #include <exception>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -617,20 +618,54 @@ std::string FormatSummary(const ImportResult& result, bool compliance_as_errors)
 }
 
 int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const std::string& study_name,
-                     const json& plan, const json& environment, std::string* final_name) {
+                     const json& plan, const json& environment, std::string* final_name, StudyNameTaken when_taken) {
   std::string name = study_name;
-  for (int n = 2; store.FindStudy(name); ++n) name = study_name + " #" + std::to_string(n);
+  std::optional<study::StudyInfo> existing = store.FindStudy(study_name);
+  if (existing && existing->name != study_name) existing.reset();  // a numeric name matched another study's id
+  std::map<std::string, std::string> taken;                        // entry name -> where its runs came from
+  if (existing && when_taken == StudyNameTaken::kAddTo) {
+    if (existing->kind != "import") {
+      throw UsageError("--study",
+                       "'" + study_name + "' in " + store.file().string() +
+                           " is a study evalsuite ran, not an import: name another --study for imported runs");
+    }
+    for (const study::EntryRecord& e : store.LoadEntries(existing->id)) {
+      taken[e.name] = e.extra.value("source", std::string("an earlier import"));
+    }
+  } else {
+    existing.reset();
+    for (int n = 2; store.FindStudy(name); ++n) name = study_name + " #" + std::to_string(n);
+  }
+  // Entry names as they will be stored: two groups with one name (the same system/benchmark under two PATHs) stay
+  // apart; a name the study already has is refused before anything is written.
+  std::vector<std::string> entry_names;
+  std::map<std::string, int> entry_uses;
+  for (const ImportedGroup& g : result.groups) {
+    const int use = ++entry_uses[g.entry];
+    entry_names.push_back(use == 1 ? g.entry : g.entry + " #" + std::to_string(use));
+    auto clash = taken.find(entry_names.back());
+    if (clash != taken.end()) {
+      throw UsageError("--study", "study '" + study_name + "' already has an entry '" + clash->first + "' (from " +
+                                      clash->second + "); this import's runs of it (" + g.source +
+                                      ") would be filed under the same entry: name them with --entry NAME, or "
+                                      "import into another --study. Nothing was stored");
+    }
+  }
   // One transaction: a failure half-way (a full disk, a value the store refuses) leaves the store as it was,
   // with no empty study row behind.
   std::unique_ptr<study::RunStore::Transaction> transaction = store.Begin();
-  const int64_t study_id = store.CreateStudy(name, "import", plan, environment);
+  int64_t study_id = 0;
+  if (existing) {
+    study_id = existing->id;
+    store.RecordInvocation(study_id, "import", plan, environment);  // this import's paths and options, kept
+  } else {
+    study_id = store.CreateStudy(name, "import", plan, environment);
+  }
   if (final_name != nullptr) *final_name = name;
-  std::map<std::string, int> entry_uses;
-  for (const ImportedGroup& g : result.groups) {
+  for (std::size_t k = 0; k < result.groups.size(); ++k) {
+    const ImportedGroup& g = result.groups[k];
     study::EntryRecord entry;
-    // Two groups with one name (the same system/benchmark under two PATHs) stay apart.
-    const int use = ++entry_uses[g.entry];
-    entry.name = use == 1 ? g.entry : g.entry + " #" + std::to_string(use);
+    entry.name = entry_names[k];
     entry.description = g.description.empty() ? g.format + " import of " + g.source : g.description;
     entry.source = g.format;
     entry.metric = g.metric;

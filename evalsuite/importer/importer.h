@@ -102,9 +102,17 @@ nlohmann::ordered_json ToJson(const ImportResult& result);
 // warnings and, unless `compliance_as_errors` (--strict), the MLPerf compliance findings.
 std::string FormatSummary(const ImportResult& result, bool compliance_as_errors = false);
 
-// One study of kind "import" holding an entry per group and its runs; returns the study's id. `study_name` is
-// made unique by a " #2", " #3" suffix when taken.
+// Where an import's runs go when the study name is taken.
+enum class StudyNameTaken {
+  kNewStudy,  // a new study, the name made unique by a " #2", " #3" suffix (an import with no --study)
+  kAddTo,     // added to that study (--study names it): its entries kept apart, this import recorded as an invocation
+};
+
+// One study of kind "import" holding an entry per group and its runs (or, kAddTo, the study of that name: an import
+// study that has none of these entries: a UsageError naming the entry, where it came from and what to do, else);
+// returns the study's id. All of it lands in one transaction or nothing does.
 int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const std::string& study_name,
-                     const nlohmann::json& plan, const nlohmann::json& environment, std::string* final_name = nullptr);
+                     const nlohmann::json& plan, const nlohmann::json& environment, std::string* final_name = nullptr,
+                     StudyNameTaken when_taken = StudyNameTaken::kNewStudy);
 
 }  // namespace evalsuite::importer

@@ -151,6 +151,21 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
   return input;
 }
 
+reports::StabilityReportInput BuildReportInputFor(RunStore& store, const std::vector<store::EntryLocation>& located,
+                                                  std::vector<std::string>& shown) {
+  const std::vector<StudyInfo> studies = store::StudiesOf(located);
+  reports::StabilityReportInput input = BuildReportInput(store, studies);
+  shown.clear();
+  for (const store::EntryLocation& l : located) {
+    const std::string qualified = l.study.name + "/" + l.entry;
+    const bool renamed =
+        studies.size() > 1 && std::any_of(input.entries.begin(), input.entries.end(),
+                                          [&](const analysis::Entry& e) { return e.name == qualified; });
+    shown.push_back(renamed ? qualified : l.entry);
+  }
+  return input;
+}
+
 std::string FormatStudyList(RunStore& store) {
   std::vector<StudyInfo> studies = store.ListStudies();
   if (studies.empty()) return "no studies in " + store.file().string() + "\n";

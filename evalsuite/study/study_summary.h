@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "evalsuite/store/entry_choice.h"
 #include "evalsuite/store/run_store.h"
 #include "reports/report_input.h"
 
@@ -13,6 +14,10 @@ namespace evalsuite::study {
 // One or more studies of one store. With several, an entry name two studies share becomes "study/entry" and the plan is
 // {"studies": {name: plan}}. The rule is the (first) study plan's [stability], else the default.
 reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vector<StudyInfo>& studies);
+// The input of the studies that hold `located` (store/entry_choice.h), and in `shown` the name under which each
+// located entry appears there (its own, or "study/entry" where two of those studies share the name).
+reports::StabilityReportInput BuildReportInputFor(RunStore& store, const std::vector<store::EntryLocation>& located,
+                                                  std::vector<std::string>& shown);
 
 // id, name, kind, created, runs recorded of planned, complete or not.
 std::string FormatStudyList(RunStore& store);

@@ -13,13 +13,13 @@
 #include <string>
 
 #include "analysis/pair_answer.h"
-#include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/cli/commands.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/test_level.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/option_checks.h"
+#include "evalsuite/store/entry_choice.h"
 #include "evalsuite/store/run_store.h"
-#include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/comparison_section.h"
 
@@ -56,24 +56,34 @@ void Run(const CompareArgs& args) {
                      "A and B are both '" + args.a + "': name two different entries");
   }
   auto store = study::RunStore::OpenForReading(args.store);
-  const study::StudyInfo info = store::ChooseStudy(*store, args.study, args.store);
-  const reports::StabilityReportInput input = study::BuildReportInput(*store, {info});
+  // A and B may be entries of two studies (two imports of one store): store/entry_choice.h finds each or says where.
+  const std::vector<store::EntryLocation> located =
+      store::LocateEntries(*store, {args.a, args.b}, args.study, args.store);
+  if (located[0].study.id == located[1].study.id && located[0].entry == located[1].entry) {
+    throw UsageError("compare " + args.a + " " + args.b,
+                     "A and B both name entry '" + located[0].entry + "' of study '" + located[0].study.name + "'");
+  }
+  std::vector<std::string> shown;
+  const reports::StabilityReportInput input = study::BuildReportInputFor(*store, located, shown);
+  std::string study_names = located[0].study.name;
+  if (located[1].study.id != located[0].study.id) study_names += " and " + located[1].study.name;
 
   stats::ComparisonOptions options;
   options.alpha = args.alpha;
   options.horizon = args.horizon;
   options.resamples = args.resamples;
-  const analysis::PairAnswer answer = analysis::AnswerPair(input.entries, input.settings, args.a, args.b, options);
+  const analysis::PairAnswer answer = analysis::AnswerPair(input.entries, input.settings, shown[0], shown[1], options);
   const stats::EntryComparison& c = answer.comparison;
   nlohmann::json json = reports::EntryComparisonJson(c);
-  json["study"] = info.name;
+  json["study"] = study_names;
+  json["studies"] = {{"a", located[0].study.name}, {"b", located[1].study.name}};
   json["store"] = args.store;
 
   const std::string level = fmt::format("{:.3g}%", 100 * c.interval_level);
   std::cout << fmt::format(
       "compare {} with {} (study {}): runs that never reached the target are censored at the "
       "time they stopped\n",
-      c.a, c.b, info.name);
+      c.a, c.b, study_names);
   if (answer.sequential) {
     const analysis::SequentialOutcome& s = *answer.sequential;
     std::cout << fmt::format("sequential study: {} look(s), {}{}\n", s.looks, s.stop ? s.result + ": " : "",
@@ -131,7 +141,9 @@ void RegisterCompareCommand(CLI::App& app) {
   command->add_option("STORE", args->store, "the run store (SQLite)")->required();
   command->add_option("A", args->a, "entry A")->required();
   command->add_option("B", args->b, "entry B")->required();
-  command->add_option("--study", args->study, "the study, by name or id (default: the only or latest one)");
+  command->add_option("--study", args->study,
+                      "the study, by name or id (default: the only or latest one when it has both entries, else each "
+                      "entry wherever it is in the store, named ENTRY or STUDY/ENTRY)");
   command->add_option("--json", args->json_out, "write the comparison as JSON to this file");
   command->add_option("--alpha", args->alpha, "the test's level; intervals are 100 (1 - alpha)% (default 0.05)");
   command->add_option("--horizon", args->horizon,

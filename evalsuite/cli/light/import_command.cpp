@@ -238,13 +238,18 @@ void RunImport(const ImportArgs& args) {
             : args.study;
     std::string name;
     duplicate = earlier.has_value();
-    importer::WriteToStore(*store, result, base_name, plan, environment, &name);
+    // --study names the study: an import adds its entries to it (kept apart, refused where a name is taken).
+    const bool adding = !args.study.empty() && store->FindStudy(args.study).has_value();
+    importer::WriteToStore(*store, result, base_name, plan, environment, &name,
+                           args.study.empty() ? importer::StudyNameTaken::kNewStudy : importer::StudyNameTaken::kAddTo);
     if (earlier) {
       std::cerr << "evalsuite: warning: " << args.paths.front() << ": already imported with the same options as study \""
                 << earlier->name << "\" (id " << earlier->id << ", " << earlier->created_at << "); stored again as \""
                 << name << "\"\n";
     }
-    if (!args.quiet) std::cout << "stored as study \"" << name << "\" in " << args.store << "\n";
+    if (!args.quiet) {
+      std::cout << (adding ? "added to study \"" : "stored as study \"") << name << "\" in " << args.store << "\n";
+    }
   }
 
   if (!result.errors.empty()) {
@@ -301,7 +306,8 @@ void RegisterImportCommand(CLI::App& app) {
                       "summarizer drops them; report: the findings are printed but no run is dropped, and the score "
                       "is labelled as not the official one (to reproduce a round's published table)");
   command->add_option("--study", args->study,
-                      "Study name in the store (default: \"import <first path's name>\", then \" #2\", \" #3\"...)");
+                      "Study name in the store; an existing import study of that name gets this import's entries "
+                      "beside its own (default: a new study \"import <first path's name>\", then \" #2\", \" #3\"...)");
   command->add_option("--jobs", args->jobs, "Parsing threads (default: one per hardware thread)")
       ->check(WholeNumber(0, 1024));
   command->add_flag("--quiet", args->quiet, "Print only warnings and errors");

@@ -6,14 +6,17 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
-#include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/cli/commands.h"
 #include "common/atomic_file.h"
+#include "common/error.h"
 #include "common/test_level.h"
-#include "evalsuite/study/plans/run_planning.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/option_checks.h"
+#include "evalsuite/store/entry_choice.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/study_choice.h"
+#include "evalsuite/study/plans/run_planning.h"
 #include "evalsuite/study/plans/study_plan.h"
 #include "evalsuite/study/study_summary.h"
 
@@ -22,8 +25,39 @@ namespace {
 
 struct PlanArgs {
   std::string study_file, pilot, pilot_study, json_out;
+  std::vector<std::string> compare;  // --compare A B: the pair to plan, instead of the file's compare key
   study::RunPlanningOptions options;
 };
+
+// The pilot runs of the plan's entries, wherever they are in the pilot store (store/entry_choice.h), each under the
+// plan's name for it. An entry no study has is left out: the planner names it.
+reports::StabilityReportInput PilotInput(study::RunStore& store, const study::StudyPlan& plan, const PlanArgs& args,
+                                         std::string& pilot_names) {
+  std::vector<std::string> names;
+  for (const study::PlannedEntry& e : plan.entries) names.push_back(e.name);
+  const std::vector<store::EntryLocation> located =
+      store::LocateEntries(store, names, args.pilot_study, args.pilot, store::MissingEntry::kLeaveOut);
+  if (located.empty()) {
+    // Nothing to locate: the default study, whose planner output says that no entry has pilot runs.
+    const study::StudyInfo pilot = store::ChooseStudy(store, args.pilot_study, args.pilot);
+    pilot_names = pilot.name;
+    return study::BuildReportInput(store, {pilot});
+  }
+  std::vector<std::string> shown;
+  reports::StabilityReportInput input = study::BuildReportInputFor(store, located, shown);
+  std::vector<analysis::Entry> entries;
+  for (std::size_t i = 0; i < located.size(); ++i) {
+    for (analysis::Entry& e : input.entries) {
+      if (e.name != shown[i]) continue;
+      e.name = located[i].entry;
+      entries.push_back(std::move(e));
+      break;
+    }
+  }
+  input.entries = std::move(entries);
+  for (const study::StudyInfo& s : store::StudiesOf(located)) pilot_names += (pilot_names.empty() ? "" : ", ") + s.name;
+  return input;
+}
 
 }  // namespace
 
@@ -41,15 +75,31 @@ void RegisterStudyPlanCommand(CLI::App& study_app) {
   plan->add_option("--alpha", args->options.alpha, "the comparison's level (default 0.05)");
   plan->add_option("--simulations", args->options.simulations, "simulated studies per size (default 2000)")
       ->check(WholeNumber(100, 1000000));
+  plan->add_option("--compare", args->compare,
+                   "the pair to plan, two entries of the plan (default: the file's compare key; without one, the "
+                   "plan's two entries, or each entry against a copy of itself)")
+      ->expected(2);
   plan->add_option("--json", args->json_out, "write the figures as JSON to this file");
   plan->callback([args] {
     CheckTestLevel(args->options.alpha);  // as compare checks it, before reading anything
-    const study::StudyPlan plan = study::LoadStudyPlan(args->study_file, {}, study::UsableCores());
+    study::StudyPlan plan = study::LoadStudyPlan(args->study_file, {}, study::UsableCores());
+    if (!args->compare.empty()) {
+      for (const std::string& name : args->compare) {
+        if (plan.FindEntry(name) == nullptr) {
+          std::string entries;
+          for (const auto& e : plan.entries) entries += (entries.empty() ? "" : ", ") + e.name;
+          throw UsageError("--compare",
+                           "'" + name + "' is not an entry of " + args->study_file + " (entries: " + entries + ")");
+        }
+      }
+      if (args->compare[0] == args->compare[1]) throw UsageError("--compare", "name two different entries");
+      plan.analysis.compare = {{args->compare[0], args->compare[1]}};
+    }
     auto store = study::RunStore::OpenForReading(args->pilot);
-    const study::StudyInfo pilot = store::ChooseStudy(*store, args->pilot_study, args->pilot);
-    const nlohmann::json figures =
-        study::PlanRunsFromPilot(plan, study::BuildReportInput(*store, {pilot}), args->options);
-    std::cout << "plan for " << plan.name << " from the pilot study " << pilot.name << " in " << args->pilot << "\n"
+    std::string pilot_names;
+    const reports::StabilityReportInput pilot = PilotInput(*store, plan, *args, pilot_names);
+    const nlohmann::json figures = study::PlanRunsFromPilot(plan, pilot, args->options);
+    std::cout << "plan for " << plan.name << " from the pilot study " << pilot_names << " in " << args->pilot << "\n"
               << study::FormatRunPlanning(figures);
     if (!args->json_out.empty()) WriteFileAtomically(args->json_out, figures.dump(2) + "\n");
   });

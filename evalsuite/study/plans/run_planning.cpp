@@ -126,8 +126,15 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
   }
 
   std::vector<analysis::EntryPair> pairs = analysis::ComparedPairs(plan.analysis);
-  if (pairs.empty()) {
+  if (pairs.empty() && plan.entries.size() == 2) {
+    // No pair named, two entries: the question a user with two entries asks (said in the output, `pair_from`).
+    pairs.emplace_back(plan.entries[0].name, plan.entries[1].name);
+    out["pair_from"] = "the plan's two entries (no compare key; name another pair with --compare A B)";
+  } else if (pairs.empty()) {
     for (const auto& e : plan.entries) pairs.emplace_back(e.name, e.name);
+    if (plan.entries.size() > 2) {
+      out["pair_from"] = "no pair named: each entry against a copy of itself (name the pair with --compare A B)";
+    }
   }
   stats::PowerPlanOptions power_options;
   power_options.ratio = options.ratio;
@@ -205,6 +212,7 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
       "own pilot runs, censoring kept, their spread widened to its {:.0f}% upper bound):\n",
       planning["ratio"].get<double>(), 100 * planning["power"].get<double>(), planning["alpha"].get<double>(),
       100 * planning.value("assurance", 0.8), planning["simulations"].get<int>(), 100 * planning.value("assurance", 0.8));
+  if (planning.contains("pair_from")) out += "  (" + planning["pair_from"].get<std::string>() + ")\n";
   for (const auto& c : planning["comparisons"]) {
     const std::string pair = c["a"] == c["b"] ? c["a"].get<std::string>() + " against a copy of itself"
                                               : c["a"].get<std::string>() + " vs " + c["b"].get<std::string>();
