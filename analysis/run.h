@@ -85,6 +85,7 @@ struct Run {
   double wall_seconds = 0;
   int threads = 0;
   std::string error;              // why a failed run failed (exit status, signal, stderr tail)
+  std::string origin;             // where it came from: its run folder, or the log file it was imported from
   std::optional<RunUsage> usage;  // where it was measured (study runs), absent for imports
   std::optional<RunGpuUse> gpu;   // study runs recorded since GPU sampling exists
   // What the machine did while it ran (evalsuite/study/sampling/contention_sampler.h: other_busy_cores,

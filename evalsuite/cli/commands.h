@@ -14,6 +14,7 @@ void RegisterStudyPlanCommand(CLI::App& study);  // evalsuite study plan FILE --
 void RegisterReportCommand(CLI::App& app);   // evalsuite report STORE --out DIR
 void RegisterCompareCommand(CLI::App& app);  // evalsuite compare STORE A B: is A faster than B?
 void RegisterImportCommand(CLI::App& app);   // evalsuite import PATH...
+void RegisterExportCommand(CLI::App& app);   // evalsuite export STORE --out DIR: runs and evaluations as CSV
 void RegisterLabelCommand(CLI::App& app);    // evalsuite label serve|agreement|export
 void RegisterMachineCommand(CLI::App& app);  // evalsuite machine: peak FLOP/s and bandwidth
 void RegisterLatencyCommand(CLI::App& app);  // evalsuite latency MODEL.pt --holdout DIR

@@ -60,6 +60,7 @@ analysis::Run ToAnalysisRun(const RunRecord& run, bool resumable) {
   out.wall_seconds = run.log.wall_seconds;
   out.threads = run.threads;
   out.error = run.log.error;
+  out.origin = run.run_dir;
   if (const json& usage = Field(run.execution, "usage"); usage.is_object()) {
     analysis::RunUsage used;
     used.wall_seconds = usage.value("wall_seconds", 0.0);
