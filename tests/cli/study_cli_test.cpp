@@ -92,12 +92,18 @@ TEST(StudyCliTest, RunListShowAndReportEndToEnd) {
   EXPECT_TRUE(fs::exists(dir / "report" / "report.md"));
   EXPECT_TRUE(fs::exists(dir / "report" / "report.html"));
 
-  // Running the same study again continues it (nothing left to do); another plan under the name is refused.
+  // Running the same study again continues it (nothing left to do); more runs continue it too, keeping the 9 runs
+  // (issue 50 item 7); a plan that makes runs differently under the name is refused.
   auto again = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--progress", "none"});
   EXPECT_EQ(again.exit_code, 0) << again.err;
-  auto other = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--runs", "4"});
+  auto more = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--runs", "4"});
+  EXPECT_NE(more.out.find("12 of 12 runs recorded"), std::string::npos) << more.out << more.err;
+  EXPECT_NE(more.out.find("(3 now"), std::string::npos) << more.out;
+  EXPECT_NE(more.out.find("continues under its changed plan (runs 3 -> 4)"), std::string::npos) << more.out;
+  auto other = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--seed", "9"});
   EXPECT_EQ(other.exit_code, 2) << other.err;
   EXPECT_NE(other.err.find("different plan"), std::string::npos) << other.err;
+  EXPECT_NE(other.err.find("seed 5 -> 9"), std::string::npos) << other.err;
 }
 
 TEST(StudyCliTest, BadStudyFileNamesLineAndKey) {
