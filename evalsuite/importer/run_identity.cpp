@@ -212,8 +212,8 @@ EntryGrouping GroupRunsIntoEntries(const std::vector<RunIdentityFacts>& runs, co
     RunKey k;
     for (const std::string& f : r.folders) {
       const std::string kept = WithoutRunInstance(f);
-      // The folders frameworks put every run under are no entry names either.
-      if (!kept.empty() && kept != "lightning_logs" && kept != "mlruns" && kept != "runs") k.path.push_back(kept);
+      // The folders Lightning and MLflow put every run under are no entry names either.
+      if (!kept.empty() && kept != "lightning_logs" && kept != "mlruns") k.path.push_back(kept);
     }
     const std::string stem = WithoutRunInstance(r.file_stem);
     if (!stem.empty() && stems_in_folder[r.folders].size() > 1) k.path.push_back(stem);

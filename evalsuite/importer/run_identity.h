@@ -62,7 +62,7 @@ struct EntryGrouping {
 
 // Groups runs into entries by `by` (`forced_entry` non-empty: --entry, every run in it; the warnings still speak).
 // Entry names come from the folders: the shortest trailing part of a run's folders (run instances and the folders
-// frameworks put every run under, lightning_logs/, mlruns/ and runs/, removed) that no
+// Lightning and MLflow put every run under, lightning_logs/ and mlruns/, removed) that no
 // other configuration's folders end with; a configuration that the folders do not tell apart adds what does
 // ("fast lr=0.1", "sweep/baseline" for an MLflow run name).
 EntryGrouping GroupRunsIntoEntries(const std::vector<RunIdentityFacts>& runs, const GroupBy& by,
