@@ -215,6 +215,34 @@ struct PreparedRun {
 
 std::string FormatValue(double v) { return fmt::format("{:.6g}", v); }
 
+// Where a group's runs lie, for its summary line and description: the folder they share, with how many folders
+// they come from ("hf/baseline (3 folders)"), not the first run's folder alone.
+std::string GroupSource(const std::vector<PreparedRun*>& members) {
+  std::vector<std::string> folders;
+  for (const PreparedRun* p : members) {
+    if (std::find(folders.begin(), folders.end(), p->source->group_source) == folders.end()) {
+      folders.push_back(p->source->group_source);
+    }
+  }
+  const PreparedRun& first = *members.front();
+  if (folders.size() < 2) {
+    return first.source->group_source.empty() || first.source->group_source == "."
+               ? first.source->file.filename().string()
+               : first.source->group_source;
+  }
+  fs::path common;
+  const fs::path head(folders.front());
+  for (const fs::path& part : head) {
+    const fs::path next = common / part;
+    const bool shared = std::all_of(folders.begin(), folders.end(), [&](const std::string& f) {
+      return IsWithin(fs::path(f), next);
+    });
+    if (!shared) break;
+    common = next;
+  }
+  return fmt::format("{} ({} folders)", common.empty() ? std::string(".") : common.generic_string(), folders.size());
+}
+
 }  // namespace framework_import_detail
 
 bool IsFrameworkFormat(ImportFormat format) {
@@ -384,8 +412,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
 
     ImportedGroup group;
     group.format = first.run.format;
-    group.source = first.source->group_source;
-    if (group.source.empty() || group.source == ".") group.source = first.source->file.filename().string();
+    group.source = GroupSource(members);
     group.location = first.source->group;
     group.entry = keys_of_entry[first.entry].size() > 1 ? fmt::format("{} ({})", first.entry, metric) : first.entry;
     group.benchmark = group.entry;

@@ -328,7 +328,9 @@ EntryGrouping GroupRunsIntoEntries(const std::vector<RunIdentityFacts>& runs, co
   std::set<std::string> labels_used;
   for (EntryGrouping::Entry& entry : out.entries) {
     for (std::size_t r : entry.runs) {
+      // The file too where its name told runs of one folder apart.
       std::string folder = Join(runs[r].folders, "/");
+      if (stems_in_folder[runs[r].folders].size() > 1) folder += "/" + runs[r].file_stem;
       if (std::find(entry.folders.begin(), entry.folders.end(), folder) == entry.folders.end()) {
         entry.folders.push_back(folder);
       }
