@@ -80,8 +80,10 @@ RunIdentityFacts IdentityFacts(const runlog::FrameworkRun& run, const SourceFile
   // beside "fast_seed1.csv", "bert__trainer_state.json" beside "gpt__trainer_state.json"; fixed names never are.
   if (run.format != "mlflow" && run.format != "tensorboard") facts.file_stem = file.stem().string();
   facts.folders = FolderComponents(folder);
-  if (run.format == "mlflow" && !run.experiment.empty() && !facts.folders.empty()) {
-    facts.folders.back() = run.experiment;  // the experiment's folder is its id; its name is what people call it
+  // The experiment's folder is its id; its name (when meta.yaml gives one, not the id again) is what people call it.
+  if (run.format == "mlflow" && !run.experiment.empty() && !IsRunInstanceName(run.experiment) &&
+      !facts.folders.empty()) {
+    facts.folders.back() = run.experiment;
   }
   facts.hyperparameters = run.hyperparameters;
   facts.hyperparameter_source = run.hyperparameter_source;

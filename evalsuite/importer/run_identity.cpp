@@ -147,6 +147,8 @@ std::string WithoutRunInstance(const std::string& name) {
     // "seed_1", "run-3": the keyword and the number are parts of their own.
     if (IsInstanceKeyword(p) && i + 1 < parts.size() && AllDigits(parts[i + 1].second)) drop[i] = drop[i + 1] = true;
   }
+  // A name with nothing to drop is kept exactly as written ("owner__repo" keeps both underscores).
+  if (std::none_of(drop.begin(), drop.end(), [](bool d) { return d; })) return name;
   std::string out;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     if (drop[i] || parts[i].second.empty()) continue;

@@ -70,6 +70,7 @@ TEST(RunIdentityTest, NamesThatOnlyNumberARunAreNoEntryNames) {
   EXPECT_EQ(WithoutRunInstance("resnet-50"), "resnet-50");  // a number inside a name is part of it
   EXPECT_EQ(WithoutRunInstance("seed1"), "");
   EXPECT_EQ(WithoutRunInstance("baseline-run-3"), "baseline");
+  EXPECT_EQ(WithoutRunInstance("owner__repo__trainer_state"), "owner__repo__trainer_state");  // as written
 }
 
 TEST(RunIdentityTest, SeedsAndCheckpointsAreNotHyperparametersOfAnEntry) {
