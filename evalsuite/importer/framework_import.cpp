@@ -13,7 +13,9 @@
 #include "common/error.h"
 #include "common/json_access.h"
 #include "evalsuite/importer/framework_metric.h"
+#include "evalsuite/importer/run_identity.h"
 #include "evalsuite/importer/threshold_scale.h"
+#include "evalsuite/runlog/epoch_csv_log.h"
 #include "evalsuite/runlog/hf_trainer_log.h"
 #include "evalsuite/runlog/keras_csv_log.h"
 #include "evalsuite/runlog/lightning_csv_log.h"
@@ -51,28 +53,43 @@ fs::path TensorboardRunFolder(const fs::path& canonical_file) {
   return folder;
 }
 
-// The folder whose name is the run's entry under the stated rule (framework_import.h).
-fs::path EntryFolder(const runlog::FrameworkRun& run, const SourceFile& source) {
+// The canonical components of a folder, root first ("/a/b" -> a, b).
+std::vector<std::string> FolderComponents(const fs::path& folder) {
+  std::vector<std::string> parts;
+  for (const fs::path& part : folder.relative_path()) {
+    if (!part.empty() && part != ".") parts.push_back(part.string());
+  }
+  return parts;
+}
+
+// What run_identity.h decides the run's entry from: its own folder (Hugging Face: above a checkpoint-N folder;
+// TensorBoard: the run folder, train/ and validation/ belonging to it; MLflow: the experiment, by its name), its file
+// name, the recorded hyperparameters and the MLflow run name.
+RunIdentityFacts IdentityFacts(const runlog::FrameworkRun& run, const SourceFile& source) {
   const fs::path& file = source.canonical;
   fs::path folder = file.parent_path();
+  RunIdentityFacts facts;
   if (run.format == "hf-trainer") {
     if (IsNumberedFolder(folder.filename().string(), "checkpoint-")) folder = folder.parent_path();
-  } else if (run.format == "lightning") {
-    if (IsNumberedFolder(folder.filename().string(), "version_")) folder = folder.parent_path();
-    if (folder.filename() == "lightning_logs") folder = folder.parent_path();
   } else if (run.format == "mlflow") {
     folder = folder.parent_path();  // file is <experiment>/<run>/meta.yaml
   } else if (run.format == "tensorboard") {
-    folder = TensorboardRunFolder(file).parent_path();
-    if (folder.filename() == "lightning_logs") folder = folder.parent_path();  // TensorBoardLogger's version_N
+    folder = TensorboardRunFolder(file);
   }
-  return folder;
-}
-
-std::string EntryName(const runlog::FrameworkRun& run, const SourceFile& source) {
-  if (run.format == "mlflow" && !run.experiment.empty()) return run.experiment;
-  const std::string name = EntryFolder(run, source).filename().string();
-  return name.empty() ? std::string("/") : name;
+  // A file's own name counts where runs of one folder are told apart by it (run_identity.h): "baseline_seed1.csv"
+  // beside "fast_seed1.csv", "bert__trainer_state.json" beside "gpt__trainer_state.json"; fixed names never are.
+  if (run.format != "mlflow" && run.format != "tensorboard") facts.file_stem = file.stem().string();
+  facts.folders = FolderComponents(folder);
+  // The experiment's folder is its id; its name (when meta.yaml gives one, not the id again) is what people call it.
+  if (run.format == "mlflow" && !run.experiment.empty() && !IsRunInstanceName(run.experiment) &&
+      !facts.folders.empty()) {
+    facts.folders.back() = run.experiment;
+  }
+  facts.hyperparameters = run.hyperparameters;
+  facts.hyperparameter_source = run.hyperparameter_source;
+  if (run.format == "mlflow") facts.run_name = run.run_name;
+  facts.label = run.label;
+  return facts;
 }
 
 const char* DisplayName(const std::string& format) {
@@ -81,14 +98,9 @@ const char* DisplayName(const std::string& format) {
   if (format == "keras") return "Keras CSVLogger";
   if (format == "mlflow") return "MLflow";
   if (format == "tensorboard") return "TensorBoard";
+  if (format == "epoch-csv") return "epoch CSV";
   return "framework";
 }
-
-constexpr const char* kEntryRule =
-    "entry of each framework run (--entry names another): the folder holding its log (Hugging Face: above a "
-    "checkpoint-N folder; Lightning: above version_N and lightning_logs), MLflow: the experiment's name, "
-    "TensorBoard: the folder above the run's folder (train/ and validation/ belong to their run; above "
-    "lightning_logs)";
 
 // Why a basis other than seconds: the report says so beside the TTA.
 std::string NoClockReason(const std::string& format) {
@@ -98,6 +110,7 @@ std::string NoClockReason(const std::string& format) {
   }
   if (format == "lightning") return "Lightning's CSVLogger records no clock, so TTA is in steps";
   if (format == "keras") return "Keras' CSVLogger records no clock, so TTA is in epochs";
+  if (format == "epoch-csv") return "the CSV has no \"time\" column, so TTA is in epochs";
   return "";
 }
 
@@ -204,11 +217,39 @@ struct PreparedRun {
 
 std::string FormatValue(double v) { return fmt::format("{:.6g}", v); }
 
+// Where a group's runs lie, for its summary line and description: the folder they share, with how many folders
+// they come from ("hf/baseline (3 folders)"), not the first run's folder alone.
+std::string GroupSource(const std::vector<PreparedRun*>& members) {
+  std::vector<std::string> folders;
+  for (const PreparedRun* p : members) {
+    if (std::find(folders.begin(), folders.end(), p->source->group_source) == folders.end()) {
+      folders.push_back(p->source->group_source);
+    }
+  }
+  const PreparedRun& first = *members.front();
+  if (folders.size() < 2) {
+    return first.source->group_source.empty() || first.source->group_source == "."
+               ? first.source->file.filename().string()
+               : first.source->group_source;
+  }
+  fs::path common;
+  const fs::path head(folders.front());
+  for (const fs::path& part : head) {
+    const fs::path next = common / part;
+    const bool shared = std::all_of(folders.begin(), folders.end(), [&](const std::string& f) {
+      return IsWithin(fs::path(f), next);
+    });
+    if (!shared) break;
+    common = next;
+  }
+  return fmt::format("{} ({} folders)", common.empty() ? std::string(".") : common.generic_string(), folders.size());
+}
+
 }  // namespace framework_import_detail
 
 bool IsFrameworkFormat(ImportFormat format) {
   return format == ImportFormat::kHfTrainer || format == ImportFormat::kLightning || format == ImportFormat::kKeras ||
-         format == ImportFormat::kMlflow || format == ImportFormat::kTensorboard;
+         format == ImportFormat::kMlflow || format == ImportFormat::kTensorboard || format == ImportFormat::kEpochCsv;
 }
 
 std::optional<ImportFormat> ProbeFrameworkFile(const fs::path& file, ImportFormat forced) {
@@ -240,6 +281,9 @@ std::optional<ImportFormat> ProbeFrameworkFile(const fs::path& file, ImportForma
       return ImportFormat::kLightning;
     }
     if (wants(ImportFormat::kKeras) && runlog::LooksLikeKerasHeader(header)) return ImportFormat::kKeras;
+    if (wants(ImportFormat::kEpochCsv) && ext == ".csv" && runlog::LooksLikeEpochCsvHeader(header)) {
+      return ImportFormat::kEpochCsv;
+    }
   }
   return std::nullopt;
 }
@@ -259,6 +303,8 @@ std::vector<runlog::FrameworkRun> ReadFrameworkSource(const SourceFile& source) 
     }
     case ImportFormat::kTensorboard:
       return {runlog::ReadTensorboardEvents(source.file)};
+    case ImportFormat::kEpochCsv:
+      return {runlog::ReadEpochCsv(source.file)};
     default:
       throw InputError(source.file.string(), "not a framework log");
   }
@@ -306,10 +352,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
 
   // Entry and metric of each run; a run without the metric is an error naming its file.
   std::vector<PreparedRun*> kept;
-  bool entry_by_rule = false;
   for (PreparedRun& p : prepared) {
-    p.entry = options.entry.empty() ? EntryName(p.run, *p.source) : options.entry;
-    entry_by_rule = entry_by_rule || options.entry.empty();
     if (!options.metric.empty()) {
       if (!p.run.series.count(options.metric)) {
         result.errors.push_back(fmt::format("{}: no metric \"{}\" in the log (it logs: {})", p.run.label,
@@ -337,7 +380,13 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
     }
     kept.push_back(&p);
   }
-  if (entry_by_rule && !kept.empty()) note(kEntryRule);
+  // Entries: one decision for every run (run_identity.h), shown before anything is stored.
+  std::vector<RunIdentityFacts> identities;
+  for (const PreparedRun* p : kept) identities.push_back(IdentityFacts(p->run, *p->source));
+  const EntryGrouping grouping = GroupRunsIntoEntries(identities, options.group_by, options.entry);
+  for (std::size_t i = 0; i < kept.size(); ++i) kept[i]->entry = grouping.entries[grouping.entry_of_run[i]].name;
+  result.grouping += FormatEntryGrouping(grouping, identities);
+  result.warnings.insert(result.warnings.end(), grouping.warnings.begin(), grouping.warnings.end());
 
   // Groups: one entry, metric and basis.
   std::vector<std::vector<PreparedRun*>> groups;
@@ -365,8 +414,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
 
     ImportedGroup group;
     group.format = first.run.format;
-    group.source = first.source->group_source;
-    if (group.source.empty() || group.source == ".") group.source = first.source->file.filename().string();
+    group.source = GroupSource(members);
     group.location = first.source->group;
     group.entry = keys_of_entry[first.entry].size() > 1 ? fmt::format("{} ({})", first.entry, metric) : first.entry;
     group.benchmark = group.entry;
@@ -379,11 +427,13 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
     }
     std::optional<double> as_written;
     if (options.threshold) {
-      if (nature.accuracy_like) {
-        const ResolvedThreshold resolved =
-            ResolveThreshold(*options.threshold, nature.percent, metric, first.run.label);
-        as_written = resolved.value;
-        if (!resolved.note.empty()) note(resolved.note);
+      if (nature.rate) {
+        // A rate's threshold on the other scale (fraction or percent) is converted, with a note: one rule for every
+        // format (run_identity.h).
+        const ThresholdOnScale read = ThresholdOnMetricScale(*options.threshold, {true, nature.percent}, metric,
+                                                             lower ? "<=" : ">=", first.run.label);
+        as_written = read.value;
+        if (!read.note.empty()) note(read.note);
       } else {
         as_written = *options.threshold;
       }
@@ -401,7 +451,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
                                             first.run.label, metric));
     }
     const std::string op = lower ? "<=" : ">=";
-    const std::string reason = NoClockReason(group.format);
+    const std::string reason = basis == runlog::TimeBasis::kSeconds ? std::string() : NoClockReason(group.format);
     group.description = fmt::format("{} import of {}: {} {} {}{}; TTA in {} ({}){}", DisplayName(group.format),
                                     group.source, metric, op, as_written ? FormatValue(*as_written) : "(no target)",
                                     lower ? " (lower is better; stored negated as " + group.metric + ")" : "", unit,
@@ -428,7 +478,17 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
       log.train_seconds = run.progress_spent;
       log.wall_seconds = basis == runlog::TimeBasis::kSeconds ? run.progress_spent : 0.0;
       // The checks every format passes, on the values as logged (their warnings then speak the log's numbers).
+      const std::size_t logged = log.points.size();
       runlog::CheckRunLog(log, run.label, nature.scale);
+      if (logged > 0 && log.points.empty()) {
+        // Not a run that missed its target: a run that could not be read. No verdict is made from it.
+        result.errors.push_back(
+            fmt::format("{}: none of the {} evaluation(s) of {} could be read ({}); the run is "
+                        "not imported",
+                        run.label, logged, metric, log.warnings.back()));
+        ++result.framework_errors;
+        continue;
+      }
       if (!log.points.empty()) log.train_seconds = std::max(log.train_seconds, log.points.back().train_seconds);
       if (basis == runlog::TimeBasis::kSeconds) log.wall_seconds = log.train_seconds;
       if (lower) {
@@ -457,6 +517,11 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
       if (group.stored_threshold) log.header["threshold"] = *group.stored_threshold;
       if (!run.run_name.empty()) log.header["run_name"] = run.run_name;
       if (!run.experiment.empty()) log.header["experiment"] = run.experiment;
+      if (!run.hyperparameters.empty()) {
+        log.header["hyperparameters"] = run.hyperparameters;
+        log.header["hyperparameter_source"] = run.hyperparameter_source;
+      }
+      log.header["entry_rule"] = grouping.rule;
       if (!run.status_note.empty()) log.header["status_note"] = run.status_note;
       for (auto it = run.facts.begin(); it != run.facts.end(); ++it) log.header[it.key()] = it.value();
       if (!run.seed.is_null()) {

@@ -6,6 +6,8 @@
 #include <set>
 #include <tuple>
 
+#include "evalsuite/importer/run_identity.h"
+
 namespace evalsuite::importer {
 
 const char* const kMetricChoiceRule =
@@ -72,7 +74,8 @@ bool IsBookkeeping(const std::vector<std::string>& tokens) {
 
 // 0: a validation set's, 1: a test set's (often logged once, after training), 2: neither.
 int SetRank(const std::vector<std::string>& tokens) {
-  if (HasToken(tokens, {"val", "valid", "validation", "eval", "dev", "vali"})) return 0;
+  // YOLO's results.csv names its validation metrics "metrics/mAP50(B)", "metrics/precision(B)"...
+  if (HasToken(tokens, {"val", "valid", "validation", "eval", "dev", "vali", "metrics"})) return 0;
   if (HasToken(tokens, {"test"})) return 1;
   return 2;
 }
@@ -103,21 +106,21 @@ MetricNature NatureOfMetric(const std::string& name, const std::vector<double>& 
   if (HasToken(tokens, LowerTokens())) {
     nature.direction = MetricDirection::kLowerIsBetter;
     nature.scale = runlog::MetricScale{0, std::numeric_limits<double>::infinity(), "a number >= 0"};
+    // An error rate (not a loss) is a fraction or a percentage, as an accuracy is (Whisper's recipe logs WER in
+    // percent); it may exceed 1 (or 100), so its scale stays open above.
+    const bool error_rate = HasToken(tokens, {"wer", "cer", "error", "err"}) &&
+                            !HasToken(tokens, {"loss", "nll", "perplexity", "ppl", "mse", "mae", "rmse"});
+    const MetricScaleDecision decided = DecideMetricScale(error_rate, values);
+    nature.rate = decided.rate;
+    nature.percent = decided.percent;
     return nature;
   }
   nature.accuracy_like =
       std::any_of(tokens.begin(), tokens.end(), IsAccuracyToken) || HasToken(tokens, AccuracyLikeTokens());
   if (!nature.accuracy_like) return nature;  // BLEU, ROUGE, unknown: any finite value
-  std::vector<double> finite;
-  for (double v : values) {
-    if (v == v && v != std::numeric_limits<double>::infinity() && v != -std::numeric_limits<double>::infinity()) {
-      finite.push_back(v);
-    }
-  }
-  if (!finite.empty()) {
-    std::nth_element(finite.begin(), finite.begin() + static_cast<std::ptrdiff_t>(finite.size() / 2), finite.end());
-    nature.percent = finite[finite.size() / 2] > 1.0;
-  }
+  const MetricScaleDecision decided = DecideMetricScale(true, values);
+  nature.rate = true;
+  nature.percent = decided.percent;
   nature.scale = nature.percent ? runlog::MetricScale{0, 100, "a percentage in [0, 100]"} : runlog::FractionScale();
   return nature;
 }

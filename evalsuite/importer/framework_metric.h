@@ -19,8 +19,11 @@ struct MetricNature {
   // The values the metric can take as logged: accuracy-like metrics are a fraction in [0, 1] or, when the median
   // logged value is above 1, a percentage in [0, 100]; losses and error rates are >= 0; anything else any finite value.
   std::optional<runlog::MetricScale> scale;
-  bool percent = false;       // an accuracy-like metric logged in percent
-  bool accuracy_like = false;  // accuracy, F1, precision, recall, AUC, mAP, IoU: a --threshold may be converted
+  bool percent = false;        // a rate logged in percent
+  bool accuracy_like = false;  // accuracy, F1, precision, recall, AUC, mAP, IoU
+  // A rate: accuracy-like, or an error rate (WER, CER, error); a --threshold on the other scale (fraction or
+  // percent, run_identity.h's DecideMetricScale) is converted. `percent` says which scale the log uses.
+  bool rate = false;
 };
 
 // Lower is better for a name with a token loss, wer, cer, error, err, perplexity, ppl, mse, mae, rmse, nll or fid.

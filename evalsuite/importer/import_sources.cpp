@@ -97,6 +97,8 @@ std::optional<ImportFormat> FormatOfArgument(fs::path& file, ImportFormat forced
   }
   if (forced != ImportFormat::kAuto) return forced;
   if (ext == ".tsv") return ImportFormat::kDawnbench;
+  // A CSV no reader recognised: the epoch-CSV reader says what its header lacks (never "not an MLPerf log").
+  if (ext == ".csv") return ImportFormat::kEpochCsv;
   if (ext == ".jsonl") return ImportFormat::kJsonl;
   return ImportFormat::kMlperf;
 }
@@ -150,6 +152,7 @@ std::optional<ImportFormat> ParseImportFormat(const std::string& name) {
   if (name == "keras") return ImportFormat::kKeras;
   if (name == "mlflow") return ImportFormat::kMlflow;
   if (name == "tensorboard") return ImportFormat::kTensorboard;
+  if (name == "epoch-csv") return ImportFormat::kEpochCsv;
   return std::nullopt;
 }
 
@@ -173,6 +176,8 @@ const char* ImportFormatName(ImportFormat format) {
       return "mlflow";
     case ImportFormat::kTensorboard:
       return "tensorboard";
+    case ImportFormat::kEpochCsv:
+      return "epoch-csv";
   }
   return "auto";
 }

@@ -11,9 +11,20 @@
 namespace evalsuite::importer {
 
 // The frameworks' own logs (framework_import.h): Hugging Face trainer_state.json, Lightning and Keras CSV loggers,
-// MLflow run folders, TensorBoard event files.
-enum class ImportFormat { kAuto, kMlperf, kDawnbench, kJsonl, kHfTrainer, kLightning, kKeras, kMlflow, kTensorboard };
-// "auto", "mlperf", "dawnbench", "jsonl", "hf-trainer", "lightning", "keras", "mlflow", "tensorboard"
+// MLflow run folders, TensorBoard event files, epoch-indexed CSVs of metrics (YOLO's results.csv).
+enum class ImportFormat {
+  kAuto,
+  kMlperf,
+  kDawnbench,
+  kJsonl,
+  kHfTrainer,
+  kLightning,
+  kKeras,
+  kMlflow,
+  kTensorboard,
+  kEpochCsv
+};
+// "auto", "mlperf", "dawnbench", "jsonl", "hf-trainer", "lightning", "keras", "mlflow", "tensorboard", "epoch-csv"
 std::optional<ImportFormat> ParseImportFormat(const std::string& name);
 const char* ImportFormatName(ImportFormat format);
 
@@ -33,7 +44,8 @@ struct Discovery {
 
 // Folders are walked in name order. Auto: result_*.txt -> MLPerf, *.tsv -> DAWNBench, *.jsonl -> JSON Lines, and the
 // frameworks' files by name and content (framework_import.h's ProbeFrameworkFile);
-// a file named on the command line is MLPerf unless its extension says otherwise. A forced format takes every
+// a file named on the command line is MLPerf unless its extension says otherwise (a .csv is always read as a CSV:
+// one that no CSV reader places is an error saying so, never "not an MLPerf log"). A forced format takes every
 // file of that kind (MLPerf: *.txt and *.log too).
 Discovery DiscoverSources(const std::vector<std::filesystem::path>& paths, ImportFormat format);
 

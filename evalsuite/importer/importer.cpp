@@ -103,6 +103,7 @@ struct ParsedFile {
   std::optional<runlog::RunLog> jsonl;
   std::optional<std::vector<runlog::FrameworkRun>> framework;  // framework_import.h
   std::string error;
+  bool unreadable_run = false;  // a run log that could not be read (every evaluation off its scale): stores nothing
   std::size_t bytes = 0;
 };
 
@@ -120,6 +121,58 @@ std::string FirstSkipped(const std::vector<std::string>& warnings) {
                           : "; first of " + std::to_string(warnings.size()) + " line(s) skipped: " + warnings.front();
 }
 
+// What run_identity.h decides a JSON Lines run's entry from: its folder and its header's
+// hyperparameters (scalars; nested objects flattened with ".").
+RunIdentityFacts JsonlIdentity(const SourceFile& file, const runlog::RunLog& log) {
+  RunIdentityFacts facts;
+  for (const fs::path& part : file.canonical.parent_path().relative_path()) facts.folders.push_back(part.string());
+  // The file's name is not asked: runs of one folder are runs of one entry (runlog::kEntryNameRule).
+  const auto hp = log.header.find("hyperparameters");
+  if (hp != log.header.end() && hp->is_object()) {
+    const json flat = hp->flatten();
+    for (auto it = flat.begin(); it != flat.end(); ++it) {
+      std::string key = it.key().substr(1);
+      std::replace(key.begin(), key.end(), '/', '.');
+      facts.hyperparameters[key] = it->is_string() ? it->get<std::string>() : it->dump();
+    }
+    if (!facts.hyperparameters.empty()) facts.hyperparameter_source = "the header's hyperparameters";
+  }
+  facts.label = file.file.string();
+  return facts;
+}
+
+// JSON Lines entries: a header's "entry" is the user's word (its runs that differ in a recorded hyperparameter are
+// warned of); runs whose header names none are grouped by run_identity.h (a seed folder is never an entry), or
+// filed under --entry.
+void DecideJsonlEntries(const std::vector<std::size_t>& jsonl_files, const std::vector<const SourceFile*>& files,
+                        const std::vector<ParsedFile*>& parsed, const ImportOptions& options,
+                        std::vector<runlog::RunEntryName>& names, ImportResult& result) {
+  std::vector<std::size_t> unnamed;
+  std::map<std::string, std::vector<std::size_t>> named;
+  for (std::size_t k = 0; k < jsonl_files.size(); ++k) {
+    if (std::string(names[k].rule) == "header") {
+      named[names[k].name].push_back(k);
+    } else {
+      unnamed.push_back(k);
+    }
+  }
+  auto facts_of = [&](const std::vector<std::size_t>& ks) {
+    std::vector<RunIdentityFacts> facts;
+    for (std::size_t k : ks) facts.push_back(JsonlIdentity(*files[jsonl_files[k]], *parsed[jsonl_files[k]]->jsonl));
+    return facts;
+  };
+  for (const auto& [entry, ks] : named) {
+    const EntryGrouping g = GroupRunsIntoEntries(facts_of(ks), GroupBy{GroupBy::Kind::kPath, {}}, entry);
+    for (const std::string& w : g.warnings) result.warnings.push_back(w);
+  }
+  if (unnamed.empty()) return;
+  const std::vector<RunIdentityFacts> facts = facts_of(unnamed);
+  const EntryGrouping g = GroupRunsIntoEntries(facts, options.group_by, options.entry);
+  for (std::size_t i = 0; i < unnamed.size(); ++i) names[unnamed[i]].name = g.entries[g.entry_of_run[i]].name;
+  result.grouping += FormatEntryGrouping(g, facts);
+  result.warnings.insert(result.warnings.end(), g.warnings.begin(), g.warnings.end());
+}
+
 ParsedFile ParseOne(const SourceFile& source) {
   ParsedFile parsed;
   try {
@@ -131,8 +184,16 @@ ParsedFile ParseOne(const SourceFile& source) {
       case ImportFormat::kDawnbench:
         parsed.dawnbench = runlog::ReadDawnbenchEntry(source.file);
         break;
-      case ImportFormat::kJsonl:
-        parsed.jsonl = runlog::ReadJsonlRunLog(source.file);
+      case ImportFormat::kJsonl: {
+        std::string scale_error;
+        parsed.jsonl = runlog::ReadJsonlRunLog(source.file, &scale_error);
+        if (!scale_error.empty()) {
+          parsed.jsonl.reset();
+          parsed.error = scale_error;
+          parsed.unreadable_run = true;
+          break;
+        }
+      }
         if (parsed.jsonl->header.empty() && parsed.jsonl->points.empty() &&
             parsed.jsonl->status == runlog::RunStatus::kIncomplete) {
           throw InputError(source.file.string(),
@@ -300,11 +361,13 @@ class GroupBuilder {
       // The logs' metric is a fraction unless their header declares a metric_range; a threshold off that scale is
       // refused (converted from a percentage for a fraction).
       const std::optional<runlog::MetricScale> scale = runlog::DeclaredMetricScale(first.header, "", nullptr);
-      if (scale && scale->low == 0 && scale->high == 1) {
-        const ResolvedThreshold resolved =
-            ResolveThreshold(*options_.threshold, false, group.metric, files.front()->file.string());
-        group.threshold = resolved.value;
-        Note(resolved.note);
+      const std::optional<MetricScaleDecision> rate = scale ? DeclaredRateScale(scale->low, scale->high) : std::nullopt;
+      if (rate) {
+        // A fraction or a percentage ("metric_range": [0, 100]): a threshold on the other scale is converted.
+        const ThresholdOnScale read =
+            ThresholdOnMetricScale(*options_.threshold, *rate, group.metric, ">=", files.front()->file.string());
+        group.threshold = read.value;
+        Note(read.note);
       } else if (scale && (*options_.threshold < scale->low || *options_.threshold > scale->high)) {
         throw UsageError("--threshold", fmt::format("{:g} is off the scale of {} in {}: not {}", *options_.threshold,
                                                     group.metric, files.front()->file.string(), scale->name));
@@ -397,7 +460,7 @@ ImportResult Import(const ImportOptions& options) {
     }
     if (!p.error.empty()) {
       result.errors.push_back(p.error);
-      if (IsFrameworkFormat(source.format)) ++result.framework_errors;
+      if (IsFrameworkFormat(source.format) || p.unreadable_run) ++result.framework_errors;
       continue;
     }
     ++result.files;
@@ -426,6 +489,7 @@ ImportResult Import(const ImportOptions& options) {
     jsonl_files.push_back(i);
     jsonl_names.push_back(runlog::EntryOfRun(ok_parsed[i]->jsonl->header, ok_files[i]->file));
   }
+  DecideJsonlEntries(jsonl_files, ok_files, ok_parsed, options, jsonl_names, result);
   const std::vector<runlog::EntryGroup> entries = runlog::GroupRunsByEntry(jsonl_names);
   std::map<std::size_t, std::size_t> entry_of_file;  // ok_files index -> entries index
   for (std::size_t e = 0; e < entries.size(); ++e) {
@@ -540,7 +604,7 @@ nlohmann::ordered_json ToJson(const ImportResult& result) {
 }
 
 std::string FormatSummary(const ImportResult& result, bool compliance_as_errors) {
-  std::string out;
+  std::string out = result.grouping;
   for (const ImportedGroup& g : result.groups) {
     if (const auto format = ParseImportFormat(g.format); format && IsFrameworkFormat(*format)) {
       out += FormatFrameworkGroup(g);

@@ -15,6 +15,7 @@
 
 #include "evalsuite/importer/import_sources.h"
 #include "evalsuite/importer/rcp_check.h"
+#include "evalsuite/importer/run_identity.h"
 #include "evalsuite/runlog/run_log.h"
 
 namespace evalsuite::store {
@@ -43,6 +44,8 @@ struct ImportOptions {
   // the stated rules there.
   std::string metric;
   std::string entry;
+  // Framework and epoch-CSV logs: how runs are grouped into entries when --entry names none (run_identity.h).
+  GroupBy group_by;
   // False: MLPerf compliance findings are reported but drop no run (--compliance report), and the score is labelled
   // as not the official summarizer's; for old rounds whose published tables predate today's rules.
   bool apply_compliance = true;
@@ -80,13 +83,16 @@ struct ImportedGroup {
 
 struct ImportResult {
   std::vector<ImportedGroup> groups;
-  std::vector<std::string> warnings;         // "file:line: why" (lines skipped, facts missing)
-  std::vector<std::string> errors;           // "file: why" (files that could not be read; the rest was imported)
-  std::vector<std::string> compliance;       // "file:line: why": MLPerf rules broken (errors under --strict)
-  std::vector<std::string> notes;            // how options were read (a --threshold converted to the file's scale)
+  std::vector<std::string> warnings;    // "file:line: why" (lines skipped, facts missing)
+  std::vector<std::string> errors;      // "file: why" (files that could not be read; the rest was imported)
+  std::vector<std::string> compliance;  // "file:line: why": MLPerf rules broken (errors under --strict)
+  std::vector<std::string> notes;       // how options were read (a --threshold converted to the file's scale)
+  // Which runs were filed under which entry and why (run_identity.h's FormatEntryGrouping), printed before storing.
+  std::string grouping;
   std::vector<std::filesystem::path> roots;  // canonical PATH arguments: nothing may be written below them
   std::size_t files = 0;
-  // Errors from the frameworks' logs (framework_import.h): an import with any stores nothing.
+  // Errors from the frameworks' logs (framework_import.h) and run logs whose every evaluation is off the declared
+  // scale: runs that could not be read. An import with any stores nothing (no verdict from unreadable runs).
   std::size_t framework_errors = 0;
   std::size_t bytes = 0;
   double seconds = 0;  // wall time of reading and scoring

@@ -1,5 +1,9 @@
 #include "evalsuite/runlog/jsonl_run_log.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "common/error.h"
@@ -59,7 +63,7 @@ void DropNonFiniteFields(json& value, const std::string& path, const std::string
 
 }  // namespace
 
-RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name) {
+RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name, std::string* scale_error) {
   RunLog run;
   std::istringstream in(text);
   std::string line;
@@ -141,19 +145,43 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name)
     }
   }
   if (!saw_end) run.status = RunStatus::kIncomplete;
-  CheckRunLog(run, source_name, DeclaredMetricScale(run.header, source_name, &run.warnings));
+  const std::optional<MetricScale> scale = DeclaredMetricScale(run.header, source_name, &run.warnings);
+  if (scale_error != nullptr && scale && !run.points.empty()) {
+    std::size_t off = 0;
+    for (const EvalPoint& p : run.points) {
+      if (std::isfinite(p.metric) && (p.metric < scale->low || p.metric > scale->high)) ++off;
+    }
+    if (off == run.points.size()) {
+      const double example = run.points.front().metric;
+      const bool declared = run.header.contains("metric_range");
+      const auto metric_field = run.header.find("metric");
+      const std::string metric_name = metric_field != run.header.end() && metric_field->is_string()
+                                          ? metric_field->get<std::string>()
+                                          : std::string("the metric");
+      const bool looks_percent = !declared && std::all_of(run.points.begin(), run.points.end(), [](const EvalPoint& p) {
+        return p.metric >= 0 && p.metric <= 100;
+      });
+      *scale_error = fmt::format(
+          "{}: every evaluation of {} ({} of {}, the first {:g}) lies off its declared scale, {}; the header field "
+          "\"metric_range\" declares the scale{}{}; the run is not imported (it could not be read, it did not fail)",
+          source_name, metric_name, off, run.points.size(), example, scale->name,
+          declared ? " (it says " + run.header["metric_range"].dump() + ")" : " (absent: a fraction in [0, 1])",
+          looks_percent ? ": the values look like percentages, so write \"metric_range\": [0, 100]" : "");
+    }
+  }
+  CheckRunLog(run, source_name, scale);
   if (run.train_seconds <= 0 && !run.points.empty()) run.train_seconds = run.points.back().train_seconds;
   if (run.wall_seconds <= 0 && !run.points.empty()) run.wall_seconds = run.points.back().wall_seconds;
   return run;
 }
 
-RunLog ReadJsonlRunLog(const std::filesystem::path& file) {
+RunLog ReadJsonlRunLog(const std::filesystem::path& file, std::string* scale_error) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw IoError(file.string(), "cannot open run log");
   std::stringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) throw IoError(file.string(), "read error");
-  return ParseJsonlRunLog(buffer.str(), file.string());
+  return ParseJsonlRunLog(buffer.str(), file.string(), scale_error);
 }
 
 JsonlRunLogWriter::JsonlRunLogWriter(const std::filesystem::path& file) : file_(file) {

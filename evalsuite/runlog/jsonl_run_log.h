@@ -24,8 +24,11 @@ constexpr int kJsonlSchemaVersion = 1;
 
 // Reads a JSON Lines run log. A malformed line is skipped with a warning "file:line: why" in RunLog::warnings;
 // a truncated final line (a run killed mid-write) is a warning too. Throws IoError when the file can't be read.
-RunLog ReadJsonlRunLog(const std::filesystem::path& file);
-RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name);
+// `scale_error` (when given) is set when every evaluation lies off the scale the header declares ("metric_range",
+// a fraction without it): a log that cannot be read, not a run that missed its target; it names the metric and the
+// header field. The evaluations are still skipped with their warnings as before.
+RunLog ReadJsonlRunLog(const std::filesystem::path& file, std::string* scale_error = nullptr);
+RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name, std::string* scale_error = nullptr);
 
 // Appends records, flushing each line so that a killed run keeps what it wrote.
 class JsonlRunLogWriter {

@@ -48,6 +48,47 @@ std::optional<std::string> TopLevelYamlValue(const fs::path& file, const std::st
   return std::nullopt;
 }
 
+std::map<std::string, std::string> YamlScalars(const fs::path& file) {
+  std::map<std::string, std::string> out;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return out;
+  std::vector<std::pair<std::size_t, std::string>> parents;  // (indent, key) of the mappings the line is inside
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    std::size_t indent = 0;
+    while (indent < line.size() && line[indent] == ' ') ++indent;
+    if (indent == line.size() || line[indent] == '#') continue;
+    const std::string body = line.substr(indent);
+    if (body.rfind("- ", 0) == 0 || body == "-") {  // a list item of the key above
+      while (!parents.empty() && parents.back().first > indent) parents.pop_back();
+      if (parents.empty()) continue;
+      std::string key;
+      for (const auto& p : parents) key += (key.empty() ? "" : ".") + p.second;
+      const std::string item = lightning_detail::TrimYaml(body.substr(1));
+      out[key] += (out[key].empty() ? "" : ", ") + ToValidUtf8(item);
+      continue;
+    }
+    const std::size_t colon = body.find(": ");
+    const bool ends_with_colon = !body.empty() && body.back() == ':';
+    if (colon == std::string::npos && !ends_with_colon) continue;
+    const std::string key =
+        ends_with_colon && colon == std::string::npos ? body.substr(0, body.size() - 1) : body.substr(0, colon);
+    while (!parents.empty() && parents.back().first >= indent) parents.pop_back();
+    std::string full;
+    for (const auto& p : parents) full += p.second + ".";
+    full += lightning_detail::TrimYaml(key);
+    const std::string value =
+        colon == std::string::npos ? std::string() : lightning_detail::TrimYaml(body.substr(colon + 2));
+    if (value.empty()) {
+      parents.push_back({indent, lightning_detail::TrimYaml(key)});  // a mapping or list follows
+      continue;
+    }
+    out[ToValidUtf8(full)] = ToValidUtf8(value);
+  }
+  return out;
+}
+
 bool LooksLikeLightningHeader(const std::string& header_line) {
   const std::vector<std::string> columns = SplitCsvLine(header_line, ',');
   return std::find(columns.begin(), columns.end(), "step") != columns.end() &&
@@ -103,6 +144,8 @@ FrameworkRun ReadLightningMetricsCsv(const fs::path& file) {
     }
   }
   const fs::path hparams = file.parent_path() / "hparams.yaml";
+  run.hyperparameters = YamlScalars(hparams);
+  if (!run.hyperparameters.empty()) run.hyperparameter_source = "hparams.yaml";
   for (const char* key : {"seed", "random_seed"}) {
     if (const std::optional<std::string> seed = TopLevelYamlValue(hparams, key)) {
       run.seed = lightning_detail::SeedValue(*seed);

@@ -3,10 +3,12 @@
 // empty the metrics it did not log). Each non-empty metric cell is a point at the row's step. The logger writes no
 // clock, so the basis is steps: the "step" column as written (the global step when the row was logged); the
 // point's epoch is the "epoch" column + 1 (the epoch the row was logged in, counted from 1). The seed comes from
-// hparams.yaml beside the file ("seed" or "random_seed" at the top level) when present.
+// hparams.yaml beside the file ("seed" or "random_seed" at the top level) when present, and the
+// run's hyperparameters from the same file.
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "evalsuite/runlog/framework_log.h"
@@ -18,6 +20,10 @@ FrameworkRun ReadLightningMetricsCsv(const std::filesystem::path& file);
 
 // True when a CSV header is Lightning's: it has both a "step" and an "epoch" column.
 bool LooksLikeLightningHeader(const std::string& header_line);
+
+// Every scalar of a small YAML file (hparams.yaml) by its key: nested mappings flattened with "." ("model.lr"),
+// a list as its items joined by ", ", quotes removed. What is not a `key: value` line is passed over.
+std::map<std::string, std::string> YamlScalars(const std::filesystem::path& file);
 
 // The value of a top-level `key: value` line of a small YAML file (hparams.yaml, meta.yaml), quotes removed;
 // nullopt when absent. Nested keys (indented lines) are not read.

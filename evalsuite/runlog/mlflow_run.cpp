@@ -145,6 +145,14 @@ FrameworkRun ReadMlflowRun(const fs::path& folder) {
       break;
     }
   }
+  // Every param as MLflow's file store writes it: params/<key> holding the value (a key with "/" in a subfolder).
+  for (fs::recursive_directory_iterator it(folder / "params", ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const std::string key = ToValidUtf8(it->path().lexically_relative(folder / "params").generic_string());
+    run.hyperparameters[key] = mlflow_detail::ReadSmallFile(it->path()).value_or("");
+  }
+  ec.clear();
+  if (!run.hyperparameters.empty()) run.hyperparameter_source = "params/";
   const std::string stage = TopLevelYamlValue(meta, "lifecycle_stage").value_or("active");
   run.facts["lifecycle_stage"] = stage;
   return run;

@@ -168,7 +168,8 @@ TEST(FrameworkImportSharedDataTest, TheWholeFolderIsFoundByAutoDetection) {
   EXPECT_EQ(runs["lightning"], 5u);
   EXPECT_EQ(runs["keras"], 6u);  // 1 + 4 appended + 1
   EXPECT_EQ(runs["mlflow"], 2u);
-  EXPECT_EQ(runs.size(), 4u);  // other/ (YOLO results.csv) is none of the formats
+  EXPECT_EQ(runs["epoch-csv"], 2u);  // other/: Ultralytics' and YOLOv5's results.csv (issue 50 item 8)
+  EXPECT_EQ(runs.size(), 5u);
 }
 
 // --- rules, on files written here ---
@@ -259,11 +260,13 @@ TEST(FrameworkImportTest, MlflowRunsKeepTheirClockSeedAndStatus) {
   TempDir dir;
   const fs::path exp = dir / "mlruns/3";
   WriteFile(exp / "meta.yaml", "experiment_id: '3'\nname: resnet-sweep\n");
-  WriteFile(exp / "aaa/meta.yaml", "run_name: bright-owl\nstart_time: 1000000\nend_time: 1400000\nstatus: 3\n"
-                                   "lifecycle_stage: active\n");
+  // Names as MLflow makes them up when given none ("<adjective>-<noun>-<number>"): labels of runs, not configurations.
+  WriteFile(exp / "aaa/meta.yaml",
+            "run_name: bright-owl-12\nstart_time: 1000000\nend_time: 1400000\nstatus: 3\n"
+            "lifecycle_stage: active\n");
   WriteFile(exp / "aaa/metrics/val/acc", "1010000 0.5 0\n1100000 0.75 1\n1200000 0.9 2\n");
   WriteFile(exp / "aaa/params/seed", "7");
-  WriteFile(exp / "bbb/meta.yaml", "run_name: dim-cat\nstart_time: 2000000\nend_time: 2100000\nstatus: 4\n");
+  WriteFile(exp / "bbb/meta.yaml", "run_name: dim-cat-7\nstart_time: 2000000\nend_time: 2100000\nstatus: 4\n");
   WriteFile(exp / "bbb/metrics/val/acc", "2050000 0.4 0\n");
   const ImportResult r = ImportFramework(dir / "mlruns", 0.7);
   ASSERT_TRUE(r.errors.empty()) << r.errors.front();
@@ -278,7 +281,7 @@ TEST(FrameworkImportTest, MlflowRunsKeepTheirClockSeedAndStatus) {
   EXPECT_EQ(g.runs[0].seeds["run"], 7);
   EXPECT_EQ(g.runs[0].log.train_seconds, 400.0);
   EXPECT_EQ(g.runs[1].log.status, runlog::RunStatus::kFailed);
-  EXPECT_EQ(g.runs[0].log.header["run_name"], "bright-owl");
+  EXPECT_EQ(g.runs[0].log.header["run_name"], "bright-owl-12");
 }
 
 TEST(FrameworkImportTest, TensorboardTrainAndValidationFoldersAreOneRunJudgedOnValidation) {

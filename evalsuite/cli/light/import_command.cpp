@@ -1,5 +1,7 @@
-// evalsuite import PATH... [--format auto|mlperf|dawnbench|jsonl|hf-trainer|lightning|keras|mlflow|tensorboard]
+// evalsuite import PATH... [--format auto|mlperf|dawnbench|jsonl|hf-trainer|lightning|keras|mlflow|tensorboard|
+//                          epoch-csv]
 //                          [--store FILE | --no-store] [--json FILE] [--threshold X] [--metric NAME] [--entry NAME]
+//                          [--group-by path|params|NAME...]
 //                          [--rcp PATH] [--rcp-pass pruned|full] [--ruleset V] [--strict] [--study NAME] [--jobs N]
 // Exit: 0 all clean, 3 imported with warnings (lines or facts skipped, MLPerf compliance findings), 1 some file
 // could not be read (the others were imported) or, with --strict, an MLPerf rule was broken (nothing is stored),
@@ -49,6 +51,7 @@ struct ImportArgs {
   bool quiet = false;
   std::string metric;  // framework logs (importer/framework_import.h)
   std::string entry;
+  std::vector<std::string> group_by;  // importer/run_identity.h
 };
 
 fs::path CanonicalOutput(const std::string& file) {
@@ -126,12 +129,20 @@ void RunImport(const ImportArgs& args) {
   for (const std::string& p : args.paths) options.paths.emplace_back(p);
   auto format = importer::ParseImportFormat(args.format);
   if (!format) {
-    throw UsageError("--format", "expected auto, mlperf, dawnbench, jsonl, hf-trainer, lightning, keras, mlflow or "
-                                 "tensorboard, got \"" + args.format + "\"");
+    throw UsageError("--format",
+                     "expected auto, mlperf, dawnbench, jsonl, hf-trainer, lightning, keras, mlflow, "
+                     "tensorboard or epoch-csv, got \"" +
+                         args.format + "\"");
   }
   options.format = *format;
   options.metric = args.metric;
   options.entry = args.entry;
+  if (!args.group_by.empty()) {
+    if (!args.entry.empty()) {
+      throw UsageError("--group-by", "--entry files every run under one entry; give --entry or --group-by, not both");
+    }
+    options.group_by = importer::ParseGroupBy(args.group_by);
+  }
   options.threshold = args.threshold;
   if (!args.rcp.empty()) {
     std::error_code ec;
@@ -197,9 +208,11 @@ void RunImport(const ImportArgs& args) {
   }
   // A framework log that could not be read fails the whole import: nothing is stored (its error is printed above).
   if (result.framework_errors > 0) {
-    throw InputError(result.errors.front().substr(0, result.errors.front().find(':')),
-                     std::to_string(result.errors.size()) +
-                         " file(s) could not be read, among them training logs of a framework: nothing was stored");
+    throw InputError(
+        result.errors.front().substr(0, result.errors.front().find(':')),
+        std::to_string(result.errors.size()) +
+            " file(s) could not be read, among them runs that cannot be judged (a framework's log, or a run "
+            "log off its declared scale): nothing was stored, and no verdict is made from them");
   }
   // A framework log names no target, and a run stored without one would reach at its first evaluation.
   if (!args.no_store) {
@@ -216,18 +229,20 @@ void RunImport(const ImportArgs& args) {
   bool duplicate = false;
   if (!args.no_store && !result.groups.empty()) {
     if (!store) store = study::RunStore::Open(args.store);
-    nlohmann::json plan = {{"command", "import"},
-                           {"paths", args.paths},
-                           {"format", args.format},
-                           {"threshold", JsonOrNull(args.threshold)},
-                           {"rcp", args.rcp.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.rcp)},
-                           {"rcp_pass", args.rcp_pass},
-                           {"ruleset", args.ruleset.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.ruleset)},
-                           {"strict", args.strict},
-                           {"metric", args.metric.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.metric)},
-                           {"entry", args.entry.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.entry)},
-                           {"compliance", args.compliance},
-                           {"units", {{"time", "seconds"}, {"metric", "fraction"}}}};
+    nlohmann::json plan = {
+        {"command", "import"},
+        {"paths", args.paths},
+        {"format", args.format},
+        {"threshold", JsonOrNull(args.threshold)},
+        {"rcp", args.rcp.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.rcp)},
+        {"rcp_pass", args.rcp_pass},
+        {"ruleset", args.ruleset.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.ruleset)},
+        {"strict", args.strict},
+        {"metric", args.metric.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.metric)},
+        {"entry", args.entry.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.entry)},
+        {"group_by", args.group_by.empty() ? nlohmann::json(nullptr) : nlohmann::json(args.group_by)},
+        {"compliance", args.compliance},
+        {"units", {{"time", "seconds"}, {"metric", "fraction"}}}};
     nlohmann::json canonical = nlohmann::json::array();
     for (const fs::path& root : result.roots) canonical.push_back(root.string());
     plan["canonical_paths"] = canonical;
@@ -261,7 +276,7 @@ void RunImport(const ImportArgs& args) {
   if (result.groups.empty()) {
     throw InputError(args.paths.front(),
                      "nothing to import: no MLPerf result_*.txt, DAWNBench .tsv, .jsonl run log, trainer_state.json, "
-                     "Lightning or Keras CSV, MLflow run folder or TensorBoard event file found");
+                     "Lightning, Keras or epoch-indexed CSV, MLflow run folder or TensorBoard event file found");
   }
   SetExitCode(result.warnings.empty() && result.compliance.empty() && !duplicate ? kExitOk : kExitWithWarnings);
 }
@@ -277,13 +292,21 @@ void RegisterImportCommand(CLI::App& app) {
   command->add_option("paths", args->paths, "Files, or folders searched recursively")->required();
   command->add_option("--format", args->format,
                       "auto (default: by file name and content), mlperf, dawnbench, jsonl, hf-trainer, lightning, "
-                      "keras, mlflow or tensorboard");
+                      "keras, mlflow, tensorboard or epoch-csv (an epoch-indexed CSV of metrics, YOLO's results.csv)");
   command->add_option("--metric", args->metric,
                       "Framework logs: the logged metric to judge runs on (eval_accuracy, val_loss...); default: the "
                       "first validation accuracy, then F1..., error rate, loss (the note names the choice)");
   command->add_option("--entry", args->entry,
-                      "Framework logs: the entry every run is filed under; default: the run's folder (the note says "
-                      "which)");
+                      "Framework logs, and JSON Lines logs whose header names no entry: the entry every run is filed "
+                      "under; default: --group-by's rule (the grouping is printed)");
+  command
+      ->add_option("--group-by", args->group_by,
+                   "Framework logs and JSON Lines logs without an entry: how runs are grouped into entries. "
+                   "Default: by folder (seed, run, version and checkpoint folders are runs of one entry), then by "
+                   "the recorded hyperparameters other than the seed (hparams.yaml, MLflow params) and MLflow run "
+                   "names; path: folders only; params: hyperparameters only; NAME...: those hyperparameters' "
+                   "values. The grouping is printed before anything is stored")
+      ->expected(1, -1);
   command->add_option("--store", args->store, "The run store (SQLite); default: evalsuite.db here");
   command->add_flag("--no-store", args->no_store, "Only print (and write --json); do not touch a store");
   command->add_option("--json", args->json_out, "Write the groups, scores and TTAs as JSON to this file");
