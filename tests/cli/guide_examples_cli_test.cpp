@@ -17,6 +17,8 @@
 // a busy 2-core machine, the examples' whole time (quoted lines depend on no Python but the standard library).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -150,15 +152,32 @@ TEST_P(GuideExamplesTest, EveryRunnableExampleRunsAndPrintsWhatThePageQuotes) {
   }
 }
 
-// Every page that has runnable examples; a new guide is added here.
-INSTANTIATE_TEST_SUITE_P(Pages, GuideExamplesTest,
-                         ::testing::Values("README.md", "docs/own-script.md", "docs/compare-and-plan.md",
-                                           "docs/importing.md", "docs/reading-the-report.md"),
+// Every page that has runnable examples; a new guide is added here (PagesWithMarkersAreAllListed checks it).
+const std::vector<std::string>& GuidePages() {
+  static const std::vector<std::string> pages = {
+      "README.md",         "docs/own-script.md",         "docs/compare-and-plan.md",
+      "docs/importing.md", "docs/reading-the-report.md", "docs/stability-and-hardware.md"};
+  return pages;
+}
+
+INSTANTIATE_TEST_SUITE_P(Pages, GuideExamplesTest, ::testing::ValuesIn(GuidePages()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name;
                            for (char c : info.param) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return name;
                          });
+
+TEST(GuideExamplesCheckTest, PagesWithMarkersAreAllListed) {
+  std::vector<std::string> pages = {"README.md"};
+  for (const auto& file : fs::recursive_directory_iterator(SourceDir() / "docs")) {
+    if (file.path().extension() == ".md") pages.push_back(fs::relative(file.path(), SourceDir()).string());
+  }
+  for (const std::string& page : pages) {
+    if (RunnableExamples(ReadFile(SourceDir() / page)).empty()) continue;
+    EXPECT_NE(std::find(GuidePages().begin(), GuidePages().end(), page), GuidePages().end())
+        << page << " has runnable examples but is not in GuidePages(), so they never run";
+  }
+}
 
 // The checker itself: quoted lines must come in order, "..." elides, and a drifted line fails.
 TEST(GuideExamplesCheckTest, QuotedLinesMatchInOrderAndADriftedLineFails) {
