@@ -3,12 +3,14 @@
 for checking what evalsuite concludes about two entries whose true difference you know.
 
     synthetic_tta_entry.py --seed S --log FILE --median 100 --cov 0.1 [--fail 0.1] [--evals 20] [--pause 0]
+                           [--entry NAME]
 
 TTA ~ lognormal with the given median and coefficient of variation (sigma = sqrt(log(1 + cov^2))). The run
 evaluates `evals` times, 1.5 x TTA / evals apart in training time, with an accuracy that rises linearly to 0.90 at
 TTA, so it reaches a 0.90 target at its first evaluation at or after TTA. With probability --fail the run plateaus
 at 0.85 instead (never reaches; evalsuite censors it at the time it stopped). --pause sleeps that many seconds after
-each evaluation (a run that takes wall time).
+each evaluation (a run that takes wall time). --entry names the entry in the log's header (default "synthetic"),
+which is what `evalsuite import` files the run under.
 """
 import argparse
 import math
@@ -30,13 +32,14 @@ def main():
     parser.add_argument("--fail", type=float, default=0.0)
     parser.add_argument("--evals", type=int, default=20)
     parser.add_argument("--pause", type=float, default=0.0)
+    parser.add_argument("--entry", default="synthetic")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     sigma = math.sqrt(math.log(1 + args.cov ** 2))
     tta = args.median * math.exp(rng.gauss(0, sigma))
     fails = rng.random() < args.fail
     log = RunLog(args.log, args.seed)
-    log.header("synthetic", threshold=0.90, hyperparameters={"median": args.median, "cov": args.cov,
+    log.header(args.entry, threshold=0.90, hyperparameters={"median": args.median, "cov": args.cov,
                                                                "fail": args.fail})
     step = 1.5 * tta / args.evals
     for k in range(1, args.evals + 1):

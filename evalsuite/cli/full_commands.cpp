@@ -1,5 +1,6 @@
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/command_table.h"
+#include "evalsuite/cli/reference_command.h"
 
 namespace evalsuite::cli {
 
@@ -7,7 +8,8 @@ const std::vector<Command>& FullOnlyCommands() {
   static const std::vector<Command> commands = {{"train", RegisterTrainCommand, 1},
                                                 {"holdout", RegisterHoldoutCommand, 5},
                                                 {"machine", RegisterMachineCommand, 7},
-                                                {"latency", RegisterLatencyCommand, 8}};
+                                                {"latency", RegisterLatencyCommand, 8},
+                                                {"reference", RegisterReferenceCommand, 9}};
   return commands;
 }
 

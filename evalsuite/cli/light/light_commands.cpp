@@ -1,7 +1,8 @@
+#include <algorithm>
+
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/command_table.h"
-
-#include <algorithm>
+#include "evalsuite/cli/light/help_footers.h"
 
 namespace evalsuite::cli {
 
@@ -32,6 +33,7 @@ void AddCommands(CLI::App& app, const std::vector<const std::vector<Command>*>& 
   std::stable_sort(commands.begin(), commands.end(),
                    [](const Command& a, const Command& b) { return a.help_rank < b.help_rank; });
   for (const Command& command : commands) command.add(app);
+  ApplyHelpFooters(app);
 }
 
 }  // namespace evalsuite::cli
