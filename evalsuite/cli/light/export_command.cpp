@@ -68,9 +68,6 @@ void RegisterExportCommand(CLI::App& app) {
   command->add_option("STORE", args->store, "the run store (SQLite)")->required();
   command->add_option("--out", args->out, "the folder to write runs.csv and evaluations.csv into")->required();
   command->add_option("--study", args->studies, "a study to export, by name or id (repeatable; default: every study)");
-  command->footer(
-      "Examples:\n  evalsuite export evalsuite.db --out csv/\n"
-      "  evalsuite export evalsuite.db --study mine --out csv/   # then pandas.read_csv('csv/runs.csv')");
   command->callback([args] { Run(*args); });
 }
 
