@@ -13,8 +13,6 @@
 #include <string>
 
 #include "analysis/pair_answer.h"
-#include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/cli/commands.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/test_level.h"
@@ -104,13 +102,16 @@ void Run(const CompareArgs& args) {
   std::cout << fmt::format("  median epochs       {}\n", Ratio(c.epochs_ratio));
   if (c.restricted_mean) {
     const auto& r = *c.restricted_mean;
-    const std::string interval =
-        r.interval ? fmt::format("[{:.4g}, {:.4g}] ({} t interval, {:.1f} df)", r.interval->lower, r.interval->upper,
-                                 level, r.degrees_of_freedom)
-                   : "(" + r.withheld + ")";
+    const std::string interval = r.interval
+                                     ? fmt::format("[{:.4g}, {:.4g}] ({} t interval, {:.1f} df)", r.interval->lower,
+                                                   r.interval->upper, level, r.degrees_of_freedom)
+                                     : "(" + r.withheld + ")";
+    // A horizon that cuts runs which reached says so on this line: the figures are then not the mean TTAs.
+    const std::string truncated = stats::HorizonTruncationText(r, c.a, c.b);
     std::cout << fmt::format(
-        "  restricted mean     up to {:.4g}: {} {:.4g} (se {:.3g}), {} {:.4g} (se {:.3g}), difference {:.4g} {}\n",
-        r.a.horizon, c.a, r.a.mean, r.a.standard_error, c.b, r.b.mean, r.b.standard_error, r.difference, interval);
+        "  restricted mean     up to {:.4g}{}: {} {:.4g} (se {:.3g}), {} {:.4g} (se {:.3g}), difference {:.4g} {}\n",
+        r.a.horizon, truncated.empty() ? "" : " (" + truncated + ")", c.a, r.a.mean, r.a.standard_error, c.b, r.b.mean,
+        r.b.standard_error, r.difference, interval);
   }
   std::cout << fmt::format(
       "  log-rank            z = {:.3f} (permutation variance), p = {:.4g}; survdiff's "
@@ -135,8 +136,9 @@ void RegisterCompareCommand(CLI::App& app) {
   command->add_option("--json", args->json_out, "write the comparison as JSON to this file");
   command->add_option("--alpha", args->alpha, "the test's level; intervals are 100 (1 - alpha)% (default 0.05)");
   command->add_option("--horizon", args->horizon,
-                      "the restricted mean's horizon, in the runs' time unit (default: the shorter of the two "
-                      "entries' longest runs)");
+                      "the restricted mean's horizon, in the runs' time unit (default: the largest both entries' "
+                      "curves define: the longer entry's longest run when both entries' longest runs reached, else "
+                      "where a run still below the target stopped)");
   command->add_option("--resamples", args->resamples, "bootstrap resamples of the ratio intervals (default 4000)")
       ->check(WholeNumber(100, 1000000));
   command->callback([args] { Run(*args); });
