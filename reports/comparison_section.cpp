@@ -126,7 +126,8 @@ json EntryComparisonJson(const stats::EntryComparison& c) {
   }
   return {{"a", c.a},
           {"b", c.b},
-          {"test", "log-rank (permutation variance)"},
+          {"test", c.decided_by == stats::kDecidedByLogRank ? "log-rank (permutation variance)"
+                                                            : "Brunner-Munzel (P(A faster) = 1/2)"},
           {"result", c.result == "A faster"   ? c.a + " faster"
                      : c.result == "B faster" ? c.b + " faster"
                                               : c.result},
@@ -146,6 +147,12 @@ json EntryComparisonJson(const stats::EntryComparison& c) {
             {"permutation_variance", JsonNumber(c.log_rank.permutation_variance)},
             {"survdiff_chi_square", JsonNumber(c.log_rank.chi_square)},
             {"survdiff_p_value", JsonNumber(c.log_rank.p_value)}}},
+          {"brunner_munzel",
+           {{"probability_a_faster", JsonNumber(c.brunner_munzel.probability)},
+            {"t", c.brunner_munzel.defined ? JsonNumber(c.brunner_munzel.statistic) : json(nullptr)},
+            {"p_value", c.brunner_munzel.defined ? JsonNumber(c.brunner_munzel.p_value) : json(nullptr)},
+            {"degrees_of_freedom", JsonNumber(c.brunner_munzel.degrees_of_freedom)},
+            {"exact_permutation", c.brunner_munzel.exact}}},
           {"tta_ratio", RatioJson(c.tta_ratio)},
           {"epochs_ratio", c.epochs_ratio ? RatioJson(*c.epochs_ratio) : json(nullptr)},
           {"restricted_mean", rmst},

@@ -256,10 +256,16 @@ TEST(MedianRatioSimulationTest, IntervalCoversAtLeastNominallyWithinSimulationEr
 
 ComparedRuns Runs(const char* name, const std::vector<SurvivalObservation>& tta) { return {name, tta, {}}; }
 
+// The verdict names the test that decided it (issue 50 item 11: Brunner-Munzel, tests/stats/brunner_munzel_test.cpp;
+// B's times x 0.2: t = -2.5252982782599265, p = 0.032485013864011314 at 9 df by brunner_munzel_oracle.py's stat()).
 TEST(EntryComparisonTest, ClearDifferenceSaysWhichIsFasterAndWhatWasTested) {
-  const EntryComparison c = CompareEntries(Runs("base", FixtureA()), Runs("opt", FixtureB(0.4)));
+  const EntryComparison c = CompareEntries(Runs("base", FixtureA()), Runs("opt", FixtureB(0.2)));
   EXPECT_EQ(c.result, "B faster");
-  EXPECT_EQ(c.verdict.rfind("opt reaches the target faster than base (log-rank p = 0.032, z = -2.15", 0), 0u)
+  EXPECT_EQ(c.decided_by, kDecidedByBrunnerMunzel);
+  EXPECT_EQ(c.verdict.rfind("opt reaches the target faster than base (decided by the Brunner-Munzel test: P(base "
+                            "faster) 0.22, p = 0.032, t = -2.53 at 9 df, alpha 0.05; log-rank p ",
+                            0),
+            0u)
       << c.verdict;
   EXPECT_NE(c.verdict.find("alpha 0.05"), std::string::npos) << c.verdict;
   ASSERT_TRUE(c.restricted_mean);
@@ -274,7 +280,11 @@ TEST(EntryComparisonTest, NoDifferenceStatesTheIntervalAndTheDetectableDifferenc
   EXPECT_EQ(c.result, "no difference shown");
   ASSERT_TRUE(c.detectable_difference);
   EXPECT_GT(*c.detectable_difference, 0);
-  EXPECT_EQ(c.verdict.rfind("no difference shown (log-rank p = 0.418", 0), 0u) << c.verdict;
+  EXPECT_EQ(c.verdict.rfind("no difference shown (decided by the Brunner-Munzel test: P(a faster) 0.59, p = 0.526, "
+                            "t = 0.66 at 9 df, alpha 0.05; log-rank p = 0.418, z = 0.81 beside it",
+                            0),
+            0u)
+      << c.verdict;
   EXPECT_NE(c.verdict.find("which includes 1.00"), std::string::npos) << c.verdict;
   EXPECT_NE(c.verdict.find("could not be detected"), std::string::npos) << c.verdict;
 }
@@ -284,6 +294,7 @@ TEST(EntryComparisonTest, SequentialCriticalValueWidensTheIntervals) {
   options.critical_z = 2.5;
   const EntryComparison c = CompareEntries(Runs("base", FixtureA()), Runs("opt", FixtureB(0.4)), options);
   EXPECT_EQ(c.result, "no difference shown");  // |z| = 2.15 < 2.5
+  EXPECT_EQ(c.decided_by, kDecidedByLogRank);  // a sequential look's boundary is the log-rank test's
   EXPECT_NEAR(c.interval_level, 1 - 2 * 0.0062096653257761, 1e-9);
   EXPECT_NE(c.verdict.find("critical |z| 2.50"), std::string::npos) << c.verdict;
   EXPECT_THROW(CompareEntries(Runs("a", {}), Runs("b", FixtureB())), std::invalid_argument);
@@ -303,11 +314,11 @@ TEST(EntryComparisonTest, TwoRunsEachWithholdTheRatioIntervalAndTheDetectableDif
 // Issue 34 item 5: the verdict and an effect size beside it disagreed without a word. The test shows A faster (the
 // curves differ as a whole) while the medians' ratio interval holds 1: a note says so and why.
 TEST(EntryComparisonTest, AnEffectSizePointingElsewhereGetsANote) {
-  const EntryComparison clear = CompareEntries(Runs("base", FixtureA()), Runs("opt", FixtureB(0.4)));
+  const EntryComparison clear = CompareEntries(Runs("base", FixtureA()), Runs("opt", FixtureB(0.2)));
   ASSERT_EQ(clear.result, "B faster");
   for (const std::string& note : clear.notes) {
     // Every note names a figure and the test, and says why they differ.
-    EXPECT_NE(note.find("the log-rank test compares the two curves"), std::string::npos) << note;
+    EXPECT_NE(note.find("the Brunner-Munzel test asks whether a run of one entry"), std::string::npos) << note;
   }
   // Same entries, no difference shown: a note for each effect size interval that excludes no difference.
   const EntryComparison same = CompareEntries(Runs("a", FixtureA()), Runs("b", FixtureB()));
@@ -373,7 +384,7 @@ TEST(EntryComparisonTest, EveryDisagreementBesideTheVerdictHasANote) {
         EXPECT_TRUE(has_note("P(a faster)")) << "set " << set << ": " << c.verdict;
       }
     }
-    for (const std::string& note : c.notes) EXPECT_NE(note.find("the log-rank test compares"), std::string::npos);
+    for (const std::string& note : c.notes) EXPECT_NE(note.find("the Brunner-Munzel test asks"), std::string::npos);
   }
   std::printf("%d disagreements between the verdict and an effect-size interval in 300 data sets, each with its note\n",
               disagreements);
