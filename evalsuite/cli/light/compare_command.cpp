@@ -13,6 +13,8 @@
 #include <string>
 
 #include "analysis/pair_answer.h"
+#include "evalsuite/cli/light/option_checks.h"
+#include "evalsuite/cli/commands.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/test_level.h"

@@ -14,6 +14,12 @@
 #include <vector>
 
 #include "evalsuite/cli/light/option_checks.h"
+#include "evalsuite/cli/commands.h"
+#include "common/environment.h"
+#include "common/atomic_file.h"
+#include "common/error.h"
+#include "common/json_access.h"
+#include "common/exit_codes.h"
 #include "evalsuite/importer/framework_import.h"
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_rules.h"
