@@ -163,11 +163,27 @@ void RequireStoreKind(const fs::path& path, FileKind wanted, bool may_be_missing
   throw InputError(path.string(), what + (by.empty() ? "" : " (" + by + ")") + "; nothing was changed in it");
 }
 
+std::string InputFileProblem(const fs::path& path, const std::string& what) {
+  const FileKind kind = DetectFileKind(path);
+  if (kind == FileKind::kNotSqlite || kind == FileKind::kEmpty || kind == FileKind::kMissing ||
+      kind == FileKind::kFolder) {
+    return "";
+  }
+  const std::string by = WrittenBy(kind);
+  std::string text = "this is " + DescribeFileKind(kind) + (by.empty() ? "" : " (" + by + ")") + ", not " + what;
+  if (kind == FileKind::kRunStore) {
+    text += "; a run store is given as --store, or to `evalsuite report`, `compare` and `study show`";
+  }
+  return text;
+}
+
 void RequireReadableFile(const fs::path& path, const std::string& what) {
   std::error_code error;
   const fs::file_status status = fs::status(path, error);
   if (!fs::exists(status)) throw IoError(path.string(), "no such file (" + what + " was expected)");
   if (fs::is_directory(status)) throw UsageError(path.string(), "is a folder, not " + what);
+  const std::string problem = InputFileProblem(path, what);
+  if (!problem.empty()) throw UsageError(path.string(), problem);
 }
 
 }  // namespace evalsuite

@@ -38,8 +38,14 @@ std::string DescribeFileKind(FileKind kind);
 // "this is a label store, not a run store (written by `evalsuite label serve`); nothing was changed in it".
 void RequireStoreKind(const std::filesystem::path& path, FileKind wanted, bool may_be_missing);
 
-// For an input file (a plan, a JSON file): throws naming the path when it is missing or a folder, saying which
-// file was expected ("is a folder, not a study file (a .toml plan)").
+// For a file read as input (a plan, a log, a JSON file): "" when it may be one, else what it is instead, from its
+// kind: "this is a run store (written by `evalsuite study run` and `evalsuite import`), not a study file (...); a
+// run store is given as --store, or to `evalsuite report`, `compare` and `study show`". Missing files and folders
+// are "" (the caller names those its own way).
+std::string InputFileProblem(const std::filesystem::path& path, const std::string& what);
+
+// For an input file (a plan, a JSON file): throws naming the path when it is missing, a folder or one of the SQLite
+// files above, saying which file was expected ("is a folder, not a study file (a .toml plan)").
 void RequireReadableFile(const std::filesystem::path& path, const std::string& what);
 
 }  // namespace evalsuite

@@ -118,11 +118,16 @@ json EntryComparisonJson(const stats::EntryComparison& c) {
             {"interval", BoundedIntervalJson(r.interval)},
             {"withheld", r.withheld.empty() ? json(nullptr) : json(r.withheld)},
             {"degrees_of_freedom", JsonNumber(r.degrees_of_freedom)},
-            {"p_value", JsonNumber(r.p_value)}};
+            {"p_value", JsonNumber(r.p_value)},
+            {"reached_after_horizon", {{"a", r.reached_after_horizon_a}, {"b", r.reached_after_horizon_b}}},
+            {"truncated", stats::HorizonTruncationText(r, c.a, c.b).empty()
+                              ? json(nullptr)
+                              : json(stats::HorizonTruncationText(r, c.a, c.b))}};
   }
   return {{"a", c.a},
           {"b", c.b},
-          {"test", "log-rank (permutation variance)"},
+          {"test", c.decided_by == stats::kDecidedByLogRank ? "log-rank (permutation variance)"
+                                                            : "Brunner-Munzel (P(A faster) = 1/2)"},
           {"result", c.result == "A faster"   ? c.a + " faster"
                      : c.result == "B faster" ? c.b + " faster"
                                               : c.result},
@@ -142,6 +147,12 @@ json EntryComparisonJson(const stats::EntryComparison& c) {
             {"permutation_variance", JsonNumber(c.log_rank.permutation_variance)},
             {"survdiff_chi_square", JsonNumber(c.log_rank.chi_square)},
             {"survdiff_p_value", JsonNumber(c.log_rank.p_value)}}},
+          {"brunner_munzel",
+           {{"probability_a_faster", JsonNumber(c.brunner_munzel.probability)},
+            {"t", c.brunner_munzel.defined ? JsonNumber(c.brunner_munzel.statistic) : json(nullptr)},
+            {"p_value", c.brunner_munzel.defined ? JsonNumber(c.brunner_munzel.p_value) : json(nullptr)},
+            {"degrees_of_freedom", JsonNumber(c.brunner_munzel.degrees_of_freedom)},
+            {"exact_permutation", c.brunner_munzel.exact}}},
           {"tta_ratio", RatioJson(c.tta_ratio)},
           {"epochs_ratio", c.epochs_ratio ? RatioJson(*c.epochs_ratio) : json(nullptr)},
           {"restricted_mean", rmst},
@@ -249,10 +260,14 @@ ReportTable CompareTable(const CompareModel& compare) {
     std::string rmst_text = "-";
     if (const auto& rmst = c.restricted_mean) {
       const auto& i = rmst->interval;
-      rmst_text = fmt::format("{} {} ({})", FormatMagnitude(rmst->difference),
+      const bool truncated = rmst->reached_after_horizon_a + rmst->reached_after_horizon_b > 0;
+      rmst_text = fmt::format("{} {} ({}{})", FormatMagnitude(rmst->difference),
                               i ? fmt::format("[{}, {}]", FormatMagnitude(i->lower), FormatMagnitude(i->upper))
                                 : ComparisonIntervalText(i, rmst->withheld),
-                              FormatMagnitude(rmst->a.horizon));
+                              FormatMagnitude(rmst->a.horizon),
+                              truncated ? fmt::format("; truncates {} / {} runs that reached",
+                                                      rmst->reached_after_horizon_a, rmst->reached_after_horizon_b)
+                                        : std::string());
     }
     table.rows.push_back({c.a, c.b, fmt::format("{} / {} ({} / {})", c.runs_a, c.runs_b, c.reached_a, c.reached_b),
                           VerdictCell(row), RatioText(c.tta_ratio), RatioText(c.epochs_ratio), rmst_text,

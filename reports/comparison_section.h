@@ -36,8 +36,9 @@ ReportTable CompareTable(const CompareModel& compare);
 // The sequential study's lines (looks, why it stopped, validity), empty when not sequential.
 std::vector<std::string> SequentialLines(const CompareModel& compare);
 inline constexpr const char* kCompareNote =
-    "Runs that never reached the target are censored at the time they stopped. The verdict is the log-rank test's "
-    "(permutation variance); the median ratio (A/B, below 1: A faster) and the restricted mean difference say how "
-    "large the difference is.";
+    "Runs that never reached the target are censored at the time they stopped. The verdict is the Brunner-Munzel "
+    "test's of P(A faster) = 1/2 (a sequential study's look: the log-rank test's, whose boundaries it uses); the "
+    "log-rank z is shown beside it; the median ratio (A/B, below 1: A faster) and the restricted mean difference say "
+    "how large the difference is.";
 
 }  // namespace evalsuite::reports

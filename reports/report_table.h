@@ -38,8 +38,9 @@ ReportTable SensitivityTable(const EntryModel& entry);
 ReportTable ComparisonsTable(const std::vector<EntryComparisonModel>& comparisons);
 inline constexpr const char* kComparisonsNote =
     "P(TTA_A < TTA_B): the chance that a run of A reaches the target sooner than a run of B, over every pair of "
-    "their runs (ties count one half; a run that never reached is slower than any that did), with a percentile "
-    "bootstrap interval (Agarwal et al. 2021, rliable; Bouthillier et al. 2021). 50% = no difference.";
+    "their runs (ties count one half; a run that never reached is slower than any that did; Agarwal et al. 2021, "
+    "rliable; Bouthillier et al. 2021), with Newcombe's interval (method 5, Hanley-McNeil variance inverted, "
+    "Student's t; Newcombe 2006), the interval the table names. 50% = no difference.";
 // Expected best-of-n TTA of one entry (Dodge et al. 2019).
 ReportTable ExpectedBestTable(const EntryModel& entry);
 inline constexpr const char* kExpectedBestNote =

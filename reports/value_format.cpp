@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "common/figure_format.h"
 
 namespace evalsuite::reports {
 
@@ -16,20 +17,14 @@ std::optional<double> Finite(std::optional<double> value) {
 
 std::string FormatMagnitude(std::optional<double> value) {
   value = Finite(value);
-  if (!value) return kMissing;
-  double v = *value, magnitude = std::abs(v);
-  if (magnitude >= 1000) return fmt::format("{:.0f}", v);
-  if (magnitude >= 100) return fmt::format("{:.1f}", v);
-  if (magnitude >= 1 || magnitude == 0) return fmt::format("{:.2f}", v);
-  return fmt::format("{:.4f}", v);
+  return value ? FormatFigure(*value) : kMissing;
 }
 
 std::string FormatMagnitude(double value) { return FormatMagnitude(std::optional<double>(value)); }
 
 std::string FormatPercent(std::optional<double> share, int decimals) {
   share = Finite(share);
-  if (!share) return kMissing;
-  return fmt::format("{:.{}f}%", *share * 100, decimals);
+  return share ? FormatShareAsPercent(*share, decimals) : kMissing;
 }
 
 std::string FormatPercent(double share, int decimals) { return FormatPercent(std::optional<double>(share), decimals); }

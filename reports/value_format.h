@@ -17,10 +17,11 @@ extern const char* const kMissing;  // "—"
 // A number the renderers print: a finite one, else none (report.json has null there).
 std::optional<double> Finite(std::optional<double> value);
 
-// A time or other magnitude with sensible precision: 1234, 123.4, 12.35, 0.1235.
+// A time or other magnitude, at least three significant digits (common/figure_format.h): 1234, 123.4, 12.35,
+// 0.1235, 0.0290.
 std::string FormatMagnitude(std::optional<double> value);
 std::string FormatMagnitude(double value);
-// A share in [0, 1] as a percentage with one decimal ("3.1%"); `decimals` for finer values.
+// A share in [0, 1] as a percentage, at least three significant digits and `decimals` decimals ("3.10%", "0.213%").
 std::string FormatPercent(std::optional<double> share, int decimals = 1);
 std::string FormatPercent(double share, int decimals = 1);
 // "3.1% [2.0%, 5.6%]"; a non-finite upper bound of a present interval prints as "∞)" (open interval).

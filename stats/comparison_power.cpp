@@ -7,6 +7,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "stats/brunner_munzel.h"
+
 namespace evalsuite::stats {
 namespace {
 
@@ -21,7 +23,7 @@ double ResampledVariance(int runs) {
   return (m - 1) / m + b * b;
 }
 
-// The upper `assurance` confidence bound of var(log TTA of A) + var(log TTA of B), which the log-rank test's power
+// The upper `assurance` confidence bound of var(log TTA of A) + var(log TTA of B), which the test's power
 // falls with, over its estimate: nu / chi2_nu(1 - assurance) with Satterthwaite's degrees of freedom from each
 // entry's own (PlanComparisonRuns: its runs that reached, less one per censored run, less one). One bound for the pair,
 // not one per entry: two bounds at 80% each would hold together far more often than 80%, and plan too many runs.
@@ -42,14 +44,13 @@ SurvivalObservation Draw(const PilotModel& model, double scale, std::mt19937_64&
   return {scale * std::exp(model.widening * (d.time + model.bandwidth * kernel(engine))), d.event};
 }
 
-// Counts the simulated studies in which the log-rank test shows `faster` faster; with `target`, stops as soon as
+// Counts the simulated studies in which the verdict's test shows `faster` faster; with `target`, stops as soon as
 // the count settles whether power >= target (the answer is the one the full simulation would give).
 struct Count {
   std::size_t shown = 0, done = 0;
 };
 Count CountShown(const PilotModel& faster, const PilotModel& slower, double ratio, int n, double alpha,
                  std::size_t simulations, std::uint64_t seed, std::optional<double> target) {
-  const double critical = boost::math::quantile(boost::math::normal(), 1 - alpha / 2);
   const double needed = target ? std::ceil(*target * static_cast<double>(simulations) - 1e-9) : 0;
   std::mt19937_64 engine(seed);
   std::normal_distribution<double> kernel(0, 1);
@@ -62,8 +63,8 @@ Count CountShown(const PilotModel& faster, const PilotModel& slower, double rati
     }
     for (auto& o : a) o = Draw(faster, ratio, engine, kernel);
     for (auto& o : b) o = Draw(slower, 1, engine, kernel);
-    const LogRankResult test = LogRankTest(a, b);
-    if (test.permutation_variance > 0 && test.permutation_z >= critical) ++c.shown;  // faster, the right way
+    // The verdict's own test, through the function `compare` asks (stats/brunner_munzel.h).
+    if (BrunnerMunzelVerdict(BrunnerMunzelTest(a, b), alpha) > 0) ++c.shown;  // faster, the right way
   }
   return c;
 }

@@ -1,6 +1,7 @@
-// How many runs per entry a comparison needs: the power of the log-rank test (stats/survival.h, permutation z, as
-// `compare` runs it) to show a given TTA ratio, by simulation from each entry's OWN pilot runs, censoring kept, and
-// the same whichever way the pair is written: the planned n must give the power whichever entry is the faster one.
+// How many runs per entry a comparison needs: the power of the test that decides `compare`'s verdict (the
+// Brunner-Munzel test, stats/brunner_munzel.h, through the same function) to show a given TTA ratio, by simulation from
+// each entry's OWN pilot runs, censoring kept, and the same whichever way the pair is written: the planned n must give
+// the power whichever entry is the faster one.
 //
 // Each entry's model is its pilot runs' log times around their Kaplan-Meier median, resampled with replacement and
 // smoothed (a normal kernel of bandwidth b s, b = 0.9 m^-1/5, so a 3-run pilot is not three values), then widened
@@ -32,7 +33,7 @@ struct PowerPlanOptions {
   double ratio = 0.90;      // the faster entry's TTA over the slower's, in (0, 1)
   double power = 0.80;      // the power the planned runs must give
   double assurance = 0.80;  // the chance, over the pilot's sampling, that they do
-  double alpha = 0.05;      // two-sided level of compare's log-rank test
+  double alpha = 0.05;      // two-sided level of compare's test
   int max_runs = 200;       // the largest runs per entry considered
   std::size_t simulations = 2000;
   std::uint64_t seed = 20240601;

@@ -65,7 +65,11 @@ double DefaultHorizon(const std::vector<SurvivalObservation>& a, const std::vect
     for (const auto& o : g) m = std::max(m, o.time);
     return m;
   };
-  return std::min(last(a), last(b));
+  // A curve whose longest run reached is 0 from there on (FollowUpEnd is +infinity): it is known at any horizon, so
+  // only a curve cut by a run still below the target limits the horizon. Both known everywhere: up to the longer
+  // entry's last run, where both curves are 0 and each restricted mean is the entry's whole mean TTA.
+  const double end = std::min(FollowUpEnd(a), FollowUpEnd(b));
+  return std::isfinite(end) ? end : std::max(last(a), last(b));
 }
 
 double FollowUpEnd(const std::vector<SurvivalObservation>& observations) {
@@ -85,6 +89,12 @@ RestrictedMeanDifference CompareRestrictedMeans(const std::vector<SurvivalObserv
   d.a = RestrictedMeanTime(a, horizon);
   d.b = RestrictedMeanTime(b, horizon);
   d.difference = d.a.mean - d.b.mean;
+  auto reached_after = [horizon](const std::vector<SurvivalObservation>& g) {
+    return static_cast<std::size_t>(std::count_if(
+        g.begin(), g.end(), [horizon](const SurvivalObservation& o) { return o.event && o.time > horizon; }));
+  };
+  d.reached_after_horizon_a = reached_after(a);
+  d.reached_after_horizon_b = reached_after(b);
   auto reached_by = [horizon](const std::vector<SurvivalObservation>& g) {
     return std::any_of(g.begin(), g.end(), [horizon](const SurvivalObservation& o) { return o.event && o.time <= horizon; });
   };
@@ -114,6 +124,21 @@ RestrictedMeanDifference CompareRestrictedMeans(const std::vector<SurvivalObserv
   d.interval = Interval{d.difference - q * se, d.difference + q * se};
   d.p_value = 2 * boost::math::cdf(boost::math::complement(t, std::abs(d.difference) / se));
   return d;
+}
+
+std::string HorizonTruncationText(const RestrictedMeanDifference& d, const std::string& name_a,
+                                  const std::string& name_b) {
+  std::string parts;
+  auto add = [&](std::size_t n, const std::string& name) {
+    if (n == 0) return;
+    parts += (parts.empty() ? "" : " and ") + std::to_string(n) + " run(s) of " + name;
+  };
+  add(d.reached_after_horizon_a, name_a);
+  add(d.reached_after_horizon_b, name_b);
+  if (parts.empty()) return "";
+  return "truncated: " + parts +
+         " reached the target after the horizon and count only up to it, so these are not "
+         "the mean TTAs";
 }
 
 }  // namespace evalsuite::stats

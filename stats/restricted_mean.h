@@ -32,7 +32,9 @@ struct RestrictedMean {
 // Throws std::invalid_argument for an empty group, a non-finite time or a horizon <= 0.
 RestrictedMean RestrictedMeanTime(const std::vector<SurvivalObservation>& observations, double horizon);
 
-// The largest horizon both groups support: the smaller of the two groups' largest observed times.
+// The largest horizon both groups' curves define: the smaller FollowUpEnd of the two, where a group's longest run did
+// not reach; when every group's longest run reached (both curves 0 after it), the longer group's longest run, so
+// that each restricted mean is its whole mean TTA and no run that reached is truncated.
 double DefaultHorizon(const std::vector<SurvivalObservation>& a, const std::vector<SurvivalObservation>& b);
 
 // Up to where a group's curve is known: its largest observed time, or +infinity when every run still at risk then
@@ -51,7 +53,16 @@ struct RestrictedMeanDifference {
   std::string withheld;
   double degrees_of_freedom = 0;  // Welch-Satterthwaite's
   std::optional<double> p_value;  // two-sided t test of difference 0 (nullopt with the interval)
+  // Runs that reached the target after the horizon: each counts as the horizon, so the restricted mean is below the
+  // mean TTA (issue 50: a default horizon of 354 s cut every run of an entry whose mean was 1,103 s).
+  std::size_t reached_after_horizon_a = 0, reached_after_horizon_b = 0;
 };
+
+// "" when the horizon truncates no run that reached; else the words every headline line prints beside the figure:
+// "truncated: 10 run(s) of B reached the target after the horizon and count only up to it, so these are not the
+// mean TTAs".
+std::string HorizonTruncationText(const RestrictedMeanDifference& d, const std::string& name_a,
+                                  const std::string& name_b);
 
 RestrictedMeanDifference CompareRestrictedMeans(const std::vector<SurvivalObservation>& a,
                                                 const std::vector<SurvivalObservation>& b, double horizon,

@@ -15,8 +15,13 @@
 namespace evalsuite::stats {
 namespace {
 
-// "6.1%", "10%", "66.7%": one decimal, without a trailing ".0".
+// "6.13%", "10%", "66.7%", "0.213%": three significant digits (one decimal at least), without trailing zeros.
 std::string Percent(double share, int decimals = 1) {
+  // At least three significant digits below 10% (issue 50: a CoV of 0.213% printed as "0.2%").
+  const double percent = std::abs(share * 100);
+  if (percent > 0 && std::isfinite(percent)) {
+    decimals = std::max(decimals, std::min(12, 2 - static_cast<int>(std::floor(std::log10(percent)))));
+  }
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, share * 100);
   std::string text = buffer;
@@ -220,10 +225,25 @@ StabilityVerdict JudgeStability(const StabilityStats& stats, const StabilityRule
   }
   if (cov.outcome != kCantTell) return verdict;
   if (IntervalIsTheGrids(stats, rule)) {
+    // Advice a reader of published logs can use: they cannot be evaluated more often after the fact, but they do
+    // bound the spread. Each run crossed within one grid step of the others, so the true times to target lie within
+    // the observed range plus one step.
+    std::string bound;
+    if (stats.resolution && stats.tta_summary.median > 0) {
+      const double spread = *stats.resolution + (stats.tta_summary.max - stats.tta_summary.min);
+      char numbers[200];
+      std::snprintf(numbers, sizeof numbers, "%.3g in the run's time unit (evaluations %.3g apart, TTAs ranging %.3g)",
+                    spread, *stats.resolution, stats.tta_summary.max - stats.tta_summary.min);
+      bound = std::string(", so the true times to target spread over at most ") + numbers + ", " +
+              Percent(spread / stats.tta_summary.median) + " of the median TTA";
+    }
     verdict.reasons.push_back(
         "inconclusive: the evaluation grid, not the number of runs, blocks the verdict: the runs crossed the target "
-        "between the same evaluations, so their TTAs can't differ by less than the grid; evaluate more often "
-        "(evals_per_epoch) to tell them apart");
+        "between the same evaluations, so their TTAs can't differ by less than the grid. What these logs let an "
+        "auditor conclude: every run reached the target within one evaluation interval of the others" +
+        bound +
+        "; a CoV below that cannot be shown from them, and a published log cannot be evaluated more often after the "
+        "fact (runs of your own can: a study's evals_per_epoch)");
     return verdict;
   }
   if (stats.cov && *stats.cov > 0 && *stats.cov < rule.max_cov_upper) {

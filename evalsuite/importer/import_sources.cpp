@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "common/file_kind.h"
 #include "evalsuite/importer/framework_import.h"
 
 namespace evalsuite::importer {
@@ -263,6 +264,12 @@ Discovery DiscoverSources(const std::vector<fs::path>& paths, ImportFormat forma
     discovery.roots.push_back(root);
     const fs::path base = root.parent_path();
     if (!fs::is_directory(status)) {
+      // A store named where a log was meant (`import runs.db`): said as what it is, not as an unreadable log.
+      const std::string problem = InputFileProblem(arg, "a training log to import");
+      if (!problem.empty()) {
+        discovery.errors.push_back(arg.string() + ": " + problem);
+        continue;
+      }
       fs::path file = arg;
       if (auto fmt = FormatOfArgument(file, format)) add(file, *fmt, base, fs::path());
       continue;

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "common/error.h"
+#include "common/figure_format.h"
 #include "common/json_access.h"
 #include "common/parallel_for.h"
 #include "evalsuite/importer/framework_import.h"
@@ -47,6 +48,11 @@ std::string FormatMlperfDetails(const json& d) {
                        text(throughput.value("interval", json())));
     const json batch = d.value("global_batch_size", json());
     out += batch.is_number() ? fmt::format("; global batch {})\n", FormatNumber(batch.get<double>())) : ")\n";
+  }
+  // A figure that disagreed with the log's own estimate of the samples trained is withheld, never printed.
+  if (throughput.value("withheld_runs", 0) > 0) {
+    out += fmt::format("  training throughput withheld for {} successful run(s): {}\n",
+                       throughput.value("withheld_runs", 0), text(throughput.value("withheld", json())));
   }
   if (d.contains("rcp")) {
     const json& rcp = d["rcp"];
@@ -659,7 +665,7 @@ std::string FormatSummary(const ImportResult& result, bool compliance_as_errors)
         out += fmt::format(", median TTA of those {} min", FormatNumber(median));
       }
     }
-    if (g.cov) out += fmt::format(", CoV {:.2f}%", *g.cov * 100);
+    if (g.cov) out += ", CoV " + FormatShareAsPercent(*g.cov, 2);
     out += "\n";
     if (g.format == "mlperf") out += FormatMlperfDetails(g.details);
   }

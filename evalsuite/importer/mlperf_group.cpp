@@ -418,6 +418,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   std::vector<RcpRun> rcp_runs;
   std::vector<double> success_rates;  // samples/s of the runs that succeeded
   std::string rate_method;
+  std::size_t rates_withheld = 0;  // successful runs whose figure disagreed with the log's own estimate
+  std::string withheld_reason;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     const runlog::MlperfRun& run = *runs[i];
     ImportedRun imported;
@@ -504,6 +506,9 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       success_rates.push_back(*throughput.samples_per_second);
       if (rate_method.empty()) rate_method = throughput.method;
       if (rate_method != throughput.method) rate_method = "per run (see run_details)";
+    } else if (status == "success" && throughput.method.rfind("withheld", 0) == 0) {
+      ++rates_withheld;
+      if (withheld_reason.empty()) withheld_reason = files[i].filename().string() + ": " + throughput.method;
     }
     run_details.push_back({{"file", files[i].filename().string()},
                            {"status", status},
@@ -555,6 +560,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       {"median_samples_per_second", success_rates.empty() ? json(nullptr) : json(stats::Median(success_rates))},
       {"runs", success_rates.size()},
       {"method", success_rates.empty() ? json(nullptr) : json(rate_method)},
+      {"withheld_runs", rates_withheld},
+      {"withheld", withheld_reason.empty() ? json(nullptr) : json(withheld_reason)},
       {"interval", "run_start to run_stop, evaluation included"}};
   if (rule != nullptr) {
     group.details["target"] = {{"metric", rule->metric},

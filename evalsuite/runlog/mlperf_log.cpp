@@ -393,7 +393,10 @@ class Parser {
         if (value.is_number()) run_.global_batch_size = value.get<double>();
         break;
       case Key::kTrainSamples:
-        if (value.is_number() && !run_.train_samples) run_.train_samples = value.get<double>();
+        if (value.is_number() && !run_.train_samples) {
+          run_.train_samples = value.get<double>();
+          run_.train_samples_ms = time_ms;
+        }
         break;
       case Key::kMaxSequenceLength:
         if (value.is_number() && !run_.max_sequence_length) run_.max_sequence_length = value.get<double>();

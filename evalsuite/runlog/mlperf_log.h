@@ -76,6 +76,7 @@ struct MlperfRun {
   // samples it trained, NVIDIA's RetinaNet its batches per epoch), and run_stop's metadata.samples_count and
   // step_num where it has them (LLMs, flux1, stable diffusion).
   std::optional<double> train_samples;
+  std::optional<double> train_samples_ms;  // when it was logged: BERT logs it at run_stop, the others before run_start
   std::optional<double> max_sequence_length;  // GPT-3 counts tokens in epoch_num: sequences = tokens / this
   std::optional<double> stop_samples_count;
   std::optional<double> stop_step_num;

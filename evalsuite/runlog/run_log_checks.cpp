@@ -66,10 +66,13 @@ void CheckRunLog(RunLog& log, const std::string& source, const std::optional<Met
   }
   // A run's time span holds its evaluations: an end record whose total is shorter than an evaluation's time is
   // contradicted by it, and TTA must never lie past the run's end.
+  // A total that falls short by rounding alone (219.434 s against an evaluation's 219.434 s one ulp later, the same
+  // clock read and summed twice) is no contradiction: a microsecond, or a part in 10^9, is below any logger's clock.
   double last = 0;
   for (const EvalPoint& p : log.points) last = std::max(last, p.train_seconds);
   if (last > log.train_seconds) {
-    if (log.train_seconds > 0) {  // 0: no total logged; the run lasted at least until its last evaluation
+    const double rounding = std::max(1e-6, 1e-9 * last);
+    if (log.train_seconds > 0 && last - log.train_seconds > rounding) {  // 0: no total logged
       log.warnings.push_back(source + ": total training time " + Number(log.train_seconds) +
                              " s is shorter than an evaluation's (" + Number(last) + " s); the run's time is taken as " +
                              Number(last) + " s");

@@ -12,6 +12,7 @@
 #include "analysis/run_counting.h"
 #include "analysis/sequential_decision.h"
 #include "common/error.h"
+#include "common/figure_format.h"
 #include "evalsuite/store/analysis_entries.h"
 #include "evalsuite/study/hardware/builtin_hardware.h"
 #include "evalsuite/study/hardware/external_hardware.h"
@@ -33,7 +34,7 @@ std::string FirstLine(const std::string& text) {
 
 std::string Percent(double fraction) {
   if (!std::isfinite(fraction)) return "inf";
-  return fmt::format("{:.1f}%", 100 * fraction);
+  return FormatShareAsPercent(fraction);
 }
 
 // One statistic's cell in `study show` (stats/stability_statistics.h): "-" where undefined or no run counted; medians
@@ -47,7 +48,7 @@ std::string SummaryCellText(const stats::StabilityStatistic& statistic, const st
     case stats::StatisticForm::kMedianOfAllRuns:
       if (v.basis.rfind("not reached", 0) == 0) return "not reached";
       if (!v.value) return "-";
-      return fmt::format("{:.1f} {}{}", *v.value, unit, v.basis == "Kaplan-Meier" ? " (KM)" : "");
+      return fmt::format("{} {}{}", FormatFigure(*v.value), unit, v.basis == "Kaplan-Meier" ? " (KM)" : "");
     case stats::StatisticForm::kShare: {
       if (!v.value) return "-";
       std::string text = Percent(*v.value);
@@ -61,9 +62,9 @@ std::string SummaryCellText(const stats::StabilityStatistic& statistic, const st
       return v.value ? fmt::format("{:.0f}", *v.value) : "-";
     case stats::StatisticForm::kMagnitude:
     case stats::StatisticForm::kGridInTime:
-      return v.value ? fmt::format("{:.1f} {}", *v.value, unit) : "-";
+      return v.value ? FormatFigure(*v.value) + " " + unit : "-";
     case stats::StatisticForm::kGridInProgress:
-      return v.value ? fmt::format("{:.3g}", *v.value) : "-";
+      return v.value ? FormatFigure(*v.value) : "-";
   }
   return "-";
 }

@@ -88,6 +88,33 @@ TEST(FileKindTest, RefusesTheOtherKindByNameAndChangesNothing) {
   }
 }
 
+// Issue 50 item 10: `study run my.db` gave a TOML parse error and `import my.db` "not an MLPerf result log ...
+// invalid UTF-8". A store named where an input file is read is said to be what it is, with where it belongs.
+TEST(FileKindTest, AStoreGivenAsAnInputFileIsNamed) {
+  TempDir dir;
+  const fs::path runs = WriteSqlite(dir / "my.db", "CREATE TABLE studies(id); CREATE TABLE runs(id);");
+  try {
+    RequireReadableFile(runs, "a study file (a TOML plan such as studies/quick.toml)");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              runs.string() +
+                  ": this is a run store (written by `evalsuite study run` and `evalsuite import`), not a "
+                  "study file (a TOML plan such as studies/quick.toml); a run store is given as --store, "
+                  "or to `evalsuite report`, `compare` and `study show`");
+  }
+  const fs::path labels = WriteSqlite(dir / "labels.db", "CREATE TABLE events(seq);");
+  EXPECT_EQ(InputFileProblem(labels, "a training log to import"),
+            "this is a label store (written by `evalsuite label serve`), not a training log to import");
+  // What may be an input says nothing: text, an empty file, and what the caller names itself (missing, a folder).
+  WriteFile(dir / "plan.toml", "entries = []\n");
+  EXPECT_EQ(InputFileProblem(dir / "plan.toml", "a study file"), "");
+  WriteFile(dir / "empty.toml", "");
+  EXPECT_EQ(InputFileProblem(dir / "empty.toml", "a study file"), "");
+  EXPECT_EQ(InputFileProblem(dir / "missing.toml", "a study file"), "");
+  EXPECT_EQ(InputFileProblem(dir.path(), "a study file"), "");
+}
+
 TEST(FileKindTest, InputFilesMustBeFilesNotFolders) {
   TempDir dir;
   try {

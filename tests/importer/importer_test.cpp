@@ -93,6 +93,27 @@ const ImportedGroup* FindGroup(const ImportResult& result, const std::string& be
   return nullptr;
 }
 
+// Issue 50 item 10: `import my.db` on a run store said "not an MLPerf result log ... invalid UTF-8". The file is
+// named for what it is (common/file_kind.h), nothing is imported from it, and the store is left as it was.
+TEST(ImporterTest, ARunStoreNamedAsALogIsSaidToBeOne) {
+  evalsuite::testing::TempDir dir;
+  const std::filesystem::path store = dir / "my.db";
+  study::RunStore::Open(store);  // a fresh store: its tables
+  ImportOptions options;
+  options.paths = {store};
+  const ImportResult result = Import(options);
+  EXPECT_TRUE(result.groups.empty());
+  ASSERT_EQ(result.errors.size(), 1u);
+  EXPECT_EQ(result.errors[0].rfind(store.string() + ": this is a run store (written by `evalsuite study run` and "
+                                                    "`evalsuite import`), not a training log to import; a run store is "
+                                                    "given as --store",
+                                   0),
+            0u)
+      << result.errors[0];
+  EXPECT_EQ(result.errors[0].find("UTF-8"), std::string::npos);
+  EXPECT_EQ(result.errors[0].find("MLPerf"), std::string::npos);
+}
+
 TEST(ImporterTest, GroupsBySystemAndBenchmarkInNaturalOrderAndScoresOlympic) {
   TempDir dir;
   const fs::path root = dir / "ACME";

@@ -84,6 +84,60 @@ TEST(MlperfThroughputTest, BenchmarksWhoseEpochNumIsNotEpochs) {
   EXPECT_DOUBLE_EQ(*t.samples, 4681204.0);
 }
 
+// Issue 50 item 4: NVIDIA's v1.0 BERT logs epoch_num = 1 on every evaluation and the samples it trained as
+// train_samples at run_stop; epoch_num read as samples gave 1 / 2,000 s = 0.0005 samples/s.
+std::string BertV10Evals() {
+  return Line(600000, "eval_accuracy", "0.60", "{\"epoch_num\": 1}") +
+         Line(1300000, "eval_accuracy", "0.70", "{\"epoch_num\": 1}") +
+         Line(2000000, "eval_accuracy", "0.72", "{\"epoch_num\": 1}");
+}
+
+TEST(MlperfThroughputTest, BertSamplesComeFromTrainSamplesLoggedAtTheEnd) {
+  // 3,000,256 samples in 2,000 s: 1,500.128 samples/s.
+  const MlperfThroughput t = Of(Log(BertV10Evals() + Line(2000500, "train_samples", "3000256")), "bert");
+  ASSERT_TRUE(t.samples_per_second.has_value()) << t.method;
+  EXPECT_DOUBLE_EQ(*t.samples_per_second, 1500.128);
+  EXPECT_NE(t.method.find("train_samples logged at the end of training"), std::string::npos) << t.method;
+  EXPECT_EQ(t.check, "at least one global batch per evaluation");
+}
+
+TEST(MlperfThroughputTest, AProgressFieldThatDoesNotMoveCountsNothing) {
+  // The same log without train_samples: no figure, and the reason says why epoch_num is none.
+  const MlperfThroughput t = Of(Log(BertV10Evals()), "bert");
+  EXPECT_FALSE(t.samples_per_second.has_value()) << *t.samples_per_second;
+  EXPECT_EQ(t.method, "epoch_num is 1 on every evaluation before run_stop, so it counts nothing");
+}
+
+TEST(MlperfThroughputTest, WithheldWhereTheLogsOwnEstimatesDisagree) {
+  // BERT's train_samples at the end (3,000,256) against its last epoch_num (1,000,000): 3 times as many.
+  MlperfThroughput t = Of(Log(Line(1000000, "eval_accuracy", "0.70", "{\"epoch_num\": 500000}") +
+                              Line(2000000, "eval_accuracy", "0.72", "{\"epoch_num\": 1000000}") +
+                              Line(2000500, "train_samples", "3000256")),
+                          "bert");
+  EXPECT_FALSE(t.samples_per_second.has_value());
+  EXPECT_EQ(t.method.rfind("withheld: train_samples logged at the end of training", 0), 0u) << t.method;
+  EXPECT_NE(t.method.find("3000256 samples, epoch_num of the last evaluation (BERT counts samples in it) gives "
+                          "1000000 (3 times as many)"),
+            std::string::npos)
+      << t.method;
+  // Where they agree (the later rounds log the same number twice) the figure stands, checked against the other.
+  t = Of(Log(Line(2000000, "eval_accuracy", "0.72", "{\"epoch_num\": 2700096}") +
+             Line(2000500, "train_samples", "2700096")),
+         "bert");
+  ASSERT_TRUE(t.samples_per_second.has_value()) << t.method;
+  EXPECT_DOUBLE_EQ(*t.samples_per_second, 1350.048);
+  EXPECT_EQ(t.check, "epoch_num of the last evaluation (BERT counts samples in it)");
+  // Fewer samples than one global batch (256) per evaluation: 2 epochs x 100 samples over 3 evaluations.
+  t = Of(Log(Line(1100, "train_samples", "100") + Line(600000, "eval_accuracy", "0.5", "{\"epoch_num\": 1}") +
+             Line(1300000, "eval_accuracy", "0.6", "{\"epoch_num\": 1.5}") +
+             Line(2000000, "eval_accuracy", "0.7", "{\"epoch_num\": 2}")),
+         "resnet");
+  EXPECT_FALSE(t.samples_per_second.has_value());
+  EXPECT_EQ(t.method,
+            "withheld: epochs x train_samples gives 200 samples, fewer than one global batch (256) for each of the 3 "
+            "evaluations before run_stop (768), so it does not count samples");
+}
+
 TEST(MlperfThroughputTest, NoFigureWithoutSamplesOrAnInterval) {
   MlperfThroughput t = Of(Log(Line(2000000, "eval_accuracy", "0.76", "{\"epoch_num\": 35}")), "resnet");
   EXPECT_FALSE(t.samples_per_second.has_value());
@@ -163,6 +217,12 @@ TEST(MlperfThroughputTest, SharedLogsOfEveryRound) {
       // 1245708288 / 2048 / 3147.895
       {"mlperf/training_results_v4.0/NVIDIA/results/eos_n64_ngc24.04_nemo/gpt3/result_0.txt", "gpt3",
        193.2262670768879},
+      // 3000256 (train_samples at run_stop) / 1433.884: the issue's DGX A100, printed as 0.000756874 before
+      {"mlperf/training_results_v1.0/NVIDIA/results/dgxa100_ngc21.05_pytorch/bert/result_0.txt", "bert",
+       2092.3979903534737},
+      // 2250304 / 1064.58
+      {"mlperf/training_results_v1.0/NVIDIA/results/dgxa100_ngc21.05_pytorch/bert/result_1.txt", "bert",
+       2113.795111687238},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.file);
@@ -171,6 +231,43 @@ TEST(MlperfThroughputTest, SharedLogsOfEveryRound) {
     ASSERT_TRUE(t.samples_per_second.has_value()) << t.method;
     EXPECT_NEAR(*t.samples_per_second, c.expected, 1e-9 * c.expected);
   }
+}
+
+// Every result log of every shared round (655 files, v0.6 to v5.1): no figure disagrees with the samples over time
+// that the log states elsewhere by more than kCountsAgreeFactor (1.5), and none is below one global batch per
+// evaluation over the run. The counts checked here are read straight from the parsed fields, whichever field the
+// figure came from; a figure withheld says why.
+TEST(MlperfThroughputTest, NoSharedRoundsFigureDisagreesWithTheLogsSamplesOverTime) {
+  EVALSUITE_REQUIRE_SHARED_DATA(shared);
+  if (!fs::exists(shared / "mlperf")) GTEST_SKIP() << "no shared MLPerf logs";
+  std::size_t figures = 0, withheld = 0;
+  for (const auto& item : fs::recursive_directory_iterator(shared / "mlperf")) {
+    const std::string name = item.path().filename().string();
+    if (!item.is_regular_file() || name.rfind("result_", 0) != 0 || item.path().extension() != ".txt") continue;
+    SCOPED_TRACE(item.path().string());
+    const runlog::MlperfRun run = runlog::ReadMlperfLog(item.path());
+    const std::string benchmark = item.path().parent_path().filename().string();
+    const MlperfThroughput t = TrainingThroughput(run, benchmark);
+    if (t.method.rfind("withheld", 0) == 0) ++withheld;
+    if (!t.samples_per_second) continue;
+    ++figures;
+    const double samples = *t.samples_per_second * *t.seconds;
+    const std::size_t evaluations = std::min(run.evals_before_stop, run.evals.size());
+    if (run.global_batch_size) EXPECT_GE(samples, *run.global_batch_size * evaluations) << t.method;
+    std::vector<double> stated;
+    if (run.stop_samples_count) stated.push_back(*run.stop_samples_count);
+    if (run.stop_step_num && run.global_batch_size) stated.push_back(*run.stop_step_num * *run.global_batch_size);
+    if (benchmark == "bert" && run.train_samples && run.train_samples_ms && run.run_start_ms &&
+        *run.train_samples_ms > *run.run_start_ms) {
+      stated.push_back(*run.train_samples);
+    }
+    for (double count : stated) {
+      EXPECT_LE(std::max(samples, count) / std::min(samples, count), kCountsAgreeFactor)
+          << samples << " by " << t.method << " against " << count;
+    }
+  }
+  EXPECT_GT(figures, 500u);  // a sweep that reads nothing proves nothing
+  std::printf("%zu figures, %zu withheld\n", figures, withheld);
 }
 
 }  // namespace

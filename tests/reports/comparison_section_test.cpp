@@ -41,7 +41,7 @@ TEST(ComparisonSectionTest, PlanPairGivesAVerdictWithCensoringAndMethods) {
   EXPECT_TRUE(model["compare"]["sequential"].is_null());
   const auto& methods = model["methods"];
   EXPECT_TRUE(std::any_of(methods.begin(), methods.end(), [](const nlohmann::json& m) {
-    return m["name"].get<std::string>().find("log-rank") != std::string::npos;
+    return m["name"].get<std::string>().find("Brunner-Munzel test (decides the verdict)") != std::string::npos;
   }));
   const std::string markdown = RenderMarkdown(model_report), html = RenderHtml(model_report);
   EXPECT_NE(markdown.find("## Is A faster than B?"), std::string::npos);

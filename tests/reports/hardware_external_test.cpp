@@ -31,17 +31,17 @@ TEST(HardwareExternal, ARowWithItsPeakSource) {
   EXPECT_EQ(t.rows[0][6], "30.00");     // FLOP/byte
   EXPECT_EQ(t.rows[0][7], "2000");      // samples/s
   EXPECT_EQ(t.rows[0][8], "12000.00");  // GFLOP/s
-  EXPECT_EQ(t.rows[0][9], "3.8%");      // MFU
+  EXPECT_EQ(t.rows[0][9], "3.85%");     // MFU
   EXPECT_EQ(t.rows[0][11], "312000.00 GFLOP/s (table: NVIDIA A100 datasheet (NVIDIA A100 SXM4 80GB, bf16))");
   const std::vector<std::string> sentences = HardwareBottleneckSentences(ParseHardwareSection(s));
   ASSERT_EQ(sentences.size(), 1u);
-  EXPECT_EQ(sentences[0], "ext is overhead-bound: intensity 30.0 FLOP/byte is left of the ridge (153.0) (MFU 3.8%).");
+  EXPECT_EQ(sentences[0], "ext is overhead-bound: intensity 30.0 FLOP/byte is left of the ridge (153.0) (MFU 3.85%).");
 }
 
 TEST(HardwareExternal, TheDeviceRoofIsDrawnWithTheDot) {
   const std::string svg = RooflineChart(ParseHardwareSection(ExternalOnly()));
   EXPECT_NE(svg.find("NVIDIA A100-SXM4-80GB roof 312000.00 GFLOP/s, 2039.00 GB/s"), std::string::npos);
-  EXPECT_NE(svg.find("ext: 30.00 FLOP/byte, 12000.00 GFLOP/s, MFU 3.8%"), std::string::npos);
+  EXPECT_NE(svg.find("ext: 30.00 FLOP/byte, 12000.00 GFLOP/s, MFU 3.85%"), std::string::npos);
 }
 
 TEST(HardwareExternal, RenderedWithoutTheTablesItHasNoDataFor) {

@@ -50,7 +50,7 @@ TEST(HardwareSection, TablesHaveARowPerPhase) {
   EXPECT_EQ(entries.rows[1][1], "14");
   const ReportTable time = HardwareTimeTable(ParseHardwareSection(s));
   EXPECT_EQ(time.rows[0][2], "30.0%");  // forward 3 of 10 s
-  EXPECT_EQ(time.rows[0][7], "5.0%");
+  EXPECT_EQ(time.rows[0][7], "5.00%");
   EXPECT_EQ(time.rows[1][1], "—");  // no wall time: no shares
   const ReportTable memory = HardwareMemoryTable(ParseHardwareSection(s));
   EXPECT_EQ(memory.rows[0][1], "1.00");   // MiB

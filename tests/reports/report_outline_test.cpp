@@ -93,6 +93,23 @@ TEST(ReportOutlineTest, MarkdownAndHtmlHaveTheSameHeadingsInTheSameOrder) {
   }
 }
 
+// Issue 50 item 10: the report's text called the P(A faster) interval "a percentile bootstrap interval" while its
+// table (and `compare`) say Newcombe's. The text now names the interval the table shows, in both renderings.
+TEST(ReportOutlineTest, TheProbabilityOfImprovementTextNamesTheTablesInterval) {
+  const ReportModel model = FullModel();
+  for (const std::string& rendered : {RenderMarkdown(model), RenderHtml(model)}) {
+    const std::size_t part = rendered.find("Comparisons between entries (probability of improvement)");
+    ASSERT_NE(part, std::string::npos);
+    const std::size_t table = rendered.find("P(TTA_A &lt; TTA_B) [95% CI, Newcombe]", part) != std::string::npos
+                                  ? rendered.find("P(TTA_A &lt; TTA_B) [95% CI, Newcombe]", part)
+                                  : rendered.find("P(TTA_A < TTA_B) [95% CI, Newcombe]", part);
+    ASSERT_NE(table, std::string::npos);
+    const std::string text = rendered.substr(part, table - part);
+    EXPECT_NE(text.find("interval (method 5, Hanley-McNeil variance inverted"), std::string::npos) << text;
+    EXPECT_EQ(text.find("bootstrap"), std::string::npos) << text;
+  }
+}
+
 TEST(ReportOutlineTest, AnEmptyModelHasTheSameFewSectionsInBoth) {
   const ReportModel model;
   const std::vector<std::string> markdown = MarkdownHeadings(RenderMarkdown(model));

@@ -153,5 +153,24 @@ TEST(RunLogChecksTest, CheckRunLogKeepsValidPointsAndRepeatedEpochs) {
   EXPECT_TRUE(HasWarning(log, "f: evaluation 4: training time inf s")) << Warnings(log);
 }
 
+// Issue 50 item 10: "total training time 219.434 s is shorter than an evaluation's (219.434 s)" was printed for a
+// total one ulp below the last evaluation's time. A rounding difference is no contradiction; a real one is said.
+TEST(RunLogChecksTest, TotalTimeShortByRoundingOnlyIsNoContradiction) {
+  RunLog log;
+  log.points = {{1, 100, 100, 0.5}, {2, 219.434, 219.434, 0.9}};
+  log.train_seconds = std::nextafter(219.434, 0.0);
+  CheckRunLog(log, "f", FractionScale());
+  EXPECT_TRUE(log.warnings.empty()) << Warnings(log);
+  EXPECT_EQ(log.train_seconds, 219.434);  // TTA never lies past the run's end
+  log.train_seconds = 219.434 - 1e-7;     // summed in float32 by a logger: still rounding
+  CheckRunLog(log, "f", FractionScale());
+  EXPECT_TRUE(log.warnings.empty()) << Warnings(log);
+  log.train_seconds = 219.0;  // 0.434 s short: a real contradiction
+  CheckRunLog(log, "f", FractionScale());
+  EXPECT_TRUE(HasWarning(log, "f: total training time 219 s is shorter than an evaluation's (219.434 s)"))
+      << Warnings(log);
+  EXPECT_EQ(log.train_seconds, 219.434);
+}
+
 }  // namespace
 }  // namespace evalsuite::runlog

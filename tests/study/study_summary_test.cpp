@@ -43,12 +43,12 @@ TEST(StudySummaryTest, MedianTtaCountsTheRunsThatMissed) {
   std::string text = Summary(
       {MakeRun(0, 30, 0.91), MakeRun(1, 50, 0.85), MakeRun(2, 50, 0.85), MakeRun(3, 50, 0.85), MakeRun(4, 50, 0.85)});
   EXPECT_NE(text.find("not reached"), std::string::npos) << text;
-  EXPECT_EQ(text.find("30.0 s"), std::string::npos) << text;
+  EXPECT_EQ(text.find("30.00 s"), std::string::npos) << text;
   // 3 of 5 reached at 10, 20, 30 s, two stopped at 40 s: Kaplan-Meier's median is 30 (statsmodels:
   // SurvfuncRight([10, 20, 30, 40, 40], [1, 1, 1, 0, 0]).quantile(0.5) = 30.0), not the 20 of the three.
   text = Summary(
       {MakeRun(0, 10, 0.91), MakeRun(1, 20, 0.91), MakeRun(2, 30, 0.91), MakeRun(3, 40, 0.85), MakeRun(4, 40, 0.85)});
-  EXPECT_NE(text.find("30.0 s (KM)"), std::string::npos) << text;
+  EXPECT_NE(text.find("30.00 s (KM)"), std::string::npos) << text;
 }
 
 // Point 2: an imported run without its end counts as a run that did not reach, as in the report and the importer.

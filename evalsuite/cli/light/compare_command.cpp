@@ -1,9 +1,9 @@
 // evalsuite compare STORE A B [--study S] [--json F] [--alpha 0.05] [--horizon T] [--resamples N]
-// Is A's time to accuracy really shorter than B's? The log-rank test (runs that never reached are censored at
-// the time they stopped), the ratio of median TTA and of median epochs to target with bootstrap intervals, the
-// restricted mean difference up to a stated horizon and P(A faster), with a verdict that says what it tested
-// (analysis/pair_answer.h, stats/entry_comparison.h). In a sequential study whose question is this pair,
-// the intervals are the repeated confidence intervals of its stopping look.
+// Is A's time to accuracy really shorter than B's? The Brunner-Munzel test of P(A faster) decides, the log-rank
+// test beside it (runs that never reached are censored at the time they stopped), the ratio of median TTA and of median
+// epochs to target with bootstrap intervals, the restricted mean difference up to a stated horizon and P(A faster),
+// with a verdict that says what it tested (analysis/pair_answer.h, stats/entry_comparison.h). In a sequential study
+// whose question is this pair, the intervals are the repeated confidence intervals of its stopping look.
 #include <fmt/format.h>
 
 #include <cmath>
@@ -114,14 +114,24 @@ void Run(const CompareArgs& args) {
   std::cout << fmt::format("  median epochs       {}\n", Ratio(c.epochs_ratio));
   if (c.restricted_mean) {
     const auto& r = *c.restricted_mean;
-    const std::string interval =
-        r.interval ? fmt::format("[{:.4g}, {:.4g}] ({} t interval, {:.1f} df)", r.interval->lower, r.interval->upper,
-                                 level, r.degrees_of_freedom)
-                   : "(" + r.withheld + ")";
+    const std::string interval = r.interval
+                                     ? fmt::format("[{:.4g}, {:.4g}] ({} t interval, {:.1f} df)", r.interval->lower,
+                                                   r.interval->upper, level, r.degrees_of_freedom)
+                                     : "(" + r.withheld + ")";
+    // A horizon that cuts runs which reached says so on this line: the figures are then not the mean TTAs.
+    const std::string truncated = stats::HorizonTruncationText(r, c.a, c.b);
     std::cout << fmt::format(
-        "  restricted mean     up to {:.4g}: {} {:.4g} (se {:.3g}), {} {:.4g} (se {:.3g}), difference {:.4g} {}\n",
-        r.a.horizon, c.a, r.a.mean, r.a.standard_error, c.b, r.b.mean, r.b.standard_error, r.difference, interval);
+        "  restricted mean     up to {:.4g}{}: {} {:.4g} (se {:.3g}), {} {:.4g} (se {:.3g}), difference {:.4g} {}\n",
+        r.a.horizon, truncated.empty() ? "" : " (" + truncated + ")", c.a, r.a.mean, r.a.standard_error, c.b, r.b.mean,
+        r.b.standard_error, r.difference, interval);
   }
+  const stats::BrunnerMunzelResult& bm = c.brunner_munzel;
+  std::cout << fmt::format(
+      "  Brunner-Munzel      P({} faster) {:.4g}{}{}\n", c.a, bm.probability,
+      bm.defined ? fmt::format(", t = {:.3f}, p = {:.4g} ({})", bm.statistic, bm.p_value,
+                               bm.exact ? "exact permutation" : fmt::format("t at {:g} df", bm.degrees_of_freedom))
+                 : std::string(" (untestable)"),
+      c.decided_by == stats::kDecidedByBrunnerMunzel ? "; decides the verdict" : "");
   std::cout << fmt::format(
       "  log-rank            z = {:.3f} (permutation variance), p = {:.4g}; survdiff's "
       "chi-square {:.3f}, p = {:.4g}\n",
@@ -135,9 +145,10 @@ void Run(const CompareArgs& args) {
 
 void RegisterCompareCommand(CLI::App& app) {
   auto args = std::make_shared<CompareArgs>();
-  CLI::App* command = app.add_subcommand("compare",
-                                         "Is A's time to accuracy really shorter than B's? (two entries "
-                                         "of a study: log-rank test, median TTA ratio, restricted mean)");
+  CLI::App* command =
+      app.add_subcommand("compare",
+                         "Is A's time to accuracy really shorter than B's? (two entries "
+                         "of a study: Brunner-Munzel test, log-rank test, median TTA ratio, restricted mean)");
   command->add_option("STORE", args->store, "the run store (SQLite)")->required();
   command->add_option("A", args->a, "entry A")->required();
   command->add_option("B", args->b, "entry B")->required();
@@ -147,8 +158,9 @@ void RegisterCompareCommand(CLI::App& app) {
   command->add_option("--json", args->json_out, "write the comparison as JSON to this file");
   command->add_option("--alpha", args->alpha, "the test's level; intervals are 100 (1 - alpha)% (default 0.05)");
   command->add_option("--horizon", args->horizon,
-                      "the restricted mean's horizon, in the runs' time unit (default: the shorter of the two "
-                      "entries' longest runs)");
+                      "the restricted mean's horizon, in the runs' time unit (default: the largest both entries' "
+                      "curves define: the longer entry's longest run when both entries' longest runs reached, else "
+                      "where a run still below the target stopped)");
   command->add_option("--resamples", args->resamples, "bootstrap resamples of the ratio intervals (default 4000)")
       ->check(WholeNumber(100, 1000000));
   command->callback([args] { Run(*args); });

@@ -106,7 +106,9 @@ std::optional<study::StudyInfo> EarlierSameImport(study::RunStore& store, const 
   return std::nullopt;
 }
 
-void PrintDiagnostics(const importer::ImportResult& result) {
+// --quiet keeps warnings and errors and drops the notes (how a threshold or metric was read: long, and the same at
+// every import); one line says how many were left out, so nothing is hidden without a word.
+void PrintDiagnostics(const importer::ImportResult& result, bool quiet) {
   std::map<std::string, std::size_t> per_file;
   std::map<std::string, std::size_t> hidden;
   for (const std::string& w : result.warnings) {
@@ -121,6 +123,12 @@ void PrintDiagnostics(const importer::ImportResult& result) {
     std::cerr << "evalsuite: warning: " << file << ": " << n << " more warning(s) not shown\n";
   }
   for (const std::string& e : result.errors) std::cerr << "evalsuite: error: " << e << "\n";
+  if (quiet) {
+    if (!result.notes.empty()) {
+      std::cerr << "evalsuite: " << result.notes.size() << " note(s) on how the logs were read left out (--quiet)\n";
+    }
+    return;
+  }
   for (const std::string& n : result.notes) std::cerr << "evalsuite: note: " << n << "\n";
 }
 
@@ -192,7 +200,7 @@ void RunImport(const ImportArgs& args) {
   // process is small (after the read, the child's page tables and the copies on write cost 1 to 3 ms).
   const nlohmann::json environment = args.no_store ? nlohmann::json() : DescribeEnvironment();
   importer::ImportResult result = importer::Import(options);
-  PrintDiagnostics(result);
+  PrintDiagnostics(result, args.quiet);
   for (const std::string& c : result.compliance) {
     std::cerr << "evalsuite: " << (args.strict ? "error" : "warning") << ": compliance: " << c << "\n";
   }

@@ -207,11 +207,13 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
                        on_epochs ? " on epochs to target" : "", e.value("stability_note", std::string("-")));
   }
   out += fmt::format(
-      "comparison (detect a TTA ratio of {:.2f} with {:.0f}% power at alpha {:g}, whichever entry is the faster, "
+      "comparison (detect a TTA ratio of {:.2f} with {:.0f}% power at alpha {:g} by the test that decides "
+      "`compare`'s verdict, the Brunner-Munzel test of P(A faster), whichever entry is the faster, "
       "with {:.0f}% assurance over the pilot's own uncertainty; {} simulated studies per size from each entry's "
       "own pilot runs, censoring kept, their spread widened to its {:.0f}% upper bound):\n",
       planning["ratio"].get<double>(), 100 * planning["power"].get<double>(), planning["alpha"].get<double>(),
-      100 * planning.value("assurance", 0.8), planning["simulations"].get<int>(), 100 * planning.value("assurance", 0.8));
+      100 * planning.value("assurance", 0.8), planning["simulations"].get<int>(),
+      100 * planning.value("assurance", 0.8));
   if (planning.contains("pair_from")) out += "  (" + planning["pair_from"].get<std::string>() + ")\n";
   for (const auto& c : planning["comparisons"]) {
     const std::string pair = c["a"] == c["b"] ? c["a"].get<std::string>() + " against a copy of itself"
