@@ -98,6 +98,7 @@ ImageSetModel ImageSetOf(const json& image_set, const std::string& where) {
     if (const json& passed = Field(verdict, "passed"); passed.is_boolean()) v.passed = passed.get<bool>();
     v.statement = StringOf(Field(verdict, "statement"));
     v.test = StringOf(Field(verdict, "test"));
+    v.error_rates = StringOf(Field(verdict, "error_rates"));
     out.verdict = std::move(v);
   }
   return out;

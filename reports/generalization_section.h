@@ -79,6 +79,7 @@ struct HoldoutVerdictModel {
   std::optional<std::string> label;  // the question answered ("LOSES NO MORE THAN THE REFERENCE")
   std::optional<bool> generalizes, passed;
   std::string statement, test;
+  std::string error_rates;  // the decision's simulated error rates, where the producer gives them
 };
 
 struct ImageSetModel {

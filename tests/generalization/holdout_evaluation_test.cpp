@@ -81,7 +81,8 @@ TEST(HoldoutEvaluation, KnownAnswersOnTinyHoldout) {
   // 20 points lost, significant: the TTA-optimized model does not generalize.
   EXPECT_EQ(set["verdict"]["generalizes"], false);
   EXPECT_EQ(set["verdict"]["reference"], "right");
-  EXPECT_EQ(set["verdict"]["comparisons"][0]["outcome"], "loss beyond margin");
+  EXPECT_EQ(set["verdict"]["comparisons"][0]["outcome"], "loss shown beyond margin");
+  EXPECT_EQ(set["verdict"]["decision"], "does not generalize");
   EXPECT_EQ(set["groups"].size(), 2u);
   EXPECT_FALSE(SummarizeImageSet(set).empty());
 }
