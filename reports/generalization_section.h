@@ -72,6 +72,7 @@ struct FrequencyBinRow {
   std::vector<std::pair<std::string, AccuracyModel>> models;          // name, top-1
   std::vector<std::pair<std::string, std::optional<double>>> groups;  // group, mean top-1
   std::string candidate_group, reference_group;
+  std::string reference;  // the verdict's reference model the gap is measured from ("": a section from before it)
   std::optional<double> gap_top1;
 };
 

@@ -261,8 +261,7 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
     frequency.push_back(item.frequency);
   }
   if (labeled) {
-    frequency_bins =
-        FrequencyBinsJson(outcomes, frequency, options_.verdict.candidate_group, options_.verdict.reference_group);
+    frequency_bins = FrequencyBinsJson(outcomes, frequency, options_.verdict.candidate_group, verdict.reference);
   }
   json selection = {{"rule", holdout.rule.value("rule", "")}};
   if (holdout.rule.contains("sampling") && holdout.rule["sampling"].is_object()) {
