@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/sha256.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite {
@@ -59,6 +60,48 @@ TEST(HoldoutSideCliTest, TwoGeneralizationSectionsAreBothShown) {
   EXPECT_EQ(twice.exit_code, 2) << twice.err;
   EXPECT_NE(twice.err.find("hardware is given twice"), std::string::npos) << twice.err;
   EXPECT_FALSE(fs::exists(dir / "rep2" / "report.json"));
+}
+
+// Two candidates of one class; the bytes need not decode.
+fs::path WriteCandidates(const fs::path& dir) {
+  nlohmann::json items = nlohmann::json::array();
+  for (int rank = 1; rank <= 2; ++rank) {
+    const std::string path = "images/tench_" + std::to_string(rank) + ".jpg";
+    const std::string bytes = "\xff\xd8\xff fake jpeg " + std::to_string(rank);
+    WriteFile(dir / path, bytes);
+    items.push_back({{"id", "n01440764/" + std::to_string(rank)},
+                     {"class_index", 0},
+                     {"wnid", "n01440764"},
+                     {"query", "tench"},
+                     {"rank", rank},
+                     {"path", path},
+                     {"sha256", Sha256Hex(bytes)}});
+  }
+  const nlohmann::json manifest = {
+      {"schema_version", 1},
+      {"source", nlohmann::json::object()},
+      {"classes", {{{"index", 0}, {"wnid", "n01440764"}, {"synonyms", {"tench"}}, {"gloss", "a fish"}}}},
+      {"items", items}};
+  WriteFile(dir / "candidates.json", manifest.dump(2));
+  return dir / "candidates.json";
+}
+
+// Item 5: `--labeler zed --labelers ana,ben` started and printed a URL that answered 403; a roster "ana,Ana" was
+// accepted. Both are refused at start, before a store is created. (`timeout`: before the fix the server ran on.)
+TEST(HoldoutSideCliTest, LabelServeRefusesALabelerOffTheRosterAndARepeatedName) {
+  TempDir dir;
+  const fs::path candidates = WriteCandidates(dir / "cands");
+  const auto off =
+      testing::RunCommand({"/usr/bin/timeout", "20", EVALSUITE_BINARY, "label", "serve", "--candidates",
+                           candidates.string(), "--labeler", "zed", "--labelers", "ana,ben", "--port", "0"});
+  EXPECT_EQ(off.exit_code, 2) << off.out << off.err;
+  EXPECT_NE(off.err.find("--labeler: 'zed' is not on the roster (--labelers ana,ben)"), std::string::npos) << off.err;
+  const auto twice =
+      testing::RunCommand({"/usr/bin/timeout", "20", EVALSUITE_BINARY, "label", "serve", "--candidates",
+                           candidates.string(), "--labeler", "ben", "--labelers", "ana,Ana,ben", "--port", "0"});
+  EXPECT_EQ(twice.exit_code, 2) << twice.out << twice.err;
+  EXPECT_NE(twice.err.find("'ana' and 'Ana' are one labeler"), std::string::npos) << twice.err;
+  EXPECT_FALSE(fs::exists(dir / "cands" / "labels.sqlite"));
 }
 
 }  // namespace

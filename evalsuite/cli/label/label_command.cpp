@@ -130,6 +130,16 @@ void RunServe(const ServeArgs& args) {
   options.assignment.overlap = args.overlap;
   options.assignment.excluded = judged_in_pass1;
   options.assignment.shuffle = args.shuffle || !args.roster.empty();
+  // Refused before the store is opened or created: a roster naming one labeler twice ("ana,Ana"), and a --labeler
+  // the roster leaves out, whose page would answer 403 to every request.
+  labeling::CheckAssignmentPlan(options.assignment);
+  if (!labeling::OnRoster(options.assignment, *labeler)) {
+    std::string roster;
+    for (const std::string& name : options.assignment.roster) roster += (roster.empty() ? "" : ",") + name;
+    throw UsageError("--labeler", "'" + *labeler + "' is not on the roster (--labelers " + roster +
+                                      "): add them to it, or serve as one of them");
+  }
+  options.default_labeler = labeling::RosterSpelling(options.assignment, *labeler);
   options.admin_token = labeling::RandomToken();
   for (const std::string& name : args.allow_hosts) {
     const auto host = labeling::HostOfHeader(name);
@@ -175,14 +185,14 @@ void RunServe(const ServeArgs& args) {
   const std::string host = loopback ? (args.bind == "::1" ? "[::1]" : args.bind)
                                     : (args.bind == "0.0.0.0" || args.bind == "::" ? HostName() : args.bind);
   std::string url = "http://" + host + ":" + std::to_string(port) +
-                    "/?labeler=" + labeling::PercentEncode(*labeler, /*keep_slash=*/false);
+                    "/?labeler=" + labeling::PercentEncode(options.default_labeler, /*keep_slash=*/false);
   if (!options.access_token.empty())
     url += "&token=" + labeling::PercentEncode(options.access_token, /*keep_slash=*/false);
   std::cout << "Labeling " << server.item_count()
             << (args.pass == 2 ? " frozen images (pass 2: each labeler gets only "
                                  "those they did not judge in pass 1)"
                                : " candidates")
-            << " of " << manifest.classes.size() << " classes as " << *labeler << "\n"
+            << " of " << manifest.classes.size() << " classes as " << options.default_labeler << "\n"
             << "Store: " << store.file().string() << "\n"
             << "Open: " << url << "\n"
             << "Other labelers: the same URL with their own ?labeler=NAME. Stop with Ctrl-C.\n"
@@ -445,10 +455,14 @@ void RegisterLabelCommand(CLI::App& app) {
       ->add_option("--instructions", serve_args->instructions,
                    "Text file: what counts as correct, shown on the page (default: ImageNetV2's wording)")
       ->check(CLI::ExistingFile);
-  serve->add_option("--labelers", serve_args->roster, "The team roster (comma-separated): only they may label")
+  serve
+      ->add_option("--labelers", serve_args->roster,
+                   "The team roster (comma-separated): only they may label; names compare without case (after NFKC), "
+                   "so \"ana,Ana\" is refused")
       ->delimiter(',');
-  serve->add_option("--overlap", serve_args->overlap,
-                    "Labelers per item with a roster (e.g. 3): each item goes to that many of them in rotation")
+  serve
+      ->add_option("--overlap", serve_args->overlap,
+                   "Labelers per item with a roster (e.g. 3): each item goes to that many of them in rotation")
       ->check(WholeNumber(0, 1000));
   serve->add_flag("--shuffle", serve_args->shuffle,
                   "Each labeler gets an order of their own (classes and items shuffled; on with --labelers)");
