@@ -104,5 +104,30 @@ TEST(HoldoutSideCliTest, LabelServeRefusesALabelerOffTheRosterAndARepeatedName) 
   EXPECT_FALSE(fs::exists(dir / "cands" / "labels.sqlite"));
 }
 
+// Item 6: no command made a hidden control; the only way was editing candidates.json by hand.
+TEST(HoldoutSideCliTest, LabelControlsMakesHiddenControlsFromKnownAnswers) {
+  TempDir dir;
+  const fs::path candidates = WriteCandidates(dir / "cands");
+  WriteFile(dir / "answers.csv", "item,answer\nn01440764/2,incorrect\n");
+  const auto made = RunEvalsuite(
+      {"label", "controls", "--candidates", candidates.string(), "--answers", (dir / "answers.csv").string()});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_NE(made.out.find("1 hidden controls (0 correct, 1 incorrect); 1 added"), std::string::npos) << made.out;
+  const nlohmann::json manifest = nlohmann::json::parse(ReadFile(candidates));
+  EXPECT_EQ(manifest["items"][0]["control"], "");
+  EXPECT_EQ(manifest["items"][1]["control"], "incorrect");
+
+  WriteFile(dir / "bad.csv", "n01440764/1,maybe\n");
+  const auto bad =
+      RunEvalsuite({"label", "controls", "--candidates", candidates.string(), "--answers", (dir / "bad.csv").string()});
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_NE(bad.err.find("bad.csv:1: answer 'maybe' is not correct or incorrect"), std::string::npos) << bad.err;
+  EXPECT_EQ(nlohmann::json::parse(ReadFile(candidates)), manifest);  // nothing lost or half-written
+  // Unanimous labels need a store; without one the refusal says so.
+  const auto none = RunEvalsuite({"label", "controls", "--candidates", candidates.string(), "--from-labels"});
+  EXPECT_EQ(none.exit_code, 1) << none.err;
+  EXPECT_NE(none.err.find("no label store here"), std::string::npos) << none.err;
+}
+
 }  // namespace
 }  // namespace evalsuite
