@@ -108,6 +108,27 @@ TEST(DawnbenchInference, ReadsTheSharedEntries) {
   EXPECT_FALSE(intel->top1);
 }
 
+// Issue 56 item 10: a Fashion-MNIST model was ranked in one table with ImageNet, CIFAR-10 and SQuAD entries, top-1
+// beside top-5. Only entries of the holdout's task are compared, on the metric they report.
+TEST(DawnbenchInference, ComparesOnlyLikeWithLike) {
+  EVALSUITE_REQUIRE_SHARED_DATA(shared);
+  const std::vector<InferenceEntry> entries = ReadDawnbenchInference(shared / "dawnbench");
+  const DawnbenchComparison fashion = CompareWithDawnbench(entries, "fashion-mnist");
+  EXPECT_TRUE(fashion.comparable.empty());
+  EXPECT_NE(fashion.note.find("no DAWNBench inference entry is on this holdout's task (fashion-mnist)"),
+            std::string::npos)
+      << fashion.note;
+  EXPECT_EQ(fashion.left_out.size(), 3u);  // ImageNet, CIFAR10, SQuAD
+  const DawnbenchComparison imagenet = CompareWithDawnbench(entries, "imagenet-1k");
+  EXPECT_EQ(imagenet.task, "ImageNet");
+  EXPECT_EQ(imagenet.metric, "top5");
+  ASSERT_FALSE(imagenet.comparable.empty());
+  for (const InferenceEntry& e : imagenet.comparable) EXPECT_EQ(e.task, "ImageNet") << e.file;
+  EXPECT_EQ(imagenet.left_out.count("ImageNet"), 0u);
+  EXPECT_NE(imagenet.note.find("left out: CIFAR10"), std::string::npos) << imagenet.note;
+  EXPECT_EQ(CompareWithDawnbench(entries, "cifar-10").metric, "top1");
+}
+
 TEST(DawnbenchInference, MissingLatencyNamesTheFileAndField) {
   testing::TempDir dir;
   testing::WriteFile(dir / "bad.json", R"({"model": "m", "cost": null})");
