@@ -287,7 +287,7 @@ GroupVerdict JudgeOnBasis(const std::vector<ModelOutcomes>& models, const Verdic
   const std::string decision = fmt::format(
       "decision: a model is shown within the margin when the 95% interval of its {} lies above {} points, and shown "
       "to lose more when its {:.4g}% interval (Bonferroni over {} comparison{}) lies below; {} when every model is "
-      "shown within, {} when any is shown to lose more, INCONCLUSIVE otherwise. {}",
+      "shown within, {} when any is shown to lose more, INCONCLUSIVE otherwise. {}.",
       gap ? "shift-adjusted difference" : "difference", Points(-rule.margin), 100 * (1 - beyond_alpha), k,
       k == 1 ? "" : "s", gap ? "LOSES NO MORE THAN THE REFERENCE" : "GENERALIZES",
       gap ? "LOSES MORE THAN THE REFERENCE" : "DOES NOT GENERALIZE", kSimulatedErrorRates);
