@@ -12,12 +12,23 @@ std::string Escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -68,6 +79,7 @@ std::vector<LabelerProgress> ComputeProgress(const datasets::CandidateManifest& 
       if (accuracy.labeler != name) continue;
       p.controls_judged = accuracy.controls_judged;
       p.controls_right = accuracy.controls_right;
+      p.controls_interval = accuracy.interval;
     }
     out.push_back(std::move(p));
   }
@@ -81,7 +93,8 @@ std::string RenderAdminPage(const std::vector<LabelerProgress>& progress, std::s
       std::to_string(items) +
       " candidates. Speed: median seconds from display to decision. Agreement: Cohen's kappa with each other "
       "labeler over the items both judged.</p><table border=\"1\" cellpadding=\"4\"><tr><th>Labeler</th>"
-      "<th>Done</th><th>Assigned</th><th>Median s</th><th>Agreement</th><th>Controls right</th></tr>";
+      "<th>Done</th><th>Assigned</th><th>Median s</th><th>Agreement</th><th>Controls right (accuracy, 95% "
+      "Clopper-Pearson)</th></tr>";
   for (const LabelerProgress& p : progress) {
     std::string kappas;
     for (const auto& [other, kappa] : p.kappa_with) {
@@ -91,7 +104,13 @@ std::string RenderAdminPage(const std::vector<LabelerProgress>& progress, std::s
     html += "<tr><td>" + Escape(p.labeler) + "</td><td>" + std::to_string(p.decided) + "</td><td>" +
             std::to_string(p.assigned) + "</td><td>" + Number(p.median_seconds, "%.1f") + "</td><td>" +
             (kappas.empty() ? "n/a" : kappas) + "</td><td>" + std::to_string(p.controls_right) + " of " +
-            std::to_string(p.controls_judged) + "</td></tr>";
+            std::to_string(p.controls_judged) +
+            (p.controls_judged == 0
+                 ? std::string(" (no controls judged)")
+                 : " (" + Number(100.0 * static_cast<double>(p.controls_right) / p.controls_judged, "%.0f") + "% [" +
+                       Number(100 * p.controls_interval.lower, "%.0f") + ", " +
+                       Number(100 * p.controls_interval.upper, "%.0f") + "])") +
+            "</td></tr>";
   }
   return html + "</table></body></html>\n";
 }

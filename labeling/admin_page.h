@@ -19,11 +19,12 @@ namespace evalsuite::labeling {
 struct LabelerProgress {
   std::string labeler;
   std::size_t assigned = 0;
-  std::size_t decided = 0;          // assigned items with a standing decision
-  double median_seconds = 0;        // per decision (display to decision), NaN without decisions
+  std::size_t decided = 0;    // assigned items with a standing decision
+  double median_seconds = 0;  // per decision (display to decision), NaN without decisions
   std::vector<std::pair<std::string, stats::KappaResult>> kappa_with;  // other labeler -> Cohen's kappa
   std::size_t controls_judged = 0;
   std::size_t controls_right = 0;
+  stats::Interval controls_interval{0, 1};  // Clopper-Pearson 95% of the accuracy on controls
 };
 
 std::vector<LabelerProgress> ComputeProgress(const datasets::CandidateManifest& manifest, const AssignmentPlan& plan,

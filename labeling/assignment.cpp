@@ -7,12 +7,21 @@
 
 #include "common/error.h"
 #include "common/sha256.h"
+#include "labeling/labeler_name.h"
 
 namespace evalsuite::labeling {
 
 void CheckAssignmentPlan(const AssignmentPlan& plan) {
-  const std::set<std::string> unique(plan.roster.begin(), plan.roster.end());
-  if (unique.size() != plan.roster.size()) throw UsageError("--labelers", "a name appears twice");
+  std::map<std::string, std::string> by_key;
+  for (const std::string& name : plan.roster) {
+    const auto [at, fresh] = by_key.emplace(LabelerKey(name), name);
+    if (fresh) continue;
+    throw UsageError("--labelers", at->second == name
+                                       ? "'" + name + "' appears twice"
+                                       : "'" + at->second + "' and '" + name +
+                                             "' are one labeler (names compare without case, after NFKC): "
+                                             "keep one spelling");
+  }
   if (plan.overlap > 0 && plan.roster.empty()) throw UsageError("--overlap", "needs the team roster (--labelers)");
   if (plan.overlap > plan.roster.size()) {
     throw UsageError("--overlap", std::to_string(plan.overlap) + " labelers per item, but the roster has " +
@@ -21,12 +30,23 @@ void CheckAssignmentPlan(const AssignmentPlan& plan) {
 }
 
 bool AssignmentPlan::Excludes(const std::string& labeler, const std::string& item_id) const {
-  const auto found = excluded.find(labeler);
+  const auto found = excluded.find(LabelerKey(labeler));  // keyed by LabelerKey (second_pass.h ItemsSeenBy)
   return found != excluded.end() && found->second.count(item_id) > 0;
 }
 
 bool OnRoster(const AssignmentPlan& plan, const std::string& labeler) {
-  return plan.roster.empty() || std::find(plan.roster.begin(), plan.roster.end(), labeler) != plan.roster.end();
+  if (plan.roster.empty()) return true;
+  const std::string key = LabelerKey(labeler);
+  return std::any_of(plan.roster.begin(), plan.roster.end(),
+                     [&key](const std::string& name) { return LabelerKey(name) == key; });
+}
+
+std::string RosterSpelling(const AssignmentPlan& plan, const std::string& labeler) {
+  const std::string key = LabelerKey(labeler);
+  for (const std::string& name : plan.roster) {
+    if (LabelerKey(name) == key) return name;
+  }
+  return labeler;
 }
 
 std::vector<std::size_t> AssignedItems(const datasets::CandidateManifest& manifest, const AssignmentPlan& plan,
@@ -49,7 +69,7 @@ std::vector<std::size_t> AssignedItems(const datasets::CandidateManifest& manife
     }
     order = std::move(mine);
   }
-  if (plan.excluded.count(labeler)) {
+  if (plan.excluded.count(LabelerKey(labeler))) {
     order.erase(std::remove_if(order.begin(), order.end(),
                                [&](std::size_t i) { return plan.Excludes(labeler, manifest.items[i].id); }),
                 order.end());

@@ -19,16 +19,19 @@ struct AssignmentPlan {
   std::vector<std::string> roster;  // empty: everyone may label every item
   std::size_t overlap = 0;          // labelers per item (with a roster; 0 = all of them)
   bool shuffle = false;             // false: class by class, best rank first, for everyone
-  // labeler -> item ids never given to them (label serve --pass 2: what they judged in pass 1).
+  // LabelerKey(labeler) -> item ids never given to them (label serve --pass 2: what they judged in pass 1).
   std::map<std::string, std::set<std::string>> excluded;
   bool Excludes(const std::string& labeler, const std::string& item_id) const;
 };
 
-// Throws UsageError when the overlap exceeds the roster or the roster repeats a name.
+// Throws UsageError when the overlap exceeds the roster or the roster holds two names that are one labeler (equal
+// LabelerKey: "ana,Ana").
 void CheckAssignmentPlan(const AssignmentPlan& plan);
 
-// Whether `labeler` is on the roster (always true without one).
+// Whether `labeler` is on the roster, compared by LabelerKey (always true without one).
 bool OnRoster(const AssignmentPlan& plan, const std::string& labeler);
+// The roster's spelling of `labeler` ("Ana" for "ana" on a roster "Ana,ben"); `labeler` itself when not on it.
+std::string RosterSpelling(const AssignmentPlan& plan, const std::string& labeler);
 
 // Manifest item indices assigned to `labeler`, in their labeling order.
 std::vector<std::size_t> AssignedItems(const datasets::CandidateManifest& manifest, const AssignmentPlan& plan,

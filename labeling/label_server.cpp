@@ -56,6 +56,7 @@ LabelServer::LabelServer(datasets::CandidateManifest manifest, fs::path candidat
     options_.default_labeler = *name;
   }
   CheckAssignmentPlan(options_.assignment);
+  if (!options_.default_labeler.empty()) options_.default_labeler = SpellingOf(options_.default_labeler);
   try {
     (void)json(options_.instructions).dump();
   } catch (const json::exception&) {
@@ -163,7 +164,7 @@ void LabelServer::Routes() {
 }
 
 std::optional<std::string> LabelServer::LabelerOf(bool given, const std::string& requested,
-                                                   httplib::Response& response) const {
+                                                  httplib::Response& response) const {
   if (!given) {
     if (options_.default_labeler.empty()) {
       Refuse(response, 400, "no labeler: add ?labeler=NAME (or start the server with --labeler)");
@@ -173,7 +174,23 @@ std::optional<std::string> LabelServer::LabelerOf(bool given, const std::string&
   }
   std::string problem;
   auto labeler = NormalizeLabelerName(requested, problem);  // an empty name is refused, never the default
-  if (!labeler) Refuse(response, 400, problem);
+  if (!labeler) {
+    Refuse(response, 400, problem);
+    return labeler;
+  }
+  return SpellingOf(*labeler);
+}
+
+std::string LabelServer::SpellingOf(const std::string& labeler) const {
+  // One labeler, one spelling in the store: the roster's, else the first one recorded, else the server's --labeler.
+  if (!options_.assignment.roster.empty()) return RosterSpelling(options_.assignment, labeler);
+  const std::string key = LabelerKey(labeler);
+  for (const std::string& known : store_.Labelers()) {
+    if (LabelerKey(known) == key) return known;
+  }
+  if (!options_.default_labeler.empty() && LabelerKey(options_.default_labeler) == key) {
+    return options_.default_labeler;
+  }
   return labeler;
 }
 
@@ -230,12 +247,11 @@ void LabelServer::ServeQueue(const httplib::Request& request, httplib::Response&
                      {"label", StandingLabel(decisions, item.id, *labeler)},
                      {"near_duplicates", NearDuplicateFlags(item, manifest_, item_index_)}});
   }
-  Reply(response,
-        {{"labeler", *labeler},
-         {"examples", !examples_root_.empty()},
-         {"instructions", options_.instructions},
-         {"classes", classes},
-         {"items", items}});
+  Reply(response, {{"labeler", *labeler},
+                   {"examples", !examples_root_.empty()},
+                   {"instructions", options_.instructions},
+                   {"classes", classes},
+                   {"items", items}});
 }
 
 const std::vector<std::string>& LabelServer::ExamplesOf(const std::string& wnid) {
@@ -274,7 +290,6 @@ void LabelServer::ServeExamples(const httplib::Request& request, httplib::Respon
   }
   Reply(response, {{"wnid", wnid}, {"images", images}});
 }
-
 
 void LabelServer::ServeImage(const httplib::Request& request, httplib::Response& response) {
   const std::string relative = request.matches[1];
@@ -384,9 +399,8 @@ void LabelServer::PostLabel(const httplib::Request& request, httplib::Response& 
   ShownImage shown;
   if (body->contains("displayed_at")) {
     const json& value = (*body)["displayed_at"];
-    const double now_ms = std::chrono::duration<double, std::milli>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count();
+    const double now_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::system_clock::now().time_since_epoch()).count();
     if (!value.is_number() || !std::isfinite(value.get<double>()) ||
         std::fabs(value.get<double>() - now_ms) > kMaxSecondsPerItem * 1000) {
       Refuse(response, 400, "'displayed_at' must be the display time in Unix milliseconds (within a day of now)");

@@ -44,11 +44,11 @@ struct ServerOptions {
   std::filesystem::path examples_dir;      // optional: DIR/<wnid>/*.jpg or DIR/<wnid>_*.jpg
   std::size_t max_body_bytes = 16 * 1024;  // a decision is ~200 bytes; anything larger is refused (413)
   std::size_t examples_per_class = 8;
-  std::string instructions;                // what counts as correct, shown on the page ("" = the built-in text)
-  AssignmentPlan assignment;               // roster, overlap target, per-labeler shuffled order
-  std::string admin_token;                 // GET /admin?admin=TOKEN shows progress; "" = no admin page
-  std::set<std::string> allow_hosts;       // extra Host names served (lower case), besides IPs and localhost
-  HttpLimits http;                         // worker pool, per-request byte budget and deadline, keep-alive
+  std::string instructions;           // what counts as correct, shown on the page ("" = the built-in text)
+  AssignmentPlan assignment;          // roster, overlap target, per-labeler shuffled order
+  std::string admin_token;            // GET /admin?admin=TOKEN shows progress; "" = no admin page
+  std::set<std::string> allow_hosts;  // extra Host names served (lower case), besides IPs and localhost
+  HttpLimits http;                    // worker pool, per-request byte budget and deadline, keep-alive
 };
 
 constexpr std::size_t kMinAccessTokenChars = 16;
@@ -83,6 +83,8 @@ class LabelServer {
   // The normalized labeler a request names (`given`: the request carries the field, even empty), else the
   // server's --labeler; nullopt after writing the refusal.
   std::optional<std::string> LabelerOf(bool given, const std::string& requested, httplib::Response& response) const;
+  // The one spelling of a normalized name (names compare by LabelerKey, labeler_name.h).
+  std::string SpellingOf(const std::string& labeler) const;
   // The same for a POST's JSON body: its "labeler" (refused unless a string), else the server's --labeler.
   std::optional<std::string> LabelerOfBody(const nlohmann::json& body, httplib::Response& response) const;
   void ServePage(const httplib::Request& request, httplib::Response& response);

@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "common/file_kind.h"
 #include "common/sqlite_shared_file.h"
+#include "labeling/labeler_name.h"
 
 namespace evalsuite::labeling {
 namespace {
@@ -145,11 +146,14 @@ std::map<std::pair<std::string, std::string>, Decision> CurrentDecisions(const s
   for (const LabelEvent& event : events) {
     if (event.is_undo) retracted.insert(event.undoes);
   }
+  std::map<std::string, std::string> spelling;  // LabelerKey -> the first spelling in the log
+  for (const LabelEvent& event : events) spelling.emplace(LabelerKey(event.labeler), event.labeler);
   std::map<std::pair<std::string, std::string>, Decision> decisions;
   for (const LabelEvent& event : events) {
     if (event.is_undo || retracted.count(event.seq)) continue;
-    Decision& decision = decisions[{event.item_id, event.labeler}];
-    if (event.seq >= decision.seq) decision = Decision{event.item_id, event.labeler, event.label, event.seq};
+    const std::string& labeler = spelling.at(LabelerKey(event.labeler));
+    Decision& decision = decisions[{event.item_id, labeler}];
+    if (event.seq >= decision.seq) decision = Decision{event.item_id, labeler, event.label, event.seq};
   }
   return decisions;
 }
@@ -215,8 +219,8 @@ void LabelStore::Exec(const std::string& sql) const {
   }
 }
 
-LabelEvent LabelStore::AppendLabel(const std::string& item_id, const std::string& labeler, Label label,
-                                   double seconds, const ShownImage& shown) {
+LabelEvent LabelStore::AppendLabel(const std::string& item_id, const std::string& labeler, Label label, double seconds,
+                                   const ShownImage& shown) {
   std::lock_guard<std::mutex> lock(mutex_);
   LabelEvent event;
   event.item_id = item_id;
@@ -299,6 +303,18 @@ std::vector<LabelEvent> LabelStore::Query(const std::string& sql, const std::opt
 
 std::vector<LabelEvent> LabelStore::Events() const {
   return Query(std::string(kSelectColumns) + " ORDER BY seq", std::nullopt);
+}
+
+std::vector<std::string> LabelStore::Labelers() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Statement select(db_, "SELECT labeler FROM events GROUP BY labeler ORDER BY MIN(seq)", file_.string());
+  std::vector<std::string> labelers;
+  while (select.Step()) {
+    const unsigned char* text = sqlite3_column_text(select.get(), 0);
+    labelers.emplace_back(text ? reinterpret_cast<const char*>(text) : "",
+                          static_cast<std::size_t>(sqlite3_column_bytes(select.get(), 0)));
+  }
+  return labelers;
 }
 
 std::vector<LabelEvent> LabelStore::EventsOf(const std::string& labeler) const {

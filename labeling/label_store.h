@@ -34,9 +34,9 @@ struct LabelEvent {
   std::string labeler;
   bool is_undo = false;  // an undo retracts the event `undoes`; `label` repeats the retracted label
   Label label = Label::kUnsure;
-  int64_t undoes = 0;  // seq of the retracted decision (undo events only)
-  std::string time;    // UTC ISO 8601 when it was recorded
-  double seconds = 0;  // time the labeler spent on the item before deciding (0 for undo events)
+  int64_t undoes = 0;        // seq of the retracted decision (undo events only)
+  std::string time;          // UTC ISO 8601 when it was recorded
+  double seconds = 0;        // time the labeler spent on the item before deciding (0 for undo events)
   std::string image_sha256;  // SHA-256 of the image file the server served for the item ("" when unknown)
   std::string displayed_at;  // UTC ISO 8601 when the page displayed the image ("" when not reported)
 };
@@ -55,7 +55,9 @@ struct Decision {
   int64_t seq = 0;
 };
 
-// Replays the log. Keyed by (item id, labeler).
+// Replays the log. Keyed by (item id, labeler), the labeler under the first spelling the log holds of its
+// LabelerKey (labeler_name.h): a store written before names compared without case, with votes of both "ana" and
+// "Ana", counts one labeler, whose latest decision stands.
 std::map<std::pair<std::string, std::string>, Decision> CurrentDecisions(const std::vector<LabelEvent>& events);
 
 class LabelStore {
@@ -75,6 +77,8 @@ class LabelStore {
 
   std::vector<LabelEvent> Events() const;                              // the whole log, in order
   std::vector<LabelEvent> EventsOf(const std::string& labeler) const;  // one labeler's events, in order
+  // The labeler spellings the log holds, in the order of their first event.
+  std::vector<std::string> Labelers() const;
 
   const std::filesystem::path& file() const { return file_; }
 

@@ -26,8 +26,8 @@ const USpoofChecker* SpoofChecker() {
 
 bool Invisible(UChar32 c) {
   switch (u_charType(c)) {
-    case U_CONTROL_CHAR:        // C0/C1 controls
-    case U_FORMAT_CHAR:         // zero-width space and joiners, bidi overrides, BOM
+    case U_CONTROL_CHAR:  // C0/C1 controls
+    case U_FORMAT_CHAR:   // zero-width space and joiners, bidi overrides, BOM
     case U_LINE_SEPARATOR:
     case U_PARAGRAPH_SEPARATOR:
     case U_UNASSIGNED:
@@ -109,6 +109,18 @@ std::optional<std::string> NormalizeLabelerName(std::string_view raw, std::strin
     problem = "the labeler name contains invisible characters";
     return std::nullopt;
   }
+  return out;
+}
+
+std::string LabelerKey(std::string_view name) {
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* fold = icu::Normalizer2::getNFKCCasefoldInstance(status);
+  const icu::UnicodeString text = icu::UnicodeString::fromUTF8(icu::StringPiece(name.data(), name.size()));
+  icu::UnicodeString folded;
+  if (U_SUCCESS(status)) folded = fold->normalize(text, status);
+  if (U_FAILURE(status)) return std::string(name);  // the name itself: still one key per spelling
+  std::string out;
+  folded.toUTF8String(out);
   return out;
 }
 

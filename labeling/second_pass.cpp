@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "labeling/holdout_sampling.h"
+#include "labeling/labeler_name.h"
 #include "labeling/undefined_value.h"
 
 namespace evalsuite::labeling {
@@ -92,7 +93,8 @@ datasets::CandidateManifest SecondPassManifest(const datasets::CandidateManifest
 
 std::map<std::string, std::set<std::string>> ItemsSeenBy(const std::vector<LabelEvent>& events) {
   std::map<std::string, std::set<std::string>> seen;
-  for (const LabelEvent& e : events) seen[e.labeler].insert(e.item_id);
+  // Keyed by LabelerKey: "Ana" in pass 1 is "ana" in pass 2.
+  for (const LabelEvent& e : events) seen[LabelerKey(e.labeler)].insert(e.item_id);
   return seen;
 }
 
@@ -137,8 +139,8 @@ SecondPassReport CompareSecondPass(const std::vector<FrequencyPair>& frequencies
 }
 
 std::optional<std::array<double, stats::kFrequencyBins>> SamplingTarget(const nlohmann::json& holdout_rule,
-                                                                       const std::vector<std::string>& classes,
-                                                                       const std::string& where) {
+                                                                        const std::vector<std::string>& classes,
+                                                                        const std::string& where) {
   if (!holdout_rule.is_object() || !holdout_rule.contains("sampling")) return std::nullopt;
   const nlohmann::json& sampling = holdout_rule["sampling"];
   if (!sampling.is_object() || !sampling.contains("reference")) return std::nullopt;
@@ -160,9 +162,9 @@ std::optional<std::array<double, stats::kFrequencyBins>> SamplingTarget(const nl
   if (!sampling["reference"].is_object() || !sampling["reference"].contains("histogram")) return std::nullopt;
   const ReferenceHistogram reference =
       HistogramFromJson(sampling["reference"]["histogram"], where + ": rule.sampling.reference.histogram");
-  const std::size_t per_class =
-      sampling.contains("per_class") && sampling["per_class"].is_number_unsigned() ? sampling["per_class"].get<std::size_t>()
-                                                                                   : 10;
+  const std::size_t per_class = sampling.contains("per_class") && sampling["per_class"].is_number_unsigned()
+                                    ? sampling["per_class"].get<std::size_t>()
+                                    : 10;
   const auto aim = SamplingAim(reference, classes, per_class);
   for (std::size_t b = 0; b < stats::kFrequencyBins; ++b) target[b] = static_cast<double>(aim[b]);
   return target;
@@ -211,9 +213,10 @@ std::string RenderSecondPassText(const SecondPassReport& r) {
     out += "No model accuracy to correct: give --eval (holdout eval's --json output for this holdout)\n";
     return out;
   }
-  out += fmt::format("Accuracy corrected to the target ({}: shares {:.3f}) by Engstrom et al. 2020's model of each "
-                     "image's pass-2 votes:\n",
-                     r.target_source, fmt::join(r.target, " "));
+  out += fmt::format(
+      "Accuracy corrected to the target ({}: shares {:.3f}) by Engstrom et al. 2020's model of each "
+      "image's pass-2 votes:\n",
+      r.target_source, fmt::join(r.target, " "));
   std::set<std::string> reasons, empty_bins;
   auto line = [&](const char* what, const CorrectedAccuracy& a) {
     if (a.images == 0) return fmt::format("{} n/a", what);
@@ -233,7 +236,8 @@ std::string RenderSecondPassText(const SecondPassReport& r) {
   if (!empty_bins.empty()) {
     std::string list;
     for (const std::string& b : empty_bins) list += (list.empty() ? "" : ", ") + b;
-    out += "Caution: the fit puts no image in target bin(s) " + list + "; the correction renormalizes over the others\n";
+    out +=
+        "Caution: the fit puts no image in target bin(s) " + list + "; the correction renormalizes over the others\n";
   }
   return out;
 }

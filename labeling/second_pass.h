@@ -32,13 +32,13 @@ constexpr const char* kSecondPassStoreFile = "labels-pass2.sqlite";  // in the h
 datasets::CandidateManifest SecondPassManifest(const datasets::CandidateManifest& pass1,
                                                const datasets::Holdout& holdout, const std::string& where);
 
-// labeler -> the item ids they saw in pass 1: every event of the log, a decision they later undid included
+// LabelerKey(labeler) -> the item ids they saw in pass 1: every event of the log, a decision they later undid included
 // (she has seen the image, so her pass-2 vote would not be independent of pass 1). What pass 2 must not give them.
 std::map<std::string, std::set<std::string>> ItemsSeenBy(const std::vector<LabelEvent>& events);
 
 struct FrequencyPair {
-  double pass1 = 0;  // the frequency the image was frozen with
-  double pass2 = 0;  // NaN when nobody judged it in pass 2
+  double pass1 = 0;     // the frequency the image was frozen with
+  double pass2 = 0;     // NaN when nobody judged it in pass 2
   int pass2_votes = 0;  // labelers who judged it in pass 2
   int pass2_yes = 0;    // of them, "correct" (pass2 = pass2_yes / pass2_votes)
 };
@@ -77,7 +77,7 @@ struct SecondPassReport {
   std::array<std::size_t, stats::kFrequencyBins> bin_images{};
   std::array<double, stats::kFrequencyBins> bin_mean_pass1{}, bin_mean_pass2{};
   std::array<double, stats::kFrequencyBins> target{};  // shares the selection aimed at (sums to 1)
-  std::string target_source;  // "the sampling's per-class aim" or "pass-1 frequencies"
+  std::string target_source;                           // "the sampling's per-class aim" or "pass-1 frequencies"
   std::vector<ModelCorrection> models;
 };
 
@@ -92,8 +92,8 @@ SecondPassReport CompareSecondPass(const std::vector<FrequencyPair>& frequencies
 // (aim_by_bin), or for a manifest written before it was recorded, the aim recomputed from the recorded reference
 // histogram over `classes` (the pass-1 candidates' classes); nullopt for a freeze that aimed at no histogram.
 std::optional<std::array<double, stats::kFrequencyBins>> SamplingTarget(const nlohmann::json& holdout_rule,
-                                                                       const std::vector<std::string>& classes,
-                                                                       const std::string& where);
+                                                                        const std::vector<std::string>& classes,
+                                                                        const std::string& where);
 
 nlohmann::json ToJson(const SecondPassReport& report);
 std::string RenderSecondPassText(const SecondPassReport& report);

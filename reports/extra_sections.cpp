@@ -95,4 +95,16 @@ std::string ExtraSectionProblem(const std::string& name, const json& section) {
   return "unknown section '" + name + "' (known: " + known + ")";
 }
 
+json CombineGeneralizationSections(const json& first, const json& second) {
+  json combined = json::array();
+  for (const json* part : {&first, &second}) {
+    if (part->is_array()) {
+      for (const json& image_set : *part) combined.push_back(image_set);
+    } else if (!part->is_null()) {
+      combined.push_back(*part);
+    }
+  }
+  return combined;
+}
+
 }  // namespace evalsuite::reports

@@ -18,4 +18,8 @@ bool IsExtraSectionName(const std::string& name);
 // An unknown name: "unknown section 'bogus' (known: generalization, hardware)".
 std::string ExtraSectionProblem(const std::string& name, const nlohmann::json& section);
 
+// Two generalization sections (each an array of image sets, or a lone image-set object) as one array: the first's
+// image sets, then the second's, none dropped.
+nlohmann::json CombineGeneralizationSections(const nlohmann::json& first, const nlohmann::json& second);
+
 }  // namespace evalsuite::reports

@@ -86,6 +86,7 @@ ImageSetModel ImageSetOf(const json& image_set, const std::string& where) {
     }
     row.candidate_group = StringOf(Field(bin, "candidate_group"));
     row.reference_group = StringOf(Field(bin, "reference_group"));
+    row.reference = StringOf(Field(bin, "reference"));
     row.gap_top1 = NumberOf(Field(bin, "gap_top1"));
     out.frequency_bins.push_back(std::move(row));
   }
@@ -98,6 +99,7 @@ ImageSetModel ImageSetOf(const json& image_set, const std::string& where) {
     if (const json& passed = Field(verdict, "passed"); passed.is_boolean()) v.passed = passed.get<bool>();
     v.statement = StringOf(Field(verdict, "statement"));
     v.test = StringOf(Field(verdict, "test"));
+    v.error_rates = StringOf(Field(verdict, "error_rates"));
     out.verdict = std::move(v);
   }
   return out;

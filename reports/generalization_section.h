@@ -72,6 +72,7 @@ struct FrequencyBinRow {
   std::vector<std::pair<std::string, AccuracyModel>> models;          // name, top-1
   std::vector<std::pair<std::string, std::optional<double>>> groups;  // group, mean top-1
   std::string candidate_group, reference_group;
+  std::string reference;  // the verdict's reference model the gap is measured from ("": a section from before it)
   std::optional<double> gap_top1;
 };
 
@@ -79,6 +80,7 @@ struct HoldoutVerdictModel {
   std::optional<std::string> label;  // the question answered ("LOSES NO MORE THAN THE REFERENCE")
   std::optional<bool> generalizes, passed;
   std::string statement, test;
+  std::string error_rates;  // the decision's simulated error rates, where the producer gives them
 };
 
 struct ImageSetModel {

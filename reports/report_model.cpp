@@ -166,7 +166,8 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
     if (const std::string line = ThresholdNoiseLine(noise, consecutive); !line.empty() && !analyzed.none_ran) {
       verdict.reasons.push_back(line);
     }
-    if (!curves.empty()) compared.push_back({entry.name, entry.metric, entry.time_unit, entry.threshold, at_target.tta});
+    if (!curves.empty())
+      compared.push_back({entry.name, entry.metric, entry.time_unit, entry.threshold, at_target.tta});
 
     // The machine's part (reports/machine_noise.h): what it did during the counted runs, where TTA's variation came
     // from, and the card's first line when the machine was busy or time per epoch varied beyond the bound.
@@ -176,7 +177,8 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
     const std::string epochs_result = analyzed.none_ran ? "" : entry_verdict.result_on_epochs;
     const std::string first_line =
         analyzed.none_ran ? std::string() : MachineNoiseLine(contention, variation, epochs_result, entry_verdict.basis);
-    if (const std::string sentence = VariationSentence(variation); !sentence.empty()) verdict.reasons.push_back(sentence);
+    if (const std::string sentence = VariationSentence(variation); !sentence.empty())
+      verdict.reasons.push_back(sentence);
     if (entry_verdict.epochs_unavailable) verdict.reasons.push_back(stats::kEpochsUnavailableNote);
     if (const std::string precision = PrecisionSentence(counted); !precision.empty()) {
       verdict.reasons.push_back(precision);
@@ -255,6 +257,18 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
   if (model.sections.contains(kGeneralizationSectionKey)) {  // reports/generalization_section.h
     model.generalization = ParseGeneralizationSection(model.sections[kGeneralizationSectionKey],
                                                       std::string("extra_sections.") + kGeneralizationSectionKey);
+    // The holdout verdict's rule and its simulated error rates, once (every image set quotes the same).
+    for (const ImageSetModel& image_set : model.generalization) {
+      if (!image_set.verdict || image_set.verdict->error_rates.empty()) continue;
+      model.methods.push_back(
+          {"Holdout generalization verdict",
+           "GENERALIZES when every TTA-optimized model's Newcombe 95% interval of the accuracy difference to the "
+           "reference lies above -margin; DOES NOT GENERALIZE when one model's 100(1 - alpha/k)% interval lies "
+           "below it; INCONCLUSIVE otherwise, with the holdout size that would decide. " +
+               image_set.verdict->error_rates,
+           "Newcombe 1998 (method 10); non-inferiority by confidence interval (Schuirmann 1987)"});
+      break;
+    }
   }
   // The study's own recorded ceilings are what MFU divides by (reports/hardware_ceilings.h).
   json hardware = ApplyStudyCeilings(model.sections.value(kHardwareSectionKey, json()), input.environment);

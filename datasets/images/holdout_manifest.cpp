@@ -3,13 +3,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "datasets/images/candidate_manifest.h"
 #include "common/atomic_file.h"
 #include "common/environment.h"
 #include "common/error.h"
 #include "common/json_fields.h"
 #include "common/json_guard.h"
 #include "common/sha256.h"
+#include "datasets/images/candidate_manifest.h"
 
 namespace evalsuite::datasets {
 namespace {
@@ -102,6 +102,44 @@ Holdout ReadHoldout(const std::filesystem::path& dir) {
   return holdout;
 }
 
+namespace {
+// The problems' wording, which HoldoutProblemsAdvice recognizes them by.
+constexpr const char* kManifestModified = ": the manifest was modified";
+constexpr const char* kFileMissing = ": missing";
+constexpr const char* kImageChanged = " differs from the manifest's ";
+
+bool EndsWith(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+}  // namespace
+
+std::string HoldoutProblemsAdvice(const std::vector<std::string>& problems, const std::string& missing_option) {
+  bool manifest = false, changed = false, missing = false;
+  for (const std::string& problem : problems) {
+    manifest = manifest || EndsWith(problem, kManifestModified);
+    missing = missing || EndsWith(problem, kFileMissing);
+    changed = changed || problem.find(kImageChanged) != std::string::npos;
+  }
+  std::string advice;
+  auto add = [&advice](const std::string& sentence) { advice += (advice.empty() ? "" : "\n") + sentence; };
+  if (manifest) {
+    add("What to do: put back the manifest.json the freeze wrote (from a copy or version control); to change the "
+        "holdout, re-freeze it (evalsuite holdout freeze --candidates DIR --out NEW_FOLDER): a new version, so that "
+        "results on the old one stay comparable among themselves");
+  }
+  if (changed) {
+    add("What to do: put back the original image files (the manifest holds each one's SHA-256), or re-freeze "
+        "(evalsuite holdout freeze ... --out NEW_FOLDER) to make a version with the new images");
+  }
+  if (missing) {
+    add(missing_option.empty()
+            ? "What to do: put the missing files back, or re-freeze without them"
+            : "What to do: put the missing files back, or pass " + missing_option +
+                  " to evaluate without them (each counts as unreadable and is listed in the results)");
+  }
+  return advice;
+}
+
 std::vector<std::string> VerifyHoldout(const Holdout& holdout, const std::filesystem::path& dir) {
   std::vector<std::string> problems;
   const std::string computed = ComputeHoldoutVersionHash(holdout);
@@ -109,17 +147,17 @@ std::vector<std::string> VerifyHoldout(const Holdout& holdout, const std::filesy
     problems.push_back((dir / kHoldoutManifestFile).string() + ": version_hash " + holdout.version_hash +
                        " does not match " +
                        (holdout.schema_version == 1 ? "the items" : "the class list, class names, rule and items") +
-                       " (" + computed + "): the manifest was modified");
+                       " (" + computed + ")" + kManifestModified);
   }
   for (const HoldoutItem& item : holdout.items) {
     const std::filesystem::path file = dir / item.path;
     if (!std::filesystem::exists(file)) {
-      problems.push_back(file.string() + ": missing");
+      problems.push_back(file.string() + kFileMissing);
       continue;
     }
     const std::string actual = Sha256FileHex(file);
     if (actual != item.sha256) {
-      problems.push_back(file.string() + ": SHA-256 " + actual + " differs from the manifest's " + item.sha256);
+      problems.push_back(file.string() + ": SHA-256 " + actual + kImageChanged + item.sha256);
     }
   }
   return problems;

@@ -18,23 +18,23 @@ constexpr const char* kHoldoutManifestFile = "manifest.json";
 
 struct HoldoutItem {
   std::string id;
-  int class_index = -1;        // index in the holdout's class list
-  std::string wnid;            // ImageNet wnid, or "" for class lists without one
+  int class_index = -1;  // index in the holdout's class list
+  std::string wnid;      // ImageNet wnid, or "" for class lists without one
   std::string class_name;
-  std::string path;            // relative to the holdout folder
+  std::string path;  // relative to the holdout folder
   std::string sha256;
   nlohmann::json labels = nlohmann::json::object();  // {"correct": 3, "incorrect": 0, "unsure": 1}
-  double frequency = 1.0;      // selection frequency: share of labelers who said correct
+  double frequency = 1.0;                            // selection frequency: share of labelers who said correct
 };
 
 struct Holdout {
   std::string name;
-  std::string class_list = "imagenet-1k";  // "imagenet-1k", "fashion-mnist", or the user's own name
-  std::vector<std::string> class_names;    // index -> name, when the list is not ImageNet-1k
+  std::string class_list = "imagenet-1k";          // "imagenet-1k", "fashion-mnist", or the user's own name
+  std::vector<std::string> class_names;            // index -> name, when the list is not ImageNet-1k
   nlohmann::json rule = nlohmann::json::object();  // how it was frozen: {"rule":"majority","min_labelers":2}
   std::string created_at;
   std::vector<HoldoutItem> items;
-  std::string version_hash;                // SHA-256 over the canonical JSON of what it covers (see below)
+  std::string version_hash;  // SHA-256 over the canonical JSON of what it covers (see below)
   int schema_version = kHoldoutSchemaVersion;
 };
 
@@ -51,5 +51,10 @@ Holdout ReadHoldout(const std::filesystem::path& dir);
 // Every problem that makes the holdout untrustworthy: a version hash that does not match the items, a missing
 // file, a file whose SHA-256 differs. Empty when the holdout is intact.
 std::vector<std::string> VerifyHoldout(const Holdout& holdout, const std::filesystem::path& dir);
+
+// What to do about VerifyHoldout's problems, one sentence per kind present: restore the manifest or re-freeze (a
+// new version), restore a changed image or re-freeze, restore a missing file or pass `missing_option` (e.g.
+// "--tolerate-missing"; "" when the command has none). "" when there is no problem.
+std::string HoldoutProblemsAdvice(const std::vector<std::string>& problems, const std::string& missing_option);
 
 }  // namespace evalsuite::datasets

@@ -9,15 +9,15 @@
 #include <memory>
 #include <set>
 
-#include "datasets/images/holdout_manifest.h"
-#include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/cli/commands.h"
 #include "common/allocator_tuning.h"
 #include "common/atomic_file.h"
 #include "common/environment.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
 #include "common/openmp_wait_policy.h"
+#include "datasets/images/holdout_manifest.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/generalization/holdout_evaluation.h"
 #include "evalsuite/generalization/model_spec.h"
 #include "evalsuite/generalization/predictions.h"
@@ -212,9 +212,10 @@ void Run(const HoldoutEvalArgs& args) {
     SetExitCode(kExitWithWarnings);
   }
   if (!failed.empty()) {
-    std::cerr << fmt::format("error: {} model{} failed and {} left out (see \"failed_models\" in the JSON); the "
-                             "others were evaluated\n",
-                             failed.size(), failed.size() == 1 ? "" : "s", failed.size() == 1 ? "was" : "were");
+    std::cerr << fmt::format(
+        "error: {} model{} failed and {} left out (see \"failed_models\" in the JSON); the "
+        "others were evaluated\n",
+        failed.size(), failed.size() == 1 ? "" : "s", failed.size() == 1 ? "was" : "were");
     SetExitCode(kExitSomeFailed);
   }
 }
@@ -227,8 +228,9 @@ void RegisterHoldoutEvalCommand(CLI::App& holdout) {
       "eval", "Evaluate TorchScript models on frozen holdouts: accuracy with intervals, McNemar tests, verdict");
   command->add_option("--holdout", args->holdouts, "Frozen holdout folder (repeat for shifted variants)")->required();
   command->add_option("--model", args->models,
-                      "NAME=FILE[:group] (TorchScript; group defaults to pretrained; a sidecar FILE.json or "
-                      "model.json beside it may give validation_accuracy, preprocess, classes)");
+                      "NAME=FILE[:group] (TorchScript; group defaults to pretrained; a sidecar beside it, the first of "
+                      "FILE.json, STEM.json and model.json (m.pt: m.pt.json, m.json), may give validation_accuracy, "
+                      "preprocess, classes)");
   command->add_option("--models-from-store", args->store,
                       "Also evaluate the run models of a study store (tta-optimized)");
   command->add_option("--study", args->study, "The study in the store (needed when it holds several)");
@@ -247,10 +249,12 @@ void RegisterHoldoutEvalCommand(CLI::App& holdout) {
   command->add_option("--threads", args->threads, "Decode threads and LibTorch threads")
       ->capture_default_str()
       ->check(WholeNumber(1, 1024));
-  command->add_option("--batch", args->batch,
-                      "Images per inference batch (default: the fastest of 8..256 measured at start-up on the loaded models, "
-                      "within a time budget; 256 for inputs up to 64x64, else 32, when the holdout is too small to "
-                      "measure)")
+  command
+      ->add_option(
+          "--batch", args->batch,
+          "Images per inference batch (default: the fastest of 8..256 measured at start-up on the loaded models, "
+          "within a time budget; 256 for inputs up to 64x64, else 32, when the holdout is too small to "
+          "measure)")
       ->check(WholeNumber(0, 1 << 16));
   command->add_option("--depth", args->depth, "Batches prepared ahead of inference (memory: (depth+1) batches)")
       ->capture_default_str()

@@ -52,8 +52,9 @@ ClassMapping MapModelClasses(const ModelSpec& model, int num_outputs, const Hold
     if (matched == 0) {  // scoring would print n/a for every class and still succeed
       throw InputError(model.sidecar.empty() ? where : model.sidecar.string() + ": classes",
                        "none of its " + std::to_string(num_outputs) + " classes (\"" + model.classes.front() +
-                           "\", ...) names a class of the holdout (" + std::to_string(classes.count) +
-                           " classes, \"" + classes.class_list + "\"): give the model's classes as the holdout's "
+                           "\", ...) names a class of the holdout (" + std::to_string(classes.count) + " classes, \"" +
+                           classes.class_list +
+                           "\"): give the model's classes as the holdout's "
                            "wnids or names");
     }
     mapping.how = "by name (" + std::to_string(matched) + " of " + std::to_string(num_outputs) + " outputs matched)";
@@ -71,7 +72,8 @@ ClassMapping MapModelClasses(const ModelSpec& model, int num_outputs, const Hold
     throw InputError(where, "cannot relate its " + std::to_string(num_outputs) + " outputs (class list \"" +
                                 (model_list.empty() ? "unknown" : model_list) + "\") to the holdout's " +
                                 std::to_string(classes.count) + " classes (\"" + classes.class_list +
-                                "\"); list the model's classes in its JSON sidecar (\"classes\": [...])");
+                                "\"); list the model's classes in its JSON sidecar (\"classes\": [...]); " +
+                                SidecarWhereabouts(model));
   }
   for (int o = 0; o < num_outputs; ++o) {
     mapping.output_to_class[o] = o;

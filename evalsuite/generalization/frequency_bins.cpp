@@ -12,9 +12,9 @@ namespace {
 
 using nlohmann::json;
 
-json GroupMean(const json& groups, const std::string& group, const char* metric) {
+json GroupMean(const json& groups, const std::string& group, const std::string& metric) {
   for (const json& g : groups) {
-    if (g["group"] == group) return g[metric];
+    if (g["group"] == group) return g["mean_" + metric];
   }
   return nullptr;
 }
@@ -22,7 +22,11 @@ json GroupMean(const json& groups, const std::string& group, const char* metric)
 }  // namespace
 
 json FrequencyBinsJson(const std::vector<ModelOutcomes>& outcomes, const std::vector<double>& frequency,
-                       const std::string& candidate_group, const std::string& reference_group) {
+                       const std::string& candidate_group, const std::string& reference) {
+  std::string reference_group;
+  for (const ModelOutcomes& model : outcomes) {
+    if (model.name == reference) reference_group = model.group;
+  }
   std::size_t without = 0;
   for (double f : frequency) without += stats::FrequencyBin(f) < 0 ? 1 : 0;
   json by_bin = json::array();
@@ -43,7 +47,11 @@ json FrequencyBinsJson(const std::vector<ModelOutcomes>& outcomes, const std::ve
     }
     const json groups = GroupsJson(in_bin);
     auto gap = [&](const char* metric) -> json {
-      const json a = GroupMean(groups, candidate_group, metric), r = GroupMean(groups, reference_group, metric);
+      const json a = GroupMean(groups, candidate_group, metric);
+      json r = nullptr;
+      for (const json& model : models) {
+        if (!reference.empty() && model["name"] == reference) r = model[metric]["accuracy"];
+      }
       if (!a.is_number() || !r.is_number()) return nullptr;
       return a.get<double>() - r.get<double>();
     };
@@ -53,8 +61,12 @@ json FrequencyBinsJson(const std::vector<ModelOutcomes>& outcomes, const std::ve
                       {"images", images},
                       {"models", models},
                       {"groups", groups},
-                      {"gap_top1", gap("mean_top1")},
-                      {"gap_top5", gap("mean_top5")},
+                      {"gap_top1", gap("top1")},
+                      {"gap_top5", gap("top5")},
+                      {"reference", reference.empty() ? json(nullptr) : json(reference)},
+                      {"gap_of", reference.empty() ? json(nullptr)
+                                                   : json("mean of the " + candidate_group + " models minus \"" +
+                                                          reference + "\", the verdict's reference")},
                       {"candidate_group", candidate_group},
                       {"reference_group", reference_group}});
   }
@@ -62,7 +74,12 @@ json FrequencyBinsJson(const std::vector<ModelOutcomes>& outcomes, const std::ve
 }
 
 std::string SummarizeFrequencyBins(const json& frequency_bins) {
-  std::string text = "  top-1 by selection-frequency bin (images; each model's top-1; group gap):\n";
+  std::string gap_of;
+  for (const json& bin : frequency_bins["by_bin"]) {
+    if (bin.contains("gap_of") && bin["gap_of"].is_string()) gap_of = bin["gap_of"].get<std::string>();
+  }
+  std::string text = "  top-1 by selection-frequency bin (images; each model's top-1; gap: " +
+                     (gap_of.empty() ? std::string("none, no reference model") : gap_of) + "):\n";
   for (const json& bin : frequency_bins["by_bin"]) {
     text += fmt::format("    {:<11} {:>5} images", bin["bin"].get<std::string>(), bin["images"].get<std::size_t>());
     for (const json& model : bin["models"]) {

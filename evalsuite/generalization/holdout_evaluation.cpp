@@ -5,8 +5,8 @@
 #include <optional>
 #include <set>
 
-#include "datasets/images/holdout_manifest.h"
 #include "common/error.h"
+#include "datasets/images/holdout_manifest.h"
 #include "evalsuite/generalization/class_mapping.h"
 #include "evalsuite/generalization/frequency_bins.h"
 #include "evalsuite/generalization/metrics.h"
@@ -43,8 +43,12 @@ void WritePredictions(std::ostream& out, const std::string& set_name, const data
                       const ClassMapping& mapping) {
   for (size_t i = 0; i < holdout.items.size(); ++i) {
     const datasets::HoldoutItem& item = holdout.items[i];
-    json line = {{"image_set", set_name}, {"image", item.path},        {"id", item.id},
-                 {"label", item.class_index}, {"label_name", item.class_name}, {"kind", result.images[i].kind},
+    json line = {{"image_set", set_name},
+                 {"image", item.path},
+                 {"id", item.id},
+                 {"label", item.class_index},
+                 {"label_name", item.class_name},
+                 {"kind", result.images[i].kind},
                  {"model", model}};
     if (result.images[i].status != datasets::DecodeStatus::kOk) {
       line["error"] = result.images[i].reason;
@@ -57,7 +61,8 @@ void WritePredictions(std::ostream& out, const std::string& set_name, const data
         if (output < 0) break;
         top.push_back(output);
         scores.push_back(result.scores[r][i * kTopK + j]);
-        const int cls = output < static_cast<int32_t>(mapping.output_to_class.size()) ? mapping.output_to_class[output] : -1;
+        const int cls =
+            output < static_cast<int32_t>(mapping.output_to_class.size()) ? mapping.output_to_class[output] : -1;
         if (j == 0) first_class = cls;
         in_top5 = in_top5 || cls == item.class_index;
         names.push_back(cls >= 0 && cls < static_cast<int>(classes.names.size()) ? json(classes.names[cls]) : json());
@@ -129,8 +134,8 @@ BatchProbeResult HoldoutEvaluator::ChooseBatchSize(BatchProbeOptions probe) {
   // The pipeline holds depth + 1 batch buffers per distinct preprocessing (evaluation_pipeline.h).
   probe.pipeline_bytes_per_image = 0;
   for (const datasets::PreprocessSpec& spec : specs_) {
-    probe.pipeline_bytes_per_image += static_cast<int64_t>(spec.OutputSize()) * static_cast<int64_t>(sizeof(float)) *
-                                      (options_.pipeline.depth + 1);
+    probe.pipeline_bytes_per_image +=
+        static_cast<int64_t>(spec.OutputSize()) * static_cast<int64_t>(sizeof(float)) * (options_.pipeline.depth + 1);
   }
   const BatchProbeResult result = ProbeBatchSize(probe_models, probe);
   options_.pipeline.batch = result.batch;
@@ -155,9 +160,10 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
     std::string list;
     for (size_t i = 0; i < problems.size() && i < 5; ++i) list += "\n  " + problems[i];
     if (problems.size() > 5) list += fmt::format("\n  ... and {} more", problems.size() - 5);
-    throw InputError(holdout_dir.string(), fmt::format("the frozen holdout was modified ({} problem{}); refusing to "
-                                                       "evaluate:{}",
-                                                       problems.size(), problems.size() == 1 ? "" : "s", list));
+    throw InputError(holdout_dir.string(),
+                     fmt::format("the frozen holdout was modified ({} problem{}); refusing to evaluate:{}\n{}",
+                                 problems.size(), problems.size() == 1 ? "" : "s", list,
+                                 datasets::HoldoutProblemsAdvice(problems, "--tolerate-missing")));
   }
 
   const HoldoutClasses classes = DescribeHoldoutClasses(holdout);
@@ -199,8 +205,10 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
       continue;
     }
     const ModelSpec& model = models_[running[r]];
-    failed_models.push_back(
-        {{"name", model.name}, {"file", model.file.string()}, {"stage", "inference"}, {"reason", result.model_errors[r]}});
+    failed_models.push_back({{"name", model.name},
+                             {"file", model.file.string()},
+                             {"stage", "inference"},
+                             {"reason", result.model_errors[r]}});
   }
   if (scored.empty()) {
     std::string list;
@@ -261,8 +269,7 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
     frequency.push_back(item.frequency);
   }
   if (labeled) {
-    frequency_bins =
-        FrequencyBinsJson(outcomes, frequency, options_.verdict.candidate_group, options_.verdict.reference_group);
+    frequency_bins = FrequencyBinsJson(outcomes, frequency, options_.verdict.candidate_group, verdict.reference);
   }
   json selection = {{"rule", holdout.rule.value("rule", "")}};
   if (holdout.rule.contains("sampling") && holdout.rule["sampling"].is_object()) {
@@ -317,8 +324,8 @@ std::string SummarizeImageSet(const json& image_set) {
                         PercentInterval(model["top5"]), gap);
   }
   const json& verdict = image_set["verdict"];
-  const std::string head = verdict.value("label", nlohmann::json()).is_string() ? verdict["label"].get<std::string>()
-                                                                              : "NO VERDICT";
+  const std::string head =
+      verdict.value("label", nlohmann::json()).is_string() ? verdict["label"].get<std::string>() : "NO VERDICT";
   text +=
       fmt::format("  verdict: {}: {}\n  test: {}\n", head, verdict.value("statement", ""), verdict.value("test", ""));
   if (image_set.contains("frequency_bins") && image_set["frequency_bins"].is_object()) {

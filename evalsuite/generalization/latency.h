@@ -15,19 +15,32 @@ namespace evalsuite::generalization {
 
 struct LatencyOptions {
   int warmup = 10;  // untimed batch-1 calls first (oneDNN primitive creation, caches)
+  // Untimed calls at each batch size before it is timed: TorchScript's profiling executor specializes a graph on
+  // its second call at a new shape and oneDNN creates its primitives per shape, so one call is not enough.
+  int warmup_per_shape = 3;
   std::vector<int> batch_sizes = {1, 8, 32, 128};
-  double min_throughput_seconds = 0.5;  // each batch size runs over the images until at least this long
+  double min_throughput_seconds = 0.5;  // each batch size runs over the images until at least this long in all
+  // The time at each batch size is split into this many blocks; the rate is their median and the spread their
+  // range, so that a run says how much its own figures move.
+  int repeats = 5;
   std::optional<double> price_per_hour;  // USD per hour of the machine
   // Seconds from a monotonic clock; tests pass a fake one. Empty: std::chrono::steady_clock.
   std::function<double()> now;
 };
 
+struct Throughput {
+  int batch = 0;
+  double images_per_second = 0;  // median over the blocks
+  double low = 0, high = 0;      // slowest and fastest block
+};
+
 struct LatencyResult {
   std::vector<double> seconds;  // batch-1 latency of each image, in order
   double p50 = 0, p90 = 0, p99 = 0, mean = 0;
-  std::vector<std::pair<int, double>> throughput;  // (batch size, images per second)
-  int best_batch = 0;
+  std::vector<Throughput> throughput;
+  int best_batch = 0;  // the highest median
   double best_throughput = 0;
+  std::vector<int> tied_with_best;            // batch sizes whose range overlaps the best's: the data cannot order them
   std::optional<double> cost_per_10k_batch1;  // USD
   std::optional<double> cost_per_10k_best;
 };

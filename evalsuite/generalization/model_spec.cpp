@@ -1,5 +1,6 @@
 #include "evalsuite/generalization/model_spec.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -109,10 +110,19 @@ void ApplySidecarJson(ModelSpec* spec, const json& root, const std::string& wher
   }
 }
 
+std::vector<std::filesystem::path> SidecarCandidates(const std::filesystem::path& file) {
+  // FILE.json as the help says it (three.pt.json), then STEM.json (three.json, what evalsuite train writes beside
+  // its models), then the folder's model.json.
+  std::vector<std::filesystem::path> candidates = {std::filesystem::path(file.string() + ".json"),
+                                                   std::filesystem::path(file).replace_extension(".json"),
+                                                   file.parent_path() / "model.json"};
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+  return candidates;
+}
+
 void ApplySidecar(ModelSpec* spec) {
-  std::filesystem::path candidates[] = {std::filesystem::path(spec->file).replace_extension(".json"),
-                                        spec->file.parent_path() / "model.json"};
-  for (const std::filesystem::path& candidate : candidates) {
+  spec->sidecar_searched = SidecarCandidates(spec->file);
+  for (const std::filesystem::path& candidate : spec->sidecar_searched) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(candidate, ec)) continue;
     std::ifstream in(candidate, std::ios::binary);
@@ -124,6 +134,15 @@ void ApplySidecar(ModelSpec* spec) {
     spec->sidecar = candidate;
     return;
   }
+}
+
+std::string SidecarWhereabouts(const ModelSpec& spec) {
+  if (!spec.sidecar.empty()) return "its sidecar " + spec.sidecar.string();
+  if (spec.sidecar_searched.empty()) return "no sidecar read";
+  std::string looked;
+  for (const std::filesystem::path& path : spec.sidecar_searched)
+    looked += (looked.empty() ? "" : ", ") + path.string();
+  return "no sidecar found (looked for " + looked + ")";
 }
 
 }  // namespace evalsuite::generalization

@@ -1,6 +1,6 @@
 // What evalsuite knows about a model to evaluate, before loading it: name, group, TorchScript file,
 // preprocessing, validation accuracy and class list. Comes from `--model NAME=FILE[:group]`, from a run in the
-// study store, and from the JSON sidecar beside the file (`<stem>.json`, else `model.json`).
+// study store, and from the JSON sidecar beside the file (`FILE.json`, else `<stem>.json`, else `model.json`).
 #pragma once
 
 #include <filesystem>
@@ -28,12 +28,18 @@ struct ModelSpec {
   std::vector<std::string> classes;
   std::string class_list;         // "imagenet-1k", "fashion-mnist", ...; "" = infer from the output size
   std::filesystem::path sidecar;  // the JSON file the facts above came from, if any
+  std::vector<std::filesystem::path> sidecar_searched;  // where ApplySidecar looked, in order
 };
 
 // "NAME=FILE" or "NAME=FILE:GROUP" (GROUP: letters, digits, '-', '_'). Throws UsageError naming --model.
 ModelSpec ParseModelArgument(const std::string& argument);
 
-// Fills the spec from the sidecar JSON next to spec->file, when there is one. Recognised keys (all optional):
+// The sidecars ApplySidecar tries, in order: FILE.json (three.pt.json), STEM.json (three.json), model.json.
+std::vector<std::filesystem::path> SidecarCandidates(const std::filesystem::path& file);
+// "its sidecar PATH", or "no sidecar found (looked for A, B, C)": for refusals that a sidecar would settle.
+std::string SidecarWhereabouts(const ModelSpec& spec);
+
+// Fills the spec from the first sidecar of SidecarCandidates that exists. Recognised keys (all optional):
 //   "validation_accuracy": 0.93, or {"at_target": 0.912, "final": 0.93} keyed by file stem,
 //   or "<stem>": {"validation_accuracy" | "val_top1": ...} (evalsuite train writes "at_target"/"final"),
 //   or "models": {"<stem>": {"validation_accuracy": ...}};

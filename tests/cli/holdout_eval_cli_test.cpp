@@ -100,7 +100,9 @@ TEST_F(HoldoutEvalCli, KnownAnswersJsonAndSummary) {
     EXPECT_EQ(set["pairs"][0]["only_a"], class0);
     EXPECT_EQ(set["pairs"][0]["only_b"], class9);
     EXPECT_EQ(set["verdict"]["reference"], "zero");
-    EXPECT_TRUE(set["verdict"]["generalizes"].is_boolean());
+    // Decided (a boolean) or, on so few images, inconclusive (null, with the decision saying so).
+    EXPECT_TRUE(set["verdict"]["generalizes"].is_boolean() || set["verdict"]["decision"] == "inconclusive")
+        << set["verdict"].dump();
     EXPECT_FALSE(set["verdict"]["test"].get<std::string>().empty());
     EXPECT_EQ(set["pipeline"]["batch"], 16);
     EXPECT_EQ(set["pipeline"]["batch_choice"]["reason"], "given (--batch)");

@@ -261,6 +261,10 @@ TEST(LabelCliTest, SigtermStopsCleanlyAndATokenGuardsTheServer) {
 
 class LabeledStoreTest : public ::testing::Test {
  protected:
+  // When kim's page displayed tench #1 (Unix ms): now, rounded to the second, so the server takes it.
+  const double kDisplayedAtMs = 1000.0 * static_cast<double>(std::chrono::duration_cast<std::chrono::seconds>(
+                                                                 std::chrono::system_clock::now().time_since_epoch())
+                                                                 .count());
   void SetUp() override {
     manifest_ = WriteCandidates(dir_ / "cands");
     ServeProcess server({"--candidates", manifest_.string(), "--labeler", "kim", "--port", "0"});
@@ -276,8 +280,9 @@ class LabeledStoreTest : public ::testing::Test {
     for (const auto& [item, labels] : plan) {
       for (const auto& [labeler, label] :
            {std::pair{std::string("kim"), labels.first}, std::pair{std::string("lee, jr."), labels.second}}) {
-        const HttpResponse r = Http(server.port(), "POST", "/api/label",
-                                    json{{"labeler", labeler}, {"item", item}, {"label", label}}.dump(), {token});
+        json body = {{"labeler", labeler}, {"item", item}, {"label", label}};
+        if (item == "n01440764/1" && labeler == "kim") body["displayed_at"] = kDisplayedAtMs;
+        const HttpResponse r = Http(server.port(), "POST", "/api/label", body.dump(), {token});
         ASSERT_EQ(r.status, 200) << r.body;
       }
     }
@@ -335,11 +340,23 @@ TEST_F(LabeledStoreTest, ExportWritesEveryEventAsJsonLinesOrCsv) {
   EXPECT_EQ(rows.back()["undoes"], rows[12]["seq"]);
   EXPECT_EQ(rows[0]["wnid"], rows[0]["item"].get<std::string>().substr(0, 9));
 
+  // Issue 56 item 7: every recorded field goes out, the image's hash and when the page displayed it included.
+  const std::string tench1 = Sha256Hex(ReadFile(dir_ / "cands" / "images" / "n01440764_1.jpg"));
+  EXPECT_EQ(rows[0]["image_sha256"], tench1) << rows[0].dump();
+  EXPECT_EQ(rows[0]["labeler"], "kim");
+  ASSERT_TRUE(rows[0]["displayed_at"].is_string()) << rows[0].dump();
+  EXPECT_EQ(rows[0]["displayed_at"].get<std::string>().size(), std::string("2026-01-01T00:00:00.000Z").size());
+  EXPECT_EQ(rows[1]["displayed_at"], "");  // lee's page did not say
+
   const auto csv = RunEvalsuite({"label", "export", "--candidates", manifest_.string(), "--format", "csv", "--out",
                                  (dir_ / "labels.csv").string()});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   const std::string text = ReadFile(dir_ / "labels.csv");
-  EXPECT_EQ(text.rfind("seq,time,labeler,item,wnid,class_index,action,label,undoes,seconds,control\n", 0), 0u);
+  EXPECT_EQ(text.rfind("seq,time,labeler,item,wnid,class_index,action,label,undoes,seconds,control,image_sha256,"
+                       "displayed_at\n",
+                       0),
+            0u);
+  EXPECT_NE(text.find(tench1 + "," + rows[0]["displayed_at"].get<std::string>() + "\n"), std::string::npos) << text;
   EXPECT_NE(text.find(",\"lee, jr.\",n01440764/1,"), std::string::npos) << text;
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 15);
 
@@ -347,6 +364,16 @@ TEST_F(LabeledStoreTest, ExportWritesEveryEventAsJsonLinesOrCsv) {
       RunEvalsuite({"label", "export", "--candidates", manifest_.string(), "--format", "jsonl", "--decisions"});
   ASSERT_EQ(decisions.exit_code, 0) << decisions.err;
   EXPECT_EQ(std::count(decisions.out.begin(), decisions.out.end(), '\n'), 12);
+  const json first = json::parse(decisions.out.substr(0, decisions.out.find('\n')));
+  for (const char* field : {"time", "seconds", "image_sha256", "displayed_at"}) {
+    EXPECT_TRUE(first.contains(field)) << field << ": " << first.dump();
+  }
+  const auto decisions_csv =
+      RunEvalsuite({"label", "export", "--candidates", manifest_.string(), "--format", "csv", "--decisions"});
+  EXPECT_EQ(decisions_csv.out.rfind(
+                "item,wnid,class_index,labeler,label,seq,control,time,seconds,image_sha256,displayed_at\n", 0),
+            0u)
+      << decisions_csv.out;
   EXPECT_EQ(RunEvalsuite({"label", "export", "--candidates", manifest_.string(), "--format", "xml"}).exit_code, 2);
 }
 
@@ -613,9 +640,9 @@ TEST(LabelCliTest, ASecondServerOnAPortInUseIsRefused) {
   ServeProcess server({"--candidates", first.string(), "--labeler", "kim", "--port", "0"});
   ASSERT_GT(server.port(), 0) << server.output();
   const std::string port = std::to_string(server.port());
-  const pid_t pid = testing::SpawnEvalsuite(
-      {"label", "serve", "--candidates", second.string(), "--labeler", "kim", "--port", port}, dir / "o.txt",
-      dir / "e.txt");
+  const pid_t pid =
+      testing::SpawnEvalsuite({"label", "serve", "--candidates", second.string(), "--labeler", "kim", "--port", port},
+                              dir / "o.txt", dir / "e.txt");
   ASSERT_GT(pid, 0);
   int status = 0;
   bool exited = false;
@@ -634,8 +661,8 @@ TEST(LabelCliTest, ASecondServerOnAPortInUseIsRefused) {
   EXPECT_FALSE(fs::exists(dir / "second" / "labels.sqlite")) << "a refused server created its store";
   // The first one still answers.
   EXPECT_NE(Http(server.port(), "GET", "/").status, 0);
-  const auto bad = RunEvalsuite({"label", "serve", "--candidates", second.string(), "--labeler", "kim", "--port",
-                                 "70000"});
+  const auto bad =
+      RunEvalsuite({"label", "serve", "--candidates", second.string(), "--labeler", "kim", "--port", "70000"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--port: must be between 0 and 65535, got 70000 (0: any free port)"), std::string::npos)
       << bad.err;
@@ -661,7 +688,7 @@ TEST_F(LabeledStoreTest, AStoreOfTheOtherKindIsNamedAndLeftAsItWas) {
     const auto r = RunEvalsuite(args);
     EXPECT_EQ(r.exit_code, 1) << args[0] << " " << args[1] << ": " << r.err;
     EXPECT_NE(r.err.find(labels.string() + ": this is a label store, not a run store (written by `evalsuite label "
-                         "serve`); nothing was changed in it"),
+                                           "serve`); nothing was changed in it"),
               std::string::npos)
         << args[0] << ": " << r.err;
     EXPECT_EQ(r.err.find("newer evalsuite"), std::string::npos) << r.err;

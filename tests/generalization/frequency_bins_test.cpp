@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "datasets/images/holdout_manifest.h"
+#include "evalsuite/generalization/group_verdict.h"
 #include "evalsuite/generalization/holdout_evaluation.h"
 #include "tests/generalization/tiny_fixtures.h"
 #include "tests/support/test_support.h"
@@ -128,6 +129,36 @@ TEST(FrequencyBins, MatchAPythonComputationFromThePredictionsFile) {
     EXPECT_NEAR(bin["gap_top1"].get<double>(), tta - 1.0, 1e-12) << bin.dump();
   }
   EXPECT_NE(SummarizeImageSet(set).find("top-1 by selection-frequency bin"), std::string::npos);
+}
+
+// Issue 56 item 4: with one poor pretrained checkpoint, the bins' gap measured from the pretrained models' mean read
+// "+44.44%" beside a verdict of +0.00. Now both measure from the verdict's reference, and the bins name it.
+TEST(FrequencyBins, GapIsMeasuredFromTheVerdictsReference) {
+  auto model = [](const std::string& name, const std::string& group, int right_of_every_10) {
+    ModelOutcomes m;
+    m.name = name;
+    m.group = group;
+    for (int i = 0; i < 100; ++i) m.top1.push_back(i % 10 < right_of_every_10 ? 1 : 0);
+    m.top5 = m.top1;
+    return m;
+  };
+  const std::vector<ModelOutcomes> outcomes = {model("best", "pretrained", 9), model("poor", "pretrained", 0),
+                                               model("tta", "tta-optimized", 9)};
+  std::vector<double> frequency;
+  for (int i = 0; i < 100; ++i) frequency.push_back((i / 20) * 0.2 + 0.1);  // 20 images per bin
+  const GroupVerdict verdict = JudgeGeneralization(outcomes, VerdictRule{});
+  ASSERT_EQ(verdict.reference, "best");
+  EXPECT_NEAR(verdict.comparisons[0].pair.difference, 0.0, 1e-12);
+  const json bins = FrequencyBinsJson(outcomes, frequency, "tta-optimized", verdict.reference);
+  for (const json& bin : bins["by_bin"]) {
+    EXPECT_NEAR(bin["gap_top1"].get<double>(), 0.0, 1e-12) << bin.dump();  // was 0.9 - 0.45 = +0.45
+    EXPECT_EQ(bin["reference"], "best");
+  }
+  EXPECT_NE(SummarizeFrequencyBins(bins).find("minus \"best\", the verdict's reference"), std::string::npos)
+      << SummarizeFrequencyBins(bins);
+  // No verdict, no reference: no gap rather than one from somewhere else.
+  const json none = FrequencyBinsJson(outcomes, frequency, "tta-optimized", "");
+  EXPECT_TRUE(none["by_bin"][0]["gap_top1"].is_null());
 }
 
 TEST(FrequencyBins, AnUnlabeledHoldoutHasNone) {

@@ -6,9 +6,9 @@
 
 #include <sstream>
 
-#include "datasets/images/holdout_manifest.h"
 #include "common/error.h"
 #include "common/sha256.h"
+#include "datasets/images/holdout_manifest.h"
 #include "evalsuite/generalization/predictions.h"
 #include "tests/generalization/tiny_fixtures.h"
 #include "tests/support/test_support.h"
@@ -81,7 +81,8 @@ TEST(HoldoutEvaluation, KnownAnswersOnTinyHoldout) {
   // 20 points lost, significant: the TTA-optimized model does not generalize.
   EXPECT_EQ(set["verdict"]["generalizes"], false);
   EXPECT_EQ(set["verdict"]["reference"], "right");
-  EXPECT_EQ(set["verdict"]["comparisons"][0]["outcome"], "loss beyond margin");
+  EXPECT_EQ(set["verdict"]["comparisons"][0]["outcome"], "loss shown beyond margin");
+  EXPECT_EQ(set["verdict"]["decision"], "does not generalize");
   EXPECT_EQ(set["groups"].size(), 2u);
   EXPECT_FALSE(SummarizeImageSet(set).empty());
 }
@@ -147,6 +148,9 @@ TEST(HoldoutEvaluation, ModifiedHoldoutIsRefused) {
     EXPECT_EQ(e.kind(), ErrorKind::kInput);
     EXPECT_NE(e.message().find("modified"), std::string::npos);
     EXPECT_NE(e.message().find(holdout.items[3].path), std::string::npos);
+    // Issue 56 item 9: the refusal also says what to do.
+    EXPECT_NE(e.message().find("What to do: put back the original image files"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("re-freeze"), std::string::npos) << e.message();
   }
   testing::WriteFile(image, original);
   EXPECT_NO_THROW(evaluator.Evaluate(dir / "holdout"));
@@ -156,7 +160,14 @@ TEST(HoldoutEvaluation, ModifiedHoldoutIsRefused) {
   ASSERT_NE(at, std::string::npos);
   manifest.replace(at, 16, "\"class_index\": 4");
   testing::WriteFile(dir / "holdout" / "manifest.json", manifest);
-  EXPECT_THROW(evaluator.Evaluate(dir / "holdout"), Error);
+  try {
+    evaluator.Evaluate(dir / "holdout");
+    FAIL() << "a hand-edited manifest was evaluated";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("What to do: put back the manifest.json"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("evalsuite holdout freeze"), std::string::npos) << e.message();
+    EXPECT_EQ(e.message().find("--tolerate-missing"), std::string::npos) << "nothing is missing";
+  }
 }
 
 TEST(HoldoutEvaluation, MissingFilesRefusedUnlessTolerated) {
@@ -165,7 +176,13 @@ TEST(HoldoutEvaluation, MissingFilesRefusedUnlessTolerated) {
   fixtures::SaveBrightnessModel(dir / "right.pt", kIdentity);
   std::filesystem::remove(dir / "holdout" / holdout.items[5].path);
   HoldoutEvaluator strict({Model("right", dir / "right.pt", "pretrained")}, SmallOptions());
-  EXPECT_THROW(strict.Evaluate(dir / "holdout"), Error);
+  try {
+    strict.Evaluate(dir / "holdout");
+    FAIL() << "a holdout with a missing file was evaluated";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("or pass --tolerate-missing to evaluate without them"), std::string::npos)
+        << e.message();
+  }
   EvaluationOptions options = SmallOptions();
   options.tolerate_missing = true;
   HoldoutEvaluator tolerant({Model("right", dir / "right.pt", "pretrained")}, options);
@@ -220,10 +237,10 @@ TEST(HoldoutEvaluation, OneFailingModelNeverLosesTheOthers) {
   fixtures::SaveBrightnessModel(dir / "right.pt", kIdentity);
   fixtures::SaveWrongShapeModel(dir / "wrong_shape.pt");
   fixtures::SaveBatchLimitedModel(dir / "small_batches.pt", 1);
-  HoldoutEvaluator evaluator({Model("right", dir / "right.pt", "pretrained"),
-                              Model("wrong-shape", dir / "wrong_shape.pt", "pretrained"),
-                              Model("small-batches", dir / "small_batches.pt", "pretrained")},
-                             SmallOptions());
+  HoldoutEvaluator evaluator(
+      {Model("right", dir / "right.pt", "pretrained"), Model("wrong-shape", dir / "wrong_shape.pt", "pretrained"),
+       Model("small-batches", dir / "small_batches.pt", "pretrained")},
+      SmallOptions());
   ASSERT_EQ(evaluator.load_failures().size(), 1u);
   const json set = evaluator.Evaluate(dir / "holdout");
   ASSERT_EQ(set["models"].size(), 1u);
@@ -240,7 +257,8 @@ TEST(HoldoutEvaluation, OneFailingModelNeverLosesTheOthers) {
   const json& inference = set["failed_models"][1];
   EXPECT_EQ(inference["name"], "small-batches");
   EXPECT_EQ(inference["stage"], "inference");
-  EXPECT_NE(inference["reason"].get<std::string>().find("invalid for input of size"), std::string::npos) << inference["reason"];
+  EXPECT_NE(inference["reason"].get<std::string>().find("invalid for input of size"), std::string::npos)
+      << inference["reason"];
   // Every model failing is an error naming them all.
   HoldoutEvaluator only_bad({Model("small-batches", dir / "small_batches.pt", "pretrained")}, SmallOptions());
   try {

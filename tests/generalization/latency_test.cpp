@@ -2,14 +2,14 @@
 // fake clock (exact figures) and one that really sleeps (the measured times can only be longer).
 #include "evalsuite/generalization/latency.h"
 
-#include "common/error.h"
-#include "evalsuite/generalization/dawnbench_inference.h"
-#include "tests/support/test_support.h"
-
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
+
+#include "common/error.h"
+#include "evalsuite/generalization/dawnbench_inference.h"
+#include "tests/support/test_support.h"
 
 namespace evalsuite::generalization {
 namespace {
@@ -37,7 +37,8 @@ class SleepingClassifier : public Classifier {
   int num_outputs() const override { return 10; }
   void TopK(const float* batch, int n, int32_t* top, float* /*scores*/ = nullptr) override {
     for (int i = 0; i < n; ++i) {
-      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int>(kCost[static_cast<int>(batch[i]) % 4] * 1000)));
+      std::this_thread::sleep_for(
+          std::chrono::microseconds(static_cast<int>(kCost[static_cast<int>(batch[i]) % 4] * 1000)));
     }
     std::fill(top, top + static_cast<ptrdiff_t>(n) * kTopK, 0);
   }
@@ -67,8 +68,10 @@ TEST(Latency, PercentilesOfAKnownFakeModel) {
   EXPECT_NEAR(r.mean, 6e-3, 1e-12);
   // Batch 8: 8 images in 2 + 32 ms; batch 4: 4 in 2 + 16; batch 1: 8 in 48 ms.
   ASSERT_EQ(r.throughput.size(), 3u);
-  EXPECT_NEAR(r.throughput[0].second, 8 / 48e-3, 1e-6);
-  EXPECT_NEAR(r.throughput[2].second, 8 / 34e-3, 1e-6);
+  EXPECT_NEAR(r.throughput[0].images_per_second, 8 / 48e-3, 1e-6);
+  EXPECT_NEAR(r.throughput[2].images_per_second, 8 / 34e-3, 1e-6);
+  EXPECT_NEAR(r.throughput[2].low, r.throughput[2].high, 1e-6);  // a fake clock does not move
+  EXPECT_TRUE(r.tied_with_best.empty());
   EXPECT_EQ(r.best_batch, 8);
   ASSERT_TRUE(r.cost_per_10k_batch1);
   EXPECT_NEAR(*r.cost_per_10k_batch1, 10000 * 6e-3 * 0.001, 1e-12);  // DAWNBench's cost: 0.06 USD
@@ -91,21 +94,47 @@ TEST(Latency, SleepingModelIsNeverFasterThanItsSleeps) {
   EXPECT_LE(r.p50, r.p90);
   EXPECT_LE(r.p90, r.p99);
   EXPECT_FALSE(r.cost_per_10k_batch1);
-  for (const auto& [batch, rate] : r.throughput) EXPECT_LE(rate, 1 / 4e-3) << batch;  // at most 1 per 4 ms mean
+  for (const Throughput& t : r.throughput) {
+    EXPECT_LE(t.high, 1 / 4e-3) << t.batch;  // at most 1 per 4 ms mean
+    EXPECT_LE(t.low, t.images_per_second);
+    EXPECT_LE(t.images_per_second, t.high);
+  }
 }
 
 TEST(DawnbenchInference, ReadsTheSharedEntries) {
   EVALSUITE_REQUIRE_SHARED_DATA(shared);
   const std::vector<InferenceEntry> entries = ReadDawnbenchInference(shared / "dawnbench");
   ASSERT_EQ(entries.size(), 5u);
-  const auto intel = std::find_if(entries.begin(), entries.end(),
-                                  [](const InferenceEntry& e) { return e.file.find("Intel_resnet50") != std::string::npos; });
+  const auto intel = std::find_if(entries.begin(), entries.end(), [](const InferenceEntry& e) {
+    return e.file.find("Intel_resnet50") != std::string::npos;
+  });
   ASSERT_NE(intel, entries.end());
   EXPECT_DOUBLE_EQ(intel->latency_ms, 17.38);
   ASSERT_TRUE(intel->cost_per_10k);
   EXPECT_NEAR(*intel->cost_per_10k, 0.0164, 1e-12);  // 1.64e-06 USD per image
   EXPECT_NEAR(*intel->top5, 0.9307, 1e-12);
   EXPECT_FALSE(intel->top1);
+}
+
+// Issue 56 item 10: a Fashion-MNIST model was ranked in one table with ImageNet, CIFAR-10 and SQuAD entries, top-1
+// beside top-5. Only entries of the holdout's task are compared, on the metric they report.
+TEST(DawnbenchInference, ComparesOnlyLikeWithLike) {
+  EVALSUITE_REQUIRE_SHARED_DATA(shared);
+  const std::vector<InferenceEntry> entries = ReadDawnbenchInference(shared / "dawnbench");
+  const DawnbenchComparison fashion = CompareWithDawnbench(entries, "fashion-mnist");
+  EXPECT_TRUE(fashion.comparable.empty());
+  EXPECT_NE(fashion.note.find("no DAWNBench inference entry is on this holdout's task (fashion-mnist)"),
+            std::string::npos)
+      << fashion.note;
+  EXPECT_EQ(fashion.left_out.size(), 3u);  // ImageNet, CIFAR10, SQuAD
+  const DawnbenchComparison imagenet = CompareWithDawnbench(entries, "imagenet-1k");
+  EXPECT_EQ(imagenet.task, "ImageNet");
+  EXPECT_EQ(imagenet.metric, "top5");
+  ASSERT_FALSE(imagenet.comparable.empty());
+  for (const InferenceEntry& e : imagenet.comparable) EXPECT_EQ(e.task, "ImageNet") << e.file;
+  EXPECT_EQ(imagenet.left_out.count("ImageNet"), 0u);
+  EXPECT_NE(imagenet.note.find("left out: CIFAR10"), std::string::npos) << imagenet.note;
+  EXPECT_EQ(CompareWithDawnbench(entries, "cifar-10").metric, "top1");
 }
 
 TEST(DawnbenchInference, MissingLatencyNamesTheFileAndField) {

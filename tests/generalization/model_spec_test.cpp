@@ -87,6 +87,33 @@ TEST(ModelSpec, SidecarFileIsFound) {
   EXPECT_THROW(ApplySidecar(&spec), Error);
 }
 
+// Issue 56 item 8: `--model three.pt` read three.json while its help says "a sidecar FILE.json"; three.pt.json was
+// ignored without a word, and the refusal did not name where it looked.
+TEST(ModelSpec, SidecarFileDotJsonIsReadAndTheRefusalNamesWhereItLooked) {
+  testing::TempDir dir;
+  ModelSpec spec = ParseModelArgument("three=" + (dir / "three.pt").string());
+  ApplySidecar(&spec);
+  EXPECT_TRUE(spec.sidecar.empty());
+  datasets::Holdout holdout;
+  holdout.class_list = "fashion-mnist";
+  holdout.class_names = {"a", "b", "c"};
+  try {
+    MapModelClasses(spec, 4, DescribeHoldoutClasses(holdout));
+    FAIL() << "4 outputs for 3 classes were related without a sidecar";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("no sidecar found (looked for " + (dir / "three.pt.json").string() + ", " +
+                           (dir / "three.json").string() + ", " + (dir / "model.json").string() + ")"),
+              std::string::npos)
+        << message;
+  }
+  testing::WriteFile(dir / "three.pt.json", R"({"classes": ["a", "b", "c", "d"]})");
+  ApplySidecar(&spec);
+  EXPECT_EQ(spec.sidecar, dir / "three.pt.json");
+  EXPECT_EQ(spec.classes.size(), 4u);
+  EXPECT_EQ(MapModelClasses(spec, 4, DescribeHoldoutClasses(holdout)).output_to_class[3], -1);
+}
+
 TEST(ClassMapping, IdentityByNameAndErrors) {
   datasets::Holdout holdout;
   holdout.class_list = "fashion-mnist";

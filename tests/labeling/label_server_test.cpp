@@ -191,6 +191,54 @@ TEST_F(LabelServerTest, LabelAndUndoAreStoredPerLabelerAndAReturningLabelerResum
   EXPECT_EQ(bob_again["items"][1]["label"], "unsure");
 }
 
+// Issue 56 item 5: "ana" and "Ana" were two labelers voting on one item (both then flagged LIKELY SPAMMER); a roster
+// "ana,Ana" was accepted. Names compare without case after NFKC, and the store keeps one spelling per labeler.
+TEST_F(LabelServerTest, NamesThatDifferOnlyInCaseAreOneLabeler) {
+  RunningServer server(folder_, store_, Options());
+  ASSERT_EQ(
+      PostJson(server, "/api/label", {{"labeler", "ana"}, {"item", "n01440764/photo1"}, {"label", "correct"}})->status,
+      200);
+  const auto second =
+      PostJson(server, "/api/label", {{"labeler", "Ana"}, {"item", "n01440764/photo1"}, {"label", "incorrect"}});
+  ASSERT_EQ(second->status, 200) << second->body;
+  EXPECT_EQ(json::parse(second->body)["event"]["labeler"], "ana");
+  const json queue = json::parse(Client(server).Get("/api/queue?labeler=ANA")->body);
+  EXPECT_EQ(queue["labeler"], "ana");
+  EXPECT_EQ(queue["items"][0]["label"], "incorrect");  // her own latest decision
+  for (const LabelEvent& e : store_.Events()) EXPECT_EQ(e.labeler, "ana");
+  EXPECT_EQ(CurrentDecisions(store_.Events()).size(), 1u);
+  // Undo by another spelling retracts her decision.
+  EXPECT_EQ(PostJson(server, "/api/undo", {{"labeler", "aNa"}})->status, 200);
+
+  ServerOptions roster = Options();
+  roster.assignment.roster = {"ana", "Ana", "ben"};
+  try {
+    RunningServer refused(folder_, store_, roster);
+    FAIL() << "a roster naming one labeler twice was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'ana' and 'Ana' are one labeler"), std::string::npos) << e.what();
+  }
+  // On a roster, any spelling of a member is that member, under the roster's spelling.
+  roster.assignment.roster = {"Ben", "ana"};
+  RunningServer team(folder_, store_, roster);
+  const json ben = json::parse(Client(team).Get("/api/queue?labeler=ben")->body);
+  EXPECT_EQ(ben["labeler"], "Ben");
+}
+
+// A store written before the fix, holding votes of both spellings, counts them as one labeler.
+TEST(LabelerKeyTest, OldStoresWithBothSpellingsCountOneLabeler) {
+  std::vector<LabelEvent> events(3);
+  events[0] = {1, "item", "ana", false, Label::kCorrect};
+  events[1] = {2, "item", "Ana", false, Label::kIncorrect};
+  events[2] = {3, "other", "ＡＮＡ", false, Label::kCorrect};  // full-width: NFKC then case folding
+  const auto decisions = CurrentDecisions(events);
+  ASSERT_EQ(decisions.size(), 2u);
+  EXPECT_EQ(decisions.at({"item", "ana"}).label, Label::kIncorrect);
+  EXPECT_EQ(decisions.at({"other", "ana"}).seq, 3);
+  EXPECT_EQ(LabelerKey("Zoë Ng"), LabelerKey("ZOË NG"));
+  EXPECT_NE(LabelerKey("ana"), LabelerKey("anna"));
+}
+
 TEST_F(LabelServerTest, SeveralLabelersAtOnceLoseNothing) {
   RunningServer server(folder_, store_, Options());
   std::vector<std::thread> labelers;

@@ -37,7 +37,7 @@ TEST(FrequencyBinsTables, OneSetPerBinAndSetsSideBySide) {
   ASSERT_EQ(one.rows.size(), 5u);
   EXPECT_EQ(one.header.size(), 5u);  // bin, images, two models, gap
   EXPECT_EQ(one.header[2], "r18 top-1 [95% CI]");
-  EXPECT_EQ(one.header[4], "Gap top-1 (tta-optimized − pretrained)");
+  EXPECT_EQ(one.header[4], "Gap top-1 (tta-optimized mean − pretrained mean)");  // a section without "reference"
   EXPECT_EQ(one.rows[4][0], "[0.8, 1.0]");
   EXPECT_EQ(one.rows[4][1], "14");
   EXPECT_EQ(one.rows[0][4], "-10.00%");
@@ -50,6 +50,16 @@ TEST(FrequencyBinsTables, OneSetPerBinAndSetsSideBySide) {
   EXPECT_EQ(sets.rows[0][1], "matched-frequency");
   EXPECT_EQ(sets.rows[5][0], "v2-top");
   EXPECT_EQ(sets.rows[5][6], "-2.00%");
+}
+
+// Issue 56 item 4: the gap is measured from the verdict's reference model, and both tables name it.
+TEST(FrequencyBinsTables, NameTheVerdictsReferenceModel) {
+  ImageSetModel set = ImageSet("holdout", "", -0.1);
+  for (FrequencyBinRow& bin : set.frequency_bins) bin.reference = "r18";
+  const ReportTable one = GeneralizationFrequencyBinsTable(set);
+  EXPECT_EQ(one.header[4], "Gap top-1 (tta-optimized mean − r18)");
+  const ReportTable sets = FrequencyBinsAcrossSetsTable({set});
+  EXPECT_EQ(sets.rows[0][5], "90.00% (r18)");
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// evalsuite label serve|agreement|export|debias: the labeling web page over a candidate manifest (or, with
+// evalsuite label serve|controls|agreement|export|debias: the labeling web page over a candidate manifest (or, with
 // --pass 2, over a frozen holdout for labelers who did not judge its images), agreement between labelers, the
 // raw label log for other tools, and the comparison of the two passes. The store defaults to labels.sqlite
 // beside candidates.json; pass 2's to labels-pass2.sqlite in the holdout folder.
@@ -21,15 +21,16 @@
 #include <thread>
 #include <unordered_map>
 
-#include "datasets/images/candidate_manifest.h"
-#include "datasets/images/holdout_manifest.h"
-#include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/cli/commands.h"
 #include "common/error.h"
 #include "common/json_fields.h"
 #include "common/listen_port.h"
+#include "datasets/images/candidate_manifest.h"
+#include "datasets/images/holdout_manifest.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "labeling/agreement.h"
 #include "labeling/csv_cell.h"
+#include "labeling/gold_controls.h"
 #include "labeling/label_server.h"
 #include "labeling/label_store.h"
 #include "labeling/safe_path.h"
@@ -130,6 +131,16 @@ void RunServe(const ServeArgs& args) {
   options.assignment.overlap = args.overlap;
   options.assignment.excluded = judged_in_pass1;
   options.assignment.shuffle = args.shuffle || !args.roster.empty();
+  // Refused before the store is opened or created: a roster naming one labeler twice ("ana,Ana"), and a --labeler
+  // the roster leaves out, whose page would answer 403 to every request.
+  labeling::CheckAssignmentPlan(options.assignment);
+  if (!labeling::OnRoster(options.assignment, *labeler)) {
+    std::string roster;
+    for (const std::string& name : options.assignment.roster) roster += (roster.empty() ? "" : ",") + name;
+    throw UsageError("--labeler", "'" + *labeler + "' is not on the roster (--labelers " + roster +
+                                      "): add them to it, or serve as one of them");
+  }
+  options.default_labeler = labeling::RosterSpelling(options.assignment, *labeler);
   options.admin_token = labeling::RandomToken();
   for (const std::string& name : args.allow_hosts) {
     const auto host = labeling::HostOfHeader(name);
@@ -175,14 +186,14 @@ void RunServe(const ServeArgs& args) {
   const std::string host = loopback ? (args.bind == "::1" ? "[::1]" : args.bind)
                                     : (args.bind == "0.0.0.0" || args.bind == "::" ? HostName() : args.bind);
   std::string url = "http://" + host + ":" + std::to_string(port) +
-                    "/?labeler=" + labeling::PercentEncode(*labeler, /*keep_slash=*/false);
+                    "/?labeler=" + labeling::PercentEncode(options.default_labeler, /*keep_slash=*/false);
   if (!options.access_token.empty())
     url += "&token=" + labeling::PercentEncode(options.access_token, /*keep_slash=*/false);
   std::cout << "Labeling " << server.item_count()
             << (args.pass == 2 ? " frozen images (pass 2: each labeler gets only "
                                  "those they did not judge in pass 1)"
                                : " candidates")
-            << " of " << manifest.classes.size() << " classes as " << *labeler << "\n"
+            << " of " << manifest.classes.size() << " classes as " << options.default_labeler << "\n"
             << "Store: " << store.file().string() << "\n"
             << "Open: " << url << "\n"
             << "Other labelers: the same URL with their own ?labeler=NAME. Stop with Ctrl-C.\n"
@@ -263,13 +274,22 @@ void RunExport(const ExportArgs& args) {
   const bool csv = args.format == "csv";
   std::string text;
   const std::vector<labeling::LabelEvent> events = store.Events();
+  // Every field the store records goes out (the export is how a team moves its labels to its own tools); a
+  // decision row carries the fields of the event that made it.
+  std::unordered_map<int64_t, const labeling::LabelEvent*> by_seq;
+  for (const labeling::LabelEvent& e : events) by_seq.emplace(e.seq, &e);
   if (args.decisions) {
-    if (csv) text += CsvRow({"item", "wnid", "class_index", "labeler", "label", "seq", "control"});
+    if (csv) {
+      text += CsvRow({"item", "wnid", "class_index", "labeler", "label", "seq", "control", "time", "seconds",
+                      "image_sha256", "displayed_at"});
+    }
     for (const auto& [key, d] : labeling::CurrentDecisions(events)) {
       const std::string label(labeling::LabelName(d.label));
+      const labeling::LabelEvent& e = *by_seq.at(d.seq);
       if (csv) {
         text += CsvRow({d.item_id, wnid_of(d.item_id), std::to_string(class_of(d.item_id)), d.labeler, label,
-                        std::to_string(d.seq), control_of(d.item_id)});
+                        std::to_string(d.seq), control_of(d.item_id), e.time, FormatSeconds(e.seconds), e.image_sha256,
+                        e.displayed_at});
       } else {
         text += nlohmann::json{{"item", d.item_id},
                                {"wnid", wnid_of(d.item_id)},
@@ -277,15 +297,19 @@ void RunExport(const ExportArgs& args) {
                                {"labeler", d.labeler},
                                {"label", label},
                                {"seq", d.seq},
-                               {"control", control_of(d.item_id)}}
+                               {"control", control_of(d.item_id)},
+                               {"time", e.time},
+                               {"seconds", e.seconds},
+                               {"image_sha256", e.image_sha256},
+                               {"displayed_at", e.displayed_at}}
                     .dump() +
                 "\n";
       }
     }
   } else {
     if (csv) {
-      text += CsvRow(
-          {"seq", "time", "labeler", "item", "wnid", "class_index", "action", "label", "undoes", "seconds", "control"});
+      text += CsvRow({"seq", "time", "labeler", "item", "wnid", "class_index", "action", "label", "undoes", "seconds",
+                      "control", "image_sha256", "displayed_at"});
     }
     for (const labeling::LabelEvent& e : events) {
       const std::string action = e.is_undo ? "undo" : "label";
@@ -293,7 +317,7 @@ void RunExport(const ExportArgs& args) {
       if (csv) {
         text += CsvRow({std::to_string(e.seq), e.time, e.labeler, e.item_id, wnid_of(e.item_id),
                         std::to_string(class_of(e.item_id)), action, label, e.is_undo ? std::to_string(e.undoes) : "",
-                        FormatSeconds(e.seconds), control_of(e.item_id)});
+                        FormatSeconds(e.seconds), control_of(e.item_id), e.image_sha256, e.displayed_at});
       } else {
         nlohmann::json row = {{"seq", e.seq},
                               {"time", e.time},
@@ -304,13 +328,69 @@ void RunExport(const ExportArgs& args) {
                               {"action", action},
                               {"label", label},
                               {"seconds", e.seconds},
-                              {"control", control_of(e.item_id)}};
+                              {"control", control_of(e.item_id)},
+                              {"image_sha256", e.image_sha256},
+                              {"displayed_at", e.displayed_at}};
         if (e.is_undo) row["undoes"] = e.undoes;
         text += row.dump() + "\n";
       }
     }
   }
   WriteOutput(args.out, text);
+}
+
+// --- controls ---------------------------------------------------------------------------------------------
+
+struct ControlsArgs {
+  CommonArgs common;
+  std::string answers;  // CSV of known answers
+  bool from_labels = false;
+  std::size_t min_votes = 3;
+  std::size_t count = 20;
+  uint64_t seed = 0;
+  bool clear = false;
+};
+
+void RunControls(const ControlsArgs& args) {
+  if (args.from_labels && !args.answers.empty()) {
+    throw UsageError("--answers", "give --answers FILE or --from-labels, not both");
+  }
+  if (!args.from_labels && args.answers.empty() && !args.clear) {
+    throw UsageError("--answers",
+                     "say where the known answers come from: --answers FILE (ITEM,ANSWER lines) or "
+                     "--from-labels (items the team judged unanimously)");
+  }
+  const fs::path manifest_file = CandidatesDir(args.common.candidates) / datasets::kCandidateManifestFile;
+  datasets::CandidateManifest manifest = datasets::ReadCandidateManifest(args.common.candidates);
+  std::vector<labeling::ControlAnswer> answers;
+  std::string source;
+  if (!args.answers.empty()) {
+    answers = labeling::ReadControlAnswers(args.answers, manifest);
+    source = args.answers;
+  } else if (args.from_labels) {
+    LabelStore store(ExistingStoreFile(args.common));
+    answers = labeling::ControlsFromLabels(manifest, labeling::CurrentDecisions(store.Events()), args.min_votes,
+                                           args.count, args.seed);
+    source = "items judged unanimously by at least " + std::to_string(args.min_votes) + " labelers in " +
+             store.file().string();
+    if (answers.empty()) {
+      throw InputError(store.file().string(), "no item qualifies as a control: none has at least " +
+                                                  std::to_string(args.min_votes) +
+                                                  " votes, all alike and none unsure (lower --min-votes, or "
+                                                  "give known answers with --answers FILE)");
+    }
+  }
+  const labeling::ControlsChange change = labeling::ApplyControls(manifest, answers, args.clear);
+  datasets::WriteCandidateManifest(manifest, manifest_file);
+  std::cout << manifest_file.string() << ": " << change.correct + change.incorrect << " hidden controls ("
+            << change.correct << " correct, " << change.incorrect << " incorrect)";
+  if (!source.empty()) {
+    std::cout << "; " << change.added << " added, " << change.changed << " changed from " << source;
+  }
+  if (change.cleared > 0) std::cout << "; " << change.cleared << " cleared first";
+  std::cout << "\nLabelers cannot tell them from other items; they are left out of the freeze. Each labeler's "
+               "accuracy on them, with its 95% interval: `evalsuite label agreement` and the admin page (a running "
+               "`label serve` sees them after a restart).\n";
 }
 
 // --- debias -----------------------------------------------------------------------------------------------
@@ -339,7 +419,8 @@ std::vector<labeling::ModelOutcome> ModelOutcomesFromEval(const fs::path& eval_j
   // nlohmann's type_error, which reads as an internal error.
   const std::string where = eval_json.string();
   for (const nlohmann::json& set : sets) {
-    if (!set.is_object() || OptionalString(set, "holdout_version", where).value_or("") != holdout.version_hash) continue;
+    if (!set.is_object() || OptionalString(set, "holdout_version", where).value_or("") != holdout.version_hash)
+      continue;
     const std::string predictions_file = OptionalString(set, "predictions_file", where).value_or("");
     if (predictions_file.empty()) {
       throw InputError(eval_json.string(), "the image set has no predictions_file: run holdout eval with --json");
@@ -403,15 +484,15 @@ void RunDebias(const DebiasArgs& args) {
   std::vector<labeling::FrequencyPair> frequencies;
   for (std::size_t i = 0; i < holdout.items.size(); ++i) {
     const labeling::ItemAgreement& item = agreement.items[i];
-    frequencies.push_back({holdout.items[i].frequency, item.selection_frequency(),
-                           static_cast<int>(item.labelers()), static_cast<int>(item.correct)});
+    frequencies.push_back({holdout.items[i].frequency, item.selection_frequency(), static_cast<int>(item.labelers()),
+                           static_cast<int>(item.correct)});
   }
   // The sampling's aim over the classes it sampled: the pass-1 candidates' classes (and any class of the holdout).
   std::set<std::string> classes;
   for (const auto& [wnid, c] : pass2_manifest.classes) classes.insert(wnid);
   for (const datasets::HoldoutItem& item : holdout.items) classes.insert(item.wnid);
-  const std::optional<std::array<double, stats::kFrequencyBins>> target = labeling::SamplingTarget(
-      holdout.rule, std::vector<std::string>(classes.begin(), classes.end()), args.holdout);
+  const std::optional<std::array<double, stats::kFrequencyBins>> target =
+      labeling::SamplingTarget(holdout.rule, std::vector<std::string>(classes.begin(), classes.end()), args.holdout);
   const std::vector<labeling::ModelOutcome> models =
       args.eval.empty() ? std::vector<labeling::ModelOutcome>{} : ModelOutcomesFromEval(args.eval, holdout);
   const labeling::SecondPassReport report = labeling::CompareSecondPass(frequencies, models, target);
@@ -423,12 +504,15 @@ void RunDebias(const DebiasArgs& args) {
 
 void RegisterLabelCommand(CLI::App& app) {
   CLI::App* label =
-      app.add_subcommand("label", "Label candidate images in the browser; agreement; export labels; pass 2 debias");
+      app.add_subcommand("label",
+                         "Label candidate images in the browser; hidden controls; agreement; export labels; pass 2 "
+                         "debias");
   label->require_subcommand(1);
 
   auto serve_args = std::make_shared<ServeArgs>();
-  CLI::App* serve = label->add_subcommand(
-      "serve", "Serve the labeling page: one candidate at a time or a grid per class (g); keys y/n/d, s skips, u undoes, ? lists them");
+  CLI::App* serve = label->add_subcommand("serve",
+                                          "Serve the labeling page: one candidate at a time or a grid per class (g); "
+                                          "keys y/n/d, s skips, u undoes, ? lists them");
   AddCommonOptions(*serve, serve_args->common);
   serve->add_option("--labeler", serve_args->labeler, "Your name as it goes into the store (others add ?labeler=)")
       ->required();
@@ -445,10 +529,14 @@ void RegisterLabelCommand(CLI::App& app) {
       ->add_option("--instructions", serve_args->instructions,
                    "Text file: what counts as correct, shown on the page (default: ImageNetV2's wording)")
       ->check(CLI::ExistingFile);
-  serve->add_option("--labelers", serve_args->roster, "The team roster (comma-separated): only they may label")
+  serve
+      ->add_option("--labelers", serve_args->roster,
+                   "The team roster (comma-separated): only they may label; names compare without case (after NFKC), "
+                   "so \"ana,Ana\" is refused")
       ->delimiter(',');
-  serve->add_option("--overlap", serve_args->overlap,
-                    "Labelers per item with a roster (e.g. 3): each item goes to that many of them in rotation")
+  serve
+      ->add_option("--overlap", serve_args->overlap,
+                   "Labelers per item with a roster (e.g. 3): each item goes to that many of them in rotation")
       ->check(WholeNumber(0, 1000));
   serve->add_flag("--shuffle", serve_args->shuffle,
                   "Each labeler gets an order of their own (classes and items shuffled; on with --labelers)");
@@ -491,6 +579,31 @@ void RegisterLabelCommand(CLI::App& app) {
       ->capture_default_str();
   agreement->add_option("--out", agreement_args->out, "Write to FILE instead of standard output");
   agreement->callback([agreement_args] { RunAgreement(*agreement_args); });
+
+  auto controls_args = std::make_shared<ControlsArgs>();
+  CLI::App* controls = label->add_subcommand(
+      "controls",
+      "Make hidden controls (gold items) from known answers or unanimous labels; labelers' accuracy on them is in "
+      "agreement and the admin page");
+  AddCommonOptions(*controls, controls_args->common);
+  controls
+      ->add_option("--answers", controls_args->answers,
+                   "CSV of known answers, one a line: ITEM,ANSWER (ITEM an item id or image path; ANSWER correct "
+                   "or incorrect)")
+      ->check(CLI::ExistingFile);
+  controls->add_flag("--from-labels", controls_args->from_labels,
+                     "Take items the team judged unanimously (no unsure vote) as controls");
+  controls->add_option("--min-votes", controls_args->min_votes, "--from-labels: votes an item needs")
+      ->capture_default_str()
+      ->check(WholeNumber(1, 1000));
+  controls
+      ->add_option("--count", controls_args->count,
+                   "--from-labels: how many controls to add (half correct, half incorrect where possible)")
+      ->capture_default_str()
+      ->check(WholeNumber(1, 1000000));
+  controls->add_option("--seed", controls_args->seed, "--from-labels: which items are chosen")->capture_default_str();
+  controls->add_flag("--clear", controls_args->clear, "Remove every existing control first (alone: just remove them)");
+  controls->callback([controls_args] { RunControls(*controls_args); });
 
   auto export_args = std::make_shared<ExportArgs>();
   CLI::App* export_command =

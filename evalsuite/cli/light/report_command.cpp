@@ -4,18 +4,19 @@
 // produced elsewhere (e.g. `holdout eval`'s generalization array) into the model under NAME.
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
-#include "evalsuite/cli/commands.h"
 #include "common/error.h"
 #include "common/file_kind.h"
 #include "common/json_guard.h"
 #include "common/slow_step_notice.h"
+#include "evalsuite/cli/commands.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
@@ -69,8 +70,9 @@ void RegisterReportCommand(CLI::App& app) {
   report->add_option("--study", args->studies, "studies to include, by name or id (default: all)");
   report->add_option("--title", args->title, "the report's title");
   report->add_option("--section", args->sections,
-                     "NAME=FILE.json: an extra section, generalization (holdout eval --json) or hardware (machine "
-                     "--json), e.g. generalization=g.json");
+                     "NAME=FILE.json: an extra section, generalization (holdout eval --json; repeat it to show "
+                     "several files' image sets together) or hardware (machine --json, once), e.g. "
+                     "generalization=g.json");
   report->callback([args] {
     if (args->out.empty()) {
       throw UsageError("--out", "where to write the report is required: e.g. evalsuite report " + args->store +
@@ -89,9 +91,22 @@ void RegisterReportCommand(CLI::App& app) {
     }
     reports::StabilityReportInput input = study::BuildReportInput(*store, studies);
     if (!args->title.empty()) input.title = args->title;
+    std::map<std::string, std::string> given;  // section name -> the first file that gave it
     for (const std::string& spec : args->sections) {
       std::string name;
       nlohmann::json section = ReadSection(spec, &name);
+      const std::string file = spec.substr(spec.find('=') + 1);
+      // A second file of a section is never dropped: image sets add up (two holdouts, or two evaluations of one);
+      // a report describes one machine, so a second hardware file is refused with the reason.
+      if (const auto first = given.find(name); first != given.end()) {
+        if (name != reports::kGeneralizationSectionKey) {
+          throw UsageError("--section", name + " is given twice (" + first->second + " and " + file +
+                                            "): a report describes one machine; give one " + name + " file");
+        }
+        input.extra_sections[name] = reports::CombineGeneralizationSections(input.extra_sections[name], section);
+        continue;
+      }
+      given.emplace(name, file);
       // The store's entries (the study's own built-in runs, external entries that declared their FLOPs) join the
       // entries of `evalsuite machine`'s file, one row per entry.
       const nlohmann::json& from_store = input.extra_sections.value(name, nlohmann::json::object());
@@ -106,7 +121,7 @@ void RegisterReportCommand(CLI::App& app) {
     reports::ReportModel model =
         reports::BuildStabilityReport(input, [&](const std::string& step) { notice->Step(step); });
     notice->Step("writing " + (fs::path(args->out) / "report.json").string() + ", report.html, report.md and " +
-                reports::kRunPointsFile);
+                 reports::kRunPointsFile);
     reports::WriteReport(model, reports::RunPointsJsonLines(input), args->out);
     notice.reset();  // its last line ("done in") before the summary
     // Runs as the report counts them (its "counted" flag: the one rule, reports/report_model.cpp); interrupted
