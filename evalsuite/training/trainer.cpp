@@ -375,9 +375,9 @@ json TrainingLibraryVersions() {
 TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data, const TrainOptions& options) {
   const Clock::time_point wall_start = Clock::now();
   TrainResult result;
-  result.precision = options.precision
-                         ? *options.precision
-                         : entries::ChoosePrecision(entry.recipe.precision, entries::kPrecisionAuto, nullptr);
+  result.precision = options.precision ? *options.precision
+                                       : entries::ChoosePrecision(entry, entries::kPrecisionAuto, nullptr,
+                                                                  {options.target.value_or(entry.threshold)});
   // The recipe as it runs, in the precision chosen (and the entry's fp32 form where it has one and runs in fp32),
   // so the header, the FLOP and byte counts and MFU all describe what ran.
   const entries::RecipeAsRun as_run = entries::RecipeForPrecision(entry, result.precision.precision);
