@@ -65,14 +65,15 @@ void RunTrain(const TrainArgs& args) {
   entries::ChoosePrecision(entry, args.precision, nullptr, {target}, "--precision");
   // Everything that can be checked cheaply is checked before the data is loaded and training starts.
   training::ValidateTrainOptions(entry, options);
+  // Read (a bad file is refused) or measured before the log is opened, so that a refused file leaves no empty log.
+  const nlohmann::json machine =
+      entry.recipe.precision == "bf16" ? PrecisionCeilings(args, entry) : nlohmann::json(nullptr);
   std::unique_ptr<runlog::JsonlRunLogWriter> log;
   if (!args.log.empty()) log = std::make_unique<runlog::JsonlRunLogWriter>(args.log);
   options.log = log.get();
   const datasets::FashionMnist data = datasets::LoadFashionMnist(args.data);
   const entries::RunGoal goal{target, std::min(data.train.size(), args.train_subset.value_or(data.train.size()))};
-  options.precision = entries::ChoosePrecision(
-      entry, args.precision,
-      entry.recipe.precision == "bf16" ? PrecisionCeilings(args, entry) : nlohmann::json(nullptr), goal, "--precision");
+  options.precision = entries::ChoosePrecision(entry, args.precision, machine, goal, "--precision");
   options.on_eval = [epochs, target](const runlog::EvalPoint& p) {
     std::cout << fmt::format("epoch {:>5}/{}  val_top1 {:.4f}{}  train_loss {:.4f}  train {:7.1f} s  wall {:7.1f} s\n",
                              runlog::FormatEpoch(p.epoch), epochs, p.metric, p.metric >= target ? "*" : " ",
