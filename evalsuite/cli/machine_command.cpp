@@ -76,6 +76,15 @@ void PrintCeilings(const training::MachineCeilings& m) {
                            "FLOP/byte\n",
                            m.peak_fp32_flops / 1e9, m.peak_bf16_flops / 1e9, m.bandwidth_bytes / 1e9,
                            m.RidgeIntensity("fp32"));
+  for (const nlohmann::json& row : m.step_probes) {
+    // What the precision choice compares: a whole training step of each form, not a bare convolution.
+    std::cout << fmt::format(
+        "  step {:<8} {:<10} {}  batch {:>4}  {:>7.2f} ms per step  {:>6.3f} ms per image  ({} "
+        "steps)\n",
+        row["entry"].get<std::string>(), row["form"].get<std::string>(), row["precision"].get<std::string>(),
+        row["batch_size"].get<int>(), 1e3 * row["seconds_per_step"].get<double>(),
+        1e3 * row["seconds_per_step"].get<double>() / row["batch_size"].get<double>(), row["steps_timed"].get<int>());
+  }
   std::cout << "theoretical: " << m.theoretical.derivation << "\n";
   const std::string note = MeasuredAboveTheoreticalNote(m.theoretical, m.peak_fp32_flops, m.peak_bf16_flops);
   if (!note.empty()) std::cout << "  note: " << note << "\n";

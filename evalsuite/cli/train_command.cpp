@@ -37,14 +37,15 @@ struct TrainArgs {
   std::string precision_ceilings;  // an `evalsuite machine --json` file, "none", or empty: measure now
 };
 
-// The ceilings the precision choice reads: a file (a study writes its own for its runs), none, or a probe of a
-// second now. Only asked when the choice depends on them (auto, bf16 recipe).
-nlohmann::json PrecisionCeilings(const TrainArgs& args) {
+// The ceilings the precision choice reads: a file (a study writes its own for its runs, with its step timings), none,
+// or a few steps of each of the entry's forms timed now (about a second). Asked for every bf16 recipe, forced too, so
+// that the run's record shows what the choice was worth.
+nlohmann::json PrecisionCeilings(const TrainArgs& args, const entries::BuiltinEntry& entry) {
   if (args.precision_ceilings == "none") return nullptr;
   if (!args.precision_ceilings.empty()) {
     return study::ReadCeilingsFileOrNull(args.precision_ceilings);
   }
-  return training::MeasurePrecisionProbes(args.threads);
+  return training::MeasurePrecisionProbes(entry, args.threads);
 }
 
 void RunTrain(const TrainArgs& args) {
@@ -58,20 +59,21 @@ void RunTrain(const TrainArgs& args) {
   options.stop_at_target = args.stop_at_target;
   options.evals_per_epoch = args.evals_per_epoch;
   if (!args.model_dir.empty()) options.model_dir = args.model_dir;
-  const bool needs_ceilings = args.precision == entries::kPrecisionAuto && entry.recipe.precision == "bf16";
+  const int epochs = args.epochs.value_or(entry.epoch_budget);
+  const double target = args.target.value_or(entry.threshold);
   // Checks the option's value before anything is measured.
-  entries::ChoosePrecision(entry.recipe.precision, args.precision, nullptr, "--precision");
-  options.precision = entries::ChoosePrecision(entry.recipe.precision, args.precision,
-                                               needs_ceilings ? PrecisionCeilings(args) : nlohmann::json(nullptr),
-                                               "--precision");
+  entries::ChoosePrecision(entry, args.precision, nullptr, {target}, "--precision");
   // Everything that can be checked cheaply is checked before the data is loaded and training starts.
   training::ValidateTrainOptions(entry, options);
+  // Read (a bad file is refused) or measured before the log is opened, so that a refused file leaves no empty log.
+  const nlohmann::json machine =
+      entry.recipe.precision == "bf16" ? PrecisionCeilings(args, entry) : nlohmann::json(nullptr);
   std::unique_ptr<runlog::JsonlRunLogWriter> log;
   if (!args.log.empty()) log = std::make_unique<runlog::JsonlRunLogWriter>(args.log);
   options.log = log.get();
   const datasets::FashionMnist data = datasets::LoadFashionMnist(args.data);
-  const int epochs = args.epochs.value_or(entry.epoch_budget);
-  const double target = args.target.value_or(entry.threshold);
+  const entries::RunGoal goal{target, std::min(data.train.size(), args.train_subset.value_or(data.train.size()))};
+  options.precision = entries::ChoosePrecision(entry, args.precision, machine, goal, "--precision");
   options.on_eval = [epochs, target](const runlog::EvalPoint& p) {
     std::cout << fmt::format("epoch {:>5}/{}  val_top1 {:.4f}{}  train_loss {:.4f}  train {:7.1f} s  wall {:7.1f} s\n",
                              runlog::FormatEpoch(p.epoch), epochs, p.metric, p.metric >= target ? "*" : " ",
@@ -145,12 +147,12 @@ void RegisterTrainCommand(CLI::App& app) {
                       "Save at_target.pt and final.pt (TorchScript) and model.json in DIR");
   command
       ->add_option("--precision", args->precision,
-                   "auto: bf16 only where the measured ceilings show it faster than fp32 (else fp32); fp32 or bf16 "
-                   "force it")
+                   "auto: bf16 only where a few timed steps of each form of the entry, times its epochs to the "
+                   "target, show bf16 reaching it sooner (else fp32); fp32 or bf16 force it")
       ->capture_default_str();
   command->add_option("--precision-ceilings", args->precision_ceilings,
-                      "An `evalsuite machine --json` file the auto choice reads (none: no ceilings, fp32); default: "
-                      "measure the convolution ceilings now (under a second)");
+                      "An `evalsuite machine --json` file whose step_probes the auto choice reads (none: nothing "
+                      "measured, fp32); default: time a few steps of each form of the entry now (about a second)");
   command->callback([args] { RunTrain(*args); });
 }
 

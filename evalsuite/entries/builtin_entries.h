@@ -71,6 +71,14 @@ struct Recipe {
   int max_shift_pixels = 0;
 };
 
+// Epochs a recipe takes to reach a target on all the training images at the entry's epoch budget (the median over
+// seeds of the first evaluation at or above it, 4 evaluations per epoch). A property of the recipe, not of the
+// machine: the precision choice (precision_choice.h) multiplies it by the time per image it measures here.
+struct EpochsAtTarget {
+  double target = 0;
+  double epochs = 0;
+};
+
 struct BuiltinEntry {
   std::string name;
   std::string description;  // one line: the optimization the entry stands for
@@ -78,11 +86,19 @@ struct BuiltinEntry {
   double threshold = kDefaultThreshold;
   int epoch_budget = 10;
   Recipe recipe;
-  // What the entry trains where its recipe asks for bf16 but the run trains in fp32 (the measured ceilings show no
-  // native bf16, or fp32 is forced). A bf16 recipe's batch and schedule are tuned to bf16's cheaper steps; at fp32's
-  // cost per step another trade reaches the target sooner. Unset: the recipe itself, in fp32.
+  // What the entry trains where its recipe asks for bf16 but the run trains in fp32 (its timed steps show the fp32
+  // form reaching the target sooner, or fp32 is forced). A bf16 recipe's batch and schedule are tuned to bf16's cheaper
+  // steps; at fp32's cost per step another trade reaches the target sooner. Unset: the recipe itself, in fp32.
   std::optional<Recipe> fp32_form;
+  // Epochs to target of the recipe as written and of the fp32 form, ascending by target, where the entry has both
+  // forms: steps per second alone would favour a form that needs more epochs. Empty: not measured.
+  std::vector<EpochsAtTarget> epochs_to_target;
+  std::vector<EpochsAtTarget> fp32_form_epochs_to_target;
 };
+
+// The epochs at `target` from a table ascending by target: linear between its rows, the nearest row's outside them
+// (the forms are compared by the ratio of their epochs, which changes slowly); none for an empty table.
+std::optional<double> EpochsToTargetAt(const std::vector<EpochsAtTarget>& table, double target);
 
 // The recipe a run of an entry trains, in the precision chosen for it, and what the run's record says of it.
 struct RecipeAsRun {

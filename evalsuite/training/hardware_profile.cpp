@@ -31,8 +31,8 @@ json ProfileEntryHardware(const entries::BuiltinEntry& entry, const datasets::Fa
   train.train_subset = options.train_subset;
   // The precision a study would choose on this machine, from the ceilings just measured; the figures describe the
   // recipe as it ran (its fp32 form where that is what runs), not the recipe as written.
-  train.precision = entries::ChoosePrecision(entry.recipe.precision, entries::kPrecisionAuto,
-                                             MachineCeilingsToJson(machine));
+  train.precision = entries::ChoosePrecision(entry, entries::kPrecisionAuto, MachineCeilingsToJson(machine),
+                                             {entry.threshold, data.train.size()});
   const TrainResult result = Train(entry, subset, train);
   json out = HardwareEntryFromRun(entry.name, result.recipe, entry.epoch_budget, result.hardware, machine);
   out["precision_choice"] = entries::PrecisionChoiceToJson(result.precision);

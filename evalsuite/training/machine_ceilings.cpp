@@ -13,6 +13,7 @@
 #include "common/json_access.h"
 #include "common/machine_load.h"
 #include "common/onednn_isa_cap.h"
+#include "evalsuite/entries/precision_choice.h"
 #include "stats/descriptive.h"
 #include "stats/roofline.h"
 
@@ -142,6 +143,9 @@ MachineCeilings MeasureMachineCeilings(const CeilingOptions& options) {
     }
   }
   m.probes.push_back(TriadProbe(options));
+  StepProbeOptions steps = options.steps;
+  steps.threads = m.threads;
+  m.step_probes = TimeBf16EntrySteps(steps);
   for (const ProbeResult& p : m.probes) {
     if (p.kind == "triad") m.bandwidth_bytes = std::max(m.bandwidth_bytes, p.Best());
     else if (p.precision == "fp32") m.peak_fp32_flops = std::max(m.peak_fp32_flops, p.Best());
@@ -150,7 +154,8 @@ MachineCeilings MeasureMachineCeilings(const CeilingOptions& options) {
   return m;
 }
 
-nlohmann::json MeasurePrecisionProbes(int threads) {
+nlohmann::json MeasurePrecisionProbes(const entries::BuiltinEntry& entry, int threads) {
+  if (entry.recipe.precision != "bf16") return nullptr;
   PrepareOneDnnForThisMachine();
   const CeilingOptions options = QuickCeilingOptions(threads);
   MachineCeilings m;
@@ -167,7 +172,12 @@ nlohmann::json MeasurePrecisionProbes(int threads) {
   for (const ProbeResult& p : m.probes) {
     probes.push_back({{"name", p.name}, {"precision", p.precision}, {"shape", p.shape}, {"best", p.Best()}});
   }
-  return {{"measured_at", m.measured_at}, {"threads", m.threads}, {"probes", probes}};
+  StepProbeOptions steps;
+  steps.threads = m.threads;
+  return {{"measured_at", m.measured_at},
+          {"threads", m.threads},
+          {"probes", probes},
+          {entries::kStepProbesKey, TimeEntrySteps(entry, steps)}};
 }
 
 namespace {
@@ -209,9 +219,11 @@ nlohmann::json MachineCeilingsToJson(const MachineCeilings& m) {
           {"load_average_1m", JsonOrNull(m.load_average_1m)},
           {"load_note", m.load_note.empty() ? nlohmann::json() : nlohmann::json(m.load_note)},
           {"probes", probes},
+          {entries::kStepProbesKey, m.step_probes},
           {"method",
            "best of the repetitions; FLOP/s of torch::mm_out and torch::conv2d at the shapes given, bytes/s of "
-           "torch::add_out(a, b, c, 3) counted as STREAM does (2 reads + 1 write per element)"}};
+           "torch::add_out(a, b, c, 3) counted as STREAM does (2 reads + 1 write per element); step_probes: the "
+           "median seconds of a few training steps of each form of the bf16 entries at their batch sizes"}};
 }
 
 }  // namespace evalsuite::training

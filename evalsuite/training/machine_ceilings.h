@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "common/theoretical_peak.h"
+#include "evalsuite/entries/builtin_entries.h"
+#include "evalsuite/training/step_probe.h"
 
 namespace evalsuite::training {
 
@@ -22,6 +24,9 @@ struct CeilingOptions {
   // (about 1 s per 1024-side product on two cores) and bf16 ones with oneDNN.
   int64_t matmul_side = 1024;
   int64_t conv_batch = 8;
+  // A few training steps of each form of every built-in entry whose recipe asks for bf16: what the precision choice
+  // decides from (entries/precision_choice.h). Its threads are the probe's.
+  StepProbeOptions steps;
 };
 
 struct ProbeResult {
@@ -44,6 +49,8 @@ struct MachineCeilings {
   double peak_fp32_flops = 0;  // best fp32 probe
   double peak_bf16_flops = 0;  // best bf16 probe (0 when bf16 kernels are not available)
   double bandwidth_bytes = 0;  // best triad repetition
+  // TimeBf16EntrySteps' rows: both forms of every bf16 entry, a few training steps each.
+  nlohmann::json step_probes = nlohmann::json::array();
   TheoreticalPeak theoretical;
   std::string measured_at;  // UTC ISO 8601
   // How busy the machine was as the probe started (common/machine_load.h): cores' worth of other work in the half
@@ -63,10 +70,11 @@ struct MachineCeilings {
 CeilingOptions QuickCeilingOptions(int threads);
 
 MachineCeilings MeasureMachineCeilings(const CeilingOptions& options);
-// Only what the precision choice reads (entries/precision_choice.h), for `evalsuite train` without a study's
-// ceilings: the quick fp32 and bf16 convolution probes, under a second on two cores. {"probes": [...],
-// "measured_at", "threads"} in the shape of MachineCeilingsToJson.
-nlohmann::json MeasurePrecisionProbes(int threads);
+// Only what the precision choice reads (entries/precision_choice.h), for `evalsuite train ENTRY` without a study's
+// ceilings: a few training steps of each of the entry's forms (step_probe.h), and the quick fp32 and bf16
+// convolution probes for context; about a second on two cores. {"step_probes": [...], "probes": [...],
+// "measured_at", "threads"} in the shape of MachineCeilingsToJson. Nothing is measured for an fp32 recipe.
+nlohmann::json MeasurePrecisionProbes(const entries::BuiltinEntry& entry, int threads);
 nlohmann::json MachineCeilingsToJson(const MachineCeilings& ceilings);
 
 }  // namespace evalsuite::training

@@ -1,6 +1,5 @@
 #include "evalsuite/training/trainer.h"
 
-#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 #include <torch/version.h>
 #include <zlib.h>
@@ -21,6 +20,7 @@
 #include "evalsuite/training/dense_product.h"
 #include "evalsuite/training/model_description.h"
 #include "evalsuite/training/step_accounting.h"
+#include "evalsuite/training/train_step.h"
 
 namespace evalsuite::training {
 namespace fs = std::filesystem;
@@ -77,33 +77,6 @@ void Augment(torch::Tensor& batch, const entries::Recipe& recipe, SplitMix64& rn
   }
 }
 
-// bfloat16 autocast for the forward pass, as Python's torch.autocast("cpu") does it: the cache of casted
-// weights is cleared on exit, since the optimizer step changes the fp32 weights it was made from.
-class CpuAutocast {
- public:
-  explicit CpuAutocast(bool enabled) : enabled_(enabled) {
-    if (!enabled_) return;
-    previous_enabled_ = at::autocast::is_cpu_enabled();
-    previous_dtype_ = at::autocast::get_autocast_cpu_dtype();
-    at::autocast::set_cpu_enabled(true);
-    at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-    at::autocast::increment_nesting();
-  }
-  ~CpuAutocast() {
-    if (!enabled_) return;
-    if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
-    at::autocast::set_cpu_enabled(previous_enabled_);
-    at::autocast::set_autocast_cpu_dtype(previous_dtype_);
-  }
-  CpuAutocast(const CpuAutocast&) = delete;
-  CpuAutocast& operator=(const CpuAutocast&) = delete;
-
- private:
-  bool enabled_;
-  bool previous_enabled_ = false;
-  at::ScalarType previous_dtype_ = at::kBFloat16;
-};
-
 // Top-1 accuracy in fp32 with batch-norm running statistics (the model as it would be deployed).
 double Evaluate(ConvNet& model, const torch::Tensor& images, const torch::Tensor& labels) {
   torch::NoGradGuard no_grad;
@@ -118,10 +91,6 @@ double Evaluate(ConvNet& model, const torch::Tensor& images, const torch::Tensor
   }
   model->train();
   return n == 0 ? 0.0 : static_cast<double>(correct) / static_cast<double>(n);
-}
-
-void SetLearningRate(torch::optim::SGD& optimizer, double lr) {
-  for (auto& group : optimizer.param_groups()) static_cast<torch::optim::SGDOptions&>(group.options()).lr(lr);
 }
 
 std::vector<int64_t> Permutation(int64_t n, SplitMix64& rng) {
@@ -211,21 +180,15 @@ class TrainingLoop {
         totals_(totals),
         result_(result),
         model_(NewTrainingModel(result.seeds.init, recipe_.model)),
-        optimizer_(model_->parameters(), torch::optim::SGDOptions(recipe_.learning_rate)
-                                             .momentum(recipe_.momentum)
-                                             .nesterov(recipe_.nesterov)
-                                             .weight_decay(recipe_.weight_decay)),
+        step_(model_, recipe_),
         train_images_(ImagesToTensor(run.train_set)),
         train_labels_(LabelsToTensor(run.train_set)),
         val_images_(ImagesToTensor(run.data.validation)),
         val_labels_(LabelsToTensor(run.data.validation)),
-        cross_entropy_(F::CrossEntropyFuncOptions().label_smoothing(recipe_.label_smoothing)),
-        bf16_(recipe_.precision == "bf16"),
         order_rng_(result.seeds.data_order),
         augment_rng_(result.seeds.augmentation),
         n_(train_images_.size(0)),
         steps_((n_ + recipe_.batch_size - 1) / recipe_.batch_size) {
-    parameters_ = model_->parameters();
     totals_.dataset_bytes = static_cast<double>(train_images_.nbytes() + val_images_.nbytes());
   }
 
@@ -298,36 +261,16 @@ class TrainingLoop {
     return it->second;
   }
 
-  // One SGD step on the images at `index`, each phase timed for the step accounting; returns the loss.
+  // One SGD step on the images at `index` (gathered and augmented here, the rest in TrainStep), each phase timed
+  // for the step accounting; returns the loss.
   double Step(const torch::Tensor& images, const torch::Tensor& index, int side, double lr) {
-    Clock::time_point mark = Clock::now();
+    const Clock::time_point start = Clock::now();
     StepTimes times;
-    auto lap = [&mark](double& into) {
-      const Clock::time_point now = Clock::now();
-      into = std::chrono::duration<double>(now - mark).count();
-      mark = now;
-    };
     torch::Tensor x = images.index_select(0, index);
     const torch::Tensor y = train_labels_.index_select(0, index);
     Augment(x, recipe_, augment_rng_);
-    x = x.contiguous(at::MemoryFormat::ChannelsLast);
-    SetLearningRate(optimizer_, lr);
-    // Gradients are dropped rather than zeroed (PyTorch 2's default, set_to_none): backward then hands its
-    // fresh gradient buffers to the parameters instead of adding them into zero-filled ones.
-    for (torch::Tensor& p : parameters_) p.mutable_grad().reset();
-    lap(times.data);
-    torch::Tensor logits;
-    {
-      CpuAutocast autocast(bf16_);
-      logits = model_->forward(x);
-    }
-    torch::Tensor loss = F::cross_entropy(logits.to(torch::kFloat32), y, cross_entropy_);
-    lap(times.forward);
-    loss.backward();
-    lap(times.backward);
-    optimizer_.step();
-    const double loss_value = loss.item<double>();
-    lap(times.optimizer);
+    times.data = SecondsSince(start);
+    const double loss_value = step_.Run(x, y, lr, times);
     totals_.accounting.AddStep(side, index.size(0), times);
     return loss_value;
   }
@@ -369,14 +312,11 @@ class TrainingLoop {
   RunTotals& totals_;
   TrainResult& result_;
   ConvNet model_;
-  torch::optim::SGD optimizer_;
-  std::vector<torch::Tensor> parameters_;
+  TrainStep step_;
   const torch::Tensor train_images_;
   const torch::Tensor train_labels_;
   const torch::Tensor val_images_;
   const torch::Tensor val_labels_;
-  const F::CrossEntropyFuncOptions cross_entropy_;
-  const bool bf16_;
   SplitMix64 order_rng_;
   SplitMix64 augment_rng_;
   std::map<int, torch::Tensor> resized_;  // side -> the training images at that side
@@ -435,9 +375,9 @@ json TrainingLibraryVersions() {
 TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMnist& data, const TrainOptions& options) {
   const Clock::time_point wall_start = Clock::now();
   TrainResult result;
-  result.precision = options.precision
-                         ? *options.precision
-                         : entries::ChoosePrecision(entry.recipe.precision, entries::kPrecisionAuto, nullptr);
+  result.precision = options.precision ? *options.precision
+                                       : entries::ChoosePrecision(entry, entries::kPrecisionAuto, nullptr,
+                                                                  {options.target.value_or(entry.threshold)});
   // The recipe as it runs, in the precision chosen (and the entry's fp32 form where it has one and runs in fp32),
   // so the header, the FLOP and byte counts and MFU all describe what ran.
   const entries::RecipeAsRun as_run = entries::RecipeForPrecision(entry, result.precision.precision);

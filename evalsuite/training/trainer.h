@@ -50,8 +50,9 @@ struct TrainOptions {
   std::optional<std::filesystem::path> model_dir;
   // Called after every evaluation (progress output).
   std::function<void(const runlog::EvalPoint&)> on_eval;
-  // The precision to train in, decided by the caller from the measured ceilings (entries/precision_choice.h) and
-  // recorded in the log header ("precision": "fp32" | "bf16", "precision_choice": {..., reason}). Unset: ChoosePrecision(recipe, "auto", no ceilings), i.e. fp32.
+  // The precision to train in, decided by the caller from the entry's timed steps (entries/precision_choice.h) and
+  // recorded in the log header ("precision": "fp32" | "bf16", "precision_choice": {..., reason, measured}). Unset:
+  // ChoosePrecision(entry, "auto", nothing measured), i.e. fp32.
   std::optional<entries::PrecisionChoice> precision;
   // Facts the caller adds to the log header (e.g. the data folder).
   nlohmann::json extra_header = nlohmann::json::object();

@@ -51,6 +51,13 @@ TEST(StudyCeilingsCliTest, MeasuredOnceAtTheStartAndNotAgainOnResume) {
   EXPECT_GT(recorded["machine"]["peak_fp32_flops"].get<double>(), 0);
   EXPECT_GT(recorded["machine"]["bandwidth_bytes"].get<double>(), 0);
   EXPECT_GE(recorded["machine"]["probes"].size(), 3u);
+  // Both forms of each bf16 entry (fast, bf16), timed a few steps each with the runs' threads: the study's record of
+  // what its runs' precision choice reads (entries/precision_choice.h), kept for the report.
+  ASSERT_EQ(recorded["machine"]["step_probes"].size(), 4u) << recorded["machine"];
+  for (const json& row : recorded["machine"]["step_probes"]) {
+    EXPECT_EQ(row["threads"], 1);
+    EXPECT_GT(row["seconds_per_step"].get<double>(), 0);
+  }
   ASSERT_TRUE(fs::exists(runs / "machine_ceilings.json"));
 
   // Resume: the study has its ceilings, so the probe does not run again (its output file is not written anew).

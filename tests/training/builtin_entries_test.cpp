@@ -1,11 +1,12 @@
 // The catalog of built-in entries and the learning-rate / resolution schedules its recipes describe.
+#include "evalsuite/entries/builtin_entries.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "common/error.h"
-#include "evalsuite/entries/builtin_entries.h"
 
 namespace evalsuite::entries {
 namespace {
@@ -111,6 +112,32 @@ TEST(BuiltinEntries, RecipeForPrecisionPicksTheFp32FormOnlyForABf16RecipeRunInFp
     if (!entry.fp32_form) continue;
     EXPECT_EQ(entry.recipe.precision, "bf16") << entry.name;
     EXPECT_EQ(entry.fp32_form->precision, "fp32") << entry.name;
+  }
+}
+
+TEST(BuiltinEntries, EpochsToTargetInterpolateBetweenRowsAndHoldOutsideThem) {
+  const std::vector<EpochsAtTarget> table = {{0.87, 1.0}, {0.89, 2.0}, {0.91, 3.5}};
+  EXPECT_DOUBLE_EQ(*EpochsToTargetAt(table, 0.87), 1.0);
+  EXPECT_NEAR(*EpochsToTargetAt(table, 0.88), 1.5, 1e-12);
+  EXPECT_NEAR(*EpochsToTargetAt(table, 0.90), 2.75, 1e-12);
+  EXPECT_DOUBLE_EQ(*EpochsToTargetAt(table, 0.80), 1.0);
+  EXPECT_DOUBLE_EQ(*EpochsToTargetAt(table, 0.95), 3.5);
+  EXPECT_FALSE(EpochsToTargetAt({}, 0.9));
+}
+
+// Every entry with an fp32 form has the epochs of both forms, so that the precision choice can weigh its steps; the
+// tables ascend by target and their epochs are within the entry's budget.
+TEST(BuiltinEntries, EntriesWithAnFp32FormKnowBothFormsEpochsToTarget) {
+  for (const BuiltinEntry& entry : BuiltinEntries()) {
+    if (!entry.fp32_form) continue;
+    for (const auto* table : {&entry.epochs_to_target, &entry.fp32_form_epochs_to_target}) {
+      ASSERT_FALSE(table->empty()) << entry.name;
+      for (size_t i = 0; i < table->size(); ++i) {
+        EXPECT_GT((*table)[i].epochs, 0) << entry.name;
+        EXPECT_LE((*table)[i].epochs, entry.epoch_budget) << entry.name;
+        if (i > 0) EXPECT_GT((*table)[i].target, (*table)[i - 1].target) << entry.name;
+      }
+    }
   }
 }
 

@@ -19,6 +19,9 @@ TEST(MachineCeilings, ProbesArePositiveAndStableWithinARun) {
   options.triad_elements = int64_t{1} << 22;
   options.matmul_side = 256;
   options.conv_batch = 1;
+  options.steps.warmup_steps = 1;
+  options.steps.min_steps = 2;
+  options.steps.min_seconds = 0;
   const MachineCeilings m = MeasureMachineCeilings(options);
   EXPECT_EQ(m.threads, 1);
   ASSERT_GE(m.probes.size(), 3u);
@@ -41,6 +44,12 @@ TEST(MachineCeilings, ProbesArePositiveAndStableWithinARun) {
   EXPECT_GE(j["busy_cores_before"].get<double>(), 0.0);
   EXPECT_LE(j["busy_cores_before"].get<double>(), m.cores + 0.01);
   EXPECT_TRUE(j["load_note"].is_null() || j["load_note"].is_string());
+  // Both forms of every bf16 entry (fast, bf16), timed with the probe's threads: what the precision choice reads.
+  ASSERT_EQ(j["step_probes"].size(), 4u) << j["step_probes"].dump();
+  for (const nlohmann::json& row : j["step_probes"]) {
+    EXPECT_EQ(row["threads"], 1);
+    EXPECT_GT(row["seconds_per_step"].get<double>(), 0);
+  }
 }
 
 TEST(TheoreticalPeak, Zen5WithAvx512Bf16) {

@@ -26,6 +26,16 @@ using ::testing::HasSubstr;
 using testing::ReadFile;
 using testing::TempDir;
 
+// Step timings of fast's two forms where bf16 is 4x slower per image: 0.3 ms per image at batch 256 (76.8 ms per
+// step) against 0.075 at batch 64.
+nlohmann::json SlowBf16Steps() {
+  auto row = [](const char* precision, int batch, double seconds) {
+    return nlohmann::json{{"entry", "fast"}, {"precision", precision},      {"batch_size", batch},
+                          {"threads", 1},    {"seconds_per_step", seconds}, {"steps_timed", 5}};
+  };
+  return {{entries::kStepProbesKey, {row("bf16", 256, 0.3e-3 * 256), row("fp32", 64, 0.075e-3 * 64)}}};
+}
+
 class TrainerTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -71,7 +81,7 @@ TEST_F(TrainerTest, Bf16EntriesTrainOneShortEpochInForcedBf16) {
   for (const entries::BuiltinEntry& entry : entries::BuiltinEntries()) {
     if (entry.recipe.precision != "bf16") continue;
     TrainOptions options = Quick(std::max<size_t>(4096, 24 * static_cast<size_t>(entry.recipe.batch_size)), 1);
-    options.precision = entries::ChoosePrecision(entry.recipe.precision, "bf16", nullptr);
+    options.precision = entries::ChoosePrecision(entry, "bf16", nullptr, {});
     const TrainResult result = Train(entry, *data_, options);
     ASSERT_EQ(result.run.status, runlog::RunStatus::kNotReached) << entry.name << ": " << result.run.error;
     EXPECT_GT(result.run.points.back().metric, 0.2) << entry.name;
@@ -90,16 +100,18 @@ TEST_F(TrainerTest, PrecisionChoiceIsRecordedInTheHeaderAndObeyed) {
   EXPECT_EQ(unmeasured.precision.precision, "fp32");
   EXPECT_EQ(unmeasured.run.header.at("precision_choice").at("precision"), "fp32");
   EXPECT_EQ(unmeasured.run.header.at("precision_choice").at("recipe"), "bf16");
-  EXPECT_EQ(unmeasured.run.header.at("precision_choice").at("decided_by"), "no ceilings");
+  EXPECT_EQ(unmeasured.run.header.at("precision_choice").at("decided_by"), "no step timings");
   EXPECT_EQ(unmeasured.run.header.at("hyperparameters").at("precision"), "fp32");
-  // Ceilings that say bf16 is 4x slower (a CPU without native bf16): fp32, with the figures in the reason.
+  // Steps that say bf16 is 4x slower per image (a CPU without native bf16): fp32, with the figures in the reason and
+  // both forms' in the record.
   TrainOptions options = Quick(2048, 1);
-  options.precision = entries::ChoosePrecision(
-      "bf16", "auto",
-      {{"probes", {{{"name", "conv_fp32"}, {"best", 117.5e9}}, {{"name", "conv_bf16"}, {"best", 28.4e9}}}}});
+  options.precision = entries::ChoosePrecision(fast, "auto", SlowBf16Steps(), {0.91});
   const TrainResult slow_bf16 = Train(fast, *data_, options);
   EXPECT_EQ(slow_bf16.run.header.at("precision_choice").at("precision"), "fp32");
-  EXPECT_THAT(slow_bf16.run.header.at("precision_choice").at("reason").get<std::string>(), HasSubstr("28.4 GFLOP/s"));
+  EXPECT_EQ(slow_bf16.run.header.at("precision_choice").at("decided_by"), "measured steps");
+  EXPECT_THAT(slow_bf16.run.header.at("precision_choice").at("reason").get<std::string>(),
+              HasSubstr("76.8 ms per step"));
+  EXPECT_EQ(slow_bf16.run.header.at("precision_choice").at("measured").at("forms").size(), 2u);
 }
 
 // In fp32 `fast` trains its fp32 form (batch 64, its own one-cycle), and every record of the run says so: the header's
@@ -109,7 +121,7 @@ TEST_F(TrainerTest, FastInFp32TrainsItsFp32FormAndTheRecordSaysSo) {
   const entries::BuiltinEntry& fast = entries::BuiltinEntryOrThrow("fast");
   ASSERT_TRUE(fast.fp32_form);
   TrainOptions options = Quick(2048, 1);
-  options.precision = entries::ChoosePrecision("bf16", "fp32", nullptr);
+  options.precision = entries::ChoosePrecision(fast, "fp32", nullptr, {});
   const TrainResult fp32 = Train(fast, *data_, options);
   ASSERT_EQ(fp32.run.status, runlog::RunStatus::kNotReached) << fp32.run.error;
   EXPECT_EQ(fp32.run.header.at("hyperparameters").at("batch_size"), fast.fp32_form->batch_size);
@@ -120,7 +132,7 @@ TEST_F(TrainerTest, FastInFp32TrainsItsFp32FormAndTheRecordSaysSo) {
   EXPECT_EQ(fp32.recipe.batch_size, fast.fp32_form->batch_size);
   EXPECT_EQ(fp32.hardware.at("phases").at(0).at("steps"), (2048 + 63) / 64);
 
-  options.precision = entries::ChoosePrecision("bf16", "bf16", nullptr);
+  options.precision = entries::ChoosePrecision(fast, "bf16", nullptr, {});
   const TrainResult bf16 = Train(fast, *data_, options);
   EXPECT_EQ(bf16.run.header.at("hyperparameters").at("batch_size"), fast.recipe.batch_size);
   EXPECT_EQ(bf16.run.header.at("precision_choice").at("recipe_form"), "as written");
@@ -139,6 +151,7 @@ TEST_F(TrainerTest, HardwareProfileTrainsAndLabelsWhatTheCeilingsChoose) {
   slow_bf16.peak_fp32_flops = 117.5e9;
   slow_bf16.peak_bf16_flops = 28.4e9;
   slow_bf16.bandwidth_bytes = 20e9;
+  slow_bf16.step_probes = SlowBf16Steps()[entries::kStepProbesKey];
   ProfileOptions profile;
   profile.threads = 1;
   profile.train_subset = 1024;
@@ -151,6 +164,7 @@ TEST_F(TrainerTest, HardwareProfileTrainsAndLabelsWhatTheCeilingsChoose) {
   MachineCeilings native_bf16 = slow_bf16;
   native_bf16.probes[1].per_second = {200e9};
   native_bf16.peak_bf16_flops = 200e9;
+  native_bf16.step_probes[0]["seconds_per_step"] = 1e-3;  // 0.004 ms per image against the fp32 form's 0.075
   const nlohmann::json bf16 = ProfileEntryHardware(fast, *data_, native_bf16, profile);
   EXPECT_EQ(bf16.at("precision"), "bf16");
   EXPECT_EQ(bf16.at("batch_size"), fast.recipe.batch_size);

@@ -152,7 +152,8 @@ ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const
       spec.argv.push_back("--train-subset");
       spec.argv.push_back(std::to_string(*entry.train_subset));
     }
-    // The study's own recorded ceilings decide bf16 or fp32 for every run alike (entries/precision_choice.h).
+    // The study's own recorded ceilings, with their step timings, decide bf16 or fp32 for every run alike
+    // (entries/precision_choice.h).
     spec.argv.insert(spec.argv.end(), {"--precision", plan.precision, "--precision-ceilings",
                                        (fs::path(plan.out_dir) / kRunCeilingsFile).string()});
     if (plan.stop_at_target) spec.argv.push_back("--stop-at-target");

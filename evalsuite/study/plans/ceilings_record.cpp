@@ -16,6 +16,7 @@
 #include "common/onednn_isa_cap.h"
 #include "common/theoretical_peak.h"
 #include "common/child_process.h"
+#include "evalsuite/entries/precision_choice.h"
 #include "evalsuite/study/plans/slurm_options.h"
 #include "evalsuite/study/plans/study_plan.h"
 
@@ -38,6 +39,28 @@ json TheoreticalMachine(const StudyPlan& plan) {
 double Giga(const json& machine, const char* key) {
   const auto it = machine.find(key);
   return it != machine.end() && it->is_number() ? it->get<double>() / 1e9 : 0.0;
+}
+
+// The step timings the precision choice decides from (training/step_probe.h): each row names its entry, precision
+// and batch size and has a positive median step time, or the file is refused naming the row and field.
+void CheckStepProbes(const json& machine, const std::string& where) {
+  const json* rows = OptionalArray(machine, entries::kStepProbesKey, where);
+  if (rows == nullptr) return;
+  for (size_t i = 0; i < rows->size(); ++i) {
+    const json& row = (*rows)[i];
+    const std::string at = fmt::format("{}.{}[{}]", where, entries::kStepProbesKey, i);
+    RequireObject(row, at);
+    RequiredString(row, "entry", at);
+    const std::string precision = RequiredString(row, "precision", at);
+    if (precision != "fp32" && precision != "bf16") {
+      throw InputError(at + ".precision", "must be \"fp32\" or \"bf16\", got \"" + precision + "\"");
+    }
+    RequiredInteger(row, "batch_size", at, 1);
+    const std::optional<double> seconds = OptionalNumber(row, "seconds_per_step", at);
+    if (!seconds || !(*seconds > 0)) {
+      throw InputError(at + ".seconds_per_step", "must be a positive number of seconds");
+    }
+  }
 }
 
 }  // namespace
@@ -72,6 +95,7 @@ json ReadCeilingsFile(const fs::path& file) {
     const std::optional<double> v = OptionalNumber(machine, key, where);
     if (v && *v < 0) throw InputError(where + "." + key, "must be >= 0");
   }
+  CheckStepProbes(machine, where);
   return machine;
 }
 

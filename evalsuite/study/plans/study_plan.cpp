@@ -95,7 +95,7 @@ void ReadStudyKeys(const toml::table& root, const Reader& reader, const fs::path
     plan.precision = reader.String(*n, "precision");
     if (plan.precision != "auto" && plan.precision != "fp32" && plan.precision != "bf16") {
       reader.Fail(Reader::Line(*n), "precision",
-                  "must be \"auto\" (bf16 only where the measured ceilings show it faster), \"fp32\" or \"bf16\"");
+                  "must be \"auto\" (bf16 only where its timed steps reach the target sooner), \"fp32\" or \"bf16\"");
     }
   }
   if (const toml::node* n = root.get("onednn_isa_cap")) plan.onednn_isa_cap = reader.Bool(*n, "onednn_isa_cap");

@@ -23,8 +23,9 @@
 //   stop_at_target = false         # true: runs stop at the target (faster; no data above it)
 //   evals_per_epoch = 1            # built-in entries: validation evaluations per epoch (finer TTA)
 //   precision = "auto"             # built-in entries whose recipe uses bf16: "auto" trains them in bf16 only where
-//                                  # the study's measured ceilings show bf16 faster than fp32 (entries/
-//                                  # precision_choice.h), else fp32; "fp32" or "bf16" force it for every built-in entry
+//                                  # a few steps of each form, timed with the study's ceilings, times the form's
+//                                  # epochs to the target show bf16 sooner (entries/precision_choice.h), else fp32;
+//                                  # "fp32" or "bf16" force it for every built-in entry
 //   onednn_isa_cap = true          # runs inherit evalsuite's oneDNN ISA cap (common/onednn_isa_cap.h); false:
 //                                  # they get EVALSUITE_ONEDNN_ISA_CAP=off and no cap set by evalsuite
 //   timeout_seconds = 0            # per run, 0 = none; entries may set their own
