@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "common/ascii_case.h"
 #include "common/error.h"
 #include "common/json_access.h"
 #include "evalsuite/importer/framework_metric.h"
@@ -30,11 +31,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace framework_import_detail {
-
-std::string LowerCase(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 bool IsNumberedFolder(const std::string& name, const std::string& prefix) {
   return name.size() > prefix.size() && name.rfind(prefix, 0) == 0 &&
@@ -254,7 +250,7 @@ bool IsFrameworkFormat(ImportFormat format) {
 
 std::optional<ImportFormat> ProbeFrameworkFile(const fs::path& file, ImportFormat forced) {
   const std::string name = file.filename().string();
-  const std::string ext = framework_import_detail::LowerCase(file.extension().string());
+  const std::string ext = AsciiLowercase(file.extension().string());
   auto wants = [&](ImportFormat f) { return forced == ImportFormat::kAuto || forced == f; };
   if (wants(ImportFormat::kTensorboard) && runlog::IsTensorboardEventFileName(name)) return ImportFormat::kTensorboard;
   if (wants(ImportFormat::kMlflow) && name == "meta.yaml" && runlog::IsMlflowRunFolder(file.parent_path())) {

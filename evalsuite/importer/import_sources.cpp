@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "common/ascii_case.h"
 #include "common/file_kind.h"
 #include "evalsuite/importer/framework_import.h"
 
@@ -17,11 +18,6 @@ namespace {
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 // The official tools' runs: the files that glob "result_*.txt" finds (case as written; "result_1.TXT" and a
@@ -42,7 +38,7 @@ bool HasDawnbenchHeader(const fs::path& file) {
     std::size_t end = line.find('\t', start);
     std::string column = line.substr(start, end == std::string::npos ? std::string::npos : end - start);
     while (!column.empty() && (column.back() == '\r' || column.back() == ' ')) column.pop_back();
-    if (Lower(column) == "hours") return true;
+    if (AsciiLowercase(column) == "hours") return true;
     if (end == std::string::npos) break;
     start = end + 1;
   }
@@ -52,7 +48,7 @@ bool HasDawnbenchHeader(const fs::path& file) {
 // The format of a file met while walking a folder; nullopt = not imported.
 std::optional<ImportFormat> FormatInFolder(const fs::path& file, ImportFormat forced) {
   const std::string name = file.filename().string();
-  const std::string ext = Lower(file.extension().string());
+  const std::string ext = AsciiLowercase(file.extension().string());
   if (forced == ImportFormat::kAuto && IsMlperfResultName(name)) return ImportFormat::kMlperf;
   if (forced == ImportFormat::kAuto || IsFrameworkFormat(forced)) {
     if (std::optional<ImportFormat> framework = ProbeFrameworkFile(file, forced)) return framework;
@@ -83,7 +79,7 @@ std::optional<ImportFormat> FormatInFolder(const fs::path& file, ImportFormat fo
 
 // A file named on the command line: its extension decides under auto, MLPerf being the default.
 std::optional<ImportFormat> FormatOfArgument(fs::path& file, ImportFormat forced) {
-  const std::string ext = Lower(file.extension().string());
+  const std::string ext = AsciiLowercase(file.extension().string());
   if (ext == ".json") {  // a DAWNBench entry named by its JSON: import the TSV beside it
     fs::path tsv = file;
     tsv.replace_extension(".tsv");

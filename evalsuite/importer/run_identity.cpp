@@ -8,15 +8,11 @@
 #include <regex>
 #include <set>
 
+#include "common/ascii_case.h"
 #include "common/error.h"
 
 namespace evalsuite::importer {
 namespace {
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 bool IsSeparator(char c) { return c == '-' || c == '_' || c == '.' || c == ',' || c == ' '; }
 
@@ -109,7 +105,7 @@ std::vector<std::string> Components(const std::string& folder) {
 }  // namespace
 
 bool IsRunInstanceName(const std::string& raw) {
-  const std::string name = Lower(raw);
+  const std::string name = AsciiLowercase(raw);
   if (name.empty()) return false;
   // Numbers and date/time stamps: digits and the separators a stamp uses, at least one digit.
   if (std::any_of(name.begin(), name.end(), [](unsigned char c) { return std::isdigit(c) != 0; }) &&
@@ -142,7 +138,7 @@ std::string WithoutRunInstance(const std::string& name) {
   parts.push_back({separator, part});
   std::vector<bool> drop(parts.size(), false);
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    const std::string p = Lower(parts[i].second);
+    const std::string p = AsciiLowercase(parts[i].second);
     if (IsEmbeddedInstance(p)) drop[i] = true;
     // "seed_1", "run-3": the keyword and the number are parts of their own.
     if (IsInstanceKeyword(p) && i + 1 < parts.size() && AllDigits(parts[i + 1].second)) drop[i] = drop[i + 1] = true;
@@ -158,7 +154,7 @@ std::string WithoutRunInstance(const std::string& name) {
 }
 
 bool IsPerRunHyperparameter(const std::string& raw) {
-  const std::string key = Lower(raw);
+  const std::string key = AsciiLowercase(raw);
   static const std::regex kSeed(R"((^|[^a-z])seed($|[^a-z]))");
   if (std::regex_search(key, kSeed)) return true;
   static const std::set<std::string> kWhere = {
@@ -224,7 +220,7 @@ EntryGrouping GroupRunsIntoEntries(const std::vector<RunIdentityFacts>& runs, co
       if (!IsPerRunHyperparameter(key)) k.config[key] = value;
     }
     const std::string name = WithoutRunInstance(r.run_name);
-    k.name = IsGeneratedMlflowName(Lower(r.run_name)) ? "" : name;
+    k.name = IsGeneratedMlflowName(AsciiLowercase(r.run_name)) ? "" : name;
     keys.push_back(std::move(k));
   }
   const std::map<std::string, std::string> labels = PathLabels(keys);

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <optional>
 
+#include "common/ascii_case.h"
 #include "common/error.h"
 
 namespace evalsuite::runlog {
@@ -13,14 +14,9 @@ namespace fs = std::filesystem;
 
 namespace epoch_csv_detail {
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 std::optional<std::size_t> Column(const std::vector<std::string>& header, const std::string& name) {
   for (std::size_t i = 0; i < header.size(); ++i) {
-    if (Lower(header[i]) == name) return i;
+    if (AsciiLowercase(header[i]) == name) return i;
   }
   return std::nullopt;
 }
