@@ -7,23 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <vector>
+#include "tests/stats/comparison_fixtures.h"
 
 namespace evalsuite::stats {
 namespace {
 
-std::vector<SurvivalObservation> Group(const std::vector<double>& times, const std::vector<int>& events,
-                                       double scale = 1) {
-  std::vector<SurvivalObservation> g;
-  for (std::size_t i = 0; i < times.size(); ++i) g.push_back({times[i] * scale, events[i] == 1});
-  return g;
-}
-
-std::vector<SurvivalObservation> FixtureA() {
-  return Group({10, 12, 12, 15, 20, 22, 30, 31, 35, 40}, {1, 1, 1, 1, 0, 1, 0, 1, 1, 0});
-}
-std::vector<SurvivalObservation> FixtureB(double scale = 1) {
-  return Group({14, 15, 15, 18, 22, 25, 25, 28, 33, 41, 45, 50}, {1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 0, 1}, scale);
-}
+using fixtures::FixtureA;
+using fixtures::FixtureB;
+using fixtures::Group;
 
 TEST(BrunnerMunzelOracleTest, MatchesScipyWithTiesAndRunsThatNeverReached) {
   // scipy: brunnermunzel(A, B).statistic 0.6589924073143221; P(A faster) 0.5875, se 0.1327784645601612;

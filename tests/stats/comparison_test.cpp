@@ -10,24 +10,14 @@
 #include "stats/median_ratio.h"
 #include "stats/restricted_mean.h"
 #include "stats/survival.h"
+#include "tests/stats/comparison_fixtures.h"
 
 namespace evalsuite::stats {
 namespace {
 
-std::vector<SurvivalObservation> Group(const std::vector<double>& times, const std::vector<int>& events,
-                                       double scale = 1) {
-  std::vector<SurvivalObservation> g;
-  for (std::size_t i = 0; i < times.size(); ++i) g.push_back({times[i] * scale, events[i] == 1});
-  return g;
-}
-
-// The oracle's fixtures: censoring, ties within a group (12, 12; 25, 25) and across groups (15, 22).
-std::vector<SurvivalObservation> FixtureA() {
-  return Group({10, 12, 12, 15, 20, 22, 30, 31, 35, 40}, {1, 1, 1, 1, 0, 1, 0, 1, 1, 0});
-}
-std::vector<SurvivalObservation> FixtureB(double scale = 1) {
-  return Group({14, 15, 15, 18, 22, 25, 25, 28, 33, 41, 45, 50}, {1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 0, 1}, scale);
-}
+using fixtures::FixtureA;
+using fixtures::FixtureB;
+using fixtures::Group;
 
 TEST(LogRankOracleTest, MatchesStatsmodelsSurvdiffWithTiesAndCensoring) {
   // statsmodels.duration.survfunc.survdiff: chisq 0.689903638683, p 0.4061971587.

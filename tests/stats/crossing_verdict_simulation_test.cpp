@@ -27,9 +27,9 @@ namespace evalsuite::stats {
 namespace {
 
 // Box-Muller from mt19937_64's fixed output: the same draws on every standard library.
-class Draws {
+class CrossingDraws {
  public:
-  explicit Draws(std::uint64_t seed) : engine_(seed) {}
+  explicit CrossingDraws(std::uint64_t seed) : engine_(seed) {}
   double Uniform() { return (static_cast<double>(engine_() >> 11) + 0.5) / 9007199254740992.0; }
   double Normal() {
     const double r = std::sqrt(-2 * std::log(Uniform()));
@@ -74,7 +74,7 @@ TEST(CrossingVerdictSimulationTest, TypeOneErrorAtMostAlphaWithCrossingCurvesAnd
       for (int n : sizes) {
         // Fewer comparisons where each costs an exact permutation distribution (8 runs: 12,870 splits).
         const std::size_t sims = n == 8 ? 600 : 2000;
-        Draws draws(++seed);
+        CrossingDraws draws(++seed);
         std::size_t rejections = 0;
         for (std::size_t s = 0; s < sims; ++s) {
           const auto a = draws.Runs(n, 100, shape.cov_a, crash);
@@ -128,7 +128,7 @@ TEST(CrossingVerdictSimulationTest, PowerWhereTheCurvesCrossAtThePlannedSizeKeep
     EXPECT_LE(n, 120);  // the log-rank plan was withheld: 200 runs fell short
 
     const std::size_t sims = 1000;
-    Draws draws(7000 + static_cast<std::uint64_t>(crash * 100));
+    CrossingDraws draws(7000 + static_cast<std::uint64_t>(crash * 100));
     std::size_t shown = 0, log_rank_shown = 0, wrong = 0;
     ComparisonOptions compare;
     compare.resamples = 100;  // the verdict does not use the bootstrap; fewer resamples only speed this up
