@@ -15,7 +15,7 @@ using testing::RunEvalsuite;
 using testing::TempDir;
 using testing::WriteFile;
 
-fs::path WriteRunStore(const TempDir& dir) {
+fs::path WriteHoldoutSideRunStore(const TempDir& dir) {
   WriteFile(dir / "run.jsonl",
             "{\"type\":\"header\",\"entry\":\"e\",\"threshold\":0.9}\n"
             "{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":10,\"metric\":0.95}\n"
@@ -34,7 +34,7 @@ std::string ImageSet(const std::string& name) {
 // Item 2: `--section generalization=A --section generalization=B` kept only B, exit 0, no word.
 TEST(HoldoutSideCliTest, TwoGeneralizationSectionsAreBothShown) {
   TempDir dir;
-  const std::string store = WriteRunStore(dir).string();
+  const std::string store = WriteHoldoutSideRunStore(dir).string();
   WriteFile(dir / "a.json", "[" + ImageSet("holdout-a") + "]");
   WriteFile(dir / "b.json", ImageSet("holdout-b"));  // a lone image set, as an array of one
   const auto r = RunEvalsuite({"report", store, "--out", (dir / "rep").string(), "--section",
@@ -63,7 +63,7 @@ TEST(HoldoutSideCliTest, TwoGeneralizationSectionsAreBothShown) {
 }
 
 // Two candidates of one class; the bytes need not decode.
-fs::path WriteCandidates(const fs::path& dir) {
+fs::path WriteHoldoutSideCandidates(const fs::path& dir) {
   nlohmann::json items = nlohmann::json::array();
   for (int rank = 1; rank <= 2; ++rank) {
     const std::string path = "images/tench_" + std::to_string(rank) + ".jpg";
@@ -90,7 +90,7 @@ fs::path WriteCandidates(const fs::path& dir) {
 // accepted. Both are refused at start, before a store is created. (`timeout`: before the fix the server ran on.)
 TEST(HoldoutSideCliTest, LabelServeRefusesALabelerOffTheRosterAndARepeatedName) {
   TempDir dir;
-  const fs::path candidates = WriteCandidates(dir / "cands");
+  const fs::path candidates = WriteHoldoutSideCandidates(dir / "cands");
   const auto off =
       testing::RunCommand({"/usr/bin/timeout", "20", EVALSUITE_BINARY, "label", "serve", "--candidates",
                            candidates.string(), "--labeler", "zed", "--labelers", "ana,ben", "--port", "0"});
@@ -107,7 +107,7 @@ TEST(HoldoutSideCliTest, LabelServeRefusesALabelerOffTheRosterAndARepeatedName) 
 // Item 6: no command made a hidden control; the only way was editing candidates.json by hand.
 TEST(HoldoutSideCliTest, LabelControlsMakesHiddenControlsFromKnownAnswers) {
   TempDir dir;
-  const fs::path candidates = WriteCandidates(dir / "cands");
+  const fs::path candidates = WriteHoldoutSideCandidates(dir / "cands");
   WriteFile(dir / "answers.csv", "item,answer\nn01440764/2,incorrect\n");
   const auto made = RunEvalsuite(
       {"label", "controls", "--candidates", candidates.string(), "--answers", (dir / "answers.csv").string()});

@@ -14,7 +14,7 @@ namespace {
 using evalsuite::testing::TempDir;
 using evalsuite::testing::WriteFile;
 
-datasets::CandidateManifest Manifest(int items) {
+datasets::CandidateManifest ControlsManifest(int items) {
   datasets::CandidateManifest manifest;
   for (int i = 0; i < items; ++i) {
     datasets::Candidate item;
@@ -34,7 +34,7 @@ void Vote(std::map<std::pair<std::string, std::string>, Decision>& decisions, in
 
 TEST(GoldControls, ReadsKnownAnswersByIdOrPathAndNamesTheLineAtFault) {
   TempDir dir;
-  datasets::CandidateManifest manifest = Manifest(4);
+  datasets::CandidateManifest manifest = ControlsManifest(4);
   WriteFile(dir / "answers.csv", "item,answer\nn01440764/0,correct\nimages/1.jpg, incorrect\n\n");
   const std::vector<ControlAnswer> answers = ReadControlAnswers(dir / "answers.csv", manifest);
   ASSERT_EQ(answers.size(), 2u);
@@ -61,7 +61,7 @@ TEST(GoldControls, ReadsKnownAnswersByIdOrPathAndNamesTheLineAtFault) {
 }
 
 TEST(GoldControls, FromLabelsTakesUnanimousItemsHalfOfEachAnswer) {
-  const datasets::CandidateManifest manifest = Manifest(10);
+  const datasets::CandidateManifest manifest = ControlsManifest(10);
   std::map<std::pair<std::string, std::string>, Decision> decisions;
   for (int i = 0; i < 10; ++i) {
     for (const char* labeler : {"ana", "ben", "cy"}) {
