@@ -165,7 +165,20 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       std::error_code ec;
       std::filesystem::create_directories(p.run_dir, ec);
       if (ec) throw IoError(p.run_dir.string(), "cannot create the run's folder: " + ec.message());
-      WriteRunFolderRecord(p.run_dir, plan, *entry, p.run, config.study_identity);
+      try {
+        WriteRunFolderRecord(p.run_dir, plan, *entry, p.run, config.study_identity);
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::kIo) throw;
+        // A full disk (or a folder gone read-only) before the run started: the run died of its environment, as it
+        // would have once started; it is recorded so (never a failed training run), and resume runs it again.
+        std::filesystem::remove(p.run_dir / (std::string(kRunRecordFile) + ".tmp"), ec);
+        RunRecord record = CollectInterruptedRun(plan, *entry, p.run, p.run_dir, "");
+        MarkProcessFailed(record, std::string("the run's record could not be written: ") + e.what(),
+                          /*environment=*/true);
+        on_finished(record);
+        progress.RunFinished(record, 0);
+        continue;
+      }
       Running r;
       r.key = static_cast<int>(next - 1);
       r.pending = &p;
