@@ -107,8 +107,10 @@ std::string RenderAdminPage(const std::vector<LabelerProgress>& progress, std::s
             std::to_string(p.controls_judged) +
             (p.controls_judged == 0
                  ? std::string(" (no controls judged)")
-                 : " (" + Number(100.0 * static_cast<double>(p.controls_right) / p.controls_judged, "%.0f") + "% [" +
-                       Number(100 * p.controls_interval.lower, "%.0f") + ", " +
+                 : " (" +
+                       Number(100.0 * static_cast<double>(p.controls_right) / static_cast<double>(p.controls_judged),
+                              "%.0f") +
+                       "% [" + Number(100 * p.controls_interval.lower, "%.0f") + ", " +
                        Number(100 * p.controls_interval.upper, "%.0f") + "])") +
             "</td></tr>";
   }

@@ -115,7 +115,8 @@ std::optional<std::string> NormalizeLabelerName(std::string_view raw, std::strin
 std::string LabelerKey(std::string_view name) {
   UErrorCode status = U_ZERO_ERROR;
   const icu::Normalizer2* fold = icu::Normalizer2::getNFKCCasefoldInstance(status);
-  const icu::UnicodeString text = icu::UnicodeString::fromUTF8(icu::StringPiece(name.data(), name.size()));
+  const icu::UnicodeString text =
+      icu::UnicodeString::fromUTF8(icu::StringPiece(name.data(), static_cast<int32_t>(name.size())));
   icu::UnicodeString folded;
   if (U_SUCCESS(status)) folded = fold->normalize(text, status);
   if (U_FAILURE(status)) return std::string(name);  // the name itself: still one key per spelling

@@ -14,7 +14,7 @@ namespace evalsuite::importer {
 // ("seed1", "seed_2", "seed=3", "s42"), a run, trial or repeat number ("run_3", "trial-4", "rep2"), a version or
 // checkpoint ("version_0", "checkpoint-500"), the numbered run folders that trainers make ("exp2", "train3"), a pure
 // number or date/time stamp ("42", "2024-05-01_12-00-00"), or a 32-digit hex run id (MLflow's).
-bool IsRunInstanceName(const std::string& name);
+bool IsRunInstanceName(const std::string& raw);
 
 // `name` without the parts that only number a run: "baseline-seed1" -> "baseline", "lr=0.1,seed=3" -> "lr=0.1",
 // "seed1" -> "". Parts are separated by '-', '_', '.', ',' or ' '.
@@ -22,7 +22,7 @@ std::string WithoutRunInstance(const std::string& name);
 
 // True for a hyperparameter that varies between runs of one configuration: a seed (a key with the token "seed")
 // or where the run writes (output_dir, logging_dir, run_name, save_dir, ...).
-bool IsPerRunHyperparameter(const std::string& key);
+bool IsPerRunHyperparameter(const std::string& raw);
 
 // What --group-by asked for. kAuto: folders, then the recorded hyperparameters and run names (each difference
 // other than the seed makes another entry). kPath: folders only. kParams: recorded hyperparameters only (minus

@@ -44,7 +44,7 @@ struct FrameworkRun {
   // The run's recorded configuration, as written (Lightning's hparams.yaml, MLflow's params/), seed included; the
   // importer's run_identity.h decides entries from it. Empty when the log records none.
   std::map<std::string, std::string> hyperparameters;
-  std::string hyperparameter_source;  // "hparams.yaml", "params/"; empty when none is recorded
+  std::string hyperparameter_source;                // "hparams.yaml", "params/"; empty when none is recorded
   nlohmann::json facts = nlohmann::json::object();  // format facts kept in the run's header (train_runtime...)
   std::vector<std::string> warnings;                // "file:line: why"
 };

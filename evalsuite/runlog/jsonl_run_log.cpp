@@ -63,6 +63,9 @@ void DropNonFiniteFields(json& value, const std::string& path, const std::string
 
 }  // namespace
 
+// Over clang-tidy's complexity limit since the declared-scale checks joined the record loop; moving them into a
+// second pass is its own change, checked by the run-log fuzz corpus.
+// NOLINTNEXTLINE(readability-function-cognitive-complexity)
 RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name, std::string* scale_error) {
   RunLog run;
   std::istringstream in(text);

@@ -365,6 +365,9 @@ class Parser {
     return value;
   }
 
+  // Over clang-tidy's complexity limit since train_samples joined the keys it reads; one handler per key is its own
+  // change, checked against the official summarizer on every shared round.
+  // NOLINTNEXTLINE(readability-function-cognitive-complexity)
   void Event(const char* marker, Key key, const std::string& key_name, double time_ms, const json& value,
              const json& metadata) {
     switch (key) {

@@ -10,10 +10,8 @@ namespace evalsuite::store {
 namespace {
 
 bool HasEntry(RunStore& store, const StudyInfo& study, const std::string& entry) {
-  for (const EntryRecord& e : store.LoadEntries(study.id)) {
-    if (e.name == entry) return true;
-  }
-  return false;
+  const std::vector<EntryRecord> entries = store.LoadEntries(study.id);
+  return std::any_of(entries.begin(), entries.end(), [&](const EntryRecord& e) { return e.name == entry; });
 }
 
 std::string EntryNames(RunStore& store, const StudyInfo& study) {
@@ -72,6 +70,7 @@ std::vector<EntryLocation> LocateEntries(RunStore& store, const std::vector<std:
   const StudyInfo preferred = ChooseStudy(store, "", store_name);
   if (std::all_of(names.begin(), names.end(), [&](const std::string& n) { return HasEntry(store, preferred, n); })) {
     std::vector<EntryLocation> located;
+    located.reserve(names.size());
     for (const std::string& name : names) located.push_back({preferred, name});
     return located;
   }

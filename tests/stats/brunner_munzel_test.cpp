@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <vector>
+
 #include "tests/stats/comparison_fixtures.h"
 
 namespace evalsuite::stats {

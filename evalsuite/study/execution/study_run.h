@@ -53,10 +53,10 @@ struct StudyOutcome {
   std::string adopted_from;
   // A study run again under a plan that continues it (plans/run_producer.h ComparePlans): what changed, for people.
   std::string plan_change;
-  int not_started = 0;         // Slurm: array tasks that left the queue before their run started (resume submits them)
-  int interrupted_kept = 0;    // incomplete attempts recorded (left by a killed study, or stopped now)
-  bool resumed = false;        // the study existed already
-  bool stopped = false;        // a stop was requested before all runs ran
+  int not_started = 0;       // Slurm: array tasks that left the queue before their run started (resume submits them)
+  int interrupted_kept = 0;  // incomplete attempts recorded (left by a killed study, or stopped now)
+  bool resumed = false;      // the study existed already
+  bool stopped = false;      // a stop was requested before all runs ran
   std::optional<nlohmann::json> ceilings;  // the machine ceilings this invocation recorded (none: already there)
   // A sequential study: its decision after this invocation (sequential_stopping.h); answered when it stopped.
   std::optional<StoppingDecision> sequential;
