@@ -32,7 +32,9 @@ entries = [
   options.scheduler.sleep = [&](double) {
     ++sleeps;
     now += 600;  // ten minutes per poll on the injected clock
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // real time for the child to start and die
+    // real time for the child to start, write its evaluations and die: 5 ms a poll was too little for a child
+    // starved by other work on two cores (a sanitizer run beside a style check failed it twice)
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
   };
   const auto started = std::chrono::steady_clock::now();
   const StudyOutcome outcome = RunStudy(plan, options);
