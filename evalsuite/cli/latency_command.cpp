@@ -111,10 +111,11 @@ void RunLatency(const LatencyArgs& args) {
   const double top5_accuracy = model_result["top5"]["accuracy"].get<double>();
   std::cout << fmt::format("{} on {} ({} images timed, {} threads; {})\n", spec.name, holdout.name, r.seconds.size(),
                            args.threads, loaded.note);
-  std::cout << fmt::format("latency at batch 1: p50 {:.3f} ms  p90 {:.3f} ms  p99 {:.3f} ms  mean {:.3f} ms\n",
-                           1e3 * r.p50, 1e3 * r.p90, 1e3 * r.p99, 1e3 * r.mean);
+  std::cout << fmt::format(
+      "latency at batch 1: p50 {:.3f} ms (rounds {:.3f} to {:.3f})  p90 {:.3f} ms  p99 {:.3f} ms  mean {:.3f} ms\n",
+      1e3 * r.p50, 1e3 * r.p50_low, 1e3 * r.p50_high, 1e3 * r.p90, 1e3 * r.p99, 1e3 * r.mean);
   for (const generalization::Throughput& t : r.throughput) {
-    std::cout << fmt::format("  batch {:>4}: {:>9.0f} images/s (blocks {:.0f} to {:.0f})\n", t.batch,
+    std::cout << fmt::format("  batch {:>4}: {:>9.0f} images/s (rounds {:.0f} to {:.0f})\n", t.batch,
                              t.images_per_second, t.low, t.high);
   }
   std::string ties;

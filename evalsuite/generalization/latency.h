@@ -20,8 +20,9 @@ struct LatencyOptions {
   int warmup_per_shape = 3;
   std::vector<int> batch_sizes = {1, 8, 32, 128};
   double min_throughput_seconds = 0.5;  // each batch size runs over the images until at least this long in all
-  // The time at each batch size is split into this many blocks; the rate is their median and the spread their
-  // range, so that a run says how much its own figures move.
+  // Rounds: every figure is measured in this many rounds spread over the whole run (each round times a share of
+  // the batch-1 images and one block of every batch size, in alternating order); a rate is the median over the
+  // rounds and its spread their range, so that a run says how much its own figures move, drift included.
   int repeats = 5;
   std::optional<double> price_per_hour;  // USD per hour of the machine
   // Seconds from a monotonic clock; tests pass a fake one. Empty: std::chrono::steady_clock.
@@ -30,13 +31,14 @@ struct LatencyOptions {
 
 struct Throughput {
   int batch = 0;
-  double images_per_second = 0;  // median over the blocks
+  double images_per_second = 0;  // median over the rounds' blocks
   double low = 0, high = 0;      // slowest and fastest block
 };
 
 struct LatencyResult {
   std::vector<double> seconds;  // batch-1 latency of each image, in order
   double p50 = 0, p90 = 0, p99 = 0, mean = 0;
+  double p50_low = 0, p50_high = 0;  // lowest and highest p50 of one round's images
   std::vector<Throughput> throughput;
   int best_batch = 0;  // the highest median
   double best_throughput = 0;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -78,6 +79,8 @@ TEST(Latency, PercentilesOfAKnownFakeModel) {
   EXPECT_NEAR(*r.cost_per_10k_best, 10000 / (8 / 34e-3) * 0.001, 1e-12);
   const nlohmann::json j = LatencyResultToJson(r);
   EXPECT_NEAR(j["latency_ms"]["p50"].get<double>(), 4.5, 1e-9);
+  EXPECT_LE(j["latency_ms"]["p50_low"].get<double>(), 4.5);
+  EXPECT_GE(j["latency_ms"]["p50_high"].get<double>(), 4.5);
 }
 
 TEST(Latency, SleepingModelIsNeverFasterThanItsSleeps) {
@@ -99,6 +102,56 @@ TEST(Latency, SleepingModelIsNeverFasterThanItsSleeps) {
     EXPECT_LE(t.low, t.images_per_second);
     EXPECT_LE(t.images_per_second, t.high);
   }
+}
+
+// A machine whose load triples halfway through the run (another job starting). Each call costs 2 ms plus 1 ms per
+// image while the machine is quiet, three times that once the clock passes `step`.
+class LoadStepClassifier : public Classifier {
+ public:
+  LoadStepClassifier(double* clock, double step) : clock_(clock), step_(step) {}
+  int num_outputs() const override { return 10; }
+  void TopK(const float* /*batch*/, int n, int32_t* top, float* /*scores*/ = nullptr) override {
+    *clock_ += (*clock_ < step_ ? 1.0 : 3.0) * (2e-3 + n * 1e-3);
+    std::fill(top, top + static_cast<ptrdiff_t>(n) * kTopK, 0);
+  }
+
+ private:
+  double* clock_;
+  double step_;
+};
+
+// Issue 56 item 3: `latency` timed the batch sizes one after another, so a change of load during the run slowed
+// only the sizes timed last: one run ranked the batch sizes by when they were timed and stated ranges that another
+// run's figures fell outside. Measured in alternating rounds, every size sees both halves of the run, its stated
+// range holds its rate on the quiet and on the loaded machine, and the fastest size is never ranked below another
+// with ranges that do not overlap.
+TEST(Latency, ALoadChangeDuringTheRunStaysInsideEveryStatedRange) {
+  double clock = 0;
+  LatencyOptions options;
+  options.now = [&clock] { return clock; };
+  options.warmup = 0;
+  options.warmup_per_shape = 1;
+  options.batch_sizes = {1, 4, 8};
+  options.min_throughput_seconds = 0.6;
+  options.repeats = 6;
+  // The run's length on this fake clock, measured on a machine that never changes.
+  LoadStepClassifier steady(&clock, 1e9);
+  MeasureLatency(steady, Images(8), 1, options);
+  const double length = clock;
+  clock = 0;
+  LoadStepClassifier model(&clock, length / 2);
+  const LatencyResult r = MeasureLatency(model, Images(8), 1, options);
+  for (const Throughput& t : r.throughput) {
+    const double quiet = t.batch / (2e-3 + t.batch * 1e-3), loaded = quiet / 3;
+    EXPECT_LE(t.low, loaded * 1.001) << "batch " << t.batch;
+    EXPECT_GE(t.high, quiet * 0.999) << "batch " << t.batch;
+  }
+  // Batch 8 is the fastest on either machine: it is the best or tied with it.
+  EXPECT_TRUE(r.best_batch == 8 || std::count(r.tied_with_best.begin(), r.tied_with_best.end(), 8) == 1)
+      << "best " << r.best_batch;
+  // Batch-1 latency: 3 ms quiet, 9 ms loaded; the rounds' p50s span both.
+  EXPECT_NEAR(r.p50_low, 3e-3, 1e-9);
+  EXPECT_NEAR(r.p50_high, 9e-3, 1e-9);
 }
 
 TEST(DawnbenchInference, ReadsTheSharedEntries) {
