@@ -19,35 +19,11 @@ namespace evalsuite::reports {
 
 constexpr int kReportSchemaVersion = 1;
 
-// report.json's shape, as ToJson writes the model (every non-finite or undefined number is null; a run that missed the
-// target has tta null, never a capped time; "incomplete" runs are listed with counted=false and left out of every
-// statistic):
-//   schema_version, title, generated_at, environment (DescribeEnvironment() when the input's is empty), plan,
-//   rule {max_cov_upper, min_hit_rate, min_reached, statement},
-//   points_file (the JSON Lines file beside report.json that holds every run's evaluations, RunPointsJsonLines),
-//   verdicts [{entry, result "STABLE"|"NOT STABLE"|"INCONCLUSIVE", stable, reasons[] (stats::JudgeStability, one
-//              per rule, then what more runs would do), reached_runs_needed, runs, reached, threshold, cov,
-//              cov_interval}],
-//   table [{entry, metric, threshold, time_unit, progress_unit, busy_runs, and every statistic of
-//           stats/stability_statistics.h under its key: runs, reached, cov (+ _lower, _upper), epochs_cov (+ ...),
-//           hit_rate (+ ...), median_tta (+ _basis), median_tta_reached, olympic_mean, ert, tta_resolution,
-//           epochs_resolution (+ their coarse flags), time_per_epoch_cov, median_epochs}]   (DAWNBench Tables 2-3)
-//   entries [{name, description, source, metric, threshold, time_unit, extra,
-//             runs [{index, seeds, status, counted, tta, epochs_to_target, time_spent, wall_seconds, threads,
-//                    error, evaluations (their count: the points are in points_file)}],
-//             curves {what the entry's chart draws: every run's points up to 20 runs, beyond a band of quantiles
-//                     over time and a few runs (reports/run_curves.h)},
-//             stats {threshold, alpha, runs, reached, tta[], tta_summary {n, mean, median, stddev, min, max},
-//                    cov, cov_interval {lower, upper}, hit_rate, hit_rate_interval, olympic_mean, ert,
-//                    kaplan_meier {steps [{time, at_risk, events, survival, lower, upper}], median,
-//                                  median_lower, median_upper}},
-//             epochs_to_target {stats as above, in epochs; null unless every counted run has epochs},
-//             sensitivity {grid {step, steps_below, steps_above, extra_thresholds, rule},
-//                          thresholds [stats as above + is_target, their kaplan_meier the median and its interval
-//                                      only, without steps]}}]   (grid: reports/sensitivity_grid.h)
-//   comparisons [{a, b, runs_a, runs_b, probability_a_faster, interval, interval_withheld}], methods [{name, formula,
-//   source}], compare (reports/comparison_section.h) and cost (reports/cost_section.h) when present,
-//   ...and every key of extra_sections as it is (a key clashing with the above is a UsageError).
+// report.json holds ToJson(model) (report_json.h); its keys and what each means are listed in one place,
+// reports/report_json_fields.h (the reference page docs/reference/report-json.md is generated from it, and a test
+// checks it against what ToJson writes). Every non-finite or undefined number is null; a run that missed the target
+// has tta null, never a capped time; "incomplete" runs are listed with counted=false and left out of every statistic;
+// every key of extra_sections is merged at the top level as it is (a key clashing with the others is a UsageError).
 // `progress`, when given, hears each step's name as it starts ("entry 3 of 20: name", "comparisons").
 ReportModel BuildStabilityReport(const StabilityReportInput& input,
                                  const std::function<void(const std::string& step)>& progress = nullptr);

@@ -1,6 +1,7 @@
 // evalsuite reference --out DIR (hidden): writes the reference pages from the tables the tool itself runs on, so
 // that they cannot drift from it: every command's --help (this binary registers every command), the study file's
-// keys (study/plans/plan_key_reference.h) and the JSON Lines run log (runlog/jsonl_schema.h).
+// keys (study/plans/plan_key_reference.h), the JSON Lines run log (runlog/jsonl_schema.h) and report.json's fields
+// (reports/report_json_fields.h).
 // tests/cli/reference_pages_cli_test.cpp fails when docs/reference/ differs from a fresh generation.
 #include "evalsuite/cli/reference_command.h"
 
@@ -14,6 +15,7 @@
 #include "common/exit_codes.h"
 #include "evalsuite/runlog/jsonl_schema.h"
 #include "evalsuite/study/plans/plan_key_reference.h"
+#include "reports/report_json_fields.h"
 
 namespace evalsuite::cli {
 namespace {
@@ -68,7 +70,7 @@ void RegisterReferenceCommand(CLI::App& app) {
   auto out_dir = std::make_shared<std::string>();
   CLI::App* command = app.add_subcommand("reference", "Write the reference pages (docs/reference/*.md)");
   command->group("");  // hidden: for maintainers, run by the reference test
-  command->add_option("--out", *out_dir, "the folder to write commands.md, study-file.md and run-log.md into")
+  command->add_option("--out", *out_dir, "the folder to write commands.md, study-file.md, run-log.md and report-json.md into")
       ->required();
   CLI::App* root = &app;
   command->callback([root, out_dir] {
@@ -79,6 +81,7 @@ void RegisterReferenceCommand(CLI::App& app) {
     WritePage(dir / "commands.md", CommandsPage(*root));
     WritePage(dir / "study-file.md", study::PlanKeyReferenceMarkdown());
     WritePage(dir / "run-log.md", runlog::JsonlSchemaMarkdown());
+    WritePage(dir / "report-json.md", reports::ReportJsonFieldsMarkdown());
   });
 }
 

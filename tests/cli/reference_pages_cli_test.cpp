@@ -18,7 +18,7 @@ using testing::RunEvalsuite;
 using testing::SourceDir;
 using testing::TempDir;
 
-constexpr const char* kPages[] = {"commands.md", "study-file.md", "run-log.md"};
+constexpr const char* kPages[] = {"commands.md", "study-file.md", "run-log.md", "report-json.md"};
 
 // The first line where two texts differ, for the failure message.
 std::string FirstDifference(const std::string& committed, const std::string& fresh) {
