@@ -5,18 +5,7 @@
 // allocator is set per process), the sides alternate round by round (the machine is shared: alternation spreads
 // its load over all of them), and the summary gives each side's median over the rounds, its range, and the ratio
 // of medians to the peer. Model: the built-in entries' Fashion-MNIST convnet with random weights.
-// Measured 2026-12-05 on a 2-core AMD EPYC VM shared with four other engineers' builds (load average 9 to 14), 4
-// rounds, medians over rounds [range over rounds]: batch-1 p50 evalsuite now 0.153 ms [0.119, 0.160], Python peer
-// 0.207 ms [0.147, 0.215] (0.74x the peer's time); images/s now vs peer: batch 8 11,202 vs 8,623 (1.30x), batch 32
-// 18,178 vs 13,845 (1.31x), batch 64 15,499 vs 14,754 (1.05x), batch 128 17,277 vs 15,668 (1.10x). Max/min over
-// rounds: now 1.16 to 1.56, before 1.23 to 2.19, peer 1.18 to 1.65. Another round's median fell inside a round's
-// own stated range (its blocks' range) in 2 to 12 of 12 pairs per batch size: on a machine this loaded the load
-// drifts between runs more than within one, and the stated range understates that. In these isolated children
-// "before" was not slow: glibc's dynamic mmap threshold had been raised by the model load's frees. Inside the CLI
-// with the threshold held at its 128 KiB start (GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072) batches of 8
-// to 128 ran at 336 to 944 images/s against 3,591 to 10,900 with the heap kept (3 alternating runs each): the
-// issue's "about 1,000 images/s", 10 to 20x slower. With glibc's untouched default the CLI was fast in 4 of 4 runs
-// here, so the run-to-run swing was not reproduced on this machine.
+// Figures and what they showed: bench/RESULTS.md ("Inference latency").
 // Usage: latency_bench [--images 1000] [--rounds 5] [--seconds 0.5] [--batch-sizes 1,8,32,128]
 //        latency_bench --child now|before MODEL IMAGES SECONDS BATCHES   (one side, one JSON line; used by itself)
 #include <fmt/format.h>

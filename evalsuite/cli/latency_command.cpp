@@ -3,6 +3,8 @@
 // from --price-per-hour, and the top-1/top-5 the same model reaches on that holdout (holdout eval's classifier
 // and pipeline, evalsuite/generalization/), optionally placed among DAWNBench's inference entries.
 #include <fmt/format.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
@@ -18,6 +20,7 @@
 #include "evalsuite/generalization/dawnbench_inference.h"
 #include "evalsuite/generalization/holdout_evaluation.h"
 #include "evalsuite/generalization/latency.h"
+#include "evalsuite/study/hardware/contention_sampler.h"
 
 namespace evalsuite::cli {
 namespace fs = std::filesystem;
@@ -36,6 +39,14 @@ struct LatencyArgs {
   std::string dawnbench;
   std::string json_file;
 };
+
+// This process's user + system CPU seconds so far.
+double OwnCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
 
 // Keeps the preprocessed images the evaluation pipeline hands to a model: the pipeline decodes and preprocesses
 // exactly as holdout eval does, and the latency is then timed on those floats alone.
@@ -104,8 +115,15 @@ void RunLatency(const LatencyArgs& args) {
   options.warmup = args.warmup;
   options.batch_sizes = args.batch_sizes;
   options.price_per_hour = args.price_per_hour;
+  // What the machine's other work was while the figures were taken: a run states the spread it saw, so a machine
+  // whose load changes between two runs moves their figures further apart than either run's ranges.
+  study::ContentionMonitor machine;
+  machine.RunStarted(0, getpid(), {});
+  const double cpu_before = OwnCpuSeconds();
+  options.on_round = [&machine] { machine.Poll(); };
   const generalization::LatencyResult r =
       generalization::MeasureLatency(*loaded.classifier, capture.images(), image_floats, options);
+  const json contention = machine.RunFinished(0, OwnCpuSeconds() - cpu_before);
 
   const double top1 = model_result["top1"]["accuracy"].get<double>();
   const double top5_accuracy = model_result["top5"]["accuracy"].get<double>();
@@ -118,6 +136,14 @@ void RunLatency(const LatencyArgs& args) {
     std::cout << fmt::format("  batch {:>4}: {:>9.0f} images/s (rounds {:.0f} to {:.0f})\n", t.batch,
                              t.images_per_second, t.low, t.high);
   }
+  const std::optional<double> other_cores = NumberOf(Field(contention, "other_busy_cores"));
+  const json& load = Field(contention, "load_average_1m");
+  std::cout << fmt::format(
+      "machine during the measurement: other work on {} of {} cores{}; under another load, figures may fall "
+      "outside these ranges\n",
+      other_cores ? fmt::format("{:.1f}", *other_cores) : "an unknown number",
+      NumberOf(Field(contention, "cores")).value_or(0),
+      load.is_object() ? fmt::format(" (load average up to {:.1f})", NumberOrZero(load, "max")) : "");
   std::string ties;
   for (int batch : r.tied_with_best) ties += (ties.empty() ? "" : ", ") + std::to_string(batch);
   std::cout << fmt::format("best batch {}: {:.0f} images/s{}; top-1 {:.4f}, top-5 {:.4f} on {} images\n", r.best_batch,
@@ -139,7 +165,8 @@ void RunLatency(const LatencyArgs& args) {
               {"allocator", allocator},
               {"openmp_wait", OpenMpWaitPolicy()},
               {"warmup_per_shape", options.warmup_per_shape},
-              {"blocks_per_batch_size", options.repeats},
+              {"rounds", options.repeats},
+              {"machine", contention},
               {"latency", generalization::LatencyResultToJson(r)}};
   if (!args.dawnbench.empty()) {
     // Like with like: only entries of the holdout's task, on the metric they report (dawnbench_inference.h).

@@ -81,6 +81,7 @@ LatencyResult MeasureLatency(Classifier& classifier, const std::vector<float>& i
       rates[b].push_back(TimeBlock(classifier, images, image_floats, batches[b],
                                    options.min_throughput_seconds / rounds, now, top));
     }
+    if (options.on_round) options.on_round();
   }
   r.p50 = stats::SampleQuantile(r.seconds, 0.50);
   r.p90 = stats::SampleQuantile(r.seconds, 0.90);

@@ -310,3 +310,35 @@ TEST_F(HoldoutEvalCli, FailingModelIsReportedOthersWrittenAndPredictionsCompared
 
 }  // namespace
 }  // namespace evalsuite::testing
+
+namespace evalsuite::testing {
+namespace {
+
+// Issue 56 item 3: `latency` states each figure's range over rounds spread across the run and what the machine's
+// other work was while it measured, so that a reader can tell a run's own spread from a busy machine's.
+TEST_F(HoldoutEvalCli, LatencyStatesItsRoundsAndTheMachinesOtherWork) {
+  const fs::path json_file = dir_ / "latency.json";
+  const CommandResult r = RunEvalsuite({"latency", (dir_ / "zero_first.pt").string(), "--holdout",
+                                        (dir_ / "holdout").string(), "--batch-sizes", "1,8,32", "--json",
+                                        json_file.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("latency at batch 1: p50 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" ms (rounds "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("images/s (rounds "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("machine during the measurement: other work on "), std::string::npos) << r.out;
+  const json figures = json::parse(ReadFile(json_file));
+  EXPECT_EQ(figures["rounds"], 5);
+  ASSERT_TRUE(figures["machine"].is_object());
+  EXPECT_TRUE(figures["machine"].contains("other_busy_cores"));
+  const json& latency = figures["latency"]["latency_ms"];
+  EXPECT_LE(latency["p50_low"].get<double>(), latency["p50"].get<double>());
+  EXPECT_GE(latency["p50_high"].get<double>(), latency["p50"].get<double>());
+  ASSERT_EQ(figures["latency"]["throughput"].size(), 3u);
+  for (const json& row : figures["latency"]["throughput"]) {
+    EXPECT_LE(row["images_per_second_low"].get<double>(), row["images_per_second"].get<double>()) << row;
+    EXPECT_GE(row["images_per_second_high"].get<double>(), row["images_per_second"].get<double>()) << row;
+  }
+}
+
+}  // namespace
+}  // namespace evalsuite::testing
