@@ -147,16 +147,28 @@ RunIdentityFacts JsonlIdentity(const SourceFile& file, const runlog::RunLog& log
   return facts;
 }
 
-// JSON Lines entries: a header's "entry" is the user's word (its runs that differ in a recorded hyperparameter are
-// warned of); runs whose header names none are grouped by run_identity.h (a seed folder is never an entry), or
-// filed under --entry.
+// "batch_size=128,lr=0.1": the recorded values that tell an entry's configuration apart from its siblings'.
+std::string ConfigSuffix(const std::map<std::string, std::string>& config, const std::vector<std::string>& differ) {
+  std::string out;
+  for (const auto& [key, value] : config) {
+    if (std::find(differ.begin(), differ.end(), key) == differ.end()) continue;
+    out += (out.empty() ? "" : ",") + key + "=" + value;
+  }
+  return out;
+}
+
+// JSON Lines entries. --entry is the user's word over everything: every run in it. Otherwise a header's "entry"
+// names its runs' entry (those that differ in a recorded hyperparameter are warned of), unless --group-by asks
+// for another grouping: then the header's name is kept and what tells its configurations apart is added to it
+// ("my-entry batch_size=128"). Runs whose header names none are grouped by run_identity.h (a seed folder is never
+// an entry). Every grouping is printed before anything is stored.
 void DecideJsonlEntries(const std::vector<std::size_t>& jsonl_files, const std::vector<const SourceFile*>& files,
                         const std::vector<ParsedFile*>& parsed, const ImportOptions& options,
                         std::vector<runlog::RunEntryName>& names, ImportResult& result) {
   std::vector<std::size_t> unnamed;
   std::map<std::string, std::vector<std::size_t>> named;
   for (std::size_t k = 0; k < jsonl_files.size(); ++k) {
-    if (std::string(names[k].rule) == "header") {
+    if (std::string(names[k].rule) == "header" && options.entry.empty()) {
       named[names[k].name].push_back(k);
     } else {
       unnamed.push_back(k);
@@ -169,7 +181,21 @@ void DecideJsonlEntries(const std::vector<std::size_t>& jsonl_files, const std::
     return facts;
   };
   for (const auto& [entry, ks] : named) {
-    const EntryGrouping g = GroupRunsIntoEntries(facts_of(ks), GroupBy{GroupBy::Kind::kPath, {}}, entry);
+    const std::vector<RunIdentityFacts> facts = facts_of(ks);
+    EntryGrouping g = options.group_by.kind == GroupBy::Kind::kAuto
+                          ? GroupRunsIntoEntries(facts, GroupBy{GroupBy::Kind::kPath, {}}, entry,
+                                                 "their headers' \"entry\"")
+                          : GroupRunsIntoEntries(facts, options.group_by);
+    if (g.entries.size() == 1) {
+      g.entries.front().name = entry;
+    } else {
+      for (EntryGrouping::Entry& e : g.entries) {
+        const std::string suffix = ConfigSuffix(e.config, g.differences);
+        e.name = entry + " " + (suffix.empty() ? e.name : suffix);  // no value tells it apart: its folders do
+      }
+    }
+    for (std::size_t i = 0; i < ks.size(); ++i) names[ks[i]].name = g.entries[g.entry_of_run[i]].name;
+    result.grouping += FormatEntryGrouping(g, facts);
     for (const std::string& w : g.warnings) result.warnings.push_back(w);
   }
   if (unnamed.empty()) return;

@@ -202,7 +202,7 @@ GroupBy ParseGroupBy(const std::vector<std::string>& words) {
 // splitting the rules apart is its own change, checked by the identity property test (216 layouts) after each move.
 // NOLINTNEXTLINE(readability-function-cognitive-complexity)
 EntryGrouping GroupRunsIntoEntries(const std::vector<RunIdentityFacts>& runs, const GroupBy& by,
-                                   const std::string& forced_entry) {
+                                   const std::string& forced_entry, const std::string& forced_by) {
   EntryGrouping out;
   if (runs.empty()) return out;
   // Each run's key. A file stem counts only where runs of one folder are told apart by it.
@@ -358,10 +358,12 @@ EntryGrouping GroupRunsIntoEntries(const std::vector<RunIdentityFacts>& runs, co
           fmt::format("entry \"{}\": its runs differ in the recorded hyperparameter {} ({}); they "
                       "are filed as one entry{}",
                       entry.name, key, said,
-                      by.kind == GroupBy::Kind::kAuto && forced_entry.empty()
+                      !forced_entry.empty()
+                          ? " because " + forced_by + " names it (--group-by params files them by their "
+                                                      "hyperparameters instead)"
+                      : by.kind == GroupBy::Kind::kAuto
                           ? ""
-                          : " because --entry or --group-by asked for it (--group-by params "
-                            "keeps them apart)"));
+                          : " because --group-by does not tell them apart (--group-by params keeps them apart)"));
     }
   }
   if (out.entries.size() > 1) {
@@ -391,7 +393,7 @@ EntryGrouping GroupRunsIntoEntries(const std::vector<RunIdentityFacts>& runs, co
       out.rule = "by the values of " + Join(by.keys, ", ") + " (--group-by)";
       break;
   }
-  if (!forced_entry.empty()) out.rule = "every run in entry \"" + forced_entry + "\" (--entry)";
+  if (!forced_entry.empty()) out.rule = "every run in entry \"" + forced_entry + "\" (" + forced_by + ")";
   return out;
 }
 

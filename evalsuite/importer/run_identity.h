@@ -60,13 +60,14 @@ struct EntryGrouping {
   std::string rule;                       // how the grouping was decided, in one sentence
 };
 
-// Groups runs into entries by `by` (`forced_entry` non-empty: --entry, every run in it; the warnings still speak).
+// Groups runs into entries by `by` (`forced_entry` non-empty: every run in it, `forced_by` saying who named it, e.g.
+// "--entry" or "their headers' \"entry\""; the warnings still speak).
 // Entry names come from the folders: the shortest trailing part of a run's folders (run instances and the folders
 // Lightning and MLflow put every run under, lightning_logs/ and mlruns/, removed) that no
 // other configuration's folders end with; a configuration that the folders do not tell apart adds what does
 // ("fast lr=0.1", "sweep/baseline" for an MLflow run name).
 EntryGrouping GroupRunsIntoEntries(const std::vector<RunIdentityFacts>& runs, const GroupBy& by,
-                                   const std::string& forced_entry = "");
+                                   const std::string& forced_entry = "", const std::string& forced_by = "--entry");
 
 // The grouping as printed before anything is stored: "entry <- N runs from FOLDERS" lines and what differs.
 std::string FormatEntryGrouping(const EntryGrouping& grouping, const std::vector<RunIdentityFacts>& runs);

@@ -209,6 +209,45 @@ TEST(ImportIdentityTest, JsonlLogsWithoutAnEntryAreFiledByTheirConfigFolderNotTh
   EXPECT_EQ(r.groups[1].entry, "fast");
 }
 
+// A newcomer's two configs logged with the README's snippet, whose header names one entry for both ("mine", batch
+// size 128 and 256 recorded as hyperparameters), in one flat folder. The import filed all six runs as one entry and
+// warned "because --entry or --group-by asked for it (--group-by params keeps them apart)" though neither was given,
+// --group-by params did not keep them apart, and --entry was ignored for them.
+TEST(ImportIdentityTest, AHeaderNamedEntryYieldsToGroupByAndEntryAndSaysWhoNamedIt) {
+  TempDir dir;
+  for (const char* batch : {"128", "256"}) {
+    for (int seed = 1; seed <= 3; ++seed) {
+      const std::string hp = ",\"hyperparameters\":{\"batch_size\":" + std::string(batch) +
+                             ",\"seed\":" + std::to_string(seed) + "}";
+      WriteFile(dir / "logs" / ("bs" + std::string(batch) + "-" + std::to_string(seed) + ".jsonl"),
+                JsonlRun(hp, {0.5, 0.95}));
+    }
+  }
+  const ImportResult as_named = ImportPath(dir / "logs", 0.9);
+  ASSERT_TRUE(as_named.errors.empty()) << as_named.errors.front();
+  ASSERT_EQ(as_named.groups.size(), 1u) << as_named.grouping;
+  EXPECT_EQ(as_named.groups[0].entry, "mine");
+  EXPECT_TRUE(Has(as_named.warnings, "because their headers' \"entry\" names it")) << as_named.warnings.front();
+  EXPECT_FALSE(Has(as_named.warnings, "--entry or --group-by asked for it"));
+  EXPECT_NE(as_named.grouping.find("mine"), std::string::npos) << as_named.grouping;
+
+  const ImportResult by_params = ImportPath(dir / "logs", 0.9, GroupBy{GroupBy::Kind::kParams, {}});
+  ASSERT_EQ(by_params.groups.size(), 2u) << by_params.grouping;
+  EXPECT_EQ(by_params.groups[0].entry, "mine batch_size=128");
+  EXPECT_EQ(by_params.groups[1].entry, "mine batch_size=256");
+  EXPECT_EQ(by_params.groups[0].runs.size(), 3u);
+  EXPECT_TRUE(by_params.warnings.empty()) << by_params.warnings.front();
+
+  ImportOptions options;
+  options.paths = {dir / "logs"};
+  options.threshold = 0.9;
+  options.entry = "fast";
+  options.jobs = 1;
+  const ImportResult forced = Import(options);
+  ASSERT_EQ(forced.groups.size(), 1u) << forced.grouping;
+  EXPECT_EQ(forced.groups[0].entry, "fast");
+}
+
 // Item 8: Ultralytics' results.csv (epochs from 1, a cumulative "time" column, metrics/mAP50(B)) was refused by
 // --format auto as "not an MLPerf result log"; --format keras ignored its clock.
 TEST(ImportIdentityTest, UltralyticsResultsCsvIsFoundAndReadOnItsClock) {
