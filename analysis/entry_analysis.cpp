@@ -49,16 +49,18 @@ EntryAnalysis AnalyzeEntry(const Entry& entry, const stats::StabilityRule& rule,
       // No verdict on stability: the entry could not run here, and the outputs say why instead.
       a.verdict.stable = false;
       a.verdict.result = kDidNotRunResult;
-      a.verdict.reasons = {count +
-                               " runs died before their first evaluation, so nothing can be said about "
-                               "this entry's stability on this machine",
-                           "first run: " + first};
+      a.verdict.reasons = {
+          count +
+              " runs left no evaluation that could be read (they died first, or their log could not be read), so "
+              "nothing can be said about "
+              "this entry's stability on this machine",
+          "first run: " + first};
       a.verdict.reached_runs_needed.reset();
       a.decided_by_sequential_look = false;
     } else {
       a.verdict.reasons.insert(a.verdict.reasons.begin(),
                                count +
-                                   " runs did not run (died before their first evaluation, or of a full disk "
+                                   " runs did not run (no evaluation that could be read, or they died of a full disk "
                                    "or no memory) and are left out: " +
                                    first);
     }

@@ -166,7 +166,7 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name,
       });
       *scale_error = fmt::format(
           "{}: every evaluation of {} ({} of {}, the first {:g}) lies off its declared scale, {}; the header field "
-          "\"metric_range\" declares the scale{}{}; the run is not imported (it could not be read, it did not fail)",
+          "\"metric_range\" declares the scale{}{}; the run could not be read (it did not fail)",
           source_name, metric_name, off, run.points.size(), example, scale->name,
           declared ? " (it says " + run.header["metric_range"].dump() + ")" : " (absent: a fraction in [0, 1])",
           looks_percent ? ": the values look like percentages, so write \"metric_range\": [0, 100]" : "");

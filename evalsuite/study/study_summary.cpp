@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -14,9 +15,10 @@
 #include "common/error.h"
 #include "common/figure_format.h"
 #include "evalsuite/store/analysis_entries.h"
+#include "evalsuite/study/execution/run_execution.h"
+#include "evalsuite/study/execution/sequential_stopping.h"
 #include "evalsuite/study/hardware/builtin_hardware.h"
 #include "evalsuite/study/hardware/external_hardware.h"
-#include "evalsuite/study/execution/sequential_stopping.h"
 #include "evalsuite/study/plans/study_plan.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
@@ -25,11 +27,14 @@
 namespace evalsuite::study {
 namespace {
 
-std::string FirstLine(const std::string& text) {
-  std::size_t start = text.find_first_not_of(" \t\r\n");
-  if (start == std::string::npos) return "";
-  std::size_t end = text.find_first_of("\r\n", start);
-  return text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+// The last line with text: what a failing process says last is its error ("ModuleNotFoundError: ...",
+// argparse's "error: unrecognized arguments: --log ..."), where its first line is "Traceback ..." or "usage: ...".
+std::string LastLine(const std::string& text) {
+  const std::size_t end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string::npos) return "";
+  const std::size_t newline = text.find_last_of("\r\n", end);
+  const std::size_t start = text.find_first_not_of(" \t", newline == std::string::npos ? 0 : newline + 1);
+  return text.substr(start, end + 1 - start);
 }
 
 std::string Percent(double fraction) {
@@ -238,14 +243,17 @@ std::string ImportedFacts(const EntryRecord& entry) {
   return line + "\n";
 }
 
-// First cause of an entry's attempts that did not run, with the first line of its stderr (the line a user needs,
-// "can't open file ...", is usually the process's first word there).
+// First cause of an entry's attempts that did not run, with the last line of its stderr (where a process says its
+// error) and where the whole of it is.
 std::string FirstCauseOfNotRun(const std::vector<const RunRecord*>& records, bool resumable) {
   for (const RunRecord* run : records) {
     if (analysis::CountOf(StatusOf(*run, resumable)) != analysis::RunCount::kDidNotRun) continue;
     std::string cause = analysis::CauseOfNotRun(run->log.error);
-    const std::string line = FirstLine(run->stderr_tail);
+    const std::string line = LastLine(run->stderr_tail);
     if (!line.empty() && cause.find(line) == std::string::npos) cause += "; stderr: " + line;
+    if (!line.empty() && !run->run_dir.empty()) {
+      cause += " (all of it: " + (std::filesystem::path(run->run_dir) / kRunStderrFile).string() + ")";
+    }
     return cause;
   }
   return "";
@@ -285,7 +293,7 @@ EntrySummary SummarizeEntry(const StudyInfo& study, const EntryRecord& entry, co
   const std::size_t counted = analysed.counted.runs.size();
   if (analysed.none_ran) {
     summary.could_not_run =
-        fmt::format("{} DID NOT RUN here: {} of its runs died before their first evaluation; {}\n", entry.name,
+        fmt::format("{} DID NOT RUN here: {} of its runs left no evaluation that could be read; {}\n", entry.name,
                     analysed.tally.did_not_run, FirstCauseOfNotRun(records, study.kind == "study"));
   }
   std::vector<std::string>& row = summary.row;

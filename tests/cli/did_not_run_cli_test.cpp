@@ -153,25 +153,55 @@ namespace {
 // An external entry whose log holds {"type":1}: its run fails with the reader's message (file and line), the
 // other entry's runs go on, and resume does not stumble over it (it used to abort the study with an internal
 // error, every time).
-TEST(BadLogCliTest, AnUnreadableExternalLogFailsItsRunAndTheStudyGoesOn) {
+TEST(BadLogCliTest, AnUnreadableExternalLogDidNotRunAndTheStudyGoesOn) {
   TempDir dir;
   study::testing::WriteFakeEntry(dir.path());
   WriteFile(dir / "bad_entry.sh", "#!/bin/sh\necho '{\"type\":1}' > \"$1\"\n");
-  WriteFile(dir / "s.toml", "name = \"bad\"\nruns = 2\nthreshold = 0.85\nentries = [\n"
-                            "  { name = \"bad\", command = \"sh {study_dir}/bad_entry.sh {log}\" },\n"
-                            "  { name = \"good\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" },\n]\n");
+  WriteFile(dir / "s.toml",
+            "name = \"bad\"\nruns = 2\nthreshold = 0.85\nentries = [\n"
+            "  { name = \"bad\", command = \"sh {study_dir}/bad_entry.sh {log}\" },\n"
+            "  { name = \"good\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" },\n]\n");
   const std::string store = (dir / "bad.db").string();
   auto run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out",
                            (dir / "runs").string(), "--progress", "plain"});
-  EXPECT_EQ(run.exit_code, 4) << run.out << run.err;  // done, but the bad entry's two runs failed
+  EXPECT_EQ(run.exit_code, 4) << run.out << run.err;  // done, but the bad entry's two runs did not run
   EXPECT_EQ(run.err.find("internal error"), std::string::npos) << run.err;
   EXPECT_NE(run.out.find("4 of 4 runs recorded"), std::string::npos) << run.out;
   auto report = RunEvalsuite({"report", store, "--out", (dir / "report").string()});
   ASSERT_EQ(report.exit_code, 0) << report.err;
   const std::string json = ReadFile(dir / "report" / "report.json");
   EXPECT_NE(json.find("log.jsonl:1"), std::string::npos) << "the reader's message names file and line";
+  // Nothing of its runs could be read: it did not run here (resume tries again), it is not judged NOT STABLE.
+  auto show = RunEvalsuite({"study", "show", "bad", "--store", store});
+  EXPECT_NE(show.out.find("bad DID NOT RUN here"), std::string::npos) << show.out;
   auto resume = RunEvalsuite({"study", "resume", "bad", "--store", store, "--progress", "none"});
-  EXPECT_EQ(resume.exit_code, 0) << resume.err;
+  EXPECT_NE(resume.exit_code, 2) << resume.err;
+  EXPECT_EQ(resume.err.find("internal error"), std::string::npos) << resume.err;
+}
+
+// Found by a cold reader: a script that logs its accuracy in percent (92.3) had every run recorded as failed and
+// every entry judged NOT STABLE (hit rate 0%), the reason only in the progress lines. Its runs did not run here, and
+// `study show` says why before the table: the values look like percentages, write "metric_range": [0, 100].
+TEST(BadLogCliTest, APercentLogDidNotRunAndSaysHowToDeclareItsScale) {
+  TempDir dir;
+  WriteFile(dir / "pct_entry.sh", R"(#!/bin/sh
+echo '{"type":"header","entry":"pct","metric":"val_top1"}' > "$1"
+echo '{"type":"eval","epoch":1,"train_seconds":1,"metric":61.5}' >> "$1"
+echo '{"type":"eval","epoch":2,"train_seconds":2,"metric":92.3}' >> "$1"
+echo '{"type":"end","status":"ok","train_seconds":2}' >> "$1"
+)");
+  WriteFile(dir / "s.toml",
+            "name = \"pct\"\nruns = 2\nthreshold = 0.9\nentries = [\n"
+            "  { name = \"pct\", command = \"sh {study_dir}/pct_entry.sh {log}\" },\n]\n");
+  const std::string store = (dir / "pct.db").string();
+  auto run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out",
+                           (dir / "runs").string(), "--progress", "none"});
+  EXPECT_NE(run.exit_code, 2) << run.out << run.err;
+  auto show = RunEvalsuite({"study", "show", "pct", "--store", store});
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_NE(show.out.find("pct DID NOT RUN here"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("\"metric_range\": [0, 100]"), std::string::npos) << show.out;
+  EXPECT_EQ(show.out.find("NOT STABLE"), std::string::npos) << show.out;
 }
 
 }  // namespace

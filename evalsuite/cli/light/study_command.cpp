@@ -20,18 +20,18 @@
 #include <string>
 #include <vector>
 
+#include "common/error.h"
+#include "common/exit_codes.h"
+#include "common/slow_step_notice.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/light/own_binary.h"
 #include "evalsuite/cli/light/test_hooks.h"
-#include "common/error.h"
-#include "common/exit_codes.h"
-#include "common/slow_step_notice.h"
+#include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/execution/slurm_executor.h"
 #include "evalsuite/study/execution/slurm_task.h"
 #include "evalsuite/study/plans/study_plan.h"
 #include "evalsuite/study/study_runner.h"
-#include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
 
@@ -81,7 +81,7 @@ void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
             << " runs recorded in " << args.store << " (" << outcome.ran << " now, " << outcome.failed
             << " of them failed";
   if (outcome.did_not_run > 0) {
-    std::cout << ", " << outcome.did_not_run << " did not run: died before their first evaluation, see below";
+    std::cout << ", " << outcome.did_not_run << " did not run: no evaluation that could be read, see below";
   }
   if (outcome.ingested_on_resume > 0) {
     std::cout << ", " << outcome.ingested_on_resume << " finished before the last stop and recorded now";

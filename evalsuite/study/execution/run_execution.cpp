@@ -9,9 +9,9 @@
 
 #include "common/error.h"
 #include "common/onednn_isa_cap.h"
+#include "evalsuite/study/execution/failure_cause.h"
 #include "evalsuite/study/plans/ceilings_record.h"
 #include "evalsuite/study/plans/command_template.h"
-#include "evalsuite/study/execution/failure_cause.h"
 #include "evalsuite/study/plans/log_formats.h"
 #include "stats/curve.h"
 
@@ -218,9 +218,15 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
   } else if (record.log.status == runlog::RunStatus::kFailed) {
     failure = record.log.error.empty() ? "the entry reported a failure" : record.log.error;
   } else if (record.log.points.empty()) {
-    failure = "exited without recording any evaluation";
-    // What the reader said about the log (file:line and why) is the user's lead.
+    // Nothing the run did can be read (no evaluation logged, or none the reader could take: a metric off its
+    // scale, a pattern that never matched): it says nothing about the entry's training, so it did not run here, as
+    // a crash before the first evaluation; a verdict of NOT STABLE from it would be the reader's mistake, not the
+    // entry's. What the reader said about the log (file:line and why) is the user's lead.
+    failure = "exited without recording any evaluation it could read";
     if (!record.log.warnings.empty()) failure += " (" + record.log.warnings.front() + ")";
+    if (!record.log.error.empty() && record.log.error != failure) failure += ": " + record.log.error;
+    MarkProcessFailed(record, failure, false);
+    return record;
   }
   if (!failure.empty()) {
     if (!record.log.error.empty() && record.log.error != failure) failure += ": " + record.log.error;

@@ -1,13 +1,12 @@
 #include "evalsuite/study/plans/log_formats.h"
 
-#include <map>
-#include <mutex>
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <sstream>
 #include <limits>
+#include <map>
+#include <mutex>
+#include <sstream>
 
 #include "common/error.h"
 #include "evalsuite/runlog/dawnbench_log.h"
@@ -72,13 +71,21 @@ RunLogFormat RegexFormat() {
   return format;
 }
 
+// A log wholly off its declared scale (percent where a fraction is declared): the reader's reason and remedy lead
+// the run's warnings, so the run's error says it rather than one skipped line.
+runlog::RunLog ReadJsonlWithScaleReason(const std::filesystem::path& file) {
+  std::string scale_error;
+  runlog::RunLog log = runlog::ReadJsonlRunLog(file, &scale_error);
+  if (!scale_error.empty()) log.warnings.insert(log.warnings.begin(), scale_error);
+  return log;
+}
+
 struct Registry {
   std::mutex mutex;
-  std::map<std::string, RunLogFormat> formats{
-      {kDefaultLogFormat, FileFormat([](const std::filesystem::path& file) { return runlog::ReadJsonlRunLog(file); })},
-      {"mlperf", FileFormat(ReadMlperfAsRunLog)},
-      {"dawnbench", FileFormat(ReadDawnbenchTsvAsRunLog)},
-      {"regex", RegexFormat()}};
+  std::map<std::string, RunLogFormat> formats{{kDefaultLogFormat, FileFormat(ReadJsonlWithScaleReason)},
+                                              {"mlperf", FileFormat(ReadMlperfAsRunLog)},
+                                              {"dawnbench", FileFormat(ReadDawnbenchTsvAsRunLog)},
+                                              {"regex", RegexFormat()}};
 };
 
 Registry& TheRegistry() {
