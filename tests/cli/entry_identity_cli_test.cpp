@@ -56,6 +56,13 @@ TEST(EntryIdentityCliTest, AnImportAddsItsEntriesToTheStudyItNamesAndRefusesAnEn
   auto compare = RunEvalsuite({"compare", t.store, "fast", "baseline", "--study", "mine"});
   EXPECT_EQ(compare.exit_code, 0) << compare.err;
   EXPECT_NE(compare.out.find("runs                fast 3"), std::string::npos) << compare.out;
+  // At 3 runs the median ratio's interval is withheld: its line names no interval method (a cold reader read
+  // "(interval withheld ...) (95% percentile bootstrap, 4000 resamples)").
+  const std::size_t median_at = compare.out.find("  median TTA");
+  ASSERT_NE(median_at, std::string::npos) << compare.out;
+  const std::string median_line = compare.out.substr(median_at, compare.out.find('\n', median_at) - median_at);
+  EXPECT_NE(median_line.find("interval withheld"), std::string::npos) << median_line;
+  EXPECT_EQ(median_line.find("percentile bootstrap"), std::string::npos) << median_line;
   // The same config again would file its runs under an entry the study has: refused, nothing stored.
   auto again = t.Import("b", {"--study", "mine"});
   EXPECT_EQ(again.exit_code, 2) << again.out;

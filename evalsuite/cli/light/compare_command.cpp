@@ -109,8 +109,12 @@ void Run(const CompareArgs& args) {
         "decision, not tested (testing them against the look's boundary would not keep alpha)\n",
         c.a, answer.after_look_a, c.b, answer.after_look_b);
   }
-  std::cout << fmt::format("  median TTA          {} ({} percentile bootstrap, {} resamples)\n", Ratio(c.tta_ratio),
-                           level, c.tta_ratio.resamples);
+  // The interval's method only beside an interval: a withheld one says why instead.
+  const bool tta_interval = c.tta_ratio.interval.has_value();
+  std::cout << fmt::format("  median TTA          {}{}\n", Ratio(c.tta_ratio),
+                           tta_interval ? fmt::format(" ({} percentile bootstrap, {} resamples)", level,
+                                                      c.tta_ratio.resamples)
+                                        : "");
   std::cout << fmt::format("  median epochs       {}\n", Ratio(c.epochs_ratio));
   if (c.restricted_mean) {
     const auto& r = *c.restricted_mean;

@@ -317,12 +317,14 @@ StudyPlan LoadStudyPlan(const fs::path& file, const PlanOverrides& overrides, in
     throw InputError(file.string(), "the study file is empty: it needs at least `entries = [...]` (see studies/)");
   }
   Reader reader(file.string());
+  reader.SetTopLevelKeys(kStudyKeys);
   return BuildPlan(ParseToml(text.str(), file.string()), reader, file, overrides, cores);
 }
 
 StudyPlan ParseStudyPlan(const std::string& toml_text, const std::string& source_name, const PlanOverrides& overrides,
                          int cores) {
   Reader reader(source_name);
+  reader.SetTopLevelKeys(kStudyKeys);
   return BuildPlan(ParseToml(toml_text, source_name), reader, fs::path(source_name), overrides, cores);
 }
 

@@ -25,6 +25,8 @@ inline std::string JoinNames(const std::set<std::string>& names) {
 class TomlReader {
  public:
   explicit TomlReader(std::string source) : source_(std::move(source)) {}
+  // The file's top-level keys: one found inside a table is named as misplaced.
+  void SetTopLevelKeys(std::set<std::string> keys) { top_level_keys_ = std::move(keys); }
 
   [[noreturn]] void Fail(long line, const std::string& key, const std::string& why) const {
     throw InputError(FileLine(source_, line < 1 ? 1 : line), "key '" + key + "': " + why);
@@ -77,7 +79,13 @@ class TomlReader {
     for (auto&& [key, node] : table) {
       std::string name(key.str());
       if (!known.count(name)) {
-        Fail(Line(node), prefix + name, "unknown key in " + what + " (known: " + JoinNames(known) + ")");
+        // TOML puts every key after a [[entries]] or [section] header into that table: a top-level key written
+        // below one lands there.
+        const std::string hint =
+            !prefix.empty() && top_level_keys_.count(name)
+                ? "; '" + name + "' is a top-level key: write it above the first [[entries]] or [section] header"
+                : "";
+        Fail(Line(node), prefix + name, "unknown key in " + what + " (known: " + JoinNames(known) + ")" + hint);
       }
     }
   }
@@ -102,6 +110,7 @@ class TomlReader {
   const std::string& source() const { return source_; }
 
  private:
+  std::set<std::string> top_level_keys_;
   std::string source_;
 };
 
