@@ -135,6 +135,25 @@ TEST(RunPlanningPilotTest, SmallPilotsPlanRunsThatTrulyGiveThePowerOrAreWithheld
   }
 }
 
+// A cold reader read the total "runs per entry to plan: A 537 B 8" as the answer to "is A faster?", whose own answer
+// (7 runs) sat lines above: the total is the larger of what stability and the comparison ask. It says which asks.
+TEST(RunPlanningPilotTest, ThePlannedTotalSaysWhichQuestionAsksForEachNumber) {
+  reports::StabilityReportInput pilot;
+  pilot.entries = {LognormalPilot("A", 60, 0.20, 10), LognormalPilot("B", 100, 0.20, 10)};
+  const json planned = PlanRunsFromPilot(PlanOf({"A", "B"}, {{"A", "B"}}), pilot, Quick(0.6));
+  for (const std::string name : {"A", "B"}) {
+    const json& why = planned["runs_per_entry_for"][name];
+    ASSERT_TRUE(why["comparison"].is_number()) << planned.dump(2);
+    ASSERT_TRUE(why["stability"].is_number()) << planned.dump(2);
+    const int total = planned["runs_per_entry"][name].get<int>();
+    EXPECT_EQ(total, std::max(why["stability"].get<int>(), why["comparison"].get<int>()));
+    const std::string said = name + " " + std::to_string(total) + " (stability " +
+                             std::to_string(why["stability"].get<int>()) + ", comparison " +
+                             std::to_string(why["comparison"].get<int>()) + ")";
+    EXPECT_NE(FormatRunPlanning(planned).find(said), std::string::npos) << said << "\n" << FormatRunPlanning(planned);
+  }
+}
+
 // Issue 34, item 9: the cost came from the logs' wall_seconds (0.004 s for a synthetic entry) where the study
 // measured 2.34 s per run.
 TEST(RunPlanningPilotTest, CostComesFromTheRunsMeasuredWallTime) {

@@ -51,7 +51,8 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
                         {"simulations", options.simulations},
                         {"entries", nlohmann::json::array()},
                         {"comparisons", nlohmann::json::array()}};
-  std::map<std::string, int> needed;
+  std::map<std::string, int> needed;  // the larger of what the stability and the comparisons need
+  std::map<std::string, int> for_stability, for_comparison;
   std::map<std::string, double> wall;
   std::map<std::string, std::string> unusable;  // entry: why its pilot gives nothing to plan from
   const std::size_t consecutive = plan.analysis.rule.consecutive_evaluations;
@@ -116,7 +117,10 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
     } else {
       row["stability_note"] = v.reasons.empty() ? "no number of runs would tell" : v.reasons.back();
     }
-    if (row["stability_runs"].is_number()) needed[entry.name] = row["stability_runs"].get<int>();
+    if (row["stability_runs"].is_number()) {
+      needed[entry.name] = row["stability_runs"].get<int>();
+      for_stability[entry.name] = needed[entry.name];
+    }
     out["entries"].push_back(row);
   }
   if (unusable.size() == plan.entries.size()) {
@@ -175,13 +179,20 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
     row["simulated_power"] = found.needed->power;
     row["simulation_se"] = found.needed->standard_error;
     row["spread_widening"] = {{a, found.widening_a}, {b, found.widening_b}};
-    for (const std::string& name : {a, b}) needed[name] = std::max(needed[name], found.needed->runs_per_entry);
+    for (const std::string& name : {a, b}) {
+      needed[name] = std::max(needed[name], found.needed->runs_per_entry);
+      for_comparison[name] = std::max(for_comparison[name], found.needed->runs_per_entry);
+    }
     out["comparisons"].push_back(row);
   }
   double machine_seconds = 0;
   out["runs_per_entry"] = nlohmann::json::object();
+  out["runs_per_entry_for"] = nlohmann::json::object();
   for (const auto& [name, n] : needed) {
     out["runs_per_entry"][name] = n;
+    out["runs_per_entry_for"][name] = {
+        {"stability", for_stability.count(name) ? nlohmann::json(for_stability[name]) : nlohmann::json(nullptr)},
+        {"comparison", for_comparison.count(name) ? nlohmann::json(for_comparison[name]) : nlohmann::json(nullptr)}};
     machine_seconds += n * wall[name];
   }
   out["machine_hours"] = machine_seconds / 3600;
@@ -230,7 +241,19 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
   }
   out += "runs per entry to plan:";
   if (planning["runs_per_entry"].empty()) out += " none (no figure above gives one)";
-  for (const auto& [name, n] : planning["runs_per_entry"].items()) out += fmt::format(" {} {}", name, n.get<int>());
+  for (const auto& [name, n] : planning["runs_per_entry"].items()) {
+    out += fmt::format(" {} {}", name, n.get<int>());
+    // Which question asks for the number, so that a comparison's few runs are not hidden behind a CoV bound's many.
+    const nlohmann::json& why = planning.contains("runs_per_entry_for") ? planning["runs_per_entry_for"][name]
+                                                                       : nlohmann::json();
+    if (why.is_object() && why["stability"].is_number() && why["comparison"].is_number()) {
+      out += fmt::format(" (stability {}, comparison {})", why["stability"].get<int>(), why["comparison"].get<int>());
+    } else if (why.is_object() && why["stability"].is_number()) {
+      out += " (stability)";
+    } else if (why.is_object() && why["comparison"].is_number()) {
+      out += " (comparison)";
+    }
+  }
   std::string left_out;  // a withheld comparison adds no runs: say so beside the total, not only above it
   for (const auto& c : planning["comparisons"]) {
     if (c["runs_per_entry"].is_number()) continue;

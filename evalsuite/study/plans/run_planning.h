@@ -48,8 +48,9 @@ WallTime WallTimeOf(const analysis::Run& run);
 // The plan's figures as JSON: {ratio, power, assurance, alpha, entries: [{entry, pilot_runs, pilot_reached,
 // pilot_verdict, basis, stability_runs, stability_note, mean_wall_seconds, wall_sources}], comparisons: [{a, b,
 // pilot_runs, runs_per_entry (null: withheld), simulated_power, simulation_se, spread_widening, note,
-// pilot_runs_needed}], runs_per_entry {entry: n}, machine_hours, cost}. UsageError when no entry of the plan has
-// counted runs in the pilot, or for an option out of range (--alpha as compare checks it).
+// pilot_runs_needed}], runs_per_entry {entry: n}, runs_per_entry_for {entry: {stability: n|null, comparison:
+// n|null}} (what each question asks; runs_per_entry is the larger), machine_hours, cost}. UsageError when no entry of
+// the plan has counted runs in the pilot, or for an option out of range (--alpha as compare checks it).
 nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityReportInput& pilot,
                                  const RunPlanningOptions& options);
 
