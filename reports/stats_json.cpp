@@ -160,7 +160,7 @@ std::string RuleStatement(const stats::StabilityRule& rule) {
       "at least {1:g}% of the runs reach the target, judged by the point estimate, not by its interval; NOT "
       "satisfied when even the upper bound of its 95% Clopper-Pearson interval (Clopper and Pearson 1934) "
       "is below {1:g}%, can't tell otherwise. The rule is asymmetric on purpose: the CoV must be shown low, "
-      "the hit rate only measured high {5}). "
+      "the hit rate only measured high ({5}). "
       "(3) At least {2} runs reach the target (can't tell with fewer). An entry is STABLE when every "
       "criterion is satisfied, NOT STABLE when one is NOT satisfied, and INCONCLUSIVE otherwise. How many "
       "runs would tell is the number that brings the CoV's upper bound within {0:g}% with {4:g}% "

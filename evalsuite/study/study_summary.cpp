@@ -259,6 +259,19 @@ std::string FirstCauseOfNotRun(const std::vector<const RunRecord*>& records, boo
   return "";
 }
 
+// What the reader said about a study's run logs (a skipped line, no end record, a header's own target), which
+// nothing else shows: how many runs' logs drew a warning, and the first.
+std::string LogWarningsLine(const std::string& entry, const std::vector<const RunRecord*>& records) {
+  int warned = 0;
+  std::string first;
+  for (const RunRecord* run : records) {
+    if (run->log.warnings.empty()) continue;
+    if (++warned == 1) first = run->log.warnings.front();
+  }
+  if (warned == 0) return "";
+  return fmt::format("{}: {} of its runs' logs drew a warning; the first: {}\n", entry, warned, first);
+}
+
 // Counted runs that failed without reaching the target (run_store.h's CountsAsFailed, as the study's summary line
 // counts): reached + failed + not reached = runs.
 int FailedRuns(const analysis::EntryAnalysis& analysed, const std::vector<const RunRecord*>& records, double threshold,
@@ -295,6 +308,8 @@ EntrySummary SummarizeEntry(const StudyInfo& study, const EntryRecord& entry, co
     summary.could_not_run =
         fmt::format("{} DID NOT RUN here: {} of its runs left no evaluation that could be read; {}\n", entry.name,
                     analysed.tally.did_not_run, FirstCauseOfNotRun(records, study.kind == "study"));
+  } else if (study.kind == "study") {
+    summary.could_not_run = LogWarningsLine(entry.name, records);
   }
   std::vector<std::string>& row = summary.row;
   row = {entry.name,
@@ -356,7 +371,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   for (const stats::StabilityStatistic* statistic : statistics) rows.front().push_back(statistic->summary_heading);
   rows.front().push_back("verdict");
   rows.front().push_back("judged on");
-  std::string could_not_run;  // said before the table: entries none of whose runs trained here
+  std::string could_not_run;  // said before the table: entries none of whose runs trained here, log warnings
   // A sequential stability study's verdicts are its decision's, at the look's level (analysis/sequential_decision.h).
   const std::optional<analysis::SequentialOutcome> sequential_stability =
       analysis::SequentialStabilityOutcome(entries, settings);

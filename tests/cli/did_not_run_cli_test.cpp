@@ -14,6 +14,7 @@ namespace evalsuite {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CommandResult;
 using testing::ReadFile;
 using testing::RunEvalsuite;
 using testing::TempDir;
@@ -179,29 +180,57 @@ TEST(BadLogCliTest, AnUnreadableExternalLogDidNotRunAndTheStudyGoesOn) {
   EXPECT_EQ(resume.err.find("internal error"), std::string::npos) << resume.err;
 }
 
+// A one-entry study (2 runs, `threshold`) of a script that writes `log` (JSON Lines) as it is; `study show`'s output.
+CommandResult ShowStudyOfLog(const TempDir& dir, const std::string& log, double threshold) {
+  std::string script = "#!/bin/sh\n: > \"$1\"\n";
+  for (std::size_t start = 0; start < log.size();) {
+    const std::size_t end = log.find('\n', start);
+    script += "echo '" + log.substr(start, end - start) + "' >> \"$1\"\n";
+    start = end == std::string::npos ? log.size() : end + 1;
+  }
+  WriteFile(dir / "entry.sh", script);
+  WriteFile(dir / "s.toml", "name = \"one\"\nruns = 2\nthreshold = " + std::to_string(threshold) +
+                                "\nentries = [\n  { name = \"one\", command = \"sh {study_dir}/entry.sh {log}\" },\n]\n");
+  const std::string store = (dir / "one.db").string();
+  const CommandResult run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out",
+                                          (dir / "runs").string(), "--progress", "none"});
+  EXPECT_NE(run.exit_code, 2) << run.out << run.err;
+  return RunEvalsuite({"study", "show", "one", "--store", store});
+}
+
 // Found by a cold reader: a script that logs its accuracy in percent (92.3) had every run recorded as failed and
 // every entry judged NOT STABLE (hit rate 0%), the reason only in the progress lines. Its runs did not run here, and
 // `study show` says why before the table: the values look like percentages, write "metric_range": [0, 100].
 TEST(BadLogCliTest, APercentLogDidNotRunAndSaysHowToDeclareItsScale) {
   TempDir dir;
-  WriteFile(dir / "pct_entry.sh", R"(#!/bin/sh
-echo '{"type":"header","entry":"pct","metric":"val_top1"}' > "$1"
-echo '{"type":"eval","epoch":1,"train_seconds":1,"metric":61.5}' >> "$1"
-echo '{"type":"eval","epoch":2,"train_seconds":2,"metric":92.3}' >> "$1"
-echo '{"type":"end","status":"ok","train_seconds":2}' >> "$1"
-)");
-  WriteFile(dir / "s.toml",
-            "name = \"pct\"\nruns = 2\nthreshold = 0.9\nentries = [\n"
-            "  { name = \"pct\", command = \"sh {study_dir}/pct_entry.sh {log}\" },\n]\n");
-  const std::string store = (dir / "pct.db").string();
-  auto run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out",
-                           (dir / "runs").string(), "--progress", "none"});
-  EXPECT_NE(run.exit_code, 2) << run.out << run.err;
-  auto show = RunEvalsuite({"study", "show", "pct", "--store", store});
+  const CommandResult show = ShowStudyOfLog(dir,
+                                            R"({"type":"header","entry":"one","metric":"val_top1"}
+{"type":"eval","epoch":1,"train_seconds":1,"metric":61.5}
+{"type":"eval","epoch":2,"train_seconds":2,"metric":92.3}
+{"type":"end","status":"ok","train_seconds":2})",
+                                            0.9);
   ASSERT_EQ(show.exit_code, 0) << show.err;
-  EXPECT_NE(show.out.find("pct DID NOT RUN here"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("one DID NOT RUN here"), std::string::npos) << show.out;
   EXPECT_NE(show.out.find("\"metric_range\": [0, 100]"), std::string::npos) << show.out;
   EXPECT_EQ(show.out.find("NOT STABLE"), std::string::npos) << show.out;
+}
+
+// A cold reader's script wrote "threshold": 0.9 in its header and the study said 0.95: the study's target decided,
+// and nothing said so (run logs' warnings were stored and shown nowhere). `study show` says it before the table.
+TEST(BadLogCliTest, AHeadersOwnTargetIsNamedBesideTheStudysOne) {
+  TempDir dir;
+  const CommandResult show = ShowStudyOfLog(dir,
+                                            R"({"type":"header","entry":"one","metric":"val_top1","threshold":0.5}
+{"type":"eval","epoch":1,"train_seconds":1,"metric":0.6}
+{"type":"eval","epoch":2,"train_seconds":2,"metric":0.9}
+{"type":"end","status":"reached","train_seconds":2})",
+                                            0.85);
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_NE(show.out.find("one: 2 of its runs' logs drew a warning; the first: "), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("the log's header names the target 0.5; the run is judged against the study's threshold, "
+                          "0.85"),
+            std::string::npos)
+      << show.out;
 }
 
 }  // namespace

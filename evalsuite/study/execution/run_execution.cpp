@@ -1,13 +1,16 @@
 #include "evalsuite/study/execution/run_execution.h"
 
+#include <fmt/format.h>
 #include <signal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/onednn_isa_cap.h"
 #include "evalsuite/study/execution/failure_cause.h"
 #include "evalsuite/study/plans/ceilings_record.h"
@@ -233,6 +236,14 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
     record.log.error = failure;
     record.log.status = runlog::RunStatus::kFailed;
     return record;
+  }
+  // A log may name a target of its own; every run of the study is judged against the study's, said where they
+  // differ (a cold reader's header said 0.9, the study 0.95, and nothing told which counted).
+  if (const std::optional<double> logged = NumberOf(Field(record.log.header, "threshold"));
+      logged && std::abs(*logged - entry.threshold) > 1e-12 * std::max(1.0, std::abs(entry.threshold))) {
+    record.log.warnings.push_back(fmt::format(
+        "{}: the log's header names the target {:g}; the run is judged against the study's threshold, {:g}",
+        RunLogPath(entry, run_dir).string(), *logged, entry.threshold));
   }
   std::optional<RunLogFormat> format = FormatOfEntry(entry);
   if (!had_end_record && format && format->has_end_record(entry)) {
