@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 namespace evalsuite::stats {
@@ -118,6 +119,60 @@ TEST(VarianceComponentsTest, WithholdsWhatTheDesignCannotIdentify) {
   r = EstimateVarianceComponents(not_finite);
   ASSERT_TRUE(r.withheld);
   EXPECT_NE(r.withheld->find("run 3"), std::string::npos) << *r.withheld;
+}
+
+}  // namespace
+}  // namespace evalsuite::stats
+
+namespace evalsuite::stats {
+namespace {
+
+// The intervals' promise where users are: a crossed design of 3 init x 3 data-order x 2 augmentation levels, each
+// cell twice (36 runs), known components; how often each 95% interval holds the truth over simulated studies.
+// Measured (seed 55, 60 studies, 100 replicates each): init 46/60, data order 45/60, augmentation 39/60, residual
+// 55/60. The residual's interval keeps its promise; the factors' percentile intervals from 2 or 3 levels do not
+// (65-77%): a known weakness of the percentile bootstrap with few levels. They must not be shown as 95% intervals
+// until a better one (modified large-sample or profile likelihood) replaces them; this test says so if they change.
+TEST(VarianceComponentsTest, BootstrapCoverageOnSimulatedDesigns) {
+  const double truth[] = {0.02, 0.05, 0.01, 0.005};
+  const int levels[] = {3, 3, 2};
+  std::mt19937_64 generator(55);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  constexpr int kStudies = 60;
+  int covered[4] = {0, 0, 0, 0};
+  for (int study = 0; study < kStudies; ++study) {
+    std::vector<double> effect[3];
+    for (int k = 0; k < 3; ++k) {
+      for (int l = 0; l < levels[k]; ++l) effect[k].push_back(std::sqrt(truth[k]) * normal(generator));
+    }
+    VarianceDesign design;
+    design.factors = {"init", "data_order", "augmentation"};
+    for (int i = 0; i < 3; ++i) {
+      for (int d = 0; d < 3; ++d) {
+        for (int a = 0; a < 2; ++a) {
+          for (int repeat = 0; repeat < 2; ++repeat) {
+            design.levels.push_back({i, d, a});
+            design.y.push_back(2.0 + effect[0][i] + effect[1][d] + effect[2][a] +
+                               std::sqrt(truth[3]) * normal(generator));
+          }
+        }
+      }
+    }
+    VarianceComponentsOptions options;
+    options.bootstrap_replicates = 100;
+    options.seed = 1000 + study;
+    const VarianceComponents r = EstimateVarianceComponents(design, options);
+    ASSERT_FALSE(r.withheld);
+    for (int k = 0; k < 4; ++k) {
+      const Interval& interval = *r.components[k].variance_interval;
+      covered[k] += interval.lower <= truth[k] && truth[k] <= interval.upper;
+    }
+  }
+  std::printf("coverage of 95%% parametric-bootstrap intervals over %d studies: init %d, data_order %d, "
+              "augmentation %d, residual %d\n",
+              kStudies, covered[0], covered[1], covered[2], covered[3]);
+  EXPECT_GE(covered[3], kStudies * 85 / 100);
+  for (int k = 0; k < 3; ++k) EXPECT_LT(covered[k], kStudies * 85 / 100) << "factor " << k << " now covers: update";
 }
 
 }  // namespace
