@@ -1,5 +1,8 @@
 #include "stats/variance_components.h"
 
+#include <boost/math/distributions/chi_squared.hpp>
+#include <boost/math/distributions/fisher_f.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -128,14 +131,14 @@ std::vector<double> MinimizeNelderMead(const std::function<double(const std::vec
   return simplex[static_cast<size_t>(std::min_element(values.begin(), values.end()) - values.begin())];
 }
 
-struct Fit {
+struct RemlFit {
   std::vector<double> variances;  // factors, then residual
   double mean = 0;
 };
 
 // REML over the log variances, restarted once from its own optimum (Nelder-Mead can stall on a ridge). Variances
 // under 1e-9 of the total are the boundary: 0.
-Fit FitReml(const IndexedDesign& d, const std::vector<double>& y, const std::vector<double>& start_variances) {
+RemlFit FitReml(const IndexedDesign& d, const std::vector<double>& y, const std::vector<double>& start_variances) {
   double y_var = 0, y_mean = 0;
   for (double value : y) y_mean += value / static_cast<double>(y.size());
   for (double value : y) y_var += (value - y_mean) * (value - y_mean) / static_cast<double>(y.size() - 1);
@@ -150,7 +153,7 @@ Fit FitReml(const IndexedDesign& d, const std::vector<double>& y, const std::vec
   for (double v : start_variances) theta.push_back(std::log(std::max(v, scale * 1e-6)));
   theta = MinimizeNelderMead(objective, theta, 1.0);
   theta = MinimizeNelderMead(objective, theta, 0.5);
-  Fit fit;
+  RemlFit fit;
   double total = 0;
   for (double t : theta) fit.variances.push_back(std::exp(std::max(t, floor))), total += fit.variances.back();
   for (double& v : fit.variances) v = v < 1e-9 * total ? 0.0 : v;
@@ -158,6 +161,74 @@ Fit FitReml(const IndexedDesign& d, const std::vector<double>& y, const std::vec
   MinusTwoRemlLogLikelihood(d, y, fit.variances, &fit.mean);
   if (fit.variances.back() < 1e-9 * total) fit.variances.back() = 0;
   return fit;
+}
+
+// True when every combination of the factors' levels holds the same number of runs (a balanced crossed design):
+// there the ANOVA mean squares are independent scaled chi-squares and exact-df intervals exist.
+bool IsBalancedCrossed(const IndexedDesign& d, size_t n) {
+  size_t cells = 1;
+  for (int count : d.level_count) cells *= static_cast<size_t>(count);
+  if (cells == 0 || n % cells != 0) return false;
+  std::map<std::vector<int>, size_t> in_cell;
+  for (size_t i = 0; i < n; ++i) {
+    std::vector<int> cell;
+    for (const std::vector<int>& level : d.level) cell.push_back(level[i]);
+    ++in_cell[cell];
+  }
+  if (in_cell.size() != cells) return false;
+  for (const auto& [cell, count] : in_cell) {
+    if (count != n / cells) return false;
+  }
+  return true;
+}
+
+// Intervals of a balanced crossed design's components from its ANOVA mean squares: the residual's exact chi-square
+// interval, and each factor's sigma_k^2 = (E[MS_k] - E[MS_e]) / (n / L_k) by the modified large-sample method for a
+// difference of expected mean squares (Ting, Burdick, Graybill, Jeyaratnam & Lu 1990; Burdick & Graybill 1992,
+// section 3.2), lower end clipped at 0. nullopt when the residual has no degrees of freedom.
+std::optional<std::vector<Interval>> MeanSquareIntervals(const IndexedDesign& d, const std::vector<double>& y,
+                                                         double confidence) {
+  const size_t n = y.size(), factors = d.level.size();
+  double grand = 0;
+  for (double value : y) grand += value / static_cast<double>(n);
+  double total_ss = 0;
+  for (double value : y) total_ss += (value - grand) * (value - grand);
+  std::vector<double> ms(factors), df(factors);
+  double residual_ss = total_ss, residual_df = static_cast<double>(n) - 1;
+  for (size_t k = 0; k < factors; ++k) {
+    std::vector<double> sum(static_cast<size_t>(d.level_count[k]), 0.0);
+    std::vector<double> count(sum.size(), 0.0);
+    for (size_t i = 0; i < n; ++i) sum[d.level[k][i]] += y[i], count[d.level[k][i]] += 1;
+    double ss = 0;
+    for (size_t l = 0; l < sum.size(); ++l) ss += count[l] * (sum[l] / count[l] - grand) * (sum[l] / count[l] - grand);
+    df[k] = static_cast<double>(d.level_count[k] - 1);
+    ms[k] = ss / df[k];
+    residual_ss -= ss;
+    residual_df -= df[k];
+  }
+  if (residual_df < 1) return std::nullopt;
+  const double ms_e = std::max(residual_ss, 0.0) / residual_df;
+  const double tail = (1 - confidence) / 2;
+  auto chi = [](double nu, double p) { return boost::math::quantile(boost::math::chi_squared(nu), p); };
+  auto f = [](double nu1, double nu2, double p) { return boost::math::quantile(boost::math::fisher_f(nu1, nu2), p); };
+  std::vector<Interval> out;
+  for (size_t k = 0; k < factors; ++k) {
+    const double c = static_cast<double>(n) / d.level_count[k];
+    const double n1 = df[k], n2 = residual_df, s1 = ms[k], s2 = ms_e;
+    // F(p; nu, infinity) = chi-square(p; nu) / nu.
+    const double f1_hi = chi(n1, 1 - tail) / n1, f1_lo = chi(n1, tail) / n1;
+    const double f2_hi = chi(n2, 1 - tail) / n2, f2_lo = chi(n2, tail) / n2;
+    const double f12_hi = f(n1, n2, 1 - tail), f12_lo = f(n1, n2, tail);
+    const double g1 = 1 - 1 / f1_hi, h2 = 1 / f2_lo - 1;
+    const double g12 = ((f12_hi - 1) * (f12_hi - 1) - g1 * g1 * f12_hi * f12_hi - h2 * h2) / f12_hi;
+    const double h1 = 1 / f1_lo - 1, g2 = 1 - 1 / f2_hi;
+    const double h12 = ((1 - f12_lo) * (1 - f12_lo) - h1 * h1 * f12_lo * f12_lo - g2 * g2) / f12_lo;
+    const double low = s1 - s2 - std::sqrt(std::max(0.0, g1 * g1 * s1 * s1 + h2 * h2 * s2 * s2 + g12 * s1 * s2));
+    const double high = s1 - s2 + std::sqrt(std::max(0.0, h1 * h1 * s1 * s1 + g2 * g2 * s2 * s2 + h12 * s1 * s2));
+    out.push_back(Interval{std::max(0.0, low / c), std::max(0.0, high / c)});
+  }
+  out.push_back(Interval{residual_df * ms_e / chi(residual_df, 1 - tail), residual_df * ms_e / chi(residual_df, tail)});
+  return out;
 }
 
 }  // namespace
@@ -204,7 +275,7 @@ VarianceComponents EstimateVarianceComponents(const VarianceDesign& design, cons
   double y_mean = 0, y_var = 0;
   for (double value : design.y) y_mean += value / static_cast<double>(n);
   for (double value : design.y) y_var += (value - y_mean) * (value - y_mean) / static_cast<double>(n - 1);
-  const Fit fit = FitReml(indexed, design.y, std::vector<double>(factors + 1, y_var / static_cast<double>(factors + 1)));
+  const RemlFit fit = FitReml(indexed, design.y, std::vector<double>(factors + 1, y_var / static_cast<double>(factors + 1)));
   out.mean = fit.mean;
   for (double v : fit.variances) out.total += v;
   for (size_t k = 0; k <= factors; ++k) {
@@ -228,7 +299,7 @@ VarianceComponents EstimateVarianceComponents(const VarianceDesign& design, cons
       for (size_t i = 0; i < n; ++i) y[i] += effect[static_cast<size_t>(indexed.level[k][i])];
     }
     for (double& value : y) value += std::sqrt(fit.variances[factors]) * normal(generator);
-    const Fit refit = FitReml(indexed, y, fit.variances);
+    const RemlFit refit = FitReml(indexed, y, fit.variances);
     double total = 0;
     for (double v : refit.variances) total += v;
     for (size_t k = 0; k <= factors; ++k) {
@@ -237,10 +308,18 @@ VarianceComponents EstimateVarianceComponents(const VarianceDesign& design, cons
     }
   }
   const double tail = (1 - options.confidence) / 2;
+  // A balanced crossed design's variances get the mean squares' intervals (their coverage holds at 2 or 3 levels,
+  // where percentile intervals of a variance fall short); the shares keep the bootstrap's.
+  const std::optional<std::vector<Interval>> exact =
+      IsBalancedCrossed(indexed, n) ? MeanSquareIntervals(indexed, design.y, options.confidence) : std::nullopt;
   for (size_t k = 0; k <= factors; ++k) {
     out.components[k].variance_interval =
-        Interval{SampleQuantile(variances[k], tail), SampleQuantile(variances[k], 1 - tail)};
+        exact ? (*exact)[k] : Interval{SampleQuantile(variances[k], tail), SampleQuantile(variances[k], 1 - tail)};
     out.components[k].share_interval = Interval{SampleQuantile(shares[k], tail), SampleQuantile(shares[k], 1 - tail)};
+  }
+  if (exact) {
+    out.method += " of the shares; the variances' intervals from the balanced design's mean squares (chi-square for "
+                  "the residual, modified large-sample for each factor: Ting et al. 1990)";
   }
   out.bootstrap_replicates = options.bootstrap_replicates;
   return out;

@@ -6,10 +6,12 @@
 //
 // Estimates: REML (restricted maximum likelihood, Patterson & Thompson 1971), the likelihood maximized over the
 // log variances by Nelder-Mead, dense (a design of up to a few hundred runs); a variance below 1e-9 of the total is
-// reported as 0 (the boundary). Intervals: parametric bootstrap percentile intervals (simulate the fitted model,
-// refit; Efron & Tibshirani 1993), so they stay inside [0, inf). Their coverage, simulated on a 3 x 3 x 2 crossed
-// design with repeats: the residual's about 92%, each factor's only 65-77% with 2 or 3 levels (the percentile
-// bootstrap's known weakness with few levels): not to be shown as 95% intervals of a factor as they stand.
+// reported as 0 (the boundary). Intervals of the variances: in a balanced crossed design (every combination of
+// levels run equally often), from its ANOVA mean squares: the residual's exact chi-square interval and each factor's
+// modified large-sample interval (Ting et al. 1990; Burdick & Graybill 1992); simulated on a 3 x 3 x 2 design with
+// repeats they held the truth in 92-93% of studies. Elsewhere, and for the shares, parametric bootstrap percentile
+// intervals (simulate the fitted model, refit; Efron & Tibshirani 1993), which fall short with few levels (65-77% for
+// a factor's variance at 2-3 levels, 77-90% for the shares in the same simulation).
 // No interaction terms. Checked against statsmodels' MixedLM (REML) in tests/stats/variance_components_test.cpp.
 #pragma once
 

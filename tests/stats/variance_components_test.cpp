@@ -72,7 +72,8 @@ TEST(VarianceComponentsTest, BootstrapIntervalsHoldTheEstimateAndStayNonNegative
   // With two levels, augmentation's variance is known within a factor of about 1,000 (a chi-square on 1 degree of
   // freedom); the residual, from 30 degrees of freedom, within about 3.
   const VarianceComponent& aug = r.components[2];
-  EXPECT_LT(aug.variance_interval->lower, aug.variance / 10);
+  EXPECT_LT(aug.variance_interval->lower, aug.variance / 2);
+  EXPECT_GT(aug.variance_interval->upper, aug.variance * 10);
   const VarianceComponent& residual = r.components[3];
   EXPECT_GT(residual.variance_interval->lower, residual.variance / 3);
   EXPECT_LT(residual.variance_interval->upper, residual.variance * 3);
@@ -129,17 +130,18 @@ namespace {
 
 // The intervals' promise where users are: a crossed design of 3 init x 3 data-order x 2 augmentation levels, each
 // cell twice (36 runs), known components; how often each 95% interval holds the truth over simulated studies.
-// Measured (seed 55, 60 studies, 100 replicates each): init 46/60, data order 45/60, augmentation 39/60, residual
-// 55/60. The residual's interval keeps its promise; the factors' percentile intervals from 2 or 3 levels do not
-// (65-77%): a known weakness of the percentile bootstrap with few levels. They must not be shown as 95% intervals
-// until a better one (modified large-sample or profile likelihood) replaces them; this test says so if they change.
-TEST(VarianceComponentsTest, BootstrapCoverageOnSimulatedDesigns) {
+// Measured (seed 55, 60 studies, 100 replicates each), percentile bootstrap intervals of the variances: init 46/60,
+// data order 45/60, augmentation 39/60, residual 55/60 (65-77% for factors of 2 or 3 levels, the percentile
+// bootstrap's known weakness there). With the mean squares' intervals (chi-square, modified large-sample): 56, 56,
+// 55, 56 of 60. The shares' intervals are still the bootstrap's: their coverage is printed, not promised.
+TEST(VarianceComponentsTest, IntervalCoverageOnSimulatedDesigns) {
   const double truth[] = {0.02, 0.05, 0.01, 0.005};
   const int levels[] = {3, 3, 2};
   std::mt19937_64 generator(55);
   std::normal_distribution<double> normal(0.0, 1.0);
   constexpr int kStudies = 60;
-  int covered[4] = {0, 0, 0, 0};
+  int covered[4] = {0, 0, 0, 0}, share_covered[4] = {0, 0, 0, 0};
+  const double truth_total = truth[0] + truth[1] + truth[2] + truth[3];
   for (int study = 0; study < kStudies; ++study) {
     std::vector<double> effect[3];
     for (int k = 0; k < 3; ++k) {
@@ -166,13 +168,15 @@ TEST(VarianceComponentsTest, BootstrapCoverageOnSimulatedDesigns) {
     for (int k = 0; k < 4; ++k) {
       const Interval& interval = *r.components[k].variance_interval;
       covered[k] += interval.lower <= truth[k] && truth[k] <= interval.upper;
+      const Interval& share = *r.components[k].share_interval;
+      share_covered[k] += share.lower <= truth[k] / truth_total && truth[k] / truth_total <= share.upper;
     }
   }
-  std::printf("coverage of 95%% parametric-bootstrap intervals over %d studies: init %d, data_order %d, "
-              "augmentation %d, residual %d\n",
-              kStudies, covered[0], covered[1], covered[2], covered[3]);
-  EXPECT_GE(covered[3], kStudies * 85 / 100);
-  for (int k = 0; k < 3; ++k) EXPECT_LT(covered[k], kStudies * 85 / 100) << "factor " << k << " now covers: update";
+  std::printf("coverage of 95%% intervals over %d studies, variances: init %d, data_order %d, augmentation %d, "
+              "residual %d; shares (bootstrap): %d, %d, %d, %d\n",
+              kStudies, covered[0], covered[1], covered[2], covered[3], share_covered[0], share_covered[1],
+              share_covered[2], share_covered[3]);
+  for (int k = 0; k < 4; ++k) EXPECT_GE(covered[k], kStudies * 85 / 100) << "component " << k;
 }
 
 }  // namespace
