@@ -34,6 +34,15 @@ namespace {
 
 std::string FormatNumber(double v) { return fmt::format("{:.6g}", v); }
 
+// A time to target as people read it, in the unit its size suggests (compare and study show print seconds; an
+// MLPerf score stays in minutes, the unit of its rules).
+std::string TimeToTargetText(double minutes) {
+  const double seconds = minutes * 60;
+  if (seconds < 120) return FormatFigure(seconds) + " s";
+  if (minutes < 120) return FormatFigure(minutes) + " min";
+  return FormatFigure(minutes / 60) + " h";
+}
+
 // The MLPerf lines of a group's summary: ruleset, division, RCP verdict, official score, runs that do not count.
 std::string FormatMlperfDetails(const json& d) {
   std::string out;
@@ -692,7 +701,7 @@ std::string FormatSummary(const ImportResult& result, bool compliance_as_errors)
         std::sort(reached.begin(), reached.end());
         const std::size_t n = reached.size();
         const double median = n % 2 == 1 ? reached[n / 2] : (reached[n / 2 - 1] + reached[n / 2]) / 2;
-        out += fmt::format(", median TTA of those {} min", FormatNumber(median));
+        out += ", median TTA of those " + TimeToTargetText(median);
       }
     }
     if (g.cov) out += ", CoV " + FormatShareAsPercent(*g.cov, 2);

@@ -122,7 +122,7 @@ TEST(ImportEntriesTest, JsonLinesSummaryCountsOneRunInWordsAndNoOlympicScore) {
   ImportOptions options;
   options.paths = {dir / "one"};
   const std::string summary = FormatSummary(Import(options));
-  EXPECT_NE(summary.find("  1 run, 1 reached val_top1 >= 0.9, median TTA of those 3 min"), std::string::npos)
+  EXPECT_NE(summary.find("  1 run, 1 reached val_top1 >= 0.9, median TTA of those 3.00 min"), std::string::npos)
       << summary;
   EXPECT_EQ(summary.find("olympic"), std::string::npos) << summary;
   EXPECT_EQ(summary.find("1 runs"), std::string::npos) << summary;
