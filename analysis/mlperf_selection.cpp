@@ -21,10 +21,12 @@ double SelectionVariance(const std::vector<double>& v) {
   return sum / static_cast<double>(v.size() - 1);
 }
 
-// Mid-rank position in the sorted pool, kept off 0 and 1 so that the likelihood of M is finite.
+// Mid-rank position in the sorted pool, kept off 0 and 1 so that the likelihood of M is finite. Values within 1e-9
+// (relative) are ties: interpolated reference runs that were equal before scaling differ in their last bits after.
 double PositionInPool(const std::vector<double>& sorted_pool, double x) {
-  const auto lo = std::lower_bound(sorted_pool.begin(), sorted_pool.end(), x);
-  const auto hi = std::upper_bound(sorted_pool.begin(), sorted_pool.end(), x);
+  const double eps = 1e-9 * std::fabs(x);
+  const auto lo = std::lower_bound(sorted_pool.begin(), sorted_pool.end(), x - eps);
+  const auto hi = std::upper_bound(sorted_pool.begin(), sorted_pool.end(), x + eps);
   const double less = static_cast<double>(lo - sorted_pool.begin());
   const double equal = static_cast<double>(hi - lo);
   return (less + equal / 2 + 0.5) / (static_cast<double>(sorted_pool.size()) + 1);
@@ -44,9 +46,13 @@ SelectionStatistics StatisticsOf(const std::vector<double>& points, const std::v
   return s;
 }
 
-// P(null <= observed) with the simulation's +1 (never 0: a simulated p-value is at least 1 / (draws + 1)).
+// P(null <= observed) with the simulation's +1 (never 0: a simulated p-value is at least 1 / (draws + 1)). A draw of
+// the same runs in another order sums to within rounding of the observed value, and counts as equal: on a reference
+// with ties (convergence counted in whole evaluations) such draws are common, and which way the last bit falls must
+// not decide the p-value.
 double LowerTailP(const std::vector<double>& sorted_null, double observed) {
-  const auto at_most = std::upper_bound(sorted_null.begin(), sorted_null.end(), observed) - sorted_null.begin();
+  const double bound = observed + 1e-9 * std::fabs(observed);
+  const auto at_most = std::upper_bound(sorted_null.begin(), sorted_null.end(), bound) - sorted_null.begin();
   return (static_cast<double>(at_most) + 1) / (static_cast<double>(sorted_null.size()) + 1);
 }
 

@@ -1,5 +1,6 @@
 #include "evalsuite/importer/mlperf_audit_inputs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -38,6 +39,25 @@ const RcpRecord* RecordNamed(const std::vector<RcpRecord>& records, const std::s
 std::string AuditBatch(double batch) {
   return batch == std::floor(batch) && std::fabs(batch) < 1e15 ? fmt::format("{}", static_cast<long long>(batch))
                                                                : fmt::format("{}", batch);
+}
+
+// A log whose convergence point is not in the RCP's unit (NVIDIA's v1.0 bert logs epoch_num 1 where the RCPs count
+// samples: the checker reads 1.0 and fails it) would give a rerun of nonsense: more than a factor of 5 from the
+// reference mean is taken for another unit, and said.
+std::string UnitMismatch(const std::vector<std::optional<double>>& convergence, double reference_mean) {
+  std::vector<double> points;
+  for (const std::optional<double>& c : convergence) {
+    if (c) points.push_back(*c);
+  }
+  if (points.empty()) return {};
+  std::sort(points.begin(), points.end());
+  const double median = points.size() % 2 == 1 ? points[points.size() / 2]
+                                               : (points[points.size() / 2 - 1] + points[points.size() / 2]) / 2;
+  if (median >= reference_mean / 5 && median <= reference_mean * 5) return {};
+  return fmt::format(
+      "the logs' convergence points (median {:.6g}) are not in the RCP's unit (reference mean {:.6g} at the batch "
+      "size)",
+      median, reference_mean);
 }
 
 }  // namespace
@@ -190,6 +210,8 @@ analysis::AuditInput AuditInputOf(const json& details, AuditRcpFiles& rcp_files)
       std::string why;
       s.reference = ReferenceAtBatch(records, *rcp_rule, in.ruleset, *batch, pass, why);
       if (!s.reference) s.no_reference = why;
+      if (s.reference) s.no_reference = UnitMismatch(s.convergence, s.reference->mean);
+      if (!s.no_reference.empty()) s.reference.reset();
     } catch (const Error& e) {
       s.no_reference = std::string("the RCP file cannot be read: ") + e.what();
     }
