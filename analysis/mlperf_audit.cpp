@@ -1,7 +1,8 @@
 #include "analysis/mlperf_audit.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <map>
 #include <tuple>
 

@@ -17,7 +17,7 @@ namespace evalsuite::analysis {
 
 // One imported submission (system and benchmark folder) with what the audit needs.
 struct AuditInput {
-  std::string ruleset;   // "4.0.0"
+  std::string ruleset;  // "4.0.0"
   std::string benchmark;
   std::string division;  // "closed", "open", or empty when unknown
   RerunSubmission submission;

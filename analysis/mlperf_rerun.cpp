@@ -1,8 +1,9 @@
 #include "analysis/mlperf_rerun.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <limits>
 #include <random>
 
@@ -127,8 +128,8 @@ RerunRange OwnRunsRange(const RerunSubmission& s, const RerunSettings& settings,
   }
   // The published scaling applies to a rerun as it did to these runs (the fallback has no convergence points to
   // recompute it from).
-  const double scale = s.official_minutes && s.raw_minutes && *s.raw_minutes > 0 ? *s.official_minutes / *s.raw_minutes
-                                                                                   : 1.0;
+  const double scale =
+      s.official_minutes && s.raw_minutes && *s.raw_minutes > 0 ? *s.official_minutes / *s.raw_minutes : 1.0;
   auto simulate = [&](std::size_t runs, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<std::size_t> pick(0, s.run_minutes.size() - 1);
@@ -178,8 +179,8 @@ RerunRange SimulateRerun(const RerunSubmission& s, const RerunSettings& settings
   RerunRange out;
   out.runs = s.runs_required;
   if (out.runs <= 2 * s.drop_each_side) {
-    out.why_not = fmt::format("{} runs leave nothing after the olympic trim of {} each side", out.runs,
-                              s.drop_each_side);
+    out.why_not =
+        fmt::format("{} runs leave nothing after the olympic trim of {} each side", out.runs, s.drop_each_side);
     return out;
   }
   // Time per convergence unit of each run that gives both.
@@ -206,8 +207,7 @@ RerunRange SimulateRerun(const RerunSubmission& s, const RerunSettings& settings
   RerunDraw convergence_only{&ref.pool, std::nullopt, &per_unit, stats::Median(per_unit)};
   RerunDraw time_only{&ref.pool, ref.mean, &per_unit, std::nullopt};
   const double wc = Width(RangeOfScores(
-      SimulateReferenceScores(ref, convergence_only, out.runs, s.drop_each_side, settings.draws,
-                              MixRerunSeed(seed ^ 1))
+      SimulateReferenceScores(ref, convergence_only, out.runs, s.drop_each_side, settings.draws, MixRerunSeed(seed ^ 1))
           .scores,
       settings.level));
   const double wt = Width(RangeOfScores(
@@ -219,8 +219,7 @@ RerunRange SimulateRerun(const RerunSubmission& s, const RerunSettings& settings
     out.time_share = 1 - *out.convergence_share;
   }
   out.doubled = RangeOfScores(
-      SimulateReferenceScores(ref, both, 2 * out.runs, s.drop_each_side, settings.draws, MixRerunSeed(seed ^ 3))
-          .scores,
+      SimulateReferenceScores(ref, both, 2 * out.runs, s.drop_each_side, settings.draws, MixRerunSeed(seed ^ 3)).scores,
       settings.level);
   return out;
 }

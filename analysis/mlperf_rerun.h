@@ -27,13 +27,13 @@ struct RerunReference {
 struct RerunSubmission {
   std::string source;  // "<org>/results/<system>/<benchmark>"
   std::string system;
-  std::optional<double> official_minutes;  // the official score (raw olympic x published scaling)
-  std::optional<double> raw_minutes;       // the olympic mean before scaling
-  std::size_t runs_required = 5;           // the round's result files per submission
-  std::size_t drop_each_side = 1;          // olympic trim
-  std::vector<double> run_minutes;         // the runs that count, successful, in file order
+  std::optional<double> official_minutes;          // the official score (raw olympic x published scaling)
+  std::optional<double> raw_minutes;               // the olympic mean before scaling
+  std::size_t runs_required = 5;                   // the round's result files per submission
+  std::size_t drop_each_side = 1;                  // olympic trim
+  std::vector<double> run_minutes;                 // the runs that count, successful, in file order
   std::vector<std::optional<double>> convergence;  // their convergence points (same order), in the RCP's unit
-  std::optional<RerunReference> reference;  // nullopt: the fallback (own runs), `no_reference` says why
+  std::optional<RerunReference> reference;         // nullopt: the fallback (own runs), `no_reference` says why
   std::string no_reference;
 };
 
@@ -51,9 +51,9 @@ struct ScoreRange {
 
 struct RerunRange {
   bool computed = false;
-  std::string why_not;  // when not computed
-  std::string method;   // "reference" (RCP draws x own time per epoch) or "own runs" (bootstrap)
-  std::string caveat;   // the small-sample caveat of the fallback, or empty
+  std::string why_not;          // when not computed
+  std::string method;           // "reference" (RCP draws x own time per epoch) or "own runs" (bootstrap)
+  std::string caveat;           // the small-sample caveat of the fallback, or empty
   std::string fallback_reason;  // why the fallback was used (no RCP at the batch size, no convergence points, ...)
   ScoreRange range;
   // Shares of the range due to the convergence point and to the time per epoch: each factor simulated alone (the

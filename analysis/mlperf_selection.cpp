@@ -1,8 +1,9 @@
 #include "analysis/mlperf_selection.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 #include <random>
 
 #include "analysis/mlperf_rerun.h"

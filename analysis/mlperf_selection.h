@@ -14,8 +14,8 @@
 namespace evalsuite::analysis {
 
 struct SelectionSettings {
-  std::size_t draws = 10000;     // honest draws for each test's null distribution
-  std::size_t honest = 2000;     // simulated honest (and best-N-of-2N) submissions for the false-alarm rate and power
+  std::size_t draws = 10000;  // honest draws for each test's null distribution
+  std::size_t honest = 2000;  // simulated honest (and best-N-of-2N) submissions for the false-alarm rate and power
   double alpha = 0.05;
   std::uint64_t seed = 1;
 };
@@ -27,7 +27,7 @@ struct SelectionCheck {
   // Each run's position in the reference: (#faster + #equal / 2 + 1/2) / (pool + 1), in run order.
   std::vector<double> positions;
   double mean_position = 0;
-  double p_fast = 1;  // P(an honest draw's mean position <= this one's)
+  double p_fast = 1;                     // P(an honest draw's mean position <= this one's)
   std::optional<double> variance_ratio;  // sample variance of the points / the reference's (ddof 1 both)
   std::optional<double> p_spread;        // P(an honest draw's ratio <= this one's)
   bool flagged = false;                  // either p below alpha / 2

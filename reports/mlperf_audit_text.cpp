@@ -1,7 +1,8 @@
 #include "reports/mlperf_audit_text.h"
 
-#include <cmath>
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace evalsuite::reports {
 namespace {
@@ -22,8 +23,8 @@ std::string AuditMethodText(const analysis::AuditReport& report) {
       "ratio, each against {} honest draws from the reference, flagged at p < {:.3g} each (alpha {:.3g}, "
       "Bonferroni); false-alarm rate and power on best N of 2N from {} simulated submissions; M: maximum "
       "likelihood under \"the N best of M runs were kept\", 95% likelihood-ratio interval.\n",
-      s.rerun.draws, s.rerun.seed, 100 * s.rerun.level, 100 * s.within_noise, s.selection.draws,
-      s.selection.alpha / 2, s.selection.alpha, s.selection.honest);
+      s.rerun.draws, s.rerun.seed, 100 * s.rerun.level, 100 * s.within_noise, s.selection.draws, s.selection.alpha / 2,
+      s.selection.alpha, s.selection.honest);
 }
 
 std::string AuditRange(const analysis::ScoreRange& r) {
@@ -63,8 +64,8 @@ std::string AuditSelectionLine(const AuditedSubmission& a) {
   const analysis::RerunSubmission& s = a.input.submission;
   if (!a.selection) return fmt::format("  {}: not checked: {}\n", s.source, a.selection_why_not);
   const analysis::SelectionCheck& c = *a.selection;
-  std::string line = fmt::format("  {}: {} runs, mean position {:.2f} (p {:.3g})", s.source, c.runs,
-                                 c.mean_position, c.p_fast);
+  std::string line =
+      fmt::format("  {}: {} runs, mean position {:.2f} (p {:.3g})", s.source, c.runs, c.mean_position, c.p_fast);
   if (c.variance_ratio) {
     line += fmt::format(", variance ratio {:.3g} (p {:.3g})", *c.variance_ratio, *c.p_spread);
   }
@@ -128,17 +129,18 @@ ordered_json AuditSubmissionJson(const AuditedSubmission& a) {
                  {"ml_m_low", c.m_low},
                  {"ml_m_high", AuditOptional(c.m_high)}};
   }
-  return {{"source", s.source},
-          {"system", s.system},
-          {"official_minutes", AuditOptional(s.official_minutes)},
-          {"runs_required", s.runs_required},
-          {"run_minutes", s.run_minutes},
-          {"reference", reference},
-          {"no_reference", s.no_reference.empty() ? ordered_json(nullptr) : ordered_json(s.no_reference)},
-          {"rerun", rerun},
-          {"selection", selection},
-          {"selection_why_not", a.selection_why_not.empty() ? ordered_json(nullptr) : ordered_json(a.selection_why_not)},
-          {"notes", a.input.notes}};
+  return {
+      {"source", s.source},
+      {"system", s.system},
+      {"official_minutes", AuditOptional(s.official_minutes)},
+      {"runs_required", s.runs_required},
+      {"run_minutes", s.run_minutes},
+      {"reference", reference},
+      {"no_reference", s.no_reference.empty() ? ordered_json(nullptr) : ordered_json(s.no_reference)},
+      {"rerun", rerun},
+      {"selection", selection},
+      {"selection_why_not", a.selection_why_not.empty() ? ordered_json(nullptr) : ordered_json(a.selection_why_not)},
+      {"notes", a.input.notes}};
 }
 
 }  // namespace

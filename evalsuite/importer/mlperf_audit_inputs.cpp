@@ -1,8 +1,9 @@
 #include "evalsuite/importer/mlperf_audit_inputs.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "common/error.h"
 #include "evalsuite/importer/mlperf_rules.h"
@@ -175,8 +176,9 @@ analysis::AuditInput AuditInputOf(const json& details, AuditRcpFiles& rcp_files)
   // The checker's rule where the round's table leaves the benchmark out (as the import does).
   const Ruleset* newest = NewestRulesetWith(in.benchmark);
   const BenchmarkRule* rcp_rule = rule != nullptr ? rule : newest != nullptr ? newest->Find(in.benchmark) : nullptr;
-  s.runs_required = rule != nullptr ? rule->runs : details.value("target", json::object()).value("runs_per_submission",
-                                                                                                  std::size_t{5});
+  s.runs_required = rule != nullptr
+                        ? rule->runs
+                        : details.value("target", json::object()).value("runs_per_submission", std::size_t{5});
   s.drop_each_side = details.value("drop_each_side", std::size_t{1});
   std::size_t counted = 0;
   for (const json& run : details.value("run_details", json::array())) {

@@ -133,8 +133,8 @@ TEST(AuditBadInputTest, InterpolatedBatchMovesBothNeighboursRunsToTheCheckersPoi
 
 TEST(AuditBadInputTest, NoOfficialScoreIsUnrankedWithItsReason) {
   // One run with a reference still has a rerun range (the time per epoch of that run); one run without one has none.
-  const analysis::AuditReport report = AuditOf(
-      {ResnetDetails("none", 1, 0.3), ResnetDetails("alone", 1, 0.3, 1e6), ResnetDetails("one", 5, 0.3)});
+  const analysis::AuditReport report =
+      AuditOf({ResnetDetails("none", 1, 0.3), ResnetDetails("alone", 1, 0.3, 1e6), ResnetDetails("one", 5, 0.3)});
   const analysis::AuditGroup& g = report.groups[0];
   ASSERT_EQ(g.unranked.size(), 2u);
   EXPECT_TRUE(Find(report, "none").rerun.computed);

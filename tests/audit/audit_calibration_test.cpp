@@ -90,8 +90,8 @@ TEST(AuditCalibrationTest, NinetyPercentRangeHoldsAFreshRerunNinetyPercentOfTheT
       if (fresh < r.range.low) ++below;
     }
     const double coverage = static_cast<double>(covered) / submissions;
-    std::cout << n << " runs: the 90% rerun range held a fresh rerun's score in " << coverage << " of "
-              << submissions << " honest submissions (" << below << " below it)\n";
+    std::cout << n << " runs: the 90% rerun range held a fresh rerun's score in " << coverage << " of " << submissions
+              << " honest submissions (" << below << " below it)\n";
     EXPECT_NEAR(coverage, 0.90, 0.045);  // 3 binomial SEs
   }
 }

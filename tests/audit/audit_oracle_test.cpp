@@ -27,7 +27,9 @@ namespace fs = std::filesystem;
 constexpr std::size_t kAuditDraws = 20000;   // evalsuite's reruns per submission
 constexpr std::size_t kOracleDraws = 20000;  // the oracle's
 
-double Tolerance(double p, double k1, double k2) { return 4 * std::sqrt(std::max(p * (1 - p), 0.0) * (1 / k1 + 1 / k2)); }
+double Tolerance(double p, double k1, double k2) {
+  return 4 * std::sqrt(std::max(p * (1 - p), 0.0) * (1 / k1 + 1 / k2));
+}
 
 struct OracleRun {
   json audit;
@@ -78,7 +80,8 @@ std::vector<std::string> Disagreements(const OracleRun& run, std::size_t& compar
         continue;
       }
       if (!r["computed"].get<bool>()) continue;
-      if (r["method"] != o["method"]) bad.push_back(source + ": method " + r["method"].dump() + " vs " + o["method"].dump());
+      if (r["method"] != o["method"])
+        bad.push_back(source + ": method " + r["method"].dump() + " vs " + o["method"].dump());
       for (const auto& [key, q] : {std::pair<const char*, double>{"low", 0.05}, {"median", 0.5}, {"high", 0.95}}) {
         const double lt = o["cdf"][key][0], le = o["cdf"][key][1];
         const double tol = Tolerance(q, ke, ko);

@@ -2,10 +2,11 @@
 // The auditor's view of imported MLPerf Training submissions: rerun ranges, rankings within noise, selection
 // checks (analysis/mlperf_audit.h), read from the store (importer/mlperf_audit_inputs.h) and printed
 // (reports/mlperf_audit_text.h). Every import study of the store unless --study names some.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <fmt/format.h>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -63,7 +64,8 @@ void RunAudit(const AuditArgs& args) {
   if (by_source.empty()) {
     throw UsageError(args.store, args.benchmarks.empty()
                                      ? "holds no imported MLPerf submission: import a round first "
-                                       "(evalsuite import training_results_v4.0 --store " + args.store + ")"
+                                       "(evalsuite import training_results_v4.0 --store " +
+                                           args.store + ")"
                                      : "holds no imported MLPerf submission of the benchmark(s) named by --benchmark");
   }
   std::vector<analysis::AuditInput> inputs;
@@ -88,11 +90,11 @@ void RegisterAuditCommand(CLI::App& app) {
       "The auditor's view of imported MLPerf results: each score's rerun range, which rankings are within "
       "noise, and whose runs look selected");
   command->add_option("STORE", args->store, "the run store holding imported MLPerf runs (SQLite)")->required();
-  command->add_option("--study", args->studies, "an import study to audit, by name or id (repeatable; default: every "
-                                                "import study)");
+  command->add_option("--study", args->studies,
+                      "an import study to audit, by name or id (repeatable; default: every "
+                      "import study)");
   command->add_option("--benchmark", args->benchmarks, "audit only this benchmark (repeatable)");
-  command->add_option("--seed", args->seed, "the simulations' seed (same seed, same figures)")
-      ->check(SeedNumber());
+  command->add_option("--seed", args->seed, "the simulations' seed (same seed, same figures)")->check(SeedNumber());
   command->add_option("--draws", args->draws, "simulated reruns per submission (default 10000)")
       ->check(WholeNumber(100, 10000000));
   command->add_option("--json", args->json_out, "write the audit as JSON to this file");
