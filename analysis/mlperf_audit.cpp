@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <thread>
 #include <tuple>
 
 namespace evalsuite::analysis {
@@ -35,15 +37,27 @@ AuditedSubmission AuditOne(AuditInput input, const AuditSettings& settings) {
 AuditReport AuditSubmissions(std::vector<AuditInput> inputs, const AuditSettings& settings) {
   AuditReport report;
   report.settings = settings;
+  // Submissions are simulated on as many threads as the machine has: each draws from its own seeded stream
+  // (SubmissionSeed), so the figures do not depend on the threads or their order.
+  std::vector<AuditedSubmission> audited(inputs.size());
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next++; i < inputs.size(); i = next++) audited[i] = AuditOne(std::move(inputs[i]), settings);
+  };
+  const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), inputs.size());
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
   std::map<std::tuple<std::string, std::string, std::string>, AuditGroup> groups;
-  for (AuditInput& input : inputs) {
+  for (AuditedSubmission& a : audited) {
+    const AuditInput& input = a.input;
     AuditGroup& g = groups[{input.ruleset, input.benchmark, input.division}];
     g.ruleset = input.ruleset;
     g.benchmark = input.benchmark;
     g.division = input.division;
     const bool scored = input.submission.official_minutes.has_value();
-    AuditedSubmission audited = AuditOne(std::move(input), settings);
-    (scored ? g.ranked : g.unranked).push_back(std::move(audited));
+    (scored ? g.ranked : g.unranked).push_back(std::move(a));
   }
   for (auto& [key, g] : groups) {
     std::stable_sort(g.ranked.begin(), g.ranked.end(), [](const AuditedSubmission& a, const AuditedSubmission& b) {
