@@ -15,6 +15,7 @@ void RegisterReportCommand(CLI::App& app);   // evalsuite report STORE --out DIR
 void RegisterCompareCommand(CLI::App& app);  // evalsuite compare STORE A B: is A faster than B?
 void RegisterImportCommand(CLI::App& app);   // evalsuite import PATH...
 void RegisterExportCommand(CLI::App& app);   // evalsuite export STORE --out DIR: runs and evaluations as CSV
+void RegisterAuditCommand(CLI::App& app);    // evalsuite audit STORE: MLPerf rerun ranges, ranking noise, selection
 void RegisterLabelCommand(CLI::App& app);    // evalsuite label serve|agreement|export
 void RegisterMachineCommand(CLI::App& app);  // evalsuite machine: peak FLOP/s and bandwidth
 void RegisterLatencyCommand(CLI::App& app);  // evalsuite latency MODEL.pt --holdout DIR

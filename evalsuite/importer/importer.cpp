@@ -726,6 +726,19 @@ std::string FormatSummary(const ImportResult& result, bool compliance_as_errors)
   return out;
 }
 
+json StoredEntryExtra(const ImportedGroup& g) {
+  json extra = g.details;
+  extra["source"] = g.source;
+  extra["benchmark"] = g.benchmark;
+  extra["system"] = g.system;
+  extra["olympic_minutes"] = JsonOrNull(g.olympic_minutes);
+  if (g.format == "dawnbench") {
+    extra["tta_hours"] = JsonOrNull(g.tta_hours);
+    extra["threshold_in_column_units"] = JsonOrNull(g.threshold);
+  }
+  return extra;
+}
+
 int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const std::string& study_name,
                      const json& plan, const json& environment, std::string* final_name, StudyNameTaken when_taken) {
   std::string name = study_name;
@@ -780,15 +793,7 @@ int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const s
     entry.metric = g.metric;
     entry.time_unit = g.time_unit;
     entry.threshold = g.stored_threshold.value_or(0);
-    entry.extra = g.details;
-    entry.extra["source"] = g.source;
-    entry.extra["benchmark"] = g.benchmark;
-    entry.extra["system"] = g.system;
-    entry.extra["olympic_minutes"] = JsonOrNull(g.olympic_minutes);
-    if (g.format == "dawnbench") {
-      entry.extra["tta_hours"] = JsonOrNull(g.tta_hours);
-      entry.extra["threshold_in_column_units"] = JsonOrNull(g.threshold);
-    }
+    entry.extra = StoredEntryExtra(g);
     store.UpsertEntry(study_id, entry);
     for (std::size_t i = 0; i < g.runs.size(); ++i) {
       study::RunRecord record;

@@ -108,6 +108,10 @@ nlohmann::ordered_json ToJson(const ImportResult& result);
 // warnings and, unless `compliance_as_errors` (--strict), the MLPerf compliance findings.
 std::string FormatSummary(const ImportResult& result, bool compliance_as_errors = false);
 
+// What the store keeps of a group beside its runs (EntryRecord::extra): its details with source, benchmark, system
+// and olympic score; what `evalsuite audit` reads back.
+nlohmann::json StoredEntryExtra(const ImportedGroup& group);
+
 // Where an import's runs go when the study name is taken.
 enum class StudyNameTaken {
   kNewStudy,  // a new study, the name made unique by a " #2", " #3" suffix (an import with no --study)

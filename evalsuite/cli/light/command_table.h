@@ -21,7 +21,7 @@ struct Command {
   int help_rank;                // its place in the --help list of the binary that serves it
 };
 
-// entries, study, report, compare, import (cli/light/light_commands.cpp).
+// entries, study, report, compare, import, export, audit (cli/light/light_commands.cpp).
 const std::vector<Command>& LightCommands();
 // label (cli/label/label_commands.cpp; in evalsuite-label and evalsuite-full; their names, for the front, in
 // label_command_names.h).

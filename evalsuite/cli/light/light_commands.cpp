@@ -10,7 +10,8 @@ const std::vector<Command>& LightCommands() {
   static const std::vector<Command> commands = {
       {"entries", RegisterEntriesCommand, 0}, {"study", RegisterStudyCommand, 2},
       {"report", RegisterReportCommand, 3},   {"compare", RegisterCompareCommand, 3},
-      {"import", RegisterImportCommand, 4},   {"export", RegisterExportCommand, 5}};
+      {"import", RegisterImportCommand, 4},   {"export", RegisterExportCommand, 5},
+      {"audit", RegisterAuditCommand, 5}};
   return commands;
 }
 
