@@ -66,6 +66,8 @@ struct StudyInfo {
   std::string name;
   std::string kind;                  // "study" or "import"
   std::string created_at;
+  // The plan as stored (a study's: PlanToJson; an import's: what it imported). Read through the one decode,
+  // study::DecodeStoredPlan (study/plans/stored_plan.h), never key by key.
   nlohmann::json plan;
   nlohmann::json environment;
   // Its counted runs (analysis/run_counting.h): what the report, `study show` and resume count.

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "common/environment.h"
 #include "common/error.h"
@@ -15,6 +16,7 @@
 #include "evalsuite/study/execution/executor.h"
 #include "evalsuite/study/execution/run_recorder.h"
 #include "evalsuite/study/plans/run_producer.h"
+#include "evalsuite/study/plans/stored_plan.h"
 
 namespace evalsuite::study {
 namespace {
@@ -155,7 +157,7 @@ StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan,
       throw UsageError("name", "'" + plan.name + "' in " + options.store_file.string() +
                                    " is an imported study; pick another --name");
     }
-    StudyPlan stored = PlanFromJson(info->plan);
+    StudyPlan stored = DecodeStoredPlan(info->plan).Plan();
     std::vector<PlannedRun> recorded;
     for (const RunRecord& r : store->LoadRuns(info->id)) {
       const auto seed = r.seeds.is_object() ? r.seeds.find("run") : r.seeds.end();
@@ -219,29 +221,32 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
 StudyOutcome ResumeStudy(const std::optional<std::string>& name, const StudyRunOptions& options) {
   auto store = RunStore::Open(options.store_file, /*create_if_missing=*/false);
   std::optional<StudyInfo> info;
+  std::optional<StudyPlan> stored;
   if (name) {
     info = store->FindStudy(*name);
     if (!info) throw UsageError(*name, "no such study in " + options.store_file.string());
     if (info->kind != "study") throw UsageError(*name, "an imported study has nothing to resume");
   } else {
-    std::vector<StudyInfo> unfinished;
+    std::vector<std::pair<StudyInfo, StudyPlan>> unfinished;
     for (StudyInfo& s : store->ListStudies()) {
       if (s.kind != "study") continue;
-      StudyPlan plan = PlanFromJson(s.plan);
+      StudyPlan plan = DecodeStoredPlan(s.plan).Plan();
       if (auto answered = DecideSequentialStop(*store, plan); answered && answered->stop) continue;
       if (CountFinishedPlannedRuns(plan, store->LoadRuns(s.id)) < static_cast<int>(plan.schedule.size())) {
-        unfinished.push_back(std::move(s));
+        unfinished.emplace_back(std::move(s), std::move(plan));
       }
     }
     if (unfinished.empty()) throw UsageError("STUDY", "no unfinished study in " + options.store_file.string());
     if (unfinished.size() > 1) {
       std::string names;
-      for (const auto& s : unfinished) names += (names.empty() ? "" : ", ") + s.name;
+      for (const auto& s : unfinished) names += (names.empty() ? "" : ", ") + s.first.name;
       throw UsageError("STUDY", "several unfinished studies (" + names + "): name the one to resume");
     }
-    info = unfinished.front();
+    info = unfinished.front().first;
+    stored = std::move(unfinished.front().second);
   }
-  StudyPlan plan = PlanFromJson(info->plan);
+  if (!stored) stored = DecodeStoredPlan(info->plan).Plan();
+  StudyPlan plan = std::move(*stored);
   if (options.jobs) plan.jobs = *options.jobs;
   StudyOutcome outcome;
   nlohmann::json environment = StudyEnvironment(plan);

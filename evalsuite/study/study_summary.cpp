@@ -7,7 +7,6 @@
 #include <map>
 #include <set>
 
-#include "analysis/analysis_settings.h"
 #include "analysis/entry_analysis.h"
 #include "analysis/run_counting.h"
 #include "analysis/sequential_decision.h"
@@ -17,7 +16,7 @@
 #include "evalsuite/study/hardware/builtin_hardware.h"
 #include "evalsuite/study/hardware/external_hardware.h"
 #include "evalsuite/study/execution/sequential_stopping.h"
-#include "evalsuite/study/plans/study_plan.h"
+#include "evalsuite/study/plans/stored_plan.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
 #include "stats/stability_statistics.h"
@@ -90,14 +89,6 @@ std::string BasisLine(const stats::StabilityRule& rule) {
   return "basis: time (TTA, DAWNBench's definition; [stability] basis = \"epochs\" judges epochs to target instead)";
 }
 
-std::optional<int> PlannedRunsOf(const nlohmann::json& plan, const std::string& entry) {
-  auto schedule = plan.find("schedule");
-  if (schedule == plan.end() || !schedule->is_array()) return std::nullopt;
-  int count = 0;
-  for (const auto& run : *schedule) count += run.value("entry", "") == entry;
-  return count;
-}
-
 }  // namespace
 
 reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vector<StudyInfo>& studies) {
@@ -108,15 +99,18 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
   for (const auto& s : studies) names += (names.empty() ? "" : ", ") + s.name;
   input.title = "evalsuite stability report: " + names;
   input.environment = studies.front().environment;
+  std::vector<StoredPlan> plans;
+  plans.reserve(studies.size());
+  for (const StudyInfo& s : studies) plans.push_back(DecodeStoredPlan(s.plan));
   if (several) {
     // Each study's compare pairs and sequential question are its own: a report of several asks none of them, and
     // judges every entry by the first study's rule.
-    input.settings.rule = analysis::AnalysisSettingsFromPlanJson(studies.front().plan).rule;
+    input.settings.rule = plans.front().Settings().rule;
     input.plan = {{"studies", nlohmann::json::object()}};
-    for (const auto& s : studies) input.plan["studies"][s.name] = s.plan;
+    for (std::size_t k = 0; k < studies.size(); ++k) input.plan["studies"][studies[k].name] = plans[k].AsRecorded();
   } else {
-    input.settings = analysis::AnalysisSettingsFromPlanJson(studies.front().plan);
-    input.plan = studies.front().plan;
+    input.settings = plans.front().Settings();
+    input.plan = plans.front().AsRecorded();
   }
   std::vector<std::vector<RunRecord>> records_of;
   std::vector<std::vector<analysis::Entry>> entries_of;
@@ -177,12 +171,13 @@ std::string FormatStudyList(RunStore& store) {
   for (const auto& s : studies) {
     std::string runs = std::to_string(s.runs_recorded), state = "-";
     if (s.kind == "study") {
-      int planned = s.plan.contains("schedule") ? static_cast<int>(s.plan["schedule"].size()) : 0;
+      const StoredPlan plan = DecodeStoredPlan(s.plan);
+      const int planned = plan.Schedule().planned_runs;
       runs += "/" + std::to_string(planned);
       state = s.runs_recorded >= planned ? "complete" : "unfinished (evalsuite study resume " + s.name + ")";
-      if (s.runs_recorded < planned && s.plan.contains("sequential") && s.plan["sequential"].is_object()) {
+      if (s.runs_recorded < planned && plan.Schedule().sequential) {
         // A sequential study that answered its question is done with fewer runs than planned.
-        if (auto d = DecideSequentialStop(store, PlanFromJson(s.plan)); d && d->stop) state = "answered: " + d->result;
+        if (auto d = DecideSequentialStop(store, plan.Plan()); d && d->stop) state = "answered: " + d->result;
       }
     }
     out += fmt::format("{:>3}  {:<{}}  {:<6}  {:<20}  {:>9}  {}\n", s.id, s.name, width, s.kind, s.created_at, runs,
@@ -273,14 +268,15 @@ struct EntrySummary {
   std::string sequential_line;
 };
 
-EntrySummary SummarizeEntry(const StudyInfo& study, const EntryRecord& entry, const analysis::EntryAnalysis& analysed,
-                            const std::vector<const RunRecord*>& records, const stats::StabilityRule& rule,
+EntrySummary SummarizeEntry(const StudyInfo& study, const StoredPlan& plan, const EntryRecord& entry,
+                            const analysis::EntryAnalysis& analysed, const std::vector<const RunRecord*>& records,
+                            const stats::StabilityRule& rule,
                             const std::optional<analysis::SequentialOutcome>& sequential_stability) {
   EntrySummary summary;
   const int failed = FailedRuns(analysed, records, entry.threshold, rule.consecutive_evaluations);
   const stats::EntryStatistics& statistics_of_entry = analysed.statistics;
   const stats::StabilityStats& s = statistics_of_entry.at_target;
-  std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
+  std::optional<int> planned = study.kind == "study" ? plan.PlannedRunsOf(entry.name) : std::nullopt;
   std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
   const std::size_t counted = analysed.counted.runs.size();
   if (analysed.none_ran) {
@@ -317,15 +313,15 @@ EntrySummary SummarizeEntry(const StudyInfo& study, const EntryRecord& entry, co
 }  // namespace
 
 std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
-  const analysis::AnalysisSettings settings = analysis::AnalysisSettingsFromPlanJson(study.plan);
+  const StoredPlan plan = DecodeStoredPlan(study.plan);
+  const analysis::AnalysisSettings& settings = plan.Settings();
   const stats::StabilityRule& rule = settings.rule;
   std::string out =
       fmt::format("study {} (id {}, {}), created {}\n", study.name, study.id, study.kind, study.created_at);
-  if (study.kind == "study" && study.plan.contains("schedule")) {
+  if (study.kind == "study" && plan.Schedule().listed) {
+    const PlanFigures& figures = plan.Figures();
     out += fmt::format("plan: {} entries x {} runs, seed {}, {} thread(s) per run, {} job(s); runs in {}\n",
-                       study.plan.value("entries", nlohmann::json::array()).size(), study.plan.value("runs", 0),
-                       study.plan.value("seed", uint64_t{0}), study.plan.value("threads", 0),
-                       study.plan.value("jobs", 0), study.plan.value("out_dir", std::string("?")));
+                       figures.entries, figures.runs, figures.seed, figures.threads, figures.jobs, figures.out_dir);
   }
   out += fmt::format(
       "rule: stable when the CoV interval's upper bound <= {}, hit rate (point estimate) >= {}, at least {} reached{}\n"
@@ -367,7 +363,8 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   for (const EntryRecord& entry : entry_records) {
     const analysis::EntryAnalysis analysed = analysis::AnalyzeEntry(
         analysis::FindEntry(entries, entry.name), rule, sequential_stability ? &*sequential_stability : nullptr);
-    EntrySummary summary = SummarizeEntry(study, entry, analysed, records_of[entry.name], rule, sequential_stability);
+    EntrySummary summary =
+        SummarizeEntry(study, plan, entry, analysed, records_of[entry.name], rule, sequential_stability);
     could_not_run += summary.could_not_run;
     sequential_lines += summary.sequential_line;
     rows.push_back(std::move(summary.row));

@@ -29,6 +29,7 @@
 #include "common/slow_step_notice.h"
 #include "evalsuite/study/execution/slurm_executor.h"
 #include "evalsuite/study/execution/slurm_task.h"
+#include "evalsuite/study/plans/stored_plan.h"
 #include "evalsuite/study/plans/study_plan.h"
 #include "evalsuite/study/study_runner.h"
 #include "evalsuite/store/study_choice.h"
@@ -229,7 +230,7 @@ void RegisterStudyCommand(CLI::App& app) {
   cancel->callback([args] {
     auto store = study::RunStore::OpenForReading(args->store);
     study::StudyInfo info = store::ChooseStudy(*store, args->study, args->store);
-    std::vector<std::string> jobs = study::CancelStudyOnSlurm(study::PlanFromJson(info.plan));
+    std::vector<std::string> jobs = study::CancelStudyOnSlurm(study::DecodeStoredPlan(info.plan).Plan());
     if (jobs.empty()) {
       std::cout << "study " << info.name << ": no Slurm array of it is queued or running\n";
       return;
