@@ -150,14 +150,3 @@ class RunStore {
 };
 
 }  // namespace evalsuite::store
-
-// study/, the commands and their tests name the store's types as study::; the store is its own layer now, and these
-// declarations keep that code as it was.
-namespace evalsuite::study {
-using store::DidNotRun;
-using store::EntryRecord;
-using store::IsFinishedRun;
-using store::RunRecord;
-using store::RunStore;
-using store::StudyInfo;
-}  // namespace evalsuite::study

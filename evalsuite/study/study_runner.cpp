@@ -58,8 +58,8 @@ nlohmann::json StudyEnvironment(const StudyPlan& plan) {
   return env;
 }
 
-EntryRecord ToEntryRecord(const PlannedEntry& e) {
-  EntryRecord record;
+store::EntryRecord ToEntryRecord(const PlannedEntry& e) {
+  store::EntryRecord record;
   record.name = e.name;
   record.description = e.description;
   record.source = "study";
@@ -87,7 +87,7 @@ class CreatedStoreGuard {
   }
   void Keep() { created_ = false; }
   // Closes `store` first, so that SQLite has let go of the files.
-  void RemoveIfCreated(std::unique_ptr<RunStore>& store) {
+  void RemoveIfCreated(std::unique_ptr<store::RunStore>& store) {
     if (!created_) return;
     store.reset();
     std::error_code ec;
@@ -101,8 +101,8 @@ class CreatedStoreGuard {
 
 // `guard`, for a store this command created, is told to keep it once the run folders are checked: a study refused
 // for folders another plan made leaves no new store behind.
-StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& plan, const StudyRunOptions& options,
-                     StudyOutcome outcome, CreatedStoreGuard* guard = nullptr) {
+StudyOutcome Execute(store::RunStore& store, const store::StudyInfo& info, const StudyPlan& plan,
+                     const StudyRunOptions& options, StudyOutcome outcome, CreatedStoreGuard* guard = nullptr) {
   StudyLock lock(plan.out_dir);
   outcome.study_id = info.id;
   outcome.name = plan.name;
@@ -146,10 +146,10 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
 
 namespace {
 
-StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan, const StudyRunOptions& options,
+StudyOutcome RunStudyIn(std::unique_ptr<store::RunStore>& store, const StudyPlan& plan, const StudyRunOptions& options,
                         CreatedStoreGuard& guard) {
   StudyOutcome outcome;
-  std::optional<StudyInfo> info = store->FindStudy(plan.name);
+  std::optional<store::StudyInfo> info = store->FindStudy(plan.name);
   if (info && info->name != plan.name) info.reset();  // a numeric name matched another study's id
   nlohmann::json plan_json = PlanToJson(plan);
   if (info) {
@@ -159,7 +159,7 @@ StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan,
     }
     StudyPlan stored = DecodeStoredPlan(info->plan).Plan();
     std::vector<PlannedRun> recorded;
-    for (const RunRecord& r : store->LoadRuns(info->id)) {
+    for (const store::RunRecord& r : store->LoadRuns(info->id)) {
       const auto seed = r.seeds.is_object() ? r.seeds.find("run") : r.seeds.end();
       if (seed == r.seeds.end() || !seed->is_number_unsigned()) continue;
       recorded.push_back({r.entry, r.run_index, seed->get<uint64_t>()});
@@ -189,7 +189,7 @@ StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan,
     outcome.resumed = true;
     return Execute(*store, *info, continued, options, outcome);
   }
-  StudyInfo created;
+  store::StudyInfo created;
   // Measured (or read) before the study exists: a bad ceilings file leaves nothing behind.
   nlohmann::json environment = StudyEnvironment(plan);
   outcome.ceilings = ObtainCeilings(plan, nlohmann::json::object(), options.measure_ceilings);
@@ -209,7 +209,7 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
     (void)ReadCeilingsFile(plan.machine_ceilings);
   }
   CreatedStoreGuard guard(options.store_file);
-  std::unique_ptr<RunStore> store = RunStore::Open(options.store_file);
+  std::unique_ptr<store::RunStore> store = store::RunStore::Open(options.store_file);
   try {
     return RunStudyIn(store, plan, options, guard);
   } catch (...) {
@@ -219,16 +219,16 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
 }
 
 StudyOutcome ResumeStudy(const std::optional<std::string>& name, const StudyRunOptions& options) {
-  auto store = RunStore::Open(options.store_file, /*create_if_missing=*/false);
-  std::optional<StudyInfo> info;
+  auto store = store::RunStore::Open(options.store_file, /*create_if_missing=*/false);
+  std::optional<store::StudyInfo> info;
   std::optional<StudyPlan> stored;
   if (name) {
     info = store->FindStudy(*name);
     if (!info) throw UsageError(*name, "no such study in " + options.store_file.string());
     if (info->kind != "study") throw UsageError(*name, "an imported study has nothing to resume");
   } else {
-    std::vector<std::pair<StudyInfo, StudyPlan>> unfinished;
-    for (StudyInfo& s : store->ListStudies()) {
+    std::vector<std::pair<store::StudyInfo, StudyPlan>> unfinished;
+    for (store::StudyInfo& s : store->ListStudies()) {
       if (s.kind != "study") continue;
       StudyPlan plan = DecodeStoredPlan(s.plan).Plan();
       if (auto answered = DecideSequentialStop(*store, plan); answered && answered->stop) continue;

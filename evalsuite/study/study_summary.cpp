@@ -91,7 +91,7 @@ std::string BasisLine(const stats::StabilityRule& rule) {
 
 }  // namespace
 
-reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vector<StudyInfo>& studies) {
+reports::StabilityReportInput BuildReportInput(store::RunStore& store, const std::vector<store::StudyInfo>& studies) {
   reports::StabilityReportInput input;
   if (studies.empty()) return input;
   const bool several = studies.size() > 1;
@@ -101,7 +101,7 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
   input.environment = studies.front().environment;
   std::vector<StoredPlan> plans;
   plans.reserve(studies.size());
-  for (const StudyInfo& s : studies) plans.push_back(DecodeStoredPlan(s.plan));
+  for (const store::StudyInfo& s : studies) plans.push_back(DecodeStoredPlan(s.plan));
   if (several) {
     // Each study's compare pairs and sequential question are its own: a report of several asks none of them, and
     // judges every entry by the first study's rule.
@@ -112,23 +112,23 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
     input.settings = plans.front().Settings();
     input.plan = plans.front().AsRecorded();
   }
-  std::vector<std::vector<RunRecord>> records_of;
+  std::vector<std::vector<store::RunRecord>> records_of;
   std::vector<std::vector<analysis::Entry>> entries_of;
   std::map<std::string, int> studies_with;
-  for (const StudyInfo& study : studies) {
+  for (const store::StudyInfo& study : studies) {
     records_of.push_back(store.LoadRuns(study.id));
     entries_of.push_back(store::AnalysisEntriesOf(store, study, records_of.back()));
     for (const analysis::Entry& e : entries_of.back()) ++studies_with[e.name];
   }
   // An entry is named after its study only where two studies have an entry of that name: a report of several
   // imports keeps its entry column short ("CIFAR10/basenet", not "import basenet.tsv 2026-11-26T.../CIFAR10/...").
-  auto shown_name = [&](const StudyInfo& study, const std::string& name) {
+  auto shown_name = [&](const store::StudyInfo& study, const std::string& name) {
     return several && studies_with[name] > 1 ? study.name + "/" + name : name;
   };
   for (std::size_t k = 0; k < studies.size(); ++k) {
-    const StudyInfo& study = studies[k];
-    std::map<std::string, std::vector<RunRecord>> records;
-    for (RunRecord& run : records_of[k]) records[run.entry].push_back(std::move(run));
+    const store::StudyInfo& study = studies[k];
+    std::map<std::string, std::vector<store::RunRecord>> records;
+    for (store::RunRecord& run : records_of[k]) records[run.entry].push_back(std::move(run));
     for (const auto& [name, entry_runs] : records) {
       // External entries that declare their FLOPs get a row in the report's hardware section.
       const std::string shown = shown_name(study, name);
@@ -146,9 +146,10 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
   return input;
 }
 
-reports::StabilityReportInput BuildReportInputFor(RunStore& store, const std::vector<store::EntryLocation>& located,
+reports::StabilityReportInput BuildReportInputFor(store::RunStore& store,
+                                                  const std::vector<store::EntryLocation>& located,
                                                   std::vector<std::string>& shown) {
-  const std::vector<StudyInfo> studies = store::StudiesOf(located);
+  const std::vector<store::StudyInfo> studies = store::StudiesOf(located);
   reports::StabilityReportInput input = BuildReportInput(store, studies);
   shown.clear();
   for (const store::EntryLocation& l : located) {
@@ -161,8 +162,8 @@ reports::StabilityReportInput BuildReportInputFor(RunStore& store, const std::ve
   return input;
 }
 
-std::string FormatStudyList(RunStore& store) {
-  std::vector<StudyInfo> studies = store.ListStudies();
+std::string FormatStudyList(store::RunStore& store) {
+  std::vector<store::StudyInfo> studies = store.ListStudies();
   if (studies.empty()) return "no studies in " + store.file().string() + "\n";
   std::size_t width = 4;
   for (const auto& s : studies) width = std::max(width, s.name.size());
@@ -190,7 +191,7 @@ namespace {
 
 // The target as its source writes it (an import's "eval_loss <= 0.925", "FID <= 90 and CLIP >= 0.15"), not the
 // store's higher-is-better form; a study's own entries: the stored threshold.
-std::string ThresholdAsWritten(const EntryRecord& entry) {
+std::string ThresholdAsWritten(const store::EntryRecord& entry) {
   const nlohmann::json shown = entry.extra.is_object() ? entry.extra.value("threshold_shown", nlohmann::json())
                                                        : nlohmann::json();
   if (shown.is_string()) return shown.get<std::string>();
@@ -213,7 +214,7 @@ std::string TextOf(const nlohmann::json& v) {
 }
 
 // One line per imported MLPerf entry: division and ruleset, official score (or why there is none), RCP verdict.
-std::string ImportedFacts(const EntryRecord& entry) {
+std::string ImportedFacts(const store::EntryRecord& entry) {
   const nlohmann::json& x = entry.extra;
   if (!x.is_object() || entry.source != "mlperf") return "";
   std::string line = entry.name + ": division " + TextOf(x.value("division", nlohmann::json())) + ", ruleset " +
@@ -235,8 +236,8 @@ std::string ImportedFacts(const EntryRecord& entry) {
 
 // First cause of an entry's attempts that did not run, with the first line of its stderr (the line a user needs,
 // "can't open file ...", is usually the process's first word there).
-std::string FirstCauseOfNotRun(const std::vector<const RunRecord*>& records, bool resumable) {
-  for (const RunRecord* run : records) {
+std::string FirstCauseOfNotRun(const std::vector<const store::RunRecord*>& records, bool resumable) {
+  for (const store::RunRecord* run : records) {
     if (analysis::CountOf(StatusOf(*run, resumable)) != analysis::RunCount::kDidNotRun) continue;
     std::string cause = analysis::CauseOfNotRun(run->log.error);
     const std::string line = FirstLine(run->stderr_tail);
@@ -248,13 +249,13 @@ std::string FirstCauseOfNotRun(const std::vector<const RunRecord*>& records, boo
 
 // Counted runs that failed without reaching the target (run_store.h's CountsAsFailed, as the study's summary line
 // counts): reached + failed + not reached = runs.
-int FailedRuns(const analysis::EntryAnalysis& analysed, const std::vector<const RunRecord*>& records, double threshold,
-               std::size_t consecutive) {
-  std::map<std::pair<int, int>, const RunRecord*> by_attempt;
-  for (const RunRecord* record : records) by_attempt[{record->run_index, record->attempt}] = record;
+int FailedRuns(const analysis::EntryAnalysis& analysed, const std::vector<const store::RunRecord*>& records,
+               double threshold, std::size_t consecutive) {
+  std::map<std::pair<int, int>, const store::RunRecord*> by_attempt;
+  for (const store::RunRecord* record : records) by_attempt[{record->run_index, record->attempt}] = record;
   int failed = 0;
   for (const analysis::Run* run : analysed.counted.runs) {
-    const RunRecord* record = by_attempt[{run->index, run->attempt}];
+    const store::RunRecord* record = by_attempt[{run->index, run->attempt}];
     if (record && CountsAsFailed(*record, threshold, consecutive)) ++failed;
   }
   return failed;
@@ -268,9 +269,9 @@ struct EntrySummary {
   std::string sequential_line;
 };
 
-EntrySummary SummarizeEntry(const StudyInfo& study, const StoredPlan& plan, const EntryRecord& entry,
-                            const analysis::EntryAnalysis& analysed, const std::vector<const RunRecord*>& records,
-                            const stats::StabilityRule& rule,
+EntrySummary SummarizeEntry(const store::StudyInfo& study, const StoredPlan& plan, const store::EntryRecord& entry,
+                            const analysis::EntryAnalysis& analysed,
+                            const std::vector<const store::RunRecord*>& records, const stats::StabilityRule& rule,
                             const std::optional<analysis::SequentialOutcome>& sequential_stability) {
   EntrySummary summary;
   const int failed = FailedRuns(analysed, records, entry.threshold, rule.consecutive_evaluations);
@@ -312,7 +313,7 @@ EntrySummary SummarizeEntry(const StudyInfo& study, const StoredPlan& plan, cons
 
 }  // namespace
 
-std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
+std::string FormatStudySummary(store::RunStore& store, const store::StudyInfo& study) {
   const StoredPlan plan = DecodeStoredPlan(study.plan);
   const analysis::AnalysisSettings& settings = plan.Settings();
   const stats::StabilityRule& rule = settings.rule;
@@ -334,10 +335,10 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
           : "",
       BasisLine(rule));
 
-  std::vector<RunRecord> records = store.LoadRuns(study.id);
+  std::vector<store::RunRecord> records = store.LoadRuns(study.id);
   const std::vector<analysis::Entry> entries = store::AnalysisEntriesOf(store, study, records);
-  std::map<std::string, std::vector<const RunRecord*>> records_of;
-  for (const RunRecord& run : records) records_of[run.entry].push_back(&run);
+  std::map<std::string, std::vector<const store::RunRecord*>> records_of;
+  for (const store::RunRecord& run : records) records_of[run.entry].push_back(&run);
   const std::vector<const stats::StabilityStatistic*> statistics = SummaryStatistics();
   std::vector<std::vector<std::string>> rows = {
       {"entry", "threshold", "runs", "reached", "failed", "interrupted", "did not run"}};
@@ -349,9 +350,9 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   const std::optional<analysis::SequentialOutcome> sequential_stability =
       analysis::SequentialStabilityOutcome(entries, settings);
   std::string sequential_lines;  // under the table: where each sequential verdict was judged
-  const std::vector<EntryRecord> entry_records = store.LoadEntries(study.id);
+  const std::vector<store::EntryRecord> entry_records = store.LoadEntries(study.id);
   std::set<std::string> clockless_units;  // units of entries whose logs record no clock
-  for (const EntryRecord& entry : entry_records) {
+  for (const store::EntryRecord& entry : entry_records) {
     if (!analysis::IsClockTimeUnit(entry.time_unit)) clockless_units.insert(entry.time_unit);
   }
   if (!clockless_units.empty()) {
@@ -360,7 +361,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     out += "note: some logs record no clock; their TTA is in their progress unit (" + units +
            "), and CoV of time per epoch is undefined for them\n\n";
   }
-  for (const EntryRecord& entry : entry_records) {
+  for (const store::EntryRecord& entry : entry_records) {
     const analysis::EntryAnalysis analysed = analysis::AnalyzeEntry(
         analysis::FindEntry(entries, entry.name), rule, sequential_stability ? &*sequential_stability : nullptr);
     EntrySummary summary =
@@ -372,7 +373,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   out += could_not_run.empty() ? "" : could_not_run + "\n";
   std::string imported;  // what an import knows beyond the runs: the official score, the RCP verdict, the division
   if (study.kind == "import") {
-    for (const EntryRecord& entry : entry_records) imported += ImportedFacts(entry);
+    for (const store::EntryRecord& entry : entry_records) imported += ImportedFacts(entry);
   }
   std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {
