@@ -160,7 +160,7 @@ class SilentProgress : public ProgressReporter {
   void StudyStarted(const std::string&, int, int, int, int) override {}
   void RunStarted(const RunningRunView&) override {}
   void Update(const std::vector<RunningRunView>&) override {}
-  void RunFinished(const store::RunRecord&, double) override {}
+  void RunFinished(const store::RunRecord& /*record*/, double /*wall_seconds*/) override {}
   void StudyFinished() override {}
 };
 
