@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
                             for (const auto& g : result.groups) runs_parsed += g.runs.size();
                           }));
     auto import_into_a_store = [&](const std::string& name, const evalsuite::importer::ImportOptions& with) {
-      auto store = evalsuite::study::RunStore::Open(work / (name + std::to_string(r) + ".db"));
+      auto store = evalsuite::store::RunStore::Open(work / (name + std::to_string(r) + ".db"));
       auto result = evalsuite::importer::Import(with);
       evalsuite::importer::WriteToStore(*store, result, "bench", nlohmann::json::object(), nlohmann::json::object());
     };

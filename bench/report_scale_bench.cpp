@@ -155,7 +155,7 @@ void Measure(Case& c, const fs::path& work, const fs::path& logs) {
   c.import = RunTimed("import", [&] {
     evalsuite::importer::ImportOptions options;
     options.paths = {logs};
-    auto store = evalsuite::study::RunStore::Open(store_file);
+    auto store = evalsuite::store::RunStore::Open(store_file);
     const evalsuite::importer::ImportResult result = evalsuite::importer::Import(options);
     evalsuite::importer::WriteToStore(*store, result, "scale", nlohmann::json::object(),
                                       evalsuite::DescribeEnvironment());
@@ -167,7 +167,7 @@ void Measure(Case& c, const fs::path& work, const fs::path& logs) {
       into = std::chrono::duration<double>(now - lap).count();
       lap = now;
     };
-    auto store = evalsuite::study::RunStore::OpenForReading(store_file);
+    auto store = evalsuite::store::RunStore::OpenForReading(store_file);
     const evalsuite::reports::StabilityReportInput input =
         evalsuite::study::BuildReportInput(*store, store->ListStudies());
     split(c.load_seconds);

@@ -55,10 +55,10 @@ struct HoldoutEvalArgs {
 // The TTA-optimized models of a study: <run_dir>/model/<which>.pt of each run the report counts, named
 // <entry>-run<index> (store/run_models.h chooses them).
 std::vector<generalization::ModelSpec> ModelsFromStore(const HoldoutEvalArgs& args) {
-  std::unique_ptr<study::RunStore> store = study::RunStore::OpenForReading(args.store);
+  std::unique_ptr<store::RunStore> store = store::RunStore::OpenForReading(args.store);
   // Without --study, the only study the store ran (imports leave no models): evaluating the latest of several
   // would be a guess.
-  const study::StudyInfo info =
+  const store::StudyInfo info =
       store::ChooseStudy(*store, args.study, args.store, {/*kind=*/"study", /*only_one=*/true, "--study"});
   const store::RunModelSelection selection = store::SelectRunModels(*store, info, args.which);
   std::vector<generalization::ModelSpec> models;

@@ -739,10 +739,10 @@ json StoredEntryExtra(const ImportedGroup& g) {
   return extra;
 }
 
-int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const std::string& study_name,
+int64_t WriteToStore(store::RunStore& store, const ImportResult& result, const std::string& study_name,
                      const json& plan, const json& environment, std::string* final_name, StudyNameTaken when_taken) {
   std::string name = study_name;
-  std::optional<study::StudyInfo> existing = store.FindStudy(study_name);
+  std::optional<store::StudyInfo> existing = store.FindStudy(study_name);
   if (existing && existing->name != study_name) existing.reset();  // a numeric name matched another study's id
   std::map<std::string, std::string> taken;                        // entry name -> where its runs came from
   if (existing && when_taken == StudyNameTaken::kAddTo) {
@@ -751,7 +751,7 @@ int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const s
                        "'" + study_name + "' in " + store.file().string() +
                            " is a study evalsuite ran, not an import: name another --study for imported runs");
     }
-    for (const study::EntryRecord& e : store.LoadEntries(existing->id)) {
+    for (const store::EntryRecord& e : store.LoadEntries(existing->id)) {
       taken[e.name] = e.extra.value("source", std::string("an earlier import"));
     }
   } else {
@@ -775,7 +775,7 @@ int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const s
   }
   // One transaction: a failure half-way (a full disk, a value the store refuses) leaves the store as it was,
   // with no empty study row behind.
-  std::unique_ptr<study::RunStore::Transaction> transaction = store.Begin();
+  std::unique_ptr<store::RunStore::Transaction> transaction = store.Begin();
   int64_t study_id = 0;
   if (existing) {
     study_id = existing->id;
@@ -786,7 +786,7 @@ int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const s
   if (final_name != nullptr) *final_name = name;
   for (std::size_t k = 0; k < result.groups.size(); ++k) {
     const ImportedGroup& g = result.groups[k];
-    study::EntryRecord entry;
+    store::EntryRecord entry;
     entry.name = entry_names[k];
     entry.description = g.description.empty() ? g.format + " import of " + g.source : g.description;
     entry.source = g.format;
@@ -796,7 +796,7 @@ int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const s
     entry.extra = StoredEntryExtra(g);
     store.UpsertEntry(study_id, entry);
     for (std::size_t i = 0; i < g.runs.size(); ++i) {
-      study::RunRecord record;
+      store::RunRecord record;
       record.entry = entry.name;
       record.run_index = static_cast<int>(i);
       record.seeds = g.runs[i].seeds;

@@ -21,9 +21,6 @@
 namespace evalsuite::store {
 class RunStore;
 }
-namespace evalsuite::study {
-using store::RunStore;
-}
 
 namespace evalsuite::importer {
 
@@ -121,7 +118,7 @@ enum class StudyNameTaken {
 // One study of kind "import" holding an entry per group and its runs (or, kAddTo, the study of that name: an import
 // study that has none of these entries: a UsageError naming the entry, where it came from and what to do, else);
 // returns the study's id. All of it lands in one transaction or nothing does.
-int64_t WriteToStore(study::RunStore& store, const ImportResult& result, const std::string& study_name,
+int64_t WriteToStore(store::RunStore& store, const ImportResult& result, const std::string& study_name,
                      const nlohmann::json& plan, const nlohmann::json& environment, std::string* final_name = nullptr,
                      StudyNameTaken when_taken = StudyNameTaken::kNewStudy);
 

@@ -66,6 +66,8 @@ struct StudyInfo {
   std::string name;
   std::string kind;                  // "study" or "import"
   std::string created_at;
+  // The plan as stored (a study's: PlanToJson; an import's: what it imported). Read through the one decode,
+  // study::DecodeStoredPlan (study/plans/stored_plan.h), never key by key.
   nlohmann::json plan;
   nlohmann::json environment;
   // Its counted runs (analysis/run_counting.h): what the report, `study show` and resume count.
@@ -148,14 +150,3 @@ class RunStore {
 };
 
 }  // namespace evalsuite::store
-
-// study/, the commands and their tests name the store's types as study::; the store is its own layer now, and these
-// declarations keep that code as it was.
-namespace evalsuite::study {
-using store::DidNotRun;
-using store::EntryRecord;
-using store::IsFinishedRun;
-using store::RunRecord;
-using store::RunStore;
-using store::StudyInfo;
-}  // namespace evalsuite::study

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "common/environment.h"
 #include "common/error.h"
@@ -15,6 +16,7 @@
 #include "evalsuite/study/execution/executor.h"
 #include "evalsuite/study/execution/run_recorder.h"
 #include "evalsuite/study/plans/run_producer.h"
+#include "evalsuite/study/plans/stored_plan.h"
 
 namespace evalsuite::study {
 namespace {
@@ -56,8 +58,8 @@ nlohmann::json StudyEnvironment(const StudyPlan& plan) {
   return env;
 }
 
-EntryRecord ToEntryRecord(const PlannedEntry& e) {
-  EntryRecord record;
+store::EntryRecord ToEntryRecord(const PlannedEntry& e) {
+  store::EntryRecord record;
   record.name = e.name;
   record.description = e.description;
   record.source = "study";
@@ -85,7 +87,7 @@ class CreatedStoreGuard {
   }
   void Keep() { created_ = false; }
   // Closes `store` first, so that SQLite has let go of the files.
-  void RemoveIfCreated(std::unique_ptr<RunStore>& store) {
+  void RemoveIfCreated(std::unique_ptr<store::RunStore>& store) {
     if (!created_) return;
     store.reset();
     std::error_code ec;
@@ -99,8 +101,8 @@ class CreatedStoreGuard {
 
 // `guard`, for a store this command created, is told to keep it once the run folders are checked: a study refused
 // for folders another plan made leaves no new store behind.
-StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& plan, const StudyRunOptions& options,
-                     StudyOutcome outcome, CreatedStoreGuard* guard = nullptr) {
+StudyOutcome Execute(store::RunStore& store, const store::StudyInfo& info, const StudyPlan& plan,
+                     const StudyRunOptions& options, StudyOutcome outcome, CreatedStoreGuard* guard = nullptr) {
   StudyLock lock(plan.out_dir);
   outcome.study_id = info.id;
   outcome.name = plan.name;
@@ -144,10 +146,10 @@ StudyOutcome Execute(RunStore& store, const StudyInfo& info, const StudyPlan& pl
 
 namespace {
 
-StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan, const StudyRunOptions& options,
+StudyOutcome RunStudyIn(std::unique_ptr<store::RunStore>& store, const StudyPlan& plan, const StudyRunOptions& options,
                         CreatedStoreGuard& guard) {
   StudyOutcome outcome;
-  std::optional<StudyInfo> info = store->FindStudy(plan.name);
+  std::optional<store::StudyInfo> info = store->FindStudy(plan.name);
   if (info && info->name != plan.name) info.reset();  // a numeric name matched another study's id
   nlohmann::json plan_json = PlanToJson(plan);
   if (info) {
@@ -155,9 +157,9 @@ StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan,
       throw UsageError("name", "'" + plan.name + "' in " + options.store_file.string() +
                                    " is an imported study; pick another --name");
     }
-    StudyPlan stored = PlanFromJson(info->plan);
+    StudyPlan stored = DecodeStoredPlan(info->plan).Plan();
     std::vector<PlannedRun> recorded;
-    for (const RunRecord& r : store->LoadRuns(info->id)) {
+    for (const store::RunRecord& r : store->LoadRuns(info->id)) {
       const auto seed = r.seeds.is_object() ? r.seeds.find("run") : r.seeds.end();
       if (seed == r.seeds.end() || !seed->is_number_unsigned()) continue;
       recorded.push_back({r.entry, r.run_index, seed->get<uint64_t>()});
@@ -187,7 +189,7 @@ StudyOutcome RunStudyIn(std::unique_ptr<RunStore>& store, const StudyPlan& plan,
     outcome.resumed = true;
     return Execute(*store, *info, continued, options, outcome);
   }
-  StudyInfo created;
+  store::StudyInfo created;
   // Measured (or read) before the study exists: a bad ceilings file leaves nothing behind.
   nlohmann::json environment = StudyEnvironment(plan);
   outcome.ceilings = ObtainCeilings(plan, nlohmann::json::object(), options.measure_ceilings);
@@ -207,7 +209,7 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
     (void)ReadCeilingsFile(plan.machine_ceilings);
   }
   CreatedStoreGuard guard(options.store_file);
-  std::unique_ptr<RunStore> store = RunStore::Open(options.store_file);
+  std::unique_ptr<store::RunStore> store = store::RunStore::Open(options.store_file);
   try {
     return RunStudyIn(store, plan, options, guard);
   } catch (...) {
@@ -217,31 +219,34 @@ StudyOutcome RunStudy(const StudyPlan& plan, const StudyRunOptions& options) {
 }
 
 StudyOutcome ResumeStudy(const std::optional<std::string>& name, const StudyRunOptions& options) {
-  auto store = RunStore::Open(options.store_file, /*create_if_missing=*/false);
-  std::optional<StudyInfo> info;
+  auto store = store::RunStore::Open(options.store_file, /*create_if_missing=*/false);
+  std::optional<store::StudyInfo> info;
+  std::optional<StudyPlan> stored;
   if (name) {
     info = store->FindStudy(*name);
     if (!info) throw UsageError(*name, "no such study in " + options.store_file.string());
     if (info->kind != "study") throw UsageError(*name, "an imported study has nothing to resume");
   } else {
-    std::vector<StudyInfo> unfinished;
-    for (StudyInfo& s : store->ListStudies()) {
+    std::vector<std::pair<store::StudyInfo, StudyPlan>> unfinished;
+    for (store::StudyInfo& s : store->ListStudies()) {
       if (s.kind != "study") continue;
-      StudyPlan plan = PlanFromJson(s.plan);
+      StudyPlan plan = DecodeStoredPlan(s.plan).Plan();
       if (auto answered = DecideSequentialStop(*store, plan); answered && answered->stop) continue;
       if (CountFinishedPlannedRuns(plan, store->LoadRuns(s.id)) < static_cast<int>(plan.schedule.size())) {
-        unfinished.push_back(std::move(s));
+        unfinished.emplace_back(std::move(s), std::move(plan));
       }
     }
     if (unfinished.empty()) throw UsageError("STUDY", "no unfinished study in " + options.store_file.string());
     if (unfinished.size() > 1) {
       std::string names;
-      for (const auto& s : unfinished) names += (names.empty() ? "" : ", ") + s.name;
+      for (const auto& s : unfinished) names += (names.empty() ? "" : ", ") + s.first.name;
       throw UsageError("STUDY", "several unfinished studies (" + names + "): name the one to resume");
     }
-    info = unfinished.front();
+    info = unfinished.front().first;
+    stored = std::move(unfinished.front().second);
   }
-  StudyPlan plan = PlanFromJson(info->plan);
+  if (!stored) stored = DecodeStoredPlan(info->plan).Plan();
+  StudyPlan plan = std::move(*stored);
   if (options.jobs) plan.jobs = *options.jobs;
   StudyOutcome outcome;
   nlohmann::json environment = StudyEnvironment(plan);

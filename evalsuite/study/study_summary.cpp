@@ -8,7 +8,6 @@
 #include <map>
 #include <set>
 
-#include "analysis/analysis_settings.h"
 #include "analysis/entry_analysis.h"
 #include "analysis/run_counting.h"
 #include "analysis/sequential_decision.h"
@@ -19,6 +18,7 @@
 #include "evalsuite/study/execution/sequential_stopping.h"
 #include "evalsuite/study/hardware/builtin_hardware.h"
 #include "evalsuite/study/hardware/external_hardware.h"
+#include "evalsuite/study/plans/stored_plan.h"
 #include "evalsuite/study/plans/study_plan.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
@@ -95,17 +95,9 @@ std::string BasisLine(const stats::StabilityRule& rule) {
   return "basis: time (TTA, DAWNBench's definition; [stability] basis = \"epochs\" judges epochs to target instead)";
 }
 
-std::optional<int> PlannedRunsOf(const nlohmann::json& plan, const std::string& entry) {
-  auto schedule = plan.find("schedule");
-  if (schedule == plan.end() || !schedule->is_array()) return std::nullopt;
-  int count = 0;
-  for (const auto& run : *schedule) count += run.value("entry", "") == entry;
-  return count;
-}
-
 }  // namespace
 
-reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vector<StudyInfo>& studies) {
+reports::StabilityReportInput BuildReportInput(store::RunStore& store, const std::vector<store::StudyInfo>& studies) {
   reports::StabilityReportInput input;
   if (studies.empty()) return input;
   const bool several = studies.size() > 1;
@@ -113,33 +105,36 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
   for (const auto& s : studies) names += (names.empty() ? "" : ", ") + s.name;
   input.title = "evalsuite stability report: " + names;
   input.environment = studies.front().environment;
+  std::vector<StoredPlan> plans;
+  plans.reserve(studies.size());
+  for (const store::StudyInfo& s : studies) plans.push_back(DecodeStoredPlan(s.plan));
   if (several) {
     // Each study's compare pairs and sequential question are its own: a report of several asks none of them, and
     // judges every entry by the first study's rule.
-    input.settings.rule = analysis::AnalysisSettingsFromPlanJson(studies.front().plan).rule;
+    input.settings.rule = plans.front().Settings().rule;
     input.plan = {{"studies", nlohmann::json::object()}};
-    for (const auto& s : studies) input.plan["studies"][s.name] = s.plan;
+    for (std::size_t k = 0; k < studies.size(); ++k) input.plan["studies"][studies[k].name] = plans[k].AsRecorded();
   } else {
-    input.settings = analysis::AnalysisSettingsFromPlanJson(studies.front().plan);
-    input.plan = studies.front().plan;
+    input.settings = plans.front().Settings();
+    input.plan = plans.front().AsRecorded();
   }
-  std::vector<std::vector<RunRecord>> records_of;
+  std::vector<std::vector<store::RunRecord>> records_of;
   std::vector<std::vector<analysis::Entry>> entries_of;
   std::map<std::string, int> studies_with;
-  for (const StudyInfo& study : studies) {
+  for (const store::StudyInfo& study : studies) {
     records_of.push_back(store.LoadRuns(study.id));
     entries_of.push_back(store::AnalysisEntriesOf(store, study, records_of.back()));
     for (const analysis::Entry& e : entries_of.back()) ++studies_with[e.name];
   }
   // An entry is named after its study only where two studies have an entry of that name: a report of several
   // imports keeps its entry column short ("CIFAR10/basenet", not "import basenet.tsv 2026-11-26T.../CIFAR10/...").
-  auto shown_name = [&](const StudyInfo& study, const std::string& name) {
+  auto shown_name = [&](const store::StudyInfo& study, const std::string& name) {
     return several && studies_with[name] > 1 ? study.name + "/" + name : name;
   };
   for (std::size_t k = 0; k < studies.size(); ++k) {
-    const StudyInfo& study = studies[k];
-    std::map<std::string, std::vector<RunRecord>> records;
-    for (RunRecord& run : records_of[k]) records[run.entry].push_back(std::move(run));
+    const store::StudyInfo& study = studies[k];
+    std::map<std::string, std::vector<store::RunRecord>> records;
+    for (store::RunRecord& run : records_of[k]) records[run.entry].push_back(std::move(run));
     for (const auto& [name, entry_runs] : records) {
       // External entries that declare their FLOPs get a row in the report's hardware section.
       const std::string shown = shown_name(study, name);
@@ -157,9 +152,10 @@ reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vecto
   return input;
 }
 
-reports::StabilityReportInput BuildReportInputFor(RunStore& store, const std::vector<store::EntryLocation>& located,
+reports::StabilityReportInput BuildReportInputFor(store::RunStore& store,
+                                                  const std::vector<store::EntryLocation>& located,
                                                   std::vector<std::string>& shown) {
-  const std::vector<StudyInfo> studies = store::StudiesOf(located);
+  const std::vector<store::StudyInfo> studies = store::StudiesOf(located);
   reports::StabilityReportInput input = BuildReportInput(store, studies);
   shown.clear();
   for (const store::EntryLocation& l : located) {
@@ -172,8 +168,8 @@ reports::StabilityReportInput BuildReportInputFor(RunStore& store, const std::ve
   return input;
 }
 
-std::string FormatStudyList(RunStore& store) {
-  std::vector<StudyInfo> studies = store.ListStudies();
+std::string FormatStudyList(store::RunStore& store) {
+  std::vector<store::StudyInfo> studies = store.ListStudies();
   if (studies.empty()) return "no studies in " + store.file().string() + "\n";
   std::size_t width = 4;
   for (const auto& s : studies) width = std::max(width, s.name.size());
@@ -182,12 +178,13 @@ std::string FormatStudyList(RunStore& store) {
   for (const auto& s : studies) {
     std::string runs = std::to_string(s.runs_recorded), state = "-";
     if (s.kind == "study") {
-      int planned = s.plan.contains("schedule") ? static_cast<int>(s.plan["schedule"].size()) : 0;
+      const StoredPlan plan = DecodeStoredPlan(s.plan);
+      const int planned = plan.Schedule().planned_runs;
       runs += "/" + std::to_string(planned);
       state = s.runs_recorded >= planned ? "complete" : "unfinished (evalsuite study resume " + s.name + ")";
-      if (s.runs_recorded < planned && s.plan.contains("sequential") && s.plan["sequential"].is_object()) {
+      if (s.runs_recorded < planned && plan.Schedule().sequential) {
         // A sequential study that answered its question is done with fewer runs than planned.
-        if (auto d = DecideSequentialStop(store, PlanFromJson(s.plan)); d && d->stop) state = "answered: " + d->result;
+        if (auto d = DecideSequentialStop(store, plan.Plan()); d && d->stop) state = "answered: " + d->result;
       }
     }
     out += fmt::format("{:>3}  {:<{}}  {:<6}  {:<20}  {:>9}  {}\n", s.id, s.name, width, s.kind, s.created_at, runs,
@@ -200,7 +197,7 @@ namespace {
 
 // The target as its source writes it (an import's "eval_loss <= 0.925", "FID <= 90 and CLIP >= 0.15"), not the
 // store's higher-is-better form; a study's own entries: the stored threshold.
-std::string ThresholdAsWritten(const EntryRecord& entry) {
+std::string ThresholdAsWritten(const store::EntryRecord& entry) {
   const nlohmann::json shown = entry.extra.is_object() ? entry.extra.value("threshold_shown", nlohmann::json())
                                                        : nlohmann::json();
   if (shown.is_string()) return shown.get<std::string>();
@@ -223,7 +220,7 @@ std::string TextOf(const nlohmann::json& v) {
 }
 
 // One line per imported MLPerf entry: division and ruleset, official score (or why there is none), RCP verdict.
-std::string ImportedFacts(const EntryRecord& entry) {
+std::string ImportedFacts(const store::EntryRecord& entry) {
   const nlohmann::json& x = entry.extra;
   if (!x.is_object() || entry.source != "mlperf") return "";
   std::string line = entry.name + ": division " + TextOf(x.value("division", nlohmann::json())) + ", ruleset " +
@@ -245,8 +242,8 @@ std::string ImportedFacts(const EntryRecord& entry) {
 
 // First cause of an entry's attempts that did not run, with the last line of its stderr (where a process says its
 // error) and where the whole of it is.
-std::string FirstCauseOfNotRun(const std::vector<const RunRecord*>& records, bool resumable) {
-  for (const RunRecord* run : records) {
+std::string FirstCauseOfNotRun(const std::vector<const store::RunRecord*>& records, bool resumable) {
+  for (const store::RunRecord* run : records) {
     if (analysis::CountOf(StatusOf(*run, resumable)) != analysis::RunCount::kDidNotRun) continue;
     std::string cause = analysis::CauseOfNotRun(run->log.error);
     const std::string line = LastLine(run->stderr_tail);
@@ -261,10 +258,10 @@ std::string FirstCauseOfNotRun(const std::vector<const RunRecord*>& records, boo
 
 // What the reader said about a study's run logs (a skipped line, no end record, a header's own target), which
 // nothing else shows: how many runs' logs drew a warning, and the first.
-std::string LogWarningsLine(const std::string& entry, const std::vector<const RunRecord*>& records) {
+std::string LogWarningsLine(const std::string& entry, const std::vector<const store::RunRecord*>& records) {
   int warned = 0;
   std::string first;
-  for (const RunRecord* run : records) {
+  for (const store::RunRecord* run : records) {
     if (run->log.warnings.empty()) continue;
     if (++warned == 1) first = run->log.warnings.front();
   }
@@ -274,13 +271,13 @@ std::string LogWarningsLine(const std::string& entry, const std::vector<const Ru
 
 // Counted runs that failed without reaching the target (run_store.h's CountsAsFailed, as the study's summary line
 // counts): reached + failed + not reached = runs.
-int FailedRuns(const analysis::EntryAnalysis& analysed, const std::vector<const RunRecord*>& records, double threshold,
-               std::size_t consecutive) {
-  std::map<std::pair<int, int>, const RunRecord*> by_attempt;
-  for (const RunRecord* record : records) by_attempt[{record->run_index, record->attempt}] = record;
+int FailedRuns(const analysis::EntryAnalysis& analysed, const std::vector<const store::RunRecord*>& records,
+               double threshold, std::size_t consecutive) {
+  std::map<std::pair<int, int>, const store::RunRecord*> by_attempt;
+  for (const store::RunRecord* record : records) by_attempt[{record->run_index, record->attempt}] = record;
   int failed = 0;
   for (const analysis::Run* run : analysed.counted.runs) {
-    const RunRecord* record = by_attempt[{run->index, run->attempt}];
+    const store::RunRecord* record = by_attempt[{run->index, run->attempt}];
     if (record && CountsAsFailed(*record, threshold, consecutive)) ++failed;
   }
   return failed;
@@ -294,14 +291,15 @@ struct EntrySummary {
   std::string sequential_line;
 };
 
-EntrySummary SummarizeEntry(const StudyInfo& study, const EntryRecord& entry, const analysis::EntryAnalysis& analysed,
-                            const std::vector<const RunRecord*>& records, const stats::StabilityRule& rule,
+EntrySummary SummarizeEntry(const store::StudyInfo& study, const StoredPlan& plan, const store::EntryRecord& entry,
+                            const analysis::EntryAnalysis& analysed,
+                            const std::vector<const store::RunRecord*>& records, const stats::StabilityRule& rule,
                             const std::optional<analysis::SequentialOutcome>& sequential_stability) {
   EntrySummary summary;
   const int failed = FailedRuns(analysed, records, entry.threshold, rule.consecutive_evaluations);
   const stats::EntryStatistics& statistics_of_entry = analysed.statistics;
   const stats::StabilityStats& s = statistics_of_entry.at_target;
-  std::optional<int> planned = study.kind == "study" ? PlannedRunsOf(study.plan, entry.name) : std::nullopt;
+  std::optional<int> planned = study.kind == "study" ? plan.PlannedRunsOf(entry.name) : std::nullopt;
   std::string unit = entry.time_unit == "seconds" ? "s" : entry.time_unit;
   const std::size_t counted = analysed.counted.runs.size();
   if (analysed.none_ran) {
@@ -339,16 +337,16 @@ EntrySummary SummarizeEntry(const StudyInfo& study, const EntryRecord& entry, co
 
 }  // namespace
 
-std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
-  const analysis::AnalysisSettings settings = analysis::AnalysisSettingsFromPlanJson(study.plan);
+std::string FormatStudySummary(store::RunStore& store, const store::StudyInfo& study) {
+  const StoredPlan plan = DecodeStoredPlan(study.plan);
+  const analysis::AnalysisSettings& settings = plan.Settings();
   const stats::StabilityRule& rule = settings.rule;
   std::string out =
       fmt::format("study {} (id {}, {}), created {}\n", study.name, study.id, study.kind, study.created_at);
-  if (study.kind == "study" && study.plan.contains("schedule")) {
+  if (study.kind == "study" && plan.Schedule().listed) {
+    const PlanFigures& figures = plan.Figures();
     out += fmt::format("plan: {} entries x {} runs, seed {}, {} thread(s) per run, {} job(s); runs in {}\n",
-                       study.plan.value("entries", nlohmann::json::array()).size(), study.plan.value("runs", 0),
-                       study.plan.value("seed", uint64_t{0}), study.plan.value("threads", 0),
-                       study.plan.value("jobs", 0), study.plan.value("out_dir", std::string("?")));
+                       figures.entries, figures.runs, figures.seed, figures.threads, figures.jobs, figures.out_dir);
   }
   out += fmt::format(
       "rule: stable when the CoV interval's upper bound <= {}, hit rate (point estimate) >= {}, at least {} reached{}\n"
@@ -361,10 +359,10 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
           : "",
       BasisLine(rule));
 
-  std::vector<RunRecord> records = store.LoadRuns(study.id);
+  std::vector<store::RunRecord> records = store.LoadRuns(study.id);
   const std::vector<analysis::Entry> entries = store::AnalysisEntriesOf(store, study, records);
-  std::map<std::string, std::vector<const RunRecord*>> records_of;
-  for (const RunRecord& run : records) records_of[run.entry].push_back(&run);
+  std::map<std::string, std::vector<const store::RunRecord*>> records_of;
+  for (const store::RunRecord& run : records) records_of[run.entry].push_back(&run);
   const std::vector<const stats::StabilityStatistic*> statistics = SummaryStatistics();
   std::vector<std::vector<std::string>> rows = {
       {"entry", "threshold", "runs", "reached", "failed", "interrupted", "did not run"}};
@@ -376,9 +374,9 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   const std::optional<analysis::SequentialOutcome> sequential_stability =
       analysis::SequentialStabilityOutcome(entries, settings);
   std::string sequential_lines;  // under the table: where each sequential verdict was judged
-  const std::vector<EntryRecord> entry_records = store.LoadEntries(study.id);
+  const std::vector<store::EntryRecord> entry_records = store.LoadEntries(study.id);
   std::set<std::string> clockless_units;  // units of entries whose logs record no clock
-  for (const EntryRecord& entry : entry_records) {
+  for (const store::EntryRecord& entry : entry_records) {
     if (!analysis::IsClockTimeUnit(entry.time_unit)) clockless_units.insert(entry.time_unit);
   }
   if (!clockless_units.empty()) {
@@ -387,10 +385,11 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
     out += "note: some logs record no clock; their TTA is in their progress unit (" + units +
            "), and CoV of time per epoch is undefined for them\n\n";
   }
-  for (const EntryRecord& entry : entry_records) {
+  for (const store::EntryRecord& entry : entry_records) {
     const analysis::EntryAnalysis analysed = analysis::AnalyzeEntry(
         analysis::FindEntry(entries, entry.name), rule, sequential_stability ? &*sequential_stability : nullptr);
-    EntrySummary summary = SummarizeEntry(study, entry, analysed, records_of[entry.name], rule, sequential_stability);
+    EntrySummary summary =
+        SummarizeEntry(study, plan, entry, analysed, records_of[entry.name], rule, sequential_stability);
     could_not_run += summary.could_not_run;
     sequential_lines += summary.sequential_line;
     rows.push_back(std::move(summary.row));
@@ -398,7 +397,7 @@ std::string FormatStudySummary(RunStore& store, const StudyInfo& study) {
   out += could_not_run.empty() ? "" : could_not_run + "\n";
   std::string imported;  // what an import knows beyond the runs: the official score, the RCP verdict, the division
   if (study.kind == "import") {
-    for (const EntryRecord& entry : entry_records) imported += ImportedFacts(entry);
+    for (const store::EntryRecord& entry : entry_records) imported += ImportedFacts(entry);
   }
   std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {

@@ -13,19 +13,20 @@ namespace evalsuite::study {
 
 // One or more studies of one store. With several, an entry name two studies share becomes "study/entry" and the plan is
 // {"studies": {name: plan}}. The rule is the (first) study plan's [stability], else the default.
-reports::StabilityReportInput BuildReportInput(RunStore& store, const std::vector<StudyInfo>& studies);
+reports::StabilityReportInput BuildReportInput(store::RunStore& store, const std::vector<store::StudyInfo>& studies);
 // The input of the studies that hold `located` (store/entry_choice.h), and in `shown` the name under which each
 // located entry appears there (its own, or "study/entry" where two of those studies share the name).
-reports::StabilityReportInput BuildReportInputFor(RunStore& store, const std::vector<store::EntryLocation>& located,
+reports::StabilityReportInput BuildReportInputFor(store::RunStore& store,
+                                                  const std::vector<store::EntryLocation>& located,
                                                   std::vector<std::string>& shown);
 
 // id, name, kind, created, runs recorded of planned, complete or not.
-std::string FormatStudyList(RunStore& store);
+std::string FormatStudyList(store::RunStore& store);
 
 // Per entry: runs recorded of planned, reached, failed, interrupted attempts, the statistics of
 // stats/stability_statistics.h that have a summary column (median TTA, CoV with its interval, hit rate with its
 // interval, CoV of time per epoch), the verdict under the study's rule and the basis it was judged on
 // (stats/entry_verdict.h, as the report judges it).
-std::string FormatStudySummary(RunStore& store, const StudyInfo& study);
+std::string FormatStudySummary(store::RunStore& store, const store::StudyInfo& study);
 
 }  // namespace evalsuite::study

@@ -98,7 +98,7 @@ const ImportedGroup* FindGroup(const ImportResult& result, const std::string& be
 TEST(ImporterTest, ARunStoreNamedAsALogIsSaidToBeOne) {
   evalsuite::testing::TempDir dir;
   const std::filesystem::path store = dir / "my.db";
-  study::RunStore::Open(store);  // a fresh store: its tables
+  store::RunStore::Open(store);  // a fresh store: its tables
   ImportOptions options;
   options.paths = {store};
   const ImportResult result = Import(options);
@@ -384,7 +384,7 @@ TEST(ImporterTest, WritesOneImportStudyWithSecondsAndFractions) {
   options.ruleset = "3.0.0";
   ImportResult result = Import(options);
   ASSERT_EQ(result.groups.size(), 2u);
-  auto store = study::RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   std::string name;
   const int64_t id =
       WriteToStore(*store, result, "import test", {{"command", "import"}}, nlohmann::json::object(), &name);
@@ -396,7 +396,7 @@ TEST(ImporterTest, WritesOneImportStudyWithSecondsAndFractions) {
   EXPECT_EQ(study->kind, "import");
   auto entries = store->LoadEntries(id);
   ASSERT_EQ(entries.size(), 2u);
-  std::map<std::string, study::EntryRecord> by_name;
+  std::map<std::string, store::EntryRecord> by_name;
   for (const auto& e : entries) by_name[e.name] = e;
   ASSERT_TRUE(by_name.count("sysA/resnet"));
   EXPECT_EQ(by_name["sysA/resnet"].source, "mlperf");

@@ -37,8 +37,8 @@ json Hardware(double samples, double seconds) {
           {"memory", {{"parameters", 1024}}}};
 }
 
-RunRecord MakeBuiltinRun(int index, const json& hardware) {
-  RunRecord run;
+store::RunRecord MakeBuiltinRun(int index, const json& hardware) {
+  store::RunRecord run;
   run.entry = "baseline";
   run.run_index = index;
   run.log.header = {{"entry", "baseline"}, {"hyperparameters", {{"batch_size", 128}, {"epochs", 6}}}};
@@ -62,8 +62,9 @@ TEST(BuiltinHardwareTest, TheEndRecordsHardwareBlockIsRead) {
 
 TEST(BuiltinHardwareTest, MedianRunByAchievedFlops) {
   // 4000 samples in 2 s, 8 s and 4 s: 15, 3.75 and 7.5 GFLOP/s; the median is run 2's 7.5.
-  const std::vector<RunRecord> runs = {MakeBuiltinRun(0, Hardware(4000, 2)), MakeBuiltinRun(1, Hardware(4000, 8)),
-                                       MakeBuiltinRun(2, Hardware(4000, 4)), MakeBuiltinRun(3, json())};
+  const std::vector<store::RunRecord> runs = {MakeBuiltinRun(0, Hardware(4000, 2)),
+                                              MakeBuiltinRun(1, Hardware(4000, 8)),
+                                              MakeBuiltinRun(2, Hardware(4000, 4)), MakeBuiltinRun(3, json())};
   const std::optional<json> e = BuiltinHardwareEntry("baseline", runs);
   ASSERT_TRUE(e);
   EXPECT_EQ((*e)["achieved_flops"].get<double>(), 7.5e9);
@@ -78,20 +79,20 @@ TEST(BuiltinHardwareTest, MedianRunByAchievedFlops) {
 TEST(BuiltinHardwareTest, FixtureStoreWithHandSetCeilingsGivesTheExactMfu) {
   TempDir dir;
   {
-    auto store = RunStore::Open(dir / "s.db");
+    auto store = store::RunStore::Open(dir / "s.db");
     const json ceilings = {{"source", "measured"},
                            {"where", "hand-set"},
                            {"machine", {{"peak_fp32_flops", 30e9}, {"bandwidth_bytes", 2.5e9}}}};
     const int64_t id = store->CreateStudy("fixture", "study", json::object(), {{"host", "h"}});
     store->SetStudyEnvironmentKey(id, "machine_ceilings", ceilings);
-    EntryRecord entry;
+    store::EntryRecord entry;
     entry.name = "baseline";
     entry.threshold = 0.9;
     store->UpsertEntry(id, entry);
     store->InsertRun(id, MakeBuiltinRun(0, Hardware(4000, 4)));  // 7.5 GFLOP/s
   }
-  auto store = RunStore::OpenForReading(dir / "s.db");
-  const StudyInfo info = *store->FindStudy("fixture");
+  auto store = store::RunStore::OpenForReading(dir / "s.db");
+  const store::StudyInfo info = *store->FindStudy("fixture");
   EXPECT_EQ(store->LoadRuns(info.id)[0].log.hardware, Hardware(4000, 4));  // kept by the store
   const reports::ReportModel model_report = reports::BuildStabilityReport(BuildReportInput(*store, {info}));
   const json model = reports::ToJson(model_report);

@@ -211,10 +211,10 @@ entries = [ { name = "ok", command = "sh {study_dir}/fake_entry.sh {log} {seed} 
   options.store_file = dir / "store.db";
   options.scheduler.poll_seconds = 0.01;
   RunStudy(plan, options);
-  auto store = RunStore::Open(options.store_file, false);
-  const std::vector<RunRecord> runs = store->LoadRuns(store->FindStudy("contention")->id);
+  auto store = store::RunStore::Open(options.store_file, false);
+  const std::vector<store::RunRecord> runs = store->LoadRuns(store->FindStudy("contention")->id);
   ASSERT_EQ(runs.size(), 2u);
-  for (const RunRecord& run : runs) {
+  for (const store::RunRecord& run : runs) {
     const nlohmann::json c = run.execution.value("contention", nlohmann::json());
     ASSERT_TRUE(c.is_object()) << run.execution.dump();
     EXPECT_TRUE(c["other_busy_cores"].is_number()) << c.dump();

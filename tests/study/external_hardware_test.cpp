@@ -16,8 +16,8 @@ using evalsuite::testing::TempDir;
 using nlohmann::json;
 
 // A run whose last evaluation is at `epoch` after `train_seconds` of training (evaluation excluded).
-RunRecord MakeExternalRun(int index, const json& header, double epoch, double train_seconds) {
-  RunRecord run;
+store::RunRecord MakeExternalRun(int index, const json& header, double epoch, double train_seconds) {
+  store::RunRecord run;
   run.entry = "ext";
   run.run_index = index;
   run.log.header = header;
@@ -42,9 +42,9 @@ json A100Header() {
 TEST(ExternalHardwareTest, ThroughputFlopsMfuAndIntensityFromTheDeviceTable) {
   // Run 0: 4 epochs x 50,000 = 200,000 samples in 100 s = 2,000/s; run 1: 200,000 in 125 s = 1,600/s;
   // run 2: 3 x 50,000 = 150,000 in 75 s = 2,000/s. Median 2,000 samples/s.
-  const std::vector<RunRecord> runs = {MakeExternalRun(0, A100Header(), 4, 100),
-                                       MakeExternalRun(1, A100Header(), 4, 125),
-                                       MakeExternalRun(2, A100Header(), 3, 75)};
+  const std::vector<store::RunRecord> runs = {MakeExternalRun(0, A100Header(), 4, 100),
+                                              MakeExternalRun(1, A100Header(), 4, 125),
+                                              MakeExternalRun(2, A100Header(), 3, 75)};
   const std::optional<json> e = ExternalHardwareEntry("ext", runs);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ((*e)["source"], "external");
@@ -130,18 +130,18 @@ TEST(ExternalHardwareTest, ExtremeProgressGivesNoFigureRatherThanInfinity) {
 // Through the store and the report input, as `evalsuite report` builds it: the entry lands in the hardware section.
 TEST(ExternalHardwareTest, TheReportInputCarriesTheEntry) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   const int64_t id = store->CreateStudy("s", "study", {}, {});
-  EntryRecord entry;
+  store::EntryRecord entry;
   entry.name = "ext";
   entry.threshold = 0.9;
   store->UpsertEntry(id, entry);
   store->InsertRun(id, MakeExternalRun(0, A100Header(), 4, 100));
-  EntryRecord other;
+  store::EntryRecord other;
   other.name = "plain";
   other.threshold = 0.9;
   store->UpsertEntry(id, other);
-  RunRecord plain = MakeExternalRun(0, {{"entry", "plain"}}, 4, 100);
+  store::RunRecord plain = MakeExternalRun(0, {{"entry", "plain"}}, 4, 100);
   plain.entry = "plain";
   store->InsertRun(id, plain);
   const reports::StabilityReportInput input = BuildReportInput(*store, {*store->FindStudy("s")});

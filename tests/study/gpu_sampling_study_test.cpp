@@ -30,13 +30,13 @@ StudyRunOptions FastPollOptions(const TempDir& dir) {
   return options;
 }
 
-std::vector<RunRecord> Runs(const fs::path& store_file, const std::string& study) {
-  auto store = RunStore::Open(store_file, false);
+std::vector<store::RunRecord> Runs(const fs::path& store_file, const std::string& study) {
+  auto store = store::RunStore::Open(store_file, false);
   return store->LoadRuns(store->FindStudy(study)->id);
 }
 
 reports::ReportModel StoredStudyReport(const fs::path& store_file, const std::string& study) {
-  auto store = RunStore::OpenForReading(store_file);
+  auto store = store::RunStore::OpenForReading(store_file);
   return reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy(study)}));
 }
 
@@ -60,10 +60,10 @@ TEST(GpuSamplingStudyTest, EachRunRecordsItsOwnDevicesPeakAndMeanAndTheReportSho
   ASSERT_EQ(plan.jobs, 2);
   RunStudy(plan, FastPollOptions(dir));
 
-  std::vector<RunRecord> runs = Runs(dir / "store.db", "gpus");
+  std::vector<store::RunRecord> runs = Runs(dir / "store.db", "gpus");
   ASSERT_EQ(runs.size(), 2u);
   std::set<std::string> seen;
-  for (const RunRecord& run : runs) {
+  for (const store::RunRecord& run : runs) {
     const nlohmann::json& gpu = run.execution["gpu"];
     ASSERT_EQ(gpu["sampled"], true) << gpu.dump();
     EXPECT_EQ(gpu["failed_samples"], 0) << gpu.dump();
@@ -120,7 +120,7 @@ entries = [ { name = "fake", command = "/bin/sh {study_dir}/fake_entry.sh {log} 
     ScopedEnv path("PATH", (dir / "empty").string());  // the command names /bin/sh itself
     RunStudy(plan, FastPollOptions(dir));
   }
-  std::vector<RunRecord> runs = Runs(dir / "store.db", "cpu");
+  std::vector<store::RunRecord> runs = Runs(dir / "store.db", "cpu");
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);  // the run's own results are all there
   EXPECT_EQ(runs[0].execution["gpu"],
@@ -179,7 +179,7 @@ poll_seconds = 0.05
   options.store_file = dir / "s.db";
   StudyOutcome outcome = RunStudy(plan, options);
   EXPECT_EQ(outcome.ingested_on_resume, 1);
-  std::vector<RunRecord> runs = Runs(options.store_file, "sl");
+  std::vector<store::RunRecord> runs = Runs(options.store_file, "sl");
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].execution["executor"], "slurm");
   EXPECT_EQ(runs[0].execution["gpu"], gpu);

@@ -22,8 +22,8 @@ using evalsuite::testing::TempDir;
 using nlohmann::json;
 
 // A run that reaches 0.91 at epoch `epochs` with `per_epoch` seconds of training per epoch.
-RunRecord ReachingRecord(int index, int epochs, double per_epoch, json contention) {
-  RunRecord run;
+store::RunRecord ReachingRecord(int index, int epochs, double per_epoch, json contention) {
+  store::RunRecord run;
   run.entry = "e";
   run.run_index = index;
   run.threads = 1;
@@ -44,17 +44,17 @@ json Contention(double other, double steal, double load) {
           {"cpu_pressure_some", nullptr}, {"cores", 2}};
 }
 
-reports::ReportModel Report(const std::vector<RunRecord>& runs, const std::string& basis = "time") {
+reports::ReportModel Report(const std::vector<store::RunRecord>& runs, const std::string& basis = "time") {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   const json plan = {{"stability",
                       {{"max_cov_upper", 0.10}, {"min_hit_rate", 0.9}, {"min_reached", 3}, {"basis", basis}}}};
   const int64_t id = store->CreateStudy("s", "study", plan, {});
-  EntryRecord entry;
+  store::EntryRecord entry;
   entry.name = "e";
   entry.threshold = 0.9;
   store->UpsertEntry(id, entry);
-  for (const RunRecord& run : runs) store->InsertRun(id, run);
+  for (const store::RunRecord& run : runs) store->InsertRun(id, run);
   return reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy("s")}));
 }
 
@@ -106,7 +106,7 @@ TEST(MachineNoiseReportTest, AQuietMachineWithSteadyEpochsGetsNoMachineLine) {
 
 TEST(MachineNoiseReportTest, BasisEpochsJudgesEpochsToTargetAndSaysSo) {
   // Identical epochs to target, time per epoch all over the place: on time NOT STABLE-ish, on epochs a 0% CoV.
-  std::vector<RunRecord> runs;
+  std::vector<store::RunRecord> runs;
   const double per_epoch[] = {10, 16, 22, 12, 19};
   for (int i = 0; i < 5; ++i) runs.push_back(ReachingRecord(i, 3, per_epoch[i], Contention(0.9, 0, 3.0)));
   const json on_time = reports::ToJson(Report(runs));

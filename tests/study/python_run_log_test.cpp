@@ -42,10 +42,10 @@ entries = [
   StudyRunOptions options;
   options.store_file = dir / "s.db";
   RunStudy(plan, options);
-  auto store = RunStore::Open(options.store_file, false);
-  std::vector<RunRecord> runs = store->LoadRuns(store->FindStudy("py")->id);
+  auto store = store::RunStore::Open(options.store_file, false);
+  std::vector<store::RunRecord> runs = store->LoadRuns(store->FindStudy("py")->id);
   ASSERT_EQ(runs.size(), 2u);
-  for (const RunRecord& run : runs) {
+  for (const store::RunRecord& run : runs) {
     SCOPED_TRACE(run.entry);
     EXPECT_EQ(run.log.status, runlog::RunStatus::kReached) << run.log.error;
     ASSERT_EQ(run.log.points.size(), 3u);
@@ -92,9 +92,9 @@ entries = [ { name = "hw", command = "/usr/bin/python3 {study_dir}/entry.py --se
   StudyRunOptions options;
   options.store_file = dir / "s.db";
   RunStudy(plan, options);
-  auto store = RunStore::Open(options.store_file, false);
-  const StudyInfo info = *store->FindStudy("hw");
-  const std::vector<RunRecord> runs = store->LoadRuns(info.id);
+  auto store = store::RunStore::Open(options.store_file, false);
+  const store::StudyInfo info = *store->FindStudy("hw");
+  const std::vector<store::RunRecord> runs = store->LoadRuns(info.id);
   ASSERT_EQ(runs.size(), 1u);
   ASSERT_EQ(runs[0].log.points.size(), 3u);
   EXPECT_TRUE(runs[0].log.warnings.empty()) << runs[0].log.warnings.front();

@@ -126,10 +126,10 @@ print("a warning on stderr", file=sys.stderr)
   StudyOutcome outcome = RunStudy(plan, options);
   EXPECT_EQ(outcome.ran, 2);
   EXPECT_EQ(outcome.failed, 0);
-  auto store = RunStore::Open(dir / "store.db", false);
-  std::vector<RunRecord> runs = store->LoadRuns(store->FindStudy("printed")->id);
+  auto store = store::RunStore::Open(dir / "store.db", false);
+  std::vector<store::RunRecord> runs = store->LoadRuns(store->FindStudy("printed")->id);
   ASSERT_EQ(runs.size(), 2u);
-  for (const RunRecord& run : runs) {
+  for (const store::RunRecord& run : runs) {
     const double offset = static_cast<double>(run.seeds["run"].get<uint64_t>() % 3);
     ASSERT_EQ(run.log.points.size(), 3u) << run.log.error;
     EXPECT_DOUBLE_EQ(run.log.points[0].epoch, 0);
@@ -163,7 +163,7 @@ TEST(RegexLogFormatTest, ProgressAndResumeReadTheOutput) {
   // A run a killed study left behind counts on resume only when its output has the end line.
   EXPECT_FALSE(CollectCompletedOrphan(plan, entry, plan.schedule[0], run_dir));
   WriteFile(run_dir / "stdout.txt", "=> epoch 0 train time 60 s\n * Acc@1 93.5 Acc@5 99\n=> done\n");
-  std::optional<RunRecord> record = CollectCompletedOrphan(plan, entry, plan.schedule[0], run_dir);
+  std::optional<store::RunRecord> record = CollectCompletedOrphan(plan, entry, plan.schedule[0], run_dir);
   ASSERT_TRUE(record);
   EXPECT_EQ(record->log.status, runlog::RunStatus::kReached);
   EXPECT_DOUBLE_EQ(record->log.points.at(0).train_seconds, 60);
@@ -215,8 +215,8 @@ poll_seconds = 0.05
   StudyRunOptions options;
   options.store_file = dir / "s.db";
   EXPECT_EQ(RunStudy(plan, options).ingested_on_resume, 1);
-  auto store = RunStore::Open(options.store_file, false);
-  std::vector<RunRecord> runs = store->LoadRuns(store->FindStudy("sl-regex")->id);
+  auto store = store::RunStore::Open(options.store_file, false);
+  std::vector<store::RunRecord> runs = store->LoadRuns(store->FindStudy("sl-regex")->id);
   ASSERT_EQ(runs.size(), 1u);
   ASSERT_EQ(runs[0].log.points.size(), 2u) << runs[0].log.error;
   EXPECT_DOUBLE_EQ(runs[0].log.points[1].train_seconds, 20);

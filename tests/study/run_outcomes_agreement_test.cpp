@@ -29,10 +29,10 @@ using nlohmann::json;
 
 constexpr double kThreshold = 0.9;
 
-RunRecord Attempt(const std::string& entry, int index, runlog::RunStatus status,
-                  const std::vector<std::pair<double, double>>& points, double train_seconds,
-                  const std::string& error = "") {
-  RunRecord run;
+store::RunRecord Attempt(const std::string& entry, int index, runlog::RunStatus status,
+                         const std::vector<std::pair<double, double>>& points, double train_seconds,
+                         const std::string& error = "") {
+  store::RunRecord run;
   run.entry = entry;
   run.run_index = index;
   run.threads = 1;
@@ -50,58 +50,60 @@ RunRecord Attempt(const std::string& entry, int index, runlog::RunStatus status,
 
 // A run folder as a built-in run leaves it: model/at_target.pt once it reached (written at the crossing, so also
 // by runs that were later cut or crashed).
-void GiveModel(const fs::path& root, RunRecord& run, const std::string& which = "at_target") {
+void GiveModel(const fs::path& root, store::RunRecord& run, const std::string& which = "at_target") {
   run.run_dir = (root / (run.entry + "-" + std::to_string(run.run_index) + "-a" + std::to_string(run.attempt))).string();
   WriteFile(fs::path(run.run_dir) / "model" / (which + ".pt"), "model");
 }
 
 struct Fixture {
   TempDir dir;
-  std::unique_ptr<RunStore> store;
+  std::unique_ptr<store::RunStore> store;
   Fixture() {
-    store = RunStore::Open(dir / "store.db");
+    store = store::RunStore::Open(dir / "store.db");
     const fs::path runs = dir / "runs";
     // A study of one built-in entry.
     const int64_t study = store->CreateStudy("s", "study", {{"runs", 8}}, {{"host", "fixture"}});
-    EntryRecord e;
+    store::EntryRecord e;
     e.name = "e";
     e.threshold = kThreshold;
     store->UpsertEntry(study, e);
     using runlog::RunStatus;
-    RunRecord reached = Attempt("e", 0, RunStatus::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30);
+    store::RunRecord reached = Attempt("e", 0, RunStatus::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30);
     GiveModel(runs, reached);
-    RunRecord never = Attempt("e", 1, RunStatus::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30);
+    store::RunRecord never = Attempt("e", 1, RunStatus::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30);
     GiveModel(runs, never, "final");
-    RunRecord failed_early = Attempt("e", 2, RunStatus::kFailed, {}, 2, "exited without recording any evaluation");
+    store::RunRecord failed_early =
+        Attempt("e", 2, RunStatus::kFailed, {}, 2, "exited without recording any evaluation");
     GiveModel(runs, failed_early, "final");
-    RunRecord crashed =
+    store::RunRecord crashed =
         Attempt("e", 3, RunStatus::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)");
     crashed.signal = 11;
     GiveModel(runs, crashed);
-    RunRecord interrupted = Attempt("e", 4, RunStatus::kIncomplete, {{10, 0.95}}, 0);
+    store::RunRecord interrupted = Attempt("e", 4, RunStatus::kIncomplete, {{10, 0.95}}, 0);
     GiveModel(runs, interrupted);
-    RunRecord did_not_run = Attempt("e", 5, RunStatus::kFailed, {}, 0, "did not run: killed by signal 4 (SIGILL)");
+    store::RunRecord did_not_run =
+        Attempt("e", 5, RunStatus::kFailed, {}, 0, "did not run: killed by signal 4 (SIGILL)");
     did_not_run.signal = 4;
     // A Slurm task requeued once: its cut try is kept aside as an incomplete attempt, the second try reached.
-    RunRecord cut_try = Attempt("e", 6, RunStatus::kIncomplete, {{5, 0.5}, {8, 0.95}}, 0);
+    store::RunRecord cut_try = Attempt("e", 6, RunStatus::kIncomplete, {{5, 0.5}, {8, 0.95}}, 0);
     cut_try.execution = {{"executor", "slurm"}, {"slurm", {{"job_id", "41_6"}, {"state", "REQUEUED"}}}};
     GiveModel(runs, cut_try);
-    RunRecord requeued = Attempt("e", 6, RunStatus::kReached, {{9, 0.7}, {18, 0.91}}, 20);
+    store::RunRecord requeued = Attempt("e", 6, RunStatus::kReached, {{9, 0.7}, {18, 0.91}}, 20);
     requeued.attempt = 1;
     requeued.execution = {{"executor", "slurm"}, {"slurm", {{"job_id", "41_6"}, {"state", "COMPLETED"}}}};
     GiveModel(runs, requeued);
     // Trained, reached, then died of its machine (a full disk): left out of every figure and run again by resume.
-    RunRecord environment =
+    store::RunRecord environment =
         Attempt("e", 7, RunStatus::kFailed, {{10, 0.95}}, 0, "died of its environment: no space left on device");
     GiveModel(runs, environment);
-    for (const RunRecord* run : {&reached, &never, &failed_early, &crashed, &interrupted, &did_not_run, &cut_try,
-                                 &requeued, &environment}) {
+    for (const store::RunRecord* run :
+         {&reached, &never, &failed_early, &crashed, &interrupted, &did_not_run, &cut_try, &requeued, &environment}) {
       store->InsertRun(study, *run);
     }
 
     // An import: one run with its end record, one without (nothing will resume it: MLPerf counts it as failed).
     const int64_t imported = store->CreateStudy("imp", "import", json::object(), json::object());
-    EntryRecord i;
+    store::EntryRecord i;
     i.name = "sys/bench";
     i.source = "jsonl";
     i.threshold = kThreshold;
@@ -151,7 +153,7 @@ std::string LineStartingWith(const std::string& text, const std::string& start) 
 }
 
 // study show: entry, threshold, runs, reached, failed, interrupted, did not run, median TTA, CoV, hit rate, verdict.
-Figures FromStudyShow(RunStore& store, const std::string& study, const std::string& entry) {
+Figures FromStudyShow(store::RunStore& store, const std::string& study, const std::string& entry) {
   const std::string text = FormatStudySummary(store, *store.FindStudy(study));
   const std::vector<std::string> cells = SplitOn(LineStartingWith(text, entry + " "), "  ");
   Figures f;
@@ -165,7 +167,7 @@ Figures FromStudyShow(RunStore& store, const std::string& study, const std::stri
   return f;
 }
 
-reports::ReportModel Model(RunStore& store, const std::string& study) {
+reports::ReportModel Model(store::RunStore& store, const std::string& study) {
   return reports::BuildStabilityReport(BuildReportInput(store, {*store.FindStudy(study)}));
 }
 
@@ -212,7 +214,7 @@ void ExpectSameFigures(const Figures& a, const Figures& b, const std::string& wh
 
 TEST(RunOutcomesAgreementTest, StudyShowAndTheReportCountTheSameRunsOfEveryOutcome) {
   Fixture fixture;
-  RunStore& store = *fixture.store;
+  store::RunStore& store = *fixture.store;
   const reports::ReportModel report = Model(store, "s");
   const json model = reports::ToJson(report);
   const Figures show = FromStudyShow(store, "s", "e");
@@ -238,7 +240,7 @@ TEST(RunOutcomesAgreementTest, StudyShowAndTheReportCountTheSameRunsOfEveryOutco
 
 TEST(RunOutcomesAgreementTest, AnImportedRunWithoutItsEndCountsTheSameEverywhere) {
   Fixture fixture;
-  RunStore& store = *fixture.store;
+  store::RunStore& store = *fixture.store;
   const reports::ReportModel report = Model(store, "imp");
   const json model = reports::ToJson(report);
   const Figures json_figures = FromReportJson(model, "sys/bench");
@@ -251,7 +253,7 @@ TEST(RunOutcomesAgreementTest, AnImportedRunWithoutItsEndCountsTheSameEverywhere
 
 TEST(RunOutcomesAgreementTest, TheHoldoutEvaluatesTheModelsOfTheRunsTheReportCountsAsReached) {
   Fixture fixture;
-  RunStore& store = *fixture.store;
+  store::RunStore& store = *fixture.store;
   std::set<std::string> counted_and_reached;
   const reports::ReportModel report = Model(store, "s");
   const json model = reports::ToJson(report);
@@ -287,16 +289,16 @@ TEST(RunOutcomesAgreementTest, StudyListShowResumeTheReportAndTheHoldoutCountThe
       dir,
       "name = \"planned\"\nruns = 10\nseed = 1\nthreshold = 0.9\n"
       "entries = [{ name = \"e\", command = \"sh {study_dir}/fake_entry.sh {log} {seed} ok\" }]\n");
-  std::unique_ptr<RunStore> opened = RunStore::Open(dir / "store.db");
-  RunStore& store = *opened;
+  std::unique_ptr<store::RunStore> opened = store::RunStore::Open(dir / "store.db");
+  store::RunStore& store = *opened;
   const int64_t study = store.CreateStudy("planned", "study", PlanToJson(plan), {{"host", "fixture"}});
-  EntryRecord e;
+  store::EntryRecord e;
   e.name = "e";
   e.threshold = kThreshold;
   store.UpsertEntry(study, e);
   using runlog::RunStatus;
   const fs::path runs = dir / "runs";
-  std::vector<RunRecord> attempts = {
+  std::vector<store::RunRecord> attempts = {
       Attempt("e", 0, RunStatus::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30),
       Attempt("e", 1, RunStatus::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30),
       Attempt("e", 2, RunStatus::kFailed, {}, 2, "exited without recording any evaluation"),
@@ -312,11 +314,11 @@ TEST(RunOutcomesAgreementTest, StudyListShowResumeTheReportAndTheHoldoutCountThe
       Attempt("e", 9, RunStatus::kNotReached, {{10, 0.5}, {20, 0.7}}, 25),
   };
   attempts[7].attempt = attempts[10].attempt = attempts[12].attempt = 1;
-  for (RunRecord& run : attempts) {
+  for (store::RunRecord& run : attempts) {
     GiveModel(runs, run);
     store.InsertRun(study, run);
   }
-  const StudyInfo info = *store.FindStudy("planned");
+  const store::StudyInfo info = *store.FindStudy("planned");
 
   // study list: the counted runs against the plan, and whether resume has work.
   const std::string list = FormatStudyList(store);

@@ -17,8 +17,8 @@ using evalsuite::testing::ReadFile;
 using evalsuite::testing::TempDir;
 using evalsuite::testing::WriteFile;
 
-RunRecord SampleRun(const std::string& entry, int index, runlog::RunStatus status) {
-  RunRecord run;
+store::RunRecord SampleRun(const std::string& entry, int index, runlog::RunStatus status) {
+  store::RunRecord run;
   run.entry = entry;
   run.run_index = index;
   run.seeds = {{"run", 12345678901234567890ULL}, {"init", 7}};
@@ -36,10 +36,10 @@ RunRecord SampleRun(const std::string& entry, int index, runlog::RunStatus statu
 
 TEST(RunStoreTest, RoundTripsStudyEntriesRunsPointsAndSeeds) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   nlohmann::json plan = {{"name", "s"}, {"runs", 3}};
   int64_t id = store->CreateStudy("s", "study", plan, {{"host", "h"}});
-  EntryRecord entry;
+  store::EntryRecord entry;
   entry.name = "baseline";
   entry.description = "the baseline";
   entry.threshold = 0.9;
@@ -49,7 +49,7 @@ TEST(RunStoreTest, RoundTripsStudyEntriesRunsPointsAndSeeds) {
   entry.description = "changed";
   store->UpsertEntry(id, entry);  // an upsert, not a second row
 
-  RunRecord failed = SampleRun("baseline", 1, runlog::RunStatus::kFailed);
+  store::RunRecord failed = SampleRun("baseline", 1, runlog::RunStatus::kFailed);
   failed.exit_status = std::nullopt;
   failed.signal = 11;
   failed.stderr_tail = "Segmentation fault";
@@ -60,7 +60,7 @@ TEST(RunStoreTest, RoundTripsStudyEntriesRunsPointsAndSeeds) {
   store->InsertRun(id, SampleRun("baseline", 2, runlog::RunStatus::kNotReached));
   store.reset();
 
-  auto reopened = RunStore::Open(dir / "s.db", /*create_if_missing=*/false);
+  auto reopened = store::RunStore::Open(dir / "s.db", /*create_if_missing=*/false);
   auto studies = reopened->ListStudies();
   ASSERT_EQ(studies.size(), 1u);
   EXPECT_EQ(studies[0].name, "s");
@@ -89,16 +89,16 @@ TEST(RunStoreTest, RoundTripsStudyEntriesRunsPointsAndSeeds) {
   EXPECT_EQ(runs[1].stderr_tail, "Segmentation fault");
   EXPECT_EQ(runs[2].attempt, 0);
   EXPECT_EQ(runs[2].log.status, runlog::RunStatus::kIncomplete);
-  EXPECT_FALSE(IsFinishedRun(runs[2]));
+  EXPECT_FALSE(store::IsFinishedRun(runs[2]));
   EXPECT_EQ(runs[3].attempt, 1);
-  EXPECT_TRUE(IsFinishedRun(runs[3]));
+  EXPECT_TRUE(store::IsFinishedRun(runs[3]));
 }
 
 TEST(RunStoreTest, KeepsNanMetricsAsNan) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   int64_t id = store->CreateStudy("s", "study", {}, {});
-  RunRecord run = SampleRun("e", 0, runlog::RunStatus::kNotReached);
+  store::RunRecord run = SampleRun("e", 0, runlog::RunStatus::kNotReached);
   run.log.points[1].metric = std::nan("");
   store->InsertRun(id, run);
   EXPECT_TRUE(std::isnan(store->LoadRuns(id)[0].log.points[1].metric));
@@ -108,11 +108,11 @@ TEST(RunStoreTest, KeepsNanMetricsAsNan) {
 // were, each run's points its own.
 TEST(RunStoreTest, EveryPointOfRunsOfManySizesComesBackInOrder) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   const int64_t id = store->CreateStudy("s", "study", {}, {});
   const std::vector<int> counts = {0, 1, 15, 16, 17, 33, 37};
   for (std::size_t r = 0; r < counts.size(); ++r) {
-    RunRecord run = SampleRun("e", static_cast<int>(r), runlog::RunStatus::kNotReached);
+    store::RunRecord run = SampleRun("e", static_cast<int>(r), runlog::RunStatus::kNotReached);
     run.log.points.clear();
     for (int k = 0; k < counts[r]; ++k) {
       const double metric = k % 7 == 3 ? std::nan("") : 0.5 + 0.01 * k + 0.001 * static_cast<double>(r);
@@ -121,7 +121,7 @@ TEST(RunStoreTest, EveryPointOfRunsOfManySizesComesBackInOrder) {
     }
     store->InsertRun(id, run);
   }
-  const std::vector<RunRecord> runs = store->LoadRuns(id);
+  const std::vector<store::RunRecord> runs = store->LoadRuns(id);
   ASSERT_EQ(runs.size(), counts.size());
   for (std::size_t r = 0; r < counts.size(); ++r) {
     SCOPED_TRACE("run " + std::to_string(r) + " of " + std::to_string(counts[r]) + " points");
@@ -145,7 +145,7 @@ TEST(RunStoreTest, EveryPointOfRunsOfManySizesComesBackInOrder) {
 
 TEST(RunStoreTest, FindsStudiesByNameOrId) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   int64_t a = store->CreateStudy("alpha", "study", {}, {});
   int64_t b = store->CreateStudy("beta", "import", {}, {});
   EXPECT_EQ(store->FindStudy("alpha")->id, a);
@@ -157,7 +157,7 @@ TEST(RunStoreTest, FindsStudiesByNameOrId) {
 
 TEST(RunStoreTest, RefusesDuplicateStudyNames) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   store->CreateStudy("alpha", "study", {}, {});
   try {
     store->CreateStudy("alpha", "study", {}, {});
@@ -171,7 +171,7 @@ TEST(RunStoreTest, RefusesAFileThatIsNotAStore) {
   TempDir dir;
   WriteFile(dir / "notes.txt", std::string(200, 'x'));
   try {
-    RunStore::Open(dir / "notes.txt");
+    store::RunStore::Open(dir / "notes.txt");
     FAIL() << "expected an error";
   } catch (const Error& e) {
     // Refused by what it is (common/file_kind.h), before SQLite touches it: an input error, exit 1 as before.
@@ -181,12 +181,12 @@ TEST(RunStoreTest, RefusesAFileThatIsNotAStore) {
         << e.what();
   }
   EXPECT_EQ(ReadFile(dir / "notes.txt"), std::string(200, 'x'));
-  EXPECT_THROW(RunStore::Open(dir / "missing.db", /*create_if_missing=*/false), Error);
+  EXPECT_THROW(store::RunStore::Open(dir / "missing.db", /*create_if_missing=*/false), Error);
 }
 
 TEST(RunStoreTest, RejectsRunsOfAnUnknownStudy) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   EXPECT_THROW(store->InsertRun(42, SampleRun("e", 0, runlog::RunStatus::kReached)), Error);
 }
 
@@ -197,20 +197,20 @@ TEST(RunStoreTest, ASchemaOneStoreGainsEachAttemptsOutcome) {
   TempDir dir;
   const std::filesystem::path file = dir / "old.db";
   {
-    auto store = RunStore::Open(file);
+    auto store = store::RunStore::Open(file);
     const int64_t study = store->CreateStudy("s", "study", nlohmann::json::object(), nlohmann::json::object());
     const int64_t imported = store->CreateStudy("i", "import", nlohmann::json::object(), nlohmann::json::object());
     store->InsertRun(study, SampleRun("e", 0, runlog::RunStatus::kReached));
-    RunRecord no_start = SampleRun("e", 1, runlog::RunStatus::kFailed);
+    store::RunRecord no_start = SampleRun("e", 1, runlog::RunStatus::kFailed);
     no_start.log.points.clear();
     no_start.log.error = "did not run: killed by signal 4 (SIGILL)";
     no_start.did_not_run = true;
     store->InsertRun(study, no_start);
-    RunRecord full_disk = SampleRun("e", 2, runlog::RunStatus::kFailed);
+    store::RunRecord full_disk = SampleRun("e", 2, runlog::RunStatus::kFailed);
     full_disk.log.error = "died of its environment: no space left on device";
     full_disk.did_not_run = true;
     store->InsertRun(study, full_disk);
-    RunRecord crashed = SampleRun("e", 3, runlog::RunStatus::kFailed);
+    store::RunRecord crashed = SampleRun("e", 3, runlog::RunStatus::kFailed);
     crashed.log.error = "killed by signal 11 (SIGSEGV)";
     store->InsertRun(study, crashed);
     store->InsertRun(study, SampleRun("e", 4, runlog::RunStatus::kIncomplete));
@@ -225,9 +225,9 @@ TEST(RunStoreTest, ASchemaOneStoreGainsEachAttemptsOutcome) {
         << sqlite3_errmsg(db);
     sqlite3_close(db);
   }
-  auto store = RunStore::OpenForReading(file);
+  auto store = store::RunStore::OpenForReading(file);
   std::vector<analysis::RunStatus> statuses;
-  for (const RunRecord& run : store->LoadRuns(store->FindStudy("s")->id)) statuses.push_back(*run.status);
+  for (const store::RunRecord& run : store->LoadRuns(store->FindStudy("s")->id)) statuses.push_back(*run.status);
   EXPECT_EQ(statuses, (std::vector<analysis::RunStatus>{analysis::RunStatus::kReached, analysis::RunStatus::kDidNotRun,
                                                         analysis::RunStatus::kDidNotRun, analysis::RunStatus::kFailed,
                                                         analysis::RunStatus::kInterrupted}));
@@ -242,13 +242,13 @@ TEST(RunStoreTest, ReadingAStoreLeavesNoWalOrShmFileBehind) {
   TempDir dir;
   const std::filesystem::path file = dir / "s.db";
   {
-    auto store = RunStore::Open(file);
+    auto store = store::RunStore::Open(file);
     store->InsertRun(store->CreateStudy("s", "study", nlohmann::json::object(), nlohmann::json::object()),
                      SampleRun("e", 0, runlog::RunStatus::kReached));
   }
   ASSERT_FALSE(std::filesystem::exists(file.string() + "-wal"));
   {
-    auto store = RunStore::OpenForReading(file);
+    auto store = store::RunStore::OpenForReading(file);
     EXPECT_EQ(store->ListStudies().size(), 1u);
     EXPECT_EQ(store->LoadRuns(store->FindStudy("s")->id).size(), 1u);
     // Writing through it is refused.
@@ -264,7 +264,7 @@ TEST(RunStoreTest, AnUnknownStoredOutcomeNamesTheStoreAndTheRun) {
   TempDir dir;
   const std::filesystem::path file = dir / "s.db";
   {
-    auto store = RunStore::Open(file);
+    auto store = store::RunStore::Open(file);
     store->InsertRun(store->CreateStudy("s", "study", nlohmann::json::object(), nlohmann::json::object()),
                      SampleRun("e", 0, runlog::RunStatus::kReached));
   }
@@ -274,7 +274,7 @@ TEST(RunStoreTest, AnUnknownStoredOutcomeNamesTheStoreAndTheRun) {
     ASSERT_EQ(sqlite3_exec(db, "UPDATE runs SET outcome = 'finished-ish'", nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
   }
-  auto store = RunStore::OpenForReading(file);
+  auto store = store::RunStore::OpenForReading(file);
   try {
     store->LoadRuns(1);
     ADD_FAILURE() << "no error";

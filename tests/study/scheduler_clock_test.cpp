@@ -47,8 +47,8 @@ entries = [
   EXPECT_EQ(outcome.did_not_run, 0);
   EXPECT_LT(real_seconds, 25) << "the timeout waited on the real clock";
   EXPECT_GE(sleeps, 6);  // 3600 s at 600 s per poll
-  auto store = RunStore::Open(dir / "store.db", false);
-  const std::vector<RunRecord> runs = store->LoadRuns(store->FindStudy("clock")->id);
+  auto store = store::RunStore::Open(dir / "store.db", false);
+  const std::vector<store::RunRecord> runs = store->LoadRuns(store->FindStudy("clock")->id);
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_NE(runs[0].log.error.find("timed out after 3600 s"), std::string::npos) << runs[0].log.error;
 }

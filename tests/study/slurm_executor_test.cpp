@@ -125,7 +125,7 @@ TEST(SlurmExecutorTest, SbatchMissingIsAClearErrorAndRecordsNoRun) {
     EXPECT_EQ(e.kind(), ErrorKind::kExternal);
     EXPECT_NE(std::string(e.what()).find("sbatch: not found on PATH"), std::string::npos) << e.what();
   }
-  auto store = RunStore::Open(options.store_file, false);
+  auto store = store::RunStore::Open(options.store_file, false);
   EXPECT_TRUE(store->LoadRuns(store->FindStudy("sl")->id).empty());
   EXPECT_FALSE(fs::exists(ManifestPath(plan, 1))) << "a manifest claims runs that were never submitted";
 }
@@ -152,7 +152,7 @@ TEST(SlurmExecutorTest, SbatchRefusingQuotesSlurmAndRecordsNoRun) {
                       "--gpus-per-task=1 --mem=8G --qos=long --exclusive --array=0-0%3 --job-name=evalsuite-sl"),
             std::string::npos)
       << args;
-  auto store = RunStore::Open(options.store_file, false);
+  auto store = store::RunStore::Open(options.store_file, false);
   EXPECT_TRUE(store->LoadRuns(store->FindStudy("sl")->id).empty());
   EXPECT_FALSE(fs::exists(ManifestPath(plan, 1)));
 }
@@ -175,7 +175,7 @@ fs::path KilledTaskFolder(const StudyPlan& plan, int evals) {
   return run_dir;
 }
 
-RunRecord Conclude(const std::string& state, int evals, const std::string& node = "gpu-07") {
+store::RunRecord Conclude(const std::string& state, int evals, const std::string& node = "gpu-07") {
   TempDir dir;
   StudyPlan plan = SlurmPlan(dir);
   fs::path run_dir = KilledTaskFolder(plan, evals);
@@ -185,36 +185,36 @@ RunRecord Conclude(const std::string& state, int evals, const std::string& node 
 }
 
 TEST(SlurmExecutorTest, TasksSlurmEndedAreRecordedWithTheReason) {
-  RunRecord timeout = Conclude("TIMEOUT", 2);
+  store::RunRecord timeout = Conclude("TIMEOUT", 2);
   EXPECT_EQ(timeout.log.status, runlog::RunStatus::kFailed);
   EXPECT_EQ(timeout.log.error, "timed out: killed by Slurm at its time limit (--time=01:30:00)");
-  EXPECT_FALSE(DidNotRun(timeout));  // it trained: a failure of the entry within its budget, as a local timeout
+  EXPECT_FALSE(store::DidNotRun(timeout));  // it trained: a failure of the entry within its budget, as a local timeout
   EXPECT_EQ(timeout.log.points.size(), 2u);
   EXPECT_EQ(timeout.execution["slurm"]["state"], "TIMEOUT");
   EXPECT_EQ(timeout.execution["slurm"]["job_id"], "501");
 
-  RunRecord oom = Conclude("OUT_OF_MEMORY", 1);
+  store::RunRecord oom = Conclude("OUT_OF_MEMORY", 1);
   EXPECT_EQ(oom.log.status, runlog::RunStatus::kFailed);
-  EXPECT_TRUE(DidNotRun(oom)) << "the machine's doing: left out of the statistics and run again";
+  EXPECT_TRUE(store::DidNotRun(oom)) << "the machine's doing: left out of the statistics and run again";
   EXPECT_NE(oom.log.error.find("out of memory: Slurm killed the task on gpu-07"), std::string::npos);
 
-  RunRecord node = Conclude("NODE_FAIL", 1);
-  EXPECT_TRUE(DidNotRun(node));
+  store::RunRecord node = Conclude("NODE_FAIL", 1);
+  EXPECT_TRUE(store::DidNotRun(node));
   EXPECT_NE(node.log.error.find("the node on gpu-07 failed under the run (Slurm NODE_FAIL)"), std::string::npos)
       << node.log.error;
 
-  RunRecord early_timeout = Conclude("TIMEOUT", 0);
-  EXPECT_TRUE(DidNotRun(early_timeout));  // killed before its first evaluation: it did not run
+  store::RunRecord early_timeout = Conclude("TIMEOUT", 0);
+  EXPECT_TRUE(store::DidNotRun(early_timeout));  // killed before its first evaluation: it did not run
 
   for (const char* state : {"PREEMPTED", "CANCELLED"}) {
-    RunRecord interrupted = Conclude(state, 1);
+    store::RunRecord interrupted = Conclude(state, 1);
     EXPECT_EQ(interrupted.log.status, runlog::RunStatus::kIncomplete) << state;
-    EXPECT_FALSE(IsFinishedRun(interrupted));
+    EXPECT_FALSE(store::IsFinishedRun(interrupted));
     EXPECT_EQ(interrupted.log.points.size(), 1u);
   }
   EXPECT_NE(Conclude("PREEMPTED", 1).log.error.find("preempted by Slurm"), std::string::npos);
 
-  RunRecord vanished = Conclude("", 1);  // Slurm no longer knows the task; its node went away
+  store::RunRecord vanished = Conclude("", 1);  // Slurm no longer knows the task; its node went away
   EXPECT_EQ(vanished.log.status, runlog::RunStatus::kIncomplete);
   EXPECT_NE(vanished.log.error.find("without an end record and Slurm no longer knows it (its node on gpu-07 vanished"),
             std::string::npos)
@@ -260,8 +260,8 @@ TEST(SlurmExecutorTest, RequeuedTaskRunsAfreshAndIsCountedOnce) {
   StudyOutcome second = RunStudy(plan, options);  // again: nothing new
   EXPECT_EQ(second.finished_before, 1);
   EXPECT_EQ(second.ingested_on_resume + second.ran + second.interrupted_kept, 0);
-  auto store = RunStore::Open(options.store_file, false);
-  std::vector<RunRecord> runs = store->LoadRuns(store->FindStudy("sl")->id);
+  auto store = store::RunStore::Open(options.store_file, false);
+  std::vector<store::RunRecord> runs = store->LoadRuns(store->FindStudy("sl")->id);
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kIncomplete);
   EXPECT_NE(runs[0].log.error.find("requeued by Slurm"), std::string::npos);
@@ -344,7 +344,7 @@ TEST(SlurmClientTest, BytesThatAreNotUtf8AreReadAsReplacementCharacters) {
   auto sacct = ParseSacct("812_3|CANCELLED by 0|0:15|node\xff|None\n", "812_3");
   ASSERT_TRUE(sacct);
   EXPECT_EQ(sacct->node, "node\xef\xbf\xbd");
-  RunRecord record;
+  store::RunRecord record;
   EXPECT_NO_THROW(record = Conclude("TIMEOUT", 1, job->node));
   EXPECT_NO_THROW((void)record.execution.dump());
 }
@@ -360,7 +360,7 @@ TEST(SlurmExecutorTest, AnEndRecordWithFieldsOfTheWrongTypeIsReadForWhatItHolds)
   WriteFile(run_dir / kTaskEndFile,
             R"({"slurm": 3, "exit_status": 1e300, "signal": "9", "timed_out": "yes", "oom_killed": 1,
                 "wall_seconds": "long", "usage": "x", "gpu": []})");
-  RunRecord ended;
+  store::RunRecord ended;
   ASSERT_NO_THROW(ended = ConcludeTaskWithEnd(plan, plan.entries[0], plan.schedule[0], run_dir));
   EXPECT_EQ(ended.log.points.size(), 2u);
   EXPECT_EQ(ended.execution["slurm"]["state"], "COMPLETED");
@@ -368,7 +368,7 @@ TEST(SlurmExecutorTest, AnEndRecordWithFieldsOfTheWrongTypeIsReadForWhatItHolds)
   EXPECT_NO_THROW((void)ended.execution.dump());
 
   fs::remove(run_dir / kTaskEndFile);
-  RunRecord cut;
+  store::RunRecord cut;
   ASSERT_NO_THROW(cut = ConcludeTaskWithoutEnd(plan, plan.entries[0], plan.schedule[0], run_dir, std::nullopt));
   EXPECT_EQ(cut.log.status, runlog::RunStatus::kIncomplete);
   EXPECT_NE(cut.log.error.find("its node vanished"), std::string::npos) << cut.log.error;

@@ -25,10 +25,10 @@ using ::testing::HasSubstr;
 
 // Epochs to target 19..21 (CoV 4.1%, spread 2 epochs on a 1-epoch grid), time per epoch 10..22 s (CoV of TTA ~26%):
 // on epochs the entry is STABLE, on time NOT STABLE.
-std::vector<RunRecord> SteadyEpochsNoisyMachine() {
+std::vector<store::RunRecord> SteadyEpochsNoisyMachine() {
   const int epochs[] = {19, 20, 21, 20, 19, 21, 20, 20, 19, 21};
   const double per_epoch[] = {10, 16, 22, 12, 19, 14, 21, 11, 17, 20};
-  std::vector<RunRecord> runs;
+  std::vector<store::RunRecord> runs;
   for (int i = 0; i < 10; ++i) runs.push_back(evalsuite::testing::StoredEpochRun(i, epochs[i], per_epoch[i]));
   return runs;
 }
@@ -39,17 +39,17 @@ struct Outputs {
   std::string markdown, study_show;
 };
 
-Outputs Render(const std::vector<RunRecord>& runs, const std::string& basis) {
+Outputs Render(const std::vector<store::RunRecord>& runs, const std::string& basis) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   const json plan = {
       {"stability", {{"max_cov_upper", 0.10}, {"min_hit_rate", 0.9}, {"min_reached", 3}, {"basis", basis}}}};
   const int64_t id = store->CreateStudy("s", "study", plan, json::object());
-  EntryRecord entry;
+  store::EntryRecord entry;
   entry.name = "e";
   entry.threshold = 0.9;
   store->UpsertEntry(id, entry);
-  for (const RunRecord& run : runs) store->InsertRun(id, run);
+  for (const store::RunRecord& run : runs) store->InsertRun(id, run);
   Outputs out;
   out.report = reports::BuildStabilityReport(BuildReportInput(*store, {*store->FindStudy("s")}));
   out.model = reports::ToJson(out.report);
@@ -142,8 +142,8 @@ TEST(StabilityBasisAgreementTest, StudyShowAndTheReportJudgeOnTimeByDefault) {
 // entry, and both outputs judge TTA and name it. The machine was busy, and the card's first line, which says so,
 // does not claim the verdict was judged on epochs.
 TEST(StabilityBasisAgreementTest, BothFallBackToTimeAndSaySoWhenARunLoggedNoEpochs) {
-  std::vector<RunRecord> runs = SteadyEpochsNoisyMachine();
-  for (RunRecord& run : runs) {
+  std::vector<store::RunRecord> runs = SteadyEpochsNoisyMachine();
+  for (store::RunRecord& run : runs) {
     run.execution = {{"executor", "local"},
                      {"contention",
                       {{"other_busy_cores", 0.9},
@@ -152,7 +152,7 @@ TEST(StabilityBasisAgreementTest, BothFallBackToTimeAndSaySoWhenARunLoggedNoEpoc
                        {"cpu_pressure_some", nullptr},
                        {"cores", 2}}}};
   }
-  RunRecord failed;
+  store::RunRecord failed;
   failed.entry = "e";
   failed.run_index = 10;
   failed.threads = 1;

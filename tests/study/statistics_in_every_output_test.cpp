@@ -32,9 +32,9 @@ constexpr double kTimePerEpochCov = 0.12295;
 
 AllOutputs RenderAll() {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   const int64_t id = store->CreateStudy("s", "import", json::object(), json::object());
-  EntryRecord entry;
+  store::EntryRecord entry;
   entry.name = "e";
   entry.threshold = 0.9;
   store->UpsertEntry(id, entry);

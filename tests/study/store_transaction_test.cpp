@@ -10,8 +10,8 @@
 namespace evalsuite::study {
 namespace {
 
-RunRecord ReachedRun(int index) {
-  RunRecord r;
+store::RunRecord ReachedRun(int index) {
+  store::RunRecord r;
   r.entry = "e";
   r.run_index = index;
   r.log.status = runlog::RunStatus::kReached;
@@ -21,7 +21,7 @@ RunRecord ReachedRun(int index) {
 
 TEST(StoreTransaction, AnUncommittedImportLeavesTheStoreAsItWas) {
   evalsuite::testing::TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   {
     auto transaction = store->Begin();
     const int64_t id = store->CreateStudy("import x", "import", nlohmann::json::object(), nlohmann::json::object());
@@ -44,7 +44,7 @@ TEST(StoreTransaction, AnUncommittedImportLeavesTheStoreAsItWas) {
 TEST(StoreTransaction, EightProcessesCreatingOneStoreAtOnceAllOpenIt) {
   std::atomic<int> opened{0};
   const auto errors = evalsuite::testing::ErrorsOpeningAtOnce(8, 15, [&](const std::filesystem::path& file) {
-    auto store = RunStore::Open(file);
+    auto store = store::RunStore::Open(file);
     auto transaction = store->Begin();
     store->CreateStudy("s" + std::to_string(opened++), "import", nlohmann::json::object(), nlohmann::json::object());
     transaction->Commit();

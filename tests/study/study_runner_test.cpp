@@ -30,11 +30,11 @@ StudyRunOptions Options(const TempDir& dir) {
   return options;
 }
 
-std::map<std::string, std::vector<RunRecord>> RunsByEntry(const std::filesystem::path& store_file,
-                                                          const std::string& study) {
-  auto store = RunStore::Open(store_file, false);
-  std::map<std::string, std::vector<RunRecord>> by_entry;
-  for (RunRecord& r : store->LoadRuns(store->FindStudy(study)->id)) by_entry[r.entry].push_back(std::move(r));
+std::map<std::string, std::vector<store::RunRecord>> RunsByEntry(const std::filesystem::path& store_file,
+                                                                 const std::string& study) {
+  auto store = store::RunStore::Open(store_file, false);
+  std::map<std::string, std::vector<store::RunRecord>> by_entry;
+  for (store::RunRecord& r : store->LoadRuns(store->FindStudy(study)->id)) by_entry[r.entry].push_back(std::move(r));
   return by_entry;
 }
 
@@ -64,7 +64,7 @@ entries = [
 
   auto runs = RunsByEntry(dir / "store.db", "mixed");
   for (const auto& [entry, list] : runs) ASSERT_EQ(list.size(), 2u) << entry;
-  for (const RunRecord& r : runs["ok"]) {
+  for (const store::RunRecord& r : runs["ok"]) {
     EXPECT_EQ(r.log.status, runlog::RunStatus::kReached);
     EXPECT_EQ(r.exit_status, 0);
     EXPECT_EQ(r.log.points.size(), 3u);
@@ -72,25 +72,26 @@ entries = [
     EXPECT_EQ(r.seeds["init"], r.seeds["run"].get<uint64_t>() + 1);  // the entry's own seeds are kept
     EXPECT_EQ(r.threads, plan.threads);
   }
-  for (const RunRecord& r : runs["crash"]) {
+  for (const store::RunRecord& r : runs["crash"]) {
     EXPECT_EQ(r.log.status, runlog::RunStatus::kFailed);
     EXPECT_EQ(r.signal, 11);
     EXPECT_NE(r.log.error.find("SIGSEGV"), std::string::npos) << r.log.error;
     EXPECT_NE(r.stderr_tail.find("about to crash"), std::string::npos);
     EXPECT_EQ(r.log.points.size(), 3u);  // what it wrote before crashing is kept
   }
-  for (const RunRecord& r : runs["fail"]) {
+  for (const store::RunRecord& r : runs["fail"]) {
     EXPECT_EQ(r.log.status, runlog::RunStatus::kFailed);
     EXPECT_EQ(r.exit_status, 3);
     EXPECT_NE(r.stderr_tail.find("boom"), std::string::npos);
   }
-  for (const RunRecord& r : runs["hang"]) {
+  for (const store::RunRecord& r : runs["hang"]) {
     EXPECT_EQ(r.log.status, runlog::RunStatus::kFailed);
     EXPECT_NE(r.log.error.find("timed out"), std::string::npos) << r.log.error;
     EXPECT_TRUE(r.signal.has_value());
   }
-  for (const RunRecord& r : runs["high"]) EXPECT_EQ(r.log.status, runlog::RunStatus::kNotReached);
-  for (const RunRecord& r : runs["pipe"]) EXPECT_EQ(r.log.status, runlog::RunStatus::kReached);  // not exec-able: still runs
+  for (const store::RunRecord& r : runs["high"]) EXPECT_EQ(r.log.status, runlog::RunStatus::kNotReached);
+  for (const store::RunRecord& r : runs["pipe"])
+    EXPECT_EQ(r.log.status, runlog::RunStatus::kReached);  // not exec-able: still runs
 }
 
 // Stops the study (as SIGINT would) once `after` runs have finished and a running run has written a point.
@@ -104,7 +105,7 @@ class StopAfter : public ProgressReporter {
       if (finished_ >= after_ && r.epoch) stop_->store(true);
     }
   }
-  void RunFinished(const RunRecord&, double) override { ++finished_; }
+  void RunFinished(const store::RunRecord&, double) override { ++finished_; }
   void StudyFinished() override {}
 
  private:
@@ -140,8 +141,8 @@ entries = [
   int incomplete = 0;
   std::set<int64_t> finished_ids;
   for (const auto& [entry, list] : runs) {
-    for (const RunRecord& r : list) {
-      if (IsFinishedRun(r)) {
+    for (const store::RunRecord& r : list) {
+      if (store::IsFinishedRun(r)) {
         finished_ids.insert(r.id);
       } else {
         ++incomplete;
@@ -163,8 +164,8 @@ entries = [
   std::set<std::pair<std::string, int>> done;
   int finished = 0;
   for (const auto& [entry, list] : runs) {
-    for (const RunRecord& r : list) {
-      if (!IsFinishedRun(r)) continue;
+    for (const store::RunRecord& r : list) {
+      if (!store::IsFinishedRun(r)) continue;
       ++finished;
       EXPECT_TRUE(done.insert({r.entry, r.run_index}).second) << "run recorded twice";
     }
@@ -174,9 +175,9 @@ entries = [
   // cut (recorded in run-NNN) was moved aside to run-NNN.attempt-1 on resume, and its record followed it.
   int moved = 0;
   for (const auto& [entry, list] : runs) {
-    for (const RunRecord& r : list) {
+    for (const store::RunRecord& r : list) {
       const std::string folder = std::filesystem::path(r.run_dir).filename().string();
-      if (IsFinishedRun(r)) {
+      if (store::IsFinishedRun(r)) {
         EXPECT_EQ(folder.find(".attempt"), std::string::npos) << r.run_dir;
       } else {
         ++moved;
@@ -189,7 +190,7 @@ entries = [
   for (int64_t id : finished_ids) {
     bool kept = false;
     for (const auto& [entry, list] : runs) {
-      for (const RunRecord& r : list) kept |= r.id == id;
+      for (const store::RunRecord& r : list) kept |= r.id == id;
     }
     EXPECT_TRUE(kept);
   }
@@ -208,7 +209,7 @@ entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok
 )");
   // As if the study was killed while run 0 was running: the store has the study but not the run.
   {
-    auto store = RunStore::Open(dir / "store.db");
+    auto store = store::RunStore::Open(dir / "store.db");
     store->CreateStudy(plan.name, "study", PlanToJson(plan), {});
   }
   std::filesystem::path left = std::filesystem::path(plan.out_dir) / "a" / "run-000";
@@ -287,7 +288,7 @@ entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok
     EXPECT_EQ(after["a"][i].seeds["run"], before.at("a")[i].seeds["run"]);
   }
   // The store's plan is the extended one: resume and the report read it.
-  auto store = RunStore::Open(dir / "store.db", false);
+  auto store = store::RunStore::Open(dir / "store.db", false);
   EXPECT_EQ(PlanFromJson(store->FindStudy("grow")->plan).runs, 3);
   EXPECT_EQ(PlanFromJson(store->FindStudy("grow")->plan).analysis.compare.size(), 1u);
   store.reset();
@@ -480,7 +481,7 @@ entries = [ { name = "seer", command = "sh -c 'echo \"$CUDA_VISIBLE_DEVICES $HIP
   auto runs = RunsByEntry(dir / "store.db", "slots");
   ASSERT_EQ(runs["seer"].size(), 4u);
   std::set<std::string> device_sets;
-  for (const RunRecord& run : runs["seer"]) {
+  for (const store::RunRecord& run : runs["seer"]) {
     const nlohmann::json& facts = run.execution;
     ASSERT_TRUE(facts.contains("devices")) << facts.dump();
     std::vector<std::string> devices = facts["devices"].get<std::vector<std::string>>();
@@ -528,7 +529,7 @@ TEST(StudyRunnerTest, MachineCeilingsAreMeasuredOncePerStudy) {
   EXPECT_FALSE(RunStudy(plan, options).ceilings);
   EXPECT_FALSE(ResumeStudy(std::string("probed"), options).ceilings);
   EXPECT_EQ(probes, 1);
-  const nlohmann::json env = RunStore::Open(options.store_file, false)->FindStudy("probed")->environment;
+  const nlohmann::json env = store::RunStore::Open(options.store_file, false)->FindStudy("probed")->environment;
   EXPECT_EQ(env["machine_ceilings"]["machine"]["peak_fp32_flops"].get<double>(), 4e10);
   EXPECT_EQ(env["machine_ceilings"]["machine"]["threads"], plan.threads);
 

@@ -13,8 +13,8 @@ namespace {
 
 using evalsuite::testing::TempDir;
 
-RunRecord MakeRun(int index, double time, double metric) {
-  RunRecord run;
+store::RunRecord MakeRun(int index, double time, double metric) {
+  store::RunRecord run;
   run.entry = "e";
   run.run_index = index;
   run.threads = 1;
@@ -26,15 +26,15 @@ RunRecord MakeRun(int index, double time, double metric) {
   return run;
 }
 
-std::string Summary(const std::vector<RunRecord>& runs) {
+std::string Summary(const std::vector<store::RunRecord>& runs) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   const int64_t id = store->CreateStudy("s", "import", {}, {});
-  EntryRecord entry;
+  store::EntryRecord entry;
   entry.name = "e";
   entry.threshold = 0.9;
   store->UpsertEntry(id, entry);
-  for (const RunRecord& run : runs) store->InsertRun(id, run);
+  for (const store::RunRecord& run : runs) store->InsertRun(id, run);
   return FormatStudySummary(*store, *store->FindStudy("s"));
 }
 
@@ -53,7 +53,7 @@ TEST(StudySummaryTest, MedianTtaCountsTheRunsThatMissed) {
 
 // Point 2: an imported run without its end counts as a run that did not reach, as in the report and the importer.
 TEST(StudySummaryTest, ImportedInterruptedRunCountsAsNotReached) {
-  RunRecord interrupted = MakeRun(4, 20, 0.85);
+  store::RunRecord interrupted = MakeRun(4, 20, 0.85);
   interrupted.log.status = runlog::RunStatus::kIncomplete;
   const std::string text =
       Summary({MakeRun(0, 30, 0.91), MakeRun(1, 31, 0.91), MakeRun(2, 32, 0.91), MakeRun(3, 33, 0.91), interrupted});
@@ -65,9 +65,9 @@ TEST(StudySummaryTest, ImportedInterruptedRunCountsAsNotReached) {
 // lower-is-better target as written (eval_loss <= 0.925, not -0.925; stable diffusion's FID and CLIP, not 1).
 TEST(StudySummaryTest, ImportShowsOfficialScoreRcpDivisionAndTargetsAsWritten) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   const int64_t id = store->CreateStudy("i", "import", {}, {});
-  EntryRecord lora;
+  store::EntryRecord lora;
   lora.name = "sys/llama2_70b_lora";
   lora.source = "mlperf";
   lora.metric = "-eval_loss";
@@ -78,7 +78,7 @@ TEST(StudySummaryTest, ImportShowsOfficialScoreRcpDivisionAndTargetsAsWritten) {
                 {"official", {{"official_minutes", 11.5}}},
                 {"rcp", {{"verdict", "Pass"}, {"message", "RCP found"}}}};
   store->UpsertEntry(id, lora);
-  EntryRecord sd;
+  store::EntryRecord sd;
   sd.name = "sys/stable_diffusion";
   sd.source = "mlperf";
   sd.threshold = 1;
@@ -89,7 +89,7 @@ TEST(StudySummaryTest, ImportShowsOfficialScoreRcpDivisionAndTargetsAsWritten) {
               {"rcp", {{"verdict", "not checked"}, {"message", "the RCPs are for the rules' target"}}}};
   store->UpsertEntry(id, sd);
   for (int i = 0; i < 3; ++i) {
-    RunRecord run = MakeRun(i, 30 + i, 0.95);
+    store::RunRecord run = MakeRun(i, 30 + i, 0.95);
     run.entry = lora.name;
     for (auto& p : run.log.points) p.metric = -p.metric;
     store->InsertRun(id, run);
@@ -112,9 +112,9 @@ TEST(StudySummaryTest, ImportShowsOfficialScoreRcpDivisionAndTargetsAsWritten) {
 // of 137% (steps per epoch) and its lower-is-better target as the stored -0.5.
 TEST(StudySummaryTest, ALogWithoutAClockSaysItsUnitAndHasNoTimePerEpoch) {
   TempDir dir;
-  auto store = RunStore::Open(dir / "s.db");
+  auto store = store::RunStore::Open(dir / "s.db");
   const int64_t id = store->CreateStudy("s", "import", {}, {});
-  EntryRecord entry;
+  store::EntryRecord entry;
   entry.name = "e";
   entry.source = "lightning";
   entry.metric = "-val_loss";
@@ -123,7 +123,7 @@ TEST(StudySummaryTest, ALogWithoutAClockSaysItsUnitAndHasNoTimePerEpoch) {
   entry.extra = {{"metric_as_logged", "val_loss"}, {"direction", "lower is better"}, {"threshold_as_logged", 0.5}};
   store->UpsertEntry(id, entry);
   for (int i = 0; i < 4; ++i) {
-    RunRecord run;
+    store::RunRecord run;
     run.entry = "e";
     run.run_index = i;
     run.log.status = runlog::RunStatus::kReached;

@@ -55,7 +55,7 @@ void Run(const CompareArgs& args) {
     throw UsageError("compare " + args.a + " " + args.b,
                      "A and B are both '" + args.a + "': name two different entries");
   }
-  auto store = study::RunStore::OpenForReading(args.store);
+  auto store = store::RunStore::OpenForReading(args.store);
   // A and B may be entries of two studies (two imports of one store): store/entry_choice.h finds each or says where.
   const std::vector<store::EntryLocation> located =
       store::LocateEntries(*store, {args.a, args.b}, args.study, args.store);

@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "analysis/analysis_settings.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/store/analysis_entries.h"
 #include "evalsuite/store/run_store.h"
 #include "evalsuite/store/study_choice.h"
+#include "evalsuite/study/plans/stored_plan.h"
 #include "reports/tidy_csv.h"
 
 namespace evalsuite::cli {
@@ -44,7 +44,7 @@ void Run(const ExportArgs& args) {
     t.kind = study.kind;
     t.entries = store::LoadAnalysisEntries(*store, study);
     // Imports have no [stability] table: their plan gives the default rule, as the report reads them.
-    t.consecutive_evaluations = analysis::AnalysisSettingsFromPlanJson(study.plan).rule.consecutive_evaluations;
+    t.consecutive_evaluations = study::DecodeStoredPlan(study.plan).Settings().rule.consecutive_evaluations;
     for (const auto& e : t.entries) runs += e.runs.size();
     tidy.push_back(std::move(t));
   }

@@ -96,8 +96,8 @@ nlohmann::json ImportIdentity(const nlohmann::json& plan) {
 }
 
 // An earlier import study of the same canonical paths with the same options, if any.
-std::optional<study::StudyInfo> EarlierSameImport(study::RunStore& store, const nlohmann::json& plan) {
-  for (const study::StudyInfo& s : store.ListStudies()) {
+std::optional<store::StudyInfo> EarlierSameImport(store::RunStore& store, const nlohmann::json& plan) {
+  for (const store::StudyInfo& s : store.ListStudies()) {
     if (s.kind == "import" && s.plan.is_object() && s.plan.contains("canonical_paths") &&
         ImportIdentity(s.plan) == ImportIdentity(plan)) {
       return s;
@@ -182,12 +182,12 @@ void RunImport(const ImportArgs& args) {
 
   // A store that exists is opened before reading anything, so that a bad --store fails at once; a new one is
   // created only when there is something to store (a failed import leaves no file behind).
-  std::unique_ptr<study::RunStore> store;
+  std::unique_ptr<store::RunStore> store;
   if (!args.no_store) {
     CheckOutputOutsideInputs("--store", args.store, args.paths);
     std::error_code ec;
     if (fs::exists(args.store, ec)) {
-      store = study::RunStore::Open(args.store);
+      store = store::RunStore::Open(args.store);
     } else {
       const fs::path folder = fs::absolute(args.store).parent_path();
       if (!fs::is_directory(folder, ec)) {
@@ -236,7 +236,7 @@ void RunImport(const ImportArgs& args) {
 
   bool duplicate = false;
   if (!args.no_store && !result.groups.empty()) {
-    if (!store) store = study::RunStore::Open(args.store);
+    if (!store) store = store::RunStore::Open(args.store);
     nlohmann::json plan = {
         {"command", "import"},
         {"paths", args.paths},
@@ -254,7 +254,7 @@ void RunImport(const ImportArgs& args) {
     nlohmann::json canonical = nlohmann::json::array();
     for (const fs::path& root : result.roots) canonical.push_back(root.string());
     plan["canonical_paths"] = canonical;
-    const std::optional<study::StudyInfo> earlier = EarlierSameImport(*store, plan);
+    const std::optional<store::StudyInfo> earlier = EarlierSameImport(*store, plan);
     const std::string base_name =
         args.study.empty()
             ? "import " + ShortSourceName(args.paths.front())  // made unique by " #2"; `study list` shows the time

@@ -81,8 +81,8 @@ void RegisterReportCommand(CLI::App& app) {
     // A report of thousands of runs takes seconds: after two, a line on stderr says where it is.
     std::optional<SlowStepNotice> notice(std::in_place, std::cerr, "report");
     notice->Step("loading the runs from " + args->store);
-    auto store = study::RunStore::OpenForReading(args->store);
-    std::vector<study::StudyInfo> studies;
+    auto store = store::RunStore::OpenForReading(args->store);
+    std::vector<store::StudyInfo> studies;
     if (args->studies.empty()) {
       studies = store->ListStudies();
       if (studies.empty()) throw UsageError(args->store, "the store holds no study yet");

@@ -30,6 +30,7 @@
 #include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/execution/slurm_executor.h"
 #include "evalsuite/study/execution/slurm_task.h"
+#include "evalsuite/study/plans/stored_plan.h"
 #include "evalsuite/study/plans/study_plan.h"
 #include "evalsuite/study/study_runner.h"
 #include "evalsuite/study/study_summary.h"
@@ -63,8 +64,8 @@ std::unique_ptr<study::ProgressReporter> MakeProgress(const std::string& mode) {
 }
 
 void WriteStudyReport(const std::string& store_file, const std::string& study_name, const std::string& out_dir) {
-  auto store = study::RunStore::OpenForReading(store_file);
-  study::StudyInfo info = store::ChooseStudy(*store, study_name, store_file);
+  auto store = store::RunStore::OpenForReading(store_file);
+  store::StudyInfo info = store::ChooseStudy(*store, study_name, store_file);
   SlowStepNotice notice(std::cerr, "report");
   const reports::StabilityReportInput input = study::BuildReportInput(*store, {info});
   reports::ReportModel model =
@@ -107,7 +108,7 @@ void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
                         "stopped before all runs ran; continue with: evalsuite study resume " + outcome.name +
                             " --store " + args.store);
   }
-  auto store = study::RunStore::OpenForReading(args.store);
+  auto store = store::RunStore::OpenForReading(args.store);
   std::cout << "\n" << study::FormatStudySummary(*store, *store->FindStudy(outcome.name));
   // Done, but some runs failed or did not run: scripts can tell that from a clean study.
   if (outcome.failed > 0 || outcome.did_not_run > 0) SetExitCode(kExitSomeFailed);
@@ -227,9 +228,9 @@ void RegisterStudyCommand(CLI::App& app) {
   cancel->add_option("STUDY", args->study, "name or id (default: the latest study)");
   cancel->add_option("--store", args->store, "the run store")->capture_default_str();
   cancel->callback([args] {
-    auto store = study::RunStore::OpenForReading(args->store);
-    study::StudyInfo info = store::ChooseStudy(*store, args->study, args->store);
-    std::vector<std::string> jobs = study::CancelStudyOnSlurm(study::PlanFromJson(info.plan));
+    auto store = store::RunStore::OpenForReading(args->store);
+    store::StudyInfo info = store::ChooseStudy(*store, args->study, args->store);
+    std::vector<std::string> jobs = study::CancelStudyOnSlurm(study::DecodeStoredPlan(info.plan).Plan());
     if (jobs.empty()) {
       std::cout << "study " << info.name << ": no Slurm array of it is queued or running\n";
       return;
@@ -254,7 +255,7 @@ void RegisterStudyCommand(CLI::App& app) {
   CLI::App* list = study->add_subcommand("list", "List the studies in a store");
   list->add_option("--store", args->store, "the run store")->capture_default_str();
   list->callback([args] {
-    auto store = study::RunStore::OpenForReading(args->store);
+    auto store = store::RunStore::OpenForReading(args->store);
     std::cout << study::FormatStudyList(*store);
   });
 
@@ -262,7 +263,7 @@ void RegisterStudyCommand(CLI::App& app) {
   show->add_option("STUDY", args->study, "name or id (default: the latest study)");
   show->add_option("--store", args->store, "the run store")->capture_default_str();
   show->callback([args] {
-    auto store = study::RunStore::OpenForReading(args->store);
+    auto store = store::RunStore::OpenForReading(args->store);
     std::cout << study::FormatStudySummary(*store, store::ChooseStudy(*store, args->study, args->store));
   });
 }

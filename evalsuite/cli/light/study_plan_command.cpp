@@ -31,7 +31,7 @@ struct PlanArgs {
 
 // The pilot runs of the plan's entries, wherever they are in the pilot store (store/entry_choice.h), each under the
 // plan's name for it. An entry no study has is left out: the planner names it.
-reports::StabilityReportInput PilotInput(study::RunStore& store, const study::StudyPlan& plan, const PlanArgs& args,
+reports::StabilityReportInput PilotInput(store::RunStore& store, const study::StudyPlan& plan, const PlanArgs& args,
                                          std::string& pilot_names) {
   std::vector<std::string> names;
   for (const study::PlannedEntry& e : plan.entries) names.push_back(e.name);
@@ -39,7 +39,7 @@ reports::StabilityReportInput PilotInput(study::RunStore& store, const study::St
       store::LocateEntries(store, names, args.pilot_study, args.pilot, store::MissingEntry::kLeaveOut);
   if (located.empty()) {
     // Nothing to locate: the default study, whose planner output says that no entry has pilot runs.
-    const study::StudyInfo pilot = store::ChooseStudy(store, args.pilot_study, args.pilot);
+    const store::StudyInfo pilot = store::ChooseStudy(store, args.pilot_study, args.pilot);
     pilot_names = pilot.name;
     return study::BuildReportInput(store, {pilot});
   }
@@ -55,7 +55,7 @@ reports::StabilityReportInput PilotInput(study::RunStore& store, const study::St
     }
   }
   input.entries = std::move(entries);
-  for (const study::StudyInfo& s : store::StudiesOf(located)) pilot_names += (pilot_names.empty() ? "" : ", ") + s.name;
+  for (const store::StudyInfo& s : store::StudiesOf(located)) pilot_names += (pilot_names.empty() ? "" : ", ") + s.name;
   return input;
 }
 
@@ -95,7 +95,7 @@ void RegisterStudyPlanCommand(CLI::App& study_app) {
       if (args->compare[0] == args->compare[1]) throw UsageError("--compare", "name two different entries");
       plan.analysis.compare = {{args->compare[0], args->compare[1]}};
     }
-    auto store = study::RunStore::OpenForReading(args->pilot);
+    auto store = store::RunStore::OpenForReading(args->pilot);
     std::string pilot_names;
     const reports::StabilityReportInput pilot = PilotInput(*store, plan, *args, pilot_names);
     const nlohmann::json figures = study::PlanRunsFromPilot(plan, pilot, args->options);

@@ -26,7 +26,7 @@ class LocalExecutor : public Executor {
       if (recorder.IsDone(run)) continue;
       const PlannedEntry& entry = *plan_.FindEntry(run.entry);
       const bool done = recorder.ResumeRun(run, [&](const fs::path& dir) {
-        std::optional<RunRecord> left = CollectCompletedOrphan(plan_, entry, run, dir);
+        std::optional<store::RunRecord> left = CollectCompletedOrphan(plan_, entry, run, dir);
         if (left) return *left;
         return CollectInterruptedRun(plan_, entry, run, dir, "interrupted: the study process ended before this run did");
       });
@@ -43,7 +43,7 @@ class LocalExecutor : public Executor {
     SchedulerConfig config = options_.scheduler;
     config.jobs = plan_.jobs;
     config.evalsuite_binary = options_.evalsuite_binary;
-    auto record = [&](const RunRecord& r) { recorder.Record(r); };
+    auto record = [&](const store::RunRecord& r) { recorder.Record(r); };
     return RunScheduled(plan_, pending, config, progress, record, record, options_.stop);
   }
 

@@ -23,7 +23,7 @@ std::string OwnCgroupDir() {
 
 }  // namespace
 
-void MarkProcessFailed(RunRecord& record, const std::string& cause, bool environment) {
+void MarkProcessFailed(store::RunRecord& record, const std::string& cause, bool environment) {
   std::string error = cause;
   record.did_not_run = record.log.points.empty() || environment;
   if (record.log.points.empty()) {

@@ -29,7 +29,7 @@ std::optional<long> OomKillCount();
 // failed with `cause` as its error; when it died before its first evaluation, or of its environment (no space, no
 // memory) after it, it did not run (RunRecord::did_not_run: the store records it as analysis::RunStatus::kDidNotRun),
 // and its error opens with the words that say so (analysis::kDidNotRunPrefix, kEnvironmentPrefix).
-void MarkProcessFailed(RunRecord& record, const std::string& cause, bool environment);
+void MarkProcessFailed(store::RunRecord& record, const std::string& cause, bool environment);
 
 using analysis::CauseOfNotRun;
 

@@ -20,11 +20,11 @@ std::string Fixed(double value, int digits) {
   return buffer;
 }
 
-std::string DescribeRecord(const RunRecord& record, double wall_seconds) {
+std::string DescribeRecord(const store::RunRecord& record, double wall_seconds) {
   std::string text = record.entry + " #" + std::to_string(record.run_index) + " (seed " +
                      std::to_string(record.seeds.value("run", uint64_t{0})) +
                      "): " + runlog::RunStatusName(record.log.status);
-  if (DidNotRun(record)) {
+  if (store::DidNotRun(record)) {
     // Said first: a run that never trained is not a training result (the error carries the cause and a hint).
     std::string label;
     const std::string cause = CauseOfNotRun(record.log.error, &label);
@@ -92,7 +92,7 @@ class PlainProgress : public ProgressReporter {
          << std::endl;
   }
   void Update(const std::vector<RunningRunView>&) override {}
-  void RunFinished(const RunRecord& record, double wall_seconds) override {
+  void RunFinished(const store::RunRecord& record, double wall_seconds) override {
     tally_.Finished();
     out_ << "[" << tally_.Counts() << "] " << DescribeRecord(record, wall_seconds) << "; "
          << FormatDuration(tally_.Elapsed()) << " elapsed, " << tally_.Remaining() << std::endl;
@@ -119,7 +119,7 @@ class TerminalProgress : public ProgressReporter {
     running_ = running;
     Draw();
   }
-  void RunFinished(const RunRecord& record, double wall_seconds) override {
+  void RunFinished(const store::RunRecord& record, double wall_seconds) override {
     tally_.Finished();
     running_.erase(
         std::remove_if(running_.begin(), running_.end(),
@@ -160,7 +160,7 @@ class SilentProgress : public ProgressReporter {
   void StudyStarted(const std::string&, int, int, int, int) override {}
   void RunStarted(const RunningRunView&) override {}
   void Update(const std::vector<RunningRunView>&) override {}
-  void RunFinished(const RunRecord&, double) override {}
+  void RunFinished(const store::RunRecord& /*record*/, double /*wall_seconds*/) override {}
   void StudyFinished() override {}
 };
 

@@ -33,7 +33,7 @@ class ProgressReporter {
   virtual void StudyAlreadyAnswered(const std::string& /*study*/, int /*total_runs*/, int /*already_done*/) {}
   virtual void RunStarted(const RunningRunView& run) = 0;
   virtual void Update(const std::vector<RunningRunView>& running) = 0;  // called about twice a second
-  virtual void RunFinished(const RunRecord& record, double wall_seconds) = 0;
+  virtual void RunFinished(const store::RunRecord& record, double wall_seconds) = 0;
   virtual void StudyFinished() = 0;
 };
 

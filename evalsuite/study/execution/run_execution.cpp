@@ -66,8 +66,8 @@ nlohmann::json MergeSeeds(const PlannedRun& run, const runlog::RunLog& log) {
   return seeds;
 }
 
-RunRecord BaseRecord(const StudyPlan& plan, const PlannedRun& run, const fs::path& run_dir, runlog::RunLog log) {
-  RunRecord record;
+store::RunRecord BaseRecord(const StudyPlan& plan, const PlannedRun& run, const fs::path& run_dir, runlog::RunLog log) {
+  store::RunRecord record;
   record.entry = run.entry;
   record.run_index = run.index;
   record.seeds = MergeSeeds(run, log);
@@ -191,9 +191,9 @@ ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const
   return spec;
 }
 
-RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
-                             const fs::path& run_dir, const ChildOutcome& outcome) {
-  RunRecord record = BaseRecord(plan, run, run_dir, ReadLog(entry, run_dir));
+store::RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                    const fs::path& run_dir, const ChildOutcome& outcome) {
+  store::RunRecord record = BaseRecord(plan, run, run_dir, ReadLog(entry, run_dir));
   record.exit_status = outcome.exit.exit_status;
   record.signal = outcome.exit.signal;
   record.stderr_tail = TailOfFile(run_dir / kRunStderrFile);
@@ -255,8 +255,8 @@ RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, c
   return record;
 }
 
-std::optional<RunRecord> CollectCompletedOrphan(const StudyPlan& plan, const PlannedEntry& entry,
-                                                const PlannedRun& run, const fs::path& run_dir) {
+std::optional<store::RunRecord> CollectCompletedOrphan(const StudyPlan& plan, const PlannedEntry& entry,
+                                                       const PlannedRun& run, const fs::path& run_dir) {
   runlog::RunLog log = ReadLog(entry, run_dir);
   if (log.status == runlog::RunStatus::kIncomplete) return std::nullopt;
   // The entry wrote its end record, so its process was ending; what it claims is checked as for any finished
@@ -264,16 +264,16 @@ std::optional<RunRecord> CollectCompletedOrphan(const StudyPlan& plan, const Pla
   ChildOutcome outcome;
   outcome.exit.exit_status = 0;
   outcome.wall_seconds = log.wall_seconds;
-  RunRecord record = CollectFinishedRun(plan, entry, run, run_dir, outcome);
+  store::RunRecord record = CollectFinishedRun(plan, entry, run, run_dir, outcome);
   record.exit_status.reset();
   record.log.warnings.push_back(RunLogPath(entry, run_dir).string() +
                                 ": recorded on resume (the study ended after the run, before recording it)");
   return record;
 }
 
-RunRecord CollectInterruptedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
-                                const fs::path& run_dir, const std::string& why) {
-  RunRecord record = BaseRecord(plan, run, run_dir, ReadLog(entry, run_dir));
+store::RunRecord CollectInterruptedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                       const fs::path& run_dir, const std::string& why) {
+  store::RunRecord record = BaseRecord(plan, run, run_dir, ReadLog(entry, run_dir));
   record.stderr_tail = TailOfFile(run_dir / kRunStderrFile);
   record.log.status = runlog::RunStatus::kIncomplete;
   record.log.error = why;

@@ -52,18 +52,18 @@ nlohmann::json UsageToJson(double wall_seconds, const ResourceUsage& usage);
 // timeout) or the log says so or holds no evaluation; else reached or not_reached, derived from the points
 // and the entry's threshold (a log's own claim is not the truth). A process that failed before its first
 // evaluation "did not run" (RunRecord::did_not_run, failure_cause.h MarkProcessFailed): its error carries the cause and a hint.
-RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
-                             const std::filesystem::path& run_dir, const ChildOutcome& outcome);
+store::RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                    const std::filesystem::path& run_dir, const ChildOutcome& outcome);
 
 // A run folder a killed study left unrecorded whose log is complete (it has its end record): the record of the
 // finished run, read from the log (the process's exit status is not known any more); nullopt when the log has no
 // end record.
-std::optional<RunRecord> CollectCompletedOrphan(const StudyPlan& plan, const PlannedEntry& entry,
-                                                const PlannedRun& run, const std::filesystem::path& run_dir);
+std::optional<store::RunRecord> CollectCompletedOrphan(const StudyPlan& plan, const PlannedEntry& entry,
+                                                       const PlannedRun& run, const std::filesystem::path& run_dir);
 
 // The record of an attempt that did not end: whatever its log holds, status incomplete.
-RunRecord CollectInterruptedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
-                                const std::filesystem::path& run_dir, const std::string& why);
+store::RunRecord CollectInterruptedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                       const std::filesystem::path& run_dir, const std::string& why);
 
 // Progress of a running run from the tail of its log (JSON Lines only): last epoch and metric seen.
 struct LogProgress {

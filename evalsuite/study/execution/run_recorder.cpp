@@ -9,7 +9,7 @@
 
 namespace evalsuite::study {
 
-RunRecorder::RunRecorder(RunStore& store, int64_t study_id, const StudyPlan& plan, StudyOutcome& outcome,
+RunRecorder::RunRecorder(store::RunStore& store, int64_t study_id, const StudyPlan& plan, StudyOutcome& outcome,
                          std::function<void()> before_commit, std::function<void()> after_finished)
     : store_(store),
       study_id_(study_id),
@@ -18,8 +18,8 @@ RunRecorder::RunRecorder(RunStore& store, int64_t study_id, const StudyPlan& pla
       before_commit_(std::move(before_commit)),
       after_finished_(std::move(after_finished)),
       study_identity_(StudyIdentity(plan.name, store.file(), study_id)) {
-  const std::vector<RunRecord> stored = store_.LoadRuns(study_id_);
-  for (const RunRecord& r : stored) {
+  const std::vector<store::RunRecord> stored = store_.LoadRuns(study_id_);
+  for (const store::RunRecord& r : stored) {
     // A run that did not run (died before its first evaluation) is run again, under a new attempt.
     if (store::IsDoneRun(r)) done_.insert({r.entry, r.run_index});
     if (!r.run_dir.empty()) recorded_dirs_[Normal(r.run_dir)] = r.run_dir;
@@ -33,14 +33,14 @@ int RunRecorder::DonePlannedRuns() const {
   return done;
 }
 
-void RunRecorder::Insert(const RunRecord& record) {
+void RunRecorder::Insert(const store::RunRecord& record) {
   store_.InsertRun(study_id_, record);
   if (!record.run_dir.empty()) recorded_dirs_[Normal(record.run_dir)] = record.run_dir;
   if (store::IsDoneRun(record)) done_.insert({record.entry, record.run_index});
 }
 
-void RunRecorder::Record(const RunRecord& record) {
-  if (!IsFinishedRun(record)) {
+void RunRecorder::Record(const store::RunRecord& record) {
+  if (!store::IsFinishedRun(record)) {
     Insert(record);
     ++outcome_.interrupted_kept;
     return;
@@ -51,9 +51,9 @@ void RunRecorder::Record(const RunRecord& record) {
   if (after_finished_) after_finished_();
 }
 
-bool RunRecorder::RecordLeftover(const RunRecord& record) {
+bool RunRecorder::RecordLeftover(const store::RunRecord& record) {
   Insert(record);
-  if (!IsFinishedRun(record)) {
+  if (!store::IsFinishedRun(record)) {
     ++outcome_.interrupted_kept;
     return false;
   }

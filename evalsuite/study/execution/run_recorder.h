@@ -26,13 +26,13 @@ class RunRecorder {
   // Reads the study's stored attempts; sets outcome.finished_before. `before_commit` runs before each finished run
   // is committed (a seam for tests that kill the study between a run's end and its commit); `after_finished` after
   // each finished run is committed (a sequential study asks its stopping rule there); either may be empty.
-  RunRecorder(RunStore& store, int64_t study_id, const StudyPlan& plan, StudyOutcome& outcome,
+  RunRecorder(store::RunStore& store, int64_t study_id, const StudyPlan& plan, StudyOutcome& outcome,
               std::function<void()> before_commit = {}, std::function<void()> after_finished = {});
 
   // A run's attempt that ended while this invocation watched it, or that it cut short (an incomplete attempt).
-  void Record(const RunRecord& record);
+  void Record(const store::RunRecord& record);
   // An attempt folder found on resume that the store did not have; returns whether the run is now done.
-  bool RecordLeftover(const RunRecord& record);
+  bool RecordLeftover(const store::RunRecord& record);
 
   // Before anything runs or is recorded: every folder of a planned run that is not done and that the store does not
   // know must have been made by this very run's producer (run_folder_record.h); otherwise a UsageError names the
@@ -45,7 +45,7 @@ class RunRecorder {
   // each of the run's folders the store does not know, as `conclude(dir)` reads it, first the tries moved
   // aside (<run_dir>.attempt-<k>), then run_dir itself; when the run is still not done, the try in run_dir (recorded
   // now or before) is moved aside, so that the run starts again in run_dir. Returns whether the run is done.
-  using Conclude = std::function<RunRecord(const std::filesystem::path& dir)>;
+  using Conclude = std::function<store::RunRecord(const std::filesystem::path& dir)>;
   bool ResumeRun(const PlannedRun& run, const Conclude& conclude);
   // Records the tries moved aside from `run_dir` that the store does not know (a requeued Slurm task moves its own
   // cut try aside); returns whether one of them made the run done.
@@ -63,13 +63,13 @@ class RunRecorder {
 
  private:
   static std::string Normal(const std::filesystem::path& dir) { return dir.lexically_normal().string(); }
-  void Insert(const RunRecord& record);
+  void Insert(const store::RunRecord& record);
   // The folders of `run_dir`'s run that exist and that the store does not know: its tries moved aside, then itself.
   std::vector<std::filesystem::path> UnrecordedFolders(const std::filesystem::path& run_dir) const;
   // Notes, in the outcome, a leftover folder that was made for another study (the same producer: adopted).
   void NoteOrigin(const std::filesystem::path& dir);
 
-  RunStore& store_;
+  store::RunStore& store_;
   int64_t study_id_;
   const StudyPlan& plan_;
   StudyOutcome& outcome_;

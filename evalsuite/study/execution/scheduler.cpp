@@ -96,7 +96,8 @@ ChildSpec SlotSpec(ChildSpec spec, const Running& r) {
   return spec;
 }
 
-void RecordSlot(RunRecord& record, Running& r, ContentionMonitor& contention, const std::optional<ChildExit>& exit) {
+void RecordSlot(store::RunRecord& record, Running& r, ContentionMonitor& contention,
+                const std::optional<ChildExit>& exit) {
   if (!r.devices.empty()) record.execution["devices"] = r.devices;
   if (!r.cpus.empty()) record.execution["cpus"] = r.cpus;
   if (r.gpu) record.execution["gpu"] = r.gpu->Finish();
@@ -136,8 +137,8 @@ bool OomKilledDuring(const Running& r) {
 }  // namespace
 
 bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending, const SchedulerConfig& config,
-                  ProgressReporter& progress, const std::function<void(const RunRecord&)>& on_finished,
-                  const std::function<void(const RunRecord&)>& on_interrupted, const std::atomic<bool>* stop) {
+                  ProgressReporter& progress, const std::function<void(const store::RunRecord&)>& on_finished,
+                  const std::function<void(const store::RunRecord&)>& on_interrupted, const std::atomic<bool>* stop) {
   const int jobs = std::max(1, config.jobs);
   Slots slots = PlanSlots(plan);
   std::list<Running> running;
@@ -148,7 +149,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
   // A child that ended: its record (with its slot and GPU figures) handed over, its slot given back.
   auto finish = [&](std::list<Running>::iterator it, const ChildExit& exit) {
     const ChildOutcome outcome{exit, it->timed_out, config.now() - it->started, OomKilledDuring(*it)};
-    RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
+    store::RunRecord record = CollectFinishedRun(plan, *it->entry, it->pending->run, it->pending->run_dir, outcome);
     RecordSlot(record, *it, contention, exit);
     slots.GiveBack(*it);
     on_finished(record);
@@ -172,7 +173,7 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
         // A full disk (or a folder gone read-only) before the run started: the run died of its environment, as it
         // would have once started; it is recorded so (never a failed training run), and resume runs it again.
         std::filesystem::remove(p.run_dir / (std::string(kRunRecordFile) + ".tmp"), ec);
-        RunRecord record = CollectInterruptedRun(plan, *entry, p.run, p.run_dir, "");
+        store::RunRecord record = CollectInterruptedRun(plan, *entry, p.run, p.run_dir, "");
         MarkProcessFailed(record, std::string("the run's record could not be written: ") + e.what(),
                           /*environment=*/true);
         on_finished(record);
@@ -243,8 +244,8 @@ bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending,
       if (config.now() - waited >= config.kill_grace_seconds) r.child->Signal(SIGKILL);
       config.sleep(0.02);
     }
-    RunRecord record = CollectInterruptedRun(plan, *r.entry, r.pending->run, r.pending->run_dir,
-                                             "interrupted: the study was stopped before this run ended");
+    store::RunRecord record = CollectInterruptedRun(plan, *r.entry, r.pending->run, r.pending->run_dir,
+                                                    "interrupted: the study was stopped before this run ended");
     RecordSlot(record, r, contention, std::nullopt);
     on_interrupted(record);
   }

@@ -39,7 +39,7 @@ struct SchedulerConfig {
 // Returns true when every pending run ran; false when stopped by `stop` (then every started run was handed to
 // on_interrupted). Exceptions from the callbacks propagate after the children are killed.
 bool RunScheduled(const StudyPlan& plan, const std::vector<PendingRun>& pending, const SchedulerConfig& config,
-                  ProgressReporter& progress, const std::function<void(const RunRecord&)>& on_finished,
-                  const std::function<void(const RunRecord&)>& on_interrupted, const std::atomic<bool>* stop);
+                  ProgressReporter& progress, const std::function<void(const store::RunRecord&)>& on_finished,
+                  const std::function<void(const store::RunRecord&)>& on_interrupted, const std::atomic<bool>* stop);
 
 }  // namespace evalsuite::study

@@ -18,6 +18,6 @@ namespace evalsuite::study {
 using StoppingDecision = analysis::SequentialOutcome;
 
 // nullopt for a fixed-N study (no [sequential]).
-std::optional<StoppingDecision> DecideSequentialStop(RunStore& store, const StudyPlan& plan);
+std::optional<StoppingDecision> DecideSequentialStop(store::RunStore& store, const StudyPlan& plan);
 
 }  // namespace evalsuite::study

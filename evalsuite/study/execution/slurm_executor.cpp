@@ -180,25 +180,25 @@ class Coordinator {
   }
 
   // A run folder no live task is writing to and the store does not know.
-  RunRecord ConcludeEnded(const PlannedEntry& entry, const PlannedRun& run, const fs::path& dir,
-                          const std::optional<TaskRef>& task) {
+  store::RunRecord ConcludeEnded(const PlannedEntry& entry, const PlannedRun& run, const fs::path& dir,
+                                 const std::optional<TaskRef>& task) {
     if (Exists(dir / kTaskEndFile)) return ConcludeTaskWithEnd(plan_, entry, run, dir);
     if (task) return ConcludeTaskWithoutEnd(plan_, entry, run, dir, client_.FinalState(task->job_id, task->task));
     if (Exists(dir / kTaskStartFile)) {
       // A try a requeued task moved aside (slurm_task.h) before it started the run again.
-      RunRecord record = CollectInterruptedRun(plan_, entry, run, dir,
-                                               "requeued by Slurm: this try was cut short and the task started again");
+      store::RunRecord record = CollectInterruptedRun(
+          plan_, entry, run, dir, "requeued by Slurm: this try was cut short and the task started again");
       record.execution = {{"executor", kSlurmExecutor}, {"slurm", SlurmFacts(dir)}};
       return record;
     }
     // A folder of a local run of this study (it ran with executor = "local" before).
-    if (std::optional<RunRecord> complete = CollectCompletedOrphan(plan_, entry, run, dir)) return *complete;
+    if (std::optional<store::RunRecord> complete = CollectCompletedOrphan(plan_, entry, run, dir)) return *complete;
     return CollectInterruptedRun(plan_, entry, run, dir, "interrupted: the study process ended before this run did");
   }
 
-  void Record(const RunRecord& record) {
+  void Record(const store::RunRecord& record) {
     recorder_.Record(record);
-    if (IsFinishedRun(record)) progress_.RunFinished(record, record.log.wall_seconds);
+    if (store::IsFinishedRun(record)) progress_.RunFinished(record, record.log.wall_seconds);
   }
 
   RunningRunView View(const Watched& w) const {
@@ -244,9 +244,9 @@ class Coordinator {
             ++outcome_.not_started;
           } else {
             RecordRequeuedTries(*it->entry, it->run, it->run_dir);
-            RunRecord record = ConcludeTaskWithoutEnd(plan_, *it->entry, it->run, it->run_dir,
-                                                      client_.FinalState(it->task.job_id, it->task.task));
-            again = !IsFinishedRun(record) || DidNotRun(record);
+            store::RunRecord record = ConcludeTaskWithoutEnd(plan_, *it->entry, it->run, it->run_dir,
+                                                             client_.FinalState(it->task.job_id, it->task.task));
+            again = !store::IsFinishedRun(record) || store::DidNotRun(record);
             Record(record);
           }
           // Cancelled, preempted, its node lost, never started: submitted once more by this invocation (a second
@@ -289,7 +289,7 @@ class Coordinator {
 };
 
 // What the node did to the run while it ran, as the task sampled it (slurm_task.h): stored as a local run's is.
-void AddSlurmTaskContention(RunRecord& record, const fs::path& run_dir) {
+void AddSlurmTaskContention(store::RunRecord& record, const fs::path& run_dir) {
   if (std::optional<nlohmann::json> contention = ReadJsonFile(run_dir / kTaskContentionFile)) {
     record.execution["contention"] = *contention;
   }
@@ -297,8 +297,8 @@ void AddSlurmTaskContention(RunRecord& record, const fs::path& run_dir) {
 
 }  // namespace
 
-RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
-                              const fs::path& run_dir) {
+store::RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                     const fs::path& run_dir) {
   nlohmann::json end = ReadJsonFile(run_dir / kTaskEndFile).value_or(nlohmann::json::object());
   ChildOutcome outcome;
   if (std::optional<int> status = IntField(end, "exit_status")) outcome.exit.exit_status = *status;
@@ -306,7 +306,7 @@ RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, 
   outcome.timed_out = FlagField(end, "timed_out");
   outcome.oom_killed = FlagField(end, "oom_killed");
   outcome.wall_seconds = SecondsField(end, "wall_seconds");
-  RunRecord record = CollectFinishedRun(plan, entry, run, run_dir, outcome);
+  store::RunRecord record = CollectFinishedRun(plan, entry, run, run_dir, outcome);
   nlohmann::json slurm = end.contains("slurm") && end["slurm"].is_object() ? end["slurm"] : SlurmFacts(run_dir);
   slurm["state"] = "COMPLETED";
   record.execution = {{"executor", kSlurmExecutor}, {"slurm", slurm}};
@@ -316,8 +316,8 @@ RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, 
   return record;
 }
 
-RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
-                                 const fs::path& run_dir, const std::optional<SlurmTaskState>& state) {
+store::RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                        const fs::path& run_dir, const std::optional<SlurmTaskState>& state) {
   nlohmann::json slurm = SlurmFacts(run_dir);
   const std::string node = state && !state->node.empty() ? state->node : TextField(slurm, "node");
   const std::string on_node = node.empty() ? "" : " on " + node;
@@ -332,7 +332,7 @@ RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntry& entr
   } else if (state->state == "REQUEUED" || state->state == "REQUEUE_FED" || state->state == "REQUEUE_HOLD") {
     why = "interrupted: requeued by Slurm";
   }
-  RunRecord record =
+  store::RunRecord record =
       CollectInterruptedRun(plan, entry, run, run_dir, why.empty() ? "ended without an end record" : why);
   slurm["state"] = state ? state->state : "UNKNOWN";
   if (state) {

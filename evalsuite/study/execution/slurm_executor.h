@@ -28,12 +28,13 @@ bool ExecuteOnSlurm(RunRecorder& recorder, const StudyPlan& plan, const StudyRun
 // and why it ended from Slurm's final state (nullopt: Slurm no longer knows it, the node vanished). Time limit: a
 // failed run (timed out); out of memory or node failure: died of its environment (run again by resume);
 // cancelled, preempted or unknown: an incomplete attempt (run again by resume).
-RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
-                                 const std::filesystem::path& run_dir, const std::optional<SlurmTaskState>& state);
+store::RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                        const std::filesystem::path& run_dir,
+                                        const std::optional<SlurmTaskState>& state);
 
 // The record of a run whose task wrote its end record (the same status rules as a local run's).
-RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
-                              const std::filesystem::path& run_dir);
+store::RunRecord ConcludeTaskWithEnd(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
+                                     const std::filesystem::path& run_dir);
 
 // Cancels every array of the study that still has live tasks; returns their job ids.
 std::vector<std::string> CancelStudyOnSlurm(const StudyPlan& plan);

@@ -22,6 +22,7 @@
 #include "evalsuite/study/execution/run_folder_record.h"
 #include "evalsuite/study/hardware/contention_sampler.h"
 #include "evalsuite/study/hardware/gpu_sampler.h"
+#include "evalsuite/study/plans/stored_plan.h"
 
 namespace evalsuite::study {
 namespace {
@@ -157,7 +158,7 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
   if (task_id < 0 || task_id >= static_cast<int>(manifest.tasks.size())) {
     throw InputError(manifest_file.string(), "has no task " + std::to_string(task_id));
   }
-  const StudyPlan plan = PlanFromJson(manifest.plan);
+  const StudyPlan plan = DecodeStoredPlan(manifest.plan).Plan();
   const ArrayTask& task = manifest.tasks[static_cast<std::size_t>(task_id)];
   const PlannedEntry* entry = plan.FindEntry(task.run.entry);
   if (!entry) throw InputError(manifest_file.string(), "task " + std::to_string(task_id) + ": unknown entry");

@@ -5,10 +5,10 @@
 
 namespace evalsuite::study {
 
-void StudyOutcome::CountFinished(const StudyPlan& plan, const RunRecord& record) {
+void StudyOutcome::CountFinished(const StudyPlan& plan, const store::RunRecord& record) {
   ++ran;
   const PlannedEntry* entry = plan.FindEntry(record.entry);
-  if (DidNotRun(record)) {
+  if (store::DidNotRun(record)) {
     ++did_not_run;
   } else if (CountsAsFailed(record, entry != nullptr ? entry->threshold : 0,
                             plan.analysis.rule.consecutive_evaluations)) {
@@ -16,9 +16,9 @@ void StudyOutcome::CountFinished(const StudyPlan& plan, const RunRecord& record)
   }
 }
 
-int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<RunRecord>& runs) {
+int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<store::RunRecord>& runs) {
   std::set<std::pair<std::string, int>> finished;
-  for (const RunRecord& r : runs) {
+  for (const store::RunRecord& r : runs) {
     if (store::IsDoneRun(r) && plan.FindRun(r.entry, r.run_index)) {
       finished.insert({r.entry, r.run_index});
     }

@@ -62,10 +62,10 @@ struct StudyOutcome {
   std::optional<StoppingDecision> sequential;
   bool complete() const { return finished_before + ran == planned; }
   // Counts a run this invocation finished (every executor calls it): ran, and failed or did_not_run.
-  void CountFinished(const StudyPlan& plan, const RunRecord& record);
+  void CountFinished(const StudyPlan& plan, const store::RunRecord& record);
 };
 
 // Planned runs with a counted attempt in the store (analysis/run_counting.h): the runs resume does not redo.
-int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<RunRecord>& runs);
+int CountFinishedPlannedRuns(const StudyPlan& plan, const std::vector<store::RunRecord>& runs);
 
 }  // namespace evalsuite::study

@@ -9,19 +9,20 @@
 
 namespace evalsuite::study {
 
-std::optional<nlohmann::json> BuiltinHardwareEntry(const std::string& entry, const std::vector<RunRecord>& runs) {
-  std::vector<const RunRecord*> measured;
-  for (const RunRecord& run : runs) {
+std::optional<nlohmann::json> BuiltinHardwareEntry(const std::string& entry,
+                                                   const std::vector<store::RunRecord>& runs) {
+  std::vector<const store::RunRecord*> measured;
+  for (const store::RunRecord& run : runs) {
     const nlohmann::json& h = run.log.hardware;
     if (store::IsDoneRun(run) && h.is_object() && h.value("achieved_flops", 0.0) > 0) {
       measured.push_back(&run);
     }
   }
   if (measured.empty()) return std::nullopt;
-  std::stable_sort(measured.begin(), measured.end(), [](const RunRecord* a, const RunRecord* b) {
+  std::stable_sort(measured.begin(), measured.end(), [](const store::RunRecord* a, const store::RunRecord* b) {
     return a->log.hardware.value("achieved_flops", 0.0) < b->log.hardware.value("achieved_flops", 0.0);
   });
-  const RunRecord& median = *measured[(measured.size() - 1) / 2];  // the lower median: a run that happened
+  const store::RunRecord& median = *measured[(measured.size() - 1) / 2];  // the lower median: a run that happened
   // The recipe as the run's header recorded it, else the catalog's.
   const entries::BuiltinEntry* builtin = entries::FindBuiltinEntry(median.entry);
   const nlohmann::json& recipe = median.log.header.contains("hyperparameters") ? median.log.header["hyperparameters"]
@@ -34,7 +35,7 @@ std::optional<nlohmann::json> BuiltinHardwareEntry(const std::string& entry, con
   const int epochs = integer("epochs", builtin ? builtin->epoch_budget : 0);
   nlohmann::json out = reports::EntryFromHardwareRecord(entry, batch_size, epochs, median.log.hardware);
   nlohmann::json per_run = nlohmann::json::array();
-  for (const RunRecord* run : measured) {
+  for (const store::RunRecord* run : measured) {
     const nlohmann::json row = reports::EntryFromHardwareRecord(entry, batch_size, epochs, run->log.hardware);
     per_run.push_back({{"index", run->run_index},
                        {"samples_per_second", row["samples_per_second"]},

@@ -15,6 +15,6 @@ namespace evalsuite::study {
 
 // A section entry (reports/hardware_section.h) with "figures_source" and "runs" [{index, samples_per_second,
 // achieved_flops}]; nullopt when no finished run of `runs` has a hardware block.
-std::optional<nlohmann::json> BuiltinHardwareEntry(const std::string& entry, const std::vector<RunRecord>& runs);
+std::optional<nlohmann::json> BuiltinHardwareEntry(const std::string& entry, const std::vector<store::RunRecord>& runs);
 
 }  // namespace evalsuite::study

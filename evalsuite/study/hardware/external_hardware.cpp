@@ -53,11 +53,11 @@ Ceiling CeilingOf(const runlog::DeclaredHardware& d) {
 
 }  // namespace
 
-std::optional<json> ExternalHardwareEntry(const std::string& entry, const std::vector<RunRecord>& runs) {
+std::optional<json> ExternalHardwareEntry(const std::string& entry, const std::vector<store::RunRecord>& runs) {
   std::optional<runlog::DeclaredHardware> declared;
   json run_rows = json::array();
   std::vector<double> rates;
-  for (const RunRecord& run : runs) {
+  for (const store::RunRecord& run : runs) {
     if (!store::IsDoneRun(run)) continue;
     const runlog::DeclaredHardware d = runlog::ReadDeclaredHardware(run.log.header, "", nullptr);
     if (!d.Declared()) continue;
@@ -98,7 +98,7 @@ std::optional<json> ExternalHardwareEntry(const std::string& entry, const std::v
               {"peak_source", c.peak_source},
               {"bandwidth_source", c.bandwidth_source.empty() ? json(nullptr) : json(c.bandwidth_source)},
               {"runs", run_rows}};
-  for (const RunRecord& run : runs) {
+  for (const store::RunRecord& run : runs) {
     const json& h = run.log.header;
     if (h.contains("hyperparameters") && h["hyperparameters"].is_object() &&
         h["hyperparameters"].contains("batch_size")) {

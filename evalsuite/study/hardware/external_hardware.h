@@ -19,6 +19,7 @@ namespace evalsuite::study {
 // "figures_source", "peak_source", "device", "device_count", "runs" [{index, samples, train_seconds,
 // samples_per_second, achieved_flops, mfu}] besides the built-in entries' keys; nullopt when no finished run of
 // `runs` declares flops_per_sample.
-std::optional<nlohmann::json> ExternalHardwareEntry(const std::string& entry, const std::vector<RunRecord>& runs);
+std::optional<nlohmann::json> ExternalHardwareEntry(const std::string& entry,
+                                                    const std::vector<store::RunRecord>& runs);
 
 }  // namespace evalsuite::study

@@ -161,7 +161,8 @@ StudyPlan ParseStudyPlan(const std::string& toml_text, const std::string& source
 
 // The stored form (study_plan_json.cpp): what the store and the array manifests keep.
 nlohmann::json PlanToJson(const StudyPlan& plan);
-// Throws InputError naming the key when the stored plan is not one this evalsuite wrote.
+// Throws InputError naming the key when the stored plan is not one this evalsuite wrote. The strict part of
+// DecodeStoredPlan (stored_plan.h), which every reader of a stored plan asks; tests call it directly.
 StudyPlan PlanFromJson(const nlohmann::json& json);
 
 // The parts of a plan that change results (everything but jobs and out_dir): two invocations with the same

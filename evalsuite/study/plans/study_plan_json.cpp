@@ -1,6 +1,7 @@
 // A study plan's stored form: the JSON the run store, the array manifests and `study show` keep (PlanToJson), read
-// back by resume and by every Slurm array task (PlanFromJson, strict: a plan this evalsuite did not write is an
-// InputError naming the key), and the part of it that decides results (PlanFingerprint). Declared in study_plan.h.
+// back strictly (PlanFromJson: a plan this evalsuite did not write is an InputError naming the key) inside the one
+// decode every reader asks (DecodeStoredPlan, stored_plan.h), and the part of it that decides results
+// (PlanFingerprint). Declared in study_plan.h.
 #include "evalsuite/study/plans/study_plan.h"
 
 #include <cstdint>
