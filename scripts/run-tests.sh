@@ -13,7 +13,7 @@ echo "== sanitizer build (ASan + UBSan, no LibTorch): build-asan/"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
   -DEVALSUITE_SANITIZE=ON -DEVALSUITE_WITH_TORCH=OFF >/dev/null
 cmake --build build-asan -j "$(nproc)" --target stats_tests analysis_tests reports_tests common_tests runlog_tests study_tests \
-  importer_tests datasets_tests fuzz_replays
+  importer_tests datasets_tests audit_tests fuzz_replays
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j "$(nproc)" "$@"
 
