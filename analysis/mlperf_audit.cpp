@@ -44,7 +44,7 @@ AuditReport AuditSubmissions(std::vector<AuditInput> inputs, const AuditSettings
   auto work = [&] {
     for (std::size_t i = next++; i < inputs.size(); i = next++) audited[i] = AuditOne(std::move(inputs[i]), settings);
   };
-  const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), inputs.size());
+  const std::size_t threads = std::min<std::size_t>(std::max(1U, std::thread::hardware_concurrency()), inputs.size());
   std::vector<std::thread> pool;
   for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
   work();

@@ -175,7 +175,7 @@ const std::vector<ReportJsonFieldDoc>& ReportJsonFields() {
 
 const std::vector<std::string>& ReportJsonDocumentedObjects() {
   static const std::vector<std::string> objects = {
-      "", "rule", "verdicts[]", "table[]", "entries[]", "entries[].runs[]", "entries[].stats", "comparisons[]",
+      "",         "rule", "verdicts[]", "table[]", "entries[]", "entries[].runs[]", "entries[].stats", "comparisons[]",
       "methods[]"};
   return objects;
 }

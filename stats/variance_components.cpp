@@ -1,9 +1,8 @@
 #include "stats/variance_components.h"
 
+#include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/fisher_f.hpp>
-
-#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -81,7 +80,7 @@ double MinusTwoRemlLogLikelihood(const IndexedDesign& d, const std::vector<doubl
 
 // Nelder-Mead (Lagarias et al. 1998's coefficients) from `start`, until the simplex's values agree to 1e-10.
 std::vector<double> MinimizeNelderMead(const std::function<double(const std::vector<double>&)>& f,
-                                       std::vector<double> start, double step) {
+                                       const std::vector<double>& start, double step) {
   const size_t dims = start.size();
   std::vector<std::vector<double>> simplex(dims + 1, start);
   for (size_t i = 0; i < dims; ++i) simplex[i + 1][i] += step;
@@ -150,6 +149,7 @@ RemlFit FitReml(const IndexedDesign& d, const std::vector<double>& y, const std:
     return MinusTwoRemlLogLikelihood(d, y, v, nullptr);
   };
   std::vector<double> theta;
+  theta.reserve(start_variances.size());
   for (double v : start_variances) theta.push_back(std::log(std::max(v, scale * 1e-6)));
   theta = MinimizeNelderMead(objective, theta, 1.0);
   theta = MinimizeNelderMead(objective, theta, 0.5);
@@ -175,11 +175,8 @@ bool IsBalancedCrossed(const IndexedDesign& d, size_t n) {
     for (const std::vector<int>& level : d.level) cell.push_back(level[i]);
     ++in_cell[cell];
   }
-  if (in_cell.size() != cells) return false;
-  for (const auto& [cell, count] : in_cell) {
-    if (count != n / cells) return false;
-  }
-  return true;
+  return in_cell.size() == cells && std::all_of(in_cell.begin(), in_cell.end(),
+                                                [n, cells](const auto& entry) { return entry.second == n / cells; });
 }
 
 // Intervals of a balanced crossed design's components from its ANOVA mean squares: the residual's exact chi-square
@@ -267,15 +264,17 @@ VarianceComponents EstimateVarianceComponents(const VarianceDesign& design, cons
       return out;
     }
     if (indexed.level_count[k] == static_cast<int>(n)) {
-      out.withheld = design.factors[k] + " has a level of its own for every run: its variance cannot be told from "
-                                         "the residual (repeats with the same seeds are needed)";
+      out.withheld = design.factors[k] +
+                     " has a level of its own for every run: its variance cannot be told from "
+                     "the residual (repeats with the same seeds are needed)";
       return out;
     }
   }
   double y_mean = 0, y_var = 0;
   for (double value : design.y) y_mean += value / static_cast<double>(n);
   for (double value : design.y) y_var += (value - y_mean) * (value - y_mean) / static_cast<double>(n - 1);
-  const RemlFit fit = FitReml(indexed, design.y, std::vector<double>(factors + 1, y_var / static_cast<double>(factors + 1)));
+  const RemlFit fit =
+      FitReml(indexed, design.y, std::vector<double>(factors + 1, y_var / static_cast<double>(factors + 1)));
   out.mean = fit.mean;
   for (double v : fit.variances) out.total += v;
   for (size_t k = 0; k <= factors; ++k) {
@@ -318,8 +317,9 @@ VarianceComponents EstimateVarianceComponents(const VarianceDesign& design, cons
     out.components[k].share_interval = Interval{SampleQuantile(shares[k], tail), SampleQuantile(shares[k], 1 - tail)};
   }
   if (exact) {
-    out.method += " of the shares; the variances' intervals from the balanced design's mean squares (chi-square for "
-                  "the residual, modified large-sample for each factor: Ting et al. 1990)";
+    out.method +=
+        " of the shares; the variances' intervals from the balanced design's mean squares (chi-square for "
+        "the residual, modified large-sample for each factor: Ting et al. 1990)";
   }
   out.bootstrap_replicates = options.bootstrap_replicates;
   return out;

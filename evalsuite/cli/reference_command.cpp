@@ -70,7 +70,9 @@ void RegisterReferenceCommand(CLI::App& app) {
   auto out_dir = std::make_shared<std::string>();
   CLI::App* command = app.add_subcommand("reference", "Write the reference pages (docs/reference/*.md)");
   command->group("");  // hidden: for maintainers, run by the reference test
-  command->add_option("--out", *out_dir, "the folder to write commands.md, study-file.md, run-log.md and report-json.md into")
+  command
+      ->add_option("--out", *out_dir,
+                   "the folder to write commands.md, study-file.md, run-log.md and report-json.md into")
       ->required();
   CLI::App* root = &app;
   command->callback([root, out_dir] {

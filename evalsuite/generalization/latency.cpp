@@ -78,8 +78,8 @@ LatencyResult MeasureLatency(Classifier& classifier, const std::vector<float>& i
     }
     for (size_t k = 0; k < batches.size(); ++k) {
       const size_t b = round % 2 == 0 ? k : batches.size() - 1 - k;
-      rates[b].push_back(TimeBlock(classifier, images, image_floats, batches[b],
-                                   options.min_throughput_seconds / rounds, now, top));
+      rates[b].push_back(
+          TimeBlock(classifier, images, image_floats, batches[b], options.min_throughput_seconds / rounds, now, top));
     }
     if (options.on_round) options.on_round();
   }

@@ -25,7 +25,7 @@ struct LatencyOptions {
   // rounds and its spread their range, so that a run says how much its own figures move, drift included.
   int repeats = 5;
   std::optional<double> price_per_hour;  // USD per hour of the machine
-  std::function<void()> on_round;  // called after each round (the CLI samples the machine's load there)
+  std::function<void()> on_round;        // called after each round (the CLI samples the machine's load there)
   // Seconds from a monotonic clock; tests pass a fake one. Empty: std::chrono::steady_clock.
   std::function<double()> now;
 };

@@ -191,10 +191,10 @@ void DecideJsonlEntries(const std::vector<std::size_t>& jsonl_files, const std::
   };
   for (const auto& [entry, ks] : named) {
     const std::vector<RunIdentityFacts> facts = facts_of(ks);
-    EntryGrouping g = options.group_by.kind == GroupBy::Kind::kAuto
-                          ? GroupRunsIntoEntries(facts, GroupBy{GroupBy::Kind::kPath, {}}, entry,
-                                                 "their headers' \"entry\"")
-                          : GroupRunsIntoEntries(facts, options.group_by);
+    EntryGrouping g =
+        options.group_by.kind == GroupBy::Kind::kAuto
+            ? GroupRunsIntoEntries(facts, GroupBy{GroupBy::Kind::kPath, {}}, entry, "their headers' \"entry\"")
+            : GroupRunsIntoEntries(facts, options.group_by);
     if (g.entries.size() == 1) {
       g.entries.front().name = entry;
     } else {

@@ -358,9 +358,9 @@ EntryGrouping GroupRunsIntoEntries(const std::vector<RunIdentityFacts>& runs, co
           fmt::format("entry \"{}\": its runs differ in the recorded hyperparameter {} ({}); they "
                       "are filed as one entry{}",
                       entry.name, key, said,
-                      !forced_entry.empty()
-                          ? " because " + forced_by + " names it (--group-by params files them by their "
-                                                      "hyperparameters instead)"
+                      !forced_entry.empty() ? " because " + forced_by +
+                                                  " names it (--group-by params files them by their "
+                                                  "hyperparameters instead)"
                       : by.kind == GroupBy::Kind::kAuto
                           ? ""
                           : " because --group-by does not tell them apart (--group-by params keeps them apart)"));

@@ -189,8 +189,9 @@ CommandResult ShowStudyOfLog(const TempDir& dir, const std::string& log, double 
     start = end == std::string::npos ? log.size() : end + 1;
   }
   WriteFile(dir / "entry.sh", script);
-  WriteFile(dir / "s.toml", "name = \"one\"\nruns = 2\nthreshold = " + std::to_string(threshold) +
-                                "\nentries = [\n  { name = \"one\", command = \"sh {study_dir}/entry.sh {log}\" },\n]\n");
+  WriteFile(dir / "s.toml",
+            "name = \"one\"\nruns = 2\nthreshold = " + std::to_string(threshold) +
+                "\nentries = [\n  { name = \"one\", command = \"sh {study_dir}/entry.sh {log}\" },\n]\n");
   const std::string store = (dir / "one.db").string();
   const CommandResult run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out",
                                           (dir / "runs").string(), "--progress", "none"});

@@ -318,9 +318,9 @@ namespace {
 // other work was while it measured, so that a reader can tell a run's own spread from a busy machine's.
 TEST_F(HoldoutEvalCli, LatencyStatesItsRoundsAndTheMachinesOtherWork) {
   const fs::path json_file = dir_ / "latency.json";
-  const CommandResult r = RunEvalsuite({"latency", (dir_ / "zero_first.pt").string(), "--holdout",
-                                        (dir_ / "holdout").string(), "--batch-sizes", "1,8,32", "--json",
-                                        json_file.string()});
+  const CommandResult r =
+      RunEvalsuite({"latency", (dir_ / "zero_first.pt").string(), "--holdout", (dir_ / "holdout").string(),
+                    "--batch-sizes", "1,8,32", "--json", json_file.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("latency at batch 1: p50 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(" ms (rounds "), std::string::npos) << r.out;

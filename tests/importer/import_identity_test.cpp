@@ -217,8 +217,8 @@ TEST(ImportIdentityTest, AHeaderNamedEntryYieldsToGroupByAndEntryAndSaysWhoNamed
   TempDir dir;
   for (const char* batch : {"128", "256"}) {
     for (int seed = 1; seed <= 3; ++seed) {
-      const std::string hp = ",\"hyperparameters\":{\"batch_size\":" + std::string(batch) +
-                             ",\"seed\":" + std::to_string(seed) + "}";
+      const std::string hp =
+          ",\"hyperparameters\":{\"batch_size\":" + std::string(batch) + ",\"seed\":" + std::to_string(seed) + "}";
       WriteFile(dir / "logs" / ("bs" + std::string(batch) + "-" + std::to_string(seed) + ".jsonl"),
                 JsonlRun(hp, {0.5, 0.95}));
     }

@@ -13,15 +13,15 @@ namespace evalsuite::stats {
 namespace {
 
 VarianceDesign OracleDesign() {
-  const double rows[][4] = {
-      {0, 0, 0, 2.650624}, {0, 0, 0, 2.727577}, {0, 0, 1, 2.358103}, {0, 0, 1, 2.441696}, {0, 1, 0, 1.981173},
-      {0, 1, 0, 1.961179}, {0, 1, 1, 1.757097}, {0, 1, 1, 1.622326}, {0, 2, 0, 2.359472}, {0, 2, 0, 2.284149},
-      {0, 2, 1, 1.922751}, {0, 2, 1, 2.094241}, {1, 0, 0, 2.101184}, {1, 0, 0, 2.030168}, {1, 0, 1, 1.742109},
-      {1, 0, 1, 1.813053}, {1, 1, 0, 1.339388}, {1, 1, 0, 1.369215}, {1, 1, 1, 1.275339}, {1, 1, 1, 1.209769},
-      {1, 2, 0, 1.830654}, {1, 2, 0, 1.758223}, {1, 2, 1, 1.597552}, {1, 2, 1, 1.403912}, {2, 0, 0, 2.521819},
-      {2, 0, 0, 2.504840}, {2, 0, 1, 2.254111}, {2, 0, 1, 2.286313}, {2, 1, 0, 1.812303}, {2, 1, 0, 1.840509},
-      {2, 1, 1, 1.714779}, {2, 1, 1, 1.663359}, {2, 2, 0, 2.200111}, {2, 2, 0, 2.029073}, {2, 2, 1, 1.999461},
-      {2, 2, 1, 1.898311}};
+  const double rows[][4] = {{0, 0, 0, 2.650624}, {0, 0, 0, 2.727577}, {0, 0, 1, 2.358103}, {0, 0, 1, 2.441696},
+                            {0, 1, 0, 1.981173}, {0, 1, 0, 1.961179}, {0, 1, 1, 1.757097}, {0, 1, 1, 1.622326},
+                            {0, 2, 0, 2.359472}, {0, 2, 0, 2.284149}, {0, 2, 1, 1.922751}, {0, 2, 1, 2.094241},
+                            {1, 0, 0, 2.101184}, {1, 0, 0, 2.030168}, {1, 0, 1, 1.742109}, {1, 0, 1, 1.813053},
+                            {1, 1, 0, 1.339388}, {1, 1, 0, 1.369215}, {1, 1, 1, 1.275339}, {1, 1, 1, 1.209769},
+                            {1, 2, 0, 1.830654}, {1, 2, 0, 1.758223}, {1, 2, 1, 1.597552}, {1, 2, 1, 1.403912},
+                            {2, 0, 0, 2.521819}, {2, 0, 0, 2.504840}, {2, 0, 1, 2.254111}, {2, 0, 1, 2.286313},
+                            {2, 1, 0, 1.812303}, {2, 1, 0, 1.840509}, {2, 1, 1, 1.714779}, {2, 1, 1, 1.663359},
+                            {2, 2, 0, 2.200111}, {2, 2, 0, 2.029073}, {2, 2, 1, 1.999461}, {2, 2, 1, 1.898311}};
   VarianceDesign design;
   design.factors = {"init", "data_order", "augmentation"};
   for (const auto& row : rows) {
@@ -172,10 +172,11 @@ TEST(VarianceComponentsTest, IntervalCoverageOnSimulatedDesigns) {
       share_covered[k] += share.lower <= truth[k] / truth_total && truth[k] / truth_total <= share.upper;
     }
   }
-  std::printf("coverage of 95%% intervals over %d studies, variances: init %d, data_order %d, augmentation %d, "
-              "residual %d; shares (bootstrap): %d, %d, %d, %d\n",
-              kStudies, covered[0], covered[1], covered[2], covered[3], share_covered[0], share_covered[1],
-              share_covered[2], share_covered[3]);
+  std::printf(
+      "coverage of 95%% intervals over %d studies, variances: init %d, data_order %d, augmentation %d, "
+      "residual %d; shares (bootstrap): %d, %d, %d, %d\n",
+      kStudies, covered[0], covered[1], covered[2], covered[3], share_covered[0], share_covered[1], share_covered[2],
+      share_covered[3]);
   for (int k = 0; k < 4; ++k) EXPECT_GE(covered[k], kStudies * 85 / 100) << "component " << k;
 }
 

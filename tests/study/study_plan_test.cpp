@@ -140,8 +140,9 @@ TEST(StudyPlanTest, ErrorsNameTheLineAndTheKey) {
   EXPECT_NE(e.find("s.toml:2"), std::string::npos) << e;
 
   // A top-level key appended below the last [[entries]] lands in that entry (TOML): the error says where it goes.
-  e = ErrorOf("runs = 3\n[[entries]]\nname = \"baseline\"\n[[entries]]\nname = \"fast\"\ncompare = [\"fast\", "
-              "\"baseline\"]\n");
+  e = ErrorOf(
+      "runs = 3\n[[entries]]\nname = \"baseline\"\n[[entries]]\nname = \"fast\"\ncompare = [\"fast\", "
+      "\"baseline\"]\n");
   EXPECT_NE(e.find("s.toml:6: key 'entries[1].compare': unknown key in an entry"), std::string::npos) << e;
   EXPECT_NE(e.find("'compare' is a top-level key: write it above the first [[entries]]"), std::string::npos) << e;
 }

@@ -111,10 +111,9 @@ void Run(const CompareArgs& args) {
   }
   // The interval's method only beside an interval: a withheld one says why instead.
   const bool tta_interval = c.tta_ratio.interval.has_value();
-  std::cout << fmt::format("  median TTA          {}{}\n", Ratio(c.tta_ratio),
-                           tta_interval ? fmt::format(" ({} percentile bootstrap, {} resamples)", level,
-                                                      c.tta_ratio.resamples)
-                                        : "");
+  std::cout << fmt::format(
+      "  median TTA          {}{}\n", Ratio(c.tta_ratio),
+      tta_interval ? fmt::format(" ({} percentile bootstrap, {} resamples)", level, c.tta_ratio.resamples) : "");
   std::cout << fmt::format("  median epochs       {}\n", Ratio(c.epochs_ratio));
   if (c.restricted_mean) {
     const auto& r = *c.restricted_mean;

@@ -136,7 +136,7 @@ bool RunRecorder::ResumeRun(const PlannedRun& run, const Conclude& conclude) {
 }
 
 std::filesystem::path RunRecorder::MoveAside(const std::filesystem::path& run_dir) {
-  const std::filesystem::path aside =
+  std::filesystem::path aside =
       MoveAttemptAside(run_dir, [this](const std::filesystem::path& dir) { return IsRecorded(dir); });
   auto it = recorded_dirs_.find(Normal(run_dir));
   if (it != recorded_dirs_.end()) {
