@@ -15,22 +15,13 @@
 #include <vector>
 
 #include "analysis/mlperf_audit.h"
+#include "bench/shared_data.h"
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_audit_inputs.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::optional<fs::path> AuditBenchShared() {
-  std::vector<fs::path> candidates;
-  if (const char* env = std::getenv("EVALSUITE_SHARED_DATA")) candidates.emplace_back(env);
-  candidates.push_back(fs::path(EVALSUITE_SOURCE_DIR) / ".." / "shared" / "data");
-  for (const fs::path& c : candidates) {
-    if (fs::is_directory(c / "mlperf")) return fs::weakly_canonical(c);
-  }
-  return std::nullopt;
-}
 
 double BestSeconds(int rounds, const std::function<void()>& f) {
   double best = std::numeric_limits<double>::infinity();
@@ -49,7 +40,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--rounds") rounds = std::max(1, std::atoi(argv[i + 1]));
   }
-  const std::optional<fs::path> shared = AuditBenchShared();
+  const std::optional<fs::path> shared = evalsuite::bench::SharedDataHolding("mlperf");
   if (!shared) {
     std::cout << "audit_bench: ../shared/data/mlperf is absent: skipping\n";
     return 0;

@@ -26,22 +26,13 @@
 #include <thread>
 #include <vector>
 
+#include "bench/shared_data.h"
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/store/run_store.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::optional<fs::path> SharedData() {
-  std::vector<fs::path> candidates;
-  if (const char* env = std::getenv("EVALSUITE_SHARED_DATA")) candidates.emplace_back(env);
-  candidates.push_back(fs::path(EVALSUITE_SOURCE_DIR) / ".." / "shared" / "data");
-  for (const fs::path& c : candidates) {
-    if (fs::is_directory(c / "mlperf" / "training_results_v2.0")) return fs::weakly_canonical(c);
-  }
-  return std::nullopt;
-}
 
 double Seconds(const std::function<void()>& f) {
   const auto start = std::chrono::steady_clock::now();
@@ -52,7 +43,8 @@ double Seconds(const std::function<void()>& f) {
 bool Run(const std::string& command) {
   const int rc = std::system(command.c_str());
   // grep exits 1 when a file has no match (xargs passes that on as 123).
-  const bool grep_no_match = command.find("grep") != std::string::npos && (WEXITSTATUS(rc) == 1 || WEXITSTATUS(rc) == 123);
+  const bool grep_no_match =
+      command.find("grep") != std::string::npos && (WEXITSTATUS(rc) == 1 || WEXITSTATUS(rc) == 123);
   if (rc != 0 && !grep_no_match) {
     std::cerr << "import_bench: command failed (" << rc << "): " << command.substr(0, 120) << "...\n";
     return false;
@@ -87,7 +79,8 @@ int main(int argc, char** argv) {
     if (arg == "--rounds" && i + 1 < argc) rounds = std::max(1, std::stoi(argv[++i]));
     if (arg == "--no-peer") peer = false;
   }
-  const std::optional<fs::path> shared = SharedData();
+  const std::optional<fs::path> shared =
+      evalsuite::bench::SharedDataHolding(fs::path("mlperf") / "training_results_v2.0");
   if (!shared) {
     std::cout << "import_bench: ../shared/data/mlperf is absent: skipping\n";
     return 0;
