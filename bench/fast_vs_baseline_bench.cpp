@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "datasets/fashion_mnist/fashion_mnist.h"
 #include "common/cpu_features.h"
+#include "datasets/fashion_mnist/fashion_mnist.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/entries/precision_choice.h"
 #include "evalsuite/training/machine_ceilings.h"
@@ -37,7 +37,7 @@ double Median(std::vector<double> values) {
 }
 
 struct Measured {
-  std::vector<double> tta;             // runs that reached
+  std::vector<double> tta;               // runs that reached
   std::vector<double> epochs_to_target;  // runs that reached: the epoch of the first evaluation at the target
   std::vector<double> seconds_per_epoch;
   int missed = 0;
@@ -77,9 +77,10 @@ int main(int argc, char** argv) {
   // fast's forms timed a few steps each, as `evalsuite train fast` does before its run.
   const nlohmann::json ceilings = training::MeasurePrecisionProbes(fast, threads);
   const entries::RunGoal goal{target, std::min(images, data.train.size())};
-  std::cout << fmt::format("CPU: {} ({} threads per run); {} training images, {} epochs, target {}, {} evaluations per "
-                           "epoch\n",
-                           ThisCpu().model, threads, images, epochs, target, evals_per_epoch);
+  std::cout << fmt::format(
+      "CPU: {} ({} threads per run); {} training images, {} epochs, target {}, {} evaluations per "
+      "epoch\n",
+      ThisCpu().model, threads, images, epochs, target, evals_per_epoch);
   std::vector<std::pair<std::string, entries::PrecisionChoice>> variants;
   variants.push_back({"baseline", entries::ChoosePrecision(baseline, "auto", nullptr, goal)});
   variants.push_back({"fast", entries::ChoosePrecision(fast, "auto", ceilings, goal)});
@@ -124,9 +125,10 @@ int main(int argc, char** argv) {
   std::cout << "\nmedians (runs that reached the target):\n";
   for (const auto& [name, precision] : variants) {
     const Measured& m = measured[name];
-    std::cout << fmt::format("  {:<20} {:<4}  TTA {:7.1f} s ({} of {} reached)   epochs to target {:5.2f}   {:6.2f} s/epoch\n",
-                             name, m.precision, Median(m.tta), m.tta.size(), m.tta.size() + m.missed,
-                             Median(m.epochs_to_target), Median(m.seconds_per_epoch));
+    std::cout << fmt::format(
+        "  {:<20} {:<4}  TTA {:7.1f} s ({} of {} reached)   epochs to target {:5.2f}   {:6.2f} s/epoch\n", name,
+        m.precision, Median(m.tta), m.tta.size(), m.tta.size() + m.missed, Median(m.epochs_to_target),
+        Median(m.seconds_per_epoch));
   }
   const Measured &b = measured["baseline"], &f = measured["fast"];
   if (!b.tta.empty() && !f.tta.empty()) {

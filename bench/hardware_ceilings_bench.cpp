@@ -6,10 +6,9 @@
 // other work moves the peak (and so every MFU), and whether the probe's load caution (common/machine_load.h) fires.
 // Prints ratios, asserts nothing: figures on a shared machine move with its load.
 #include <fmt/format.h>
-#include <torch/torch.h>
-
 #include <signal.h>
 #include <sys/wait.h>
+#include <torch/torch.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -80,21 +79,23 @@ int main(int argc, char** argv) {
   options.repetitions = 3;
   const t::MachineCeilings m = t::MeasureMachineCeilings(options);
   for (const t::ProbeResult& p : m.probes) {
-    std::cout << fmt::format("evalsuite {:<12} {:>8.2f} G{}/s\n", p.name, p.Best() / 1e9, p.kind == "triad" ? "B" : "FLOP");
+    std::cout << fmt::format("evalsuite {:<12} {:>8.2f} G{}/s\n", p.name, p.Best() / 1e9,
+                             p.kind == "triad" ? "B" : "FLOP");
   }
   const double plain32 = PlainMatmulFlops(torch::kFloat32, options.matmul_side, 2.0);
   const double plain16 = PlainMatmulFlops(torch::kBFloat16, options.matmul_side, 1.0);
-  const std::string numpy = CommandOutput(fmt::format(
-      "OMP_NUM_THREADS={0} OPENBLAS_NUM_THREADS={0} /usr/bin/python3 -c \"import numpy as np, time; n={1}; "
-      "a=np.random.rand(n,n).astype(np.float32); b=a.copy(); a@b; t=time.time(); c=0\n"
-      "while time.time()-t < 2: a@b; c+=1\nprint(2*n**3*c/(time.time()-t))\"",
-      threads, options.matmul_side));
+  const std::string numpy = CommandOutput(
+      fmt::format("OMP_NUM_THREADS={0} OPENBLAS_NUM_THREADS={0} /usr/bin/python3 -c \"import numpy as np, time; n={1}; "
+                  "a=np.random.rand(n,n).astype(np.float32); b=a.copy(); a@b; t=time.time(); c=0\n"
+                  "while time.time()-t < 2: a@b; c+=1\nprint(2*n**3*c/(time.time()-t))\"",
+                  threads, options.matmul_side));
   const double numpy32 = numpy.empty() ? 0 : std::atof(numpy.c_str());
   const double evalsuite_mm32 = m.probes[0].Best();
-  std::cout << fmt::format("fp32 matmul {}^3: evalsuite {:.2f}, plain LibTorch loop {:.2f}, numpy {:.2f} GFLOP/s; "
-                           "ratios evalsuite/plain {:.2f}, evalsuite/numpy {:.2f}\n",
-                           options.matmul_side, evalsuite_mm32 / 1e9, plain32 / 1e9, numpy32 / 1e9,
-                           evalsuite_mm32 / plain32, numpy32 > 0 ? evalsuite_mm32 / numpy32 : 0.0);
+  std::cout << fmt::format(
+      "fp32 matmul {}^3: evalsuite {:.2f}, plain LibTorch loop {:.2f}, numpy {:.2f} GFLOP/s; "
+      "ratios evalsuite/plain {:.2f}, evalsuite/numpy {:.2f}\n",
+      options.matmul_side, evalsuite_mm32 / 1e9, plain32 / 1e9, numpy32 / 1e9, evalsuite_mm32 / plain32,
+      numpy32 > 0 ? evalsuite_mm32 / numpy32 : 0.0);
   for (const t::ProbeResult& p : m.probes) {
     if (p.name == "matmul_bf16") {
       std::cout << fmt::format("bf16 matmul: evalsuite {:.2f}, plain LibTorch loop {:.2f} GFLOP/s; ratio {:.2f}\n",

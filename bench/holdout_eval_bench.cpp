@@ -27,10 +27,10 @@
 #include <sstream>
 
 #include "bench/synthetic_photos.h"
-#include "datasets/images/holdout_manifest.h"
 #include "common/allocator_tuning.h"
 #include "common/openmp_wait_policy.h"
 #include "common/sha256.h"
+#include "datasets/images/holdout_manifest.h"
 #include "evalsuite/generalization/batch_size_probe.h"
 #include "evalsuite/generalization/evaluation_pipeline.h"
 #include "evalsuite/generalization/holdout_evaluation.h"

@@ -73,9 +73,24 @@ void Calibration(int scenes, const fs::path& dir) {
   };
   const std::vector<Transform> transforms = {
       {"recompress q30", [](const cv::Mat& m) { return m.clone(); }, 30},
-      {"rescale 0.5", [](const cv::Mat& m) { cv::Mat o; cv::resize(m, o, cv::Size(), 0.5, 0.5, cv::INTER_AREA); return o; }},
-      {"colour shift", [](const cv::Mat& m) { cv::Mat o; cv::add(m, cv::Scalar(20, -10, 15), o); return o; }},
-      {"brightness +15%", [](const cv::Mat& m) { cv::Mat o; m.convertTo(o, -1, 1.15, 10); return o; }},
+      {"rescale 0.5",
+       [](const cv::Mat& m) {
+         cv::Mat o;
+         cv::resize(m, o, cv::Size(), 0.5, 0.5, cv::INTER_AREA);
+         return o;
+       }},
+      {"colour shift",
+       [](const cv::Mat& m) {
+         cv::Mat o;
+         cv::add(m, cv::Scalar(20, -10, 15), o);
+         return o;
+       }},
+      {"brightness +15%",
+       [](const cv::Mat& m) {
+         cv::Mat o;
+         m.convertTo(o, -1, 1.15, 10);
+         return o;
+       }},
       {"crop 5%", [](const cv::Mat& m) { return Crop(m, 0.05); }},
       {"crop 10%", [](const cv::Mat& m) { return Crop(m, 0.10); }},
       {"crop 15%", [](const cv::Mat& m) { return Crop(m, 0.15); }},
@@ -88,10 +103,11 @@ void Calibration(int scenes, const fs::path& dir) {
   for (int s = 0; s < scenes; ++s) originals.push_back(HashOf(Scene(1000 + s, 320, 240), dir / "o.jpg"));
   // Per transformation, every edited copy is compared with every original: its own (a true pair: recall) and the
   // scenes - 1 others (unrelated pairs: a hit there is a false alarm). Precision = true hits / all hits.
-  std::printf("per transformation, %d scenes: recall = share of the %d edited copies within the threshold of their\n"
-              "original; precision = true hits / (true hits + false alarms among the %d pairs of a copy and\n"
-              "another scene's original); '-' where nothing was flagged\n",
-              scenes, scenes, scenes * (scenes - 1));
+  std::printf(
+      "per transformation, %d scenes: recall = share of the %d edited copies within the threshold of their\n"
+      "original; precision = true hits / (true hits + false alarms among the %d pairs of a copy and\n"
+      "another scene's original); '-' where nothing was flagged\n",
+      scenes, scenes, scenes * (scenes - 1));
   std::printf("%-20s %-10s %-9s", "transformation", "signal", "");
   for (int t : thresholds) std::printf("  t=%-4d", t);
   std::printf("\n");
@@ -153,7 +169,8 @@ void SearchAlone(int references, int candidates, int threshold) {
   std::vector<uint64_t> reference_hashes, candidate_hashes;
   std::mt19937_64 rng(3);
   for (int r = 0; r < 2 * references; ++r) reference_hashes.push_back(rng());
-  for (int c = 0; c < candidates; ++c) candidate_hashes.push_back(c % 10 == 0 ? reference_hashes[c % references] ^ 0x11 : rng());
+  for (int c = 0; c < candidates; ++c)
+    candidate_hashes.push_back(c % 10 == 0 ? reference_hashes[c % references] ^ 0x11 : rng());
   auto start = Clock::now();
   evalsuite::datasets::HammingIndex index(threshold);
   for (size_t r = 0; r < reference_hashes.size(); ++r) index.Add(reference_hashes[r], static_cast<uint32_t>(r));
@@ -169,10 +186,12 @@ void SearchAlone(int references, int candidates, int threshold) {
     for (uint64_t r : reference_hashes) found_scan += HammingDistance(h, r) <= threshold;
   }
   const double scanned = Since(start);
-  std::printf("search of %zu hashes by %zu queries: index %.3f s (of which %.3f s adding; tables are laid out by the first query), full scan %.3f s (%.1fx), same "
-              "hits: %s (%zu)\n",
-              reference_hashes.size(), candidate_hashes.size(), indexed, built, scanned, scanned / indexed,
-              found_index == found_scan ? "yes" : "NO", found_index);
+  std::printf(
+      "search of %zu hashes by %zu queries: index %.3f s (of which %.3f s adding; tables are laid out by the first "
+      "query), full scan %.3f s (%.1fx), same "
+      "hits: %s (%zu)\n",
+      reference_hashes.size(), candidate_hashes.size(), indexed, built, scanned, scanned / indexed,
+      found_index == found_scan ? "yes" : "NO", found_index);
   // Times depend on what else the machine runs; the comparisons do not.
   const double full = static_cast<double>(reference_hashes.size()) * static_cast<double>(candidate_hashes.size());
   std::printf("hash comparisons: index %llu, full scan %.0f (%.0fx fewer)\n",

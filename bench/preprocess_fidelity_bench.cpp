@@ -74,9 +74,8 @@ int main(int argc, char** argv) {
       n, sizes.size(), distinct.size());
   std::cout << fmt::format("{:<10} {:>14} {:>14} {:>16} {:>18}\n", "interp", "mean |diff|", "max |diff|",
                            "mean |diff| (px)", "top-1 agreement");
-  for (auto interpolation :
-       {datasets::Interpolation::kBilinear, datasets::Interpolation::kArea, datasets::Interpolation::kLinear,
-        datasets::Interpolation::kCubic}) {
+  for (auto interpolation : {datasets::Interpolation::kBilinear, datasets::Interpolation::kArea,
+                             datasets::Interpolation::kLinear, datasets::Interpolation::kCubic}) {
     datasets::PreprocessSpec spec = datasets::PresetSpec("imagenet");
     spec.interpolation = interpolation;
     std::vector<float> ours(reference.size());

@@ -20,7 +20,8 @@ void WriteFileAtomically(const std::filesystem::path& file, const std::string& t
 void WriteFilesAtomically(const std::vector<std::pair<std::filesystem::path, std::string>>& files);
 
 // A seam for tests of kills mid-write (a slow disk): `hook` runs after each MiB written. Process-wide; the binary
-// sets it once at start-up from its test hooks (cli/light/test_hooks.h), before any write. Empty (the default): nothing.
+// sets it once at start-up from its test hooks (cli/light/test_hooks.h), before any write. Empty (the default):
+// nothing.
 void SetAfterChunkWrittenForTests(std::function<void()> hook);
 
 }  // namespace evalsuite

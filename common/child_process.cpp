@@ -1,7 +1,5 @@
 #include "common/child_process.h"
 
-#include <algorithm>
-
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -11,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <fstream>
 

@@ -20,7 +20,7 @@ struct ChildSpec {
   std::filesystem::path stdout_file;
   std::filesystem::path stderr_file;
   std::map<std::string, std::string> environment;  // added to (or replacing in) this process's environment
-  std::vector<std::string> unset_environment;       // removed from it
+  std::vector<std::string> unset_environment;      // removed from it
   std::vector<int> cpu_affinity;  // the command runs on these CPUs only (sched_setaffinity); empty: inherited
 };
 
@@ -34,8 +34,8 @@ struct ResourceUsage {
 };
 
 struct ChildExit {
-  std::optional<int> exit_status;  // when it exited
-  std::optional<int> signal;       // when a signal ended it
+  std::optional<int> exit_status;      // when it exited
+  std::optional<int> signal;           // when a signal ended it
   std::optional<ResourceUsage> usage;  // when it was reaped here
 };
 

@@ -6,8 +6,8 @@
 
 namespace evalsuite {
 
-using WallClock = std::function<double()>;       // seconds since the Unix epoch
-using SteadyClock = std::function<double()>;     // seconds on a monotonic clock (differences only)
+using WallClock = std::function<double()>;    // seconds since the Unix epoch
+using SteadyClock = std::function<double()>;  // seconds on a monotonic clock (differences only)
 using Sleeper = std::function<void(double seconds)>;
 
 double SystemNowSeconds();

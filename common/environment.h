@@ -1,5 +1,6 @@
 // Facts about the machine and build that go with every run and report: host, cores, OS, compiler,
-// evalsuite version and git revision, and the CPU block (model, ISA flags, AMX, oneDNN ISA cap). Callers add what only they know (LibTorch, OpenCV versions, threads).
+// evalsuite version and git revision, and the CPU block (model, ISA flags, AMX, oneDNN ISA cap). Callers add what only
+// they know (LibTorch, OpenCV versions, threads).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -34,8 +34,8 @@ bool HasSqliteHeader(const fs::path& path) {
   bool header = false;
   if (vfs->xOpen(vfs, name, file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB, &flags) == SQLITE_OK) {
     char head[16] = {0};
-    header = file->pMethods->xRead(file, head, sizeof(head), 0) == SQLITE_OK &&
-             std::memcmp(head, kMagic, sizeof(head)) == 0;
+    header =
+        file->pMethods->xRead(file, head, sizeof(head), 0) == SQLITE_OK && std::memcmp(head, kMagic, sizeof(head)) == 0;
   }
   if (file->pMethods != nullptr) file->pMethods->xClose(file);
   sqlite3_free_filename(name);
@@ -59,8 +59,8 @@ bool TableNames(const fs::path& path, std::set<std::string>* tables) {
     }
     sqlite3_busy_timeout(db, 2000);
     sqlite3_stmt* statement = nullptr;
-    bool ok = sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table'", -1, &statement,
-                                 nullptr) == SQLITE_OK;
+    bool ok = sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table'", -1, &statement, nullptr) ==
+              SQLITE_OK;
     std::set<std::string> names;
     int code = SQLITE_ROW;
     while (ok && (code = sqlite3_step(statement)) == SQLITE_ROW) {

@@ -14,15 +14,15 @@ namespace evalsuite {
 enum class FileKind {
   kMissing,
   kFolder,
-  kEmpty,            // a file of 0 bytes, or a SQLite file without tables: a fresh store of any kind
-  kRunStore,         // studies, runs (evalsuite/store/schema.h)
-  kLabelStore,       // events (labeling/label_store.h)
-  kCrawlState,       // Flickr crawl state (datasets/flickr/crawl_state.h)
-  kCallLedger,       // Flickr API call ledger (datasets/flickr/shared_call_ledger.h)
-  kHashCache,        // reference hash cache (datasets/images/reference_hash_cache.h)
-  kOtherSqlite,      // SQLite, but none of evalsuite's files
-  kNotSqlite,        // any other file (JSON, TOML, text, an image...)
-  kUnreadable,       // SQLite, but its tables cannot be read now (being created by another process, locked)
+  kEmpty,        // a file of 0 bytes, or a SQLite file without tables: a fresh store of any kind
+  kRunStore,     // studies, runs (evalsuite/store/schema.h)
+  kLabelStore,   // events (labeling/label_store.h)
+  kCrawlState,   // Flickr crawl state (datasets/flickr/crawl_state.h)
+  kCallLedger,   // Flickr API call ledger (datasets/flickr/shared_call_ledger.h)
+  kHashCache,    // reference hash cache (datasets/images/reference_hash_cache.h)
+  kOtherSqlite,  // SQLite, but none of evalsuite's files
+  kNotSqlite,    // any other file (JSON, TOML, text, an image...)
+  kUnreadable,   // SQLite, but its tables cannot be read now (being created by another process, locked)
 };
 
 // Looks at the path without changing it or creating anything beside it (SQLite is opened read-only, as immutable

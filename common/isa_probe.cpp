@@ -121,12 +121,18 @@ void RaiseUndefinedInstruction(IsaLevel /*unused*/) { __asm__ volatile("ud2"); }
 
 const char* OneDnnIsaName(IsaLevel level) {
   switch (level) {
-    case IsaLevel::kSse41: return "SSE41";
-    case IsaLevel::kAvx2: return "AVX2";
-    case IsaLevel::kAvx512Core: return "AVX512_CORE";
-    case IsaLevel::kAvx512CoreVnni: return "AVX512_CORE_VNNI";
-    case IsaLevel::kAvx512CoreBf16: return "AVX512_CORE_BF16";
-    case IsaLevel::kAvx512CoreAmx: return "AVX512_CORE_AMX";
+    case IsaLevel::kSse41:
+      return "SSE41";
+    case IsaLevel::kAvx2:
+      return "AVX2";
+    case IsaLevel::kAvx512Core:
+      return "AVX512_CORE";
+    case IsaLevel::kAvx512CoreVnni:
+      return "AVX512_CORE_VNNI";
+    case IsaLevel::kAvx512CoreBf16:
+      return "AVX512_CORE_BF16";
+    case IsaLevel::kAvx512CoreAmx:
+      return "AVX512_CORE_AMX";
   }
   return "SSE41";
 }

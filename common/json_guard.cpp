@@ -1,10 +1,10 @@
 #include "common/json_guard.h"
 
-#include "common/error.h"
-
 #include <cctype>
 #include <cstdint>
 #include <cstring>
+
+#include "common/error.h"
 
 namespace evalsuite {
 namespace {

@@ -30,9 +30,9 @@ std::string ToValidUtf8(std::string_view text);
 
 // What RepairJsonText changed.
 struct JsonRepairs {
-  int invalid_utf8 = 0;      // invalid byte sequences, now U+FFFD
-  int lone_surrogates = 0;   // \uD83D without its pair (valid grammar, RFC 8259 section 8.2, but no character)
-  int control_chars = 0;     // raw bytes below 0x20 inside strings, now \u00XX escapes
+  int invalid_utf8 = 0;     // invalid byte sequences, now U+FFFD
+  int lone_surrogates = 0;  // \uD83D without its pair (valid grammar, RFC 8259 section 8.2, but no character)
+  int control_chars = 0;    // raw bytes below 0x20 inside strings, now \u00XX escapes
   int total() const { return invalid_utf8 + lone_surrogates + control_chars; }
 };
 

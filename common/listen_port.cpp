@@ -40,8 +40,9 @@ std::string ListenProblem(const std::string& host, int port) {
   freeaddrinfo(found);
   if (error == 0) return "";
   if (error == EADDRINUSE) {
-    return where + " is already in use (another `evalsuite label serve`, or another program, listens there): stop "
-                   "it, or choose another --port (0: any free port)";
+    return where +
+           " is already in use (another `evalsuite label serve`, or another program, listens there): stop "
+           "it, or choose another --port (0: any free port)";
   }
   if (error == EACCES) return "cannot listen on " + where + ": permission denied (ports below 1024 need privileges)";
   if (error == EADDRNOTAVAIL) return "cannot listen on " + where + ": " + host + " is not an address of this machine";

@@ -63,7 +63,8 @@ const nlohmann::json& PrepareOneDnnForThisMachine() {
       size_t start = 0;
       while (start <= simulated.size() && !simulated.empty()) {
         const size_t comma = simulated.find(',', start);
-        const std::string item = simulated.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const std::string item =
+            simulated.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (item == name || (item == "top" && top)) return true;
         if (comma == std::string::npos) break;
         start = comma + 1;
@@ -74,9 +75,10 @@ const nlohmann::json& PrepareOneDnnForThisMachine() {
     auto probe = [&](IsaLevel level) {
       auto it = probed.find(level);
       if (it == probed.end()) {
-        ProbeOutcome outcome = simulated_failure(level)
-                                   ? ProbeOutcome{false, std::string("SIGILL (simulated by ") + kIsaProbeFailVariable + ")"}
-                                   : ProbeIsaLevel(level);
+        ProbeOutcome outcome =
+            simulated_failure(level)
+                ? ProbeOutcome{false, std::string("SIGILL (simulated by ") + kIsaProbeFailVariable + ")"}
+                : ProbeIsaLevel(level);
         it = probed.emplace(level, outcome).first;
       }
       return it->second;
@@ -88,7 +90,8 @@ const nlohmann::json& PrepareOneDnnForThisMachine() {
     // again (same machine, same answer) rather than record it as the user's.
     const bool inherited = user && marker && *marker == *user;
     if (inherited) user.reset();
-    const IsaCapDecision decision = DecideOneDnnIsaCap(claimed, probe, user, IsOffSwitch(Getenv(kIsaCapSwitchVariable)));
+    const IsaCapDecision decision =
+        DecideOneDnnIsaCap(claimed, probe, user, IsOffSwitch(Getenv(kIsaCapSwitchVariable)));
     if (decision.source == "evalsuite" && decision.cap) {
       setenv(kOneDnnVariable, decision.cap->c_str(), 1);
       setenv(kDnnlVariable, decision.cap->c_str(), 1);

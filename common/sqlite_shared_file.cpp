@@ -21,7 +21,8 @@ int ExecWhileBusy(sqlite3* db, const std::string& sql, int timeout_ms, std::stri
     }
     sqlite3_free(message);
     // A statement of a multi-statement script may have opened a transaction before the busy one failed.
-    if (outside_a_transaction && sqlite3_get_autocommit(db) == 0) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (outside_a_transaction && sqlite3_get_autocommit(db) == 0)
+      sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(50));
   }

@@ -83,7 +83,8 @@ std::string MeasuredAboveTheoreticalNote(const TheoreticalPeak& peak, double mea
   }
   if (!(ratio > 1)) return "";
   return fmt::format(
-      "the measured {} peak is {:.2f}x this figure: the cores ran at {:.0f} MHz or more (boost above the nominal {:.0f} "
+      "the measured {} peak is {:.2f}x this figure: the cores ran at {:.0f} MHz or more (boost above the nominal "
+      "{:.0f} "
       "MHz), so on this machine the figure is not an upper bound",
       precision, ratio, peak.nominal_mhz * ratio, peak.nominal_mhz);
 }

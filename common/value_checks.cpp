@@ -108,8 +108,8 @@ std::optional<uint64_t> ParseSeed(const std::string& text) {
 
 std::string SeedProblem(const std::string& text) {
   if (ParseSeed(text)) return "";
-  const std::string range = "a seed is a whole number from 0 to " +
-                            std::to_string(std::numeric_limits<uint64_t>::max());
+  const std::string range =
+      "a seed is a whole number from 0 to " + std::to_string(std::numeric_limits<uint64_t>::max());
   if (!text.empty() && text[0] == '-' && AllDigits(text, 1)) return "must not be negative (" + range + "), got " + text;
   if (AllDigits(text, 0)) return "is too large (" + range + "), got " + text;
   return "must be a whole number (" + range + "), got " + Quoted(text);

@@ -13,8 +13,8 @@
 namespace evalsuite::labeling {
 
 struct HttpLimits {
-  std::size_t worker_threads = 64;                 // connections served at once (idle keep-alives hold one each)
-  std::size_t max_request_bytes = 64 * 1024;       // request line, headers and body together
+  std::size_t worker_threads = 64;                    // connections served at once (idle keep-alives hold one each)
+  std::size_t max_request_bytes = 64 * 1024;          // request line, headers and body together
   std::chrono::milliseconds request_deadline{10000};  // from a request's first byte to its last
   std::chrono::milliseconds read_timeout{5000};       // one silent gap inside a request
   std::chrono::milliseconds write_timeout{5000};

@@ -49,7 +49,7 @@ struct FreezeSummary {
   std::size_t rejected_by_rule = 0;
   std::size_t selected = 0;
   std::optional<SamplingOutcome> sampling;  // when sampled: short classes, counts per bin
-  datasets::Holdout holdout;  // as written, with its version hash
+  datasets::Holdout holdout;                // as written, with its version hash
 };
 
 // Builds the holdout in `out_dir` (which must not exist or be empty). Checks every chosen image against its

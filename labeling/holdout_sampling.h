@@ -105,7 +105,7 @@ struct ThinReferenceClass {
 struct SamplingOutcome {
   std::vector<std::size_t> chosen;  // manifest indices, by class index then rank
   std::vector<ClassShortfall> short_classes;
-  std::vector<std::string> pooled_reference_classes;  // classes matched against the pooled histogram
+  std::vector<std::string> pooled_reference_classes;       // classes matched against the pooled histogram
   std::vector<ThinReferenceClass> thin_reference_classes;  // matched against too few reference images
   std::array<std::size_t, kFrequencyBins> chosen_by_bin{};
   std::array<std::size_t, kFrequencyBins> aim_by_bin{};  // matched-frequency: the targets summed over classes

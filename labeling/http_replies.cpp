@@ -71,7 +71,6 @@ std::optional<json> ParseBody(const httplib::Request& request, httplib::Response
   return body;
 }
 
-
 std::string ServeFile(const fs::path& file, httplib::Response& response) {
   const auto content_type = ImageContentType(file);
   if (!content_type) {

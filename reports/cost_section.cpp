@@ -78,8 +78,8 @@ json CostSectionJson(const CostModel& cost) {
 
 ReportTable CostTable(const CostModel& cost) {
   ReportTable table;
-  table.header = {"entry", "runs measured", "wall total (s)", "wall per run (s)", "CPU total (s)", "CPU per run (s)",
-                  "peak RSS (MB)", "cost of all runs", "cost to target", "cost per success"};
+  table.header = {"entry",           "runs measured", "wall total (s)",   "wall per run (s)", "CPU total (s)",
+                  "CPU per run (s)", "peak RSS (MB)", "cost of all runs", "cost to target",   "cost per success"};
   table.numeric = {false, true, true, true, true, true, true, true, true, true};
   for (const CostEntryModel& row : cost.entries) {
     table.rows.push_back({row.entry, std::to_string(row.runs_measured), FormatMagnitude(row.wall_seconds_total),

@@ -3,8 +3,9 @@
 // group (data-chart="generalization-accuracy"). Drawn from the section's JSON (generalization_section.h).
 #pragma once
 
-#include "reports/generalization_section.h"
 #include <string>
+
+#include "reports/generalization_section.h"
 
 namespace evalsuite::reports {
 

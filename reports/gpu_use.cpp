@@ -126,8 +126,10 @@ json EntryGpuJson(const std::optional<EntryGpuModel>& gpu) {
 
 ReportTable GpuTable(const CostModel& cost) {
   ReportTable table;
-  table.header = {"entry", "GPU", "runs on it", "samples", "every (s)", "peak memory (MiB)", "of total (MiB)",
-                  "mean utilization (%)"};
+  table.header = {"entry",          "GPU",
+                  "runs on it",     "samples",
+                  "every (s)",      "peak memory (MiB)",
+                  "of total (MiB)", "mean utilization (%)"};
   table.numeric = {false, false, true, true, true, true, true, true};
   const bool any_sampled = std::any_of(cost.entries.begin(), cost.entries.end(),
                                        [](const CostEntryModel& row) { return row.gpu && row.gpu->runs_sampled > 0; });

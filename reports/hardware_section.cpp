@@ -150,8 +150,8 @@ ReportTable HardwareMachineTable(const HardwareSectionModel& section) {
 
 ReportTable HardwareEntriesTable(const HardwareSectionModel& section) {
   ReportTable t;
-  t.header = {"Entry", "Side", "Precision", "Batch", "MFLOP/sample", "KB/sample", "FLOP/byte", "Samples/s",
-              "GFLOP/s", "MFU", "Bound", "Peak (source)"};
+  t.header = {"Entry",     "Side",      "Precision", "Batch", "MFLOP/sample", "KB/sample",
+              "FLOP/byte", "Samples/s", "GFLOP/s",   "MFU",   "Bound",        "Peak (source)"};
   t.numeric = {false, true, false, true, true, true, true, true, true, true, false, false};
   for (const HardwareEntryModel& e : section.entries) {
     for (const HardwarePointModel& p : e.points) {
@@ -182,8 +182,8 @@ ReportTable HardwareTimeTable(const HardwareSectionModel& section) {
 
 ReportTable HardwareMemoryTable(const HardwareSectionModel& section) {
   ReportTable t;
-  t.header = {"Entry (MiB)", "Parameters", "Gradients", "Optimizer", "Activations", "Temporaries", "Input batch",
-              "Dataset", "Steady", "Peak (counted)", "Peak RSS"};
+  t.header = {"Entry (MiB)", "Parameters", "Gradients", "Optimizer",      "Activations", "Temporaries",
+              "Input batch", "Dataset",    "Steady",    "Peak (counted)", "Peak RSS"};
   t.numeric = {false, true, true, true, true, true, true, true, true, true, true};
   for (const HardwareEntryModel& e : section.entries) {
     if (!e.memory) continue;

@@ -139,8 +139,9 @@ std::string MachineNoiseLine(const std::optional<ContentionSummaryModel>& summar
   }
   if (parts.empty()) return "";
   if (basis == stats::kBasisEpochs) {
-    parts.push_back("the verdict is judged on epochs to target ([stability] basis = \"epochs\"), which leaves the "
-                    "machine out");
+    parts.push_back(
+        "the verdict is judged on epochs to target ([stability] basis = \"epochs\"), which leaves the "
+        "machine out");
   } else if (!epochs_result.empty()) {
     parts.push_back("judged on epochs to target the entry is " + epochs_result);
   }

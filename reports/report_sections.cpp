@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
-#include <utility>
 #include <set>
+#include <utility>
 
-#include "common/stats_boundary.h"
 #include "common/json_number.h"
+#include "common/stats_boundary.h"
 #include "reports/stats_json.h"
 #include "stats/improvement.h"
 #include "stats/stability_statistics.h"

@@ -104,10 +104,10 @@ std::string AccuracyVsTimeChart(const EntryModel& entry) {
   const bool banded = curves.banded;
   const std::size_t total = curves.runs;
 
-  SvgChart chart("accuracy-vs-time", kWidth, 400,
-                 name + ": " + metric + " against training time, " +
-                     (banded ? fmt::format("quantiles of {} runs and {} of them", total, runs.size())
-                             : std::string("every run")));
+  SvgChart chart(
+      "accuracy-vs-time", kWidth, 400,
+      name + ": " + metric + " against training time, " +
+          (banded ? fmt::format("quantiles of {} runs and {} of them", total, runs.size()) : std::string("every run")));
   chart.SetAttribute("data-entry", name);
 
   bool any_reached = false, any_missed = false;
@@ -214,8 +214,8 @@ void SummaryRow(Plot& plot, Plot& band, const std::string& name, const std::vect
     plot.HorizontalWhisker(center, q05, q95, "#4e79a7");
     plot.Box(q25, q75, center - 0.22, center + 0.22, "#4e79a7",
              fmt::format("{}: {} runs reached; middle half {}–{} {}, 5–95% {}–{} {}", name, reached.size(),
-                         FormatMagnitude(q25), FormatMagnitude(q75), symbol, FormatMagnitude(q05),
-                         FormatMagnitude(q95), symbol));
+                         FormatMagnitude(q25), FormatMagnitude(q75), symbol, FormatMagnitude(q05), FormatMagnitude(q95),
+                         symbol));
     plot.Dot(reached.front(), center, 3, "#4e79a7",
              fmt::format("{}: fastest TTA {} {}", name, FormatMagnitude(reached.front()), symbol), true);
     plot.Dot(reached.back(), center, 3, "#4e79a7",
@@ -361,8 +361,8 @@ std::string KaplanMeierChart(const std::vector<const EntryModel*>& entries, cons
                        [](const auto& a, const auto& b) { return a.first < b.first; });
       for (std::size_t first = 0; first < censored.size();) {
         std::size_t last = first + 1;
-        while (last < censored.size() && std::round(plot.X(censored[last].first)) ==
-                                             std::round(plot.X(censored[first].first))) {
+        while (last < censored.size() &&
+               std::round(plot.X(censored[last].first)) == std::round(plot.X(censored[first].first))) {
           ++last;
         }
         const double stopped = censored[first].first;

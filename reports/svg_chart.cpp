@@ -244,16 +244,14 @@ void Plot::StepBand(const std::vector<double>& xs, const std::vector<double>& lo
 void Plot::Box(double x_low, double x_high, double y_low, double y_high, const std::string& color,
                const std::string& tooltip) {
   const double left = X(x_low), right = X(x_high), top = Y(y_high), bottom = Y(y_low);
-  chart_.Append(fmt::format(
-      "<rect class=\"box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.35\" "
-      "stroke=\"{}\">{}</rect>",
-      Coord(std::min(left, right)), Coord(std::min(top, bottom)), Coord(std::abs(right - left)),
-      Coord(std::abs(bottom - top)), EscapeHtml(color), EscapeHtml(color), TooltipElement(tooltip)));
+  chart_.Append(
+      fmt::format("<rect class=\"box\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\" fill-opacity=\"0.35\" "
+                  "stroke=\"{}\">{}</rect>",
+                  Coord(std::min(left, right)), Coord(std::min(top, bottom)), Coord(std::abs(right - left)),
+                  Coord(std::abs(bottom - top)), EscapeHtml(color), EscapeHtml(color), TooltipElement(tooltip)));
 }
 
-void Plot::Label(double x, double y, const std::string& text) {
-  chart_.Text(X(x), Y(y), text, "middle", "tick");
-}
+void Plot::Label(double x, double y, const std::string& text) { chart_.Text(X(x), Y(y), text, "middle", "tick"); }
 
 void Plot::Band(const std::vector<double>& xs, const std::vector<double>& lower, const std::vector<double>& upper,
                 const std::string& color, double opacity, const std::string& tooltip) {

@@ -9,8 +9,8 @@
 namespace evalsuite::stats {
 
 struct KappaResult {
-  double kappa = 0;          // NaN when undefined (no items, or chance agreement is 1)
-  std::size_t items = 0;     // items the value rests on
+  double kappa = 0;       // NaN when undefined (no items, or chance agreement is 1)
+  std::size_t items = 0;  // items the value rests on
   double observed_agreement = 0;
   double expected_agreement = 0;
 };

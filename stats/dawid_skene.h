@@ -54,9 +54,9 @@ struct DawidSkeneResult {
   bool converged = false;
 };
 
-// EM (with the rates' prior, a MAP estimate) from the items' raw yes-frequencies (the usual start, which orients "positive" as what most say yes to):
-// M-step (prior, rates from the current posteriors), then E-step (posteriors), repeated. `items` and
-// `labelers` give the sizes; a vote naming an index outside them throws std::out_of_range.
+// EM (with the rates' prior, a MAP estimate) from the items' raw yes-frequencies (the usual start, which orients
+// "positive" as what most say yes to): M-step (prior, rates from the current posteriors), then E-step (posteriors),
+// repeated. `items` and `labelers` give the sizes; a vote naming an index outside them throws std::out_of_range.
 DawidSkeneResult DawidSkene(const std::vector<BinaryVote>& votes, std::size_t items, std::size_t labelers,
                             const DawidSkeneOptions& options = {});
 

@@ -127,10 +127,10 @@ std::vector<std::string> ComparisonNotes(const EntryComparison& c) {
          Direction(*c.tta_ratio.interval, 1, true), "the medians alone", "1");
   }
   if (c.restricted_mean && c.restricted_mean->interval) {
-    note("The restricted mean difference's " + level + " interval " +
-             IntervalText(*c.restricted_mean->interval, "%.4g"),
-         Direction(*c.restricted_mean->interval, 0, true),
-         "the average time up to the horizon " + Format("%.4g", c.restricted_mean->a.horizon), "0");
+    note(
+        "The restricted mean difference's " + level + " interval " + IntervalText(*c.restricted_mean->interval, "%.4g"),
+        Direction(*c.restricted_mean->interval, 0, true),
+        "the average time up to the horizon " + Format("%.4g", c.restricted_mean->a.horizon), "0");
   }
   const ImprovementProbability& p = c.probability_a_faster;
   if (p.interval) {

@@ -71,8 +71,8 @@ ImprovementProbability ProbabilityOfImprovement(const std::vector<std::optional<
   result.alpha = alpha;
   result.probability = PairProbability(ka, kb);
   if (ka.size() < kImprovementIntervalMinRuns || kb.size() < kImprovementIntervalMinRuns) {
-    result.withheld = "interval withheld: it needs at least " + std::to_string(kImprovementIntervalMinRuns) +
-                      " runs of each entry";
+    result.withheld =
+        "interval withheld: it needs at least " + std::to_string(kImprovementIntervalMinRuns) + " runs of each entry";
     return result;
   }
   result.interval = NewcombeInterval(result.probability, ka.size(), kb.size(), alpha);

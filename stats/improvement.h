@@ -36,7 +36,7 @@ namespace evalsuite::stats {
 inline constexpr std::size_t kImprovementIntervalMinRuns = 2;
 
 struct ImprovementProbability {
-  double probability = 0.5;        // P(TTA_A < TTA_B) + P(tie) / 2
+  double probability = 0.5;          // P(TTA_A < TTA_B) + P(tie) / 2
   std::optional<Interval> interval;  // Newcombe's method 5 with a t quantile, 100 (1 - alpha)%; nullopt: withheld
   std::string withheld;              // why the interval is not given (empty when it is)
   double alpha = 0.05;

@@ -29,7 +29,7 @@ inline constexpr std::size_t kMedianRatioIntervalMinRuns = 5;
 struct MedianRatio {
   std::optional<double> median_a;
   std::optional<double> median_b;
-  std::optional<double> ratio;  // median_a / median_b; nullopt unless both are reached
+  std::optional<double> ratio;       // median_a / median_b; nullopt unless both are reached
   std::optional<Interval> interval;  // 100 (1 - alpha)%; bounds may be 0 or +infinity (unbounded); nullopt: withheld
   std::string withheld;              // why the interval is not given (empty when it is)
   double alpha = 0.05;

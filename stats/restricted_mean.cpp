@@ -83,8 +83,8 @@ double FollowUpEnd(const std::vector<SurvivalObservation>& observations) {
 }
 
 RestrictedMeanDifference CompareRestrictedMeans(const std::vector<SurvivalObservation>& a,
-                                                const std::vector<SurvivalObservation>& b, double horizon,
-                                                double alpha, const std::string& name_a, const std::string& name_b) {
+                                                const std::vector<SurvivalObservation>& b, double horizon, double alpha,
+                                                const std::string& name_a, const std::string& name_b) {
   RestrictedMeanDifference d;
   d.a = RestrictedMeanTime(a, horizon);
   d.b = RestrictedMeanTime(b, horizon);
@@ -96,7 +96,8 @@ RestrictedMeanDifference CompareRestrictedMeans(const std::vector<SurvivalObserv
   d.reached_after_horizon_a = reached_after(a);
   d.reached_after_horizon_b = reached_after(b);
   auto reached_by = [horizon](const std::vector<SurvivalObservation>& g) {
-    return std::any_of(g.begin(), g.end(), [horizon](const SurvivalObservation& o) { return o.event && o.time <= horizon; });
+    return std::any_of(g.begin(), g.end(),
+                       [horizon](const SurvivalObservation& o) { return o.event && o.time <= horizon; });
   };
   if (std::min(a.size(), b.size()) < kRestrictedMeanIntervalMinRuns) {
     d.withheld = "interval withheld: it needs at least " + std::to_string(kRestrictedMeanIntervalMinRuns) +

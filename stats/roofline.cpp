@@ -39,8 +39,8 @@ BottleneckVerdict ClassifyBottleneck(double intensity, double achieved_flops, co
   std::snprintf(text, sizeof text,
                 "intensity %.1f FLOP/byte is %s the ridge (%.1f), so the roofline allows %.2f GFLOP/s; it achieves "
                 "%.2f GFLOP/s, %.0f%% of that",
-                intensity, left_of_ridge ? "left of" : "right of", ridge, v.attainable_flops / 1e9, achieved_flops / 1e9,
-                100 * v.fraction_of_attainable);
+                intensity, left_of_ridge ? "left of" : "right of", ridge, v.attainable_flops / 1e9,
+                achieved_flops / 1e9, 100 * v.fraction_of_attainable);
   v.evidence = text;
   if (v.fraction_of_attainable < near_roof) {
     v.bound = Bottleneck::kOverhead;

@@ -39,12 +39,12 @@ constexpr int kFrequencyFitIterations = 200;      // EM from the uniform distrib
 
 struct SelectionCorrection {
   double estimate = std::numeric_limits<double>::quiet_NaN();  // NaN when withheld
-  std::string withheld;  // why there is no estimate ("" when there is one)
+  std::string withheld;                                        // why there is no estimate ("" when there is one)
   double observed = std::numeric_limits<double>::quiet_NaN();  // share right among the images used
   double naive = std::numeric_limits<double>::quiet_NaN();     // bins of the observed pass-2 frequency (biased)
   std::size_t images = 0;                                      // with votes and an outcome
   double median_votes = 0;
-  std::array<double, kFrequencyBins> bin_share{};  // fitted share of the images per bin of true frequency
+  std::array<double, kFrequencyBins> bin_share{};     // fitted share of the images per bin of true frequency
   std::array<double, kFrequencyBins> bin_accuracy{};  // a_b (NaN where the fitted share is below 1e-3)
   std::vector<std::size_t> empty_target_bins;         // a target share on a bin the fit puts no images in
 };

@@ -218,13 +218,13 @@ LogRankResult LogRankTest(const std::vector<SurvivalObservation>& group_a,
   result.variance = variance;
   const double n = static_cast<double>(all.size());
   if (n > 1) {
-    result.permutation_variance = static_cast<double>(group_a.size()) * static_cast<double>(group_b.size()) /
-                                  (n * (n - 1)) * squared_scores;
+    result.permutation_variance =
+        static_cast<double>(group_a.size()) * static_cast<double>(group_b.size()) / (n * (n - 1)) * squared_scores;
   }
   if (result.permutation_variance > 0) {
     result.permutation_z = observed_minus_expected / std::sqrt(result.permutation_variance);
-    result.permutation_p_value = 2 * boost::math::cdf(boost::math::complement(boost::math::normal(),
-                                                                               std::abs(result.permutation_z)));
+    result.permutation_p_value =
+        2 * boost::math::cdf(boost::math::complement(boost::math::normal(), std::abs(result.permutation_z)));
   }
   result.observed_a = observed_a;
   result.expected_a = observed_a - observed_minus_expected;

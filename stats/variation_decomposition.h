@@ -14,9 +14,9 @@
 namespace evalsuite::stats {
 
 struct VariationDecomposition {
-  std::size_t runs = 0;  // runs with a positive TTA and a positive epochs to target (the rest are left out)
-  std::optional<double> cov_tta;             // s / mean of TTA
-  std::optional<double> cov_epochs;          // of epochs to target
+  std::size_t runs = 0;              // runs with a positive TTA and a positive epochs to target (the rest are left out)
+  std::optional<double> cov_tta;     // s / mean of TTA
+  std::optional<double> cov_epochs;  // of epochs to target
   std::optional<double> cov_time_per_epoch;  // of TTA / epochs to target
   std::optional<double> var_log_tta;         // var(ln TTA)
   std::optional<double> var_log_epochs;

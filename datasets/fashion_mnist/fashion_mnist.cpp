@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "datasets/fashion_mnist/idx_file.h"
 #include "common/error.h"
 #include "common/seeds.h"
+#include "datasets/fashion_mnist/idx_file.h"
 
 namespace evalsuite::datasets {
 namespace fs = std::filesystem;
@@ -96,8 +96,9 @@ fs::path FindIdxFile(const fs::path& dir, const std::string& stem) {
 
 FashionMnist LoadFashionMnist(const fs::path& dir) {
   if (!fs::is_directory(dir)) {
-    throw IoError(dir.string(), "not a folder (Fashion-MNIST IDX files expected; install Debian's "
-                                "dataset-fashion-mnist or pass --data DIR)");
+    throw IoError(dir.string(),
+                  "not a folder (Fashion-MNIST IDX files expected; install Debian's "
+                  "dataset-fashion-mnist or pass --data DIR)");
   }
   FashionMnist data;
   data.dir = dir;

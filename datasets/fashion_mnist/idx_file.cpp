@@ -59,8 +59,8 @@ IdxArray ReadIdxFile(const std::filesystem::path& file, int expected_rank) {
     throw InputError(name, "not an IDX file: bad magic number (the first two bytes must be zero)");
   }
   if (magic[2] != kUnsignedByteType) {
-    throw InputError(name, fmt::format("unsupported IDX element type 0x{:02x} (expected 0x08, unsigned byte)",
-                                       magic[2]));
+    throw InputError(name,
+                     fmt::format("unsupported IDX element type 0x{:02x} (expected 0x08, unsigned byte)", magic[2]));
   }
   const int rank = magic[3];
   if (rank != expected_rank) {

@@ -2,8 +2,8 @@
 
 #include <map>
 
-#include "datasets/flickr/upload_cutoff.h"
 #include "common/environment.h"
+#include "datasets/flickr/upload_cutoff.h"
 
 namespace evalsuite::flickr {
 

@@ -107,8 +107,9 @@ CrawlState::CrawlState(const std::filesystem::path& file) : file_(file) {
       while (columns.Step()) has_skipped = has_skipped || columns.Text(0) == "skipped";
     }
     if (!has_skipped) {
-      Exec("ALTER TABLE searches ADD COLUMN skipped TEXT NOT NULL DEFAULT '[]';"
-           "ALTER TABLE searches ADD COLUMN entries INTEGER NOT NULL DEFAULT -1;");
+      Exec(
+          "ALTER TABLE searches ADD COLUMN skipped TEXT NOT NULL DEFAULT '[]';"
+          "ALTER TABLE searches ADD COLUMN entries INTEGER NOT NULL DEFAULT -1;");
     }
     Exec("COMMIT");
   } catch (...) {

@@ -8,13 +8,13 @@
 #include <set>
 #include <unordered_set>
 
+#include "common/atomic_file.h"
+#include "common/error.h"
 #include "datasets/flickr/crawl_manifest.h"
 #include "datasets/flickr/crawl_state.h"
 #include "datasets/flickr/downloader.h"
 #include "datasets/flickr/shared_call_ledger.h"
 #include "datasets/flickr/upload_cutoff.h"
-#include "common/atomic_file.h"
-#include "common/error.h"
 
 namespace evalsuite::flickr {
 namespace {
@@ -38,12 +38,12 @@ struct QueryRun {
   std::vector<FlickrPhoto> photos;  // relevance order, pages appended
   int pages_fetched = 0;
   int64_t pages_known = 0;
-  int64_t total_known = 0;        // "total" as the last page said it
-  int64_t entries_fetched = 0;    // photo entries received, usable or not
-  int64_t last_page_entries = 0;  // a full last page (per_page entries) suggests more
+  int64_t total_known = 0;           // "total" as the last page said it
+  int64_t entries_fetched = 0;       // photo entries received, usable or not
+  int64_t last_page_entries = 0;     // a full last page (per_page entries) suggests more
   std::vector<std::string> skipped;  // unusable entries, with the page and reason
-  bool failed = false;   // its last fetch failed: no more pages from it in this run
-  bool pending = false;  // a fetch of it failed for now and waits in the retry queue
+  bool failed = false;               // its last fetch failed: no more pages from it in this run
+  bool pending = false;              // a fetch of it failed for now and waits in the retry queue
 };
 
 // A search page to ask again once `due` has come: a failure worth retrying (timeout, 5xx, 429, cut-off JSON)

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "datasets/images/image_decode.h"
 #include "common/error.h"
 #include "common/sha256.h"
+#include "datasets/images/image_decode.h"
 
 namespace evalsuite::flickr {
 namespace fs = std::filesystem;

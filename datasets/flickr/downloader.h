@@ -69,10 +69,10 @@ class DownloadPool {
   DownloadPool& operator=(const DownloadPool&) = delete;
 
   void Submit(const std::string& url);
-  std::optional<DownloadResult> TryNext();  // a finished download, if any, without waiting
-  DownloadResult Next();                    // waits for one; only call while pending() > 0
+  std::optional<DownloadResult> TryNext();                   // a finished download, if any, without waiting
+  DownloadResult Next();                                     // waits for one; only call while pending() > 0
   std::optional<DownloadResult> NextWithin(double seconds);  // waits at most `seconds` for one
-  size_t pending() const;                   // submitted and not yet returned
+  size_t pending() const;                                    // submitted and not yet returned
 
  private:
   void Work();

@@ -72,8 +72,8 @@ SearchOutcome FlickrSearchClient::Search(const SearchQuery& query) {
     if (options_.limiter != nullptr) options_.limiter->Finish();
   };
   // A 200 is judged by its content: cut-off JSON and Flickr's "temporarily unavailable" codes are retried. A body
-  // that fails the same way as an earlier attempt (same bytes) is what the server serves for this query: asking again would
-  // only spend the rate budget and the backoff (6 tries, 31 s) on every run.
+  // that fails the same way as an earlier attempt (same bytes) is what the server serves for this query: asking again
+  // would only spend the rate budget and the backoff (6 tries, 31 s) on every run.
   std::set<std::string>& failures_seen = failures_seen_[url];
   bool repeated_failure = false;
   hooks.retry_also = [&](const HttpResponse& response) {

@@ -20,7 +20,7 @@ namespace evalsuite::flickr {
 
 constexpr const char* kFlickrRestEndpoint = "https://api.flickr.com/services/rest/";
 constexpr const char* kSearchExtras = "date_upload,date_taken,license,owner_name,url_m,url_z,url_l";
-constexpr int kMaxPerPage = 500;         // "The maximum allowed value is 500."
+constexpr int kMaxPerPage = 500;  // "The maximum allowed value is 500."
 // Flickr returns at most 4,000 unique results for one search, whatever the page count says.
 constexpr int kMaxSearchResults = 4000;
 constexpr int kInvalidApiKeyCode = 100;  // "The API key passed was not valid or has expired."

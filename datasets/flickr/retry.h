@@ -1,5 +1,6 @@
 // Retries of one HTTP GET: exponential backoff on timeouts, connection errors and 5xx; a 429 or 5xx with a
-// Retry-After waits what it says (cut to max_retry_after_seconds). Other statuses (200, 404, ...) are answers, returned at once for the caller to judge.
+// Retry-After waits what it says (cut to max_retry_after_seconds). Other statuses (200, 404, ...) are answers, returned
+// at once for the caller to judge.
 #pragma once
 
 #include <functional>

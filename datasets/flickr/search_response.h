@@ -2,8 +2,9 @@
 // really sends: numbers as numbers or as strings ("total":"15849" and "total":9234), escaped slashes
 // ("https:\/\/live.staticflickr.com\/..."), extras missing from some photos, and the JSONP wrapper
 // jsonFlickrApi(...) should nojsoncallback be ignored, lone surrogate escapes and invalid UTF-8 in titles (read
-// as U+FFFD); one unusable photo entry is skipped with its reason, the rest of the page kept. {"stat":"fail","code":N,"message":"..."} is a
-// result (SearchResponse::failure), not an exception: the caller decides which codes stop a crawl.
+// as U+FFFD); one unusable photo entry is skipped with its reason, the rest of the page kept.
+// {"stat":"fail","code":N,"message":"..."} is a result (SearchResponse::failure), not an exception: the caller decides
+// which codes stop a crawl.
 #pragma once
 
 #include <cstdint>

@@ -6,8 +6,8 @@
 
 #include "common/error.h"
 #include "common/file_kind.h"
-#include "common/sqlite_shared_file.h"
 #include "common/sha256.h"
+#include "common/sqlite_shared_file.h"
 
 namespace evalsuite::flickr {
 namespace {

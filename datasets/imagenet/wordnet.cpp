@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "datasets/imagenet/class_list.h"
 #include "common/error.h"
+#include "datasets/imagenet/class_list.h"
 
 namespace evalsuite::datasets {
 

@@ -62,9 +62,9 @@ CandidateManifest CandidateManifestFromJson(const json& root, const std::string&
   RequireObject(root, source_name);
   const int64_t version = RequiredInteger(root, "schema_version", source_name, 0, kIntMax);
   if (version != kCandidateManifestSchemaVersion) {
-    throw InputError(source_name + ".schema_version",
-                     "is " + std::to_string(version) + "; this evalsuite reads version " +
-                         std::to_string(kCandidateManifestSchemaVersion));
+    throw InputError(source_name + ".schema_version", "is " + std::to_string(version) +
+                                                          "; this evalsuite reads version " +
+                                                          std::to_string(kCandidateManifestSchemaVersion));
   }
   CandidateManifest manifest;
   if (const json* source = OptionalObject(root, "source", source_name)) manifest.source = *source;

@@ -24,19 +24,19 @@ struct CandidateClass {
 };
 
 struct Candidate {
-  std::string id;                     // unique within the manifest: "<wnid>/<flickr id>" (or "<wnid>/<sha256>")
+  std::string id;  // unique within the manifest: "<wnid>/<flickr id>" (or "<wnid>/<sha256>")
   int class_index = -1;
   std::string wnid;
-  std::string query;                  // the search text that found it
-  int rank = 0;                       // 1-based relevance rank within its class, across synonyms
+  std::string query;  // the search text that found it
+  int rank = 0;       // 1-based relevance rank within its class, across synonyms
   std::string flickr_id;
   std::string owner;
   std::string owner_name;
   std::string license;
-  int64_t date_upload = 0;            // Unix seconds
+  int64_t date_upload = 0;  // Unix seconds
   std::string date_taken;
-  std::string url;                    // the source URL it was downloaded from
-  std::string path;                   // relative to the manifest's folder: "images/<sha256>.jpg"
+  std::string url;   // the source URL it was downloaded from
+  std::string path;  // relative to the manifest's folder: "images/<sha256>.jpg"
   std::string sha256;
   int width = 0;
   int height = 0;

@@ -57,7 +57,9 @@ int OrientationFromExif(std::string_view exif) {
     const uint32_t a = static_cast<uint8_t>(exif[at]), b = static_cast<uint8_t>(exif[at + 1]);
     return little ? a | (b << 8) : (a << 8) | b;
   };
-  auto u32 = [&](size_t at) -> uint32_t { return little ? u16(at) | (u16(at + 2) << 16) : (u16(at) << 16) | u16(at + 2); };
+  auto u32 = [&](size_t at) -> uint32_t {
+    return little ? u16(at) | (u16(at + 2) << 16) : (u16(at) << 16) | u16(at + 2);
+  };
   if (u16(2) != 42) return 1;
   const size_t ifd = u32(4);
   if (ifd > exif.size() || exif.size() - ifd < 2) return 1;

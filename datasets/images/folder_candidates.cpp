@@ -5,10 +5,10 @@
 #include <map>
 #include <sstream>
 
-#include "datasets/images/image_decode.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "common/sha256.h"
+#include "datasets/images/image_decode.h"
 
 namespace evalsuite::datasets {
 namespace fs = std::filesystem;
@@ -86,7 +86,8 @@ FolderCandidates CandidatesFromFolder(const fs::path& source, const std::vector<
       const std::string sha256 = Sha256Hex(data);
       std::string reason;
       if (!in) reason = "unreadable";
-      if (reason.empty() && !decoded.ok()) reason = decoded.reason.empty() ? DecodeStatusName(decoded.status) : decoded.reason;
+      if (reason.empty() && !decoded.ok())
+        reason = decoded.reason.empty() ? DecodeStatusName(decoded.status) : decoded.reason;
       if (reason.empty() && seen.count(sha256)) reason = "the same bytes as " + seen[sha256];
       if (!reason.empty()) {
         manifest.rejected.push_back({{"path", relative}, {"wnid", c.wnid}, {"reason", reason}});

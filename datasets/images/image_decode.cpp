@@ -1,16 +1,16 @@
 #include "datasets/images/image_decode.h"
 
-#include "datasets/images/byte_fields.h"
-#include "datasets/images/exif_orientation.h"
-#include "datasets/images/image_kind.h"
-#include "datasets/images/jpeg_decode.h"
-
 #include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <system_error>
+
+#include "datasets/images/byte_fields.h"
+#include "datasets/images/exif_orientation.h"
+#include "datasets/images/image_kind.h"
+#include "datasets/images/jpeg_decode.h"
 
 // OpenCV 4.6 has no public "read the header only" call (cv::ImageCollection came in 4.7 and still decodes),
 // so the few bytes that carry width and height are parsed here; everything else is OpenCV's.

@@ -63,10 +63,10 @@ struct DecodedImage {
   DecodeStatus status = DecodeStatus::kOk;
   std::string reason;   // human-readable: "truncated", "too large: 70000x70000 > 50000000 pixels", ...
   std::string warning;  // decoded, but the decoder worked around damage ("libjpeg: Corrupt JPEG data: ...")
-  std::string format;  // "jpeg", "png", "webp" when sniffed
-  std::string kind;    // finer, for reports: "jpeg-progressive", "png-palette", ... (image_kind.h)
-  cv::Mat image;       // CV_8UC3, RGB (or BGR when !to_rgb), orientation applied; empty unless ok()
-  int width = 0;       // of `image`, i.e. after EXIF orientation
+  std::string format;   // "jpeg", "png", "webp" when sniffed
+  std::string kind;     // finer, for reports: "jpeg-progressive", "png-palette", ... (image_kind.h)
+  cv::Mat image;        // CV_8UC3, RGB (or BGR when !to_rgb), orientation applied; empty unless ok()
+  int width = 0;        // of `image`, i.e. after EXIF orientation
   int height = 0;
   bool ok() const { return status == DecodeStatus::kOk; }
 };

@@ -105,7 +105,8 @@ int JpegExifOrientation(std::string_view b) {
       continue;
     }
     if (marker == 0xDA || marker == 0xD9) break;  // the scan: no APP segment after it counts
-    const size_t length = (static_cast<size_t>(static_cast<uint8_t>(b[pos + 2])) << 8) | static_cast<uint8_t>(b[pos + 3]);
+    const size_t length =
+        (static_cast<size_t>(static_cast<uint8_t>(b[pos + 2])) << 8) | static_cast<uint8_t>(b[pos + 3]);
     if (length < 2 || pos + 2 + length > b.size()) break;
     const std::string_view payload = b.substr(pos + 4, length - 2);
     if (marker == 0xE1 && payload.substr(0, 6) == std::string_view("Exif\0\0", 6)) return OrientationFromExif(payload);

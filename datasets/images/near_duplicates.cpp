@@ -9,11 +9,11 @@
 #include <thread>
 #include <tuple>
 
+#include "common/environment.h"
+#include "common/error.h"
 #include "datasets/images/hamming_index.h"
 #include "datasets/images/image_decode.h"
 #include "datasets/images/reference_hash_cache.h"
-#include "common/environment.h"
-#include "common/error.h"
 
 namespace evalsuite::datasets {
 namespace fs = std::filesystem;
@@ -294,8 +294,9 @@ DedupeSummary AnnotateNearDuplicates(CandidateManifest& manifest, const fs::path
     manifest.items[i].near_duplicates = std::move(flags);
   }
   if (!manifest.source.is_object()) manifest.source = nlohmann::json::object();
-  manifest.source["dedupe"] = {{"method", "OpenCV img_hash PHash, 64 bits, Hamming distance, mirror-invariant "
-                                          "(each image also hashed flipped left-right), multi-index hash search"},
+  manifest.source["dedupe"] = {{"method",
+                                "OpenCV img_hash PHash, 64 bits, Hamming distance, mirror-invariant "
+                                "(each image also hashed flipped left-right), multi-index hash search"},
                                {"threshold", options.threshold},
                                {"references", reference_names},
                                {"references_hashed", summary.references_hashed},

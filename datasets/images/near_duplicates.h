@@ -62,9 +62,8 @@ struct HashFolderStats {
 // Every .jpg/.jpeg/.png/.webp (any case) under `folder`, recursively, hashed with `threads` threads; returned
 // in sorted path order. Files that do not decode go to `failures`. With a cache, files whose size and mtime
 // are unchanged are not decoded again. Throws IoError when `folder` is not a readable folder.
-std::vector<HashedFile> HashFolder(const std::filesystem::path& folder, int threads,
-                                   std::vector<HashFailure>* failures, ReferenceHashCache* cache = nullptr,
-                                   HashFolderStats* stats = nullptr);
+std::vector<HashedFile> HashFolder(const std::filesystem::path& folder, int threads, std::vector<HashFailure>* failures,
+                                   ReferenceHashCache* cache = nullptr, HashFolderStats* stats = nullptr);
 
 struct DedupeOptions {
   int threshold = kDefaultNearDuplicateThreshold;

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <sstream>
 #include <opencv2/imgproc.hpp>
+#include <sstream>
 
-#include "datasets/images/pil_resample.h"
 #include "common/error.h"
 #include "common/json_guard.h"
+#include "datasets/images/pil_resample.h"
 
 namespace evalsuite::datasets {
 namespace {
@@ -38,8 +38,8 @@ Interpolation ParseInterpolation(const std::string& name, const std::string& whe
   if (name == "linear") return Interpolation::kLinear;
   if (name == "cubic") return Interpolation::kCubic;
   if (name == "nearest") return Interpolation::kNearest;
-  throw InputError(where + ": interpolation", "unknown \"" + name +
-                                                  "\" (bilinear, bicubic: PIL's; area, linear, cubic, nearest: OpenCV's)");
+  throw InputError(where + ": interpolation",
+                   "unknown \"" + name + "\" (bilinear, bicubic: PIL's; area, linear, cubic, nearest: OpenCV's)");
 }
 
 std::array<double, 3> ReadTriple(const json& value, const std::string& where) {
@@ -132,8 +132,8 @@ PreprocessSpec PresetSpec(const std::string& name) {
     spec.std = {1, 1, 1};
     return spec;
   }
-  throw UsageError("--preprocess", "unknown preset \"" + name +
-                                          "\" (imagenet, imagenet-bicubic, fashion-mnist, or a JSON spec file)");
+  throw UsageError("--preprocess",
+                   "unknown preset \"" + name + "\" (imagenet, imagenet-bicubic, fashion-mnist, or a JSON spec file)");
 }
 
 PreprocessSpec PreprocessSpecFromJson(const json& root, const std::string& where) {
@@ -207,8 +207,9 @@ PreprocessSpec ResolvePreprocessSpec(const std::string& preset_or_file) {
   }
   std::ifstream in(preset_or_file, std::ios::binary);
   if (!in) {
-    throw UsageError("--preprocess", "\"" + preset_or_file +
-                                         "\" is neither a preset (imagenet, imagenet-bicubic, fashion-mnist) nor a readable spec file");
+    throw UsageError("--preprocess",
+                     "\"" + preset_or_file +
+                         "\" is neither a preset (imagenet, imagenet-bicubic, fashion-mnist) nor a readable spec file");
   }
   std::stringstream text;
   text << in.rdbuf();
@@ -222,7 +223,8 @@ cv::Mat ResizeAndCrop(const cv::Mat& image, const PreprocessSpec& spec) {
     const cv::Size size = ResizedSize(image.cols, image.rows, spec.resize_shorter);
     const bool pil = spec.interpolation == Interpolation::kBilinear || spec.interpolation == Interpolation::kBicubic;
     if (size != image.size() && pil) {
-      const PilFilter filter = spec.interpolation == Interpolation::kBicubic ? PilFilter::kBicubic : PilFilter::kBilinear;
+      const PilFilter filter =
+          spec.interpolation == Interpolation::kBicubic ? PilFilter::kBicubic : PilFilter::kBilinear;
       if (spec.crop_height > 0 && spec.crop_width > 0 && size.width >= spec.crop_width &&
           size.height >= spec.crop_height) {
         // Only the crop is resampled (the same pixels as cropping the full resize, for a third less work).

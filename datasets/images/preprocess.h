@@ -50,10 +50,10 @@ PreprocessSpec PresetSpec(const std::string& name);
 std::vector<std::string> PresetNames();
 
 // A spec file: {"channels": 3, "resize": 256, "crop": 224 | [h, w], "interpolation": "bilinear"|"bicubic" (PIL)
-// |"area"|"linear"|"cubic"|"nearest" (OpenCV), "scale": 0.00392156862745098, "mean": [..], "std": [..], "preset": "imagenet"} where every key is
-// optional and defaults to the preset named by "preset" (imagenet when absent). Also read: "size": N (resize
-// N, crop N x N) and "grayscale": true (channels 1), as `evalsuite train` writes them in model.json.
-// Throws InputError naming `where` and the key at fault (unknown keys included).
+// |"area"|"linear"|"cubic"|"nearest" (OpenCV), "scale": 0.00392156862745098, "mean": [..], "std": [..], "preset":
+// "imagenet"} where every key is optional and defaults to the preset named by "preset" (imagenet when absent). Also
+// read: "size": N (resize N, crop N x N) and "grayscale": true (channels 1), as `evalsuite train` writes them in
+// model.json. Throws InputError naming `where` and the key at fault (unknown keys included).
 PreprocessSpec PreprocessSpecFromJson(const nlohmann::json& json, const std::string& where);
 // A preset name or a path to a spec file.
 PreprocessSpec ResolvePreprocessSpec(const std::string& preset_or_file);

@@ -41,12 +41,13 @@ ReferenceHashCache::ReferenceHashCache(const std::filesystem::path& file) : file
   db_ = db;
   sqlite3_busy_timeout(db, 5000);
   std::string message;
-  if (ExecWhileBusy(db,
-                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                    "CREATE TABLE IF NOT EXISTS hashes(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT "
-                    "NULL, phash INTEGER NOT NULL, mirrored INTEGER NOT NULL, failure TEXT NOT NULL,"
-                    " method TEXT NOT NULL DEFAULT 'opencv-phash-64+mirror');",
-                    5000, &message) != SQLITE_OK) {
+  if (ExecWhileBusy(
+          db,
+          "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+          "CREATE TABLE IF NOT EXISTS hashes(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT "
+          "NULL, phash INTEGER NOT NULL, mirrored INTEGER NOT NULL, failure TEXT NOT NULL,"
+          " method TEXT NOT NULL DEFAULT 'opencv-phash-64+mirror');",
+          5000, &message) != SQLITE_OK) {
     sqlite3_close(db);
     db_ = nullptr;
     throw IoError(file_, "SQLite failed: " + message);
@@ -56,7 +57,8 @@ ReferenceHashCache::ReferenceHashCache(const std::filesystem::path& file) : file
 ReferenceHashCache::~ReferenceHashCache() { sqlite3_close(Db(db_)); }
 
 std::optional<CachedHashes> ReferenceHashCache::Find(const std::string& path, int64_t size, int64_t mtime_ns) {
-  sqlite3_stmt* s = Prepare(db_, file_, "SELECT phash, mirrored, failure FROM hashes WHERE path = ? AND size = ? AND mtime_ns = ?");
+  sqlite3_stmt* s =
+      Prepare(db_, file_, "SELECT phash, mirrored, failure FROM hashes WHERE path = ? AND size = ? AND mtime_ns = ?");
   sqlite3_bind_text(s, 1, path.data(), static_cast<int>(path.size()), SQLITE_TRANSIENT);
   sqlite3_bind_int64(s, 2, size);
   sqlite3_bind_int64(s, 3, mtime_ns);

@@ -27,7 +27,7 @@ class ReferenceHashCache {
   // The stored hashes of `path` when its size and mtime are still those stored.
   std::optional<CachedHashes> Find(const std::string& path, int64_t size, int64_t mtime_ns);
   void Store(const std::string& path, int64_t size, int64_t mtime_ns, const CachedHashes& hashes);
-  void Begin();   // batch many Store calls in one transaction
+  void Begin();  // batch many Store calls in one transaction
   void Commit();
 
  private:

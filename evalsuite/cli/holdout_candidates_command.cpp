@@ -4,11 +4,11 @@
 #include <memory>
 #include <optional>
 
-#include "datasets/images/folder_candidates.h"
+#include "common/error.h"
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
+#include "datasets/images/folder_candidates.h"
 #include "evalsuite/cli/commands.h"
-#include "common/error.h"
 
 namespace evalsuite::cli {
 namespace {
@@ -62,7 +62,8 @@ void RunCandidates(const CandidatesArgs& args) {
 void RegisterHoldoutCandidatesCommand(CLI::App& holdout) {
   auto args = std::make_shared<CandidatesArgs>();
   CLI::App* c = holdout.add_subcommand(
-      "candidates", "A candidate folder from your own images (DIR/<wnid or class name>/*.jpg), to label like a crawl's");
+      "candidates",
+      "A candidate folder from your own images (DIR/<wnid or class name>/*.jpg), to label like a crawl's");
   c->add_option("--from-folder", args->from_folder, "Folder of class subfolders named by wnid or class name")
       ->required()
       ->check(CLI::ExistingDirectory);

@@ -10,15 +10,15 @@
 #include <optional>
 #include <sstream>
 
+#include "common/error.h"
+#include "common/exit_codes.h"
 #include "datasets/flickr/crawler.h"
 #include "datasets/flickr/shared_call_ledger.h"
 #include "datasets/flickr/upload_cutoff.h"
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
-#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/commands.h"
-#include "common/error.h"
-#include "common/exit_codes.h"
+#include "evalsuite/cli/light/option_checks.h"
 
 namespace evalsuite::cli {
 namespace {

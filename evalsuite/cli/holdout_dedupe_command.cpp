@@ -9,14 +9,14 @@
 #include <optional>
 #include <thread>
 
+#include "common/exit_codes.h"
 #include "datasets/images/candidate_manifest.h"
 #include "datasets/images/near_duplicates.h"
 #include "datasets/images/preprocess.h"
+#include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/generalization/classifier.h"
 #include "evalsuite/generalization/feature_duplicates.h"
-#include "evalsuite/cli/commands.h"
-#include "common/exit_codes.h"
 
 namespace evalsuite::cli {
 namespace {
@@ -81,10 +81,10 @@ void RunDedupe(const DedupeArgs& args) {
     std::cerr << "warning: reference " << failure.path << ": not hashed: " << failure.reason << "\n";
   }
   if (features) {
-    std::cout << fmt::format("feature neighbours (cosine >= {}): {} candidates flagged within, {} against the {} "
-                             "reference images\n",
-                             args.feature_similarity, features->flagged_within, features->flagged_reference,
-                             features->references_embedded);
+    std::cout << fmt::format(
+        "feature neighbours (cosine >= {}): {} candidates flagged within, {} against the {} "
+        "reference images\n",
+        args.feature_similarity, features->flagged_within, features->flagged_reference, features->references_embedded);
     for (const auto& failure : features->failures) {
       std::cerr << "warning: " << failure.path << ": not embedded: " << failure.reason << "\n";
     }

@@ -7,10 +7,10 @@
 #include <memory>
 #include <sstream>
 
-#include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/cli/commands.h"
 #include "common/error.h"
+#include "datasets/fashion_mnist/fashion_mnist.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/generalization/fashion_mnist_holdout.h"
 
 namespace evalsuite::cli {

@@ -7,12 +7,12 @@
 #include <memory>
 #include <optional>
 
-#include "datasets/images/candidate_manifest.h"
-#include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/cli/commands.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
 #include "common/sha256.h"
+#include "datasets/images/candidate_manifest.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "labeling/holdout_freeze.h"
 #include "labeling/holdout_sampling.h"
 #include "labeling/label_store.h"

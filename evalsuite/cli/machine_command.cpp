@@ -9,10 +9,10 @@
 #include <iostream>
 #include <memory>
 
-#include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/cli/commands.h"
 #include "common/error.h"
+#include "datasets/fashion_mnist/fashion_mnist.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/training/hardware_profile.h"
 #include "evalsuite/training/machine_ceilings.h"
@@ -48,12 +48,12 @@ std::vector<const entries::BuiltinEntry*> SelectEntries(const std::string& list)
 }
 
 void PrintEntry(const nlohmann::json& e) {
-  std::cout << fmt::format("{:<19} {:>6.3f} MFLOP/sample  {:>6.2f} FLOP/B  {:>7.0f} img/s  {:>7.2f} GFLOP/s  MFU {:>5.1f}%  "
-                           "{}\n",
-                           e["entry"].get<std::string>(), e["flops_per_sample"].get<double>() / 1e6,
-                           e["intensity"].get<double>(), e["samples_per_second"].get<double>(),
-                           e["achieved_flops"].get<double>() / 1e9, 100 * e["mfu"].get<double>(),
-                           e["bound"].get<std::string>());
+  std::cout << fmt::format(
+      "{:<19} {:>6.3f} MFLOP/sample  {:>6.2f} FLOP/B  {:>7.0f} img/s  {:>7.2f} GFLOP/s  MFU {:>5.1f}%  "
+      "{}\n",
+      e["entry"].get<std::string>(), e["flops_per_sample"].get<double>() / 1e6, e["intensity"].get<double>(),
+      e["samples_per_second"].get<double>(), e["achieved_flops"].get<double>() / 1e9, 100 * e["mfu"].get<double>(),
+      e["bound"].get<std::string>());
   if (e["phases"].size() > 1) {
     for (const nlohmann::json& p : e["phases"]) {
       std::cout << fmt::format("  side {:>2}: {:>6.3f} MFLOP/sample  {:>7.0f} img/s  {:>7.2f} GFLOP/s  MFU {:>5.1f}%\n",
@@ -72,10 +72,10 @@ void PrintCeilings(const training::MachineCeilings& m) {
     std::cout << fmt::format("  {:<12} best {:>8.2f} {}  median {:>8.2f}  ({})\n", p.name, p.Best() / 1e9,
                              triad ? "GB/s    " : "GFLOP/s", p.Median() / 1e9, p.shape);
   }
-  std::cout << fmt::format("peak fp32 {:.2f} GFLOP/s, bf16 {:.2f} GFLOP/s, bandwidth {:.2f} GB/s, ridge fp32 {:.1f} "
-                           "FLOP/byte\n",
-                           m.peak_fp32_flops / 1e9, m.peak_bf16_flops / 1e9, m.bandwidth_bytes / 1e9,
-                           m.RidgeIntensity("fp32"));
+  std::cout << fmt::format(
+      "peak fp32 {:.2f} GFLOP/s, bf16 {:.2f} GFLOP/s, bandwidth {:.2f} GB/s, ridge fp32 {:.1f} "
+      "FLOP/byte\n",
+      m.peak_fp32_flops / 1e9, m.peak_bf16_flops / 1e9, m.bandwidth_bytes / 1e9, m.RidgeIntensity("fp32"));
   for (const nlohmann::json& row : m.step_probes) {
     // What the precision choice compares: a whole training step of each form, not a bare convolution.
     std::cout << fmt::format(
@@ -104,8 +104,8 @@ void RegisterMachineCommand(CLI::App& app) {
       ->capture_default_str()
       ->check(WholeNumber(1, 100));
   command->add_flag("--quick", args->quick,
-                   "a probe of a few seconds (smaller matmul and convolution, shorter repetitions): what a study "
-                   "records at its start");
+                    "a probe of a few seconds (smaller matmul and convolution, shorter repetitions): what a study "
+                    "records at its start");
   command->add_option("--json", args->json_file, "also write the report's hardware section as JSON to FILE");
   command->add_option("--entries", args->entries, "profile these built-in entries against the ceilings: all or A,B");
   command->add_option("--data", args->data, "Fashion-MNIST folder for --entries")->capture_default_str();

@@ -7,10 +7,10 @@
 #include <memory>
 #include <optional>
 
-#include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/cli/commands.h"
 #include "common/error.h"
+#include "datasets/fashion_mnist/fashion_mnist.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/entries/builtin_entries.h"
 #include "evalsuite/entries/precision_choice.h"
 #include "evalsuite/runlog/jsonl_run_log.h"

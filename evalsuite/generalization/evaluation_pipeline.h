@@ -32,18 +32,18 @@ struct PipelineModel {
 
 struct ImageOutcome {
   datasets::DecodeStatus status = datasets::DecodeStatus::kOk;
-  std::string reason;  // empty when decoded
-  std::string kind;    // "jpeg-progressive", "png-palette", ... (datasets/images/image_kind.h)
+  std::string reason;   // empty when decoded
+  std::string kind;     // "jpeg-progressive", "png-palette", ... (datasets/images/image_kind.h)
   std::string warning;  // decoded, but the decoder worked around damage (libjpeg's message)
 };
 
 struct PipelineResult {
-  std::vector<ImageOutcome> images;       // one per file, in order
-  std::vector<std::vector<int32_t>> top;  // per model: kTopK output indices per image (-1 for failed images)
+  std::vector<ImageOutcome> images;        // one per file, in order
+  std::vector<std::vector<int32_t>> top;   // per model: kTopK output indices per image (-1 for failed images)
   std::vector<std::vector<float>> scores;  // per model: the softmax probabilities of those outputs
   std::vector<std::string> model_errors;   // per model: why its inference failed, "" when it did not
-  double seconds = 0;                     // wall time of the whole run
-  int64_t buffer_bytes = 0;               // batch buffers held (the memory bound, excluding decoded images)
+  double seconds = 0;                      // wall time of the whole run
+  int64_t buffer_bytes = 0;                // batch buffers held (the memory bound, excluding decoded images)
 };
 
 PipelineResult RunPipeline(const std::vector<std::filesystem::path>& files,

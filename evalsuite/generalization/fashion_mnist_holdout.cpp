@@ -5,11 +5,11 @@
 #include <fstream>
 #include <opencv2/imgcodecs.hpp>
 
+#include "common/error.h"
+#include "common/sha256.h"
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "datasets/images/holdout_manifest.h"
 #include "datasets/images/shifted_variants.h"
-#include "common/error.h"
-#include "common/sha256.h"
 
 namespace evalsuite::generalization {
 namespace {

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <map>
-
 #include <opencv2/imgproc.hpp>
 
+#include "common/error.h"
 #include "datasets/images/image_decode.h"
 #include "datasets/images/preprocess.h"
-#include "common/error.h"
 
 namespace evalsuite::generalization {
 namespace fs = std::filesystem;

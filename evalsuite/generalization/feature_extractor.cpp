@@ -28,7 +28,9 @@ class TorchScriptFeatureExtractor : public FeatureExtractor {
  public:
   TorchScriptFeatureExtractor(torch::jit::Module module, std::vector<int64_t> input_shape, int dimensions,
                               std::string where)
-      : module_(std::move(module)), input_shape_(std::move(input_shape)), dimensions_(dimensions),
+      : module_(std::move(module)),
+        input_shape_(std::move(input_shape)),
+        dimensions_(dimensions),
         where_(std::move(where)) {}
   int dimensions() const override { return dimensions_; }
   void Embed(const float* batch, int n, float* out) override {
@@ -45,8 +47,8 @@ class TorchScriptFeatureExtractor : public FeatureExtractor {
       if (dynamic_cast<const Error*>(&e) != nullptr) throw;
       throw InputError(where_, std::string("forward() failed: ") + e.what());
     }
-    features = torch::nn::functional::normalize(features, torch::nn::functional::NormalizeFuncOptions().dim(1))
-                   .contiguous();
+    features =
+        torch::nn::functional::normalize(features, torch::nn::functional::NormalizeFuncOptions().dim(1)).contiguous();
     std::copy_n(features.data_ptr<float>(), static_cast<size_t>(n) * dimensions_, out);
   }
 
@@ -79,8 +81,8 @@ std::unique_ptr<FeatureExtractor> LoadTorchScriptFeatureExtractor(const std::fil
     c10::InferenceMode guard;
     dimensions = static_cast<int>(FeaturesOf(module.forward({torch::zeros(probe)}), where).size(1));
   } catch (const c10::Error& e) {
-    throw InputError(where, "forward() failed on an input of shape " + c10::str(c10::IntArrayRef(probe)) + ": " +
-                                Short(e));
+    throw InputError(where,
+                     "forward() failed on an input of shape " + c10::str(c10::IntArrayRef(probe)) + ": " + Short(e));
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const Error*>(&e) != nullptr) throw;
     throw InputError(where, std::string("forward() failed: ") + e.what());

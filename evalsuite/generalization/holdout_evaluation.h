@@ -5,8 +5,8 @@
 
 #include <filesystem>
 #include <memory>
-#include <ostream>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 

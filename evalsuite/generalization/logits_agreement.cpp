@@ -10,9 +10,8 @@ namespace {
 std::vector<int64_t> TopClasses(const float* row, int64_t cols, int64_t k) {
   std::vector<int64_t> order(static_cast<size_t>(cols));
   std::iota(order.begin(), order.end(), 0);
-  std::partial_sort(order.begin(), order.begin() + k, order.end(), [row](int64_t a, int64_t b) {
-    return row[a] > row[b] || (row[a] == row[b] && a < b);
-  });
+  std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                    [row](int64_t a, int64_t b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
   order.resize(static_cast<size_t>(k));
   return order;
 }

@@ -2,9 +2,9 @@
 
 #include <map>
 
-#include "evalsuite/generalization/classifier.h"
 #include "common/json_access.h"
 #include "common/json_number.h"
+#include "evalsuite/generalization/classifier.h"
 #include "stats/paired_tests.h"
 #include "stats/proportion.h"
 

@@ -21,7 +21,7 @@ struct ModelOutcomes {
   std::string group;
   std::optional<double> validation_accuracy;
   std::optional<size_t> validation_size;  // images validation_accuracy was measured on, where known
-  std::vector<int8_t> top1;  // per image: 1 right, 0 wrong, kNotEvaluated
+  std::vector<int8_t> top1;               // per image: 1 right, 0 wrong, kNotEvaluated
   std::vector<int8_t> top5;
   size_t uncovered = 0;  // readable images of classes the model does not cover
   const std::vector<int8_t>& Metric(const std::string& metric) const { return metric == "top5" ? top5 : top1; }

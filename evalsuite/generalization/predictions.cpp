@@ -36,7 +36,8 @@ std::map<Key, Prediction> ReadPredictions(const std::filesystem::path& file, std
     if (!row.is_object()) throw InputError(where, "expected a JSON object per line");
     if (row.contains("error")) continue;  // an image that could not be read: nothing to compare
     for (const char* key : {"image", "model"}) {
-      if (!row.contains(key) || !row[key].is_string()) throw InputError(where, fmt::format("\"{}\" must be a string", key));
+      if (!row.contains(key) || !row[key].is_string())
+        throw InputError(where, fmt::format("\"{}\" must be a string", key));
     }
     if (!row.contains("top5") || !row["top5"].is_array() || row["top5"].empty()) {
       throw InputError(where, "\"top5\" must be a non-empty array of output indices, best first");
@@ -112,15 +113,16 @@ json ComparePredictions(const std::filesystem::path& ours_file, const std::files
   json kinds = json::object(), models = json::object();
   for (const auto& [kind, t] : by_kind) kinds[kind] = t.Json();
   for (const auto& [model, t] : by_model) models[model] = t.Json();
-  return {{"ours", ours_file.string()}, {"theirs", theirs_file.string()}, {"all", all.Json()},
-          {"by_kind", kinds},          {"by_model", models},             {"only_ours", only_ours},
-          {"only_theirs", only_theirs}};
+  return {
+      {"ours", ours_file.string()}, {"theirs", theirs_file.string()}, {"all", all.Json()},         {"by_kind", kinds},
+      {"by_model", models},         {"only_ours", only_ours},         {"only_theirs", only_theirs}};
 }
 
 std::string SummarizeComparison(const json& c) {
-  std::string text = fmt::format("agreement with {} ({} image-model pairs matched; {} only in ours, {} only in theirs)\n",
-                                 c["theirs"].get<std::string>(), c["all"]["images"].get<size_t>(),
-                                 c["only_ours"].get<size_t>(), c["only_theirs"].get<size_t>());
+  std::string text =
+      fmt::format("agreement with {} ({} image-model pairs matched; {} only in ours, {} only in theirs)\n",
+                  c["theirs"].get<std::string>(), c["all"]["images"].get<size_t>(), c["only_ours"].get<size_t>(),
+                  c["only_theirs"].get<size_t>());
   auto row = [&](const std::string& name, const json& t) {
     text += fmt::format("  {:<32} {:>6} images  top-1 agree {:6.2f}%  top-5 overlap {:6.2f}%\n", name,
                         t["images"].get<size_t>(), t["top1_agreement"].get<double>() * 100,

@@ -140,18 +140,18 @@ std::set<const runlog::FrameworkRun*> OlderHfCheckpoints(const std::vector<Frame
       if (state.second == newest) continue;
       for (const runlog::FrameworkRun& run : *state.second->runs) older.insert(&run);
     }
-    notes.push_back(fmt::format("{}: {} trainer_state.json files of one output folder; only {} is read (the older "
-                                "checkpoints hold the start of the same log)",
-                                output.string(), states.size() + (final_it != final_state.end() ? 1 : 0),
-                                newest->file->file.string()));
+    notes.push_back(fmt::format(
+        "{}: {} trainer_state.json files of one output folder; only {} is read (the older "
+        "checkpoints hold the start of the same log)",
+        output.string(), states.size() + (final_it != final_state.end() ? 1 : 0), newest->file->file.string()));
   }
   return older;
 }
 
 // The event files of one TensorBoard run folder, as one run on the clock of the earliest file; a file in train/ or
 // validation/ gives its tags that prefix ("validation/epoch_accuracy"), as TensorBoard names its runs.
-runlog::FrameworkRun MergeTensorboardRun(const fs::path& run_folder,
-                                         const std::vector<std::pair<const SourceFile*, runlog::FrameworkRun*>>& files) {
+runlog::FrameworkRun MergeTensorboardRun(
+    const fs::path& run_folder, const std::vector<std::pair<const SourceFile*, runlog::FrameworkRun*>>& files) {
   runlog::FrameworkRun merged;
   merged.format = "tensorboard";
   merged.source = files.front().first->file.parent_path();
@@ -182,8 +182,9 @@ runlog::FrameworkRun MergeTensorboardRun(const fs::path& run_folder,
   }
   if (files.size() > 1) {
     for (auto& [tag, points] : merged.series) {
-      std::stable_sort(points.begin(), points.end(),
-                       [](const runlog::SeriesPoint& a, const runlog::SeriesPoint& b) { return a.progress < b.progress; });
+      std::stable_sort(points.begin(), points.end(), [](const runlog::SeriesPoint& a, const runlog::SeriesPoint& b) {
+        return a.progress < b.progress;
+      });
     }
     merged.facts["event_files"] = files.size();
   }
@@ -372,8 +373,8 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
       }
       p.metric = *chosen;
       if (only_training) {
-        p.run.warnings.push_back(fmt::format("{}: no validation metric in the log; the run is judged on {}",
-                                             p.run.label, p.metric));
+        p.run.warnings.push_back(
+            fmt::format("{}: no validation metric in the log; the run is judged on {}", p.run.label, p.metric));
       }
     }
     kept.push_back(&p);
@@ -436,18 +437,19 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
       } else {
         as_written = *options.threshold;
       }
-      if (!std::isfinite(*as_written) || (nature.scale && (*as_written < nature.scale->low ||
-                                                           *as_written > nature.scale->high))) {
-        throw UsageError("--threshold", fmt::format("{:g} is off the scale of {} in {}: not {}", *options.threshold,
-                                                    metric, first.run.label,
-                                                    nature.scale ? nature.scale->name : "finite"));
+      if (!std::isfinite(*as_written) ||
+          (nature.scale && (*as_written < nature.scale->low || *as_written > nature.scale->high))) {
+        throw UsageError("--threshold",
+                         fmt::format("{:g} is off the scale of {} in {}: not {}", *options.threshold, metric,
+                                     first.run.label, nature.scale ? nature.scale->name : "finite"));
       }
       group.threshold = as_written;
       group.stored_threshold = lower ? -*as_written : *as_written;
     } else {
-      result.warnings.push_back(fmt::format("{}: framework logs name no target for {}; give --threshold (as logged, "
-                                            "e.g. 0.9 for an accuracy, 0.35 for a WER) for TTA",
-                                            first.run.label, metric));
+      result.warnings.push_back(
+          fmt::format("{}: framework logs name no target for {}; give --threshold (as logged, "
+                      "e.g. 0.9 for an accuracy, 0.35 for a WER) for TTA",
+                      first.run.label, metric));
     }
     const std::string op = lower ? "<=" : ">=";
     const std::string reason = basis == runlog::TimeBasis::kSeconds ? std::string() : NoClockReason(group.format);
@@ -563,8 +565,9 @@ std::string FormatFrameworkGroup(const ImportedGroup& g) {
   std::string out = fmt::format("{:<9}  {}  ({}, entry \"{}\")\n", g.format, g.source, g.system, g.entry);
   const std::string metric = g.details.value("metric_as_logged", g.metric);
   const bool lower = g.details.value("direction", "") == "lower is better";
-  out += fmt::format("  {} {} {}: {} of {} runs reached", metric, lower ? "<=" : ">=",
-                     g.threshold ? FormatValue(*g.threshold) : "(no --threshold)", g.converged, g.runs.size());
+  out += fmt::format("  {} {} {}: {} of {} runs reached", metric,
+                     lower ? "<=" : ">=", g.threshold ? FormatValue(*g.threshold) : "(no --threshold)", g.converged,
+                     g.runs.size());
   if (g.cov) out += fmt::format(", CoV {:.2f}%", *g.cov * 100);
   out += "\n";
   const json& tta = g.details.value("tta", json::array());

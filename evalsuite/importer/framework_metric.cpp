@@ -11,7 +11,8 @@
 namespace evalsuite::importer {
 
 const char* const kMetricChoiceRule =
-    "the first validation metric (a name with val, valid, validation, eval or dev; then test; then any) by kind: accuracy, then "
+    "the first validation metric (a name with val, valid, validation, eval or dev; then test; then any) by kind: "
+    "accuracy, then "
     "F1/precision/recall/AUC/mAP/IoU/BLEU/ROUGE, then error rates (WER, CER), then loss, then any other; per-epoch "
     "before per-step values, a plain or top-1 name before a qualified one, then by name; --metric names another";
 
@@ -44,29 +45,29 @@ bool IsAccuracyToken(const std::string& t) {
 }
 
 const std::set<std::string>& LowerTokens() {
-  static const std::set<std::string> s = {"loss", "wer", "cer", "error", "err",  "perplexity",
-                                          "ppl",  "mse", "mae", "rmse",  "nll",  "fid"};
+  static const std::set<std::string> s = {"loss", "wer", "cer", "error", "err", "perplexity",
+                                          "ppl",  "mse", "mae", "rmse",  "nll", "fid"};
   return s;
 }
 
 const std::set<std::string>& QualityTokens() {
-  static const std::set<std::string> s = {"f1",  "precision", "recall", "auc", "auroc", "map",   "map50",
-                                          "iou", "miou",      "bleu",   "rouge", "rouge1", "rouge2", "rougel",
-                                          "dice", "mcc",      "kappa"};
+  static const std::set<std::string> s = {"f1",     "precision", "recall", "auc",  "auroc", "map",
+                                          "map50",  "iou",       "miou",   "bleu", "rouge", "rouge1",
+                                          "rouge2", "rougel",    "dice",   "mcc",  "kappa"};
   return s;
 }
 
 const std::set<std::string>& AccuracyLikeTokens() {
-  static const std::set<std::string> s = {"f1", "precision", "recall", "auc", "auroc", "map", "map50", "iou", "miou",
-                                          "dice"};
+  static const std::set<std::string> s = {"f1",  "precision", "recall", "auc",  "auroc",
+                                          "map", "map50",     "iou",    "miou", "dice"};
   return s;
 }
 
 // Never a quality: time, throughput, optimizer state, counters ("epoch", "step", "global_step", "eval_gen_len").
 bool IsBookkeeping(const std::vector<std::string>& tokens) {
-  static const std::set<std::string> s = {"runtime", "time",     "second", "seconds", "samples", "steps",
-                                          "lr",      "learning", "momentum", "grad",  "norm",    "memory",
-                                          "flos",    "throughput", "global"};
+  static const std::set<std::string> s = {"runtime", "time",   "second",   "seconds",    "samples",
+                                          "steps",   "lr",     "learning", "momentum",   "grad",
+                                          "norm",    "memory", "flos",     "throughput", "global"};
   if (tokens.size() == 1 && (tokens[0] == "epoch" || tokens[0] == "step")) return true;
   if (HasToken(tokens, s)) return true;
   return tokens.size() >= 2 && tokens[tokens.size() - 2] == "gen" && tokens.back() == "len";
@@ -92,8 +93,8 @@ int KindRank(const std::vector<std::string>& tokens) {
 // Within a kind, the plain metric ("val_acc", "val_accuracy_epoch") or a top-1 before a qualified one ("val_acc_top5",
 // "val_acc_mean_pos": a mean rank, not an accuracy).
 int QualifiedRank(const std::vector<std::string>& tokens) {
-  static const std::set<std::string> plain = {"val", "valid", "validation", "eval", "dev", "test", "vali", "epoch",
-                                              "acc", "accuracy", "f1", "loss", "wer", "cer", "top1"};
+  static const std::set<std::string> plain = {"val", "valid",    "validation", "eval", "dev", "test", "vali", "epoch",
+                                              "acc", "accuracy", "f1",         "loss", "wer", "cer",  "top1"};
   return std::all_of(tokens.begin(), tokens.end(), [](const std::string& t) { return plain.count(t) > 0; }) ? 0 : 1;
 }
 

@@ -22,9 +22,7 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 
 // The official tools' runs: the files that glob "result_*.txt" finds (case as written; "result_1.TXT" and a
 // stray ".!65506!result_4.txt" are not runs).
-bool IsMlperfResultName(const std::string& name) {
-  return name.rfind("result_", 0) == 0 && EndsWith(name, ".txt");
-}
+bool IsMlperfResultName(const std::string& name) { return name.rfind("result_", 0) == 0 && EndsWith(name, ".txt"); }
 
 // A DAWNBench entry's TSV names its columns on its first line, "hours" among them (runlog/dawnbench_log.h): a folder
 // walk takes a .tsv for one only then, so a table of another kind beside the logs (a SOURCES.tsv) is not a run.

@@ -52,9 +52,8 @@ std::string FormatMlperfDetails(const json& d) {
   const json throughput = d.value("throughput", json::object());
   if (throughput.value("median_samples_per_second", json()).is_number()) {
     out += fmt::format("  training throughput {} samples/s (median of {} successful run(s); {}; {}",
-                       FormatNumber(throughput["median_samples_per_second"].get<double>()),
-                       throughput.value("runs", 0), text(throughput.value("method", json())),
-                       text(throughput.value("interval", json())));
+                       FormatNumber(throughput["median_samples_per_second"].get<double>()), throughput.value("runs", 0),
+                       text(throughput.value("method", json())), text(throughput.value("interval", json())));
     const json batch = d.value("global_batch_size", json());
     out += batch.is_number() ? fmt::format("; global batch {})\n", FormatNumber(batch.get<double>())) : ")\n";
   }
@@ -67,11 +66,10 @@ std::string FormatMlperfDetails(const json& d) {
     const json& rcp = d["rcp"];
     out += fmt::format("  RCP: {} ({})", text(rcp.value("verdict", json())), text(rcp.value("message", json())));
     if (rcp.contains("submission_mean_epochs") && rcp.contains("min_epochs")) {
-      out += fmt::format(": reference {}, submission mean {} vs min {} (RCP mean {}, stdev {})",
-                         text(rcp.value("reference", json())),
-                         FormatNumber(rcp["submission_mean_epochs"].get<double>()),
-                         FormatNumber(rcp["min_epochs"].get<double>()), FormatNumber(rcp["rcp_mean"].get<double>()),
-                         FormatNumber(rcp["rcp_stdev"].get<double>()));
+      out += fmt::format(
+          ": reference {}, submission mean {} vs min {} (RCP mean {}, stdev {})", text(rcp.value("reference", json())),
+          FormatNumber(rcp["submission_mean_epochs"].get<double>()), FormatNumber(rcp["min_epochs"].get<double>()),
+          FormatNumber(rcp["rcp_mean"].get<double>()), FormatNumber(rcp["rcp_stdev"].get<double>()));
       if (rcp["norm_factor"].is_number()) {
         out += fmt::format(", normalization {}", FormatNumber(rcp["norm_factor"].get<double>()));
       }
@@ -394,9 +392,9 @@ class GroupBuilder {
     group.benchmark = entry;
     group.entry = entry;
     if (unnamed > 0) {
-      result_.warnings.push_back(fmt::format(
-          "{}: {} run log(s) name no entry in their header; their entry is \"{}\" ({})", files.front()->file.string(),
-          unnamed, entry, runlog::kEntryNameRule));
+      result_.warnings.push_back(
+          fmt::format("{}: {} run log(s) name no entry in their header; their entry is \"{}\" ({})",
+                      files.front()->file.string(), unnamed, entry, runlog::kEntryNameRule));
     }
     group.metric = first.header.value("metric", "metric");
     if (options_.threshold) {

@@ -36,7 +36,7 @@ struct ImportOptions {
   std::optional<std::filesystem::path> rcp;
   RcpPass rcp_pass = RcpPass::kPruned;
   std::string ruleset;  // "5.1.0"; empty = detect per folder (mlperf_group.h)
-  unsigned jobs = 0;  // parsing threads; 0 = one per hardware thread
+  unsigned jobs = 0;    // parsing threads; 0 = one per hardware thread
   // Framework logs (framework_import.h): the metric runs are judged on and the entry they are filed under; empty =
   // the stated rules there.
   std::string metric;
@@ -58,21 +58,21 @@ struct ImportedRun {
 struct ImportedGroup {
   std::string source;  // folder or file relative to the PATH argument's parent
   std::filesystem::path location;
-  std::string format;             // "mlperf", "dawnbench", "jsonl"
-  std::string benchmark;          // MLPerf benchmark, DAWNBench task, JSON Lines entry
-  std::string system;             // MLPerf system folder, DAWNBench hardware, JSON Lines folder
-  std::string entry;              // the store's entry name
+  std::string format;                 // "mlperf", "dawnbench", "jsonl"
+  std::string benchmark;              // MLPerf benchmark, DAWNBench task, JSON Lines entry
+  std::string system;                 // MLPerf system folder, DAWNBench hardware, JSON Lines folder
+  std::string entry;                  // the store's entry name
   std::string time_unit = "seconds";  // the TTA's basis in the store: "seconds", or "epochs"/"steps" (framework logs)
   std::string description;            // the store entry's description; empty = "<format> import of <source>"
-  std::vector<ImportedRun> runs;  // natural file-name order
+  std::vector<ImportedRun> runs;      // natural file-name order
   std::size_t converged = 0;
   std::optional<double> olympic_minutes;
   std::optional<double> cov;
   // The stored target (higher is better, stored units) and the metric's name.
   std::string metric;
-  std::optional<double> threshold;                    // in the JSON's units (DAWNBench column units)
-  std::optional<double> stored_threshold;             // in the store's units (fractions)
-  std::optional<double> tta_hours;                    // DAWNBench
+  std::optional<double> threshold;         // in the JSON's units (DAWNBench column units)
+  std::optional<double> stored_threshold;  // in the store's units (fractions)
+  std::optional<double> tta_hours;         // DAWNBench
   // DAWNBench author/model/hardware/framework/cost; MLPerf ruleset, division, rcp, official score, run_details,
   // compliance (mlperf_group.h).
   nlohmann::json details = nlohmann::json::object();

@@ -111,8 +111,8 @@ DetectedRuleset DetectRuleset(const std::string& forced, const fs::path& locatio
   }
   if (!round.empty()) {
     if (const Ruleset* r = FindRuleset(round)) return {r, "folder name", "", ""};
-    return {nullptr, "folder name",
-            "the path names round v" + round + ", which is not a known ruleset; give --ruleset", ""};
+    return {nullptr, "folder name", "the path names round v" + round + ", which is not a known ruleset; give --ruleset",
+            ""};
   }
   if (format == runlog::MlperfLogFormat::kV05) return {FindRuleset("0.5.0"), "log format", "", ""};
   if (format == runlog::MlperfLogFormat::kV06) return {FindRuleset("0.6.0"), "log format", "", ""};
@@ -186,8 +186,7 @@ void FoldStableDiffusionEvals(runlog::MlperfRun& run, const std::string& ruleset
   run.evals = std::move(before);
 }
 
-std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, ConvergenceUnit unit,
-                                       const std::string& ruleset) {
+std::optional<double> ConvergencePoint(const runlog::MlperfRun& run, ConvergenceUnit unit, const std::string& ruleset) {
   if (!run.Succeeded()) return std::nullopt;
   const std::size_t n = std::min(run.evals_before_stop, run.evals.size());
   switch (unit) {
@@ -368,9 +367,9 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   } else if (target) {
     group.threshold = target->threshold;
   }
-  group.details["threshold_shown"] =
-      custom_target ? json(given->shown)
-                    : rule != nullptr && rule->target ? json(ShownMlperfTarget(*rule)) : json(nullptr);
+  group.details["threshold_shown"] = custom_target                     ? json(given->shown)
+                                     : rule != nullptr && rule->target ? json(ShownMlperfTarget(*rule))
+                                                                       : json(nullptr);
   group.details["official_target"] = !custom_target && target.has_value();
   const std::size_t drop = rule != nullptr ? rule->drop_each_side : (benchmark == "unet3d" ? 4 : 1);
 
@@ -410,7 +409,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     axis.progress = [](const runlog::MlperfEval&) { return std::optional<double>(); };
   }
   group.details["progress_unit"] = axis.unit;
-  std::size_t unapplied_drops = 0;  // runs today's rules drop, under --compliance report
+  std::size_t unapplied_drops = 0;             // runs today's rules drop, under --compliance report
   std::optional<double> lowest_success_final;  // only for a benchmark without a known target
   std::optional<double> batch;
   json files_json = json::array();
@@ -469,11 +468,11 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       imported.log.error = "dropped by the compliance check: " + drop_reason;
     } else if (!run.Succeeded()) {
       status = "failed";
-      reason = run.records == 0     ? "no MLPerf log line (:::MLLOG, :::MLL, :::MLPv0.5.0) in the file: not a result log; "
-                                      "the summarizer counts it as a run that did not succeed"
-               : !run.run_start_ms  ? "no run_start"
-               : !run.run_stop_ms ? "no run_stop"
-                                  : "run_stop status \"" + run.stop_status + "\"";
+      reason = run.records == 0 ? "no MLPerf log line (:::MLLOG, :::MLL, :::MLPv0.5.0) in the file: not a result log; "
+                                  "the summarizer counts it as a run that did not succeed"
+               : !run.run_start_ms ? "no run_start"
+               : !run.run_stop_ms  ? "no run_stop"
+                                   : "run_stop status \"" + run.stop_status + "\"";
     } else if (!drop_reason.empty()) {
       status = "dropped";
       reason = drop_reason;

@@ -26,8 +26,8 @@ namespace evalsuite::importer {
 // known ruleset.
 struct DetectedRuleset {
   const Ruleset* ruleset = nullptr;
-  std::string source;  // "--ruleset", "folder name", "log format", "the only ruleset with <benchmark>"
-  std::string error;   // why no ruleset was chosen
+  std::string source;   // "--ruleset", "folder name", "log format", "the only ruleset with <benchmark>"
+  std::string error;    // why no ruleset was chosen
   std::string warning;  // a --ruleset that contradicts the round the path names (both named)
 };
 DetectedRuleset DetectRuleset(const std::string& forced, const std::filesystem::path& location,

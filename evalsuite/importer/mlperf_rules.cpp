@@ -178,7 +178,8 @@ ProgressAxis ProgressAxisOf(const BenchmarkRule* rule, const std::string& rulese
     case Unit::kSamples:
       return {Field::kSamplesCount, "samples"};
     case Unit::kStableDiffusion:
-      return ruleset == "3.1.0" ? ProgressAxis{Field::kStepNum, "steps"} : ProgressAxis{Field::kSamplesCount, "samples"};
+      return ruleset == "3.1.0" ? ProgressAxis{Field::kStepNum, "steps"}
+                                : ProgressAxis{Field::kSamplesCount, "samples"};
     case Unit::kEpochs:
       break;
   }

@@ -43,7 +43,7 @@ struct Ruleset {
   const BenchmarkRule* Find(std::string_view benchmark) const;
 };
 
-const std::vector<Ruleset>& Rulesets();  // oldest first
+const std::vector<Ruleset>& Rulesets();                // oldest first
 const Ruleset* FindRuleset(std::string_view version);  // "5.1.0", "5.1" or "v5.1"
 // The newest ruleset naming `benchmark`, or nullptr.
 const Ruleset* NewestRulesetWith(std::string_view benchmark);

@@ -24,11 +24,11 @@ ResolvedThreshold ResolveThreshold(double given, bool percent, const std::string
 // diffusion's combined targets on their combined scale (1 = the rules' targets). `rule` may be null (an unknown
 // benchmark: the value as logged). Throws UsageError on "--threshold" naming `where` when the value cannot be one.
 struct MlperfThreshold {
-  double stored = 0;         // higher is better, in the store's units (StoredMetric's)
-  double as_logged = 0;      // the target in the log's units, as the user means it
-  std::string shown;         // "eval_loss <= 0.925", "mlm_accuracy >= 0.72": the target as people read it
-  bool official = false;     // the rules' own target: the official score and the RCP check still apply
-  std::string note;          // how the value was read (empty when it needed no reading)
+  double stored = 0;      // higher is better, in the store's units (StoredMetric's)
+  double as_logged = 0;   // the target in the log's units, as the user means it
+  std::string shown;      // "eval_loss <= 0.925", "mlm_accuracy >= 0.72": the target as people read it
+  bool official = false;  // the rules' own target: the official score and the RCP check still apply
+  std::string note;       // how the value was read (empty when it needed no reading)
 };
 MlperfThreshold ResolveMlperfThreshold(double given, const BenchmarkRule* rule, const std::string& where);
 

@@ -26,7 +26,7 @@ std::vector<long> LogHistoryLines(const std::string& text) {
   if (i == std::string::npos || text.find_first_not_of(" \t\r\n:", key + 13) != i) return lines;
   long line = 1;
   for (std::size_t k = 0; k < i; ++k) line += text[k] == '\n';
-  int depth = 1;           // 1: between the array's elements; 2+: inside one
+  int depth = 1;            // 1: between the array's elements; 2+: inside one
   bool in_element = false;  // an element has started at depth 1 and no ',' has ended it
   bool in_string = false;
   for (++i; i < text.size(); ++i) {
@@ -136,10 +136,12 @@ FrameworkRun ReadHfTrainerState(const fs::path& file) {
   for (std::size_t i = 0; i < history.size(); ++i) {
     const json& entry = history[i];
     const long line = i < lines.size() ? lines[i] : 0;
-    const std::string where = line > 0 ? FileLine(file.string(), line) : fmt::format("{}: log_history[{}]", file.string(), i);
+    const std::string where =
+        line > 0 ? FileLine(file.string(), line) : fmt::format("{}: log_history[{}]", file.string(), i);
     if (!entry.is_object()) throw InputError(where, "a log_history entry is not an object");
     const double epoch = hf_detail::NumberAt(entry, "epoch");
-    if (hf_detail::IsNumberAt(entry, "train_runtime")) run.facts["train_runtime"] = hf_detail::NumberAt(entry, "train_runtime");
+    if (hf_detail::IsNumberAt(entry, "train_runtime"))
+      run.facts["train_runtime"] = hf_detail::NumberAt(entry, "train_runtime");
     if (std::isfinite(epoch)) last_epoch = std::max(last_epoch, epoch);
     bool is_eval = false;
     for (auto it = entry.begin(); it != entry.end(); ++it) {
@@ -175,8 +177,8 @@ FrameworkRun ReadHfTrainerState(const fs::path& file) {
   if (std::isfinite(max_steps)) run.facts["max_steps"] = max_steps;
   if (std::isfinite(global_step) && std::isfinite(max_steps) && max_steps > 0 && global_step < max_steps) {
     run.status = RunStatus::kIncomplete;
-    run.status_note = fmt::format("saved at step {:g} of max_steps {:g} (a checkpoint taken mid-training)",
-                                  global_step, max_steps);
+    run.status_note =
+        fmt::format("saved at step {:g} of max_steps {:g} (a checkpoint taken mid-training)", global_step, max_steps);
   }
   return run;
 }

@@ -113,8 +113,9 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name,
       auto train_seconds = NumberField(record, "train_seconds");
       auto metric = NumberField(record, "metric");
       if (!epoch || !train_seconds || !metric) {
-        run.warnings.push_back(where + ": eval record needs numeric \"epoch\", \"train_seconds\" and \"metric\"; "
-                                       "line skipped");
+        run.warnings.push_back(where +
+                               ": eval record needs numeric \"epoch\", \"train_seconds\" and \"metric\"; "
+                               "line skipped");
         continue;
       }
       EvalPoint point;
@@ -131,8 +132,9 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name,
                         ? ParseRunStatus(status_field->get<std::string>())
                         : std::nullopt;
       if (!status) {
-        run.warnings.push_back(where + ": end record has an unknown \"status\" (expected reached, not_reached or "
-                                       "failed); line skipped");
+        run.warnings.push_back(where +
+                               ": end record has an unknown \"status\" (expected reached, not_reached or "
+                               "failed); line skipped");
         continue;
       }
       saw_end = true;

@@ -45,8 +45,8 @@ std::vector<FrameworkRun> ReadKerasCsv(const fs::path& file) {
       continue;
     }
     if (row.fields.size() > header.size()) {
-      throw InputError(where, fmt::format("{} fields, but the header names {} columns", row.fields.size(),
-                                          header.size()));
+      throw InputError(where,
+                       fmt::format("{} fields, but the header names {} columns", row.fields.size(), header.size()));
     }
     const std::optional<double> epoch = CsvNumber(row.fields.front());
     if (!epoch) throw InputError(where, "the epoch column holds \"" + row.fields.front() + "\", not a number");

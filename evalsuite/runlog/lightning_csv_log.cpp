@@ -118,8 +118,8 @@ FrameworkRun ReadLightningMetricsCsv(const fs::path& file) {
   for (const CsvTable::Row& row : table.rows) {
     const std::string where = FileLine(file.string(), row.line);
     if (row.fields.size() > table.header.size()) {
-      throw InputError(where, fmt::format("{} fields, but the header names {} columns", row.fields.size(),
-                                          table.header.size()));
+      throw InputError(
+          where, fmt::format("{} fields, but the header names {} columns", row.fields.size(), table.header.size()));
     }
     const auto cell = [&](std::size_t i) { return i < row.fields.size() ? row.fields[i] : std::string(); };
     const std::optional<double> step = CsvNumber(cell(*step_col));
@@ -135,8 +135,8 @@ FrameworkRun ReadLightningMetricsCsv(const fs::path& file) {
       const std::optional<double> value = CsvNumber(cell(i));
       if (!value) {
         if (!cell(i).empty() && cell(i) != "NA") {
-          run.warnings.push_back(fmt::format("{}: column {} holds \"{}\", not a number; skipped", where,
-                                             table.header[i], cell(i)));
+          run.warnings.push_back(
+              fmt::format("{}: column {} holds \"{}\", not a number; skipped", where, table.header[i], cell(i)));
         }
         continue;
       }

@@ -42,8 +42,9 @@ std::vector<RawPoint> ReadMetricFile(const fs::path& file) {
     const bool ok = (parts.size() == 2 || parts.size() == 3) &&
                     std::all_of(numbers.begin(), numbers.end(), [](const auto& n) { return n.has_value(); });
     if (!ok) {
-      throw InputError(FileLine(file.string(), line_no),
-                       "an MLflow metric line is \"timestamp value step\" (numbers), got \"" + ToValidUtf8(line) + "\"");
+      throw InputError(
+          FileLine(file.string(), line_no),
+          "an MLflow metric line is \"timestamp value step\" (numbers), got \"" + ToValidUtf8(line) + "\"");
     }
     points.push_back({*numbers[0], *numbers[1], parts.size() == 3 ? *numbers[2] : 0.0, line_no});
   }
@@ -82,7 +83,8 @@ FrameworkRun ReadMlflowRun(const fs::path& folder) {
   run.label = folder.string();
   run.basis = TimeBasis::kSeconds;
   run.run_name = TopLevelYamlValue(meta, "run_name").value_or("");
-  if (run.run_name.empty()) run.run_name = mlflow_detail::ReadSmallFile(folder / "tags" / "mlflow.runName").value_or("");
+  if (run.run_name.empty())
+    run.run_name = mlflow_detail::ReadSmallFile(folder / "tags" / "mlflow.runName").value_or("");
   if (run.run_name.empty()) run.run_name = folder.filename().string();
   const fs::path experiment_meta = folder.parent_path() / "meta.yaml";
   run.experiment = TopLevelYamlValue(experiment_meta, "name").value_or("");

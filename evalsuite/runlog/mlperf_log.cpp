@@ -332,7 +332,8 @@ class Parser {
     if ((key == Key::kRunStop || key == Key::kRunFinal) && value.is_object() && value.contains("success")) {
       // Google's v0.5 logs write the flag as a string ("true"), the reference code as a boolean.
       const json& flag = value["success"];
-      const bool success = (flag.is_boolean() && flag.get<bool>()) || (flag.is_string() && flag.get<std::string>() == "true");
+      const bool success =
+          (flag.is_boolean() && flag.get<bool>()) || (flag.is_string() && flag.get<std::string>() == "true");
       metadata["status"] = success ? "success" : "aborted";
     }
     Event(marker, key, std::string(key_view), *seconds * 1000.0, value, metadata);

@@ -22,9 +22,9 @@ enum class MlperfLogFormat { kUnknown, kV05, kV06, kV07 };
 const char* MlperfLogFormatName(MlperfLogFormat format);  // "unknown", "v0.5", "v0.6", "v0.7+"
 
 struct MlperfEval {
-  double time_ms = 0;           // absolute log time in milliseconds
-  nlohmann::json value;         // a number for most benchmarks, an object for maskrcnn ({"BBOX":..,"SEGM":..})
-  std::optional<double> epoch;  // metadata.epoch_num (v0.6+), value.epoch (v0.5)
+  double time_ms = 0;                   // absolute log time in milliseconds
+  nlohmann::json value;                 // a number for most benchmarks, an object for maskrcnn ({"BBOX":..,"SEGM":..})
+  std::optional<double> epoch;          // metadata.epoch_num (v0.6+), value.epoch (v0.5)
   std::optional<double> samples_count;  // metadata.samples_count (LLMs, flux1, stable diffusion)
   std::optional<double> step_num;       // metadata.step_num (stable diffusion in 3.1)
   std::string metric;                   // metadata.metric ("FID", "CLIP"); "" when not logged
@@ -80,11 +80,13 @@ struct MlperfRun {
   std::optional<double> max_sequence_length;  // GPT-3 counts tokens in epoch_num: sequences = tokens / this
   std::optional<double> stop_samples_count;
   std::optional<double> stop_step_num;
-  std::vector<MlperfEval> evals;      // every eval_accuracy, in log order
+  std::vector<MlperfEval> evals;  // every eval_accuracy, in log order
   std::vector<MlperfEval> aggregated_evals;
-  std::vector<MlperfProgressMark> progress_marks;  // block_stop / epoch_stop with a count, in log order  // aggregated_eval_accuracy (stable diffusion's FID and CLIP together)
+  std::vector<MlperfProgressMark>
+      progress_marks;  // block_stop / epoch_stop with a count, in log order  // aggregated_eval_accuracy (stable
+                       // diffusion's FID and CLIP together)
   std::map<std::string, MlperfKeyStat, std::less<>> keys;  // every key of the v0.6 / v0.7+ formats
-  std::vector<MlperfParseError> parse_errors;               // v0.7+ marker lines that are not valid records
+  std::vector<MlperfParseError> parse_errors;              // v0.7+ marker lines that are not valid records
   // metadata.tensor of every weights_initialization record, in log order; the line of the first without one.
   std::vector<std::string> initialized_tensors;
   long untensored_init_line = 0;

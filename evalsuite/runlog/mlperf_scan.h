@@ -12,11 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace evalsuite::runlog::mlperf_scan {
 
@@ -378,7 +377,7 @@ inline bool EndsValue(const char* v, const char* end) {
 // time_ms, value and metadata's epoch_num and status of an MLLOG record in mllog's key order (namespace, time_ms,
 // event_type, key, value, metadata); anything else goes to the full parser.
 inline Scan ScanMllogFields(const char* record, const char* key_end, const char* end, double& time_ms, json& value,
-                     json& metadata) {
+                            json& metadata) {
   const char* t = FieldValue(record, key_end, "\"time_ms\"");
   if (t == nullptr) return Scan::kComplex;
   json time;

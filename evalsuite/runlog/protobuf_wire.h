@@ -14,11 +14,11 @@ namespace evalsuite::runlog {
 struct WireField {
   uint32_t number = 0;
   int wire_type = 0;
-  uint64_t varint = 0;       // wire type 0
-  uint64_t fixed = 0;        // wire types 1 and 5 (the raw little-endian bits)
-  std::string_view bytes;    // wire type 2
-  double AsDouble() const;   // fixed 64 bits as an IEEE double
-  float AsFloat() const;     // fixed 32 bits as an IEEE float
+  uint64_t varint = 0;      // wire type 0
+  uint64_t fixed = 0;       // wire types 1 and 5 (the raw little-endian bits)
+  std::string_view bytes;   // wire type 2
+  double AsDouble() const;  // fixed 64 bits as an IEEE double
+  float AsFloat() const;    // fixed 32 bits as an IEEE float
 };
 
 class WireReader {

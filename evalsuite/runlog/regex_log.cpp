@@ -152,7 +152,8 @@ std::optional<RegexLogProblem> CheckRegexLogOptions(const RegexLogOptions& optio
   if (options.time_kind != "elapsed" && options.time_kind != "increment") {
     return RegexLogProblem{"log_time_kind", std::nullopt,
                            "must be \"elapsed\" (training time so far) or \"increment\" (time since the previous "
-                           "time, summed), got '" + options.time_kind + "'"};
+                           "time, summed), got '" +
+                               options.time_kind + "'"};
   }
   if (!kMetricScale.count(options.metric_unit)) {
     return RegexLogProblem{"log_metric_unit", std::nullopt,
@@ -168,9 +169,9 @@ std::optional<RegexLogProblem> CheckRegexLogOptions(const RegexLogOptions& optio
     if (!regex) return RegexLogProblem{"log_regex", i, "does not compile " + error};
     for (const std::string& name : regex->group_names()) {
       if (!known.count(name)) {
-        return RegexLogProblem{"log_regex", i,
-                               "named group (?<" + name +
-                                   ">...) is not one evalsuite reads (known: accuracy, epoch, loss, metric, time)"};
+        return RegexLogProblem{
+            "log_regex", i,
+            "named group (?<" + name + ">...) is not one evalsuite reads (known: accuracy, epoch, loss, metric, time)"};
       }
     }
     const bool accuracy = Has(*regex, kAccuracy), metric = Has(*regex, kMetric);
@@ -189,8 +190,9 @@ std::optional<RegexLogProblem> CheckRegexLogOptions(const RegexLogOptions& optio
     any_time = any_time || Has(*regex, kTime);
   }
   if (!metric_kind) {
-    return RegexLogProblem{"log_regex", std::nullopt,
-                           "no pattern has a named group (?<accuracy>...) or (?<metric>...) for the evaluation's value"};
+    return RegexLogProblem{
+        "log_regex", std::nullopt,
+        "no pattern has a named group (?<accuracy>...) or (?<metric>...) for the evaluation's value"};
   }
   if (!any_time) {
     return RegexLogProblem{"log_regex", std::nullopt,
@@ -266,8 +268,8 @@ class Session {
 
   void OnOverlong(long number, std::size_t bytes) {
     if (ended_) return;
-    Warn(number, "a line of " + std::to_string(bytes) + " bytes (more than " +
-                     std::to_string(kMaxRegexLogLineBytes) + ") was skipped");
+    Warn(number, "a line of " + std::to_string(bytes) + " bytes (more than " + std::to_string(kMaxRegexLogLineBytes) +
+                     ") was skipped");
   }
 
   RunLog Finish(const LineSplitter& splitter) {
@@ -353,12 +355,14 @@ class Session {
     if (values.metric) {
       const char* name = values.metric_is_accuracy ? kAccuracy : kMetric;
       metric = ParseFiniteNumber(*values.metric);
-      if (!metric) return Warn(number, std::string(name) + " " + Quote(*values.metric) + " is not a number; line skipped");
+      if (!metric)
+        return Warn(number, std::string(name) + " " + Quote(*values.metric) + " is not a number; line skipped");
       *metric *= metric_scale_;
       saw_accuracy_ = saw_accuracy_ || values.metric_is_accuracy;
       if (values.metric_is_accuracy && (*metric < 0 || *metric > 1)) {
         std::string why = std::string(name) + " " + Quote(*values.metric) + " is not a fraction in [0, 1]";
-        if (options_.metric_unit == "fraction" && *metric <= 100) why += " (a percentage? log_metric_unit = \"percent\")";
+        if (options_.metric_unit == "fraction" && *metric <= 100)
+          why += " (a percentage? log_metric_unit = \"percent\")";
         return Warn(number, why + "; line skipped");
       }
     }
@@ -368,8 +372,7 @@ class Session {
       if (options_.time_kind == "increment") {
         seconds = time_seen_.value_or(0) + *seconds;
       } else if (time_seen_ && *seconds < *time_seen_) {
-        return Warn(number, "time " + Quote(*values.time) + " is below the previous one (" +
-                                FormatNumber(*time_seen_) +
+        return Warn(number, "time " + Quote(*values.time) + " is below the previous one (" + FormatNumber(*time_seen_) +
                                 " s); log_time_kind = \"increment\" reads per-epoch durations; line skipped");
       }
     }
@@ -402,7 +405,7 @@ class Session {
     for (std::size_t g = 0; g < match.groups.size(); ++g) {
       if (!match.groups[g]) continue;  // the only group an end pattern may have is time
       std::optional<double> seconds = Seconds(*match.groups[g], number);
-      if (!seconds) return;  // warned; not the end either, so that nothing after a bad end line is lost
+      if (!seconds) return;     // warned; not the end either, so that nothing after a bad end line is lost
       end_seconds_ = *seconds;  // the total, whatever log_time_kind says of the other lines
     }
     ended_ = true;
@@ -435,7 +438,8 @@ RegexLogReader::RegexLogReader(const RegexLogOptions& options)
     throw InputError(key, problem->message);
   }
   std::string error;
-  for (const std::string& pattern : options.patterns) compiled_->patterns.push_back(*NamedRegex::Compile(pattern, error));
+  for (const std::string& pattern : options.patterns)
+    compiled_->patterns.push_back(*NamedRegex::Compile(pattern, error));
   if (!options.end_pattern.empty()) compiled_->end = NamedRegex::Compile(options.end_pattern, error);
 }
 

@@ -74,8 +74,8 @@ void CheckRunLog(RunLog& log, const std::string& source, const std::optional<Met
     const double rounding = std::max(1e-6, 1e-9 * last);
     if (log.train_seconds > 0 && last - log.train_seconds > rounding) {  // 0: no total logged
       log.warnings.push_back(source + ": total training time " + Number(log.train_seconds) +
-                             " s is shorter than an evaluation's (" + Number(last) + " s); the run's time is taken as " +
-                             Number(last) + " s");
+                             " s is shorter than an evaluation's (" + Number(last) +
+                             " s); the run's time is taken as " + Number(last) + " s");
     }
     log.train_seconds = last;
   }

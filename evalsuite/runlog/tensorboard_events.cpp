@@ -19,8 +19,18 @@ namespace fs = std::filesystem;
 namespace tensorboard_detail {
 
 // tensorflow/core/framework/types.proto
-enum DataType { kFloat = 1, kDouble = 2, kInt32 = 3, kUint8 = 4, kInt16 = 5, kInt8 = 6, kInt64 = 9, kBool = 10,
-                kBfloat16 = 14, kHalf = 19 };
+enum DataType {
+  kFloat = 1,
+  kDouble = 2,
+  kInt32 = 3,
+  kUint8 = 4,
+  kInt16 = 5,
+  kInt8 = 6,
+  kInt64 = 9,
+  kBool = 10,
+  kBfloat16 = 14,
+  kHalf = 19
+};
 
 float HalfToFloat(uint16_t h) {
   const int sign = (h >> 15) & 1, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
@@ -284,8 +294,7 @@ FrameworkRun ReadTensorboardEvents(const fs::path& file) {
         tensorboard_detail::ScalarsOfSummary(*summary, plugins, error);
     if (!error.empty()) throw InputError(where, "not a TensorBoard Summary message: " + error);
     for (const auto& s : scalars) {
-      run.series[s.tag].push_back(
-          {wall_time - *start, static_cast<double>(step), s.value, static_cast<long>(i + 1)});
+      run.series[s.tag].push_back({wall_time - *start, static_cast<double>(step), s.value, static_cast<long>(i + 1)});
     }
   }
   run.progress_spent = last;

@@ -55,9 +55,10 @@ TfRecordSplit SplitTfRecords(std::string_view bytes, const std::string& where) {
   for (std::size_t index = 1; pos < bytes.size(); ++index) {
     const std::size_t left = bytes.size() - pos;
     if (left < 12) {
-      split.truncated = fmt::format("record {} at byte {} is cut short: the file ends within its 12-byte header "
-                                    "({} bytes there)",
-                                    index, pos, left);
+      split.truncated = fmt::format(
+          "record {} at byte {} is cut short: the file ends within its 12-byte header "
+          "({} bytes there)",
+          index, pos, left);
       break;
     }
     const uint64_t length = tfrecord_detail::LoadLe64(bytes.data() + pos);

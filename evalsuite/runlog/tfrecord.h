@@ -18,7 +18,7 @@ uint32_t Crc32c(std::string_view data);
 uint32_t MaskedCrc32c(std::string_view data);
 
 struct TfRecord {
-  std::string_view data;  // a view into the buffer passed to SplitTfRecords
+  std::string_view data;   // a view into the buffer passed to SplitTfRecords
   std::size_t offset = 0;  // the byte where the record's header starts
 };
 

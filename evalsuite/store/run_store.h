@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "evalsuite/runlog/run_log.h"
 #include "analysis/run.h"
 #include "analysis/run_counting.h"
+#include "evalsuite/runlog/run_log.h"
 
 namespace evalsuite::store {
 
@@ -24,11 +24,11 @@ namespace evalsuite::store {
 // A rerun may have several attempts: an interrupted one is kept (its points too), and statistics count the latest
 // counted attempt of each run index (analysis/run_counting.h).
 struct RunRecord {
-  int64_t id = 0;                    // assigned by the store (ignored by InsertRun)
-  int attempt = 0;                   // assigned by the store: 0 for the first record of (entry, run_index)
-  std::string recorded_at;           // assigned by the store (UTC ISO 8601)
-  std::string entry;                 // entry name (built-in, external, or "system/benchmark" for imports)
-  int run_index = 0;                 // 0-based rerun number within the entry
+  int64_t id = 0;           // assigned by the store (ignored by InsertRun)
+  int attempt = 0;          // assigned by the store: 0 for the first record of (entry, run_index)
+  std::string recorded_at;  // assigned by the store (UTC ISO 8601)
+  std::string entry;        // entry name (built-in, external, or "system/benchmark" for imports)
+  int run_index = 0;        // 0-based rerun number within the entry
   nlohmann::json seeds = nlohmann::json::object();
   runlog::RunLog log;  // points, the log's own end status, header, times
   // How the attempt ended (analysis/run.h). Writers leave it unset: the store decides it when it records the attempt
@@ -38,10 +38,10 @@ struct RunRecord {
   // (study/execution/failure_cause.h ClassifyProcessFailure); its error says why.
   bool did_not_run = false;
   int threads = 0;
-  std::optional<int> exit_status;    // of the child process, when there was one
-  std::optional<int> signal;         // that killed it, when it was killed
-  std::string stderr_tail;           // last lines of the child's stderr
-  std::string run_dir;               // where the run's files are (log, models), may be empty
+  std::optional<int> exit_status;  // of the child process, when there was one
+  std::optional<int> signal;       // that killed it, when it was killed
+  std::string stderr_tail;         // last lines of the child's stderr
+  std::string run_dir;             // where the run's files are (log, models), may be empty
   // Where and at what cost it ran (table run_execution): "executor" ("local", "slurm"), "usage" {wall_seconds,
   // user_seconds, system_seconds, max_rss_kb}, "slurm" {job_id, array_job_id, array_task_id, node, state,
   // reason}, "devices" [...], "gpu" {sampled, samples, devices: [{index, peak_memory_used_mib,
@@ -53,7 +53,7 @@ struct RunRecord {
 struct EntryRecord {
   std::string name;
   std::string description;
-  std::string source = "study";      // "study", "mlperf", "dawnbench", "jsonl"
+  std::string source = "study";  // "study", "mlperf", "dawnbench", "jsonl"
   std::string metric = "val_top1";
   std::string time_unit = "seconds";
   double threshold = 0;
@@ -64,7 +64,7 @@ struct EntryRecord {
 struct StudyInfo {
   int64_t id = 0;
   std::string name;
-  std::string kind;                  // "study" or "import"
+  std::string kind;  // "study" or "import"
   std::string created_at;
   // The plan as stored (a study's: PlanToJson; an import's: what it imported). Read through the one decode,
   // study::DecodeStoredPlan (study/plans/stored_plan.h), never key by key.

@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <string>
 
+#include "analysis/run.h"
 #include "common/error.h"
 #include "common/sqlite_shared_file.h"
-#include "analysis/run.h"
 
 namespace evalsuite::store {
 namespace {
@@ -125,8 +125,8 @@ void OpenSchema(SqliteDb& db, bool read_only) {
     version.Step();
     if (version.Int(0) != kSchemaVersion) {
       throw IoError(db.file().string(), "the store's schema is version " + std::to_string(version.Int(0)) +
-                                       ", this evalsuite reads " + std::to_string(kSchemaVersion) +
-                                       " (open it once with a writing command to upgrade it)");
+                                            ", this evalsuite reads " + std::to_string(kSchemaVersion) +
+                                            " (open it once with a writing command to upgrade it)");
     }
     return;
   }
@@ -139,10 +139,11 @@ void OpenSchema(SqliteDb& db, bool read_only) {
   }
   if (found > kSchemaVersion) {
     throw IoError(db.file().string(), "the store was written by a newer evalsuite (schema " + std::to_string(found) +
-                                     ", this one reads " + std::to_string(kSchemaVersion) + ")");
+                                          ", this one reads " + std::to_string(kSchemaVersion) + ")");
   }
   std::string message;
-  if (const int code = ExecWhileBusy(db.handle(), "PRAGMA journal_mode = WAL", kStoreBusyTimeoutMs, &message); code != SQLITE_OK) {
+  if (const int code = ExecWhileBusy(db.handle(), "PRAGMA journal_mode = WAL", kStoreBusyTimeoutMs, &message);
+      code != SQLITE_OK) {
     db.Fail("switching to WAL", code);
   }
   db.Exec("PRAGMA synchronous = FULL");

@@ -38,8 +38,8 @@ SqliteDb::SqliteDb(const std::filesystem::path& file, bool read_only) : file_(fi
       code = sqlite3_open_v2(SqliteFileUri(file, "immutable=1").c_str(), &db_, flags, nullptr);
     }
   } else {
-    code = sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                           nullptr);
+    code =
+        sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   }
   if (code != SQLITE_OK) {
     std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(code);

@@ -27,9 +27,7 @@ nlohmann::json ParseJsonColumn(const SqliteDb& db, const std::string& text, cons
 }
 
 // SQLite stores a NaN double as NULL; a NaN metric (a diverged run) comes back as NaN.
-std::optional<double> Finite(double value) {
-  return std::isnan(value) ? std::nullopt : std::optional<double>(value);
-}
+std::optional<double> Finite(double value) { return std::isnan(value) ? std::nullopt : std::optional<double>(value); }
 
 class SqliteRunStore : public RunStore {
  public:
@@ -227,8 +225,7 @@ class SqliteRunStore : public RunStore {
       entry.metric = select.Text(3);
       entry.time_unit = select.Text(4);
       entry.threshold = select.Double(5);
-      entry.extra_thresholds =
-          ParseJsonColumn(db_, select.Text(6), "extra thresholds").get<std::vector<double>>();
+      entry.extra_thresholds = ParseJsonColumn(db_, select.Text(6), "extra thresholds").get<std::vector<double>>();
       entry.extra = ParseJsonColumn(db_, select.Text(7), "entry facts");
       entries.push_back(std::move(entry));
     }
@@ -258,7 +255,8 @@ class SqliteRunStore : public RunStore {
       run.attempt = static_cast<int>(select.Int(3));
       std::string status = select.Text(4);
       auto parsed = runlog::ParseRunStatus(status);
-      if (!parsed) throw IoError(file().string(), "run " + std::to_string(run.id) + " has unknown status '" + status + "'");
+      if (!parsed)
+        throw IoError(file().string(), "run " + std::to_string(run.id) + " has unknown status '" + status + "'");
       run.log.status = *parsed;
       run.threads = static_cast<int>(select.Int(5));
       if (!select.IsNull(6)) run.exit_status = static_cast<int>(select.Int(6));

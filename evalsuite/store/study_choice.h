@@ -10,8 +10,8 @@
 namespace evalsuite::store {
 
 struct StudyChoice {
-  std::string kind;       // only studies of this kind ("study", "import"); empty: any
-  bool only_one = false;  // unnamed and several candidates: a UsageError naming them instead of the latest
+  std::string kind;                // only studies of this kind ("study", "import"); empty: any
+  bool only_one = false;           // unnamed and several candidates: a UsageError naming them instead of the latest
   std::string option = "--study";  // the option that names a study, in that error
 };
 

@@ -109,8 +109,8 @@ StudyOutcome Execute(store::RunStore& store, const store::StudyInfo& info, const
   outcome.planned = static_cast<int>(plan.schedule.size());
   for (const PlannedEntry& e : plan.entries) store.UpsertEntry(info.id, ToEntryRecord(e));
   // Every built-in run chooses its precision from the same recorded ceilings (entries/precision_choice.h).
-  const bool any_builtin = std::any_of(plan.entries.begin(), plan.entries.end(),
-                                       [](const PlannedEntry& e) { return e.builtin; });
+  const bool any_builtin =
+      std::any_of(plan.entries.begin(), plan.entries.end(), [](const PlannedEntry& e) { return e.builtin; });
   if (any_builtin) {
     const auto ceilings = info.environment.is_object() ? info.environment.find(kCeilingsKey) : info.environment.end();
     WriteCeilingsForRuns(ceilings != info.environment.end() ? *ceilings : nlohmann::json(nullptr),

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "evalsuite/store/run_store.h"
-#include "evalsuite/study/plans/study_plan.h"
 #include "evalsuite/study/execution/study_run.h"
+#include "evalsuite/study/plans/study_plan.h"
 
 namespace evalsuite::study {
 

@@ -80,9 +80,8 @@ std::vector<const stats::StabilityStatistic*> SummaryStatistics() {
   for (const stats::StabilityStatistic& statistic : stats::StabilityStatistics()) {
     if (!statistic.summary_heading.empty()) shown.push_back(&statistic);
   }
-  std::stable_sort(shown.begin(), shown.end(), [](const auto* a, const auto* b) {
-    return a->summary_order < b->summary_order;
-  });
+  std::stable_sort(shown.begin(), shown.end(),
+                   [](const auto* a, const auto* b) { return a->summary_order < b->summary_order; });
   return shown;
 }
 
@@ -198,11 +197,11 @@ namespace {
 // The target as its source writes it (an import's "eval_loss <= 0.925", "FID <= 90 and CLIP >= 0.15"), not the
 // store's higher-is-better form; a study's own entries: the stored threshold.
 std::string ThresholdAsWritten(const store::EntryRecord& entry) {
-  const nlohmann::json shown = entry.extra.is_object() ? entry.extra.value("threshold_shown", nlohmann::json())
-                                                       : nlohmann::json();
+  const nlohmann::json shown =
+      entry.extra.is_object() ? entry.extra.value("threshold_shown", nlohmann::json()) : nlohmann::json();
   if (shown.is_string()) return shown.get<std::string>();
-  const nlohmann::json column = entry.extra.is_object() ? entry.extra.value("threshold_in_column_units", nlohmann::json())
-                                                        : nlohmann::json();
+  const nlohmann::json column =
+      entry.extra.is_object() ? entry.extra.value("threshold_in_column_units", nlohmann::json()) : nlohmann::json();
   if (column.is_number()) return fmt::format("{} >= {:g}", entry.metric, column.get<double>());  // DAWNBench
   // A framework log's metric as logged, lower-is-better ones stored negated (importer/framework_import.h).
   const nlohmann::json logged =

@@ -42,7 +42,8 @@ json ProfileEntryHardware(const entries::BuiltinEntry& entry, const datasets::Fa
   const double evaluated_images = static_cast<double>(subset.validation.size() * result.run.points.size());
   if (samples > 0 && evaluated_images > 0) {
     const double epochs = entry.epoch_budget;
-    const double train_s = Number(result.hardware, "train_seconds") / samples * static_cast<double>(data.train.size()) * epochs;
+    const double train_s =
+        Number(result.hardware, "train_seconds") / samples * static_cast<double>(data.train.size()) * epochs;
     const double eval_s = result.hardware["time"].value("evaluation", 0.0) / evaluated_images *
                           static_cast<double>(data.validation.size()) * epochs;
     out["full_run_estimate"] = {

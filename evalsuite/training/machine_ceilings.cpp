@@ -52,8 +52,8 @@ ProbeResult MatmulProbe(at::ScalarType dtype, const std::string& precision, cons
   p.precision = precision;
   p.shape = fmt::format("[{0}x{0}] x [{0}x{0}]", kSide);
   p.work_per_call = 2.0 * kSide * kSide * kSide;
-  p.per_second = TimeRepetitions([&] { torch::mm_out(c, a, b); }, p.work_per_call, o.repetitions,
-                                 o.seconds_per_repetition);
+  p.per_second =
+      TimeRepetitions([&] { torch::mm_out(c, a, b); }, p.work_per_call, o.repetitions, o.seconds_per_repetition);
   return p;
 }
 
@@ -63,7 +63,8 @@ ProbeResult ConvProbe(at::ScalarType dtype, const std::string& precision, const 
   constexpr int64_t kChannels = 64, kSide = 56;
   const torch::Tensor x =
       torch::randn({kBatch, kChannels, kSide, kSide}).to(dtype).contiguous(at::MemoryFormat::ChannelsLast);
-  const torch::Tensor w = torch::randn({kChannels, kChannels, 3, 3}).to(dtype).contiguous(at::MemoryFormat::ChannelsLast);
+  const torch::Tensor w =
+      torch::randn({kChannels, kChannels, 3, 3}).to(dtype).contiguous(at::MemoryFormat::ChannelsLast);
   ProbeResult p;
   p.name = "conv_" + precision;
   p.kind = "conv";
@@ -87,14 +88,16 @@ ProbeResult TriadProbe(const CeilingOptions& o) {
   p.precision = "fp32";
   p.shape = "a = b + 3 * c, 3 arrays of " + std::to_string(n) + " floats";
   p.work_per_call = 3.0 * 4.0 * static_cast<double>(n);  // STREAM counts 2 reads + 1 write, no write-allocate
-  p.per_second = TimeRepetitions([&] { torch::add_out(a, b, c, 3.0); }, p.work_per_call, o.repetitions,
-                                 o.seconds_per_repetition);
+  p.per_second =
+      TimeRepetitions([&] { torch::add_out(a, b, c, 3.0); }, p.work_per_call, o.repetitions, o.seconds_per_repetition);
   return p;
 }
 
 }  // namespace
 
-double ProbeResult::Best() const { return per_second.empty() ? 0 : *std::max_element(per_second.begin(), per_second.end()); }
+double ProbeResult::Best() const {
+  return per_second.empty() ? 0 : *std::max_element(per_second.begin(), per_second.end());
+}
 
 double ProbeResult::Median() const { return per_second.empty() ? 0 : stats::Median(per_second); }
 
@@ -147,9 +150,12 @@ MachineCeilings MeasureMachineCeilings(const CeilingOptions& options) {
   steps.threads = m.threads;
   m.step_probes = TimeBf16EntrySteps(steps);
   for (const ProbeResult& p : m.probes) {
-    if (p.kind == "triad") m.bandwidth_bytes = std::max(m.bandwidth_bytes, p.Best());
-    else if (p.precision == "fp32") m.peak_fp32_flops = std::max(m.peak_fp32_flops, p.Best());
-    else m.peak_bf16_flops = std::max(m.peak_bf16_flops, p.Best());
+    if (p.kind == "triad")
+      m.bandwidth_bytes = std::max(m.bandwidth_bytes, p.Best());
+    else if (p.precision == "fp32")
+      m.peak_fp32_flops = std::max(m.peak_fp32_flops, p.Best());
+    else
+      m.peak_bf16_flops = std::max(m.peak_bf16_flops, p.Best());
   }
   return m;
 }

@@ -16,9 +16,9 @@
 namespace evalsuite::training {
 
 struct CeilingOptions {
-  int threads = 0;               // LibTorch intra-op threads; 0 = every core
-  int repetitions = 5;           // timed repetitions per probe; the best is the ceiling, all are kept
-  double seconds_per_repetition = 0.2;  // each repetition repeats its kernel for at least this long
+  int threads = 0;                            // LibTorch intra-op threads; 0 = every core
+  int repetitions = 5;                        // timed repetitions per probe; the best is the ceiling, all are kept
+  double seconds_per_repetition = 0.2;        // each repetition repeats its kernel for at least this long
   int64_t triad_elements = int64_t{1} << 24;  // per array (64 MiB of floats each, 192 MiB in all)
   // Square matrix side of the matmul probes. Debian's LibTorch multiplies fp32 matrices with its generic BLAS
   // (about 1 s per 1024-side product on two cores) and bf16 ones with oneDNN.
@@ -30,11 +30,11 @@ struct CeilingOptions {
 };
 
 struct ProbeResult {
-  std::string name;       // "matmul_fp32", "conv_bf16", "triad_fp32"
-  std::string kind;       // "matmul", "conv", "triad"
-  std::string precision;  // "fp32", "bf16"
-  std::string shape;      // what ran, e.g. "[2048x2048] x [2048x2048]"
-  double work_per_call = 0;  // FLOPs (matmul, conv) or bytes (triad) of one kernel call
+  std::string name;                // "matmul_fp32", "conv_bf16", "triad_fp32"
+  std::string kind;                // "matmul", "conv", "triad"
+  std::string precision;           // "fp32", "bf16"
+  std::string shape;               // what ran, e.g. "[2048x2048] x [2048x2048]"
+  double work_per_call = 0;        // FLOPs (matmul, conv) or bytes (triad) of one kernel call
   std::vector<double> per_second;  // each repetition's FLOP/s or bytes/s
   double Best() const;
   double Median() const;

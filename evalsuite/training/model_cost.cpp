@@ -11,8 +11,8 @@ double D(int64_t v) { return static_cast<double>(v); }
 int64_t AdaptiveWindowCells(int64_t in, int64_t out) {
   int64_t cells = 0;
   for (int64_t i = 0; i < out; ++i) {
-    const int64_t start = (i * in) / out;                  // floor(i * in / out)
-    const int64_t end = ((i + 1) * in + out - 1) / out;    // ceil((i + 1) * in / out)
+    const int64_t start = (i * in) / out;                // floor(i * in / out)
+    const int64_t end = ((i + 1) * in + out - 1) / out;  // ceil((i + 1) * in / out)
     cells += end - start;
   }
   return cells;
@@ -26,7 +26,8 @@ LayerCost Conv2dCost(const std::string& name, ActivationShape input, int64_t out
   l.name = name;
   l.kind = "conv2d";
   l.input = input;
-  l.output = {out_channels, (input.h + 2 * padding - kernel) / stride + 1, (input.w + 2 * padding - kernel) / stride + 1};
+  l.output = {out_channels, (input.h + 2 * padding - kernel) / stride + 1,
+              (input.w + 2 * padding - kernel) / stride + 1};
   l.element_bytes = element_bytes;
   const int64_t weights = out_channels * input.c * kernel * kernel;
   l.parameters = weights + (bias ? out_channels : 0);
@@ -49,8 +50,8 @@ LayerCost Conv2dCost(const std::string& name, ActivationShape input, int64_t out
 
 LayerCost LinearCost(const std::string& name, int64_t in_features, int64_t out_features, bool bias,
                      bool needs_input_grad, int64_t batch, int element_bytes) {
-  LayerCost l = Conv2dCost(name, {in_features, 1, 1}, out_features, 1, 1, 0, bias, needs_input_grad, batch,
-                           element_bytes);
+  LayerCost l =
+      Conv2dCost(name, {in_features, 1, 1}, out_features, 1, 1, 0, bias, needs_input_grad, batch, element_bytes);
   l.kind = "linear";
   return l;
 }
@@ -229,7 +230,7 @@ MemoryBreakdown CountTrainingMemory(const ModelCost& cost, const entries::Recipe
   }
   m.temporaries = batch * widest;
   if (cost.element_bytes == 2) m.temporaries += 2.0 * D(cost.parameters);  // autocast's bf16 weight copies
-  m.input_batch = batch * (4.0 * D(cost.input_elements) + 8.0);           // float images + int64 labels
+  m.input_batch = batch * (4.0 * D(cost.input_elements) + 8.0);            // float images + int64 labels
   m.dataset = 4.0 * D(dataset_images) * D(cost.input_elements);
   return m;
 }

@@ -43,8 +43,8 @@ struct LayerCost {
   // by the layer that creates them; the model's input is the input batch, not an activation.
   int64_t saved_elements = 0;
   int64_t saved_index_elements = 0;
-  int element_bytes = 4;     // of this layer's activations
-  bool saves_input = false;  // its backward reads its input (so the previous layer's output stays alive)
+  int element_bytes = 4;      // of this layer's activations
+  bool saves_input = false;   // its backward reads its input (so the previous layer's output stays alive)
   bool saves_output = false;  // its backward reads its own output
 
   double SavedBytes() const { return static_cast<double>(saved_elements) * element_bytes + 8.0 * saved_index_elements; }

@@ -3,8 +3,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "datasets/fashion_mnist/fashion_mnist.h"
 #include "common/error.h"
+#include "datasets/fashion_mnist/fashion_mnist.h"
 
 namespace evalsuite::training {
 namespace fs = std::filesystem;

@@ -55,28 +55,28 @@ nlohmann::json StepAccounting::Summarize(const entries::Recipe& recipe, double w
   memory["peak_rss"] = PeakRssBytes();
   const double stepped = total_.data + total_.forward + total_.backward + total_.optimizer;
   const double idle = wall_seconds - stepped - evaluation_seconds_;
-  return {{"phases", phases},
-          {"samples", samples},
-          {"train_seconds", seconds},
-          {"flops", flops},
-          {"flops_per_sample", samples > 0 ? flops / static_cast<double>(samples) : 0.0},
-          {"bytes_per_sample", samples > 0 ? bytes / static_cast<double>(samples) : 0.0},
-          {"intensity", bytes > 0 ? flops / bytes : 0.0},
-          {"achieved_flops", seconds > 0 ? flops / seconds : 0.0},
-          {"optimizer_flops_per_step", SgdFlopsPerStep(CountConvNetCost(recipe.model, entries::kInputSide, 1,
-                                                                        recipe.precision).parameters,
-                                                       recipe)},
-          {"precision", recipe.precision},
-          {"time",
-           {{"data", total_.data},
-            {"forward", total_.forward},
-            {"backward", total_.backward},
-            {"optimizer", total_.optimizer},
-            {"evaluation", evaluation_seconds_},
-            {"idle", idle > 0 ? idle : 0.0},
-            {"wall", wall_seconds}}},
-          {"memory", memory},
-          {"counting", "evalsuite/training/model_cost.h (per layer, forward + input and weight gradients)"}};
+  return {
+      {"phases", phases},
+      {"samples", samples},
+      {"train_seconds", seconds},
+      {"flops", flops},
+      {"flops_per_sample", samples > 0 ? flops / static_cast<double>(samples) : 0.0},
+      {"bytes_per_sample", samples > 0 ? bytes / static_cast<double>(samples) : 0.0},
+      {"intensity", bytes > 0 ? flops / bytes : 0.0},
+      {"achieved_flops", seconds > 0 ? flops / seconds : 0.0},
+      {"optimizer_flops_per_step",
+       SgdFlopsPerStep(CountConvNetCost(recipe.model, entries::kInputSide, 1, recipe.precision).parameters, recipe)},
+      {"precision", recipe.precision},
+      {"time",
+       {{"data", total_.data},
+        {"forward", total_.forward},
+        {"backward", total_.backward},
+        {"optimizer", total_.optimizer},
+        {"evaluation", evaluation_seconds_},
+        {"idle", idle > 0 ? idle : 0.0},
+        {"wall", wall_seconds}}},
+      {"memory", memory},
+      {"counting", "evalsuite/training/model_cost.h (per layer, forward + input and weight gradients)"}};
 }
 
 double PeakRssBytes() {

@@ -15,7 +15,7 @@
 namespace evalsuite::training {
 
 struct StepTimes {
-  double data = 0;  // batch gather, augmentation, layout, learning rate, gradient reset
+  double data = 0;     // batch gather, augmentation, layout, learning rate, gradient reset
   double forward = 0;  // forward pass and loss
   double backward = 0;
   double optimizer = 0;  // optimizer step and reading the loss

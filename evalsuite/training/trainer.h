@@ -67,7 +67,7 @@ struct TrainResult {
   int threads = 0;
   RunSeeds seeds;
   entries::PrecisionChoice precision;  // what it trained in, and why
-  entries::Recipe recipe;               // the recipe as it ran (entries::RecipeForPrecision)
+  entries::Recipe recipe;              // the recipe as it ran (entries::RecipeForPrecision)
   // FLOPs and bytes per sample, achieved FLOP/s per phase, time and memory breakdowns (step_accounting.h); the
   // log's end record carries it as "hardware".
   nlohmann::json hardware = nlohmann::json::object();

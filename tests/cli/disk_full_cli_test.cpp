@@ -32,11 +32,12 @@ TEST(DiskFullCliTest, RunsThatDieOfAFullDiskAreNotCountedAndResumeRunsThemAgain)
     fs::path path;
     ~Unmount() { umount2(path.c_str(), MNT_DETACH); }
   } unmount{runs};
-  WriteFile(dir / "s.toml", "name = \"full\"\nruns = 2\njobs = 1\nthreshold = 0.85\nentries = [ { name = \"a\", "
-                            "command = \"sh {study_dir}/fake_entry.sh {log} {seed} fill\" } ]\n");
+  WriteFile(dir / "s.toml",
+            "name = \"full\"\nruns = 2\njobs = 1\nthreshold = 0.85\nentries = [ { name = \"a\", "
+            "command = \"sh {study_dir}/fake_entry.sh {log} {seed} fill\" } ]\n");
   const std::string store = (dir / "full.db").string();
-  auto run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out", runs.string(),
-                           "--progress", "plain"});
+  auto run = RunEvalsuite(
+      {"study", "run", (dir / "s.toml").string(), "--store", store, "--out", runs.string(), "--progress", "plain"});
   EXPECT_NE(run.err.find("DIED OF ITS ENVIRONMENT"), std::string::npos) << run.out << run.err;
   EXPECT_NE(run.err.find("no space left on device"), std::string::npos) << run.err;
 

@@ -86,8 +86,8 @@ TEST(FrameworkImportCliTest, ABadFileIsAnErrorNamingItsLineAndTheImportStoresNot
   TempDir dir;
   WriteKerasFolders(dir / "logs");
   WriteFile(dir / "logs/slow/seed9.csv", "epoch,accuracy,val_accuracy\n0,0.5,0.4\noops,0.6,0.5\n");
-  auto r = RunEvalsuite({"import", (dir / "logs").string(), "--store", (dir / "s.db").string(), "--threshold",
-                         "0.8", "--study", "k"});
+  auto r = RunEvalsuite(
+      {"import", (dir / "logs").string(), "--store", (dir / "s.db").string(), "--threshold", "0.8", "--study", "k"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find((dir / "logs/slow/seed9.csv").string() + ":3: the epoch column holds \"oops\""),
             std::string::npos)

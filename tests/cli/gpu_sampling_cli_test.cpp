@@ -37,8 +37,8 @@ entries = [ { name = "gpu-user", command = "sh {study_dir}/use_gpus.sh && sh {st
 )");
   const std::string store = (dir / "gpu.db").string();
   ScopedEnv path("PATH", bin.string() + ":/usr/bin:/bin");
-  auto run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--devices", "0,1,2,3", "--store", store,
-                           "--out", (dir / "runs").string(), "--progress", "none"});
+  auto run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--devices", "0,1,2,3", "--store", store, "--out",
+                           (dir / "runs").string(), "--progress", "none"});
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
 
   // The store: one GPU record per run, with its own two devices; the peaks the fake GPUs reached while it ran.

@@ -297,7 +297,8 @@ TEST_F(HoldoutEvalCli, FailingModelIsReportedOthersWrittenAndPredictionsCompared
   EXPECT_EQ(lines, 240);
   WriteFile(dir_ / "torchvision.jsonl", theirs);
   std::vector<std::string> compare = EvalArgs();
-  compare.insert(compare.end(), {"--json", (dir_ / "gen.json").string(), "--compare", (dir_ / "torchvision.jsonl").string()});
+  compare.insert(compare.end(),
+                 {"--json", (dir_ / "gen.json").string(), "--compare", (dir_ / "torchvision.jsonl").string()});
   const CommandResult compared = RunEvalsuite(compare);
   EXPECT_EQ(compared.exit_code, 0) << compared.err;
   const json comparison = json::parse(ReadFile(dir_ / "gen.comparison.json"));

@@ -23,8 +23,8 @@ std::string MllogLine(long t, const std::string& key, const std::string& value, 
 
 std::string OneRun(const std::string& extra) {
   return MllogLine(1, "submission_benchmark", "\"resnet\"") + extra + MllogLine(2, "run_start", "null") +
-         MllogLine(60000, "eval_accuracy", "0.80", "{\"epoch_num\": 1}") + MllogLine(61000, "run_stop", "null",
-                                                                                      "{\"status\": \"success\"}");
+         MllogLine(60000, "eval_accuracy", "0.80", "{\"epoch_num\": 1}") +
+         MllogLine(61000, "run_stop", "null", "{\"status\": \"success\"}");
 }
 
 TEST(HostileInputCliTest, TwoHundredThousandNestedArraysAreRefusedNotACrash) {
@@ -72,21 +72,20 @@ TEST(HostileInputCliTest, AWrongTypeInAJsonLinesLogIsALineWarningNotAWholeFileEr
 TEST(HostileInputCliTest, ManifestsWithWrongTypesNameTheField) {
   TempDir dir;
   WriteFile(dir / "holdout" / "manifest.json", "{\"schema_version\":[]}");
-  auto holdout = RunEvalsuite({"holdout", "eval", "--holdout", (dir / "holdout").string(), "--model",
-                               "m=" + (dir / "m.pt").string()});
+  auto holdout = RunEvalsuite(
+      {"holdout", "eval", "--holdout", (dir / "holdout").string(), "--model", "m=" + (dir / "m.pt").string()});
   EXPECT_EQ(holdout.err.find("internal error"), std::string::npos) << holdout.err;
   EXPECT_NE(holdout.err.find("schema_version: must be an integer"), std::string::npos) << holdout.err;
 
   WriteFile(dir / "holdout" / "manifest.json", "{\"schema_version\":1e10}");
-  auto huge = RunEvalsuite({"holdout", "eval", "--holdout", (dir / "holdout").string(), "--model",
-                            "m=" + (dir / "m.pt").string()});
+  auto huge = RunEvalsuite(
+      {"holdout", "eval", "--holdout", (dir / "holdout").string(), "--model", "m=" + (dir / "m.pt").string()});
   EXPECT_NE(huge.err.find("schema_version: must be an integer from 0 to 2147483647"), std::string::npos) << huge.err;
 
   WriteFile(dir / "crawl" / "candidates.json", "{\"schema_version\":1,\"classes\":1,\"items\":[]}");
   auto dedupe = RunEvalsuite({"holdout", "dedupe", (dir / "crawl").string()});
   EXPECT_EQ(dedupe.err.find("internal error"), std::string::npos) << dedupe.err;
-  EXPECT_NE(dedupe.err.find("candidates.json.classes: must be an array, not number"), std::string::npos)
-      << dedupe.err;
+  EXPECT_NE(dedupe.err.find("candidates.json.classes: must be an array, not number"), std::string::npos) << dedupe.err;
 }
 
 // stats/ throws std::invalid_argument on input it cannot use; `report` and `study show` turn it into an error naming

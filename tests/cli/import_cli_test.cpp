@@ -28,8 +28,9 @@ std::string Line(long t, const std::string& key, const std::string& value, const
 }
 
 // results/<system>/resnet/result_{0..4}.txt, run i takes 20 + i minutes; run i logs seed `seed_of(i)`.
-fs::path MakeSubmission(const fs::path& root, const std::string& extra_line_in_run_2 = "",
-                        int (*seed_of)(int) = [](int i) { return 100 + i; }) {
+fs::path MakeSubmission(
+    const fs::path& root, const std::string& extra_line_in_run_2 = "",
+    int (*seed_of)(int) = [](int i) { return 100 + i; }) {
   const fs::path dir = root / "ORG" / "results" / "sysA_mxnet" / "resnet";
   fs::create_directories(dir);
   fs::create_directories(root / "ORG" / "systems");  // the division, as the summarizer reads it
@@ -121,8 +122,8 @@ TEST(ImportCliTest, StrictMakesComplianceFindingsErrors) {
   auto bad = RunEvalsuite({"import", (dir / "v3.0").string(), "--no-store", "--ruleset", "9.9"});
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
   EXPECT_NE(bad.err.find("--ruleset"), std::string::npos) << bad.err;
-  auto forced = RunEvalsuite({"import", (dir / "v3.0").string(), "--no-store", "--ruleset", "v1.0", "--json",
-                              (dir / "f.json").string()});
+  auto forced = RunEvalsuite(
+      {"import", (dir / "v3.0").string(), "--no-store", "--ruleset", "v1.0", "--json", (dir / "f.json").string()});
   const nlohmann::json json = nlohmann::json::parse(ReadFile(dir / "f.json"));
   EXPECT_EQ(json["groups"][0]["ruleset"], "1.0.0");
   EXPECT_EQ(json["groups"][0]["rcp"]["rcp_file"], "built-in training_1.0.0/rcps_resnet.json");
@@ -220,7 +221,6 @@ TEST(ImportCliTest, SharedDataIsReadNotWritten) {
   EXPECT_NEAR(squad["cost"].get<double>(), 0.60626280638888 * 3.06, 1e-12);
 }
 
-
 // Issue 35 (Also): the default study name keeps the round's minor version, importing the same folder again with the
 // same options says so (a warning naming the earlier study, exit 3), and the summary's warning count is every warning
 // printed (compliance findings included).
@@ -233,11 +233,13 @@ TEST(ImportCliTest, DefaultNameKeepsTheMinorVersionAndARepeatedImportSaysSo) {
   EXPECT_NE(first.out.find("stored as study \"import training_results_v3.0\""), std::string::npos) << first.out;
   EXPECT_EQ(first.err.find("already imported"), std::string::npos) << first.err;
   std::size_t printed = 0;
-  for (std::size_t at = first.err.find("warning: "); at != std::string::npos; at = first.err.find("warning: ", at + 1)) {
+  for (std::size_t at = first.err.find("warning: "); at != std::string::npos;
+       at = first.err.find("warning: ", at + 1)) {
     ++printed;
   }
   EXPECT_NE(first.out.find("; " + std::to_string(printed) + " warning(s)"), std::string::npos)
-      << printed << " printed\n" << first.out << first.err;
+      << printed << " printed\n"
+      << first.out << first.err;
   auto again = RunEvalsuite({"import", (dir / "training_results_v3.0").string(), "--store", store});
   EXPECT_EQ(again.exit_code, 3) << again.err;
   EXPECT_NE(again.err.find("already imported with the same options as study \"import training_results_v3.0\""),
@@ -245,7 +247,8 @@ TEST(ImportCliTest, DefaultNameKeepsTheMinorVersionAndARepeatedImportSaysSo) {
       << again.err;
   EXPECT_NE(again.out.find("stored as study \"import training_results_v3.0 #2\""), std::string::npos) << again.out;
   // Other options are another import: no such warning.
-  auto other = RunEvalsuite({"import", (dir / "training_results_v3.0").string(), "--store", store, "--threshold", "0.7"});
+  auto other =
+      RunEvalsuite({"import", (dir / "training_results_v3.0").string(), "--store", store, "--threshold", "0.7"});
   EXPECT_EQ(other.err.find("already imported"), std::string::npos) << other.err;
 }
 

@@ -111,8 +111,8 @@ TEST(NewcomerCliTest, AnEmptyResultFileInASubmissionStillCountsAsARun) {
   fs::create_directories(bench);
   WriteFile(bench / "result_0.txt", "docker: image not found\n");
   WriteFile(bench / "result_1.txt", "docker: image not found\n");
-  auto r = RunEvalsuite({"import", (dir / "training_results_v2.0" / "ORG").string(), "--no-store", "--json",
-                         (dir / "o.json").string()});
+  auto r = RunEvalsuite(
+      {"import", (dir / "training_results_v2.0" / "ORG").string(), "--no-store", "--json", (dir / "o.json").string()});
   EXPECT_EQ(r.exit_code, 3) << r.err;
   const nlohmann::json json = nlohmann::json::parse(ReadFile(dir / "o.json"));
   ASSERT_EQ(json["groups"].size(), 1u);

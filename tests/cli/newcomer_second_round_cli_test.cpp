@@ -68,12 +68,12 @@ TEST(NewcomerSecondRoundCliTest, OutOfRangeNumbersSayTheirRange) {
     EXPECT_EQ(r.exit_code, 2) << flag << ": " << r.err;
     EXPECT_NE(r.err.find(std::string(flag) + ": must be between 1 and "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(", got 0"), std::string::npos) << r.err;
-    EXPECT_EQ(r.err.find("not in range"), std::string::npos) << r.err;  // CLI11's "Value 0 not in range 0.000000 to 1797..."
+    EXPECT_EQ(r.err.find("not in range"), std::string::npos)
+        << r.err;  // CLI11's "Value 0 not in range 0.000000 to 1797..."
   }
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"study", "run", study, "--runs", "010000000"},
-        std::vector<std::string>{"study", "run", study, "--runs", "0x10"},
-        std::vector<std::string>{"study", "run", study, "--jobs", "2.5"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"study", "run", study, "--runs", "010000000"},
+                                               std::vector<std::string>{"study", "run", study, "--runs", "0x10"},
+                                               std::vector<std::string>{"study", "run", study, "--jobs", "2.5"}}) {
     const auto r = RunEvalsuite(args);
     EXPECT_EQ(r.exit_code, 2) << args[3] << " " << args[4] << ": " << r.err;
     EXPECT_NE(r.err.find(args[3] + ": must be"), std::string::npos) << r.err;
@@ -84,16 +84,16 @@ TEST(NewcomerSecondRoundCliTest, OutOfRangeNumbersSayTheirRange) {
   auto train = RunEvalsuite({"train", "fast", "--epochs", "0"});
   EXPECT_EQ(train.exit_code, 2) << train.err;
   EXPECT_NE(train.err.find("--epochs: must be between 1 and 100000, got 0"), std::string::npos) << train.err;
-  auto freeze = RunEvalsuite({"holdout", "freeze", "--candidates", dir.path().string(), "--out",
-                              (dir / "h").string(), "--sampling", "top", "--per-class", "0"});
+  auto freeze = RunEvalsuite({"holdout", "freeze", "--candidates", dir.path().string(), "--out", (dir / "h").string(),
+                              "--sampling", "top", "--per-class", "0"});
   EXPECT_EQ(freeze.exit_code, 2) << freeze.err;
   EXPECT_NE(freeze.err.find("--per-class: must be between 1 and 1000000, got 0"), std::string::npos) << freeze.err;
-  auto crawl = RunEvalsuite({"holdout", "crawl", "--since", "2014-01-01", "--out", (dir / "c").string(),
-                             "--per-class", "0"});
+  auto crawl =
+      RunEvalsuite({"holdout", "crawl", "--since", "2014-01-01", "--out", (dir / "c").string(), "--per-class", "0"});
   EXPECT_EQ(crawl.exit_code, 2) << crawl.err;
   EXPECT_NE(crawl.err.find("--per-class: must be between 1 and 100000, got 0"), std::string::npos) << crawl.err;
-  auto timeout = RunEvalsuite({"holdout", "crawl", "--since", "2014-01-01", "--out", (dir / "c").string(),
-                               "--timeout", "nan"});
+  auto timeout =
+      RunEvalsuite({"holdout", "crawl", "--since", "2014-01-01", "--out", (dir / "c").string(), "--timeout", "nan"});
   EXPECT_EQ(timeout.exit_code, 2) << timeout.err;
   EXPECT_NE(timeout.err.find("--timeout: must be a number, got 'nan'"), std::string::npos) << timeout.err;
   EXPECT_FALSE(fs::exists(dir / "c"));

@@ -38,8 +38,9 @@ class ReadOnlyMount {
 TEST(ReadOnlyStoreCliTest, ReadingCommandsWorkAndWritingOnesSaySoPlainly) {
   TempDir dir;
   study::testing::WriteFakeEntry(dir.path());
-  WriteFile(dir / "s.toml", "name = \"ro\"\nruns = 2\nthreshold = 0.85\nentries = [ { name = \"a\", command = "
-                            "\"sh {study_dir}/fake_entry.sh {log} {seed} ok\" } ]\n");
+  WriteFile(dir / "s.toml",
+            "name = \"ro\"\nruns = 2\nthreshold = 0.85\nentries = [ { name = \"a\", command = "
+            "\"sh {study_dir}/fake_entry.sh {log} {seed} ok\" } ]\n");
   fs::create_directories(dir / "stores");
   ASSERT_EQ(RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", (dir / "stores" / "ro.db").string(),
                           "--out", (dir / "runs").string(), "--progress", "none"})

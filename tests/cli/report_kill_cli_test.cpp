@@ -24,8 +24,9 @@ using testing::WriteFile;
 TEST(ReportKillCliTest, AKillWhileWritingLeavesTheOldReportOrTheNewOne) {
   TempDir dir;
   study::testing::WriteFakeEntry(dir.path());
-  WriteFile(dir / "s.toml", "name = \"r\"\nruns = 2\nthreshold = 0.85\nentries = [ { name = \"a\", command = "
-                            "\"sh {study_dir}/fake_entry.sh {log} {seed} ok\" } ]\n");
+  WriteFile(dir / "s.toml",
+            "name = \"r\"\nruns = 2\nthreshold = 0.85\nentries = [ { name = \"a\", command = "
+            "\"sh {study_dir}/fake_entry.sh {log} {seed} ok\" } ]\n");
   const std::string store = (dir / "r.db").string();
   ASSERT_EQ(RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out", (dir / "runs").string(),
                           "--progress", "none"})
@@ -45,9 +46,9 @@ TEST(ReportKillCliTest, AKillWhileWritingLeavesTheOldReportOrTheNewOne) {
   int interrupted = 0;
   for (int delay_ms : {900, 1300, 1700, 2100}) {
     testing::ScopedEnv pause("EVALSUITE_TEST_WRITE_PAUSE_MS", "400");
-    const pid_t pid = testing::SpawnEvalsuite({"report", store, "--out", out.string(), "--section", "generalization=" +
-                                               (dir / "big.json").string()},
-                                              dir / "o.txt", dir / "e.txt");
+    const pid_t pid = testing::SpawnEvalsuite(
+        {"report", store, "--out", out.string(), "--section", "generalization=" + (dir / "big.json").string()},
+        dir / "o.txt", dir / "e.txt");
     ASSERT_GT(pid, 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     int status = 0;

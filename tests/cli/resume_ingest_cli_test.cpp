@@ -23,8 +23,9 @@ using testing::WriteFile;
 TEST(ResumeIngestCliTest, ARunThatEndedButWasNotRecordedIsIngestedNotRerun) {
   TempDir dir;
   study::testing::WriteFakeEntry(dir.path());
-  WriteFile(dir / "s.toml", "name = \"k\"\nruns = 1\nseed = 2\nthreshold = 0.85\nentries = [ { name = \"a\", command = "
-                            "\"sh {study_dir}/fake_entry.sh {log} {seed} ok\" } ]\n");
+  WriteFile(dir / "s.toml",
+            "name = \"k\"\nruns = 1\nseed = 2\nthreshold = 0.85\nentries = [ { name = \"a\", command = "
+            "\"sh {study_dir}/fake_entry.sh {log} {seed} ok\" } ]\n");
   const std::string store = (dir / "k.db").string();
   const fs::path log = dir / "runs" / "a" / "run-000" / "log.jsonl";
   pid_t pid;

@@ -57,14 +57,13 @@ TEST(SequentialStudyCliTest, ThirtyPercentFasterIsDeclaredFasterBeforeMaxRuns) {
   ASSERT_EQ(compare.exit_code, 0) << compare.out << compare.err;
   // The sequential decision, from the runs the stopping look had (runs finished after it with 2 jobs are apart).
   EXPECT_NE(compare.out.find("verdict: sequential study, look "), std::string::npos) << compare.out;
-  EXPECT_NE(compare.out.find("candidate reaches the target faster than reference"), std::string::npos)
-      << compare.out;
+  EXPECT_NE(compare.out.find("candidate reaches the target faster than reference"), std::string::npos) << compare.out;
   const auto json = nlohmann::json::parse(ReadFile(dir / "c.json"));
   EXPECT_EQ(json["result"], "candidate faster");
   EXPECT_EQ(json["runs_a"], json["sequential"]["runs_per_entry"]);
   // Issue 34 item 6: `compare B A` ignored the sequential design; now the same decision, mirrored.
-  auto reversed = RunEvalsuite({"compare", store.string(), "reference", "candidate", "--json",
-                                (dir / "r.json").string()});
+  auto reversed =
+      RunEvalsuite({"compare", store.string(), "reference", "candidate", "--json", (dir / "r.json").string()});
   ASSERT_EQ(reversed.exit_code, 0) << reversed.out << reversed.err;
   const auto mirrored = nlohmann::json::parse(ReadFile(dir / "r.json"));
   EXPECT_EQ(mirrored["result"], "candidate faster");
@@ -116,7 +115,8 @@ TEST(SequentialStudyCliTest, IdenticalEntriesEndWithNoDifferenceShown) {
   EXPECT_EQ(CountedRuns(store), 12);
   auto compare = RunEvalsuite({"compare", store.string(), "candidate", "reference"});
   ASSERT_EQ(compare.exit_code, 0) << compare.err;
-  EXPECT_NE(compare.out.find("verdict: sequential study, look 4 at 6 runs per entry: no difference shown"), std::string::npos)
+  EXPECT_NE(compare.out.find("verdict: sequential study, look 4 at 6 runs per entry: no difference shown"),
+            std::string::npos)
       << compare.out;
   EXPECT_NE(compare.out.find("could not be detected"), std::string::npos) << compare.out;
 

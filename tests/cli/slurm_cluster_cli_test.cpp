@@ -10,11 +10,10 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tests/support/slurm_cluster.h"
 #include "tests/support/store_query.h"
@@ -32,9 +31,10 @@ using testing::WriteFile;
 // entry/index -> the metrics of its finished run, in order.
 std::map<std::string, std::vector<std::string>> Curves(const fs::path& db) {
   std::map<std::string, std::vector<std::string>> curves;
-  for (const auto& row : Query(db, "SELECT r.entry || '/' || r.run_index, p.epoch || ':' || p.metric FROM runs r "
-                                   "JOIN points p ON p.run_id = r.id WHERE r.status != 'incomplete' "
-                                   "ORDER BY r.entry, r.run_index, p.seq")) {
+  for (const auto& row : Query(db,
+                               "SELECT r.entry || '/' || r.run_index, p.epoch || ':' || p.metric FROM runs r "
+                               "JOIN points p ON p.run_id = r.id WHERE r.status != 'incomplete' "
+                               "ORDER BY r.entry, r.run_index, p.seq")) {
     curves[row[0]].push_back(row[1]);
   }
   return curves;
@@ -62,13 +62,17 @@ TEST(SlurmClusterCliTest, KilledCoordinatorAndCancelledTaskResumeToEveryRunOnceW
   const fs::path local_db = dir / "local.db", slurm_db = dir / "slurm.db";
   const fs::path runs = dir / "slurm-runs";
 
-  pid_t coordinator = testing::SpawnEvalsuite({"study", "run", (dir / "s.toml").string(), "--store",
-                                               slurm_db.string(), "--out", runs.string(), "--progress", "plain"},
+  pid_t coordinator = testing::SpawnEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", slurm_db.string(),
+                                               "--out", runs.string(), "--progress", "plain"},
                                               dir / "o1.txt", dir / "e1.txt");
   ASSERT_GT(coordinator, 0);
   // Two tasks running (max_concurrent = 2): kill the coordinator, then scancel a task that has not ended.
-  auto started = [&](int index) { return fs::exists(runs / "fast" / ("run-00" + std::to_string(index)) / "task-start.json"); };
-  auto ended = [&](int index) { return fs::exists(runs / "fast" / ("run-00" + std::to_string(index)) / "task-end.json"); };
+  auto started = [&](int index) {
+    return fs::exists(runs / "fast" / ("run-00" + std::to_string(index)) / "task-start.json");
+  };
+  auto ended = [&](int index) {
+    return fs::exists(runs / "fast" / ("run-00" + std::to_string(index)) / "task-end.json");
+  };
   int victim = -1;
   ASSERT_TRUE(WaitFor(
       [&] {
@@ -94,8 +98,9 @@ TEST(SlurmClusterCliTest, KilledCoordinatorAndCancelledTaskResumeToEveryRunOnceW
   ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
 
   // Every planned run exactly once among the finished records; the cancelled try kept as an incomplete attempt.
-  auto finished = Query(slurm_db, "SELECT run_index, COUNT(*) FROM runs WHERE status != 'incomplete' GROUP BY "
-                                  "run_index ORDER BY run_index");
+  auto finished = Query(slurm_db,
+                        "SELECT run_index, COUNT(*) FROM runs WHERE status != 'incomplete' GROUP BY "
+                        "run_index ORDER BY run_index");
   ASSERT_EQ(finished.size(), 4u);
   for (const auto& row : finished) EXPECT_EQ(row[1], "1") << "run " << row[0];
   if (!victim_ended_first) {
@@ -106,8 +111,9 @@ TEST(SlurmClusterCliTest, KilledCoordinatorAndCancelledTaskResumeToEveryRunOnceW
     EXPECT_TRUE(fs::exists(runs / ".slurm" / "array-0002.json")) << "the cancelled run was not submitted again";
   }
   // Job id, node and state per run, and what it used.
-  for (const auto& row : Query(slurm_db, "SELECT e.facts FROM run_execution e JOIN runs r ON r.id = e.run_id "
-                                         "WHERE r.status != 'incomplete'")) {
+  for (const auto& row : Query(slurm_db,
+                               "SELECT e.facts FROM run_execution e JOIN runs r ON r.id = e.run_id "
+                               "WHERE r.status != 'incomplete'")) {
     auto facts = nlohmann::json::parse(row[0]);
     EXPECT_EQ(facts["executor"], "slurm");
     EXPECT_EQ(facts["slurm"]["node"], testing::SlurmTestCluster::kNodeName);
@@ -132,9 +138,9 @@ TEST(SlurmClusterCliTest, KilledCoordinatorAndCancelledTaskResumeToEveryRunOnceW
     }
   }
   // The local executor's curves for the same plan.
-  auto local = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--executor", "local", "--store",
-                             local_db.string(), "--out", (dir / "local-runs").string(), "--jobs", "2",
-                             "--progress", "none"});
+  auto local =
+      RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--executor", "local", "--store", local_db.string(),
+                    "--out", (dir / "local-runs").string(), "--jobs", "2", "--progress", "none"});
   ASSERT_EQ(local.exit_code, 0) << local.out << local.err;
 
   // Same seeds, same numbers: the curves are the local executor's.
@@ -171,8 +177,9 @@ TEST(SlurmClusterCliTest, TaskKilledAtItsTimeLimitIsRecordedAsTimedOut) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   ASSERT_NE(run.exit_code, -1) << run.out << run.err;
 
-  auto rows = Query(db, "SELECT r.status, r.error, e.facts, (SELECT COUNT(*) FROM points p WHERE p.run_id = r.id) "
-                        "FROM runs r JOIN run_execution e ON e.run_id = r.id");
+  auto rows = Query(db,
+                    "SELECT r.status, r.error, e.facts, (SELECT COUNT(*) FROM points p WHERE p.run_id = r.id) "
+                    "FROM runs r JOIN run_execution e ON e.run_id = r.id");
   ASSERT_EQ(rows.size(), 1u) << run.out << run.err;
   EXPECT_EQ(rows[0][0], "failed") << rows[0][1];
   EXPECT_EQ(rows[0][1], "timed out: killed by Slurm at its time limit (--time=1)");

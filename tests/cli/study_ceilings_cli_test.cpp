@@ -104,7 +104,7 @@ TEST(StudyCeilingsCliTest, HandSetCeilingsFileGivesTheExactMfuInTheReport) {
   const json model = json::parse(ReadFile(dir / "report" / "report.json"));
   const json& entry = model["hardware"]["entries"][0];
   EXPECT_DOUBLE_EQ(entry["mfu"].get<double>(), 0.375);  // 15 / 40 GFLOP/s
-  EXPECT_EQ(entry["bound"], "memory-bound");           // 75% of the 20 GFLOP/s the slope allows at 2 FLOP/byte
+  EXPECT_EQ(entry["bound"], "memory-bound");            // 75% of the 20 GFLOP/s the slope allows at 2 FLOP/byte
   EXPECT_EQ(model["hardware"]["machine"]["ridge_fp32"].get<double>(), 4.0);
   const std::string md = ReadFile(dir / "report" / "report.md");
   EXPECT_NE(md.find("| ceilings used | file " + (dir / "ceilings.json").string()), std::string::npos) << md;
@@ -135,17 +135,17 @@ TEST(StudyCeilingsCliTest, BadCeilingsFileIsAnErrorNamingTheFile) {
   WriteFile(dir / "s.toml", OneRunStudy("bad"));
   WriteFile(dir / "bad.json", R"({"machine": {"peak_fp32_flops": "fast", "bandwidth_bytes": 1e10}})");
   const std::string store = (dir / "s.db").string();
-  auto run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out",
-                           (dir / "runs").string(), "--progress", "none", "--machine-ceilings",
-                           (dir / "bad.json").string()});
+  auto run =
+      RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out", (dir / "runs").string(),
+                    "--progress", "none", "--machine-ceilings", (dir / "bad.json").string()});
   EXPECT_NE(run.exit_code, 0);
   EXPECT_NE(run.err.find((dir / "bad.json").string()), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("peak_fp32_flops"), std::string::npos) << run.err;
   EXPECT_FALSE(fs::exists(store));  // nothing created under a bad file (the ceilings are read before the store)
 
-  auto missing = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out",
-                               (dir / "runs").string(), "--progress", "none", "--machine-ceilings",
-                               (dir / "absent.json").string()});
+  auto missing =
+      RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out", (dir / "runs").string(),
+                    "--progress", "none", "--machine-ceilings", (dir / "absent.json").string()});
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.err.find((dir / "absent.json").string()), std::string::npos) << missing.err;
 }

@@ -43,11 +43,14 @@ TEST(JsonGuard, SyntaxErrorsNameThePlaceAndNlohmannsReason) {
 TEST(JsonGuard, RepairsInvalidUtf8AsPythonDoes) {
   // Expected values: b"...".decode("utf-8", "replace") in Python 3.11.
   EXPECT_EQ(ToValidUtf8("ok \xc3\xa9"), "ok \xc3\xa9");
-  EXPECT_EQ(ToValidUtf8("a\xff" "b"), "a\xEF\xBF\xBD" "b");
-  EXPECT_EQ(ToValidUtf8("\xe2\x82"), "\xEF\xBF\xBD");                 // truncated 3-byte sequence: one U+FFFD
+  EXPECT_EQ(ToValidUtf8("a\xff"
+                        "b"),
+            "a\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(ToValidUtf8("\xe2\x82"), "\xEF\xBF\xBD");  // truncated 3-byte sequence: one U+FFFD
   EXPECT_EQ(ToValidUtf8("\xed\xa0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate: three
-  EXPECT_EQ(ToValidUtf8("\xc0\xaf"), "\xEF\xBF\xBD\xEF\xBF\xBD");     // overlong: two
-  EXPECT_FALSE(IsValidUtf8("\xf4\x90\x80\x80"));                      // above U+10FFFF
+  EXPECT_EQ(ToValidUtf8("\xc0\xaf"), "\xEF\xBF\xBD\xEF\xBF\xBD");                  // overlong: two
+  EXPECT_FALSE(IsValidUtf8("\xf4\x90\x80\x80"));                                   // above U+10FFFF
   EXPECT_TRUE(IsValidUtf8("\xf0\x9f\x98\x80"));
 }
 

@@ -65,9 +65,8 @@ TEST(OneDnnIsaCapDecision, ProbeSaysNoToAmxSoTheCapIsTheBestLevelThatExecutes) {
 }
 
 TEST(OneDnnIsaCapDecision, FallsFurtherWhenBf16AlsoFails) {
-  ScriptedProbe probe{{{IsaLevel::kAvx512CoreAmx, false},
-                       {IsaLevel::kAvx512CoreBf16, false},
-                       {IsaLevel::kAvx512CoreVnni, true}}};
+  ScriptedProbe probe{
+      {{IsaLevel::kAvx512CoreAmx, false}, {IsaLevel::kAvx512CoreBf16, false}, {IsaLevel::kAvx512CoreVnni, true}}};
   const IsaCapDecision d = DecideOneDnnIsaCap(SapphireRapidsLevels(), std::ref(probe), std::nullopt, false);
   EXPECT_EQ(d.cap.value_or(""), "AVX512_CORE_VNNI");
 }

@@ -21,9 +21,8 @@ sqlite3* OpenConnection(const std::filesystem::path& file) {
 std::string JournalMode(sqlite3* db) {
   sqlite3_stmt* statement = nullptr;
   sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &statement, nullptr);
-  std::string mode = sqlite3_step(statement) == SQLITE_ROW
-                         ? reinterpret_cast<const char*>(sqlite3_column_text(statement, 0))
-                         : "";
+  std::string mode =
+      sqlite3_step(statement) == SQLITE_ROW ? reinterpret_cast<const char*>(sqlite3_column_text(statement, 0)) : "";
   sqlite3_finalize(statement);
   return mode;
 }
@@ -47,9 +46,9 @@ TEST(ExecWhileBusyTest, GivesUpAfterItsTimeoutWithSqlitesMessage) {
   evalsuite::testing::TempDir dir;
   const auto file = dir.path() / "held.db";
   sqlite3* holder = OpenConnection(file);
-  ASSERT_EQ(sqlite3_exec(holder, "CREATE TABLE t(x); BEGIN EXCLUSIVE; INSERT INTO t VALUES(1)", nullptr, nullptr,
-                         nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(holder, "CREATE TABLE t(x); BEGIN EXCLUSIVE; INSERT INTO t VALUES(1)", nullptr, nullptr, nullptr),
+      SQLITE_OK);
   sqlite3* waiter = OpenConnection(file);
   sqlite3_busy_timeout(waiter, 0);
   std::string message;

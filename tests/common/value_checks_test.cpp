@@ -54,8 +54,9 @@ TEST(ValueChecksTest, SeedsCoverTheWholeUnsignedRangeAndNothingElse) {
             "must not be negative (a seed is a whole number from 0 to 18446744073709551615), got -1");
   EXPECT_EQ(SeedProblem("18446744073709551616"),
             "is too large (a seed is a whole number from 0 to 18446744073709551615), got 18446744073709551616");
-  EXPECT_EQ(SeedProblem("+5"), "must be a whole number (a seed is a whole number from 0 to 18446744073709551615), "
-                               "got '+5'");
+  EXPECT_EQ(SeedProblem("+5"),
+            "must be a whole number (a seed is a whole number from 0 to 18446744073709551615), "
+            "got '+5'");
   EXPECT_FALSE(ParseSeed("0x1"));
   EXPECT_FALSE(ParseSeed(""));
 }

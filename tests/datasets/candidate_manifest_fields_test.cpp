@@ -2,8 +2,8 @@
 // labeling page is served from the manifest.
 #include <gtest/gtest.h>
 
-#include "datasets/images/candidate_manifest.h"
 #include "common/error.h"
+#include "datasets/images/candidate_manifest.h"
 
 namespace evalsuite::datasets {
 namespace {
@@ -30,12 +30,12 @@ std::string ErrorOf(const nlohmann::json& manifest) {
 }
 
 TEST(CandidateManifestFieldsTest, NearDuplicateFlagsOfTheWrongShapeNameTheItemAndFlag) {
-  EXPECT_NE(ErrorOf(ManifestWithFlags({{{"kind", 1}, {"match", "x"}}}))
-                .find("cands.json: items[0].near_duplicates[0].kind"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf(ManifestWithFlags({{{"kind", "within"}, {"match", {1, 2}}}}))
-                .find("items[0].near_duplicates[0].match"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(ManifestWithFlags({{{"kind", 1}, {"match", "x"}}})).find("cands.json: items[0].near_duplicates[0].kind"),
+      std::string::npos);
+  EXPECT_NE(
+      ErrorOf(ManifestWithFlags({{{"kind", "within"}, {"match", {1, 2}}}})).find("items[0].near_duplicates[0].match"),
+      std::string::npos);
   EXPECT_NE(ErrorOf(ManifestWithFlags({"n01440764/2"})).find("items[0].near_duplicates[0]"), std::string::npos);
   const CandidateManifest ok =
       CandidateManifestFromJson(ManifestWithFlags({{{"kind", "within"}, {"match", "n01440764/2"}}}), "cands.json");

@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include "common/error.h"
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "datasets/fashion_mnist/idx_file.h"
-#include "common/error.h"
 #include "tests/datasets/fashion_mnist_fixtures.h"
 #include "tests/support/test_support.h"
 
@@ -95,8 +95,8 @@ TEST(IdxFile, AHeaderDeclaringGigabytesIsRefusedWithoutAllocatingThem) {
   EXPECT_THAT(packed.message(), HasSubstr("truncated"));
   rusage after{};
   getrusage(RUSAGE_SELF, &after);
-  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 200 * 1024) << "peak RSS grew by " << after.ru_maxrss - before.ru_maxrss
-                                                           << " KiB";
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 200 * 1024)
+      << "peak RSS grew by " << after.ru_maxrss - before.ru_maxrss << " KiB";
 }
 
 TEST(IdxFile, TruncatedGzipFileIsAnInputError) {

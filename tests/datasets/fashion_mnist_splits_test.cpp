@@ -6,8 +6,8 @@
 #include <array>
 #include <set>
 
-#include "datasets/fashion_mnist/fashion_mnist.h"
 #include "common/seeds.h"
+#include "datasets/fashion_mnist/fashion_mnist.h"
 
 namespace evalsuite::testing {
 namespace {

@@ -130,13 +130,13 @@ TEST(ImageDecode, WebpAndJpegApplyEveryExifOrientationAlike) {
     int orientation, width, height;
     bool right, bottom;
   };
-  const Case cases[] = {{1, 40, 20, false, false}, {2, 40, 20, true, false}, {3, 40, 20, true, true},
+  const Case cases[] = {{1, 40, 20, false, false}, {2, 40, 20, true, false},  {3, 40, 20, true, true},
                         {4, 40, 20, false, true},  {5, 20, 40, false, false}, {6, 20, 40, true, false},
                         {7, 20, 40, true, true},   {8, 20, 40, false, true}};
   const std::string jpeg = Encode(bgr, ".jpg", {cv::IMWRITE_JPEG_QUALITY, 95});
   for (const Case& c : cases) {
-    for (const std::string& bytes :
-         {WebpWithOrientation(bgr, c.orientation), jpeg.substr(0, 2) + ExifOrientationSegment(c.orientation) + jpeg.substr(2)}) {
+    for (const std::string& bytes : {WebpWithOrientation(bgr, c.orientation),
+                                     jpeg.substr(0, 2) + ExifOrientationSegment(c.orientation) + jpeg.substr(2)}) {
       const DecodedImage decoded = DecodeImage(bytes);
       ASSERT_TRUE(decoded.ok()) << decoded.reason;
       SCOPED_TRACE(decoded.format + " orientation " + std::to_string(c.orientation));
@@ -162,8 +162,7 @@ TEST(ImageDecode, LibjpegWarningsAreReturnedNotPrinted) {
   const std::string printed = ::testing::internal::GetCapturedStderr();
   ASSERT_TRUE(decoded.ok()) << decoded.reason;
   EXPECT_EQ(printed, "");
-  EXPECT_EQ(decoded.warning.rfind("libjpeg: Corrupt JPEG data", 0), 0u)
-      << decoded.warning;
+  EXPECT_EQ(decoded.warning.rfind("libjpeg: Corrupt JPEG data", 0), 0u) << decoded.warning;
   const DecodedImage clean = DecodeImage(jpeg);
   EXPECT_EQ(clean.warning, "");
   // The same pixels as OpenCV's own decoder.

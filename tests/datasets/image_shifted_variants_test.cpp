@@ -5,8 +5,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
-#include "datasets/images/shifted_variants.h"
 #include "common/error.h"
+#include "datasets/images/shifted_variants.h"
 
 namespace evalsuite::datasets {
 namespace {

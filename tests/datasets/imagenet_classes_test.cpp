@@ -6,9 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "common/error.h"
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
-#include "common/error.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::datasets {

@@ -87,8 +87,8 @@ void CheckPreset(const fs::path& dir, const std::string& preset) {
               << " levels; torchvision tensor vs PIL mean " << theirs_by_kind[kind].mean() << " max "
               << theirs_by_kind[kind].max << "\n";
   }
-  std::cout << preset << " all: evalsuite mean " << ours.mean() << " max " << ours.max << "; torchvision back-ends mean "
-            << theirs.mean() << " max " << theirs.max << "\n";
+  std::cout << preset << " all: evalsuite mean " << ours.mean() << " max " << ours.max
+            << "; torchvision back-ends mean " << theirs.mean() << " max " << theirs.max << "\n";
   EXPECT_LE(ours.mean(), theirs.mean()) << "further from torchvision than torchvision's own two back-ends";
   EXPECT_LE(ours.max, 3.0);
 }

@@ -5,10 +5,10 @@
 #include <deque>
 #include <map>
 
+#include "common/error.h"
 #include "datasets/flickr/flickr_api.h"
 #include "datasets/flickr/rate_limiter.h"
 #include "datasets/flickr/retry.h"
-#include "common/error.h"
 
 namespace evalsuite::flickr {
 namespace {

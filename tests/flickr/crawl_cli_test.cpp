@@ -8,16 +8,16 @@
 
 #include <condition_variable>
 #include <mutex>
-#include <thread>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <thread>
 
+#include "common/error.h"
 #include "datasets/flickr/crawl_state.h"
 #include "datasets/flickr/crawler.h"
 #include "datasets/imagenet/class_list.h"
 #include "datasets/imagenet/wordnet.h"
 #include "datasets/images/candidate_manifest.h"
-#include "common/error.h"
 #include "tests/flickr/fake_flickr.h"
 #include "tests/support/test_support.h"
 
@@ -221,8 +221,8 @@ TEST(CrawlCliTest, KilledHalfWayResumesWithoutRepeatingFinishedWork) {
 }
 
 // Issue 19, item 3, with a real process and a real SIGKILL: at --rate=2/h the third search (the second class's
-// first) waits an hour; the downloads of the first class (two synonyms, two searches) finish meanwhile and must be in crawl.db when the crawl is killed in that wait, so
-// that the resume downloads none of them again.
+// first) waits an hour; the downloads of the first class (two synonyms, two searches) finish meanwhile and must be in
+// crawl.db when the crawl is killed in that wait, so that the resume downloads none of them again.
 TEST(CrawlCliTest, AKillDuringARateLimitWaitLosesNoDownloadAndTheResumeFetchesNothingTwice) {
   FakeFlickr server(kCliApiKey);
   server.SetGeneratedResults(6);

@@ -77,8 +77,7 @@ TEST_F(CrawlQuirksTest, ALoneSurrogateInATitleCostsNothing) {
 TEST_F(CrawlQuirksTest, AResponseThatFailsTheSameWayIsNotAskedSixTimes) {
   server_.SetPermanentFault("tench", SearchFault::kMalformed);
   server_.SetResults("goldfish", BarePhotos("g", 4));
-  const CrawlResult result = RunCrawl({{0, "n01440764", {"tench"}, ""}, {1, "n01443537", {"goldfish"}, ""}},
-                                      Options());
+  const CrawlResult result = RunCrawl({{0, "n01440764", {"tench"}, ""}, {1, "n01443537", {"goldfish"}, ""}}, Options());
   // The fake alternates two bodies (total as a number, then as a string): the third answer repeats the first.
   EXPECT_LE(server_.search_requests("tench"), 3);
   EXPECT_TRUE(result.warnings);
@@ -131,10 +130,9 @@ TEST_F(CrawlQuirksTest, OneQuerysBackoffDoesNotHoldUpTheOtherClasses) {
   server_.QueueSearchFaults("tench", {SearchFault::k500, SearchFault::k500});
   CrawlOptions options = Options();
   options.retry.initial_backoff_seconds = 0.3;
-  const CrawlResult result = RunCrawl({{0, "n01440764", {"tench"}, ""},
-                                       {1, "n01443537", {"goldfish"}, ""},
-                                       {3, "n01491361", {"tiger shark"}, ""}},
-                                      options);
+  const CrawlResult result = RunCrawl(
+      {{0, "n01440764", {"tench"}, ""}, {1, "n01443537", {"goldfish"}, ""}, {3, "n01491361", {"tiger shark"}, ""}},
+      options);
   EXPECT_EQ(result.manifest.items.size(), 12u);
   EXPECT_FALSE(result.warnings);
   EXPECT_EQ(server_.search_requests("tench"), 3);
@@ -149,10 +147,9 @@ TEST_F(CrawlQuirksTest, OneQuerysBackoffDoesNotHoldUpTheOtherClasses) {
 
 TEST_F(CrawlQuirksTest, ClassesSharingAQuerySearchItOnceAndTheManifestSaysSo) {
   server_.SetResults("crane", BarePhotos("c", 6));
-  const CrawlResult result =
-      RunCrawl({{134, "n02012849", {"crane"}, "large long-necked wading bird"},
-                {517, "n03126707", {"crane"}, "lifts and moves heavy objects"}},
-               Options());
+  const CrawlResult result = RunCrawl({{134, "n02012849", {"crane"}, "large long-necked wading bird"},
+                                       {517, "n03126707", {"crane"}, "lifts and moves heavy objects"}},
+                                      Options());
   EXPECT_EQ(server_.search_requests("crane"), 1);
   const nlohmann::json& shared = result.manifest.source.at("shared_queries");
   ASSERT_EQ(shared.size(), 1u);
@@ -184,7 +181,8 @@ TEST_F(CrawlQuirksTest, DownloadsAreRecordedWhileTheMainThreadWaitsForTheRateLim
                std::runtime_error);
   EXPECT_EQ(recorded_during_wait, 4u) << "finished downloads were not recorded while the main thread slept";
 
-  const CrawlResult resumed = RunCrawl({{0, "n01440764", {"tench"}, ""}, {1, "n01443537", {"goldfish"}, ""}}, Options());
+  const CrawlResult resumed =
+      RunCrawl({{0, "n01440764", {"tench"}, ""}, {1, "n01443537", {"goldfish"}, ""}}, Options());
   EXPECT_EQ(resumed.manifest.items.size(), 8u);
   for (const auto& [id, count] : server_.image_counts()) EXPECT_EQ(count, 1) << id << " was downloaded twice";
 }

@@ -6,12 +6,12 @@
 #include <mutex>
 #include <set>
 
+#include "common/error.h"
+#include "common/sha256.h"
 #include "datasets/flickr/crawl_state.h"
 #include "datasets/flickr/crawler.h"
 #include "datasets/flickr/shared_call_ledger.h"
 #include "datasets/images/candidate_manifest.h"
-#include "common/error.h"
-#include "common/sha256.h"
 #include "tests/flickr/fake_flickr.h"
 #include "tests/support/test_support.h"
 

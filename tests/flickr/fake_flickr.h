@@ -331,12 +331,9 @@ class FakeFlickr {
     nlohmann::json list = nlohmann::json::array();
     for (int i = (page - 1) * per_page; i < std::min(total, page * per_page); ++i)
       list.push_back(PhotoJson(photos[i], count));
-    nlohmann::json body = {{"photos",
-                            {{"page", page},
-                             {"pages", report_pages_zero_ ? 0 : pages},
-                             {"perpage", per_page},
-                             {"photo", list}}},
-                           {"stat", "ok"}};
+    nlohmann::json body = {
+        {"photos", {{"page", page}, {"pages", report_pages_zero_ ? 0 : pages}, {"perpage", per_page}, {"photo", list}}},
+        {"stat", "ok"}};
     // Flickr sends "total" as a string in some responses and as a number in others.
     if (count % 2 == 0) {
       body["photos"]["total"] = std::to_string(total);
@@ -355,9 +352,8 @@ class FakeFlickr {
 
   nlohmann::json PhotoJson(const FakePhoto& p, int count) const {
     const std::string title = "photo " + p.id + (p.lone_surrogate_title ? kLoneSurrogateMarker : "");
-    nlohmann::json j = {{"id", p.id},        {"owner", p.owner}, {"secret", "abc123"},
-                        {"server", "65535"}, {"farm", 66},       {"title", title},
-                        {"ispublic", 1},     {"isfriend", 0},    {"isfamily", 0}};
+    nlohmann::json j = {{"id", p.id},     {"owner", p.owner}, {"secret", "abc123"}, {"server", "65535"}, {"farm", 66},
+                        {"title", title}, {"ispublic", 1},    {"isfriend", 0},      {"isfamily", 0}};
     if (p.with_extras) {
       j["license"] = p.license;
       j["ownername"] = p.owner_name;

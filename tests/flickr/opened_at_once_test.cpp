@@ -21,16 +21,14 @@ TEST(OpenedAtOnceTest, TheApiCallLedgerOpensForEveryCrawl) {
 }
 
 TEST(OpenedAtOnceTest, ACrawlStateOpensForEveryProcess) {
-  const auto errors = evalsuite::testing::ErrorsOpeningAtOnce(8, 25, [](const std::filesystem::path& file) {
-    CrawlState state(file);
-  });
+  const auto errors =
+      evalsuite::testing::ErrorsOpeningAtOnce(8, 25, [](const std::filesystem::path& file) { CrawlState state(file); });
   EXPECT_TRUE(errors.empty()) << errors.size() << " of 200 opens failed, first: " << errors.front();
 }
 
 TEST(OpenedAtOnceTest, TheReferenceHashCacheOpensForEveryProcess) {
-  const auto errors = evalsuite::testing::ErrorsOpeningAtOnce(8, 25, [](const std::filesystem::path& file) {
-    datasets::ReferenceHashCache cache(file);
-  });
+  const auto errors = evalsuite::testing::ErrorsOpeningAtOnce(
+      8, 25, [](const std::filesystem::path& file) { datasets::ReferenceHashCache cache(file); });
   EXPECT_TRUE(errors.empty()) << errors.size() << " of 200 opens failed, first: " << errors.front();
 }
 

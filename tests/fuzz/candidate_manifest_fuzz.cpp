@@ -1,6 +1,6 @@
 // Fuzz target: candidate manifests (candidates.json), as `holdout dedupe` and `label serve` read them.
-#include "datasets/images/candidate_manifest.h"
 #include "common/error.h"
+#include "datasets/images/candidate_manifest.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

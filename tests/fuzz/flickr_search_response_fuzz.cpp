@@ -2,8 +2,8 @@
 // the parser returns a page or throws evalsuite::Error, and what it returns can be written as JSON (valid UTF-8).
 #include <nlohmann/json.hpp>
 
-#include "datasets/flickr/search_response.h"
 #include "common/error.h"
+#include "datasets/flickr/search_response.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -11,7 +11,9 @@
 
 namespace evalsuite::fuzz {
 
-inline std::string Text(const uint8_t* data, size_t size) { return std::string(reinterpret_cast<const char*>(data), size); }
+inline std::string Text(const uint8_t* data, size_t size) {
+  return std::string(reinterpret_cast<const char*>(data), size);
+}
 
 // A per-process folder in /dev/shm (memory, fast) or the temp folder, removed when the process exits normally
 // (every replay test and every fuzzing session used to leave one behind).
@@ -25,7 +27,8 @@ struct ScratchFolder {
 
 inline std::filesystem::path ScratchDir() {
   static const ScratchFolder folder = [] {
-    std::filesystem::path base = std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
+    std::filesystem::path base =
+        std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
     std::filesystem::path d = base / ("evalsuite-fuzz-" + std::to_string(getpid()));
     std::filesystem::create_directories(d);
     return ScratchFolder{d};
@@ -35,8 +38,8 @@ inline std::filesystem::path ScratchDir() {
 
 inline std::filesystem::path WriteScratch(const std::string& name, const uint8_t* data, size_t size) {
   const std::filesystem::path file = ScratchDir() / name;
-  std::ofstream(file, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
-                                                                 static_cast<std::streamsize>(size));
+  std::ofstream(file, std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return file;
 }
 

@@ -1,6 +1,6 @@
 // Fuzz target: frozen holdout manifests (manifest.json), as `holdout eval` reads them.
-#include "datasets/images/holdout_manifest.h"
 #include "common/error.h"
+#include "datasets/images/holdout_manifest.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,6 +1,6 @@
 // Fuzz target: IDX files (Fashion-MNIST's format, plain or gzipped), as images (rank 3) and as labels (rank 1).
-#include "datasets/fashion_mnist/idx_file.h"
 #include "common/error.h"
+#include "datasets/fashion_mnist/idx_file.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -39,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   pytorch.metric_unit = "percent";
   pytorch.end_pattern = R"(^Training time (?<time>.+)$)";
   RegexLogOptions keras;
-  keras.patterns = {R"(^Epoch (?<epoch>\S+)/\d+)", R"(- (?<time>\S+)s .*loss: (?<loss>\S+) .*val_accuracy: (?<accuracy>\S+))"};
+  keras.patterns = {R"(^Epoch (?<epoch>\S+)/\d+)",
+                    R"(- (?<time>\S+)s .*loss: (?<loss>\S+) .*val_accuracy: (?<accuracy>\S+))"};
   keras.time_kind = "increment";
   for (const RegexLogOptions* options : {&pytorch, &keras}) {
     try {

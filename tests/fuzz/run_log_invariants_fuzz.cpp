@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "analysis/run_counting.h"
 #include "common/error.h"
 #include "evalsuite/runlog/dawnbench_log.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/runlog/mlperf_log.h"
 #include "evalsuite/runlog/regex_log.h"
 #include "evalsuite/runlog/run_log_checks.h"
-#include "analysis/run_counting.h"
 #include "stats/curve.h"
 #include "stats/stability.h"
 #include "tests/fuzz/fuzz_support.h"

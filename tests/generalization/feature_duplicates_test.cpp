@@ -110,7 +110,8 @@ TEST(FeatureNeighbours, ACropOfAMirrorImageIsFoundWhereTheHashMissesIt) {
   FeatureDedupeOptions options;
   options.references = {dir / "val"};
   options.min_similarity = 0.9f;  // measured: 0.966 for the crop, at most 0.71 for unrelated scenes
-  const FeatureDedupeSummary summary = AnnotateFeatureNeighbours(manifest, dir / "crawl", *extractor, "pool.pt", options);
+  const FeatureDedupeSummary summary =
+      AnnotateFeatureNeighbours(manifest, dir / "crawl", *extractor, "pool.pt", options);
   EXPECT_EQ(summary.candidates_embedded, 3);
   EXPECT_EQ(summary.references_embedded, 8);
   EXPECT_EQ(summary.flagged_reference, 1);

@@ -266,8 +266,8 @@ TEST(GroupVerdict, GapBasisCountsTheValidationSplitsSamplingError) {
 // scipy binomtest(0, k).pvalue: 0.0078125, 0.00048828, 0.125; statsmodels multipletests(..., method='holm')
 // -> [0.015625, 0.00146484, 0.125].
 TEST(Metrics, PairwiseTableIsHolmAdjusted) {
-  const json pairs = PairsJson({Outcomes("a", "g", 200, 112), Outcomes("b", "g", 200, 104), Outcomes("c", "g", 200, 100)},
-                               {"top1"});
+  const json pairs =
+      PairsJson({Outcomes("a", "g", 200, 112), Outcomes("b", "g", 200, 104), Outcomes("c", "g", 200, 100)}, {"top1"});
   ASSERT_EQ(pairs.size(), 3u);
   EXPECT_DOUBLE_EQ(pairs[0]["p_value"].get<double>(), 0.0078125);
   EXPECT_NEAR(pairs[0]["p_holm"].get<double>(), 0.015625, 1e-12);

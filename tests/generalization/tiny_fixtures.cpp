@@ -72,7 +72,8 @@ void SaveBatchLimitedModel(const std::filesystem::path& file, int max_batch) {
   module.register_buffer("centres", torch::tensor(centres));
   module.define(R"(
     def forward(self, x):
-        m = x.reshape([)" + std::to_string(max_batch) + R"(, 784]).mean(dim=[1])
+        m = x.reshape([)" +
+                std::to_string(max_batch) + R"(, 784]).mean(dim=[1])
         d = m.unsqueeze(1) - self.centres.unsqueeze(0)
         return -(d * d)
   )");

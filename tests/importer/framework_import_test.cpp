@@ -41,8 +41,9 @@ ImportResult ImportFramework(const fs::path& path, std::optional<double> thresho
 json PythonReading(const json& spec) {
   TempDir dir;
   WriteFile(dir / "spec.json", spec.dump());
-  const testing::CommandResult r = testing::RunCommand(
-      {"python3", (testing::SourceDir() / "tests/importer/framework_oracle.py").string(), (dir / "spec.json").string()});
+  const testing::CommandResult r =
+      testing::RunCommand({"python3", (testing::SourceDir() / "tests/importer/framework_oracle.py").string(),
+                           (dir / "spec.json").string()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return json::parse(r.out);
 }
@@ -178,8 +179,7 @@ TEST(FrameworkMetricTest, TheRuleTakesThePlainValidationAccuracy) {
   // Multimodal-Emotion-Recognition-Group's Lightning columns: val_acc_mean_pos_epoch is a mean rank (1.96, 1.58).
   EXPECT_EQ(ChooseMetric({"val_loss_cross_step", "val_acc_top1_step", "val_acc_top5_step", "val_acc_mean_pos_step",
                           "val_loss_step", "val_loss_cross_epoch", "val_acc_top1_epoch", "val_acc_top5_epoch",
-                          "val_acc_mean_pos_epoch", "val_loss_epoch", "train_loss_cross_epoch",
-                          "train_acc_top1_epoch"},
+                          "val_acc_mean_pos_epoch", "val_loss_epoch", "train_loss_cross_epoch", "train_acc_top1_epoch"},
                          false),
             "val_acc_top1_epoch");
   EXPECT_EQ(ChooseMetric({"eval_loss", "eval_wer", "eval_runtime", "eval_samples_per_second"}, false), "eval_wer");
@@ -219,9 +219,9 @@ TEST(FrameworkImportTest, AHuggingFaceCheckpointMidTrainingIsIncompleteAndOnlyTh
   TempDir dir;
   auto state = [](int step, int max_steps, double acc) {
     return "{\"global_step\": " + std::to_string(step) + ", \"max_steps\": " + std::to_string(max_steps) +
-           ", \"epoch\": " + std::to_string(step / 10.0) + ", \"log_history\": [{\"epoch\": " +
-           std::to_string(step / 10.0) + ", \"eval_accuracy\": " + std::to_string(acc) +
-           ", \"step\": " + std::to_string(step) + "}]}";
+           ", \"epoch\": " + std::to_string(step / 10.0) +
+           ", \"log_history\": [{\"epoch\": " + std::to_string(step / 10.0) +
+           ", \"eval_accuracy\": " + std::to_string(acc) + ", \"step\": " + std::to_string(step) + "}]}";
   };
   WriteFile(dir / "out/checkpoint-5/trainer_state.json", state(5, 20, 0.5));
   WriteFile(dir / "out/checkpoint-10/trainer_state.json", state(10, 20, 0.7));
@@ -238,9 +238,8 @@ TEST(FrameworkImportTest, LightningRunsOfOneLoggerAreOneEntryWithTheirSeeds) {
   TempDir dir;
   for (int v = 0; v < 2; ++v) {
     const fs::path folder = dir / ("cnn/lightning_logs/version_" + std::to_string(v));
-    WriteFile(folder / "metrics.csv",
-              "epoch,step,train_loss,val_acc,val_loss\r\n0,49,0.9,,\r\n0,99,,0.6" + std::to_string(v) +
-                  ",0.8\r\n1,149,0.5,,\r\n1,199,,0.8,0.5\r\n");
+    WriteFile(folder / "metrics.csv", "epoch,step,train_loss,val_acc,val_loss\r\n0,49,0.9,,\r\n0,99,,0.6" +
+                                          std::to_string(v) + ",0.8\r\n1,149,0.5,,\r\n1,199,,0.8,0.5\r\n");
     WriteFile(folder / "hparams.yaml", "lr: 0.01\nseed: " + std::to_string(40 + v) + "\n");
   }
   const ImportResult r = ImportFramework(dir / "cnn", 0.7);
@@ -325,7 +324,8 @@ TEST(FrameworkImportTest, ATruncatedEventFileIsImportedWithAWarning) {
 
 TEST(FrameworkImportTest, BadFilesAreErrorsNamingTheFileAndLine) {
   TempDir dir;
-  WriteFile(dir / "a/trainer_state.json", "{\"log_history\": [\n  {\"epoch\": 1, \"eval_accuracy\": 0.5},\n  {\"epoch\":");
+  WriteFile(dir / "a/trainer_state.json",
+            "{\"log_history\": [\n  {\"epoch\": 1, \"eval_accuracy\": 0.5},\n  {\"epoch\":");
   WriteFile(dir / "b/history.csv", "epoch,accuracy,val_accuracy\n0,0.5,0.4\nx,0.6,0.5\n");
   WriteFile(dir / "c/mlruns/0/r1/meta.yaml", "start_time: 1\n");
   WriteFile(dir / "c/mlruns/0/r1/metrics/val_acc", "1000 0.5 0\n2000 oops 1\n");
@@ -358,12 +358,11 @@ TEST(FrameworkImportTest, AMetricTheLogLacksIsAnErrorListingWhatItHolds) {
 TEST(FrameworkImportTest, TheRunLogChecksApplyToFrameworkLogs) {
   TempDir dir;
   // A NaN accuracy, an accuracy above 1, and a resumed fit whose epoch goes back to 1.
-  WriteFile(dir / "k/log.csv",
-            "epoch,val_accuracy\n0,0.5\n1,nan\n2,1.5\n3,0.6\n1,0.9\n4,0.7\n");
+  WriteFile(dir / "k/log.csv", "epoch,val_accuracy\n0,0.5\n1,nan\n2,1.5\n3,0.6\n1,0.9\n4,0.7\n");
   const ImportResult r = ImportFramework(dir / "k", 0.65);
   ASSERT_EQ(r.groups.size(), 1u);
   EXPECT_EQ(r.groups[0].details["evaluations"][0], 3);  // 0.5, 0.6, 0.7
-  EXPECT_EQ(r.groups[0].details["tta"][0], 5.0);       // 0.7 at epoch 4 (0-based)
+  EXPECT_EQ(r.groups[0].details["tta"][0], 5.0);        // 0.7 at epoch 4 (0-based)
   std::size_t warnings = 0;
   for (const std::string& w : r.warnings) warnings += w.find((dir / "k/log.csv").string() + ":") == 0;
   EXPECT_EQ(warnings, 3u);

@@ -87,7 +87,8 @@ void WriteJsonl(const fs::path& file, const std::string& entry, double pace, dou
 std::string OfflineEvaluatedRun(long start_ms, int seed) {
   std::string log = MllogRecord(start_ms - 3000, "submission_benchmark", "\"resnet\"") +
                     MllogRecord(start_ms - 2000, "seed", std::to_string(seed)) +
-                    MllogRecord(start_ms - 1000, "global_batch_size", "256") + MllogRecord(start_ms, "run_start", "null");
+                    MllogRecord(start_ms - 1000, "global_batch_size", "256") +
+                    MllogRecord(start_ms, "run_start", "null");
   for (int k = 1; k <= 3; ++k) {
     log += MllogRecord(start_ms + k * 60000, "block_stop", "\"training_step\"",
                        "{\"samples_count\": " + std::to_string(k * 1000) + "}");
@@ -95,8 +96,9 @@ std::string OfflineEvaluatedRun(long start_ms, int seed) {
   const long stop = start_ms + 3 * 60000;
   log += MllogRecord(stop, "run_stop", "null", "{\"status\": \"success\"}");
   for (int k = 1; k <= 3; ++k) {  // evaluated an hour later
-    log += MllogRecord(stop + 3600000 + k * 1000, "eval_accuracy", std::to_string(0.70 + 0.03 * k),
-                       "{\"epoch_num\": " + std::to_string(k) + ", \"samples_count\": " + std::to_string(k * 1000) + "}");
+    log +=
+        MllogRecord(stop + 3600000 + k * 1000, "eval_accuracy", std::to_string(0.70 + 0.03 * k),
+                    "{\"epoch_num\": " + std::to_string(k) + ", \"samples_count\": " + std::to_string(k * 1000) + "}");
   }
   return log;
 }

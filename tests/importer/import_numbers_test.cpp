@@ -16,8 +16,8 @@
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_compliance_table.h"
 #include "evalsuite/importer/mlperf_group.h"
-#include "evalsuite/runlog/mlperf_log.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
+#include "evalsuite/runlog/mlperf_log.h"
 #include "stats/curve.h"
 #include "tests/support/test_support.h"
 
@@ -74,7 +74,8 @@ TEST(ImportEntriesTest, JsonLinesRunsKeepTheEntryTheirHeaderNames) {
     SCOPED_TRACE(one_by_one ? "files named one by one" : "the folder");
     ImportOptions options;
     if (one_by_one) {
-      for (const char* f : {"a0", "b0", "a1", "b1", "a2", "b2"}) options.paths.push_back(folder / (f + std::string(".jsonl")));
+      for (const char* f : {"a0", "b0", "a1", "b1", "a2", "b2"})
+        options.paths.push_back(folder / (f + std::string(".jsonl")));
     } else {
       options.paths = {folder};
     }
@@ -108,8 +109,8 @@ TEST(ImportEntriesTest, AHeaderWithoutEntryTakesItsFolderNeverTheFirstFilesEntry
   const ImportedGroup* unnamed = Group(result, "runs");
   ASSERT_NE(unnamed, nullptr);
   EXPECT_EQ(unnamed->runs.size(), 2u);
-  EXPECT_TRUE(AnyContains(result.warnings, "name no entry in their header; their entry is \"runs\"")) <<
-      (result.warnings.empty() ? "" : result.warnings.front());
+  EXPECT_TRUE(AnyContains(result.warnings, "name no entry in their header; their entry is \"runs\""))
+      << (result.warnings.empty() ? "" : result.warnings.front());
   EXPECT_EQ(runlog::EntryOfRun(json::object(), "x/y/run.jsonl").name, "y");
   EXPECT_EQ(std::string(runlog::EntryOfRun(json::object(), "x/y/run.jsonl").rule), "folder");
   EXPECT_EQ(runlog::EntryOfRun({{"entry", "e"}}, "x/y/run.jsonl").name, "e");
@@ -181,7 +182,7 @@ TEST(ImportThresholdTest, AnotherTargetIsNeverPrintedAsTheOfficialScoreOrRcpVerd
   const ImportedGroup& g = result.groups[0];
   EXPECT_TRUE(g.details["official"]["official_minutes"].is_null());
   EXPECT_NE(g.details["official"]["note"].get<std::string>().find("--threshold asks for mlm_accuracy >= 0.7, not the "
-                                                                   "rules' mlm_accuracy >= 0.72"),
+                                                                  "rules' mlm_accuracy >= 0.72"),
             std::string::npos)
       << g.details["official"]["note"];
   EXPECT_EQ(g.details["rcp"]["verdict"], "not checked");
@@ -242,9 +243,10 @@ void ExpectTtaWithinTheRunAndOfficial(const ImportedGroup& g) {
 // official 1,795 s (v4.1: 5,884.6 s against 30.25 min).
 TEST(ImportTimeTest, StableDiffusionTtaIsTheOfficialTimeToTrain) {
   EVALSUITE_REQUIRE_SHARED_DATA(shared);
-  for (const std::string folder : {std::string(kQct) + "stable_diffusion",
-                                   std::string("training_results_v5.0/Oracle/results/8xBM.GPU.B200.8/stable_diffusion"),
-                                   std::string("training_results_v4.1/GigaComputing/results/G593-ZD1_pytorch/stable_diffusion")}) {
+  for (const std::string folder :
+       {std::string(kQct) + "stable_diffusion",
+        std::string("training_results_v5.0/Oracle/results/8xBM.GPU.B200.8/stable_diffusion"),
+        std::string("training_results_v4.1/GigaComputing/results/G593-ZD1_pytorch/stable_diffusion")}) {
     SCOPED_TRACE(folder);
     const ImportResult result = ImportFolder(Mlperf(shared, folder));
     ASSERT_EQ(result.groups.size(), 1u);
@@ -290,8 +292,7 @@ TEST(ImportGarbageTest, AStrayGarbageResultFileKeepsTheScoreAndSaysWhy) {
   TempDir dir;
   const fs::path round = dir / "training_results_v5.0";
   fs::create_directories(round / "QCT" / "systems");
-  fs::copy(Mlperf(shared, "training_results_v5.0/QCT/systems"), round / "QCT" / "systems",
-           fs::copy_options::recursive);
+  fs::copy(Mlperf(shared, "training_results_v5.0/QCT/systems"), round / "QCT" / "systems", fs::copy_options::recursive);
   const fs::path bert = round / "QCT" / "results" / "D74H-7U" / "bert";
   fs::create_directories(bert);
   for (const auto& f : fs::directory_iterator(Mlperf(shared, std::string(kQct) + "bert"))) {
@@ -321,7 +322,6 @@ TEST(ImportSummaryTest, TheWarningCountCountsEveryWarningPrinted) {
       << FormatSummary(result, true);
 }
 
-
 // A v0.6 resnet run (":::MLL <seconds> key: {json}") logging every key today's training_0.6.0 rules require of a
 // closed run but epoch_stop, as some submitters' published v0.6 logs do; `minutes` from run_start to run_stop.
 std::string V06Run(double start, double minutes, int seed) {
@@ -330,8 +330,9 @@ std::string V06Run(double start, double minutes, int seed) {
   };
   const ComplianceRules* rules = FindComplianceRules("0.6.0", "resnet");
   std::string log;
-  static const std::set<std::string> kOwn = {"submission_benchmark", "seed", "global_batch_size", "run_start",
-                                             "run_stop", "eval_accuracy", "epoch_stop", "submission_division"};
+  static const std::set<std::string> kOwn = {
+      "submission_benchmark", "seed",       "global_batch_size",  "run_start", "run_stop",
+      "eval_accuracy",        "epoch_stop", "submission_division"};
   for (const RequiredKey& k : rules->closed.required) {
     if (kOwn.count(k.key) == 0 && k.req != "OPTIONAL" && k.key != rules->closed.variant_key) {
       log += line(start - 5, k.key, "1");
@@ -393,8 +394,8 @@ TEST(ImportRcpTest, StableDiffusionConvergesInTheFieldTheCheckerReadsForTheRules
   std::string log = testing::MllogRecord(1000, "submission_benchmark", "\"stable_diffusion\"") +
                     testing::MllogRecord(2000, "run_start", "null");
   for (int k = 1; k <= 3; ++k) {
-    const std::string meta = ", \"samples_count\": " + std::to_string(512000 * k) +
-                             ", \"step_num\": " + std::to_string(1000 * k) + "}";
+    const std::string meta =
+        ", \"samples_count\": " + std::to_string(512000 * k) + ", \"step_num\": " + std::to_string(1000 * k) + "}";
     log += testing::MllogRecord(3000 + k, "eval_accuracy", k >= 2 ? "80.0" : "120.0", "{\"metric\": \"FID\"" + meta);
     log += testing::MllogRecord(3000 + k, "eval_accuracy", "0.2", "{\"metric\": \"CLIP\"" + meta);
   }

@@ -146,7 +146,8 @@ TEST_F(SharedRcpTest, FullPassExactBatchSizes) {
   EXPECT_DOUBLE_EQ(b.result->submission_mean, 2681336.0);
   EXPECT_EQ(b.result->norm_factor, 1.0);
   // GIGABYTE resnet (BS 3264): all five runs converged at epoch 35, faster than the RCP mean 35.1538...
-  RcpOutcome r = CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", Runs({35, 35, 35, 35, 35}, 3264), RcpPass::kFull);
+  RcpOutcome r =
+      CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", Runs({35, 35, 35, 35, 35}, 3264), RcpPass::kFull);
   EXPECT_EQ(r.pass, true);
   ASSERT_TRUE(r.result);
   EXPECT_NEAR(r.result->norm_factor, 1.0043956043956044, 1e-12);
@@ -170,14 +171,14 @@ TEST_F(SharedRcpTest, PrunedPassInterpolatesWherePruned) {
   std::vector<stats::RcpPoint> pruned = stats::PruneRcps(points, 5, "resnet");
   std::vector<std::string> names;
   for (const auto& p : pruned) names.push_back(p.name);
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"resnet_ref_1632", "resnet_ref_3264", "resnet_ref_32768", "resnet_ref_49152",
-                                      "resnet_ref_67840"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"resnet_ref_1632", "resnet_ref_3264", "resnet_ref_32768",
+                                             "resnet_ref_49152", "resnet_ref_67840"}));
 }
 
 TEST_F(SharedRcpTest, InterpolationBelowAndAboveAllReferences) {
   // BS 2000 between 1632 and 3264, converging too fast: fails, and would be normalized by 1.0406.
-  RcpOutcome fast = CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", Runs({33, 33, 34, 34, 34}, 2000), RcpPass::kFull);
+  RcpOutcome fast =
+      CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", Runs({33, 33, 34, 34, 34}, 2000), RcpPass::kFull);
   EXPECT_EQ(fast.pass, false);
   EXPECT_EQ(fast.message, "RCP Interpolation");
   ASSERT_TRUE(fast.reference && fast.result);
@@ -185,11 +186,13 @@ TEST_F(SharedRcpTest, InterpolationBelowAndAboveAllReferences) {
   EXPECT_NEAR(fast.reference->min_epochs, 33.84206071050998, 1e-9);
   EXPECT_NEAR(fast.result->norm_factor, 1.0406343801800997, 1e-12);
   // Below every reference: compared with the smallest one.
-  RcpOutcome small = CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", Runs({34, 34, 35, 35, 36}, 1000), RcpPass::kFull);
+  RcpOutcome small =
+      CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", Runs({34, 34, 35, 35, 36}, 1000), RcpPass::kFull);
   EXPECT_EQ(small.pass, true);
   EXPECT_EQ(small.message, "RCP not found but slower convergence on smaller batch size");
   // Above every reference: an RCP is missing.
-  RcpOutcome big = CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", Runs({35, 35, 35, 35, 35}, 100000), RcpPass::kFull);
+  RcpOutcome big =
+      CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", Runs({35, 35, 35, 35, 35}, 100000), RcpPass::kFull);
   EXPECT_EQ(big.pass, false);
   EXPECT_EQ(big.message, "Missing RCP, please submit RCP with BS = 100000");
 }
@@ -197,12 +200,15 @@ TEST_F(SharedRcpTest, InterpolationBelowAndAboveAllReferences) {
 TEST_F(SharedRcpTest, NotConvergedRunsAndBatchMismatch) {
   std::vector<RcpRun> runs = Runs({35, 35, 35, 35, 35}, 3264);
   runs[0].epochs.reset();
-  EXPECT_TRUE(CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", runs, RcpPass::kFull).pass.value_or(false));  // one failure is the slowest
+  EXPECT_TRUE(CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", runs, RcpPass::kFull)
+                  .pass.value_or(false));  // one failure is the slowest
   runs[1].epochs.reset();
-  EXPECT_EQ(CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", runs, RcpPass::kFull).message, "Insufficient convergence");
+  EXPECT_EQ(CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", runs, RcpPass::kFull).message,
+            "Insufficient convergence");
   std::vector<RcpRun> mixed = Runs({35, 35, 35, 35, 35}, 3264);
   mixed[2].global_batch_size = 1632;
-  EXPECT_EQ(CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", mixed, RcpPass::kFull).message, "Batch sizes in files do not match");
+  EXPECT_EQ(CheckRunsAgainstRcp(resnet_, Rule("resnet"), "2.0.0", mixed, RcpPass::kFull).message,
+            "Batch sizes in files do not match");
 }
 
 TEST_F(SharedRcpTest, ImportChecksTheSharedSubmission) {

@@ -88,14 +88,16 @@ TEST(AssignmentTest, ServerServesAndAcceptsOnlyAssignedItemsAndShowsProgressToTh
     if (!bobs.count(item.id)) not_bobs = item.id;
   }
   const httplib::Headers headers = {{"X-CSRF-Token", server.server().page_token()}};
-  auto refused = client.Post("/api/label", headers, json{{"labeler", "bob"}, {"item", not_bobs}, {"label", "correct"}}.dump(),
-                             "application/json");
+  auto refused =
+      client.Post("/api/label", headers, json{{"labeler", "bob"}, {"item", not_bobs}, {"label", "correct"}}.dump(),
+                  "application/json");
   ASSERT_TRUE(refused);
   EXPECT_EQ(refused->status, 403) << refused->body;
   EXPECT_EQ(client.Get("/api/queue?labeler=mallory")->status, 403);
-  auto saved = client.Post("/api/label", headers,
-                           json{{"labeler", "bob"}, {"item", *bobs.begin()}, {"label", "correct"}, {"seconds", 2.5}}.dump(),
-                           "application/json");
+  auto saved =
+      client.Post("/api/label", headers,
+                  json{{"labeler", "bob"}, {"item", *bobs.begin()}, {"label", "correct"}, {"seconds", 2.5}}.dump(),
+                  "application/json");
   ASSERT_TRUE(saved);
   EXPECT_EQ(saved->status, 200) << saved->body;
 

@@ -35,11 +35,12 @@ std::vector<Row> ReadEvents(const fs::path& file) {
   sqlite3* db = nullptr;
   EXPECT_EQ(sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
   sqlite3_stmt* stmt = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db,
-                               "SELECT item, labeler, action, label, coalesce(undoes, 0), seconds, image_sha256, displayed_at, "
-                               "time FROM events "
-                               "ORDER BY seq",
-                               -1, &stmt, nullptr),
+  EXPECT_EQ(sqlite3_prepare_v2(
+                db,
+                "SELECT item, labeler, action, label, coalesce(undoes, 0), seconds, image_sha256, displayed_at, "
+                "time FROM events "
+                "ORDER BY seq",
+                -1, &stmt, nullptr),
             SQLITE_OK);
   std::vector<Row> rows;
   auto text = [stmt](int column) {

@@ -1,11 +1,11 @@
 // Freezing: rules, minimum labelers, controls left out, copies verified by VerifyHoldout, refusals.
 #include "labeling/holdout_freeze.h"
-#include "labeling/holdout_sampling.h"
 
 #include <gtest/gtest.h>
 
-#include "datasets/images/holdout_manifest.h"
 #include "common/error.h"
+#include "datasets/images/holdout_manifest.h"
+#include "labeling/holdout_sampling.h"
 #include "tests/labeling/labeling_fixture.h"
 #include "tests/support/test_support.h"
 
@@ -135,8 +135,8 @@ TEST_F(HoldoutFreezeTest, NearDuplicatesAreLeftOutUnlessKept) {
   EXPECT_EQ(summary.holdout.rule["near_duplicates_left_out"], true);
   FreezeRule keep = ParseFreezeRule("majority", 2);
   keep.keep_near_duplicates = true;
-  const FreezeSummary kept = FreezeHoldout(folder_.manifest, folder_.dir, CurrentDecisions(store_.Events()), keep,
-                                           dir_ / "kept", "");
+  const FreezeSummary kept =
+      FreezeHoldout(folder_.manifest, folder_.dir, CurrentDecisions(store_.Events()), keep, dir_ / "kept", "");
   EXPECT_EQ(kept.near_duplicates_left_out, 0u);
   EXPECT_EQ(kept.selected, 6u);
 }

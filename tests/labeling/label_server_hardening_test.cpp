@@ -137,12 +137,14 @@ TEST_F(LabelServerHardeningTest, HostHeaderIsParsedAsAnAddressNotMatchedByPrefix
   const std::string port = std::to_string(server.port());
   const std::string queue = "/api/queue?labeler=alice";
   // DNS-rebinding names that merely start like a loopback address.
-  for (const std::string& host : std::vector<std::string>{"127.evil.example", "127.0.0.1.nip.io", "127.evil.example:" + port,
-                                 "localhost.evil.example", "evil.example", "127.1", "", "127.0.0.1:80x"}) {
+  for (const std::string& host :
+       std::vector<std::string>{"127.evil.example", "127.0.0.1.nip.io", "127.evil.example:" + port,
+                                "localhost.evil.example", "evil.example", "127.1", "", "127.0.0.1:80x"}) {
     EXPECT_EQ(RawStatus(server.port(), GetWithHost(queue, host)), 403) << "Host: " << host;
   }
-  for (const std::string& host : std::vector<std::string>{"127.0.0.1:" + port, "127.0.0.1", "localhost:" + port, "LOCALHOST", "[::1]:" + port, "127.0.0.2", "labels.lan",
-        "Labels.LAN:" + port}) {
+  for (const std::string& host :
+       std::vector<std::string>{"127.0.0.1:" + port, "127.0.0.1", "localhost:" + port, "LOCALHOST", "[::1]:" + port,
+                                "127.0.0.2", "labels.lan", "Labels.LAN:" + port}) {
     EXPECT_EQ(RawStatus(server.port(), GetWithHost(queue, host)), 200) << "Host: " << host;
   }
   // A page on the rebound name cannot save either.
@@ -214,7 +216,8 @@ TEST_F(LabelServerHardeningTest, FiftySlowConnectionsAndIdleKeepAlivesDoNotStall
   // A stalled labeler waits for a worker that only a timeout frees: the slow connections' 10 s request deadline or
   // an idle keep-alive's 5 s. The bound is half the shorter one, so it tells a stall from a busy machine (one
   // decision took 1.02 s while the test suite ran three tests at once on two cores, with nothing stalled).
-  const double shortest_freeing_timeout_ms = static_cast<double>(RunningServer::DefaultOptions().http.keep_alive_timeout.count());
+  const double shortest_freeing_timeout_ms =
+      static_cast<double>(RunningServer::DefaultOptions().http.keep_alive_timeout.count());
   EXPECT_LT(worst, shortest_freeing_timeout_ms / 2);
   EXPECT_EQ(store_.Events().size(), 20u);
 }
@@ -225,9 +228,10 @@ TEST_F(LabelServerHardeningTest, ChunkedHundredMegabyteBodyIsRefusedInBoundedMem
   const long before = PeakResidentBytes();
   RawConnection connection(server.port());
   ASSERT_TRUE(connection.connected());
-  const std::string head = "POST /api/label HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                           "X-CSRF-Token: " +
-                           server.server().page_token() + "\r\nTransfer-Encoding: chunked\r\n\r\n";
+  const std::string head =
+      "POST /api/label HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+      "X-CSRF-Token: " +
+      server.server().page_token() + "\r\nTransfer-Encoding: chunked\r\n\r\n";
   ASSERT_TRUE(connection.Send(head));
   const std::string chunk = "10000\r\n" + std::string(0x10000, ' ') + "\r\n";  // 64 KiB of JSON whitespace
   std::string response;
@@ -245,11 +249,12 @@ TEST_F(LabelServerHardeningTest, ChunkedHundredMegabyteBodyIsRefusedInBoundedMem
   EXPECT_LT(growth, 32L << 20);
   EXPECT_LT(sent, 100u << 20) << "the server read the whole body";
   // Content-Length over the limit is refused from the header alone.
-  EXPECT_EQ(RawStatus(server.port(), "POST /api/label HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                                     "application/json\r\nX-CSRF-Token: " +
-                                         server.server().page_token() +
-                                         "\r\nContent-Length: 104857600\r\nConnection: close\r\n\r\n{}"),
-            413);
+  EXPECT_EQ(
+      RawStatus(server.port(),
+                "POST /api/label HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                "application/json\r\nX-CSRF-Token: " +
+                    server.server().page_token() + "\r\nContent-Length: 104857600\r\nConnection: close\r\n\r\n{}"),
+      413);
   EXPECT_TRUE(store_.Events().empty());
   EXPECT_EQ(RawStatus(server.port(), GetWithHost("/api/queue?labeler=alice", "127.0.0.1")), 200);
 }
@@ -294,12 +299,11 @@ TEST_F(LabelServerHardeningTest, LookAlikeInvisibleAndEmptyLabelerNamesAreRefuse
   RunningServer server(folder_, store_);
   auto post = [&](const json& body) {
     httplib::Client client("127.0.0.1", server.port());
-    return client.Post("/api/label", {{"X-CSRF-Token", server.server().page_token()}}, body.dump(),
-                       "application/json");
+    return client.Post("/api/label", {{"X-CSRF-Token", server.server().page_token()}}, body.dump(), "application/json");
   };
   const std::string item = folder_.manifest.items.front().id;
-  for (const std::string& name : std::vector<std::string>{std::string("ana\u200b"), std::string("\u0430na"), std::string(""),
-                                 std::string("an\u00ada")}) {
+  for (const std::string& name : std::vector<std::string>{std::string("ana\u200b"), std::string("\u0430na"),
+                                                          std::string(""), std::string("an\u00ada")}) {
     auto result = post({{"labeler", name}, {"item", item}, {"label", "correct"}});
     ASSERT_TRUE(result);
     EXPECT_EQ(result->status, 400) << "labeler '" << name << "': " << result->body;
@@ -320,7 +324,7 @@ TEST(LabelerNameTest, NormalizesAndRefusesSpoofs) {
   EXPECT_EQ(NormalizeLabelerName("ﬁona", problem).value_or(""), "fiona");  // U+FB01 ligature
   EXPECT_EQ(NormalizeLabelerName("Zoë Ng", problem).value_or(""), "Zoë Ng");
   EXPECT_EQ(NormalizeLabelerName("山田 taro", problem).value_or(""), "山田 taro");  // Han with Latin is allowed
-  EXPECT_EQ(NormalizeLabelerName("Ольга", problem).value_or(""), "Ольга");       // one script, not Latin
+  EXPECT_EQ(NormalizeLabelerName("Ольга", problem).value_or(""), "Ольга");          // one script, not Latin
   EXPECT_FALSE(NormalizeLabelerName("\u0430na", problem));
   EXPECT_NE(problem.find("mixes scripts"), std::string::npos) << problem;
   EXPECT_FALSE(NormalizeLabelerName("ana\u200b", problem));

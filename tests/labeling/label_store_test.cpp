@@ -36,9 +36,8 @@ int ExecRaw(const std::filesystem::path& file, const std::string& sql) {
 // Two labeling servers started together on a new store: each opens it (the switch to WAL is retried while the
 // other holds the file, as SQLite's busy handler does not cover it).
 TEST(LabelStoreTest, EightServersOpeningANewStoreAtOnceAllOpenIt) {
-  const auto errors = evalsuite::testing::ErrorsOpeningAtOnce(8, 15, [](const std::filesystem::path& file) {
-    LabelStore store(file);
-  });
+  const auto errors =
+      evalsuite::testing::ErrorsOpeningAtOnce(8, 15, [](const std::filesystem::path& file) { LabelStore store(file); });
   EXPECT_TRUE(errors.empty()) << errors.size() << " of 120 opens failed, first: " << errors.front();
 }
 

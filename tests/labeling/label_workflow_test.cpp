@@ -26,8 +26,7 @@ class LabelWorkflowTest : public ::testing::Test {
       : folder_(testing::MakeCandidateFolder(dir_ / "candidates")), store_(dir_ / "candidates" / "labels.sqlite") {}
   httplib::Result Post(const testing::RunningServer& server, const json& body) {
     httplib::Client client("127.0.0.1", server.port());
-    return client.Post("/api/label", {{"X-CSRF-Token", server.server().page_token()}}, body.dump(),
-                       "application/json");
+    return client.Post("/api/label", {{"X-CSRF-Token", server.server().page_token()}}, body.dump(), "application/json");
   }
   TempDir dir_;
   testing::CandidateFolder folder_;

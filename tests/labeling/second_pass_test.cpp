@@ -2,10 +2,9 @@
 // the real server over loopback), and the comparison of the passes computed by hand.
 #include "labeling/second_pass.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
-
-#include <fmt/format.h>
 
 #include <cmath>
 #include <iostream>
@@ -69,9 +68,9 @@ TEST(SecondPassTest, ShiftByHandAndTheCorrectionGetsEachImagesVotes) {
   EXPECT_TRUE(j["interval"].is_null());
   EXPECT_NE(j["method"].get<std::string>().find("Engstrom et al. 2020, section 5.3"), std::string::npos);
   const std::string text = RenderSecondPassText(own);
-  EXPECT_NE(text.find(fmt::format("top-1 observed 60.0%, corrected {:.1f}%",
-                                  own.models[0].top1.correction.estimate * 100)),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(fmt::format("top-1 observed 60.0%, corrected {:.1f}%", own.models[0].top1.correction.estimate * 100)),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("no interval"), std::string::npos) << text;
 

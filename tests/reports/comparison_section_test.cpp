@@ -225,9 +225,8 @@ TEST(ComparisonSectionTest, ProbabilityAFasterIsOneFigureInEveryTable) {
   const ReportTable compare = CompareTable(*model_report.compare),
                     comparisons = ComparisonsTable(model_report.comparisons);
   EXPECT_EQ(compare.rows[0].back(), pair_text);
-  const auto row = std::find_if(comparisons.rows.begin(), comparisons.rows.end(), [](const auto& r) {
-    return r[0] == "fast" && r[1] == "slow";
-  });
+  const auto row = std::find_if(comparisons.rows.begin(), comparisons.rows.end(),
+                                [](const auto& r) { return r[0] == "fast" && r[1] == "slow"; });
   ASSERT_NE(row, comparisons.rows.end());
   EXPECT_EQ(row->back(), pair_text);
   EXPECT_NE(pair_text.find("% ["), std::string::npos) << pair_text;
@@ -293,11 +292,9 @@ TEST(ComparisonSectionTest, SequentialStabilityCardsGiveTheDecisionAtItsLevel) {
   const nlohmann::json& card = model["verdicts"][0];
   EXPECT_EQ(card["result"], "INCONCLUSIVE") << card.dump(1);
   const std::string first_reason = card["reasons"][0].get<std::string>();
-  EXPECT_NE(first_reason.find("judged at look 4 on its first 6 runs with intervals at level 99.17%"),
-            std::string::npos)
+  EXPECT_NE(first_reason.find("judged at look 4 on its first 6 runs with intervals at level 99.17%"), std::string::npos)
       << first_reason;
-  EXPECT_NE(first_reason.find("would read STABLE, which is not the study's answer"), std::string::npos)
-      << first_reason;
+  EXPECT_NE(first_reason.find("would read STABLE, which is not the study's answer"), std::string::npos) << first_reason;
 }
 
 }  // namespace

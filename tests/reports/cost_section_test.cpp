@@ -38,13 +38,13 @@ TEST(CostSectionTest, MachineTimeAndDawnbenchCostPerEntry) {
   const nlohmann::json& row = cost["entries"][0];
   EXPECT_EQ(row["entry"], "measured");
   EXPECT_EQ(row["runs_measured"], 2);
-  EXPECT_DOUBLE_EQ(row["wall_seconds_total"].get<double>(), 280);   // 130 + 150
+  EXPECT_DOUBLE_EQ(row["wall_seconds_total"].get<double>(), 280);  // 130 + 150
   EXPECT_DOUBLE_EQ(row["wall_seconds_per_run"].get<double>(), 140);
-  EXPECT_DOUBLE_EQ(row["cpu_seconds_total"].get<double>(), 270);    // 90 + 10 + 150 + 20
+  EXPECT_DOUBLE_EQ(row["cpu_seconds_total"].get<double>(), 270);  // 90 + 10 + 150 + 20
   EXPECT_DOUBLE_EQ(row["cpu_seconds_per_run"].get<double>(), 135);
-  EXPECT_DOUBLE_EQ(row["peak_rss_mb"].get<double>(), 3);            // the larger run's 3072 kB
-  EXPECT_NEAR(row["cost_total"].get<double>(), 0.28, 1e-12);        // 280 s = 0.0778 h x 3.6
-  EXPECT_NEAR(row["cost_to_target"].get<double>(), 0.11, 1e-12);    // median TTA 110 s x 3.6 / 3600
+  EXPECT_DOUBLE_EQ(row["peak_rss_mb"].get<double>(), 3);          // the larger run's 3072 kB
+  EXPECT_NEAR(row["cost_total"].get<double>(), 0.28, 1e-12);      // 280 s = 0.0778 h x 3.6
+  EXPECT_NEAR(row["cost_to_target"].get<double>(), 0.11, 1e-12);  // median TTA 110 s x 3.6 / 3600
   // ERT x price: both runs reached, ERT = (100 + 120) / 2 = 110 s.
   EXPECT_NEAR(row["cost_per_success"].get<double>(), 0.11, 1e-12);
   const std::string markdown = RenderMarkdown(model_report);
@@ -100,7 +100,8 @@ TEST(CostSectionTest, GpuUsePerDeviceOverTheEntrysRuns) {
   EXPECT_DOUBLE_EQ(gpu["devices"][0]["mean_utilization_percent"].get<double>(), 50);  // (120 + 80) / 4
   EXPECT_EQ(gpu["runs"].size(), 2u);
   const std::string markdown = RenderMarkdown(model_report);
-  EXPECT_NE(markdown.find("| measured | 0 GPU-a | 2 of 3 | 6 | 1 | 3000 | 16384 | 50.0 |"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("| measured | 0 GPU-a | 2 of 3 | 6 | 1 | 3000 | 16384 | 50.0 |"), std::string::npos)
+      << markdown;
   EXPECT_NE(markdown.find("| cpu-only | not sampled (nvidia-smi not found on PATH) | 0 of 1 | — | — | — | — | — |"),
             std::string::npos)
       << markdown;

@@ -56,8 +56,8 @@ TEST(HardwareCeilings, StudyCeilingsGiveTheExactMfuAndBound) {
   EXPECT_DOUBLE_EQ(fp32["phases"][0]["mfu"].get<double>(), 0.375);
   const json& bf16 = out["entries"][1];
   EXPECT_DOUBLE_EQ(bf16["mfu"].get<double>(), 20e9 / 160e9);  // 0.125, against the bf16 peak
-  EXPECT_EQ(bf16["attainable_flops"].get<double>(), 80e9);   // 8 x 10 GB/s, left of the bf16 ridge (16)
-  EXPECT_EQ(bf16["bound"], "overhead-bound");                // 25% of what the roof allows
+  EXPECT_EQ(bf16["attainable_flops"].get<double>(), 80e9);    // 8 x 10 GB/s, left of the bf16 ridge (16)
+  EXPECT_EQ(bf16["bound"], "overhead-bound");                 // 25% of what the roof allows
 
   const std::string md = RenderMarkdown(ModelWithHardware(out));
   EXPECT_NE(md.find("| ceilings used | measured in this study | hand-set |"), std::string::npos) << md;
@@ -65,14 +65,15 @@ TEST(HardwareCeilings, StudyCeilingsGiveTheExactMfuAndBound) {
 }
 
 TEST(HardwareCeilings, ExternalEntriesKeepTheirOwnDevicesFigures) {
-  const json external = {{"entry", "gpu-run"}, {"source", "external"}, {"precision", "bf16"}, {"intensity", 50},
-                         {"achieved_flops", 100e12}, {"peak_flops", 312e12}, {"mfu", 100e12 / 312e12},
-                         {"peak_source", "table: NVIDIA A100"}};
+  const json external = {{"entry", "gpu-run"},       {"source", "external"},
+                         {"precision", "bf16"},      {"intensity", 50},
+                         {"achieved_flops", 100e12}, {"peak_flops", 312e12},
+                         {"mfu", 100e12 / 312e12},   {"peak_source", "table: NVIDIA A100"}};
   json section = CeilingsSection();
   section["entries"].push_back(external);
   const json out = ApplyStudyCeilings(section, Environment("measured"));
   EXPECT_DOUBLE_EQ(out["entries"][0]["mfu"].get<double>(), 0.375);  // built-in: this study's machine
-  EXPECT_EQ(out["entries"][2], external);                            // external: untouched
+  EXPECT_EQ(out["entries"][2], external);                           // external: untouched
   // A section of external entries alone gets this machine's ceilings beside them, and keeps them as they were.
   const json alone = ApplyStudyCeilings({{"entries", {external}}}, Environment("measured"));
   EXPECT_EQ(alone["entries"][0], external);

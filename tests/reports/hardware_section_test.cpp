@@ -53,7 +53,7 @@ TEST(HardwareSection, TablesHaveARowPerPhase) {
   EXPECT_EQ(time.rows[0][7], "5.00%");
   EXPECT_EQ(time.rows[1][1], "—");  // no wall time: no shares
   const ReportTable memory = HardwareMemoryTable(ParseHardwareSection(s));
-  EXPECT_EQ(memory.rows[0][1], "1.00");   // MiB
+  EXPECT_EQ(memory.rows[0][1], "1.00");  // MiB
   EXPECT_EQ(memory.rows[0][10], "10.00");
   const ReportTable machine = HardwareMachineTable(ParseHardwareSection(s));
   EXPECT_EQ(machine.rows[0][1], "100.00 GFLOP/s");

@@ -55,7 +55,8 @@ TEST(HtmlRendererTest, OpensWithVerdictsAndShowsTheMarkdownTables) {
                        "<article class=\"verdict unstable\"><span class=\"badge\">Result: NOT STABLE</span>"
                        "<h3>never</h3>"));
   EXPECT_TRUE(Contains(html, "<span class=\"badge\">Result: STABLE</span><h3>slow</h3>"));
-  EXPECT_TRUE(Contains(html, "<li>hit rate 4/5 = 80% &lt; 90%, but its 95% upper bound 99.5% &gt;= 90%: can&#39;t tell</li>"));
+  EXPECT_TRUE(
+      Contains(html, "<li>hit rate 4/5 = 80% &lt; 90%, but its 95% upper bound 99.5% &gt;= 90%: can&#39;t tell</li>"));
   EXPECT_TRUE(Contains(html,
                        "<td class=\"num\">80.0% [28.4%, 99.5%]</td><td class=\"num\">110.0 (Kaplan-Meier)</td><td "
                        "class=\"num\">107.5</td>"

@@ -156,8 +156,9 @@ TEST(MlperfReportTest, ImportedEntryShowsItsTrainingThroughput) {
   const json model = ToJson(model_report);
   for (const std::string& text : {RenderMarkdown(model_report), RenderHtml(model_report)}) {
     EXPECT_TRUE(Contains(text, "training throughput (samples/s)"));
-    EXPECT_TRUE(Contains(text, "26535.5 (median of 5 successful runs; epochs x train_samples; run_start to run_stop, "
-                               "evaluation included; global batch 3264)"))
+    EXPECT_TRUE(Contains(text,
+                         "26535.5 (median of 5 successful runs; epochs x train_samples; run_start to run_stop, "
+                         "evaluation included; global batch 3264)"))
         << text;
   }
   entry.extra.erase("throughput");  // older stores: no row

@@ -50,7 +50,6 @@ TEST(ProgressUnitTest, EpochsStayEpochs) {
   EXPECT_EQ(RunsTable(model_report.entries[0]).header[3], "Epochs to target");
 }
 
-
 // Issue 35 item 4: the unit the importer named (extra.progress_unit) heads the column and labels the grid: lora's
 // evaluation index was headed "Samples to target", bert's samples "Epochs to target".
 TEST(ProgressUnitTest, TheImportersNamedUnitHeadsTheColumnAndTheGrid) {

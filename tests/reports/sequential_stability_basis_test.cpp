@@ -23,7 +23,8 @@ analysis::Entry SteadyEpochsEntry() {
   entry.threshold = 0.9;
   const int epochs[] = {19, 20, 21};
   const double per_epoch[] = {9, 11};
-  for (int i = 0; i < 30; ++i) entry.runs.push_back(evalsuite::testing::EpochRunInput(i, epochs[i % 3], per_epoch[i % 2]));
+  for (int i = 0; i < 30; ++i)
+    entry.runs.push_back(evalsuite::testing::EpochRunInput(i, epochs[i % 3], per_epoch[i % 2]));
   return entry;
 }
 

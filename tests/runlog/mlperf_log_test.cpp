@@ -124,13 +124,15 @@ TEST(MlperfLogTest, V05SuccessAsAStringAndBareRunStop) {
   const std::string head =
       ":::MLPv0.5.0 transformer 1543785258.0 (t.py:1) run_start\n"
       ":::MLPv0.5.0 transformer 1543785300.0 (t.py:2) eval_accuracy: {\"epoch\": 1, \"value\": 25.3}\n";
-  MlperfRun google = ParseMlperfLog(head + ":::MLPv0.5.0 transformer 1543785318.0 (t.py:3) run_stop: "
-                                           "{\"success\": \"true\"}\n",
+  MlperfRun google = ParseMlperfLog(head +
+                                        ":::MLPv0.5.0 transformer 1543785318.0 (t.py:3) run_stop: "
+                                        "{\"success\": \"true\"}\n",
                                     "google.txt");
   EXPECT_TRUE(google.Succeeded());
   EXPECT_FALSE(google.stop_status_assumed);
-  MlperfRun google_failed = ParseMlperfLog(head + ":::MLPv0.5.0 transformer 1543785318.0 (t.py:3) run_stop: "
-                                                  "{\"success\": \"false\"}\n",
+  MlperfRun google_failed = ParseMlperfLog(head +
+                                               ":::MLPv0.5.0 transformer 1543785318.0 (t.py:3) run_stop: "
+                                               "{\"success\": \"false\"}\n",
                                            "google.txt");
   EXPECT_FALSE(google_failed.Succeeded());
   EXPECT_EQ(google_failed.stop_status, "aborted");
@@ -141,8 +143,8 @@ TEST(MlperfLogTest, V05SuccessAsAStringAndBareRunStop) {
   EXPECT_EQ(nvidia.run_start_line, 1);
   EXPECT_TRUE(nvidia.warnings.empty()) << nvidia.warnings.front();
   // A bare run_stop in the MLLOG format is still a run that did not succeed.
-  MlperfRun v07 = ParseMlperfLog(MllogLine(1, "run_start", "null") + "\n" + MllogLine(2, "run_stop", "null") + "\n",
-                                 "v07.txt");
+  MlperfRun v07 =
+      ParseMlperfLog(MllogLine(1, "run_start", "null") + "\n" + MllogLine(2, "run_stop", "null") + "\n", "v07.txt");
   EXPECT_FALSE(v07.Succeeded());
 }
 
@@ -262,8 +264,9 @@ TEST(MlperfLogTest, UnreadableRecordsOfAnyKeyAreParseErrorsAndKeysAreCounted) {
   log += MllogLine(1002, "opt_lamb_epsilon", "1e-06") + "\n";
   log += MllogLine(1003, "opt_base_learning_rate", "0.1") + "\n";
   log += MllogLine(1004, "opt_base_learning_rate", "0.2") + "\n";
-  log += ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1005, \"event_type\": \"POINT_IN_TIME\", \"key\": "
-         "\"opt_weight_decay\", \"value\": nullLambdaorkspace, \"metadata\": {}}\n";
+  log +=
+      ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1005, \"event_type\": \"POINT_IN_TIME\", \"key\": "
+      "\"opt_weight_decay\", \"value\": nullLambdaorkspace, \"metadata\": {}}\n";
   log += MllogLine(1006, "train_loss", "NaN") + "\n";  // Python's json reads NaN: not an error
   log += MllogLine(2000, "init_start", "null") + "\n";
   log += MllogLine(2000 + 31 * 60000, "init_stop", "null") + "\n";

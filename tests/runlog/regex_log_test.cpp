@@ -50,7 +50,8 @@ TEST(RegexLogTest, PytorchImagenetExampleOutput) {
       "Epoch: [0][5001/5005]\tTime  0.212 ( 0.246)\tData  0.001 ( 0.012)\tLoss 4.1102e+00 (5.0131e+00)\t"
       "Acc@1  21.88 ( 12.64)\tAcc@5  44.53 ( 30.31)\n"
       "=> epoch 0 train time 1234.5 s\n"
-      "Test: [  1/196]\tTime  1.830 ( 1.830)\tLoss 3.5177e+00 (3.5177e+00)\tAcc@1  27.34 ( 27.34)\tAcc@5  56.64 ( 56.64)\n"
+      "Test: [  1/196]\tTime  1.830 ( 1.830)\tLoss 3.5177e+00 (3.5177e+00)\tAcc@1  27.34 ( 27.34)\tAcc@5  56.64 ( "
+      "56.64)\n"
       " * Acc@1 25.112 Acc@5 50.376\n"
       "Epoch: [1][   1/5005]\tTime  0.981 ( 0.981)\tData  0.770 ( 0.770)\tLoss 3.9870e+00 (3.9870e+00)\t"
       "Acc@1  24.22 ( 24.22)\tAcc@5  48.05 ( 48.05)\n"
@@ -72,8 +73,9 @@ TEST(RegexLogTest, PytorchImagenetExampleOutput) {
 // Keras's fit(verbose=1) into a file: "Epoch 3/10", then the progress bar (redrawn with '\r', each redraw a line
 // here) ending "- 3s 6ms/step - loss: ... - val_accuracy: 0.8813"; the seconds are the epoch's, so they are summed.
 TEST(RegexLogTest, KerasFitOutputWithPerEpochSeconds) {
-  RegexLogOptions options = Options({R"(^Epoch (?<epoch>\d+)/\d+)",
-                                     R"(- (?<time>\d+)s \d+ms/step - loss: (?<loss>[\d.]+) .*val_accuracy: (?<accuracy>[\d.]+))"});
+  RegexLogOptions options =
+      Options({R"(^Epoch (?<epoch>\d+)/\d+)",
+               R"(- (?<time>\d+)s \d+ms/step - loss: (?<loss>[\d.]+) .*val_accuracy: (?<accuracy>[\d.]+))"});
   options.time_kind = "increment";
   const std::string out =
       "Epoch 1/3\n"
@@ -104,8 +106,8 @@ TEST(RegexLogTest, KerasFitOutputWithPerEpochSeconds) {
 // duration as str(timedelta)), evaluate()'s "Test:  Acc@1 ...", and at the end "Training time 1 day, 2:03:04". The
 // metric comes before the next epoch's time here; lines after the end line are not read.
 TEST(RegexLogTest, TorchvisionReferenceClockTimesAndEndLine) {
-  RegexLogOptions options = Options({R"(^Epoch: \[(?<epoch>\d+)\] Total time: (?<time>[\d:.]+))",
-                                     R"(^Test: +Acc@1 (?<accuracy>[\d.]+))"});
+  RegexLogOptions options =
+      Options({R"(^Epoch: \[(?<epoch>\d+)\] Total time: (?<time>[\d:.]+))", R"(^Test: +Acc@1 (?<accuracy>[\d.]+))"});
   options.time_kind = "increment";
   options.metric_unit = "percent";
   options.end_pattern = R"(^Training time (?<time>.+)$)";
@@ -161,8 +163,9 @@ TEST(RegexLogTest, BadValuesAreWarningsNamingFileAndLine) {
   EXPECT_DOUBLE_EQ(log.points[1].train_seconds, 20);
   EXPECT_TRUE(AnyWarningHas(log, "run-001/stdout.txt:2: time \"n/a\" is not a number")) << AllWarnings(log);
   EXPECT_TRUE(AnyWarningHas(log, "run-001/stdout.txt:3: accuracy \"nan\" is not a number")) << AllWarnings(log);
-  EXPECT_TRUE(AnyWarningHas(log, "run-001/stdout.txt:4: accuracy \"61.5\" is not a fraction in [0, 1] (a "
-                                 "percentage? log_metric_unit = \"percent\")"))
+  EXPECT_TRUE(AnyWarningHas(log,
+                            "run-001/stdout.txt:4: accuracy \"61.5\" is not a fraction in [0, 1] (a "
+                            "percentage? log_metric_unit = \"percent\")"))
       << AllWarnings(log);
   EXPECT_TRUE(AnyWarningHas(log, "run-001/stdout.txt:5: epoch \"x\"")) << AllWarnings(log);
   EXPECT_TRUE(AnyWarningHas(log, "run-001/stdout.txt:6: time \"5\" is below the previous one")) << AllWarnings(log);
@@ -235,8 +238,7 @@ TEST(RegexLogTest, CatastrophicBacktrackingIsBoundedAndReported) {
   RunLog log = RegexLogReader(options).Parse(out, "out.txt");
   ASSERT_EQ(log.points.size(), 1u);
   EXPECT_DOUBLE_EQ(log.points[0].metric, 0.9);
-  EXPECT_TRUE(AnyWarningHas(log, "out.txt:1: log_regex[0] gave up on this line (PCRE2 "))
-      << AllWarnings(log);
+  EXPECT_TRUE(AnyWarningHas(log, "out.txt:1: log_regex[0] gave up on this line (PCRE2 ")) << AllWarnings(log);
   EXPECT_TRUE(AnyWarningHas(log, "out.txt:10: log_regex[0] gave up") && AnyWarningHas(log, "not tried on later lines"))
       << AllWarnings(log);
   EXPECT_FALSE(AnyWarningHas(log, "out.txt:11:")) << AllWarnings(log);
@@ -270,8 +272,8 @@ TEST(RegexLogTest, BinaryJunkIsIgnored) {
     state = state * 1664525u + 1013904223u;
     junk.push_back(static_cast<char>(state >> 24));
   }
-  junk += "\nt=\xff\xfe acc=0.5\n";               // invalid UTF-8 where a value should be: \S never matches it
-  junk += "t=4 acc=0.\xc3\xa9\n";                  // valid UTF-8, not a number: a warning quoting it
+  junk += "\nt=\xff\xfe acc=0.5\n";  // invalid UTF-8 where a value should be: \S never matches it
+  junk += "t=4 acc=0.\xc3\xa9\n";    // valid UTF-8, not a number: a warning quoting it
   junk += std::string("t=7 acc=0.75 \x1b[0m\0", 18) + "\n";
   RunLog log = RegexLogReader(options).Parse(junk, "out.txt");
   ASSERT_FALSE(log.points.empty());
@@ -297,10 +299,8 @@ TEST(RegexLogTest, TenMegabyteLineIsSkippedFromAFile) {
   ASSERT_EQ(log.points.size(), 2u) << AllWarnings(log);
   EXPECT_DOUBLE_EQ(log.points[1].metric, 0.75);
   ASSERT_EQ(log.warnings.size(), 1u);
-  EXPECT_NE(log.warnings[0].find(file.string() + ":2: a line of 10485772 bytes"), std::string::npos)
-      << log.warnings[0];
-  EXPECT_THROW(RegexLogReader(Options({R"(t=(?<time>\d+) acc=(?<accuracy>[\d.]+))"})).Read(dir / "absent.txt"),
-               Error);
+  EXPECT_NE(log.warnings[0].find(file.string() + ":2: a line of 10485772 bytes"), std::string::npos) << log.warnings[0];
+  EXPECT_THROW(RegexLogReader(Options({R"(t=(?<time>\d+) acc=(?<accuracy>[\d.]+))"})).Read(dir / "absent.txt"), Error);
 }
 
 TEST(RegexLogTest, WarningsBeyondTheCapAreCounted) {

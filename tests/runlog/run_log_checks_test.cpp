@@ -9,11 +9,11 @@
 #include <cmath>
 #include <limits>
 
+#include "analysis/run_counting.h"
 #include "evalsuite/runlog/dawnbench_log.h"
 #include "evalsuite/runlog/jsonl_run_log.h"
 #include "evalsuite/runlog/mlperf_log.h"
 #include "evalsuite/runlog/regex_log.h"
-#include "analysis/run_counting.h"
 #include "stats/curve.h"
 #include "tests/runlog/warning_match.h"
 

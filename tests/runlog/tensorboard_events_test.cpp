@@ -100,9 +100,9 @@ TEST(TensorboardEventsTest, EveryCutOfTheFileKeepsExactlyTheRecordsBeforeIt) {
     std::size_t complete = 0;
     for (const TfRecord& r : whole.records) complete += r.offset + 16 + r.data.size() <= cut;
     EXPECT_EQ(split.records.size(), complete) << "cut at " << cut;
-    EXPECT_EQ(split.truncated.empty(), complete == 0 ? cut == 0 : whole.records[complete - 1].offset + 16 +
-                                                                          whole.records[complete - 1].data.size() ==
-                                                                      cut)
+    EXPECT_EQ(split.truncated.empty(),
+              complete == 0 ? cut == 0
+                            : whole.records[complete - 1].offset + 16 + whole.records[complete - 1].data.size() == cut)
         << "cut at " << cut;
   }
 }

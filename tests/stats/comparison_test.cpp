@@ -84,7 +84,7 @@ TEST(RestrictedMeanOracleTest, MatchesSurvfuncRightAreaAndVariance) {
 // Issue 34 item 7: the default horizon (the shorter of the entries' longest runs) fell before any run reached, and
 // the comparison printed a difference of 0 [0, 0]. Now withheld, with the reason.
 TEST(RestrictedMeanTest, NoRunReachingByTheHorizonWithholdsTheDifference) {
-  const auto a = Group({5, 6, 7}, {0, 0, 0});      // crashed early, never reached
+  const auto a = Group({5, 6, 7}, {0, 0, 0});     // crashed early, never reached
   const auto b = Group({20, 22, 25}, {1, 1, 1});  // reached, but only after A's runs had stopped
   const RestrictedMeanDifference d = CompareRestrictedMeans(a, b, DefaultHorizon(a, b), 0.05, "a", "b");
   EXPECT_DOUBLE_EQ(d.difference, 0);

@@ -80,8 +80,7 @@ TEST(DawidSkeneTest, SmallStoresKeepLabelersImperfectAndSplitItemsUncertain) {
       for (std::size_t i = 0; i < items; ++i) {
         truth[i] = std::bernoulli_distribution(0.7)(rng);
         for (std::size_t j = 0; j < 5; ++j) {
-          const bool says_yes =
-              std::bernoulli_distribution(truth[i] ? sensitivity[j] : 1 - specificity[j])(rng);
+          const bool says_yes = std::bernoulli_distribution(truth[i] ? sensitivity[j] : 1 - specificity[j])(rng);
           votes.push_back({i, j, says_yes});
           yes[i] += says_yes ? 1 : 0;
         }
@@ -89,9 +88,8 @@ TEST(DawidSkeneTest, SmallStoresKeepLabelersImperfectAndSplitItemsUncertain) {
       const DawidSkeneResult with_prior = DawidSkene(votes, items, 5);
       const DawidSkeneResult plain = DawidSkene(votes, items, 5, ml);
       auto perfect = [](const DawidSkeneResult& r) {
-        return std::any_of(r.labelers.begin(), r.labelers.end(), [](const LabelerRates& l) {
-          return l.sensitivity >= 0.999 || l.specificity >= 0.999;
-        });
+        return std::any_of(r.labelers.begin(), r.labelers.end(),
+                           [](const LabelerRates& l) { return l.sensitivity >= 0.999 || l.specificity >= 0.999; });
       };
       stores_with_perfect_labeler_ml += perfect(plain) ? 1 : 0;
       stores_with_perfect_labeler += perfect(with_prior) ? 1 : 0;
@@ -110,8 +108,7 @@ TEST(DawidSkeneTest, SmallStoresKeepLabelersImperfectAndSplitItemsUncertain) {
     brier /= static_cast<double>(kStores * items);
     std::cout << items << " items: stores with a perfect labeler " << stores_with_perfect_labeler_ml << " -> "
               << stores_with_perfect_labeler << " of " << kStores << "; split items at 0 or 1 " << split_extreme_ml
-              << " -> " << split_extreme << " of " << split_items << "; Brier " << brier_ml << " -> " << brier
-              << "\n";
+              << " -> " << split_extreme << " of " << split_items << "; Brier " << brier_ml << " -> " << brier << "\n";
     EXPECT_EQ(stores_with_perfect_labeler, 0) << items;
     if (items >= 36) {
       EXPECT_EQ(split_extreme, 0u) << items;

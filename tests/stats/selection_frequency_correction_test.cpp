@@ -135,11 +135,17 @@ Bias MeanAndSe(const std::vector<double>& d) {
 // estimate's bias is printed beside it. 40 holdouts per scenario and vote count.
 TEST(SelectionFrequencyCorrectionTest, BiasWithinThreeStandardErrorsFromTenVotesWithheldBelow) {
   const std::vector<Scenario> scenarios = {
-      {"linear", {{1, 4, 1000}, {3, 3, 1400}, {6, 1.5, 2600}}, [](double s) { return 0.2 + 0.7 * s; },
+      {"linear",
+       {{1, 4, 1000}, {3, 3, 1400}, {6, 1.5, 2600}},
+       [](double s) { return 0.2 + 0.7 * s; },
        {0.05, 0.1, 0.2, 0.3, 0.35}},
-      {"steep", {{1, 4, 1000}, {3, 3, 1400}, {6, 1.5, 2600}},
-       [](double s) { return 1 / (1 + std::exp(-12 * (s - 0.6))); }, {0.05, 0.1, 0.2, 0.3, 0.35}},
-      {"clusters", {{60, 140, 3000}, {140, 60, 3000}}, [](double s) { return s < 0.5 ? 0.3 : 0.9; },
+      {"steep",
+       {{1, 4, 1000}, {3, 3, 1400}, {6, 1.5, 2600}},
+       [](double s) { return 1 / (1 + std::exp(-12 * (s - 0.6))); },
+       {0.05, 0.1, 0.2, 0.3, 0.35}},
+      {"clusters",
+       {{60, 140, 3000}, {140, 60, 3000}},
+       [](double s) { return s < 0.5 ? 0.3 : 0.9; },
        {0, 0.5, 0, 0.5, 0}},
   };
   constexpr int kReplicates = 40;
@@ -186,7 +192,9 @@ TEST(SelectionFrequencyCorrectionTest, FewVotesCannotTellApartHoldoutsWithDiffer
     for (int i = 0; i < 40000; ++i) {
       const bool pair_kind = i % 2 == 0;
       const double s = pair_kind ? (i % 4 == 0 ? 0.3 : 0.7)
-                                 : (i % 16 == 1 ? 0.1 : i % 16 == 3 ? 0.9 : 0.5);  // 1/8, 1/8, 3/4 of the odd i
+                                 : (i % 16 == 1   ? 0.1
+                                    : i % 16 == 3 ? 0.9
+                                                  : 0.5);  // 1/8, 1/8, 3/4 of the odd i
       std::binomial_distribution<int> pass2(votes, s);
       images.push_back({votes, pass2(rng), pair_kind == right_on_pair});
     }

@@ -51,11 +51,12 @@ store::RunRecord MakeBuiltinRun(int index, const json& hardware) {
 
 TEST(BuiltinHardwareTest, TheEndRecordsHardwareBlockIsRead) {
   TempDir dir;
-  evalsuite::testing::WriteFile(dir / "log.jsonl",
-                                "{\"type\":\"header\",\"entry\":\"baseline\"}\n"
-                                "{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":2,\"wall_seconds\":3,\"metric\":0.9}\n"
-                                "{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":2,\"hardware\":" +
-                                    Hardware(4000, 2).dump() + "}\n");
+  evalsuite::testing::WriteFile(
+      dir / "log.jsonl",
+      "{\"type\":\"header\",\"entry\":\"baseline\"}\n"
+      "{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":2,\"wall_seconds\":3,\"metric\":0.9}\n"
+      "{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":2,\"hardware\":" +
+          Hardware(4000, 2).dump() + "}\n");
   const runlog::RunLog log = runlog::ReadJsonlRunLog(dir / "log.jsonl");
   EXPECT_EQ(log.hardware, Hardware(4000, 2));
 }

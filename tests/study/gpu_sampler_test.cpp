@@ -35,9 +35,8 @@ TEST(GpuQueryLineTest, ReadsRowsAndPlaceholdersAndRefusesGarbage) {
   EXPECT_EQ(row->memory_total_mib, 8192);
   EXPECT_FALSE(row->utilization_percent);
   for (const char* garbage : {"No devices were found", "WARNING: infoROM is corrupted at gpu 0000:01:00.0",
-                              "0, GPU-1, 12 MiB, 100, 5", "x, GPU-1, 1, 2, 3", "0, GPU-1, 1, 2, 300",
-                              "0, , 1, 2, 3", "0, GPU-1, 1, 2, 3, 4", "0, GPU-1, -5, 2, 3",
-                              "\xff\xfe, GPU-1, 1, 2, 3"}) {
+                              "0, GPU-1, 12 MiB, 100, 5", "x, GPU-1, 1, 2, 3", "0, GPU-1, 1, 2, 300", "0, , 1, 2, 3",
+                              "0, GPU-1, 1, 2, 3, 4", "0, GPU-1, -5, 2, 3", "\xff\xfe, GPU-1, 1, 2, 3"}) {
     EXPECT_FALSE(ParseGpuQueryLine(garbage, &why)) << garbage;
     EXPECT_FALSE(why.empty());
   }
@@ -79,8 +78,9 @@ GpuSamplerOptions Fast(std::vector<std::string> devices = {}) {
 //   GPU 1 used 200, 200, 4000, [Not Supported] -> peak 4000; utilization 0, 0, 0, 100 -> mean 100 / 4 = 25
 void WriteFourAnswers(FakeGpus& gpus) {
   gpus.Answer(1, "0, GPU-aaaa, 1000, 16384, 10\n1, GPU-bbbb, 200, 8192, 0\n");
-  gpus.Answer(2, "WARNING: infoROM is corrupted at gpu 0000:01:00.0\n0, GPU-aaaa, 3000, 16384, 90\n"
-                 "1, GPU-bbbb, 200, 8192, 0\n");
+  gpus.Answer(2,
+              "WARNING: infoROM is corrupted at gpu 0000:01:00.0\n0, GPU-aaaa, 3000, 16384, 90\n"
+              "1, GPU-bbbb, 200, 8192, 0\n");
   gpus.Answer(3, "0, GPU-aaaa, 2500, 16384, 50\n1, GPU-bbbb, 4000, 8192, 0\n");
   gpus.Answer(4, "0, GPU-aaaa, 500, 16384, [N/A]\n1, GPU-bbbb, [Not Supported], 8192, 100\n");
   WriteFile(gpus.bin / "hang-after", "");
@@ -138,8 +138,7 @@ TEST(GpuSamplerTest, KeepsOnlyTheRunsOwnDevicesByIndexOrUuid) {
   EXPECT_EQ(record["samples"], 0);
   EXPECT_GT(record["failed_samples"].get<int>(), 0);
   EXPECT_TRUE(record["devices"].empty());
-  EXPECT_NE(record["warnings"].dump().find("device 7: nvidia-smi never listed it"), std::string::npos)
-      << record.dump();
+  EXPECT_NE(record["warnings"].dump().find("device 7: nvidia-smi never listed it"), std::string::npos) << record.dump();
 }
 
 // A driver failure (exit 9 with nvidia-smi's message), an answer of garbage only, then a good answer: the two first
@@ -176,15 +175,14 @@ TEST(GpuSamplerTest, AHangingNvidiaSmiIsKilledAfterTheTimeout) {
   while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 0.7) {
     const auto before = std::chrono::steady_clock::now();
     sampler.Poll();
-    longest_poll = std::max(longest_poll,
-                            std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count());
+    longest_poll =
+        std::max(longest_poll, std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count());
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   const nlohmann::json record = sampler.Finish();
   EXPECT_EQ(record["samples"], 0);
   EXPECT_GE(record["failed_samples"].get<int>(), 2) << record.dump();
-  EXPECT_NE(record["warnings"].dump().find("did not answer within 0.2 s (killed)"), std::string::npos)
-      << record.dump();
+  EXPECT_NE(record["warnings"].dump().find("did not answer within 0.2 s (killed)"), std::string::npos) << record.dump();
   EXPECT_LT(longest_poll, 1.0);  // a kill waits at most ~0.1 s for the process to go, never for the 30 s hang
   // The last hung call that started its sleep: that sleep is gone too (dead, at most a zombie no one reaps here).
   // On a loaded machine every call can be killed before its sleep starts: then there is no file and no sleep.

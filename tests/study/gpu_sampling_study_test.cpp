@@ -99,7 +99,8 @@ TEST(GpuSamplingStudyTest, EachRunRecordsItsOwnDevicesPeakAndMeanAndTheReportSho
   EXPECT_DOUBLE_EQ(gpu["devices"][2]["mean_utilization_percent"].get<double>(), 30);
   EXPECT_EQ(gpu["runs"].size(), 2u);
   const std::string markdown = reports::RenderMarkdown(report);
-  EXPECT_NE(markdown.find("| every (s) | peak memory (MiB) | of total (MiB) | mean utilization (%) |"), std::string::npos)
+  EXPECT_NE(markdown.find("| every (s) | peak memory (MiB) | of total (MiB) | mean utilization (%) |"),
+            std::string::npos)
       << markdown;
   EXPECT_NE(markdown.find("| gpu-user | 0 GPU-0000 | 1 of 2 |"), std::string::npos) << markdown;
   EXPECT_NE(markdown.find("| 0.05 | 1500 | 16384 | 10.0 |"), std::string::npos) << markdown;
@@ -123,8 +124,7 @@ entries = [ { name = "fake", command = "/bin/sh {study_dir}/fake_entry.sh {log} 
   std::vector<store::RunRecord> runs = Runs(dir / "store.db", "cpu");
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);  // the run's own results are all there
-  EXPECT_EQ(runs[0].execution["gpu"],
-            nlohmann::json({{"sampled", false}, {"reason", "nvidia-smi not found on PATH"}}));
+  EXPECT_EQ(runs[0].execution["gpu"], nlohmann::json({{"sampled", false}, {"reason", "nvidia-smi not found on PATH"}}));
   const reports::ReportModel report = StoredStudyReport(dir / "store.db", "cpu");
   const nlohmann::json model = reports::ToJson(report);
   EXPECT_EQ(model["cost"]["entries"][0]["gpu"]["runs_not_sampled"], 1);

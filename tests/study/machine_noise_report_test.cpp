@@ -16,10 +16,10 @@
 namespace evalsuite::study {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using evalsuite::testing::TempDir;
 using nlohmann::json;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 // A run that reaches 0.91 at epoch `epochs` with `per_epoch` seconds of training per epoch.
 store::RunRecord ReachingRecord(int index, int epochs, double per_epoch, json contention) {
@@ -34,21 +34,26 @@ store::RunRecord ReachingRecord(int index, int epochs, double per_epoch, json co
   }
   run.log.train_seconds = epochs * per_epoch;
   run.log.wall_seconds = run.log.train_seconds + 1;
-  run.log.header = {{"precision", "fp32"}, {"precision_choice", {{"precision", "fp32"}, {"reason", "fp32 instead of the recipe's bf16: measured"}}}};
+  run.log.header = {
+      {"precision", "fp32"},
+      {"precision_choice", {{"precision", "fp32"}, {"reason", "fp32 instead of the recipe's bf16: measured"}}}};
   run.execution = {{"executor", "local"}, {"contention", std::move(contention)}};
   return run;
 }
 
 json Contention(double other, double steal, double load) {
-  return {{"other_busy_cores", other}, {"steal_fraction", steal}, {"load_average_1m", {{"mean", load}, {"max", load}}},
-          {"cpu_pressure_some", nullptr}, {"cores", 2}};
+  return {{"other_busy_cores", other},
+          {"steal_fraction", steal},
+          {"load_average_1m", {{"mean", load}, {"max", load}}},
+          {"cpu_pressure_some", nullptr},
+          {"cores", 2}};
 }
 
 reports::ReportModel Report(const std::vector<store::RunRecord>& runs, const std::string& basis = "time") {
   TempDir dir;
   auto store = store::RunStore::Open(dir / "s.db");
-  const json plan = {{"stability",
-                      {{"max_cov_upper", 0.10}, {"min_hit_rate", 0.9}, {"min_reached", 3}, {"basis", basis}}}};
+  const json plan = {
+      {"stability", {{"max_cov_upper", 0.10}, {"min_hit_rate", 0.9}, {"min_reached", 3}, {"basis", basis}}}};
   const int64_t id = store->CreateStudy("s", "study", plan, {});
   store::EntryRecord entry;
   entry.name = "e";
@@ -92,7 +97,8 @@ TEST(MachineNoiseReportTest, DecompositionMatchesHandComputedValuesAndABusyMachi
   EXPECT_THAT(reports::RenderHtml(report), HasSubstr("<p class=\"machine-note\"><strong>the machine was busy"));
   // The precision each run trained in, with its reason, is on the card too.
   bool precision_line = false;
-  for (const json& reason : verdict["reasons"]) precision_line |= reason.get<std::string>().rfind("precision: fp32 (3 runs)", 0) == 0;
+  for (const json& reason : verdict["reasons"])
+    precision_line |= reason.get<std::string>().rfind("precision: fp32 (3 runs)", 0) == 0;
   EXPECT_TRUE(precision_line) << verdict.dump(2);
 }
 

@@ -20,7 +20,8 @@ TEST(PythonRunLogTest, ThreeCallsGiveEvalsuiteItsLogFromArgvOrEnvironment) {
   if (!fs::exists("/usr/bin/python3")) GTEST_SKIP() << "no /usr/bin/python3";
   TempDir dir;
   // Each epoch: 0.05 s of "training" inside log.training(), then 0.1 s of "evaluation" outside it.
-  WriteFile(dir / "entry.py", "import sys, time\nsys.path.insert(0, '" + (evalsuite::testing::SourceDir() / "examples").string() +
+  WriteFile(dir / "entry.py", "import sys, time\nsys.path.insert(0, '" +
+                                  (evalsuite::testing::SourceDir() / "examples").string() +
                                   "')\nfrom evalsuite_log import RunLog\nlog = RunLog.from_args()\n"
                                   "log.header('py', threshold=0.85)\nfor e in (1, 2, 3):\n"
                                   "    with log.training():\n        time.sleep(0.05)\n    time.sleep(0.1)\n"
@@ -50,7 +51,8 @@ entries = [
     EXPECT_EQ(run.log.status, runlog::RunStatus::kReached) << run.log.error;
     ASSERT_EQ(run.log.points.size(), 3u);
     EXPECT_DOUBLE_EQ(run.log.points[2].metric, 0.89);
-    EXPECT_EQ(run.seeds["run"], plan.FindRun(run.entry, run.run_index)->seed);  // the header's seed is the one evalsuite passed
+    EXPECT_EQ(run.seeds["run"],
+              plan.FindRun(run.entry, run.run_index)->seed);  // the header's seed is the one evalsuite passed
     // Training time excludes the evaluations: about 0.15 s of 0.45 s.
     EXPECT_GE(run.log.points[2].train_seconds, 0.14);
     EXPECT_LT(run.log.points[2].train_seconds, run.log.points[2].wall_seconds - 0.25);
@@ -67,13 +69,15 @@ TEST(PythonRunLogTest, HardwareFactsGiveTheEntryAHardwareRow) {
   const std::string prelude = "import sys, time\nsys.path.insert(0, '" +
                               (evalsuite::testing::SourceDir() / "examples").string() +
                               "')\nfrom evalsuite_log import RunLog\nlog = RunLog.from_args()\n";
-  WriteFile(dir / "entry.py", prelude +
-                                  "log.header('hw', threshold=0.85, flops_per_sample=2e9, bytes_per_sample=1e8,\n"
-                                  "           samples_per_epoch=1000, device='NVIDIA A100-SXM4-40GB', precision='tf32')\n"
-                                  "for e in (1, 2, 3):\n    with log.training():\n        time.sleep(0.02)\n"
-                                  "    log.eval(e, metric=0.8 + 0.03 * e)\nlog.end()\n");
-  WriteFile(dir / "bad.py", prelude + "try:\n    log.header('hw', flops_per_sample=float('nan'))\n"
-                                      "except ValueError as e:\n    print(e)\n    sys.exit(7)\n");
+  WriteFile(dir / "entry.py",
+            prelude +
+                "log.header('hw', threshold=0.85, flops_per_sample=2e9, bytes_per_sample=1e8,\n"
+                "           samples_per_epoch=1000, device='NVIDIA A100-SXM4-40GB', precision='tf32')\n"
+                "for e in (1, 2, 3):\n    with log.training():\n        time.sleep(0.02)\n"
+                "    log.eval(e, metric=0.8 + 0.03 * e)\nlog.end()\n");
+  WriteFile(dir / "bad.py", prelude +
+                                "try:\n    log.header('hw', flops_per_sample=float('nan'))\n"
+                                "except ValueError as e:\n    print(e)\n    sys.exit(7)\n");
   const std::string bad = "/usr/bin/python3 " + (dir / "bad.py").string() + " --log " + (dir / "bad.jsonl").string() +
                           " > " + (dir / "bad.out").string();
   EXPECT_EQ(WEXITSTATUS(std::system(bad.c_str())), 7);

@@ -7,9 +7,9 @@
 #include <map>
 
 #include "common/error.h"
-#include "evalsuite/study/plans/log_formats.h"
 #include "evalsuite/study/execution/run_execution.h"
 #include "evalsuite/study/execution/slurm_task.h"
+#include "evalsuite/study/plans/log_formats.h"
 #include "evalsuite/study/study_runner.h"
 #include "tests/support/test_support.h"
 
@@ -81,8 +81,7 @@ TEST(RegexLogFormatTest, BadPatternsFailThePlanNamingFileLineAndKey) {
             std::string::npos)
       << e;
   e = RegexPlanError(head + "log_regex = 't=(?<time>\\d+) (?<acc>[\\d.]+)'\n");
-  EXPECT_NE(e.find("key 'entries[0].log_regex': named group (?<acc>...) is not one evalsuite reads"),
-            std::string::npos)
+  EXPECT_NE(e.find("key 'entries[0].log_regex': named group (?<acc>...) is not one evalsuite reads"), std::string::npos)
       << e;
   e = RegexPlanError(head + "log_regex = 't=(?<time>\\d+) (?<accuracy>[\\d.]+)'\nlog_time_unit = \"s\"\n");
   EXPECT_NE(e.find("s.toml:7: key 'entries[0].log_time_unit': unknown unit 's'"), std::string::npos) << e;

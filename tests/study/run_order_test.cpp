@@ -47,8 +47,8 @@ TEST(RunOrderTest, EachEntryStartsFirstAboutEquallyOften) {
 }
 
 TEST(RunOrderTest, ThePlanRecordsTheOrderItRuns) {
-  StudyPlan plan = ParseStudyPlan("entries = [\"baseline\", \"fast\", \"cyclic-lr\"]\nruns = 4\nseed = 3\n", "s.toml",
-                                  {}, 2);
+  StudyPlan plan =
+      ParseStudyPlan("entries = [\"baseline\", \"fast\", \"cyclic-lr\"]\nruns = 4\nseed = 3\n", "s.toml", {}, 2);
   std::vector<RunKey> expected = InterleavedRunOrder(3, {"baseline", "fast", "cyclic-lr"}, 4);
   ASSERT_EQ(plan.schedule.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {

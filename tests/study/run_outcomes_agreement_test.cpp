@@ -15,8 +15,8 @@
 #include "evalsuite/study/execution/run_recorder.h"
 #include "evalsuite/study/study_runner.h"
 #include "evalsuite/study/study_summary.h"
-#include "tests/study/fake_entries.h"
 #include "reports/report.h"
+#include "tests/study/fake_entries.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {
@@ -39,7 +39,8 @@ store::RunRecord Attempt(const std::string& entry, int index, runlog::RunStatus 
   run.seeds = {{"run", 100 + index}};
   run.log.status = status;
   int epoch = 0;
-  for (const auto& [time, metric] : points) run.log.points.push_back({double(++epoch), time, time, metric, std::nullopt});
+  for (const auto& [time, metric] : points)
+    run.log.points.push_back({double(++epoch), time, time, metric, std::nullopt});
   run.log.train_seconds = train_seconds;
   run.log.wall_seconds = train_seconds;
   run.log.error = error;
@@ -51,7 +52,8 @@ store::RunRecord Attempt(const std::string& entry, int index, runlog::RunStatus 
 // A run folder as a built-in run leaves it: model/at_target.pt once it reached (written at the crossing, so also
 // by runs that were later cut or crashed).
 void GiveModel(const fs::path& root, store::RunRecord& run, const std::string& which = "at_target") {
-  run.run_dir = (root / (run.entry + "-" + std::to_string(run.run_index) + "-a" + std::to_string(run.attempt))).string();
+  run.run_dir =
+      (root / (run.entry + "-" + std::to_string(run.run_index) + "-a" + std::to_string(run.attempt))).string();
   WriteFile(fs::path(run.run_dir) / "model" / (which + ".pt"), "model");
 }
 
@@ -193,7 +195,8 @@ Figures FromReportJson(const json& model, const std::string& entry) {
 
 // report.md's stability table: Entry, Target, Runs, Reached, CoV of TTA, CoV of epochs, Runs reaching, Median TTA.
 Figures FromReportMarkdown(const reports::ReportModel& model, const std::string& entry) {
-  const std::vector<std::string> cells = SplitOn(LineStartingWith(reports::RenderMarkdown(model), "| " + entry + " |"), "|");
+  const std::vector<std::string> cells =
+      SplitOn(LineStartingWith(reports::RenderMarkdown(model), "| " + entry + " |"), "|");
   Figures f;
   if (cells.size() < 8) return f;
   f.runs = std::stoi(cells[2]);

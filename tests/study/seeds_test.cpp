@@ -1,10 +1,10 @@
 // Seeds: run seeds are distinct and reproducible (the run order: run_order_test.cpp).
-#include "evalsuite/study/plans/plan_seeds.h"
-
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
+
+#include "evalsuite/study/plans/plan_seeds.h"
 
 namespace evalsuite::study {
 namespace {

@@ -103,8 +103,9 @@ TEST(SlurmOptionsTest, BadKeysAndValuesNameFileLineAndKey) {
   const std::string head = "name = \"x\"\nentries = [\"baseline\"]\n";
   EXPECT_NE(message(head + "[slurm]\npartiton = \"gpu\"\n").find("study.toml:4: key 'slurm.partiton': unknown key"),
             std::string::npos);
-  EXPECT_NE(message(head + "[slurm]\npartition = \"gpu --qos=x\"\n").find("key 'slurm.partition': 'gpu --qos=x' is "
-                                                                          "not a single sbatch value"),
+  EXPECT_NE(message(head + "[slurm]\npartition = \"gpu --qos=x\"\n")
+                .find("key 'slurm.partition': 'gpu --qos=x' is "
+                      "not a single sbatch value"),
             std::string::npos);
   EXPECT_NE(message(head + "[slurm]\nsbatch_options = [\"--array=0-3\"]\n").find("set by evalsuite itself"),
             std::string::npos);
@@ -134,8 +135,9 @@ TEST(SlurmExecutorTest, SbatchRefusingQuotesSlurmAndRecordsNoRun) {
   TempDir dir;
   StudyPlan plan = SlurmPlan(dir);
   FakeSlurm slurm(dir);
-  slurm.Add("sbatch", "echo \"$@\" > \"$(dirname \"$0\")/args\"\n"
-                      "echo 'sbatch: error: invalid partition specified: gpu' >&2\nexit 1\n");
+  slurm.Add("sbatch",
+            "echo \"$@\" > \"$(dirname \"$0\")/args\"\n"
+            "echo 'sbatch: error: invalid partition specified: gpu' >&2\nexit 1\n");
   StudyRunOptions options;
   options.store_file = dir / "s.db";
   options.evalsuite_binary = "/opt/evalsuite";
@@ -163,9 +165,12 @@ fs::path KilledTaskFolder(const StudyPlan& plan, int evals) {
   fs::create_directories(run_dir);
   // What the task wrote before its run started (run_folder_record.h).
   WriteRunFolderRecord(run_dir, plan, *plan.FindEntry("fake"), *plan.FindRun("fake", 0), nullptr);
-  WriteJsonFileAtomically(run_dir / kTaskStartFile,
-                          {{"slurm", {{"job_id", "501"}, {"array_job_id", "500"}, {"array_task_id", "0"},
-                                      {"node", "gpu-07"}, {"restart_count", 0}}}});
+  WriteJsonFileAtomically(run_dir / kTaskStartFile, {{"slurm",
+                                                      {{"job_id", "501"},
+                                                       {"array_job_id", "500"},
+                                                       {"array_task_id", "0"},
+                                                       {"node", "gpu-07"},
+                                                       {"restart_count", 0}}}});
   std::string log = "{\"type\":\"header\",\"entry\":\"fake\"}\n";
   for (int i = 1; i <= evals; ++i) {
     log += "{\"type\":\"eval\",\"epoch\":" + std::to_string(i) + ",\"train_seconds\":" + std::to_string(10 * i) +
@@ -391,8 +396,10 @@ TEST(SlurmExecutorTest, AManifestsIntegersOutOfRangeAreErrorsNamingFileAndField)
   EXPECT_EQ(ReadManifest(file).tasks.size(), 1u);
   auto message = [&](const char* field, const nlohmann::json& value) {
     nlohmann::json bad = good;
-    if (std::string(field) == "sequence") bad[field] = value;
-    else bad["tasks"][0][field] = value;
+    if (std::string(field) == "sequence")
+      bad[field] = value;
+    else
+      bad["tasks"][0][field] = value;
     WriteFile(file, bad.dump());
     try {
       (void)ReadManifest(file);
@@ -401,9 +408,8 @@ TEST(SlurmExecutorTest, AManifestsIntegersOutOfRangeAreErrorsNamingFileAndField)
     }
     return std::string("no error");
   };
-  for (const auto& [field, value] : {std::pair<const char*, nlohmann::json>{"index", 1e100},
-                                     {"sequence", -3e300},
-                                     {"seed", -1}}) {
+  for (const auto& [field, value] :
+       {std::pair<const char*, nlohmann::json>{"index", 1e100}, {"sequence", -3e300}, {"seed", -1}}) {
     const std::string what = message(field, value);
     EXPECT_NE(what.find(file.string() + ": " + field), std::string::npos) << what;
   }

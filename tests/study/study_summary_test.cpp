@@ -60,7 +60,6 @@ TEST(StudySummaryTest, ImportedInterruptedRunCountsAsNotReached) {
   EXPECT_NE(text.find("e      0.9        5     4        0       0            0"), std::string::npos) << text;
 }
 
-
 // Issue 35 (Also): study show on an import shows the official score, the RCP verdict and the division, and a
 // lower-is-better target as written (eval_loss <= 0.925, not -0.925; stable diffusion's FID and CLIP, not 1).
 TEST(StudySummaryTest, ImportShowsOfficialScoreRcpDivisionAndTargetsAsWritten) {
@@ -102,9 +101,10 @@ TEST(StudySummaryTest, ImportShowsOfficialScoreRcpDivisionAndTargetsAsWritten) {
                       "found)"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("sys/stable_diffusion: division closed, ruleset 5.0.0; no official score (--threshold asks for x); "
-                      "RCP not checked"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("sys/stable_diffusion: division closed, ruleset 5.0.0; no official score (--threshold asks for x); "
+                "RCP not checked"),
+      std::string::npos)
       << text;
 }
 

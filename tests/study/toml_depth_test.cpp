@@ -31,10 +31,11 @@ TEST(TomlDepth, AHundredThousandPartDottedKeyIsRefusedWithItsLine) {
 }
 
 TEST(TomlDepth, OrdinaryFilesPassTheScan) {
-  EXPECT_NO_THROW(CheckTomlDepth("name = \"a.b.c\" # x.y.z\n[stability]\nmax_cov_upper = 0.1\n"
-                                 "entries = [ { name = \"e\", command = \"sh [[x]] {y}\" } ]\n"
-                                 "[[entries]]\nname = 'q.r'\n",
-                                 "s.toml"));
+  EXPECT_NO_THROW(
+      CheckTomlDepth("name = \"a.b.c\" # x.y.z\n[stability]\nmax_cov_upper = 0.1\n"
+                     "entries = [ { name = \"e\", command = \"sh [[x]] {y}\" } ]\n"
+                     "[[entries]]\nname = 'q.r'\n",
+                     "s.toml"));
 }
 
 // toml++ 3.3.0 reaches TOML_UNREACHABLE on the first and a debug assertion on the second when built with its

@@ -2,10 +2,10 @@
 
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <sys/wait.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -108,8 +108,8 @@ std::unique_ptr<SlurmTestCluster> SlurmTestCluster::Start(int cpus, std::string*
   }
   std::unique_ptr<SlurmTestCluster> cluster(new SlurmTestCluster);
   std::random_device random;
-  cluster->dir_ = fs::temp_directory_path() / ("evalsuite-slurm-" + std::to_string(getpid()) + "-" +
-                                               std::to_string(random() % 1000000));
+  cluster->dir_ = fs::temp_directory_path() /
+                  ("evalsuite-slurm-" + std::to_string(getpid()) + "-" + std::to_string(random() % 1000000));
   const fs::path& d = cluster->dir_;
   for (const char* sub : {"munge", "state", "spool", "log"}) fs::create_directories(d / sub);
   fs::permissions(d, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
@@ -123,11 +123,11 @@ std::unique_ptr<SlurmTestCluster> SlurmTestCluster::Start(int cpus, std::string*
     fs::permissions(d / "munge" / "key", fs::perms::owner_read | fs::perms::owner_write);
   }
   const std::string munge_socket = (d / "munge" / "socket").string();
-  const int munged = StartDaemon({"/usr/sbin/munged", "--key-file=" + (d / "munge" / "key").string(),
-                                     "--socket=" + munge_socket, "--pid-file=" + (d / "munge.pid").string(),
-                                     "--log-file=" + (d / "log" / "munged.log").string(),
-                                     "--seed-file=" + (d / "munge" / "seed").string(), "--force"},
-                                    d / "log" / "munged.out");
+  const int munged =
+      StartDaemon({"/usr/sbin/munged", "--key-file=" + (d / "munge" / "key").string(), "--socket=" + munge_socket,
+                   "--pid-file=" + (d / "munge.pid").string(), "--log-file=" + (d / "log" / "munged.log").string(),
+                   "--seed-file=" + (d / "munge" / "seed").string(), "--force"},
+                  d / "log" / "munged.out");
   if (munged != 0) {
     *why = "munged did not start: " + LogTail(d / "log" / "munged.out") + LogTail(d / "log" / "munged.log");
     return nullptr;

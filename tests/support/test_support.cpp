@@ -133,8 +133,7 @@ void WriteFile(const fs::path& file, const std::string& content) {
   out << content;
 }
 
-std::string MllogRecord(long time_ms, const std::string& key, const std::string& value,
-                        const std::string& metadata) {
+std::string MllogRecord(long time_ms, const std::string& key, const std::string& value, const std::string& metadata) {
   return ":::MLLOG {\"namespace\": \"\", \"time_ms\": " + std::to_string(time_ms) +
          ", \"event_type\": \"POINT_IN_TIME\", \"key\": \"" + key + "\", \"value\": " + value +
          ", \"metadata\": " + metadata + "}\n";

@@ -17,9 +17,9 @@ namespace evalsuite::testing {
 std::optional<std::filesystem::path> SharedDataDir();
 
 // Skips the current test when ../shared/data is absent; evaluates to its path otherwise.
-#define EVALSUITE_REQUIRE_SHARED_DATA(var)                                      \
-  auto var##_opt = ::evalsuite::testing::SharedDataDir();                       \
-  if (!var##_opt) GTEST_SKIP() << "../shared/data is absent: skipping";        \
+#define EVALSUITE_REQUIRE_SHARED_DATA(var)                              \
+  auto var##_opt = ::evalsuite::testing::SharedDataDir();               \
+  if (!var##_opt) GTEST_SKIP() << "../shared/data is absent: skipping"; \
   const std::filesystem::path var = *var##_opt
 
 // A fresh folder under the system temp dir, deleted (recursively) on destruction.

@@ -43,8 +43,7 @@ TEST(BuiltinEntries, RecipesStandForTheirOptimization) {
   const Recipe& large = FindBuiltinEntry("large-batch")->recipe;
   EXPECT_GE(large.batch_size, 1024);
   EXPECT_GT(large.warmup_fraction, 0);
-  EXPECT_DOUBLE_EQ(large.learning_rate,
-                   large.reference_learning_rate * large.batch_size / large.reference_batch_size);
+  EXPECT_DOUBLE_EQ(large.learning_rate, large.reference_learning_rate * large.batch_size / large.reference_batch_size);
 
   const Recipe& resize = FindBuiltinEntry("progressive-resize")->recipe;
   ASSERT_FALSE(resize.resize_stages.empty());

@@ -85,7 +85,7 @@ TEST(TheoreticalPeak, Zen3HasNoNativeBf16AndUnknownCpusGetAReason) {
 TEST(TheoreticalPeak, AMeasuredPeakAboveTheFigureIsExplainedWithTheClockItImplies) {
   const CpuFacts zen3 = ParseCpuInfo(
       "processor : 0\nvendor_id : AuthenticAMD\ncpu family : 25\nmodel : 1\ncpu MHz : 2000.000\nflags : avx2 fma\n");
-  const TheoreticalPeak peak = DeriveTheoreticalPeak(zen3, 2);  // 2 x 2000 MHz x 32 = 128 GFLOP/s fp32 and bf16
+  const TheoreticalPeak peak = DeriveTheoreticalPeak(zen3, 2);      // 2 x 2000 MHz x 32 = 128 GFLOP/s fp32 and bf16
   EXPECT_EQ(MeasuredAboveTheoreticalNote(peak, 100e9, 100e9), "");  // below: nothing to say
   EXPECT_EQ(MeasuredAboveTheoreticalNote(peak, 128e9, 0), "");      // equal: still a bound
   const std::string note = MeasuredAboveTheoreticalNote(peak, 144e9, 160e9);  // bf16 the larger ratio, 1.25

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <string_view>
 #include <vector>
 
@@ -16,9 +15,9 @@
 namespace evalsuite::cli {
 
 struct Command {
-  const char* name;             // the first argument that selects it
-  void (*add)(CLI::App& app);   // registers it (and its verbs) with the app
-  int help_rank;                // its place in the --help list of the binary that serves it
+  const char* name;            // the first argument that selects it
+  void (*add)(CLI::App& app);  // registers it (and its verbs) with the app
+  int help_rank;               // its place in the --help list of the binary that serves it
 };
 
 // entries, study, report, compare, import, export, audit (cli/light/light_commands.cpp).

@@ -86,11 +86,10 @@ void Run(const CompareArgs& args) {
       c.a, c.b, study_names);
   if (answer.sequential) {
     const analysis::SequentialOutcome& s = *answer.sequential;
-    std::cout << fmt::format("sequential study: {} look(s), {}{}\n", s.looks, s.stop ? s.result + ": " : "",
-                             s.reason);
+    std::cout << fmt::format("sequential study: {} look(s), {}{}\n", s.looks, s.stop ? s.result + ": " : "", s.reason);
     if (args.alpha != 0.05 && args.alpha != c.alpha) {
-      std::cout << fmt::format("  (--alpha {} is not used: the sequential study's design fixed alpha {})\n",
-                               args.alpha, c.alpha);
+      std::cout << fmt::format("  (--alpha {} is not used: the sequential study's design fixed alpha {})\n", args.alpha,
+                               c.alpha);
     }
     json["sequential"] = {{"looks", s.looks},
                           {"reason", s.reason},

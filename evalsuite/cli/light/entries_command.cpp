@@ -28,8 +28,8 @@ void RegisterEntriesCommand(CLI::App& app) {
     std::cout << fmt::format("{:<{}}  {:<8}  {:>9}  {:>6}  {}\n", "entry", width, "metric", "threshold", "epochs",
                              "description");
     for (const auto& entry : catalog) {
-      std::cout << fmt::format("{:<{}}  {:<8}  {:>9.3f}  {:>6}  {}\n", entry.name, width, entry.metric,
-                               entry.threshold, entry.epoch_budget, entry.description);
+      std::cout << fmt::format("{:<{}}  {:<8}  {:>9.3f}  {:>6}  {}\n", entry.name, width, entry.metric, entry.threshold,
+                               entry.epoch_budget, entry.description);
     }
   });
 }

@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/cli/commands.h"
-#include "common/environment.h"
 #include "common/atomic_file.h"
+#include "common/environment.h"
 #include "common/error.h"
-#include "common/json_access.h"
 #include "common/exit_codes.h"
+#include "common/json_access.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/importer/framework_import.h"
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_rules.h"
@@ -227,7 +227,8 @@ void RunImport(const ImportArgs& args) {
     for (const importer::ImportedGroup& g : result.groups) {
       const auto group_format = importer::ParseImportFormat(g.format);
       if (group_format && importer::IsFrameworkFormat(*group_format) && !g.stored_threshold) {
-        throw UsageError("--threshold", "entry \"" + g.entry + "\" (" + g.source + ") has no target: give --threshold on " +
+        throw UsageError("--threshold", "entry \"" + g.entry + "\" (" + g.source +
+                                            ") has no target: give --threshold on " +
                                             g.details.value("metric_as_logged", g.metric) +
                                             "'s own scale (or --no-store to look first); nothing was stored");
       }
@@ -266,9 +267,9 @@ void RunImport(const ImportArgs& args) {
     importer::WriteToStore(*store, result, base_name, plan, environment, &name,
                            args.study.empty() ? importer::StudyNameTaken::kNewStudy : importer::StudyNameTaken::kAddTo);
     if (earlier) {
-      std::cerr << "evalsuite: warning: " << args.paths.front() << ": already imported with the same options as study \""
-                << earlier->name << "\" (id " << earlier->id << ", " << earlier->created_at << "); stored again as \""
-                << name << "\"\n";
+      std::cerr << "evalsuite: warning: " << args.paths.front()
+                << ": already imported with the same options as study \"" << earlier->name << "\" (id " << earlier->id
+                << ", " << earlier->created_at << "); stored again as \"" << name << "\"\n";
     }
     if (!args.quiet) {
       std::cout << (adding ? "added to study \"" : "stored as study \"") << name << "\" in " << args.store << "\n";
@@ -318,12 +319,13 @@ void RegisterImportCommand(CLI::App& app) {
   command->add_option("--store", args->store, "The run store (SQLite); default: evalsuite.db here");
   command->add_flag("--no-store", args->no_store, "Only print (and write --json); do not touch a store");
   command->add_option("--json", args->json_out, "Write the groups, scores and TTAs as JSON to this file");
-  command->add_option("--threshold", args->threshold,
-                      "Target overriding the default, as a fraction (0.94) or a percentage (94): a value on the "
-                      "other scale than the file's is converted, with a note (defaults: DAWNBench CIFAR10 top-1 0.94, "
-                      "ImageNet top-5 0.93, SQuAD F1 0.73; MLPerf: the benchmark's quality target). Framework logs "
-                      "have no default; a lower-is-better metric's target is as logged (--threshold 0.35 for "
-                      "eval_wer means WER <= 0.35)")
+  command
+      ->add_option("--threshold", args->threshold,
+                   "Target overriding the default, as a fraction (0.94) or a percentage (94): a value on the "
+                   "other scale than the file's is converted, with a note (defaults: DAWNBench CIFAR10 top-1 0.94, "
+                   "ImageNet top-5 0.93, SQuAD F1 0.73; MLPerf: the benchmark's quality target). Framework logs "
+                   "have no default; a lower-is-better metric's target is as logged (--threshold 0.35 for "
+                   "eval_wer means WER <= 0.35)")
       ->check(FiniteNumber());
   command->add_option("--rcp", args->rcp,
                       "MLPerf RCP file, or folder of rcps_<benchmark>.json, instead of the RCPs built in for the "

@@ -3,11 +3,11 @@
 #include <exception>
 #include <iostream>
 
-#include "evalsuite/cli/commands.h"
-#include "evalsuite/cli/light/test_hooks.h"
 #include "common/environment.h"
 #include "common/error.h"
 #include "common/exit_codes.h"
+#include "evalsuite/cli/commands.h"
+#include "evalsuite/cli/light/test_hooks.h"
 
 namespace evalsuite::cli {
 

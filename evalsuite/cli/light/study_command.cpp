@@ -78,9 +78,8 @@ void WriteStudyReport(const std::string& store_file, const std::string& study_na
 void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
   if (outcome.ceilings) std::cout << study::DescribeCeilings(*outcome.ceilings) << "\n";
   std::cout << "study " << outcome.name << ": " << outcome.finished_before + outcome.ingested_on_resume + outcome.ran
-            << " of " << outcome.planned
-            << " runs recorded in " << args.store << " (" << outcome.ran << " now, " << outcome.failed
-            << " of them failed";
+            << " of " << outcome.planned << " runs recorded in " << args.store << " (" << outcome.ran << " now, "
+            << outcome.failed << " of them failed";
   if (outcome.did_not_run > 0) {
     std::cout << ", " << outcome.did_not_run << " did not run: no evaluation that could be read, see below";
   }
@@ -104,9 +103,8 @@ void Finish(const study::StudyOutcome& outcome, const StudyArgs& args) {
               << outcome.sequential->reason << "\n";
   }
   if (outcome.stopped) {
-    throw ExternalError("study " + outcome.name,
-                        "stopped before all runs ran; continue with: evalsuite study resume " + outcome.name +
-                            " --store " + args.store);
+    throw ExternalError("study " + outcome.name, "stopped before all runs ran; continue with: evalsuite study resume " +
+                                                     outcome.name + " --store " + args.store);
   }
   auto store = store::RunStore::OpenForReading(args.store);
   std::cout << "\n" << study::FormatStudySummary(*store, *store->FindStudy(outcome.name));
@@ -224,7 +222,8 @@ void RegisterStudyCommand(CLI::App& app) {
     Finish(study::ResumeStudy(name, options), *args);
   });
 
-  CLI::App* cancel = study->add_subcommand("cancel", "Cancel a study's Slurm job arrays (resume submits what is missing)");
+  CLI::App* cancel =
+      study->add_subcommand("cancel", "Cancel a study's Slurm job arrays (resume submits what is missing)");
   cancel->add_option("STUDY", args->study, "name or id (default: the latest study)");
   cancel->add_option("--store", args->store, "the run store")->capture_default_str();
   cancel->callback([args] {

@@ -28,7 +28,8 @@ class LocalExecutor : public Executor {
       const bool done = recorder.ResumeRun(run, [&](const fs::path& dir) {
         std::optional<store::RunRecord> left = CollectCompletedOrphan(plan_, entry, run, dir);
         if (left) return *left;
-        return CollectInterruptedRun(plan_, entry, run, dir, "interrupted: the study process ended before this run did");
+        return CollectInterruptedRun(plan_, entry, run, dir,
+                                     "interrupted: the study process ended before this run did");
       });
       if (!done) pending.push_back({run, RunDirFor(plan_, run.entry, run.index)});
     }

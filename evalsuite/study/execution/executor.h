@@ -8,8 +8,8 @@
 
 #include "evalsuite/study/execution/progress.h"
 #include "evalsuite/study/execution/run_recorder.h"
-#include "evalsuite/study/plans/study_plan.h"
 #include "evalsuite/study/execution/study_run.h"
+#include "evalsuite/study/plans/study_plan.h"
 
 namespace evalsuite::study {
 

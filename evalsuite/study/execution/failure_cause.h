@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "evalsuite/store/run_store.h"
 #include "common/child_process.h"
+#include "evalsuite/store/run_store.h"
 
 namespace evalsuite::study {
 

@@ -1,13 +1,13 @@
 #include "evalsuite/study/execution/progress.h"
 
-#include "evalsuite/study/execution/failure_cause.h"
-
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+
+#include "evalsuite/study/execution/failure_cause.h"
 
 namespace evalsuite::study {
 namespace {

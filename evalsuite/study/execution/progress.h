@@ -18,10 +18,10 @@ struct RunningRunView {
   std::string entry;
   int index = 0;
   uint64_t seed = 0;
-  int epochs_budget = 0;          // 0 when unknown
-  std::optional<double> epoch;    // last evaluation seen in its log
+  int epochs_budget = 0;        // 0 when unknown
+  std::optional<double> epoch;  // last evaluation seen in its log
   std::optional<double> metric;
-  double seconds = 0;             // since it started
+  double seconds = 0;  // since it started
 };
 
 class ProgressReporter {

@@ -211,7 +211,8 @@ store::RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& e
     const std::optional<unsigned long long> free_bytes = FreeBytes(run_dir.string());
     if (free_bytes && *free_bytes < (1ull << 20)) evidence += "\nNo space left on device (" + run_dir.string() + ")";
     const FailureCause cause = DescribeFailure(outcome.exit, outcome.timed_out, evidence, outcome.oom_killed);
-    failure = outcome.timed_out ? "timed out after " + FormatNumber(entry.timeout_seconds) + " s (killed)" : cause.cause;
+    failure =
+        outcome.timed_out ? "timed out after " + FormatNumber(entry.timeout_seconds) + " s (killed)" : cause.cause;
     if (!cause.hint.empty()) failure += " (" + cause.hint + ")";
     // Before its first evaluation the run says nothing about the entry's training: it did not run here. After it,
     // a death of the machine's making (disk, memory) says nothing either (MarkProcessFailed decides).
@@ -241,9 +242,9 @@ store::RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& e
   // differ (a cold reader's header said 0.9, the study 0.95, and nothing told which counted).
   if (const std::optional<double> logged = NumberOf(Field(record.log.header, "threshold"));
       logged && std::abs(*logged - entry.threshold) > 1e-12 * std::max(1.0, std::abs(entry.threshold))) {
-    record.log.warnings.push_back(fmt::format(
-        "{}: the log's header names the target {:g}; the run is judged against the study's threshold, {:g}",
-        RunLogPath(entry, run_dir).string(), *logged, entry.threshold));
+    record.log.warnings.push_back(
+        fmt::format("{}: the log's header names the target {:g}; the run is judged against the study's threshold, {:g}",
+                    RunLogPath(entry, run_dir).string(), *logged, entry.threshold));
   }
   std::optional<RunLogFormat> format = FormatOfEntry(entry);
   if (!had_end_record && format && format->has_end_record(entry)) {

@@ -51,7 +51,8 @@ nlohmann::json UsageToJson(double wall_seconds, const ResourceUsage& usage);
 // The record of a run whose process ended. Status: failed when the process failed (non-zero exit, signal,
 // timeout) or the log says so or holds no evaluation; else reached or not_reached, derived from the points
 // and the entry's threshold (a log's own claim is not the truth). A process that failed before its first
-// evaluation "did not run" (RunRecord::did_not_run, failure_cause.h MarkProcessFailed): its error carries the cause and a hint.
+// evaluation "did not run" (RunRecord::did_not_run, failure_cause.h MarkProcessFailed): its error carries the cause and
+// a hint.
 store::RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run,
                                     const std::filesystem::path& run_dir, const ChildOutcome& outcome);
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "evalsuite/study/execution/progress.h"
 #include "evalsuite/store/run_store.h"
+#include "evalsuite/study/execution/progress.h"
 #include "evalsuite/study/plans/study_plan.h"
 
 namespace evalsuite::study {

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/child_process.h"
 #include "common/error.h"
 #include "common/json_guard.h"
-#include "common/child_process.h"
 
 namespace evalsuite::study {
 namespace {
@@ -69,8 +69,9 @@ SlurmClient::Output SlurmClient::Run(const std::vector<std::string>& argv) {
   fs::remove(spec.stdout_file, ec);
   fs::remove(spec.stderr_file, ec);
   if (output.exit_code == 127 && output.err.find("cannot run '" + argv[0] + "'") != std::string::npos) {
-    throw ExternalError(argv[0], "not found on PATH: the Slurm executor needs Slurm's commands (run the study on a "
-                                 "login node of the cluster, or use executor = \"local\")");
+    throw ExternalError(argv[0],
+                        "not found on PATH: the Slurm executor needs Slurm's commands (run the study on a "
+                        "login node of the cluster, or use executor = \"local\")");
   }
   return output;
 }

@@ -12,9 +12,9 @@
 namespace evalsuite::study {
 
 struct SlurmTaskState {
-  std::string state;   // PENDING, RUNNING, COMPLETED, CANCELLED, TIMEOUT, NODE_FAIL, PREEMPTED, OUT_OF_MEMORY, ...
-  std::string node;    // empty while pending
-  std::string reason;  // squeue's/scontrol's reason, sacct's; may be empty
+  std::string state;      // PENDING, RUNNING, COMPLETED, CANCELLED, TIMEOUT, NODE_FAIL, PREEMPTED, OUT_OF_MEMORY, ...
+  std::string node;       // empty while pending
+  std::string reason;     // squeue's/scontrol's reason, sacct's; may be empty
   std::string exit_code;  // "0:15" (status:signal) once ended, when known
 };
 

@@ -8,11 +8,11 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/json_access.h"
 #include "common/json_fields.h"
 #include "evalsuite/study/execution/failure_cause.h"
 #include "evalsuite/study/execution/run_execution.h"
 #include "evalsuite/study/execution/slurm_task.h"
-#include "common/json_access.h"
 
 namespace evalsuite::study {
 namespace {
@@ -77,8 +77,8 @@ constexpr double kNapSeconds = 0.02;
 
 class Coordinator {
  public:
-  Coordinator(RunRecorder& recorder, const StudyPlan& plan, const StudyRunOptions& options,
-              ProgressReporter& progress, StudyOutcome& outcome)
+  Coordinator(RunRecorder& recorder, const StudyPlan& plan, const StudyRunOptions& options, ProgressReporter& progress,
+              StudyOutcome& outcome)
       : recorder_(recorder),
         plan_(plan),
         options_(options),
@@ -96,7 +96,8 @@ class Coordinator {
     for (const ArrayManifest& m : manifests) {
       if (m.job_id.empty()) continue;  // sbatch never answered: nothing was submitted
       jobs.push_back(m.job_id);
-      for (std::size_t i = 0; i < m.tasks.size(); ++i) owner[Normal(m.tasks[i].run_dir)] = {m.job_id, static_cast<int>(i)};
+      for (std::size_t i = 0; i < m.tasks.size(); ++i)
+        owner[Normal(m.tasks[i].run_dir)] = {m.job_id, static_cast<int>(i)};
     }
     std::map<std::string, SlurmTaskState> live = client_.Queue(jobs);
 
@@ -168,8 +169,12 @@ class Coordinator {
     }
     WriteManifest(manifest_file, manifest);
     for (std::size_t i = 0; i < tasks.size(); ++i) {
-      watched_.push_back({tasks[i].run, plan_.FindEntry(tasks[i].run.entry), tasks[i].run_dir,
-                          {manifest.job_id, static_cast<int>(i)}, false, now_()});
+      watched_.push_back({tasks[i].run,
+                          plan_.FindEntry(tasks[i].run.entry),
+                          tasks[i].run_dir,
+                          {manifest.job_id, static_cast<int>(i)},
+                          false,
+                          now_()});
     }
   }
 
@@ -346,19 +351,21 @@ store::RunRecord ConcludeTaskWithoutEnd(const StudyPlan& plan, const PlannedEntr
 
   const std::string& s = state->state;
   if (s == "TIMEOUT") {
-    MarkProcessFailed(record, "timed out: killed by Slurm at its time limit" +
-                           (plan.slurm.time_limit.empty() ? std::string() : " (--time=" + plan.slurm.time_limit + ")"),
-               /*environment=*/false);
+    MarkProcessFailed(record,
+                      "timed out: killed by Slurm at its time limit" +
+                          (plan.slurm.time_limit.empty() ? std::string() : " (--time=" + plan.slurm.time_limit + ")"),
+                      /*environment=*/false);
   } else if (s == "OUT_OF_MEMORY") {
     MarkProcessFailed(record, "out of memory: Slurm killed the task" + on_node + " (OUT_OF_MEMORY; raise [slurm] mem)",
-               /*environment=*/true);
+                      /*environment=*/true);
   } else if (s == "NODE_FAIL" || s == "BOOT_FAIL") {
     MarkProcessFailed(record, "the node" + on_node + " failed under the run (Slurm " + s + ")", /*environment=*/true);
   } else {
-    MarkProcessFailed(record, "the Slurm task ended (" + s + (state->exit_code.empty() ? "" : ", exit code " + state->exit_code) +
-                           (state->reason.empty() || state->reason == "None" ? "" : ", " + state->reason) +
-                           ") without an end record",
-               /*environment=*/false);
+    MarkProcessFailed(
+        record,
+        "the Slurm task ended (" + s + (state->exit_code.empty() ? "" : ", exit code " + state->exit_code) +
+            (state->reason.empty() || state->reason == "None" ? "" : ", " + state->reason) + ") without an end record",
+        /*environment=*/false);
   }
   return record;
 }

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/execution/progress.h"
 #include "evalsuite/study/execution/run_recorder.h"
-#include "evalsuite/store/run_store.h"
 #include "evalsuite/study/execution/slurm_client.h"
-#include "evalsuite/study/plans/study_plan.h"
 #include "evalsuite/study/execution/study_run.h"
+#include "evalsuite/study/plans/study_plan.h"
 
 namespace evalsuite::study {
 

@@ -95,8 +95,8 @@ fs::path ManifestPath(const StudyPlan& plan, int sequence) {
 void WriteManifest(const fs::path& file, const ArrayManifest& manifest) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const ArrayTask& t : manifest.tasks) {
-    tasks.push_back({{"entry", t.run.entry}, {"index", t.run.index}, {"seed", t.run.seed},
-                     {"run_dir", t.run_dir.string()}});
+    tasks.push_back(
+        {{"entry", t.run.entry}, {"index", t.run.index}, {"seed", t.run.seed}, {"run_dir", t.run_dir.string()}});
   }
   WriteJsonFileAtomically(file, {{"manifest_version", 1},
                                  {"sequence", manifest.sequence},
@@ -180,8 +180,7 @@ int RunSlurmTask(const fs::path& manifest_file, int task_id, const fs::path& eva
 
   nlohmann::json slurm = SlurmTaskFacts();
   WriteJsonFileAtomically(run_dir / kTaskStartFile,
-                          {{"slurm", slurm}, {"host", HostName()},
-                           {"started_at", UtcNowIso8601()}});
+                          {{"slurm", slurm}, {"host", HostName()}, {"started_at", UtcNowIso8601()}});
 
   // Slurm ends a task (scancel, time limit, preemption) with SIGTERM to every process of it, then SIGKILL: the run
   // gets it too; this process only stops waiting and writes no end record, so the coordinator asks Slurm why.

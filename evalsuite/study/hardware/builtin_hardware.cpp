@@ -25,8 +25,8 @@ std::optional<nlohmann::json> BuiltinHardwareEntry(const std::string& entry,
   const store::RunRecord& median = *measured[(measured.size() - 1) / 2];  // the lower median: a run that happened
   // The recipe as the run's header recorded it, else the catalog's.
   const entries::BuiltinEntry* builtin = entries::FindBuiltinEntry(median.entry);
-  const nlohmann::json& recipe = median.log.header.contains("hyperparameters") ? median.log.header["hyperparameters"]
-                                                                               : nlohmann::json::object();
+  const nlohmann::json& recipe =
+      median.log.header.contains("hyperparameters") ? median.log.header["hyperparameters"] : nlohmann::json::object();
   auto integer = [&recipe](const char* key, int fallback) {
     return recipe.is_object() && recipe.contains(key) && recipe[key].is_number_integer() ? recipe[key].get<int>()
                                                                                          : fallback;
@@ -42,10 +42,10 @@ std::optional<nlohmann::json> BuiltinHardwareEntry(const std::string& entry,
                        {"achieved_flops", row["achieved_flops"]}});
   }
   out["runs"] = per_run;
-  out["figures_source"] = measured.size() == 1
-                              ? fmt::format("run {} of this study", median.run_index)
-                              : fmt::format("run {} of this study, the median of {} by achieved FLOP/s",
-                                            median.run_index, measured.size());
+  out["figures_source"] =
+      measured.size() == 1
+          ? fmt::format("run {} of this study", median.run_index)
+          : fmt::format("run {} of this study, the median of {} by achieved FLOP/s", median.run_index, measured.size());
   return out;
 }
 

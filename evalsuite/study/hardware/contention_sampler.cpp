@@ -205,7 +205,8 @@ json ContentionMonitor::RunFinished(int run_key, std::optional<double> own_cpu_s
     total += static_cast<double>(after->second.total - before->second.total);
     ++cores;
   }
-  json record = {{"seconds", seconds}, {"cpus", run.cpus}, {"cores", cores}, {"sample_seconds", options_.sample_seconds}};
+  json record = {
+      {"seconds", seconds}, {"cpus", run.cpus}, {"cores", cores}, {"sample_seconds", options_.sample_seconds}};
   const double elapsed_ticks = seconds * ticks_per_second_;
   if (total > 0 && elapsed_ticks > 0) {
     const double own = own_cpu_seconds ? *own_cpu_seconds * ticks_per_second_ : 0;
@@ -221,8 +222,7 @@ json ContentionMonitor::RunFinished(int run_key, std::optional<double> own_cpu_s
     record["why"] = cores == 0 ? "no per-CPU counters in " + options_.proc_root + "/stat for the run's cores"
                                : "the run's cores' counters in " + options_.proc_root +
                                      "/stat did not advance while it ran (they count in ticks of 1/" +
-                                     std::to_string(static_cast<long>(ticks_per_second_)) +
-                                     " s): nothing to measure";
+                                     std::to_string(static_cast<long>(ticks_per_second_)) + " s): nothing to measure";
   }
   if (!run.load_samples.empty()) {
     double sum = 0, max = 0;

@@ -24,7 +24,7 @@ namespace evalsuite::study {
 
 // One CPU's counters from /proc/stat, in clock ticks.
 struct CpuCounters {
-  uint64_t busy = 0;   // user + nice + system + irq + softirq + steal
+  uint64_t busy = 0;  // user + nice + system + irq + softirq + steal
   uint64_t steal = 0;
   uint64_t total = 0;  // busy + idle + iowait
 };
@@ -67,8 +67,8 @@ class ContentionMonitor {
     Clock::time_point started;
     std::map<int, CpuCounters> cpu_start;
     std::optional<uint64_t> pressure_start;
-    uint64_t own_ticks_sampled = 0;     // its CPU ticks as last read
-    double study_ticks = 0;             // other runs' ticks on overlapping cores, while it ran
+    uint64_t own_ticks_sampled = 0;  // its CPU ticks as last read
+    double study_ticks = 0;          // other runs' ticks on overlapping cores, while it ran
     std::vector<double> load_samples;
   };
   void Sample();

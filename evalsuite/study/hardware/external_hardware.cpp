@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "common/accelerator_peaks.h"
-#include "evalsuite/runlog/declared_hardware.h"
 #include "common/json_number.h"
+#include "evalsuite/runlog/declared_hardware.h"
 #include "stats/descriptive.h"
 #include "stats/roofline.h"
 

@@ -102,8 +102,8 @@ std::optional<GpuReading> ParseGpuQueryLine(const std::string& line, std::string
   GpuReading reading;
   reading.index = fields[0];
   reading.uuid = fields[1];
-  if (reading.index.empty() || !std::all_of(reading.index.begin(), reading.index.end(),
-                                             [](unsigned char c) { return c >= '0' && c <= '9'; })) {
+  if (reading.index.empty() ||
+      !std::all_of(reading.index.begin(), reading.index.end(), [](unsigned char c) { return c >= '0' && c <= '9'; })) {
     *why = "the index is not a number";
     return std::nullopt;
   }
@@ -354,17 +354,13 @@ nlohmann::json GpuSampler::Finish() {
          {"utilization_samples", figures->utilization_samples}});
   }
   for (const std::string& id : options_.devices) {
-    const bool seen = std::any_of(devices_.begin(), devices_.end(), [&](const auto& d) {
-      return NamesGpu(id, d.first, d.second.uuid);
-    });
+    const bool seen = std::any_of(devices_.begin(), devices_.end(),
+                                  [&](const auto& d) { return NamesGpu(id, d.first, d.second.uuid); });
     if (!seen && samples_ + failed_samples_ > 0) Warn("device " + id + ": nvidia-smi never listed it");
   }
-  nlohmann::json record = {{"sampled", true},
-                           {"interval_seconds", options_.interval_seconds},
-                           {"samples", samples_},
-                           {"failed_samples", failed_samples_},
-                           {"devices", devices},
-                           {"warnings", warnings_}};
+  nlohmann::json record = {{"sampled", true},     {"interval_seconds", options_.interval_seconds},
+                           {"samples", samples_}, {"failed_samples", failed_samples_},
+                           {"devices", devices},  {"warnings", warnings_}};
   if (warnings_dropped_ > 0) record["warnings"].push_back(std::to_string(warnings_dropped_) + " more warnings");
   if (!options_.devices.empty()) record["devices_requested"] = options_.devices;
   return record;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/atomic_file.h"
+#include "common/child_process.h"
 #include "common/cpu_features.h"
 #include "common/environment.h"
 #include "common/error.h"
@@ -15,7 +16,6 @@
 #include "common/json_guard.h"
 #include "common/onednn_isa_cap.h"
 #include "common/theoretical_peak.h"
-#include "common/child_process.h"
 #include "evalsuite/entries/precision_choice.h"
 #include "evalsuite/study/plans/slurm_options.h"
 #include "evalsuite/study/plans/study_plan.h"
@@ -180,9 +180,9 @@ json ReadCeilingsFileOrNull(const fs::path& file) {
 
 std::string DescribeCeilings(const json& record) {
   const json& m = record.contains("machine") ? record["machine"] : json::object();
-  std::string text = fmt::format("machine ceilings ({}): peak fp32 {:.1f} GFLOP/s, bf16 {:.1f} GFLOP/s",
-                                 record.value("where", std::string("?")), Giga(m, "peak_fp32_flops"),
-                                 Giga(m, "peak_bf16_flops"));
+  std::string text =
+      fmt::format("machine ceilings ({}): peak fp32 {:.1f} GFLOP/s, bf16 {:.1f} GFLOP/s",
+                  record.value("where", std::string("?")), Giga(m, "peak_fp32_flops"), Giga(m, "peak_bf16_flops"));
   if (Giga(m, "bandwidth_bytes") > 0) text += fmt::format(", triad {:.1f} GB/s", Giga(m, "bandwidth_bytes"));
   if (record.contains("measurement")) text += "; " + record["measurement"].get<std::string>();
   if (m.contains("load_note") && m["load_note"].is_string()) text += "; caution: " + m["load_note"].get<std::string>();

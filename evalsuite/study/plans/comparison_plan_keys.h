@@ -1,7 +1,7 @@
 // The study plan's questions about two entries: `compare = [["A", "B"], ...]` (a report section per pair,
 // reports/comparison_section.h) and the `[sequential]` table, which makes the study stop as soon as its question
-// is answered (evalsuite/study/execution/sequential_stopping.h). The typed settings live in analysis/analysis_settings.h,
-// which also writes and reads their stored form:
+// is answered (evalsuite/study/execution/sequential_stopping.h). The typed settings live in
+// analysis/analysis_settings.h, which also writes and reads their stored form:
 //   [sequential]
 //   min_runs = 3          # the first look: runs per entry
 //   max_runs = 20         # the last look; the plan schedules this many runs per entry (runs, if given, must agree)
@@ -21,6 +21,5 @@ namespace evalsuite::study {
 // `runs_from_flag`), which must then equal max_runs. Errors name the file, the line and the key.
 void ReadComparisonKeys(const toml::table& root, const TomlReader& reader, long runs_line, bool runs_from_flag,
                         StudyPlan& plan);
-
 
 }  // namespace evalsuite::study

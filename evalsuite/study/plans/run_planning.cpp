@@ -8,12 +8,12 @@
 #include <optional>
 #include <vector>
 
-#include "common/error.h"
-#include "common/stats_boundary.h"
-#include "common/test_level.h"
 #include "analysis/compared_runs.h"
 #include "analysis/entry_analysis.h"
 #include "analysis/run_counting.h"
+#include "common/error.h"
+#include "common/stats_boundary.h"
+#include "common/test_level.h"
 #include "stats/comparison_power.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
@@ -72,9 +72,9 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
       // Named, never left out: no runs at all, or runs that all died before their first evaluation.
       const std::size_t attempts = p ? p->runs.size() : 0;
       unusable[entry.name] =
-          attempts == 0 ? "it has no runs in the pilot study"
-                        : fmt::format("its {} pilot run(s) all died before their first evaluation (did not run)",
-                                      attempts);
+          attempts == 0
+              ? "it has no runs in the pilot study"
+              : fmt::format("its {} pilot run(s) all died before their first evaluation (did not run)", attempts);
       out["entries"].push_back({{"entry", entry.name},
                                 {"pilot_runs", 0},
                                 {"pilot_attempts", attempts},
@@ -94,14 +94,10 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
     const stats::StabilityVerdict& v = judged.verdict;
     nlohmann::json sources = nlohmann::json::object();
     for (const auto& [source, count] : wall_sources) sources[source] = count;
-    nlohmann::json row = {{"entry", entry.name},
-                          {"pilot_runs", s.runs},
-                          {"pilot_reached", s.reached},
-                          {"pilot_verdict", v.result},
-                          {"basis", judged.basis},
-                          {"mean_wall_seconds", wall[entry.name]},
-                          {"wall_sources", sources},
-                          {"stability_runs", nullptr}};
+    nlohmann::json row = {{"entry", entry.name},        {"pilot_runs", s.runs},
+                          {"pilot_reached", s.reached}, {"pilot_verdict", v.result},
+                          {"basis", judged.basis},      {"mean_wall_seconds", wall[entry.name]},
+                          {"wall_sources", sources},    {"stability_runs", nullptr}};
     if (v.result != "INCONCLUSIVE") {
       row["stability_runs"] = s.runs;
       row["stability_note"] = "the pilot's " + std::to_string(s.runs) + " runs already give " + v.result;
@@ -112,8 +108,8 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
           "{} runs reaching the target bring the CoV's upper bound within {:.0f}% with {:.0f}% assurance if the "
           "true CoV{} is the pilot's {:.1f}%; at the pilot's hit rate {:.0f}% that is {} runs",
           *v.reached_runs_needed, 100 * plan.analysis.rule.max_cov_upper, 100 * options.power,
-          judged.basis == stats::kBasisEpochs ? " of epochs to target" : "", 100 * s.cov.value_or(0),
-          100 * s.hit_rate, runs);
+          judged.basis == stats::kBasisEpochs ? " of epochs to target" : "", 100 * s.cov.value_or(0), 100 * s.hit_rate,
+          runs);
     } else {
       row["stability_note"] = v.reasons.empty() ? "no number of runs would tell" : v.reasons.back();
     }
@@ -164,9 +160,8 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
     const stats::ComparedRuns runs_a = analysis::ComparedRunsOf(*FindPilot(pilot, a), consecutive);
     const stats::ComparedRuns runs_b = analysis::ComparedRunsOf(*FindPilot(pilot, b), consecutive);
     row["pilot_runs"] = {{a, runs_a.tta.size()}, {b, runs_b.tta.size()}};
-    const stats::ComparisonRunPlan found = StatsOnUserData("--pilot", [&] {
-      return stats::PlanComparisonRuns(runs_a.tta, runs_b.tta, power_options, a, b, a == b);
-    });
+    const stats::ComparisonRunPlan found = StatsOnUserData(
+        "--pilot", [&] { return stats::PlanComparisonRuns(runs_a.tta, runs_b.tta, power_options, a, b, a == b); });
     if (!found.withheld.empty()) {
       const std::string& why = found.withheld;
       row["note"] = "withheld: " + why;
@@ -230,11 +225,11 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
     const std::string pair = c["a"] == c["b"] ? c["a"].get<std::string>() + " against a copy of itself"
                                               : c["a"].get<std::string>() + " vs " + c["b"].get<std::string>();
     if (c.contains("runs_per_entry") && c["runs_per_entry"].is_number()) {
-      out += fmt::format("  {}: {} runs per entry (power at least {:.0f}% with {:.0f}% assurance; simulated {:.3f} "
-                         "+- {:.3f} at the widened spread)\n",
-                         pair, c["runs_per_entry"].get<int>(), 100 * planning["power"].get<double>(),
-                         100 * planning.value("assurance", 0.8), c["simulated_power"].get<double>(),
-                         c["simulation_se"].get<double>());
+      out += fmt::format(
+          "  {}: {} runs per entry (power at least {:.0f}% with {:.0f}% assurance; simulated {:.3f} "
+          "+- {:.3f} at the widened spread)\n",
+          pair, c["runs_per_entry"].get<int>(), 100 * planning["power"].get<double>(),
+          100 * planning.value("assurance", 0.8), c["simulated_power"].get<double>(), c["simulation_se"].get<double>());
     } else {
       out += "  " + pair + ": " + c.value("note", std::string("-")) + "\n";
     }
@@ -244,8 +239,8 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
   for (const auto& [name, n] : planning["runs_per_entry"].items()) {
     out += fmt::format(" {} {}", name, n.get<int>());
     // Which question asks for the number, so that a comparison's few runs are not hidden behind a CoV bound's many.
-    const nlohmann::json& why = planning.contains("runs_per_entry_for") ? planning["runs_per_entry_for"][name]
-                                                                       : nlohmann::json();
+    const nlohmann::json& why =
+        planning.contains("runs_per_entry_for") ? planning["runs_per_entry_for"][name] : nlohmann::json();
     if (why.is_object() && why["stability"].is_number() && why["comparison"].is_number()) {
       out += fmt::format(" (stability {}, comparison {})", why["stability"].get<int>(), why["comparison"].get<int>());
     } else if (why.is_object() && why["stability"].is_number()) {
@@ -270,13 +265,13 @@ std::string FormatRunPlanning(const nlohmann::json& planning) {
     if (!e.contains("mean_wall_seconds")) continue;
     std::string sources;
     for (const auto& [source, count] : e["wall_sources"].items()) {
-      const std::string how = source == kWallMeasured ? "measured by the study"
+      const std::string how = source == kWallMeasured  ? "measured by the study"
                               : source == kWallFromLog ? "from the run log"
                                                        : "training time, no wall time recorded";
       sources += (sources.empty() ? "" : ", ") + std::to_string(count.get<int>()) + " " + how;
     }
-    out += fmt::format(" {} {:.3g} s ({});", e["entry"].get<std::string>(), e["mean_wall_seconds"].get<double>(),
-                       sources);
+    out +=
+        fmt::format(" {} {:.3g} s ({});", e["entry"].get<std::string>(), e["mean_wall_seconds"].get<double>(), sources);
   }
   if (out.back() == ';') out.pop_back();
   return out + "\n";

@@ -5,9 +5,8 @@
 namespace evalsuite::study {
 namespace {
 
-const std::set<std::string> kSlurmKeys = {"partition",     "account",        "time_limit", "cpus_per_task",
-                                          "gpus_per_task", "gres",           "mem",        "max_concurrent",
-                                          "sbatch_options", "poll_seconds"};
+const std::set<std::string> kSlurmKeys = {"partition", "account", "time_limit",     "cpus_per_task",  "gpus_per_task",
+                                          "gres",      "mem",     "max_concurrent", "sbatch_options", "poll_seconds"};
 
 // Characters that would let a value become a second sbatch option or break the command line are refused.
 void CheckOptionValue(const TomlReader& reader, const toml::node& node, const std::string& key,

@@ -53,8 +53,8 @@ const std::set<std::string> kStudyKeys = {"name",
                                           "compare",
                                           "sequential",
                                           "precision"};
-const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached",
-                                              "consecutive_evaluations", "basis"};
+const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached", "consecutive_evaluations",
+                                              "basis"};
 
 // The study's own keys at the top of the file: its name, runs and seed, how each run trains, and the defaults
 // every entry takes unless it says otherwise (`defaults`, `threads`: applied later, after the flags).
@@ -88,7 +88,8 @@ void ReadStudyKeys(const toml::table& root, const Reader& reader, const fs::path
     defaults.train_subset = static_cast<int>(reader.Integer(*n, "train_subset", 1, kMaxTrainSubset));
   }
   if (const toml::node* n = root.get("jobs")) plan.jobs = static_cast<int>(reader.Integer(*n, "jobs", 1, kMaxJobs));
-  if (const toml::node* n = root.get("threads")) threads = static_cast<int>(reader.Integer(*n, "threads", 1, kMaxThreads));
+  if (const toml::node* n = root.get("threads"))
+    threads = static_cast<int>(reader.Integer(*n, "threads", 1, kMaxThreads));
   if (const toml::node* n = root.get("keep_models")) plan.keep_models = reader.Bool(*n, "keep_models");
   if (const toml::node* n = root.get("stop_at_target")) plan.stop_at_target = reader.Bool(*n, "stop_at_target");
   if (const toml::node* n = root.get("precision")) {
@@ -219,8 +220,8 @@ void ApplyFlags(const toml::table& root, const PlanOverrides& overrides, int cor
   if (defaults.epochs && *defaults.epochs < 1) throw UsageError("--epochs", "must be at least 1");
   if (defaults.train_subset && *defaults.train_subset < 1) throw UsageError("--train-subset", "must be at least 1");
   if (!root.get("jobs") && !overrides.jobs) {
-    plan.jobs = plan.devices.empty() ? DefaultJobs(cores)
-                                     : static_cast<int>(plan.devices.size()) / plan.devices_per_run;
+    plan.jobs =
+        plan.devices.empty() ? DefaultJobs(cores) : static_cast<int>(plan.devices.size()) / plan.devices_per_run;
   }
   plan.threads = threads ? *threads : std::max(1, cores / plan.jobs);
 }

@@ -74,8 +74,8 @@ struct PlannedEntry {
   std::string name;
   bool builtin = true;
   std::string description;
-  std::string command;               // external entries: the template ({seed}, {run_dir}, {threads}, ...)
-  std::string log_format = "jsonl";  // external entries: how their log is read (log_formats.h)
+  std::string command;                // external entries: the template ({seed}, {run_dir}, {threads}, ...)
+  std::string log_format = "jsonl";   // external entries: how their log is read (log_formats.h)
   runlog::RegexLogOptions regex_log;  // log_format = "regex": patterns and units (checked when the plan is read)
   std::string metric = "val_top1";
   double threshold = 0;
@@ -109,9 +109,9 @@ struct StudyPlan {
   int threads = 1;
   bool keep_models = false;
   bool stop_at_target = false;
-  int evals_per_epoch = 1;  // built-in entries; external ones get {evals_per_epoch} in their command
+  int evals_per_epoch = 1;         // built-in entries; external ones get {evals_per_epoch} in their command
   std::string precision = "auto";  // built-in entries: "auto", "fp32" or "bf16" (entries/precision_choice.h)
-  bool onednn_isa_cap = true;  // children inherit the cap evalsuite decided; false: none of evalsuite's setting
+  bool onednn_isa_cap = true;      // children inherit the cap evalsuite decided; false: none of evalsuite's setting
   // [stability], compare = [["A", "B"], ...] and [sequential] (comparison_plan_keys.h), typed once: what the study
   // asks of its runs, carried as they are to the sequential decision and the report. All fingerprinted.
   analysis::AnalysisSettings analysis;

@@ -2,8 +2,6 @@
 // back strictly (PlanFromJson: a plan this evalsuite did not write is an InputError naming the key) inside the one
 // decode every reader asks (DecodeStoredPlan, stored_plan.h), and the part of it that decides results
 // (PlanFingerprint). Declared in study_plan.h.
-#include "evalsuite/study/plans/study_plan.h"
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,6 +12,7 @@
 #include "common/json_fields.h"
 #include "evalsuite/study/plans/comparison_plan_keys.h"
 #include "evalsuite/study/plans/regex_log_keys.h"
+#include "evalsuite/study/plans/study_plan.h"
 
 namespace evalsuite::study {
 

@@ -6,10 +6,10 @@ namespace evalsuite::study {
 
 void CheckTomlDepth(std::string_view text, const std::string& source_name) {
   long line = 1;
-  int brackets = 0;         // [ and { open across lines (arrays and inline tables)
-  int key_parts = 1;        // parts of the dotted key or header being read
-  bool in_key = true;       // at the start of a line, before '=': a key or a [header]
-  char quote = 0;           // inside '...' or "..." (multi-line strings count their quotes alike)
+  int brackets = 0;    // [ and { open across lines (arrays and inline tables)
+  int key_parts = 1;   // parts of the dotted key or header being read
+  bool in_key = true;  // at the start of a line, before '=': a key or a [header]
+  char quote = 0;      // inside '...' or "..." (multi-line strings count their quotes alike)
   auto fail = [&](const char* what) {
     throw InputError(FileLine(source_name, line),
                      std::string(what) + " deeper than " + std::to_string(kMaxTomlDepth) + " levels");

@@ -37,7 +37,8 @@ class TomlReader {
     if (!node.is_integer()) Fail(Line(node), key, "must be an integer, got " + TypeName(node));
     int64_t value = node.as_integer()->get();
     // The same words as the flags' (common/value_checks.h): "must be at least 1, got 0".
-    if (std::string problem = WholeNumberRangeProblem(value, min, max); !problem.empty()) Fail(Line(node), key, problem);
+    if (std::string problem = WholeNumberRangeProblem(value, min, max); !problem.empty())
+      Fail(Line(node), key, problem);
     return value;
   }
   double Number(const toml::node& node, const std::string& key) const {
