@@ -36,46 +36,72 @@ IndexedDesign IndexLevels(const VarianceDesign& design) {
 }
 
 // -2 x the REML log-likelihood (without its constant) at variances `v` (factors, then the residual), and mu's
-// generalized least-squares estimate. V = sum_k v_k Z_k Z_k' + v_e I; the fixed part is the mean alone, so
-// -2 l = log|V| + log(1'V^-1 1) + y'V^-1 y - (1'V^-1 y)^2 / 1'V^-1 1. Infinity where V is not positive definite.
+// generalized least-squares estimate. V = Z D Z' + v_e I with Z the runs' level indicators (q columns, one per level
+// of every factor) and D their variances; the fixed part is the mean alone, so
+// -2 l = log|V| + log(1'V^-1 1) + y'V^-1 y - (1'V^-1 y)^2 / 1'V^-1 1.
+// By Woodbury, with S = D^1/2 and M = I + S Z'Z S / v_e (q x q): log|V| = n log v_e + log|M| and
+// a'V^-1 b = (a'b - (S Z'a)' M^-1 (S Z'b) / v_e) / v_e, so a fit costs O(n q^2 + q^3), not O(n^3): a design of a few
+// hundred runs has a few dozen levels. Infinity where V is not positive definite.
 double MinusTwoRemlLogLikelihood(const IndexedDesign& d, const std::vector<double>& y, const std::vector<double>& v,
                                  double* mean) {
   const size_t n = y.size(), factors = d.level.size();
-  std::vector<double> chol(n * n, 0.0);
+  const double residual = v[factors];
+  if (!(residual > 0)) return std::numeric_limits<double>::infinity();
+  std::vector<size_t> offset(factors + 1, 0);
+  for (size_t k = 0; k < factors; ++k) offset[k + 1] = offset[k] + static_cast<size_t>(d.level_count[k]);
+  const size_t q = offset[factors];
+  std::vector<double> root(q);  // S's diagonal
+  for (size_t k = 0; k < factors; ++k) {
+    for (size_t l = offset[k]; l < offset[k + 1]; ++l) root[l] = std::sqrt(std::max(v[k], 0.0));
+  }
+  // M = I + S Z'Z S / v_e, and S Z'1, S Z'y.
+  std::vector<double> m(q * q, 0.0), u(q, 0.0), w(q, 0.0);
+  std::vector<size_t> column(factors);
   for (size_t i = 0; i < n; ++i) {
-    for (size_t j = 0; j <= i; ++j) {
-      double entry = i == j ? v[factors] : 0.0;
-      for (size_t k = 0; k < factors; ++k) entry += d.level[k][i] == d.level[k][j] ? v[k] : 0.0;
-      chol[i * n + j] = entry;
+    for (size_t k = 0; k < factors; ++k) column[k] = offset[k] + static_cast<size_t>(d.level[k][i]);
+    for (size_t a = 0; a < factors; ++a) {
+      u[column[a]] += 1.0;
+      w[column[a]] += y[i];
+      for (size_t b = 0; b < factors; ++b) m[column[a] * q + column[b]] += 1.0;
     }
   }
-  // In-place Cholesky (lower triangle): V = L L'.
-  double log_det = 0;
-  for (size_t j = 0; j < n; ++j) {
-    double diagonal = chol[j * n + j];
-    for (size_t p = 0; p < j; ++p) diagonal -= chol[j * n + p] * chol[j * n + p];
+  for (size_t a = 0; a < q; ++a) {
+    u[a] *= root[a];
+    w[a] *= root[a];
+    for (size_t b = 0; b < q; ++b) m[a * q + b] = m[a * q + b] * root[a] * root[b] / residual + (a == b ? 1.0 : 0.0);
+  }
+  // In-place Cholesky of M (lower triangle): M = L L'.
+  double log_det = static_cast<double>(n) * std::log(residual);
+  for (size_t j = 0; j < q; ++j) {
+    double diagonal = m[j * q + j];
+    for (size_t p = 0; p < j; ++p) diagonal -= m[j * q + p] * m[j * q + p];
     if (!(diagonal > 0)) return std::numeric_limits<double>::infinity();
-    const double root = std::sqrt(diagonal);
-    chol[j * n + j] = root;
-    log_det += 2 * std::log(root);
-    for (size_t i = j + 1; i < n; ++i) {
-      double entry = chol[i * n + j];
-      for (size_t p = 0; p < j; ++p) entry -= chol[i * n + p] * chol[j * n + p];
-      chol[i * n + j] = entry / root;
+    const double r = std::sqrt(diagonal);
+    log_det += 2 * std::log(r);
+    m[j * q + j] = r;
+    for (size_t i = j + 1; i < q; ++i) {
+      double entry = m[i * q + j];
+      for (size_t p = 0; p < j; ++p) entry -= m[i * q + p] * m[j * q + p];
+      m[i * q + j] = entry / r;
     }
   }
-  // Forward solves L a = 1 and L b = y: 1'V^-1 1 = a'a, 1'V^-1 y = a'b, y'V^-1 y = b'b.
-  std::vector<double> a(n), b(n);
-  for (size_t i = 0; i < n; ++i) {
-    double sa = 1.0, sb = y[i];
-    for (size_t p = 0; p < i; ++p) sa -= chol[i * n + p] * a[p], sb -= chol[i * n + p] * b[p];
-    a[i] = sa / chol[i * n + i];
-    b[i] = sb / chol[i * n + i];
+  // Forward solves L a = S Z'1 and L b = S Z'y: then (S Z'1)' M^-1 (S Z'y) = a'b, and so on.
+  std::vector<double> a(q), b(q);
+  for (size_t i = 0; i < q; ++i) {
+    double sa = u[i], sb = w[i];
+    for (size_t p = 0; p < i; ++p) sa -= m[i * q + p] * a[p], sb -= m[i * q + p] * b[p];
+    a[i] = sa / m[i * q + i];
+    b[i] = sb / m[i * q + i];
   }
-  double aa = 0, ab = 0, bb = 0;
-  for (size_t i = 0; i < n; ++i) aa += a[i] * a[i], ab += a[i] * b[i], bb += b[i] * b[i];
-  if (mean) *mean = ab / aa;
-  return log_det + std::log(aa) + bb - ab * ab / aa;
+  double aa = 0, ab = 0, bb = 0, yy = 0, sum_y = 0;
+  for (size_t i = 0; i < q; ++i) aa += a[i] * a[i], ab += a[i] * b[i], bb += b[i] * b[i];
+  for (double value : y) yy += value * value, sum_y += value;
+  const double one_one = (static_cast<double>(n) - aa / residual) / residual;
+  const double one_y = (sum_y - ab / residual) / residual;
+  const double y_y = (yy - bb / residual) / residual;
+  if (!(one_one > 0)) return std::numeric_limits<double>::infinity();
+  if (mean) *mean = one_y / one_one;
+  return log_det + std::log(one_one) + y_y - one_y * one_y / one_one;
 }
 
 // Nelder-Mead (Lagarias et al. 1998's coefficients) from `start`, until the simplex's values agree to 1e-10.
@@ -273,6 +299,19 @@ VarianceComponents EstimateVarianceComponents(const VarianceDesign& design, cons
   double y_mean = 0, y_var = 0;
   for (double value : design.y) y_mean += value / static_cast<double>(n);
   for (double value : design.y) y_var += (value - y_mean) * (value - y_mean) / static_cast<double>(n - 1);
+  if (std::all_of(design.y.begin(), design.y.end(), [&design](double value) { return value == design.y.front(); })) {
+    // Nothing varies: every component is 0, exactly (the likelihood has no optimum to search for).
+    out.mean = design.y.front();
+    out.method = "every run gave the same value: every component is 0";
+    for (size_t k = 0; k <= factors; ++k) {
+      VarianceComponent c;
+      c.name = k < factors ? design.factors[k] : "residual";
+      c.variance_interval = Interval{0, 0};
+      c.share_interval = Interval{0, 0};
+      out.components.push_back(c);
+    }
+    return out;
+  }
   const RemlFit fit =
       FitReml(indexed, design.y, std::vector<double>(factors + 1, y_var / static_cast<double>(factors + 1)));
   out.mean = fit.mean;
