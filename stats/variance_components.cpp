@@ -104,7 +104,8 @@ double MinusTwoRemlLogLikelihood(const IndexedDesign& d, const std::vector<doubl
   return log_det + std::log(one_one) + y_y - one_y * one_y / one_one;
 }
 
-// Nelder-Mead (Lagarias et al. 1998's coefficients) from `start`, until the simplex's values agree to 1e-10.
+// Nelder-Mead (Lagarias et al. 1998's coefficients) from `start`, until the simplex's values agree to 1e-10 or its
+// points (log variances) to 1e-7.
 std::vector<double> MinimizeNelderMead(const std::function<double(const std::vector<double>&)>& f,
                                        const std::vector<double>& start, double step) {
   const size_t dims = start.size();
@@ -118,6 +119,13 @@ std::vector<double> MinimizeNelderMead(const std::function<double(const std::vec
     std::sort(order.begin(), order.end(), [&values](size_t x, size_t z) { return values[x] < values[z]; });
     const size_t best = order.front(), worst = order.back(), second_worst = order[dims - 1];
     if (std::abs(values[worst] - values[best]) < 1e-10 * (1 + std::abs(values[best]))) break;
+    // Or the simplex has shrunk to a point: on a flat ridge (a variance at the boundary) the values can keep
+    // differing in their last digits for thousands of steps that move nothing that is reported.
+    double spread = 0;
+    for (size_t i = 0; i <= dims; ++i) {
+      for (size_t d = 0; d < dims; ++d) spread = std::max(spread, std::abs(simplex[i][d] - simplex[best][d]));
+    }
+    if (spread < 1e-7) break;
     std::vector<double> centroid(dims, 0.0);
     for (size_t i : order) {
       if (i == worst) continue;
