@@ -64,14 +64,19 @@ json AnalysisSettingsToJson(const AnalysisSettings& settings) {
                   {"alpha", s->alpha},
                   {"question", s->stability ? json("stability") : json::array({s->a, s->b})}};
   }
-  return {{"stability",
-           {{"max_cov_upper", rule.max_cov_upper},
-            {"min_hit_rate", rule.min_hit_rate},
-            {"min_reached", rule.min_reached},
-            {"consecutive_evaluations", rule.consecutive_evaluations},
-            {"basis", rule.basis}}},
-          {"compare", std::move(compare)},
-          {"sequential", std::move(sequential)}};
+  json out = {{"stability",
+               {{"max_cov_upper", rule.max_cov_upper},
+                {"min_hit_rate", rule.min_hit_rate},
+                {"min_reached", rule.min_reached},
+                {"consecutive_evaluations", rule.consecutive_evaluations},
+                {"basis", rule.basis}}},
+              {"compare", std::move(compare)},
+              {"sequential", std::move(sequential)}};
+  // Only a variance design writes its key, so that every other study's stored plan stays as it was.
+  if (const auto& v = settings.variance) {
+    out["variance"] = {{"vary", v->vary}, {"levels", v->levels}, {"repeats", v->repeats}};
+  }
+  return out;
 }
 
 AnalysisSettings AnalysisSettingsFromPlanJson(const json& plan) {
@@ -106,6 +111,19 @@ AnalysisSettings AnalysisSettingsFromPlanJson(const json& plan) {
       std::tie(s.a, s.b) = PairAt(*question, "sequential.question");
     }
     settings.sequential = s;
+  }
+  if (auto it = plan.find("variance"); it != plan.end() && !it->is_null()) {
+    if (!it->is_object()) Malformed("variance", "not a table");
+    VarianceSettings v;
+    v.levels = IntegerAt<int>(*it, "levels", "variance", v.levels);
+    v.repeats = IntegerAt<int>(*it, "repeats", "variance", v.repeats);
+    const auto vary = it->find("vary");
+    if (vary == it->end() || !vary->is_array()) Malformed("variance.vary", "not a list of sources");
+    for (const json& source : *vary) {
+      if (!source.is_string()) Malformed("variance.vary", "not a list of sources");
+      v.vary.push_back(source.get<std::string>());
+    }
+    settings.variance = v;
   }
   return settings;
 }

@@ -30,16 +30,29 @@ struct SequentialSettings {
 
 using EntryPair = std::pair<std::string, std::string>;
 
+// A design that varies the sources of randomness one at a time (issue 55; analysis/variance_sources.h):
+//   [variance]
+//   vary = ["init", "data_order", "augmentation"]  # the seed sources drawn per level, crossed; the rest held
+//   levels = 3                                      # seeds of each varied source
+//   repeats = 2                                     # runs of each cell with identical seeds (nondeterminism)
+struct VarianceSettings {
+  std::vector<std::string> vary;
+  int levels = 3;
+  int repeats = 2;
+};
+
 struct AnalysisSettings {
   stats::StabilityRule rule;
   std::vector<EntryPair> compare;  // compare = [["A", "B"], ...]: is A faster than B?
   std::optional<SequentialSettings> sequential;
+  std::optional<VarianceSettings> variance;  // none: the study is no variance design
 };
 
 // The pairs the report compares: the `compare` list, then the sequential question's pair if it is not listed.
 std::vector<EntryPair> ComparedPairs(const AnalysisSettings& settings);
 
-// The stored form: {"stability": {...}, "compare": [...], "sequential": {...} or null}, merged into the stored plan.
+// The stored form: {"stability": {...}, "compare": [...], "sequential": {...} or null, and "variance": {vary, levels,
+// repeats} where the study has that design}, merged into the stored plan.
 nlohmann::json AnalysisSettingsToJson(const AnalysisSettings& settings);
 // From a stored plan (or an import's plan, which has none of the keys): absent keys keep their defaults; a key of
 // another shape is an InputError naming it ("plan.sequential.max_runs: ...").

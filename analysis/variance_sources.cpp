@@ -77,6 +77,11 @@ ResponseComponents ComponentsOf(const std::string& response, const std::vector<D
     }
     design.levels.push_back(levels);
   }
+  if (values.y.empty()) {
+    out.components.withheld =
+        runs.empty() ? "the design has no ended runs" : "no run has a value: every one " + left_out_reason;
+    return out;
+  }
   out.components = stats::EstimateVarianceComponents(design, options.components);
   return out;
 }

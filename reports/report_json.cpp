@@ -8,6 +8,7 @@
 #include "reports/run_curves.h"
 #include "reports/sensitivity_grid.h"
 #include "reports/stats_json.h"
+#include "reports/variance_section.h"
 
 namespace evalsuite::reports {
 namespace {
@@ -205,6 +206,7 @@ json ToJson(const ReportModel& model) {
   out["methods"] = std::move(methods);
   if (model.compare) out["compare"] = CompareSectionJson(*model.compare);
   if (model.cost) out[kCostSectionKey] = CostSectionJson(*model.cost);
+  if (!model.variance_sources.empty()) out[kVarianceSectionKey] = VarianceSectionJson(model.variance_sources);
   for (const auto& [key, section] : model.sections.items()) out[key] = section;
   return out;
 }

@@ -30,12 +30,39 @@ const std::vector<ReportJsonFieldDoc>& ReportJsonFields() {
        "the study names a pair to compare"},
       {"cost", "object", "cost to target at the plan's price per hour (reports/cost_section.h)",
        "the plan sets cost_per_hour, or runs record a cost"},
+      {"variance_sources", "array",
+       "each entry's split of TTA's variance between the seed sources the design varied, with intervals "
+       "(docs/variance.md)",
+       "the study has a [variance] design"},
       {"hardware", "object",
        "the roofline of each entry: FLOPs, bytes, achieved vs peak, utilization (docs/stability-and-hardware.md)",
        "runs recorded hardware counters, or `--section hardware=FILE`"},
       {"generalization", "object",
        "the holdout evaluation: models' top-1/top-5 with intervals, paired tests, the verdict (docs/holdout.md)",
        "`--section generalization=FILE`"},
+      // variance_sources[]
+      {"variance_sources[].entry", "string", "the entry", ""},
+      {"variance_sources[].varied", "array", "the sources the design varied: init, data_order, augmentation", ""},
+      {"variance_sources[].runs", "integer", "the design's counted runs that ended (reached or not)", ""},
+      {"variance_sources[].not_reached", "integer", "of those, the runs left out of TTA: they never reached", ""},
+      {"variance_sources[].failed", "integer", "counted runs that failed before reaching, left out of everything", ""},
+      {"variance_sources[].levels", "integer", "the most seeds any varied source had", ""},
+      {"variance_sources[].repeats", "integer", "the most runs any combination of seeds had", ""},
+      {"variance_sources[].withheld", "string or null", "why the whole analysis cannot be made", ""},
+      {"variance_sources[].cov_tta", "number or null", "the CoV of TTA, sqrt(exp(total) - 1) of ln TTA's components",
+       ""},
+      {"variance_sources[].shares", "array",
+       "ln TTA's components, the largest first: {source, share, share_interval, cov_alone, cov_alone_interval}", ""},
+      {"variance_sources[].hold_to_halve", "object or null",
+       "the fewest sources whose seeds, held, halve the CoV: {hold, cov_left}", ""},
+      {"variance_sources[].levels_needed", "object or null",
+       "levels of each of the two largest sources that tell them apart: {first, second, levels, repeats}", ""},
+      {"variance_sources[].same_seeds", "object or null",
+       "what identical seeds did twice: {cells, degrees_of_freedom, variance, variance_interval, identical}", ""},
+      {"variance_sources[].responses", "array",
+       "the components of ln TTA, ln epochs to target, time per epoch and the final metric: {response, runs_used, "
+       "runs_left_out, left_out_reason, withheld, method, mean, components}",
+       ""},
       // rule
       {"rule.statement", "string", "the rule in words, as the report prints it", ""},
       {"rule.basis", "string", "what the CoV is of: time to target, or epochs to target", ""},
@@ -174,9 +201,16 @@ const std::vector<ReportJsonFieldDoc>& ReportJsonFields() {
 }
 
 const std::vector<std::string>& ReportJsonDocumentedObjects() {
-  static const std::vector<std::string> objects = {
-      "",         "rule", "verdicts[]", "table[]", "entries[]", "entries[].runs[]", "entries[].stats", "comparisons[]",
-      "methods[]"};
+  static const std::vector<std::string> objects = {"",
+                                                   "rule",
+                                                   "verdicts[]",
+                                                   "table[]",
+                                                   "entries[]",
+                                                   "entries[].runs[]",
+                                                   "entries[].stats",
+                                                   "comparisons[]",
+                                                   "methods[]",
+                                                   "variance_sources[]"};
   return objects;
 }
 

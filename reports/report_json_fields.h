@@ -17,7 +17,7 @@ struct ReportJsonFieldDoc {
 };
 
 // Every key at the documented levels: the top level, rule, verdicts[], table[], entries[], entries[].runs[],
-// entries[].stats, comparisons[] and methods[]. Deeper objects are described at their parent.
+// entries[].stats, comparisons[], methods[] and variance_sources[]. Deeper objects are described at their parent.
 const std::vector<ReportJsonFieldDoc>& ReportJsonFields();
 
 // The objects whose keys ReportJsonFields lists completely ("" is the top level).

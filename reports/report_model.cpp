@@ -27,6 +27,7 @@
 #include "reports/run_curves.h"
 #include "reports/sensitivity_grid.h"
 #include "reports/stats_json.h"
+#include "reports/variance_section.h"
 #include "stats/curve.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
@@ -238,6 +239,12 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
     for (const auto& m : stats::ComparisonMethods()) model.methods.push_back({m.name, m.formula, m.source});
   }
   model.cost = CostSection(input, model.entries);
+  model.variance_sources = VarianceSection(input);  // reports/variance_section.h
+  if (!model.variance_sources.empty()) {
+    model.methods.push_back(
+        {"Sources of variance", "ln TTA = mu + sum over varied sources of u_source[seed] + e; REML components",
+         "Patterson and Thompson 1971; Ting et al. 1990 (intervals); Bouthillier et al. 2021 (design)"});
+  }
 
   if (!input.extra_sections.is_null() && !input.extra_sections.is_object()) {
     throw UsageError("extra_sections", "report sections must be a JSON object keyed by section name");
@@ -247,6 +254,7 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
                                "points_file",    "verdicts", "table",        "entries",     "comparisons", "methods"};
   if (model.compare) own.insert("compare");
   if (model.cost) own.insert(kCostSectionKey);
+  if (!model.variance_sources.empty()) own.insert(kVarianceSectionKey);
   for (const auto& [key, section] : input.extra_sections.items()) {
     if (own.count(key) > 0) {
       throw UsageError("extra_sections." + key, "a report section may not replace the report's own \"" + key +

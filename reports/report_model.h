@@ -15,6 +15,7 @@
 
 #include "analysis/analysis_settings.h"
 #include "analysis/sequential_decision.h"
+#include "analysis/variance_sources.h"
 #include "reports/generalization_section.h"
 #include "reports/hardware_model.h"
 #include "stats/curve.h"
@@ -248,6 +249,12 @@ struct MethodModel {
   std::string name, formula, source;
 };
 
+// One entry's sources of variance (reports/variance_section.h).
+struct EntryVarianceModel {
+  std::string entry;
+  analysis::VarianceSources sources;
+};
+
 struct ReportModel {
   int schema_version = 1;
   std::string title = "evalsuite report";
@@ -263,6 +270,8 @@ struct ReportModel {
   std::vector<MethodModel> methods;
   std::optional<CompareModel> compare;  // none when the plan names no pair and is not sequential
   std::optional<CostModel> cost;        // none when no run's usage was measured (reports/cost_section.h)
+  // Each entry's sources of variance (reports/variance_section.h); empty unless the plan is a variance design.
+  std::vector<EntryVarianceModel> variance_sources;
   // JSON: the sections made elsewhere, by name (generalization, hardware with the study's ceilings applied, ...), as
   // report.json shows them.
   nlohmann::json sections = nlohmann::json::object();

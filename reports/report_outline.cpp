@@ -19,6 +19,7 @@
 #include "reports/stability_charts.h"
 #include "reports/stats_json.h"
 #include "reports/value_format.h"
+#include "reports/variance_section.h"
 
 namespace evalsuite::reports {
 namespace {
@@ -29,6 +30,7 @@ constexpr const char* kOverviewId = "table";
 constexpr const char* kEntriesId = "entries";
 constexpr const char* kGeneralizationId = "generalization";
 constexpr const char* kHardwareId = "hardware";
+constexpr const char* kVarianceId = "variance";
 constexpr const char* kMethodsId = "methods";
 constexpr const char* kEnvironmentId = "environment";
 
@@ -202,6 +204,19 @@ void OutlineHardware(const ReportModel& model, ReportMarkup& markup) {
   if (!markup.ShowsFigures()) markup.Note("The roofline chart is in report.html.");
 }
 
+void OutlineVariance(const ReportModel& model, ReportMarkup& markup) {
+  markup.Note(kVarianceNote);
+  markup.Figure([&] { return VarianceSharesChart(model.variance_sources); },
+                "Share of ln TTA's variance from each source, per entry; under each bar, where a segment's end lies "
+                "at the ends of its share's 95% interval.");
+  for (const EntryVarianceModel& entry : model.variance_sources) {
+    markup.UserHeading(3, entry.entry);
+    markup.Bullets(VarianceSentences(entry.sources));
+    markup.Table(VarianceComponentsTable(entry.sources));
+  }
+  if (!markup.ShowsFigures()) markup.Note("The chart of the shares is in report.html.");
+}
+
 void OutlineMethods(const ReportModel& model, ReportMarkup& markup) { markup.Table(MethodsTable(model.methods)); }
 
 void OutlineEnvironment(const ReportModel& model, ReportMarkup& markup) {
@@ -226,6 +241,9 @@ const std::vector<OutlineStep>& Outline() {
       {{kEntriesId, "Entries", "Entries"},
        [](const ReportModel& model) { return !model.entries.empty(); },
        OutlineEntries},
+      {{kVarianceId, "Sources of variance", "Variance"},
+       [](const ReportModel& model) { return !model.variance_sources.empty(); },
+       OutlineVariance},
       {{kGeneralizationId, "Generalization to unseen data (Table 4)", "Generalization"},
        [](const ReportModel& model) { return !model.generalization.empty(); },
        OutlineGeneralization},

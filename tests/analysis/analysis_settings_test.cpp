@@ -30,6 +30,23 @@ TEST(AnalysisSettingsTest, RoundTripsThroughTheStoredForm) {
   EXPECT_EQ(ComparedPairs(back), (std::vector<EntryPair>{{"fast", "base"}, {"fast", "slow"}}));
 }
 
+TEST(AnalysisSettingsTest, AVarianceDesignRoundTripsAndOnlyItWritesTheKey) {
+  AnalysisSettings s;
+  EXPECT_FALSE(AnalysisSettingsToJson(s).contains("variance"));  // other studies' stored plans stay as they were
+  s.variance = VarianceSettings{{"init", "data_order"}, 4, 3};
+  const AnalysisSettings back = AnalysisSettingsFromPlanJson(AnalysisSettingsToJson(s));
+  ASSERT_TRUE(back.variance);
+  EXPECT_EQ(back.variance->vary, (std::vector<std::string>{"init", "data_order"}));
+  EXPECT_EQ(back.variance->levels, 4);
+  EXPECT_EQ(back.variance->repeats, 3);
+  try {
+    AnalysisSettingsFromPlanJson({{"variance", {{"vary", "init"}}}});
+    FAIL() << "a vary that is not a list was taken";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("variance.vary"), std::string::npos) << e.what();
+  }
+}
+
 TEST(AnalysisSettingsTest, APlanWithoutTheKeysKeepsTheDefaults) {
   const AnalysisSettings s = AnalysisSettingsFromPlanJson({{"files", 3}});
   EXPECT_DOUBLE_EQ(s.rule.max_cov_upper, stats::StabilityRule{}.max_cov_upper);

@@ -5,6 +5,7 @@
 //   "never": 2 runs that stop below the target (every TTA statistic is null).
 #pragma once
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -43,6 +44,27 @@ inline analysis::Run FailingRun(int index, double end, analysis::RunStatus statu
   run.wall_seconds = end * 1.2;
   run.threads = 1;
   return run;
+}
+
+// A variance design's entry ("design"): init and data order at 3 seeds each, crossed, 2 runs per combination, the
+// augmentation seed held; ln TTA = ln 100 + 0.04 x init level - 0.03 x data level^2 + 0.004 x repeat.
+inline analysis::Entry VarianceDesignEntry() {
+  analysis::Entry entry;
+  entry.name = "design";
+  entry.metric = "val_top1";
+  entry.threshold = 0.9;
+  int index = 0;
+  for (int i = 0; i < 3; ++i) {
+    for (int d = 0; d < 3; ++d) {
+      for (int r = 0; r < 2; ++r) {
+        analysis::Run run = ReachingRun(index, 100 * std::exp(0.04 * i - 0.03 * d * d + 0.004 * r));
+        run.seeds = {{"run", index}, {"init", 10 + i}, {"data_order", 20 + d}, {"augmentation", 30}};
+        entry.runs.push_back(run);
+        ++index;
+      }
+    }
+  }
+  return entry;
 }
 
 inline nlohmann::json GeneralizationSection(const std::string& model_name = "fast-run0") {

@@ -49,6 +49,8 @@ std::map<std::string, std::set<std::string>> DocumentedKeys(bool always_only) {
 json SyntheticReportWithSections() {
   StabilityReportInput input = testing::SyntheticInput();
   input.extra_sections["generalization"] = testing::GeneralizationSection();
+  input.entries.push_back(testing::VarianceDesignEntry());
+  input.settings.variance = analysis::VarianceSettings{{"init", "data_order"}, 3, 2};
   return ToJson(BuildStabilityReport(input));
 }
 
