@@ -32,7 +32,8 @@ const char* RunStatusName(RunStatus status);
 const char* RunStatusKey(RunStatus status);
 std::optional<RunStatus> ParseRunStatusKey(std::string_view key);
 
-// How a log or a process ended, as the writer of an attempt knows it (runlog's status, without the store's view).
+// How a log or a process ended, as the writer of an attempt knows it: the one enum for it, runlog::RunLog's status
+// (written and read in a log as runlog::LogEndName's words), without the store's view.
 enum class EndedAs { kReached, kNotReached, kFailed, kNoEnd };
 
 // The one classification of an attempt, used where it is recorded. `did_not_run`: its process died before its

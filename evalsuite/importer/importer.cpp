@@ -235,7 +235,7 @@ ParsedFile ParseOne(const SourceFile& source) {
         }
       }
         if (parsed.jsonl->header.empty() && parsed.jsonl->points.empty() &&
-            parsed.jsonl->status == runlog::RunStatus::kIncomplete) {
+            parsed.jsonl->status == analysis::EndedAs::kNoEnd) {
           throw InputError(source.file.string(),
                            "no JSON Lines run-log record (header, eval or end) in the file: it is not an evalsuite "
                            "run log" +
@@ -338,7 +338,7 @@ class GroupBuilder {
       }
     } else {
       run.log = runlog::ToRunLog(entry, "", 0, 1);
-      run.log.status = runlog::RunStatus::kNotReached;
+      run.log.status = analysis::EndedAs::kNotReached;
     }
     run.log.header["system"] = group.system;
     run.log.header["entry"] = group.entry;

@@ -10,6 +10,7 @@
 
 #include "analysis/entry_analysis.h"
 #include "analysis/run_counting.h"
+#include "analysis/run_decisions.h"
 #include "analysis/sequential_decision.h"
 #include "common/error.h"
 #include "common/figure_format.h"
@@ -268,16 +269,12 @@ std::string LogWarningsLine(const std::string& entry, const std::vector<const st
   return fmt::format("{}: {} of its runs' logs drew a warning; the first: {}\n", entry, warned, first);
 }
 
-// Counted runs that failed without reaching the target (run_store.h's CountsAsFailed, as the study's summary line
+// Counted runs that failed without reaching the target (analysis::CountsAsFailed, as the study's summary line
 // counts): reached + failed + not reached = runs.
-int FailedRuns(const analysis::EntryAnalysis& analysed, const std::vector<const store::RunRecord*>& records,
-               double threshold, std::size_t consecutive) {
-  std::map<std::pair<int, int>, const store::RunRecord*> by_attempt;
-  for (const store::RunRecord* record : records) by_attempt[{record->run_index, record->attempt}] = record;
+int FailedRuns(const analysis::EntryAnalysis& analysed, double threshold, std::size_t consecutive) {
   int failed = 0;
   for (const analysis::Run* run : analysed.counted.runs) {
-    const store::RunRecord* record = by_attempt[{run->index, run->attempt}];
-    if (record && CountsAsFailed(*record, threshold, consecutive)) ++failed;
+    if (analysis::CountsAsFailed(*run, threshold, consecutive)) ++failed;
   }
   return failed;
 }
@@ -295,7 +292,7 @@ EntrySummary SummarizeEntry(const store::StudyInfo& study, const StoredPlan& pla
                             const std::vector<const store::RunRecord*>& records, const stats::StabilityRule& rule,
                             const std::optional<analysis::SequentialOutcome>& sequential_stability) {
   EntrySummary summary;
-  const int failed = FailedRuns(analysed, records, entry.threshold, rule.consecutive_evaluations);
+  const int failed = FailedRuns(analysed, entry.threshold, rule.consecutive_evaluations);
   const stats::EntryStatistics& statistics_of_entry = analysed.statistics;
   const stats::StabilityStats& s = statistics_of_entry.at_target;
   std::optional<int> planned = study.kind == "study" ? plan.PlannedRunsOf(entry.name) : std::nullopt;
