@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/run_contention.h"
 #include "stats/curve.h"
 
 namespace evalsuite::analysis {
@@ -89,9 +90,8 @@ struct Run {
   std::string origin;             // where it came from: its run folder, or the log file it was imported from
   std::optional<RunUsage> usage;  // where it was measured (study runs), absent for imports
   std::optional<RunGpuUse> gpu;   // study runs recorded since GPU sampling exists
-  // What the machine did while it ran (evalsuite/study/sampling/contention_sampler.h: other_busy_cores,
-  // steal_fraction, load_average_1m {mean, max}, cpu_pressure_some, cores); null where not measured.
-  nlohmann::json contention = nullptr;
+  // What the machine did while it ran (evalsuite/study/hardware/contention_sampler.h); absent where not measured.
+  std::optional<RunContention> contention;
   // The precision it trained in and why (evalsuite/entries/precision_choice.h); null for other than built-in runs.
   nlohmann::json precision = nullptr;
 };
