@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analysis/entry_analysis.h"
+#include "analysis/mlperf_facts.h"
 #include "analysis/run_counting.h"
 #include "analysis/run_decisions.h"
 #include "analysis/sequential_decision.h"
@@ -215,28 +216,21 @@ std::string ThresholdAsWritten(const store::EntryRecord& entry) {
   return fmt::format("{:g}", entry.threshold);
 }
 
-std::string TextOf(const nlohmann::json& v) {
-  return v.is_string() ? v.get<std::string>() : v.is_number() ? fmt::format("{:.6g}", v.get<double>()) : "?";
-}
-
 // One line per imported MLPerf entry: division and ruleset, official score (or why there is none), RCP verdict.
 std::string ImportedFacts(const store::EntryRecord& entry) {
-  const nlohmann::json& x = entry.extra;
-  if (!x.is_object() || entry.source != "mlperf") return "";
-  std::string line = entry.name + ": division " + TextOf(x.value("division", nlohmann::json())) + ", ruleset " +
-                     TextOf(x.value("ruleset", nlohmann::json()));
-  const nlohmann::json official = x.value("official", nlohmann::json::object());
-  if (official.value("official_minutes", nlohmann::json()).is_number()) {
-    line += fmt::format("; official score {:.6g} min", official["official_minutes"].get<double>());
+  if (!entry.extra.is_object() || entry.source != "mlperf") return "";
+  const analysis::MlperfFacts x = analysis::MlperfFactsFromJson(entry.extra);
+  std::string line = entry.name + ": division " + x.division.value_or("?") + ", ruleset " + x.ruleset.value_or("?");
+  const analysis::MlperfOfficialFacts official = x.official.value_or(analysis::MlperfOfficialFacts{});
+  if (official.official_minutes) {
+    line += fmt::format("; official score {:.6g} min", *official.official_minutes);
   } else {
     line += "; no official score";
-    if (official.value("note", nlohmann::json()).is_string()) line += " (" + official["note"].get<std::string>() + ")";
+    if (official.note) line += " (" + *official.note + ")";
   }
-  const nlohmann::json rcp = x.value("rcp", nlohmann::json::object());
-  line += "; RCP " + TextOf(rcp.value("verdict", nlohmann::json()));
-  if (rcp.value("message", nlohmann::json()).is_string() && !rcp["message"].get<std::string>().empty()) {
-    line += " (" + rcp["message"].get<std::string>() + ")";
-  }
+  const analysis::MlperfRcpFacts rcp = x.rcp.value_or(analysis::MlperfRcpFacts{});
+  line += "; RCP " + rcp.verdict.value_or("?");
+  if (rcp.message && !rcp.message->empty()) line += " (" + *rcp.message + ")";
   return line + "\n";
 }
 
