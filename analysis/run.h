@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analysis/run_contention.h"
 #include "stats/curve.h"
 
 namespace evalsuite::analysis {
@@ -32,7 +33,8 @@ const char* RunStatusName(RunStatus status);
 const char* RunStatusKey(RunStatus status);
 std::optional<RunStatus> ParseRunStatusKey(std::string_view key);
 
-// How a log or a process ended, as the writer of an attempt knows it (runlog's status, without the store's view).
+// How a log or a process ended, as the writer of an attempt knows it: the one enum for it, runlog::RunLog's status
+// (written and read in a log as runlog::LogEndName's words), without the store's view.
 enum class EndedAs { kReached, kNotReached, kFailed, kNoEnd };
 
 // The one classification of an attempt, used where it is recorded. `did_not_run`: its process died before its
@@ -88,9 +90,8 @@ struct Run {
   std::string origin;             // where it came from: its run folder, or the log file it was imported from
   std::optional<RunUsage> usage;  // where it was measured (study runs), absent for imports
   std::optional<RunGpuUse> gpu;   // study runs recorded since GPU sampling exists
-  // What the machine did while it ran (evalsuite/study/sampling/contention_sampler.h: other_busy_cores,
-  // steal_fraction, load_average_1m {mean, max}, cpu_pressure_some, cores); null where not measured.
-  nlohmann::json contention = nullptr;
+  // What the machine did while it ran (evalsuite/study/hardware/contention_sampler.h); absent where not measured.
+  std::optional<RunContention> contention;
   // The precision it trained in and why (evalsuite/entries/precision_choice.h); null for other than built-in runs.
   nlohmann::json precision = nullptr;
 };

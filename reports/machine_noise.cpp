@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analysis/run_contention.h"
 #include "common/json_number.h"
 #include "stats/stability.h"
 
@@ -11,13 +12,6 @@ namespace evalsuite::reports {
 namespace {
 
 using nlohmann::json;
-
-std::optional<double> NumberIn(const json& object, const char* key) {
-  if (!object.is_object()) return std::nullopt;
-  const auto it = object.find(key);
-  if (it == object.end() || !it->is_number()) return std::nullopt;
-  return it->get<double>();
-}
 
 struct MeanMax {
   double sum = 0, max = 0;
@@ -39,24 +33,19 @@ std::string Percent(double fraction) { return fmt::format("{:.1f}%", fraction * 
 
 }  // namespace
 
-bool RunWasBusy(const json& contention) {
-  const std::optional<double> other = NumberIn(contention, "other_busy_cores");
-  const std::optional<double> steal = NumberIn(contention, "steal_fraction");
-  return (other && *other >= kBusyOtherCores) || (steal && *steal >= kBusyStealFraction);
-}
-
 std::optional<ContentionSummaryModel> ContentionSummary(const std::vector<const analysis::Run*>& runs) {
   MeanMax other, steal, load, pressure, cores;
   std::size_t measured = 0, busy = 0;
   for (const analysis::Run* run : runs) {
-    if (!run->contention.is_object()) continue;
+    if (!run->contention) continue;
+    const analysis::RunContention& c = *run->contention;
     ++measured;
-    busy += RunWasBusy(run->contention);
-    other.Add(NumberIn(run->contention, "other_busy_cores"));
-    steal.Add(NumberIn(run->contention, "steal_fraction"));
-    if (run->contention.contains("load_average_1m")) load.Add(NumberIn(run->contention["load_average_1m"], "mean"));
-    pressure.Add(NumberIn(run->contention, "cpu_pressure_some"));
-    cores.Add(NumberIn(run->contention, "cores"));
+    busy += analysis::RunWasBusy(c);
+    other.Add(c.other_busy_cores);
+    steal.Add(c.steal_fraction);
+    if (c.load_average_1m) load.Add(c.load_average_1m->mean);
+    pressure.Add(c.cpu_pressure_some);
+    if (c.cores) cores.Add(static_cast<double>(*c.cores));
   }
   if (measured == 0) return std::nullopt;
   ContentionSummaryModel summary;
@@ -74,7 +63,7 @@ std::string BusyRule() {
   return fmt::format(
       "a run was busy when other processes kept at least {:g} core(s) of its cores busy on average, "
       "or steal took at least {:g}% of their time",
-      kBusyOtherCores, kBusyStealFraction * 100);
+      analysis::kBusyOtherCores, analysis::kBusyStealFraction * 100);
 }
 
 json VariationJson(const stats::VariationDecomposition& d) {

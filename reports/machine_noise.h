@@ -16,20 +16,13 @@
 
 namespace evalsuite::reports {
 
-// A run was busy when other processes kept at least half a core of its cores busy on average, or a hypervisor
-// stole at least 5% of their time: either slows a run on a two-core machine by a tenth or more.
-constexpr double kBusyOtherCores = 0.5;
-constexpr double kBusyStealFraction = 0.05;
 // Time per epoch is the machine's part of TTA; on dedicated hardware DAWNBench saw it stable to a few percent. Beyond
 // this CoV the machine's speed varied enough to move the verdict on TTA.
 constexpr double kMaxTimePerEpochCov = 0.05;
 
-// Whether one run's record says the machine was busy; false when not measured.
-bool RunWasBusy(const nlohmann::json& contention);
-
-// Over the runs that have a record (report.json: {runs_measured, busy_runs, other_busy_cores {mean, max},
-// steal_fraction {mean, max}, load_average_1m {mean, max}, cpu_pressure_some {mean, max} (null where no PSI), cores,
-// rule}); none when no run was measured.
+// Over the runs that have a record, busy by analysis::RunWasBusy (report.json: {runs_measured, busy_runs,
+// other_busy_cores {mean, max}, steal_fraction {mean, max}, load_average_1m {mean, max}, cpu_pressure_some {mean, max}
+// (null where no PSI), cores, rule}); none when no run was measured.
 std::optional<ContentionSummaryModel> ContentionSummary(const std::vector<const analysis::Run*>& runs);
 // The busy rule as report.json states it.
 std::string BusyRule();

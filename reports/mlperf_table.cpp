@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "common/json_access.h"
+#include "analysis/mlperf_facts.h"
 #include "reports/value_format.h"
 
 namespace evalsuite::reports {
@@ -17,38 +17,37 @@ std::string Number(const std::optional<double>& value) {
 
 }  // namespace
 
-// The one place the importer's MLPerf record is read; an older or partial record reads as absent figures.
+// The importer's record is read by analysis::MlperfFactsFromJson, as the importer's summary and `study show` read it;
+// this is the report model's conversion of it. Text and figures the record lacks read as absent.
 std::optional<MlperfFactsModel> ParseMlperfFacts(const json& extra) {
-  const json& official = Field(extra, "official");
-  const json& rcp = Field(extra, "rcp");
-  if (!official.is_object() || !rcp.is_object()) return std::nullopt;
+  const analysis::MlperfFacts read = analysis::MlperfFactsFromJson(extra);
+  if (!read.official || !read.rcp) return std::nullopt;
+  const analysis::MlperfOfficialFacts& official = *read.official;
+  const analysis::MlperfRcpFacts& rcp = *read.rcp;
+  const analysis::MlperfThroughputFacts throughput = read.throughput.value_or(analysis::MlperfThroughputFacts{});
   MlperfFactsModel facts;
-  facts.ruleset = OptionalTextOf(Field(extra, "ruleset"));
-  facts.ruleset_source = OptionalTextOf(Field(extra, "ruleset_source"));
-  facts.division = OptionalTextOf(Field(extra, "division"));
-  facts.raw_minutes = NumberOf(Field(official, "raw_minutes"));
-  facts.published_scaling_factor = NumberOf(Field(official, "published_scaling_factor"));
-  facts.official_minutes = NumberOf(Field(official, "official_minutes"));
-  if (const json& note = Field(official, "note"); note.is_string()) facts.official_note = note.get<std::string>();
-  const json& throughput = Field(extra, "throughput");
-  facts.median_samples_per_second = NumberOf(Field(throughput, "median_samples_per_second"));
-  facts.throughput_runs = StringOf(Field(throughput, "runs"));
-  facts.throughput_method = StringOf(Field(throughput, "method"));
-  facts.throughput_interval = StringOf(Field(throughput, "interval"));
-  facts.global_batch_size = NumberOf(Field(extra, "global_batch_size"));
-  facts.rcp_verdict = OptionalTextOf(Field(rcp, "verdict"));
-  facts.rcp_message = StringOf(Field(rcp, "message"));
-  if (const json& reference = Field(rcp, "reference"); reference.is_string()) {
-    facts.rcp_reference = reference.get<std::string>();
-  }
-  facts.rcp_mean = NumberOf(Field(rcp, "rcp_mean"));
-  facts.rcp_stdev = NumberOf(Field(rcp, "rcp_stdev"));
-  facts.min_epochs = NumberOf(Field(rcp, "min_epochs"));
-  facts.submission_mean_epochs = NumberOf(Field(rcp, "submission_mean_epochs"));
-  facts.norm_factor = NumberOf(Field(rcp, "norm_factor"));
-  for (const json& run : ArrayOf(Field(extra, "run_details"))) {
-    facts.run_details.push_back(
-        {StringOf(Field(run, "file")), StringOf(Field(run, "status")), OptionalTextOf(Field(run, "reason"))});
+  facts.ruleset = read.ruleset;
+  facts.ruleset_source = read.ruleset_source;
+  facts.division = read.division;
+  facts.raw_minutes = official.raw_minutes;
+  facts.published_scaling_factor = official.published_scaling_factor;
+  facts.official_minutes = official.official_minutes;
+  facts.official_note = official.note;
+  facts.median_samples_per_second = throughput.median_samples_per_second;
+  facts.throughput_runs = throughput.runs ? std::to_string(*throughput.runs) : std::string();
+  facts.throughput_method = throughput.method.value_or("");
+  facts.throughput_interval = throughput.interval.value_or("");
+  facts.global_batch_size = read.global_batch_size;
+  facts.rcp_verdict = rcp.verdict;
+  facts.rcp_message = rcp.message.value_or("");
+  facts.rcp_reference = rcp.reference;
+  facts.rcp_mean = rcp.rcp_mean;
+  facts.rcp_stdev = rcp.rcp_stdev;
+  facts.min_epochs = rcp.min_epochs;
+  facts.submission_mean_epochs = rcp.submission_mean_epochs;
+  facts.norm_factor = rcp.norm_factor;
+  for (const analysis::MlperfRunFacts& run : read.run_details) {
+    facts.run_details.push_back({run.file.value_or(""), run.status.value_or(""), run.reason});
   }
   return facts;
 }

@@ -129,7 +129,7 @@ json ToJson(const RunModel& run) {
           {"wall_seconds", JsonNumber(run.wall_seconds)},
           {"threads", run.threads},
           {"error", StringOrNull(run.error)},
-          {"contention", run.contention},
+          {"contention", run.contention ? analysis::ContentionToJson(*run.contention) : json(nullptr)},
           {"precision", run.precision},
           {"evaluations", run.evaluations}};
 }

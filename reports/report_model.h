@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/analysis_settings.h"
+#include "analysis/run_contention.h"
 #include "analysis/sequential_decision.h"
 #include "analysis/variance_sources.h"
 #include "reports/generalization_section.h"
@@ -65,10 +66,10 @@ struct RunModel {  // NOLINT(bugprone-exception-escape): json members, see the t
   std::optional<double> epochs_to_target;  // null unless the run logged epochs
   double time_spent = 0;
   double wall_seconds = 0;
-  int threads = 0;            // 0: unknown (imports)
-  std::string error;          // empty: null
-  nlohmann::json contention;  // JSON: the run's contention record as measured (null where not)
-  nlohmann::json precision;   // JSON: the precision choice as recorded (null for other than built-in runs)
+  int threads = 0;                                    // 0: unknown (imports)
+  std::string error;                                  // empty: null
+  std::optional<analysis::RunContention> contention;  // the run's contention record as measured, absent where not
+  nlohmann::json precision;  // JSON: the precision choice as recorded (null for other than built-in runs)
   std::size_t evaluations = 0;
 };
 

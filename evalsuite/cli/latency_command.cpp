@@ -123,7 +123,7 @@ void RunLatency(const LatencyArgs& args) {
   options.on_round = [&machine] { machine.Poll(); };
   const generalization::LatencyResult r =
       generalization::MeasureLatency(*loaded.classifier, capture.images(), image_floats, options);
-  const json contention = machine.RunFinished(0, OwnCpuSeconds() - cpu_before);
+  const analysis::RunContention contention = machine.RunFinished(0, OwnCpuSeconds() - cpu_before).value();
 
   const double top1 = model_result["top1"]["accuracy"].get<double>();
   const double top5_accuracy = model_result["top5"]["accuracy"].get<double>();
@@ -136,14 +136,14 @@ void RunLatency(const LatencyArgs& args) {
     std::cout << fmt::format("  batch {:>4}: {:>9.0f} images/s (rounds {:.0f} to {:.0f})\n", t.batch,
                              t.images_per_second, t.low, t.high);
   }
-  const std::optional<double> other_cores = NumberOf(Field(contention, "other_busy_cores"));
-  const json& load = Field(contention, "load_average_1m");
+  const std::optional<double> other_cores = contention.other_busy_cores;
+  const std::optional<analysis::LoadAverageSamples>& load = contention.load_average_1m;
   std::cout << fmt::format(
       "machine during the measurement: other work on {} of {} cores{}; under another load, figures may fall "
       "outside these ranges\n",
       other_cores ? fmt::format("{:.1f}", *other_cores) : "an unknown number",
-      NumberOf(Field(contention, "cores")).value_or(0),
-      load.is_object() ? fmt::format(" (load average up to {:.1f})", NumberOrZero(load, "max")) : "");
+      static_cast<double>(contention.cores.value_or(0)),
+      load ? fmt::format(" (load average up to {:.1f})", load->max.value_or(0)) : "");
   std::string ties;
   for (int batch : r.tied_with_best) ties += (ties.empty() ? "" : ", ") + std::to_string(batch);
   std::cout << fmt::format("best batch {}: {:.0f} images/s{}; top-1 {:.4f}, top-5 {:.4f} on {} images\n", r.best_batch,
@@ -166,7 +166,7 @@ void RunLatency(const LatencyArgs& args) {
               {"openmp_wait", OpenMpWaitPolicy()},
               {"warmup_per_shape", options.warmup_per_shape},
               {"rounds", options.repeats},
-              {"machine", contention},
+              {"machine", analysis::ContentionToJson(contention)},
               {"latency", generalization::LatencyResultToJson(r)}};
   if (!args.dawnbench.empty()) {
     // Like with like: only entries of the holdout's task, on the metric they report (dawnbench_inference.h).

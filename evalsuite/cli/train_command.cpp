@@ -98,16 +98,16 @@ void RunTrain(const TrainArgs& args) {
     std::cout << fmt::format("TTA {:.1f} s: {} reached {} >= {} at epoch {} (training time, evaluation excluded)\n",
                              *result.tta_seconds, entry.name, entry.metric, target,
                              runlog::FormatEpoch(reached->epoch));
-  } else if (result.run.status == runlog::RunStatus::kNotReached) {
+  } else if (result.run.status == analysis::EndedAs::kNotReached) {
     std::cout << fmt::format("TTA none: {} did not reach {} >= {} in {} epochs (best {:.4f})\n", entry.name,
                              entry.metric, target, result.epochs_run, best);
   }
   std::cout << fmt::format("status {}; {} epochs, best {} {:.4f}, training {:.1f} s, wall {:.1f} s\n",
-                           runlog::RunStatusName(result.run.status), result.epochs_run, entry.metric, best,
+                           runlog::LogEndName(result.run.status), result.epochs_run, entry.metric, best,
                            result.run.train_seconds, result.run.wall_seconds);
   if (!args.log.empty()) std::cout << "log: " << args.log << "\n";
   if (!args.model_dir.empty()) std::cout << "models: " << args.model_dir << "\n";
-  if (result.run.status == runlog::RunStatus::kFailed) {
+  if (result.run.status == analysis::EndedAs::kFailed) {
     throw ExternalError(entry.name, "training failed: " + result.run.error);
   }
 }

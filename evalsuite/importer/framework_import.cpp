@@ -501,11 +501,11 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
         for (const runlog::EvalPoint& e : log.points) curve.push_back({e.train_seconds, e.metric});
         run_tta = stats::TimeToTarget(curve, *group.stored_threshold);
       }
-      if (run.status == runlog::RunStatus::kFailed || run.status == runlog::RunStatus::kIncomplete) {
+      if (run.status == analysis::EndedAs::kFailed || run.status == analysis::EndedAs::kNoEnd) {
         log.status = run.status;
         log.error = run.status_note;
       } else {
-        log.status = run_tta ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
+        log.status = run_tta ? analysis::EndedAs::kReached : analysis::EndedAs::kNotReached;
       }
       log.header = {{"entry", group.entry},
                     {"format", group.format},
@@ -585,8 +585,8 @@ std::string FormatFrameworkGroup(const ImportedGroup& g) {
     } else if (g.threshold) {
       line += ", target not reached";
     }
-    if (log.status == runlog::RunStatus::kIncomplete || log.status == runlog::RunStatus::kFailed) {
-      line += fmt::format(" [{}: {}]", runlog::RunStatusName(log.status), log.error);
+    if (log.status == analysis::EndedAs::kNoEnd || log.status == analysis::EndedAs::kFailed) {
+      line += fmt::format(" [{}: {}]", runlog::LogEndName(log.status), log.error);
     }
     out += line + "\n";
   }

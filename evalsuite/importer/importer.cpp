@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "analysis/mlperf_facts.h"
 #include "common/error.h"
 #include "common/figure_format.h"
 #include "common/json_access.h"
@@ -44,66 +45,56 @@ std::string TimeToTargetText(double minutes) {
 }
 
 // The MLPerf lines of a group's summary: ruleset, division, RCP verdict, official score, runs that do not count.
-std::string FormatMlperfDetails(const json& d) {
+std::string FormatMlperfDetails(const analysis::MlperfFacts& d) {
   std::string out;
-  auto text = [](const json& v) { return v.is_string() ? v.get<std::string>() : std::string("?"); };
-  out += fmt::format("  ruleset {} ({}), division {}\n", text(d.value("ruleset", json())),
-                     text(d.value("ruleset_source", json())), text(d.value("division", json())));
-  const json throughput = d.value("throughput", json::object());
-  if (throughput.value("median_samples_per_second", json()).is_number()) {
+  auto text = [](const std::optional<std::string>& v) { return v.value_or("?"); };
+  out += fmt::format("  ruleset {} ({}), division {}\n", text(d.ruleset), text(d.ruleset_source), text(d.division));
+  const analysis::MlperfThroughputFacts throughput = d.throughput.value_or(analysis::MlperfThroughputFacts{});
+  if (throughput.median_samples_per_second) {
     out += fmt::format("  training throughput {} samples/s (median of {} successful run(s); {}; {}",
-                       FormatNumber(throughput["median_samples_per_second"].get<double>()), throughput.value("runs", 0),
-                       text(throughput.value("method", json())), text(throughput.value("interval", json())));
-    const json batch = d.value("global_batch_size", json());
-    out += batch.is_number() ? fmt::format("; global batch {})\n", FormatNumber(batch.get<double>())) : ")\n";
+                       FormatNumber(*throughput.median_samples_per_second), throughput.runs.value_or(0),
+                       text(throughput.method), text(throughput.interval));
+    out += d.global_batch_size ? fmt::format("; global batch {})\n", FormatNumber(*d.global_batch_size)) : ")\n";
   }
   // A figure that disagreed with the log's own estimate of the samples trained is withheld, never printed.
-  if (throughput.value("withheld_runs", 0) > 0) {
-    out += fmt::format("  training throughput withheld for {} successful run(s): {}\n",
-                       throughput.value("withheld_runs", 0), text(throughput.value("withheld", json())));
+  if (throughput.withheld_runs.value_or(0) > 0) {
+    out += fmt::format("  training throughput withheld for {} successful run(s): {}\n", *throughput.withheld_runs,
+                       text(throughput.withheld));
   }
-  if (d.contains("rcp")) {
-    const json& rcp = d["rcp"];
-    out += fmt::format("  RCP: {} ({})", text(rcp.value("verdict", json())), text(rcp.value("message", json())));
-    if (rcp.contains("submission_mean_epochs") && rcp.contains("min_epochs")) {
-      out += fmt::format(
-          ": reference {}, submission mean {} vs min {} (RCP mean {}, stdev {})", text(rcp.value("reference", json())),
-          FormatNumber(rcp["submission_mean_epochs"].get<double>()), FormatNumber(rcp["min_epochs"].get<double>()),
-          FormatNumber(rcp["rcp_mean"].get<double>()), FormatNumber(rcp["rcp_stdev"].get<double>()));
-      if (rcp["norm_factor"].is_number()) {
-        out += fmt::format(", normalization {}", FormatNumber(rcp["norm_factor"].get<double>()));
-      }
+  if (d.rcp) {
+    const analysis::MlperfRcpFacts& rcp = *d.rcp;
+    out += fmt::format("  RCP: {} ({})", text(rcp.verdict), text(rcp.message));
+    if (rcp.submission_mean_epochs && rcp.min_epochs) {
+      out += fmt::format(": reference {}, submission mean {} vs min {} (RCP mean {}, stdev {})", text(rcp.reference),
+                         FormatNumber(*rcp.submission_mean_epochs), FormatNumber(*rcp.min_epochs),
+                         FormatNumber(rcp.rcp_mean.value_or(0)), FormatNumber(rcp.rcp_stdev.value_or(0)));
+      if (rcp.norm_factor) out += fmt::format(", normalization {}", FormatNumber(*rcp.norm_factor));
     }
     out += "\n";
   }
-  if (d.contains("official")) {
-    const json& o = d["official"];
-    if (o["official_minutes"].is_number()) {
-      out += fmt::format("  official score {} min", FormatNumber(o["official_minutes"].get<double>()));
-      if (o["published_scaling_factor"].is_number()) {
-        out += fmt::format(" (published scaling.json x{})", FormatNumber(o["published_scaling_factor"].get<double>()));
-      }
-      const double official = o["official_minutes"].get<double>();
-      if (o["checker_minutes"].is_number() &&
-          std::fabs(o["checker_minutes"].get<double>() - official) > 1e-9 * std::fabs(official)) {
-        out += fmt::format("; with the RCP checker's normalization {} min",
-                           FormatNumber(o["checker_minutes"].get<double>()));
-      }
-      out += "\n";
+  if (d.official && d.official->official_minutes) {
+    const analysis::MlperfOfficialFacts& o = *d.official;
+    const double official = *o.official_minutes;
+    out += fmt::format("  official score {} min", FormatNumber(official));
+    if (o.published_scaling_factor) {
+      out += fmt::format(" (published scaling.json x{})", FormatNumber(*o.published_scaling_factor));
     }
+    if (o.checker_minutes && std::fabs(*o.checker_minutes - official) > 1e-9 * std::fabs(official)) {
+      out += fmt::format("; with the RCP checker's normalization {} min", FormatNumber(*o.checker_minutes));
+    }
+    out += "\n";
   }
-  if (d.contains("official") && d["official"].value("note", json()).is_string() &&
-      !d["official"]["official_minutes"].is_number()) {
-    const json& o = d["official"];
-    if (o.value("unapplied_rules_minutes", json()).is_number()) {
+  if (d.official && d.official->note && !d.official->official_minutes) {
+    const analysis::MlperfOfficialFacts& o = *d.official;
+    if (o.unapplied_rules_minutes) {
       out += fmt::format("  score with today's rules reported, not applied: {} min\n",
-                         FormatNumber(o["unapplied_rules_minutes"].get<double>()));
+                         FormatNumber(*o.unapplied_rules_minutes));
     }
-    out += "  no official score: " + o["note"].get<std::string>() + "\n";
+    out += "  no official score: " + *o.note + "\n";
   }
-  for (const json& r : d.value("run_details", json::array())) {
-    if (r.value("status", "") != "success" || r.value("reason", json()).is_string()) {
-      out += fmt::format("  {} {}: {}\n", text(r["file"]), text(r["status"]), text(r["reason"]));
+  for (const analysis::MlperfRunFacts& r : d.run_details) {
+    if (r.status.value_or("") != "success" || r.reason) {
+      out += fmt::format("  {} {}: {}\n", text(r.file), text(r.status), text(r.reason));
     }
   }
   return out;
@@ -235,7 +226,7 @@ ParsedFile ParseOne(const SourceFile& source) {
         }
       }
         if (parsed.jsonl->header.empty() && parsed.jsonl->points.empty() &&
-            parsed.jsonl->status == runlog::RunStatus::kIncomplete) {
+            parsed.jsonl->status == analysis::EndedAs::kNoEnd) {
           throw InputError(source.file.string(),
                            "no JSON Lines run-log record (header, eval or end) in the file: it is not an evalsuite "
                            "run log" +
@@ -338,7 +329,7 @@ class GroupBuilder {
       }
     } else {
       run.log = runlog::ToRunLog(entry, "", 0, 1);
-      run.log.status = runlog::RunStatus::kNotReached;
+      run.log.status = analysis::EndedAs::kNotReached;
     }
     run.log.header["system"] = group.system;
     run.log.header["entry"] = group.entry;
@@ -704,7 +695,7 @@ std::string FormatSummary(const ImportResult& result, bool compliance_as_errors)
     }
     if (g.cov) out += ", CoV " + FormatShareAsPercent(*g.cov, 2);
     out += "\n";
-    if (g.format == "mlperf") out += FormatMlperfDetails(g.details);
+    if (g.format == "mlperf") out += FormatMlperfDetails(analysis::MlperfFactsFromJson(g.details));
   }
   std::size_t runs = 0;
   for (const ImportedGroup& g : result.groups) runs += g.runs.size();

@@ -464,7 +464,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     } else if (compliance_rules != nullptr && !drop_reason.empty()) {
       status = "dropped";
       reason = drop_reason;
-      imported.log.status = runlog::RunStatus::kFailed;
+      imported.log.status = analysis::EndedAs::kFailed;
       imported.log.error = "dropped by the compliance check: " + drop_reason;
     } else if (!run.Succeeded()) {
       status = "failed";
@@ -476,13 +476,13 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     } else if (!drop_reason.empty()) {
       status = "dropped";
       reason = drop_reason;
-      imported.log.status = runlog::RunStatus::kFailed;
+      imported.log.status = analysis::EndedAs::kFailed;
       imported.log.error = "dropped by the compliance check: " + drop_reason;
     }
     if (custom_target) {
       imported.tta_minutes = TtaMinutes(imported.log, given->stored);
-      if (imported.log.status != runlog::RunStatus::kFailed) {
-        imported.log.status = imported.tta_minutes ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
+      if (imported.log.status != analysis::EndedAs::kFailed) {
+        imported.log.status = imported.tta_minutes ? analysis::EndedAs::kReached : analysis::EndedAs::kNotReached;
       }
     } else if (status == "success") {
       imported.tta_minutes = (*run.run_stop_ms - *run.run_start_ms) / 60 / 1000;

@@ -255,7 +255,7 @@ RunLog ToRunLog(const DawnbenchEntry& entry, const std::string& column, double t
   for (const EvalPoint& p : log.points) {
     if (!tta && p.metric >= threshold * scale) tta = p.train_seconds;
   }
-  log.status = tta ? RunStatus::kReached : RunStatus::kNotReached;
+  log.status = tta ? analysis::EndedAs::kReached : analysis::EndedAs::kNotReached;
   log.train_seconds = log.points.empty() ? 0.0 : log.points.back().train_seconds;
   for (const EvalPoint& p : log.points) log.train_seconds = std::max(log.train_seconds, p.train_seconds);
   log.wall_seconds = log.train_seconds;

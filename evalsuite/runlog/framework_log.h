@@ -34,13 +34,14 @@ struct FrameworkRun {
   TimeBasis basis = TimeBasis::kEpochs;
   std::string basis_rule;  // how the basis values were read, for the report ("epoch column + 1")
   std::map<std::string, std::vector<SeriesPoint>> series;  // metric name as logged -> points in log order
-  double progress_spent = 0;                  // the whole run's progress in the basis (its budget, for runs that miss)
-  RunStatus status = RunStatus::kNotReached;  // kNotReached = ended; the importer decides reached from the target
-  std::string status_note;  // why the run counts as incomplete or failed ("checkpoint at step 500 of 1170")
-  nlohmann::json seed;      // as the log records it; null when it records none
-  std::string seed_source;  // "hparams.yaml", "params/seed", ...
-  std::string run_name;     // MLflow run name; empty elsewhere
-  std::string experiment;   // MLflow experiment name (or id); empty elsewhere
+  double progress_spent = 0;  // the whole run's progress in the basis (its budget, for runs that miss)
+  analysis::EndedAs status =
+      analysis::EndedAs::kNotReached;  // kNotReached = ended; the importer decides reached from the target
+  std::string status_note;             // why the run counts as incomplete or failed ("checkpoint at step 500 of 1170")
+  nlohmann::json seed;                 // as the log records it; null when it records none
+  std::string seed_source;             // "hparams.yaml", "params/seed", ...
+  std::string run_name;                // MLflow run name; empty elsewhere
+  std::string experiment;              // MLflow experiment name (or id); empty elsewhere
   // The run's recorded configuration, as written (Lightning's hparams.yaml, MLflow's params/), seed included; the
   // importer's run_identity.h decides entries from it. Empty when the log records none.
   std::map<std::string, std::string> hyperparameters;

@@ -176,7 +176,7 @@ FrameworkRun ReadHfTrainerState(const fs::path& file) {
   if (std::isfinite(global_step)) run.facts["global_step"] = global_step;
   if (std::isfinite(max_steps)) run.facts["max_steps"] = max_steps;
   if (std::isfinite(global_step) && std::isfinite(max_steps) && max_steps > 0 && global_step < max_steps) {
-    run.status = RunStatus::kIncomplete;
+    run.status = analysis::EndedAs::kNoEnd;
     run.status_note =
         fmt::format("saved at step {:g} of max_steps {:g} (a checkpoint taken mid-training)", global_step, max_steps);
   }

@@ -129,7 +129,7 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name,
     } else if (type == "end") {
       const auto status_field = record.find("status");
       auto status = status_field != record.end() && status_field->is_string()
-                        ? ParseRunStatus(status_field->get<std::string>())
+                        ? ParseLogEnd(status_field->get<std::string>())
                         : std::nullopt;
       if (!status) {
         run.warnings.push_back(where +
@@ -149,7 +149,7 @@ RunLog ParseJsonlRunLog(const std::string& text, const std::string& source_name,
       run.warnings.push_back(where + ": unknown record type \"" + type + "\"; line skipped");
     }
   }
-  if (!saw_end) run.status = RunStatus::kIncomplete;
+  if (!saw_end) run.status = analysis::EndedAs::kNoEnd;
   const std::optional<MetricScale> scale = DeclaredMetricScale(run.header, source_name, &run.warnings);
   if (scale_error != nullptr && scale && !run.points.empty()) {
     std::size_t off = 0;
@@ -221,11 +221,11 @@ void JsonlRunLogWriter::WriteEval(const EvalPoint& point, const json& extra) {
   WriteLine(record);
 }
 
-void JsonlRunLogWriter::WriteEnd(RunStatus status, std::optional<double> tta_seconds, double epochs,
+void JsonlRunLogWriter::WriteEnd(analysis::EndedAs status, std::optional<double> tta_seconds, double epochs,
                                  double train_seconds, double wall_seconds, const std::string& error,
                                  const json& extra) {
-  json record = {{"type", "end"},    {"status", RunStatusName(status)}, {"tta_seconds", JsonOrNull(tta_seconds)},
-                 {"epochs", epochs}, {"train_seconds", train_seconds},  {"wall_seconds", wall_seconds}};
+  json record = {{"type", "end"},    {"status", LogEndName(status)},   {"tta_seconds", JsonOrNull(tta_seconds)},
+                 {"epochs", epochs}, {"train_seconds", train_seconds}, {"wall_seconds", wall_seconds}};
   if (!error.empty()) record["error"] = error;
   for (const auto& [key, value] : extra.items()) {
     if (!record.contains(key)) record[key] = value;

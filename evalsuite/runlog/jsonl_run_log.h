@@ -38,7 +38,7 @@ class JsonlRunLogWriter {
   void WriteHeader(const nlohmann::json& header);  // adds "type" and "schema_version"
   void WriteEval(const EvalPoint& point, const nlohmann::json& extra = nlohmann::json::object());
   // `extra`'s keys are added to the end record (e.g. "hardware": FLOP/s, time and memory breakdowns).
-  void WriteEnd(RunStatus status, std::optional<double> tta_seconds, double epochs, double train_seconds,
+  void WriteEnd(analysis::EndedAs status, std::optional<double> tta_seconds, double epochs, double train_seconds,
                 double wall_seconds, const std::string& error = "",
                 const nlohmann::json& extra = nlohmann::json::object());
 

@@ -132,10 +132,10 @@ FrameworkRun ReadMlflowRun(const fs::path& folder) {
   run.facts["status"] = status.value_or("");
   const std::string s = status.value_or("3");
   if (s == "4" || s == "5" || s == "FAILED" || s == "KILLED") {
-    run.status = RunStatus::kFailed;
+    run.status = analysis::EndedAs::kFailed;
     run.status_note = "meta.yaml status " + s + " (FAILED or KILLED)";
   } else if (s == "1" || s == "2" || s == "RUNNING" || s == "SCHEDULED") {
-    run.status = RunStatus::kIncomplete;
+    run.status = analysis::EndedAs::kNoEnd;
     run.status_note = "meta.yaml status " + s + " (RUNNING or SCHEDULED: the run had not ended)";
   }
   for (const char* key : {"seed", "random_seed"}) {

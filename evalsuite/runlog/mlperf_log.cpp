@@ -696,14 +696,14 @@ RunLog ToRunLog(const MlperfRun& run, const std::function<double(const MlperfEva
   }
   if (after_stop > 0) log.header["evaluations_after_run_stop"] = after_stop;
   if (run.Succeeded()) {
-    log.status = RunStatus::kReached;
+    log.status = analysis::EndedAs::kReached;
   } else if (run.run_stop_ms) {
-    log.status = RunStatus::kFailed;
+    log.status = analysis::EndedAs::kFailed;
     log.error = "run_stop status \"" + run.stop_status + "\"";
   } else {
     // The log ends without run_stop: MLPerf scores it as a run that did not succeed. It is not an interrupted
     // attempt that a resume would redo (the store's meaning of "incomplete"), so it is a failure here.
-    log.status = RunStatus::kFailed;
+    log.status = analysis::EndedAs::kFailed;
     log.error = "no run_stop in the log";
   }
   if (run.run_start_ms && run.run_stop_ms) {

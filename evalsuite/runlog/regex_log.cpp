@@ -290,7 +290,7 @@ class Session {
                    {"time_unit", options_.time_unit},
                    {"time_kind", options_.time_kind},
                    {"metric_unit", options_.metric_unit}};
-    log_.status = ended_ ? RunStatus::kNotReached : RunStatus::kIncomplete;
+    log_.status = ended_ ? analysis::EndedAs::kNotReached : analysis::EndedAs::kNoEnd;
     log_.train_seconds = end_seconds_ ? *end_seconds_ : time_seen_.value_or(0);
     log_.wall_seconds = log_.train_seconds;
     // The rules every format shares: an accuracy is a fraction once scaled; a (?<metric>) value only finite.

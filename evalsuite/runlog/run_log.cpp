@@ -7,23 +7,24 @@
 
 namespace evalsuite::runlog {
 
-const char* RunStatusName(RunStatus status) {
-  switch (status) {
-    case RunStatus::kReached:
+const char* LogEndName(analysis::EndedAs end) {
+  switch (end) {
+    case analysis::EndedAs::kReached:
       return "reached";
-    case RunStatus::kNotReached:
+    case analysis::EndedAs::kNotReached:
       return "not_reached";
-    case RunStatus::kFailed:
+    case analysis::EndedAs::kFailed:
       return "failed";
-    case RunStatus::kIncomplete:
+    case analysis::EndedAs::kNoEnd:
       return "incomplete";
   }
   return "incomplete";
 }
 
-std::optional<RunStatus> ParseRunStatus(const std::string& name) {
-  for (RunStatus s : {RunStatus::kReached, RunStatus::kNotReached, RunStatus::kFailed, RunStatus::kIncomplete}) {
-    if (name == RunStatusName(s)) return s;
+std::optional<analysis::EndedAs> ParseLogEnd(const std::string& name) {
+  for (analysis::EndedAs end : {analysis::EndedAs::kReached, analysis::EndedAs::kNotReached, analysis::EndedAs::kFailed,
+                                analysis::EndedAs::kNoEnd}) {
+    if (name == LogEndName(end)) return end;
   }
   return std::nullopt;
 }

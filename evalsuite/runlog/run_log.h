@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/run.h"
 #include "stats/stability.h"
 
 namespace evalsuite::runlog {
@@ -22,22 +23,18 @@ struct EvalPoint {
   long line = 0;  // the line in the source file the evaluation was read from, for warnings; 0 = unknown
 };
 
-enum class RunStatus {
-  kReached,     // reached the run's target threshold
-  kNotReached,  // finished its budget below the target
-  kFailed,      // crashed, aborted, timed out, or was killed
-  kIncomplete,  // no end record: the run (or the study around it) was interrupted
-};
-
-const char* RunStatusName(RunStatus status);  // "reached", "not_reached", "failed", "incomplete"
+// How the log ended is analysis::EndedAs, the one enum for it (reached, not reached, failed, no end record); the
+// store turns it into the attempt's analysis::RunStatus (analysis::StatusOfAttempt). These are the log format's words
+// for it: "reached", "not_reached", "failed", "incomplete".
+const char* LogEndName(analysis::EndedAs end);
+std::optional<analysis::EndedAs> ParseLogEnd(const std::string& name);
 // An evaluation's epoch for people: "3" at an epoch's end, "2.25" within an epoch (several evaluations per epoch).
 std::string FormatEpoch(double epoch);
-std::optional<RunStatus> ParseRunStatus(const std::string& name);
 
 struct RunLog {
   nlohmann::json header = nlohmann::json::object();  // entry, hyperparameters, seeds, threads, environment...
   std::vector<EvalPoint> points;
-  RunStatus status = RunStatus::kIncomplete;
+  analysis::EndedAs status = analysis::EndedAs::kNoEnd;
   double train_seconds = 0;  // total training time used (from the end record, else the last point)
   double wall_seconds = 0;
   std::string error;                  // why a failed run failed, when known

@@ -86,12 +86,12 @@ void CheckRunLog(RunLog& log, const std::string& source, const std::optional<Met
   const double target = threshold->get<double>();
   bool reaches = false;
   for (const EvalPoint& p : log.points) reaches = reaches || p.metric >= target;
-  if (log.status == RunStatus::kNotReached && reaches) {
+  if (log.status == analysis::EndedAs::kNotReached && reaches) {
     log.warnings.push_back(source +
                            ": the end record says not_reached, but an evaluation is at or above the "
                            "threshold " +
                            Number(target) + "; TTA is taken from the evaluations");
-  } else if (log.status == RunStatus::kReached && !reaches) {
+  } else if (log.status == analysis::EndedAs::kReached && !reaches) {
     log.warnings.push_back(source +
                            ": the end record says reached, but no evaluation is at or above the "
                            "threshold " +

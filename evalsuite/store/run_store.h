@@ -86,9 +86,6 @@ analysis::RunStatus StatusOf(const RunRecord& run, bool resumable);
 bool IsDoneRun(const RunRecord& run);
 // The run's curve for statistics (analysis::TimeCurveOf over its log).
 stats::RunCurve RunCurveOf(const runlog::RunLog& log);
-// The one rule behind every "failed" count (the study's summary line, study show's table): a run that ended failed,
-// unless it did not run (counted apart) or reached `threshold` before it died (its TTA stands: counted as reached).
-bool CountsAsFailed(const RunRecord& run, double threshold, std::size_t consecutive_evaluations);
 
 // One attempt as `study list` counts it, without its points.
 struct StoredAttempt {

@@ -4,8 +4,10 @@
 #include <string>
 
 #include "analysis/run.h"
+#include "analysis/run_decisions.h"
 #include "common/error.h"
 #include "common/sqlite_shared_file.h"
+#include "evalsuite/runlog/run_log.h"
 
 namespace evalsuite::store {
 namespace {
@@ -93,13 +95,8 @@ void AddOutcomeColumn(SqliteDb& db) {
   while (select.Step()) {
     const std::string status = select.Text(1), error = select.Text(2);
     const bool has_points = select.Int(3) != 0;
-    const bool failed = status == "failed";
-    const bool did_not_run = failed && ((!has_points && error.rfind("did not run: ", 0) == 0) ||
-                                        error.rfind("died of its environment: ", 0) == 0);
-    analysis::EndedAs ended = analysis::EndedAs::kNoEnd;
-    if (status == "reached") ended = analysis::EndedAs::kReached;
-    if (status == "not_reached") ended = analysis::EndedAs::kNotReached;
-    if (failed) ended = analysis::EndedAs::kFailed;
+    const analysis::EndedAs ended = runlog::ParseLogEnd(status).value_or(analysis::EndedAs::kNoEnd);
+    const bool did_not_run = analysis::DidNotRunByErrorWords(ended, has_points, error);
     const analysis::RunStatus outcome = analysis::StatusOfAttempt(ended, did_not_run, select.Text(4) == "study");
     update.Bind(1, std::string(analysis::RunStatusKey(outcome))).Bind(2, select.Int(0)).Run();
     update.Reset();

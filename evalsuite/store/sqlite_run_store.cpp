@@ -137,7 +137,7 @@ class SqliteRunStore : public RunStore {
         .Bind(2, run.entry)
         .Bind(3, run.run_index)
         .Bind(4, attempt)
-        .Bind(5, std::string(runlog::RunStatusName(run.log.status)))
+        .Bind(5, std::string(runlog::LogEndName(run.log.status)))
         .Bind(6, run.threads)
         .Bind(7, run.exit_status)
         .Bind(8, run.signal)
@@ -254,7 +254,7 @@ class SqliteRunStore : public RunStore {
       run.run_index = static_cast<int>(select.Int(2));
       run.attempt = static_cast<int>(select.Int(3));
       std::string status = select.Text(4);
-      auto parsed = runlog::ParseRunStatus(status);
+      auto parsed = runlog::ParseLogEnd(status);
       if (!parsed)
         throw IoError(file().string(), "run " + std::to_string(run.id) + " has unknown status '" + status + "'");
       run.log.status = *parsed;
@@ -390,26 +390,12 @@ class SqliteRunStore : public RunStore {
 bool IsFinishedRun(const RunRecord& run) {
   if (run.status)
     return *run.status != analysis::RunStatus::kInterrupted && *run.status != analysis::RunStatus::kUnended;
-  return run.log.status != runlog::RunStatus::kIncomplete;
+  return run.log.status != analysis::EndedAs::kNoEnd;
 }
 
 analysis::RunStatus StatusOf(const RunRecord& run, bool resumable) {
   if (run.status) return *run.status;
-  analysis::EndedAs ended = analysis::EndedAs::kNoEnd;
-  switch (run.log.status) {
-    case runlog::RunStatus::kReached:
-      ended = analysis::EndedAs::kReached;
-      break;
-    case runlog::RunStatus::kNotReached:
-      ended = analysis::EndedAs::kNotReached;
-      break;
-    case runlog::RunStatus::kFailed:
-      ended = analysis::EndedAs::kFailed;
-      break;
-    case runlog::RunStatus::kIncomplete:
-      break;
-  }
-  return analysis::StatusOfAttempt(ended, run.did_not_run, resumable);
+  return analysis::StatusOfAttempt(run.log.status, run.did_not_run, resumable);
 }
 
 bool DidNotRun(const RunRecord& run) { return StatusOf(run, true) == analysis::RunStatus::kDidNotRun; }
@@ -422,11 +408,6 @@ stats::RunCurve RunCurveOf(const runlog::RunLog& log) {
   for (const runlog::EvalPoint& p : log.points) run.points.push_back({p.train_seconds, p.metric});
   run.time_spent = log.train_seconds;
   return analysis::TimeCurveOf(run);
-}
-
-bool CountsAsFailed(const RunRecord& run, double threshold, std::size_t consecutive_evaluations) {
-  if (run.log.status != runlog::RunStatus::kFailed || DidNotRun(run)) return false;
-  return !stats::TimeToTarget(RunCurveOf(run.log).points, threshold, consecutive_evaluations);
 }
 
 std::unique_ptr<RunStore> RunStore::Open(const std::filesystem::path& file, bool create_if_missing) {

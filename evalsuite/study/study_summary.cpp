@@ -9,7 +9,9 @@
 #include <set>
 
 #include "analysis/entry_analysis.h"
+#include "analysis/mlperf_facts.h"
 #include "analysis/run_counting.h"
+#include "analysis/run_decisions.h"
 #include "analysis/sequential_decision.h"
 #include "common/error.h"
 #include "common/figure_format.h"
@@ -214,28 +216,21 @@ std::string ThresholdAsWritten(const store::EntryRecord& entry) {
   return fmt::format("{:g}", entry.threshold);
 }
 
-std::string TextOf(const nlohmann::json& v) {
-  return v.is_string() ? v.get<std::string>() : v.is_number() ? fmt::format("{:.6g}", v.get<double>()) : "?";
-}
-
 // One line per imported MLPerf entry: division and ruleset, official score (or why there is none), RCP verdict.
 std::string ImportedFacts(const store::EntryRecord& entry) {
-  const nlohmann::json& x = entry.extra;
-  if (!x.is_object() || entry.source != "mlperf") return "";
-  std::string line = entry.name + ": division " + TextOf(x.value("division", nlohmann::json())) + ", ruleset " +
-                     TextOf(x.value("ruleset", nlohmann::json()));
-  const nlohmann::json official = x.value("official", nlohmann::json::object());
-  if (official.value("official_minutes", nlohmann::json()).is_number()) {
-    line += fmt::format("; official score {:.6g} min", official["official_minutes"].get<double>());
+  if (!entry.extra.is_object() || entry.source != "mlperf") return "";
+  const analysis::MlperfFacts x = analysis::MlperfFactsFromJson(entry.extra);
+  std::string line = entry.name + ": division " + x.division.value_or("?") + ", ruleset " + x.ruleset.value_or("?");
+  const analysis::MlperfOfficialFacts official = x.official.value_or(analysis::MlperfOfficialFacts{});
+  if (official.official_minutes) {
+    line += fmt::format("; official score {:.6g} min", *official.official_minutes);
   } else {
     line += "; no official score";
-    if (official.value("note", nlohmann::json()).is_string()) line += " (" + official["note"].get<std::string>() + ")";
+    if (official.note) line += " (" + *official.note + ")";
   }
-  const nlohmann::json rcp = x.value("rcp", nlohmann::json::object());
-  line += "; RCP " + TextOf(rcp.value("verdict", nlohmann::json()));
-  if (rcp.value("message", nlohmann::json()).is_string() && !rcp["message"].get<std::string>().empty()) {
-    line += " (" + rcp["message"].get<std::string>() + ")";
-  }
+  const analysis::MlperfRcpFacts rcp = x.rcp.value_or(analysis::MlperfRcpFacts{});
+  line += "; RCP " + rcp.verdict.value_or("?");
+  if (rcp.message && !rcp.message->empty()) line += " (" + *rcp.message + ")";
   return line + "\n";
 }
 
@@ -268,16 +263,12 @@ std::string LogWarningsLine(const std::string& entry, const std::vector<const st
   return fmt::format("{}: {} of its runs' logs drew a warning; the first: {}\n", entry, warned, first);
 }
 
-// Counted runs that failed without reaching the target (run_store.h's CountsAsFailed, as the study's summary line
+// Counted runs that failed without reaching the target (analysis::CountsAsFailed, as the study's summary line
 // counts): reached + failed + not reached = runs.
-int FailedRuns(const analysis::EntryAnalysis& analysed, const std::vector<const store::RunRecord*>& records,
-               double threshold, std::size_t consecutive) {
-  std::map<std::pair<int, int>, const store::RunRecord*> by_attempt;
-  for (const store::RunRecord* record : records) by_attempt[{record->run_index, record->attempt}] = record;
+int FailedRuns(const analysis::EntryAnalysis& analysed, double threshold, std::size_t consecutive) {
   int failed = 0;
   for (const analysis::Run* run : analysed.counted.runs) {
-    const store::RunRecord* record = by_attempt[{run->index, run->attempt}];
-    if (record && CountsAsFailed(*record, threshold, consecutive)) ++failed;
+    if (analysis::CountsAsFailed(*run, threshold, consecutive)) ++failed;
   }
   return failed;
 }
@@ -295,7 +286,7 @@ EntrySummary SummarizeEntry(const store::StudyInfo& study, const StoredPlan& pla
                             const std::vector<const store::RunRecord*>& records, const stats::StabilityRule& rule,
                             const std::optional<analysis::SequentialOutcome>& sequential_stability) {
   EntrySummary summary;
-  const int failed = FailedRuns(analysed, records, entry.threshold, rule.consecutive_evaluations);
+  const int failed = FailedRuns(analysed, entry.threshold, rule.consecutive_evaluations);
   const stats::EntryStatistics& statistics_of_entry = analysed.statistics;
   const stats::StabilityStats& s = statistics_of_entry.at_target;
   std::optional<int> planned = study.kind == "study" ? plan.PlannedRunsOf(entry.name) : std::nullopt;

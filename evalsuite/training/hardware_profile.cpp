@@ -52,7 +52,7 @@ json ProfileEntryHardware(const entries::BuiltinEntry& entry, const datasets::Fa
   out["profile"] = {{"train_images", result.run.header["data"]["train_images"]},
                     {"validation_images", subset.validation.size()},
                     {"threads", result.threads},
-                    {"status", runlog::RunStatusName(result.run.status)}};
+                    {"status", runlog::LogEndName(result.run.status)}};
   return out;
 }
 

@@ -331,10 +331,10 @@ void EndRun(const RunPlan& run, const RunTotals& totals, const std::string& fail
   result.run.wall_seconds = SecondsSince(run.wall_start);
   result.hardware = totals.accounting.Summarize(run.recipe, result.run.wall_seconds, totals.dataset_bytes);
   if (!failure.empty()) {
-    result.run.status = runlog::RunStatus::kFailed;
+    result.run.status = analysis::EndedAs::kFailed;
     result.run.error = failure;
   } else {
-    result.run.status = result.tta_seconds ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
+    result.run.status = result.tta_seconds ? analysis::EndedAs::kReached : analysis::EndedAs::kNotReached;
   }
   if (run.options.log) {
     run.options.log->WriteEnd(result.run.status, result.tta_seconds, result.epochs_run, result.run.train_seconds,

@@ -203,7 +203,7 @@ TEST(FrameworkImportTest, LowerIsBetterMetricsAreStoredNegatedWithTheTargetAsLog
   EXPECT_EQ(*g.stored_threshold, -0.35);
   EXPECT_EQ(g.time_unit, "epochs");
   EXPECT_EQ(g.details["tta"][0], 2.0);
-  EXPECT_EQ(g.runs[0].log.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(g.runs[0].log.status, analysis::EndedAs::kReached);
   EXPECT_EQ(g.runs[0].log.header["train_runtime"], 400.5);
   EXPECT_NE(g.description.find("eval_wer <= 0.35"), std::string::npos) << g.description;
   EXPECT_NE(g.description.find("TTA in epochs"), std::string::npos) << g.description;
@@ -229,7 +229,7 @@ TEST(FrameworkImportTest, AHuggingFaceCheckpointMidTrainingIsIncompleteAndOnlyTh
   ASSERT_EQ(r.groups.size(), 1u);
   ASSERT_EQ(r.groups[0].runs.size(), 1u);
   EXPECT_EQ(r.groups[0].entry, "out");
-  EXPECT_EQ(r.groups[0].runs[0].log.status, runlog::RunStatus::kIncomplete);
+  EXPECT_EQ(r.groups[0].runs[0].log.status, analysis::EndedAs::kNoEnd);
   EXPECT_EQ(r.groups[0].details["tta"][0], 1.0);
   EXPECT_NE(r.groups[0].runs[0].log.error.find("step 10 of max_steps 20"), std::string::npos);
 }
@@ -279,7 +279,7 @@ TEST(FrameworkImportTest, MlflowRunsKeepTheirClockSeedAndStatus) {
   EXPECT_DOUBLE_EQ(*g.runs[0].tta_minutes, 100.0 / 60);
   EXPECT_EQ(g.runs[0].seeds["run"], 7);
   EXPECT_EQ(g.runs[0].log.train_seconds, 400.0);
-  EXPECT_EQ(g.runs[1].log.status, runlog::RunStatus::kFailed);
+  EXPECT_EQ(g.runs[1].log.status, analysis::EndedAs::kFailed);
   EXPECT_EQ(g.runs[0].log.header["run_name"], "bright-owl-12");
 }
 
@@ -383,7 +383,7 @@ TEST(FrameworkImportTest, TheStoreRecordsTheTimeUnitAndTheNegatedTarget) {
   EXPECT_NE(entries[0].description.find("Keras' CSVLogger records no clock"), std::string::npos);
   const std::vector<store::RunRecord> runs = store->LoadRuns(id);
   ASSERT_EQ(runs.size(), 1u);
-  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(runs[0].log.status, analysis::EndedAs::kReached);
   EXPECT_EQ(runs[0].log.points.size(), 3u);
 }
 

@@ -80,7 +80,7 @@ void WriteJsonl(const fs::path& file, const std::string& entry, double pace, dou
     p.metric = 0.75 + 0.05 * epoch;
     writer.WriteEval(p);
   }
-  writer.WriteEnd(runlog::RunStatus::kReached, std::nullopt, 3, end_seconds, end_seconds);
+  writer.WriteEnd(analysis::EndedAs::kReached, std::nullopt, 3, end_seconds, end_seconds);
 }
 
 // An MLPerf-style run whose evaluations are logged after run_stop (offline), dated by block_stop records.

@@ -45,7 +45,7 @@ void WriteRun(const fs::path& file, const std::string& entry, double pace) {
     p.metric = 0.75 + 0.05 * epoch;
     writer.WriteEval(p);
   }
-  writer.WriteEnd(runlog::RunStatus::kReached, 180.0 * pace, 3, 180.0 * pace, 180.0 * pace);
+  writer.WriteEnd(analysis::EndedAs::kReached, 180.0 * pace, 3, 180.0 * pace, 180.0 * pace);
 }
 
 const ImportedGroup* Group(const ImportResult& result, const std::string& entry) {

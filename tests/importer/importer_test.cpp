@@ -144,7 +144,7 @@ TEST(ImporterTest, GroupsBySystemAndBenchmarkInNaturalOrderAndScoresOlympic) {
   ASSERT_TRUE(g.cov.has_value());
   EXPECT_GT(*g.cov, 0.0);
   EXPECT_EQ(g.runs[0].seeds.value("seed", 0), 1);
-  EXPECT_EQ(g.runs[0].log.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(g.runs[0].log.status, analysis::EndedAs::kReached);
 }
 
 TEST(ImporterTest, OneFailureIsTheSlowestTwoFailuresNoScore) {
@@ -162,7 +162,7 @@ TEST(ImporterTest, OneFailureIsTheSlowestTwoFailuresNoScore) {
   ASSERT_NE(resnet, nullptr);
   EXPECT_EQ(resnet->converged, 4u);
   EXPECT_FALSE(resnet->runs[1].tta_minutes.has_value());
-  EXPECT_EQ(resnet->runs[1].log.status, runlog::RunStatus::kFailed);
+  EXPECT_EQ(resnet->runs[1].log.status, analysis::EndedAs::kFailed);
   ASSERT_TRUE(resnet->olympic_minutes.has_value());
   EXPECT_NEAR(*resnet->olympic_minutes, (22.0 + 23 + 24) / 3, 1e-12);  // 20 dropped, the failure is the slowest
   const ImportedGroup* bert = FindGroup(result, "bert");
@@ -247,7 +247,7 @@ TEST(ImporterTest, RulesetComesFromTheRoundInThePathAndIsNeverGuessed) {
   EXPECT_EQ(details[0]["status"], "dropped");
   EXPECT_NE(details[1]["reason"].get<std::string>().find("result_1.txt:"), std::string::npos) << details[1];
   EXPECT_NE(details[1]["reason"].get<std::string>().find("eval_accuracy >= 0.34"), std::string::npos) << details[1];
-  EXPECT_EQ(g->runs[0].log.status, runlog::RunStatus::kFailed);
+  EXPECT_EQ(g->runs[0].log.status, analysis::EndedAs::kFailed);
 
   // --ruleset wins over the path.
   options.ruleset = "1.0.0";
@@ -298,7 +298,7 @@ TEST(ImporterTest, ThresholdOverrideRecomputesMlperfTta) {
   EXPECT_EQ(g.runs[0].tta_minutes, 3.0);
   EXPECT_EQ(g.runs[1].tta_minutes, 3.0);
   EXPECT_EQ(g.runs[2].tta_minutes, 3.0);  // the aborted run's curve crossed the lower target too
-  EXPECT_EQ(g.runs[2].log.status, runlog::RunStatus::kFailed);
+  EXPECT_EQ(g.runs[2].log.status, analysis::EndedAs::kFailed);
 }
 
 // A folder walk takes a .tsv for a DAWNBench entry only where its header names the "hours" column: a table of
@@ -419,7 +419,7 @@ TEST(ImporterTest, WritesOneImportStudyWithSecondsAndFractions) {
       EXPECT_DOUBLE_EQ(run.log.points[1].train_seconds, 3600.0);
       EXPECT_DOUBLE_EQ(run.log.points[1].metric, 0.935);
     }
-    if (run.log.status == runlog::RunStatus::kReached) ++reached;
+    if (run.log.status == analysis::EndedAs::kReached) ++reached;
   }
   EXPECT_EQ(reached, 3u);
 }
@@ -438,7 +438,7 @@ TEST(ImporterTest, JsonlRunLogsGroupByFolderWithTheirThreshold) {
       p.metric = 0.8 + 0.05 * epoch;  // 0.9 at epoch 2
       writer.WriteEval(p);
     }
-    writer.WriteEnd(runlog::RunStatus::kReached, 120.0 * (1 + run), 3, 180.0 * (1 + run), 181.0 * (1 + run));
+    writer.WriteEnd(analysis::EndedAs::kReached, 120.0 * (1 + run), 3, 180.0 * (1 + run), 181.0 * (1 + run));
   }
   ImportOptions options;
   options.paths = {dir / "study"};

@@ -84,7 +84,7 @@ TEST(DawnbenchLogTest, ReadsEntryWithJsonBesideAndTaskFromFolder) {
   EXPECT_EQ(rule->column, "top5Accuracy");
   EXPECT_EQ(rule->threshold, 93.0);
   RunLog log = ToRunLog(entry, rule->column, rule->threshold, rule->scale);
-  EXPECT_EQ(log.status, RunStatus::kReached);
+  EXPECT_EQ(log.status, analysis::EndedAs::kReached);
   ASSERT_EQ(log.points.size(), 5u);
   EXPECT_DOUBLE_EQ(log.points[2].train_seconds, 0.8 * 3600);
   EXPECT_DOUBLE_EQ(log.points[2].metric, 0.93);

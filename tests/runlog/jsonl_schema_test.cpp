@@ -17,7 +17,7 @@ TEST(JsonlSchemaTest, TheExampleLogReadsWithoutAWarning) {
   const RunLog log = ParseJsonlRunLog(JsonlExampleLog(), "example.jsonl");
   EXPECT_TRUE(log.warnings.empty()) << log.warnings.front();
   ASSERT_EQ(log.points.size(), 2u);
-  EXPECT_EQ(log.status, RunStatus::kReached);
+  EXPECT_EQ(log.status, analysis::EndedAs::kReached);
   EXPECT_EQ(log.header.value("entry", ""), "my-fast-config");
 }
 

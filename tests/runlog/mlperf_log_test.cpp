@@ -180,7 +180,7 @@ TEST(MlperfLogTest, MissingRunStopIsAFailureWithWarning) {
   ASSERT_EQ(run.warnings.size(), 1u);
   EXPECT_NE(run.warnings[0].find("no run_stop"), std::string::npos);
   RunLog stored = ToRunLog(run, [](const MlperfEval& e) { return e.value.get<double>(); });
-  EXPECT_EQ(stored.status, RunStatus::kFailed);
+  EXPECT_EQ(stored.status, analysis::EndedAs::kFailed);
   EXPECT_EQ(stored.error, "no run_stop in the log");
 }
 
@@ -228,7 +228,7 @@ TEST(MlperfLogTest, ObjectValuesEscapesAndOtherKeyOrdersAreReadToo) {
 TEST(MlperfLogTest, ToRunLogMeasuresFromRunStart) {
   MlperfRun run = ParseMlperfLog(V07Log(), "result_0.txt");
   RunLog log = ToRunLog(run, [](const MlperfEval& e) { return e.value.get<double>(); });
-  EXPECT_EQ(log.status, RunStatus::kReached);
+  EXPECT_EQ(log.status, analysis::EndedAs::kReached);
   ASSERT_EQ(log.points.size(), 2u);
   EXPECT_DOUBLE_EQ(log.points[0].train_seconds, 60.0);
   EXPECT_DOUBLE_EQ(log.points[1].train_seconds, 120.0);

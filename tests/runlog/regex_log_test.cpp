@@ -65,7 +65,7 @@ TEST(RegexLogTest, PytorchImagenetExampleOutput) {
   EXPECT_DOUBLE_EQ(log.points[1].epoch, 1);
   EXPECT_DOUBLE_EQ(log.points[1].train_seconds, 2469.25);
   EXPECT_DOUBLE_EQ(log.points[1].metric, 0.3802);
-  EXPECT_EQ(log.status, RunStatus::kIncomplete);  // no end pattern: the process's exit decides
+  EXPECT_EQ(log.status, analysis::EndedAs::kNoEnd);  // no end pattern: the process's exit decides
   EXPECT_DOUBLE_EQ(log.train_seconds, 2469.25);
   EXPECT_TRUE(log.warnings.empty()) << AllWarnings(log);
 }
@@ -127,7 +127,7 @@ TEST(RegexLogTest, TorchvisionReferenceClockTimesAndEndLine) {
   EXPECT_DOUBLE_EQ(log.points[0].metric, 0.1025);
   EXPECT_DOUBLE_EQ(log.points[1].train_seconds, 312 + 310.5);
   EXPECT_DOUBLE_EQ(log.points[1].metric, 0.22114);
-  EXPECT_EQ(log.status, RunStatus::kNotReached);  // complete; the scheduler judges reached from the points
+  EXPECT_EQ(log.status, analysis::EndedAs::kNotReached);  // complete; the scheduler judges reached from the points
   EXPECT_DOUBLE_EQ(log.train_seconds, 86400 + 2 * 3600 + 3 * 60 + 4);
   EXPECT_TRUE(log.warnings.empty()) << AllWarnings(log);
 }

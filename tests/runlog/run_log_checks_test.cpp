@@ -100,7 +100,7 @@ TEST(RunLogChecksTest, DawnbenchRowsOffScaleOrGoingBackwardsAreSkipped) {
   EXPECT_TRUE(HasWarning(log, "d.tsv:5: metric 1.4 is not a fraction in [0, 1]")) << Warnings(log);
   EXPECT_TRUE(HasWarning(log, "d.tsv:6: training time nan s")) << Warnings(log);
   ASSERT_EQ(log.points.size(), 2u);
-  EXPECT_EQ(log.status, RunStatus::kReached);
+  EXPECT_EQ(log.status, analysis::EndedAs::kReached);
   EXPECT_DOUBLE_EQ(*stats::TimeToTarget(ToRunCurve(log).points, 0.94), 0.5 * 3600);
 }
 

@@ -42,7 +42,7 @@ store::RunRecord MakeBuiltinRun(int index, const json& hardware) {
   run.entry = "baseline";
   run.run_index = index;
   run.log.header = {{"entry", "baseline"}, {"hyperparameters", {{"batch_size", 128}, {"epochs", 6}}}};
-  run.log.status = runlog::RunStatus::kReached;
+  run.log.status = analysis::EndedAs::kReached;
   run.log.points.push_back({1, 10, 11, 0.92, std::nullopt});
   run.log.train_seconds = 10;
   run.log.hardware = hardware;

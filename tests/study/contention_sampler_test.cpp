@@ -87,7 +87,7 @@ TEST(ContentionMonitorTest, ASiblingRunsCpuTimeIsCountedFromItsWholeProcessGroup
   WriteFakeProc(proc, 980, 200, {{100, 100, 0}, {101, 100, 480}, {200, 200, 0}, {201, 200, 500}, {300, 300, 1999}});
   monitor.Poll();
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  const nlohmann::json a = monitor.RunFinished(1, 4.8);
+  const nlohmann::json a = analysis::ContentionToJson(monitor.RunFinished(1, 4.8).value());
   const double ticks_per_second = static_cast<double>(sysconf(_SC_CLK_TCK));
   const double study_ticks = a["study_busy_cores"].get<double>() * a["seconds"].get<double>() * ticks_per_second;
   EXPECT_NEAR(study_ticks, 500, 1e-6) << a.dump();
@@ -103,13 +103,14 @@ TEST(ContentionMonitorTest, ARunShorterThanATickSaysItsCountersDidNotMove) {
   WriteFakeProc(proc, 10, 10, {{100, 100, 0}});
   ContentionMonitor monitor(options);
   monitor.RunStarted(1, 100, {0});
-  const nlohmann::json short_run = monitor.RunFinished(1, 0.0);
+  const nlohmann::json short_run = analysis::ContentionToJson(monitor.RunFinished(1, 0.0).value());
   EXPECT_TRUE(short_run["other_busy_cores"].is_null()) << short_run.dump();
   EXPECT_EQ(short_run["cores"], 1) << short_run.dump();
   EXPECT_NE(short_run["why"].get<std::string>().find("did not advance"), std::string::npos) << short_run.dump();
   // A CPU that /proc/stat does not list is the other case.
   monitor.RunStarted(2, 100, {5});
-  const nlohmann::json unlisted = monitor.RunFinished(2, 0.0);
+  const nlohmann::json unlisted = analysis::ContentionToJson(monitor.RunFinished(2, 0.0).value());
+  EXPECT_FALSE(monitor.RunFinished(3, 0.0)) << "a run it was not told of has no record";
   EXPECT_EQ(unlisted["cores"], 0) << unlisted.dump();
   EXPECT_NE(unlisted["why"].get<std::string>().find("no per-CPU counters"), std::string::npos) << unlisted.dump();
 }
@@ -176,7 +177,7 @@ nlohmann::json MeasureRun(int cpu, int hogs) {
   }
   const double own = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                      static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-  return monitor.RunFinished(7, own);
+  return analysis::ContentionToJson(monitor.RunFinished(7, own).value());
 }
 
 TEST(ContentionMonitorTest, CpuHogsPinnedToTheRunsCoreShowAsOtherProcessesBusyTime) {

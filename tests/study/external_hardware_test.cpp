@@ -21,7 +21,7 @@ store::RunRecord MakeExternalRun(int index, const json& header, double epoch, do
   run.entry = "ext";
   run.run_index = index;
   run.log.header = header;
-  run.log.status = runlog::RunStatus::kReached;
+  run.log.status = analysis::EndedAs::kReached;
   run.log.points.push_back({epoch / 2, train_seconds / 2, train_seconds / 2 + 5, 0.5, std::nullopt});
   run.log.points.push_back({epoch, train_seconds, train_seconds + 10, 0.95, std::nullopt});
   run.log.train_seconds = train_seconds;

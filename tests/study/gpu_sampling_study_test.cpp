@@ -123,7 +123,7 @@ entries = [ { name = "fake", command = "/bin/sh {study_dir}/fake_entry.sh {log} 
   }
   std::vector<store::RunRecord> runs = Runs(dir / "store.db", "cpu");
   ASSERT_EQ(runs.size(), 1u);
-  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);  // the run's own results are all there
+  EXPECT_EQ(runs[0].log.status, analysis::EndedAs::kReached);  // the run's own results are all there
   EXPECT_EQ(runs[0].execution["gpu"], nlohmann::json({{"sampled", false}, {"reason", "nvidia-smi not found on PATH"}}));
   const reports::ReportModel report = StoredStudyReport(dir / "store.db", "cpu");
   const nlohmann::json model = reports::ToJson(report);

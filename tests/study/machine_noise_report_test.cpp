@@ -27,7 +27,7 @@ store::RunRecord ReachingRecord(int index, int epochs, double per_epoch, json co
   run.entry = "e";
   run.run_index = index;
   run.threads = 1;
-  run.log.status = runlog::RunStatus::kReached;
+  run.log.status = analysis::EndedAs::kReached;
   for (int e = 1; e <= epochs; ++e) {
     const double t = e * per_epoch;
     run.log.points.push_back({static_cast<double>(e), t, t + 1, e == epochs ? 0.91 : 0.80, std::nullopt});

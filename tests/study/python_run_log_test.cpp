@@ -48,7 +48,7 @@ entries = [
   ASSERT_EQ(runs.size(), 2u);
   for (const store::RunRecord& run : runs) {
     SCOPED_TRACE(run.entry);
-    EXPECT_EQ(run.log.status, runlog::RunStatus::kReached) << run.log.error;
+    EXPECT_EQ(run.log.status, analysis::EndedAs::kReached) << run.log.error;
     ASSERT_EQ(run.log.points.size(), 3u);
     EXPECT_DOUBLE_EQ(run.log.points[2].metric, 0.89);
     EXPECT_EQ(run.seeds["run"],

@@ -136,7 +136,7 @@ print("a warning on stderr", file=sys.stderr)
     EXPECT_DOUBLE_EQ(run.log.points[2].metric, 0.9175);
     EXPECT_DOUBLE_EQ(run.log.points[2].train_seconds, 37.5 + offset);
     EXPECT_DOUBLE_EQ(run.log.train_seconds, 37.5 + offset);
-    EXPECT_EQ(run.log.status, runlog::RunStatus::kReached);
+    EXPECT_EQ(run.log.status, analysis::EndedAs::kReached);
     const std::string stdout_file = run.run_dir + "/stdout.txt";
     ASSERT_EQ(run.log.warnings.size(), 1u) << run.log.warnings[0];
     EXPECT_EQ(run.log.warnings[0], stdout_file + ":2: accuracy \"nan\" is not a number; line skipped");
@@ -164,7 +164,7 @@ TEST(RegexLogFormatTest, ProgressAndResumeReadTheOutput) {
   WriteFile(run_dir / "stdout.txt", "=> epoch 0 train time 60 s\n * Acc@1 93.5 Acc@5 99\n=> done\n");
   std::optional<store::RunRecord> record = CollectCompletedOrphan(plan, entry, plan.schedule[0], run_dir);
   ASSERT_TRUE(record);
-  EXPECT_EQ(record->log.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(record->log.status, analysis::EndedAs::kReached);
   EXPECT_DOUBLE_EQ(record->log.points.at(0).train_seconds, 60);
 }
 
@@ -220,7 +220,7 @@ poll_seconds = 0.05
   ASSERT_EQ(runs[0].log.points.size(), 2u) << runs[0].log.error;
   EXPECT_DOUBLE_EQ(runs[0].log.points[1].train_seconds, 20);
   EXPECT_DOUBLE_EQ(runs[0].log.points[1].metric, 0.93);
-  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(runs[0].log.status, analysis::EndedAs::kReached);
   EXPECT_EQ(runs[0].execution["slurm"]["node"], "node-3");
 }
 

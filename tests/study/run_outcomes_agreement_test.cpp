@@ -29,7 +29,7 @@ using nlohmann::json;
 
 constexpr double kThreshold = 0.9;
 
-store::RunRecord Attempt(const std::string& entry, int index, runlog::RunStatus status,
+store::RunRecord Attempt(const std::string& entry, int index, analysis::EndedAs status,
                          const std::vector<std::pair<double, double>>& points, double train_seconds,
                          const std::string& error = "") {
   store::RunRecord run;
@@ -69,34 +69,32 @@ struct Fixture {
     e.name = "e";
     e.threshold = kThreshold;
     store->UpsertEntry(study, e);
-    using runlog::RunStatus;
-    store::RunRecord reached = Attempt("e", 0, RunStatus::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30);
+    using analysis::EndedAs;
+    store::RunRecord reached = Attempt("e", 0, EndedAs::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30);
     GiveModel(runs, reached);
-    store::RunRecord never = Attempt("e", 1, RunStatus::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30);
+    store::RunRecord never = Attempt("e", 1, EndedAs::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30);
     GiveModel(runs, never, "final");
-    store::RunRecord failed_early =
-        Attempt("e", 2, RunStatus::kFailed, {}, 2, "exited without recording any evaluation");
+    store::RunRecord failed_early = Attempt("e", 2, EndedAs::kFailed, {}, 2, "exited without recording any evaluation");
     GiveModel(runs, failed_early, "final");
     store::RunRecord crashed =
-        Attempt("e", 3, RunStatus::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)");
+        Attempt("e", 3, EndedAs::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)");
     crashed.signal = 11;
     GiveModel(runs, crashed);
-    store::RunRecord interrupted = Attempt("e", 4, RunStatus::kIncomplete, {{10, 0.95}}, 0);
+    store::RunRecord interrupted = Attempt("e", 4, EndedAs::kNoEnd, {{10, 0.95}}, 0);
     GiveModel(runs, interrupted);
-    store::RunRecord did_not_run =
-        Attempt("e", 5, RunStatus::kFailed, {}, 0, "did not run: killed by signal 4 (SIGILL)");
+    store::RunRecord did_not_run = Attempt("e", 5, EndedAs::kFailed, {}, 0, "did not run: killed by signal 4 (SIGILL)");
     did_not_run.signal = 4;
     // A Slurm task requeued once: its cut try is kept aside as an incomplete attempt, the second try reached.
-    store::RunRecord cut_try = Attempt("e", 6, RunStatus::kIncomplete, {{5, 0.5}, {8, 0.95}}, 0);
+    store::RunRecord cut_try = Attempt("e", 6, EndedAs::kNoEnd, {{5, 0.5}, {8, 0.95}}, 0);
     cut_try.execution = {{"executor", "slurm"}, {"slurm", {{"job_id", "41_6"}, {"state", "REQUEUED"}}}};
     GiveModel(runs, cut_try);
-    store::RunRecord requeued = Attempt("e", 6, RunStatus::kReached, {{9, 0.7}, {18, 0.91}}, 20);
+    store::RunRecord requeued = Attempt("e", 6, EndedAs::kReached, {{9, 0.7}, {18, 0.91}}, 20);
     requeued.attempt = 1;
     requeued.execution = {{"executor", "slurm"}, {"slurm", {{"job_id", "41_6"}, {"state", "COMPLETED"}}}};
     GiveModel(runs, requeued);
     // Trained, reached, then died of its machine (a full disk): left out of every figure and run again by resume.
     store::RunRecord environment =
-        Attempt("e", 7, RunStatus::kFailed, {{10, 0.95}}, 0, "died of its environment: no space left on device");
+        Attempt("e", 7, EndedAs::kFailed, {{10, 0.95}}, 0, "died of its environment: no space left on device");
     GiveModel(runs, environment);
     for (const store::RunRecord* run :
          {&reached, &never, &failed_early, &crashed, &interrupted, &did_not_run, &cut_try, &requeued, &environment}) {
@@ -110,8 +108,8 @@ struct Fixture {
     i.source = "jsonl";
     i.threshold = kThreshold;
     store->UpsertEntry(imported, i);
-    store->InsertRun(imported, Attempt("sys/bench", 0, RunStatus::kReached, {{6, 0.5}, {10, 0.95}}, 12));
-    store->InsertRun(imported, Attempt("sys/bench", 1, RunStatus::kIncomplete, {{10, 0.5}, {20, 0.8}}, 0));
+    store->InsertRun(imported, Attempt("sys/bench", 0, EndedAs::kReached, {{6, 0.5}, {10, 0.95}}, 12));
+    store->InsertRun(imported, Attempt("sys/bench", 1, EndedAs::kNoEnd, {{10, 0.5}, {20, 0.8}}, 0));
   }
 };
 
@@ -299,22 +297,22 @@ TEST(RunOutcomesAgreementTest, StudyListShowResumeTheReportAndTheHoldoutCountThe
   e.name = "e";
   e.threshold = kThreshold;
   store.UpsertEntry(study, e);
-  using runlog::RunStatus;
+  using analysis::EndedAs;
   const fs::path runs = dir / "runs";
   std::vector<store::RunRecord> attempts = {
-      Attempt("e", 0, RunStatus::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30),
-      Attempt("e", 1, RunStatus::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30),
-      Attempt("e", 2, RunStatus::kFailed, {}, 2, "exited without recording any evaluation"),
-      Attempt("e", 3, RunStatus::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)"),
-      Attempt("e", 4, RunStatus::kIncomplete, {{10, 0.95}}, 0),
-      Attempt("e", 5, RunStatus::kFailed, {}, 0, "did not run: killed by signal 4 (SIGILL)"),
-      Attempt("e", 6, RunStatus::kIncomplete, {{5, 0.5}, {8, 0.95}}, 0),
-      Attempt("e", 6, RunStatus::kReached, {{9, 0.7}, {18, 0.91}}, 20),
-      Attempt("e", 7, RunStatus::kFailed, {{10, 0.95}}, 0, "died of its environment: no space left on device"),
-      Attempt("e", 8, RunStatus::kFailed, {}, 0, "did not run: command not found"),
-      Attempt("e", 8, RunStatus::kReached, {{7, 0.6}, {14, 0.93}}, 16),
-      Attempt("e", 9, RunStatus::kIncomplete, {{10, 0.5}}, 0),
-      Attempt("e", 9, RunStatus::kNotReached, {{10, 0.5}, {20, 0.7}}, 25),
+      Attempt("e", 0, EndedAs::kReached, {{10, 0.5}, {20, 0.92}, {30, 0.93}}, 30),
+      Attempt("e", 1, EndedAs::kNotReached, {{10, 0.5}, {20, 0.8}, {30, 0.85}}, 30),
+      Attempt("e", 2, EndedAs::kFailed, {}, 2, "exited without recording any evaluation"),
+      Attempt("e", 3, EndedAs::kFailed, {{10, 0.6}, {15, 0.91}}, 0, "killed by signal 11 (SIGSEGV)"),
+      Attempt("e", 4, EndedAs::kNoEnd, {{10, 0.95}}, 0),
+      Attempt("e", 5, EndedAs::kFailed, {}, 0, "did not run: killed by signal 4 (SIGILL)"),
+      Attempt("e", 6, EndedAs::kNoEnd, {{5, 0.5}, {8, 0.95}}, 0),
+      Attempt("e", 6, EndedAs::kReached, {{9, 0.7}, {18, 0.91}}, 20),
+      Attempt("e", 7, EndedAs::kFailed, {{10, 0.95}}, 0, "died of its environment: no space left on device"),
+      Attempt("e", 8, EndedAs::kFailed, {}, 0, "did not run: command not found"),
+      Attempt("e", 8, EndedAs::kReached, {{7, 0.6}, {14, 0.93}}, 16),
+      Attempt("e", 9, EndedAs::kNoEnd, {{10, 0.5}}, 0),
+      Attempt("e", 9, EndedAs::kNotReached, {{10, 0.5}, {20, 0.7}}, 25),
   };
   attempts[7].attempt = attempts[10].attempt = attempts[12].attempt = 1;
   for (store::RunRecord& run : attempts) {

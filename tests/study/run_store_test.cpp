@@ -17,7 +17,7 @@ using evalsuite::testing::ReadFile;
 using evalsuite::testing::TempDir;
 using evalsuite::testing::WriteFile;
 
-store::RunRecord SampleRun(const std::string& entry, int index, runlog::RunStatus status) {
+store::RunRecord SampleRun(const std::string& entry, int index, analysis::EndedAs status) {
   store::RunRecord run;
   run.entry = entry;
   run.run_index = index;
@@ -49,15 +49,15 @@ TEST(RunStoreTest, RoundTripsStudyEntriesRunsPointsAndSeeds) {
   entry.description = "changed";
   store->UpsertEntry(id, entry);  // an upsert, not a second row
 
-  store::RunRecord failed = SampleRun("baseline", 1, runlog::RunStatus::kFailed);
+  store::RunRecord failed = SampleRun("baseline", 1, analysis::EndedAs::kFailed);
   failed.exit_status = std::nullopt;
   failed.signal = 11;
   failed.stderr_tail = "Segmentation fault";
   failed.log.error = "killed by signal 11";
-  store->InsertRun(id, SampleRun("baseline", 0, runlog::RunStatus::kReached));
+  store->InsertRun(id, SampleRun("baseline", 0, analysis::EndedAs::kReached));
   store->InsertRun(id, failed);
-  store->InsertRun(id, SampleRun("baseline", 2, runlog::RunStatus::kIncomplete));
-  store->InsertRun(id, SampleRun("baseline", 2, runlog::RunStatus::kNotReached));
+  store->InsertRun(id, SampleRun("baseline", 2, analysis::EndedAs::kNoEnd));
+  store->InsertRun(id, SampleRun("baseline", 2, analysis::EndedAs::kNotReached));
   store.reset();
 
   auto reopened = store::RunStore::Open(dir / "s.db", /*create_if_missing=*/false);
@@ -76,7 +76,7 @@ TEST(RunStoreTest, RoundTripsStudyEntriesRunsPointsAndSeeds) {
 
   auto runs = reopened->LoadRuns(id);
   ASSERT_EQ(runs.size(), 4u);
-  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(runs[0].log.status, analysis::EndedAs::kReached);
   ASSERT_EQ(runs[0].log.points.size(), 2u);
   EXPECT_DOUBLE_EQ(runs[0].log.points[1].metric, 0.91);
   EXPECT_DOUBLE_EQ(*runs[0].log.points[0].train_loss, 0.5);
@@ -88,7 +88,7 @@ TEST(RunStoreTest, RoundTripsStudyEntriesRunsPointsAndSeeds) {
   EXPECT_FALSE(runs[1].exit_status.has_value());
   EXPECT_EQ(runs[1].stderr_tail, "Segmentation fault");
   EXPECT_EQ(runs[2].attempt, 0);
-  EXPECT_EQ(runs[2].log.status, runlog::RunStatus::kIncomplete);
+  EXPECT_EQ(runs[2].log.status, analysis::EndedAs::kNoEnd);
   EXPECT_FALSE(store::IsFinishedRun(runs[2]));
   EXPECT_EQ(runs[3].attempt, 1);
   EXPECT_TRUE(store::IsFinishedRun(runs[3]));
@@ -98,7 +98,7 @@ TEST(RunStoreTest, KeepsNanMetricsAsNan) {
   TempDir dir;
   auto store = store::RunStore::Open(dir / "s.db");
   int64_t id = store->CreateStudy("s", "study", {}, {});
-  store::RunRecord run = SampleRun("e", 0, runlog::RunStatus::kNotReached);
+  store::RunRecord run = SampleRun("e", 0, analysis::EndedAs::kNotReached);
   run.log.points[1].metric = std::nan("");
   store->InsertRun(id, run);
   EXPECT_TRUE(std::isnan(store->LoadRuns(id)[0].log.points[1].metric));
@@ -112,7 +112,7 @@ TEST(RunStoreTest, EveryPointOfRunsOfManySizesComesBackInOrder) {
   const int64_t id = store->CreateStudy("s", "study", {}, {});
   const std::vector<int> counts = {0, 1, 15, 16, 17, 33, 37};
   for (std::size_t r = 0; r < counts.size(); ++r) {
-    store::RunRecord run = SampleRun("e", static_cast<int>(r), runlog::RunStatus::kNotReached);
+    store::RunRecord run = SampleRun("e", static_cast<int>(r), analysis::EndedAs::kNotReached);
     run.log.points.clear();
     for (int k = 0; k < counts[r]; ++k) {
       const double metric = k % 7 == 3 ? std::nan("") : 0.5 + 0.01 * k + 0.001 * static_cast<double>(r);
@@ -187,7 +187,7 @@ TEST(RunStoreTest, RefusesAFileThatIsNotAStore) {
 TEST(RunStoreTest, RejectsRunsOfAnUnknownStudy) {
   TempDir dir;
   auto store = store::RunStore::Open(dir / "s.db");
-  EXPECT_THROW(store->InsertRun(42, SampleRun("e", 0, runlog::RunStatus::kReached)), Error);
+  EXPECT_THROW(store->InsertRun(42, SampleRun("e", 0, analysis::EndedAs::kReached)), Error);
 }
 
 // Issue 37: how an attempt ended is a stored column (schema 2). A store of schema 1 said "did not run" only in the
@@ -200,21 +200,21 @@ TEST(RunStoreTest, ASchemaOneStoreGainsEachAttemptsOutcome) {
     auto store = store::RunStore::Open(file);
     const int64_t study = store->CreateStudy("s", "study", nlohmann::json::object(), nlohmann::json::object());
     const int64_t imported = store->CreateStudy("i", "import", nlohmann::json::object(), nlohmann::json::object());
-    store->InsertRun(study, SampleRun("e", 0, runlog::RunStatus::kReached));
-    store::RunRecord no_start = SampleRun("e", 1, runlog::RunStatus::kFailed);
+    store->InsertRun(study, SampleRun("e", 0, analysis::EndedAs::kReached));
+    store::RunRecord no_start = SampleRun("e", 1, analysis::EndedAs::kFailed);
     no_start.log.points.clear();
     no_start.log.error = "did not run: killed by signal 4 (SIGILL)";
     no_start.did_not_run = true;
     store->InsertRun(study, no_start);
-    store::RunRecord full_disk = SampleRun("e", 2, runlog::RunStatus::kFailed);
+    store::RunRecord full_disk = SampleRun("e", 2, analysis::EndedAs::kFailed);
     full_disk.log.error = "died of its environment: no space left on device";
     full_disk.did_not_run = true;
     store->InsertRun(study, full_disk);
-    store::RunRecord crashed = SampleRun("e", 3, runlog::RunStatus::kFailed);
+    store::RunRecord crashed = SampleRun("e", 3, analysis::EndedAs::kFailed);
     crashed.log.error = "killed by signal 11 (SIGSEGV)";
     store->InsertRun(study, crashed);
-    store->InsertRun(study, SampleRun("e", 4, runlog::RunStatus::kIncomplete));
-    store->InsertRun(imported, SampleRun("x", 0, runlog::RunStatus::kIncomplete));
+    store->InsertRun(study, SampleRun("e", 4, analysis::EndedAs::kNoEnd));
+    store->InsertRun(imported, SampleRun("x", 0, analysis::EndedAs::kNoEnd));
   }
   {  // Back to schema 1: no outcome column.
     sqlite3* db = nullptr;
@@ -244,7 +244,7 @@ TEST(RunStoreTest, ReadingAStoreLeavesNoWalOrShmFileBehind) {
   {
     auto store = store::RunStore::Open(file);
     store->InsertRun(store->CreateStudy("s", "study", nlohmann::json::object(), nlohmann::json::object()),
-                     SampleRun("e", 0, runlog::RunStatus::kReached));
+                     SampleRun("e", 0, analysis::EndedAs::kReached));
   }
   ASSERT_FALSE(std::filesystem::exists(file.string() + "-wal"));
   {
@@ -266,7 +266,7 @@ TEST(RunStoreTest, AnUnknownStoredOutcomeNamesTheStoreAndTheRun) {
   {
     auto store = store::RunStore::Open(file);
     store->InsertRun(store->CreateStudy("s", "study", nlohmann::json::object(), nlohmann::json::object()),
-                     SampleRun("e", 0, runlog::RunStatus::kReached));
+                     SampleRun("e", 0, analysis::EndedAs::kReached));
   }
   {
     sqlite3* db = nullptr;

@@ -42,7 +42,7 @@ entries = [
 
   EXPECT_EQ(outcome.ran, 1);
   // Killed at its timeout after its evaluations had reached 0.85: its TTA stands, so the one counting rule
-  // (run_store.h's CountsAsFailed) counts it as reached, neither failed nor did-not-run.
+  // (analysis::CountsAsFailed) counts it as reached, neither failed nor did-not-run.
   EXPECT_EQ(outcome.failed, 0);
   EXPECT_EQ(outcome.did_not_run, 0);
   EXPECT_LT(real_seconds, 25) << "the timeout waited on the real clock";

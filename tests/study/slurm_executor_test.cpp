@@ -191,7 +191,7 @@ store::RunRecord Conclude(const std::string& state, int evals, const std::string
 
 TEST(SlurmExecutorTest, TasksSlurmEndedAreRecordedWithTheReason) {
   store::RunRecord timeout = Conclude("TIMEOUT", 2);
-  EXPECT_EQ(timeout.log.status, runlog::RunStatus::kFailed);
+  EXPECT_EQ(timeout.log.status, analysis::EndedAs::kFailed);
   EXPECT_EQ(timeout.log.error, "timed out: killed by Slurm at its time limit (--time=01:30:00)");
   EXPECT_FALSE(store::DidNotRun(timeout));  // it trained: a failure of the entry within its budget, as a local timeout
   EXPECT_EQ(timeout.log.points.size(), 2u);
@@ -199,7 +199,7 @@ TEST(SlurmExecutorTest, TasksSlurmEndedAreRecordedWithTheReason) {
   EXPECT_EQ(timeout.execution["slurm"]["job_id"], "501");
 
   store::RunRecord oom = Conclude("OUT_OF_MEMORY", 1);
-  EXPECT_EQ(oom.log.status, runlog::RunStatus::kFailed);
+  EXPECT_EQ(oom.log.status, analysis::EndedAs::kFailed);
   EXPECT_TRUE(store::DidNotRun(oom)) << "the machine's doing: left out of the statistics and run again";
   EXPECT_NE(oom.log.error.find("out of memory: Slurm killed the task on gpu-07"), std::string::npos);
 
@@ -213,14 +213,14 @@ TEST(SlurmExecutorTest, TasksSlurmEndedAreRecordedWithTheReason) {
 
   for (const char* state : {"PREEMPTED", "CANCELLED"}) {
     store::RunRecord interrupted = Conclude(state, 1);
-    EXPECT_EQ(interrupted.log.status, runlog::RunStatus::kIncomplete) << state;
+    EXPECT_EQ(interrupted.log.status, analysis::EndedAs::kNoEnd) << state;
     EXPECT_FALSE(store::IsFinishedRun(interrupted));
     EXPECT_EQ(interrupted.log.points.size(), 1u);
   }
   EXPECT_NE(Conclude("PREEMPTED", 1).log.error.find("preempted by Slurm"), std::string::npos);
 
   store::RunRecord vanished = Conclude("", 1);  // Slurm no longer knows the task; its node went away
-  EXPECT_EQ(vanished.log.status, runlog::RunStatus::kIncomplete);
+  EXPECT_EQ(vanished.log.status, analysis::EndedAs::kNoEnd);
   EXPECT_NE(vanished.log.error.find("without an end record and Slurm no longer knows it (its node on gpu-07 vanished"),
             std::string::npos)
       << vanished.log.error;
@@ -268,10 +268,10 @@ TEST(SlurmExecutorTest, RequeuedTaskRunsAfreshAndIsCountedOnce) {
   auto store = store::RunStore::Open(options.store_file, false);
   std::vector<store::RunRecord> runs = store->LoadRuns(store->FindStudy("sl")->id);
   ASSERT_EQ(runs.size(), 2u);
-  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kIncomplete);
+  EXPECT_EQ(runs[0].log.status, analysis::EndedAs::kNoEnd);
   EXPECT_NE(runs[0].log.error.find("requeued by Slurm"), std::string::npos);
   EXPECT_EQ(runs[0].log.points.size(), 1u);
-  EXPECT_EQ(runs[1].log.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(runs[1].log.status, analysis::EndedAs::kReached);
   EXPECT_EQ(runs[1].log.points.size(), 3u);
   // One folder rule for every executor: the finished try in run-000, the cut one in run-000.attempt-1.
   EXPECT_EQ(fs::path(runs[0].run_dir), fs::path(run_dir.string() + ".attempt-1"));
@@ -375,7 +375,7 @@ TEST(SlurmExecutorTest, AnEndRecordWithFieldsOfTheWrongTypeIsReadForWhatItHolds)
   fs::remove(run_dir / kTaskEndFile);
   store::RunRecord cut;
   ASSERT_NO_THROW(cut = ConcludeTaskWithoutEnd(plan, plan.entries[0], plan.schedule[0], run_dir, std::nullopt));
-  EXPECT_EQ(cut.log.status, runlog::RunStatus::kIncomplete);
+  EXPECT_EQ(cut.log.status, analysis::EndedAs::kNoEnd);
   EXPECT_NE(cut.log.error.find("its node vanished"), std::string::npos) << cut.log.error;
 }
 

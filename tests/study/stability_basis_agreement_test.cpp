@@ -156,7 +156,7 @@ TEST(StabilityBasisAgreementTest, BothFallBackToTimeAndSaySoWhenARunLoggedNoEpoc
   failed.entry = "e";
   failed.run_index = 10;
   failed.threads = 1;
-  failed.log.status = runlog::RunStatus::kFailed;
+  failed.log.status = analysis::EndedAs::kFailed;
   failed.log.error = "exited without recording any evaluation";
   failed.log.train_seconds = 3;
   runs.push_back(failed);

@@ -14,7 +14,7 @@ store::RunRecord ReachedRun(int index) {
   store::RunRecord r;
   r.entry = "e";
   r.run_index = index;
-  r.log.status = runlog::RunStatus::kReached;
+  r.log.status = analysis::EndedAs::kReached;
   r.log.points.push_back({1.0, 1.0, 1.0, 0.9, std::nullopt});
   return r;
 }

@@ -58,14 +58,14 @@ entries = [
   EXPECT_EQ(outcome.planned, 12);
   EXPECT_EQ(outcome.ran, 12);
   // crash, fail and hang reached 0.85 before they died: their TTA stands and they count as reached, as study show's
-  // table counts them (run_store.h's CountsAsFailed, issue 30 item 5).
+  // table counts them (analysis::CountsAsFailed, issue 30 item 5).
   EXPECT_EQ(outcome.failed, 0);
   EXPECT_TRUE(outcome.complete());
 
   auto runs = RunsByEntry(dir / "store.db", "mixed");
   for (const auto& [entry, list] : runs) ASSERT_EQ(list.size(), 2u) << entry;
   for (const store::RunRecord& r : runs["ok"]) {
-    EXPECT_EQ(r.log.status, runlog::RunStatus::kReached);
+    EXPECT_EQ(r.log.status, analysis::EndedAs::kReached);
     EXPECT_EQ(r.exit_status, 0);
     EXPECT_EQ(r.log.points.size(), 3u);
     EXPECT_EQ(r.seeds["run"], plan.FindRun("ok", r.run_index)->seed);
@@ -73,25 +73,25 @@ entries = [
     EXPECT_EQ(r.threads, plan.threads);
   }
   for (const store::RunRecord& r : runs["crash"]) {
-    EXPECT_EQ(r.log.status, runlog::RunStatus::kFailed);
+    EXPECT_EQ(r.log.status, analysis::EndedAs::kFailed);
     EXPECT_EQ(r.signal, 11);
     EXPECT_NE(r.log.error.find("SIGSEGV"), std::string::npos) << r.log.error;
     EXPECT_NE(r.stderr_tail.find("about to crash"), std::string::npos);
     EXPECT_EQ(r.log.points.size(), 3u);  // what it wrote before crashing is kept
   }
   for (const store::RunRecord& r : runs["fail"]) {
-    EXPECT_EQ(r.log.status, runlog::RunStatus::kFailed);
+    EXPECT_EQ(r.log.status, analysis::EndedAs::kFailed);
     EXPECT_EQ(r.exit_status, 3);
     EXPECT_NE(r.stderr_tail.find("boom"), std::string::npos);
   }
   for (const store::RunRecord& r : runs["hang"]) {
-    EXPECT_EQ(r.log.status, runlog::RunStatus::kFailed);
+    EXPECT_EQ(r.log.status, analysis::EndedAs::kFailed);
     EXPECT_NE(r.log.error.find("timed out"), std::string::npos) << r.log.error;
     EXPECT_TRUE(r.signal.has_value());
   }
-  for (const store::RunRecord& r : runs["high"]) EXPECT_EQ(r.log.status, runlog::RunStatus::kNotReached);
+  for (const store::RunRecord& r : runs["high"]) EXPECT_EQ(r.log.status, analysis::EndedAs::kNotReached);
   for (const store::RunRecord& r : runs["pipe"])
-    EXPECT_EQ(r.log.status, runlog::RunStatus::kReached);  // not exec-able: still runs
+    EXPECT_EQ(r.log.status, analysis::EndedAs::kReached);  // not exec-able: still runs
 }
 
 // Stops the study (as SIGINT would) once `after` runs have finished and a running run has written a point.
@@ -224,9 +224,9 @@ entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok
   EXPECT_EQ(outcome.ran, 1);
   auto runs = RunsByEntry(dir / "store.db", "left")["a"];
   ASSERT_EQ(runs.size(), 2u);
-  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kIncomplete);
+  EXPECT_EQ(runs[0].log.status, analysis::EndedAs::kNoEnd);
   EXPECT_EQ(runs[0].log.points.size(), 1u);
-  EXPECT_EQ(runs[1].log.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(runs[1].log.status, analysis::EndedAs::kReached);
   // One rule for every executor: the finished run is in run-000, the cut try moved aside to run-000.attempt-1.
   EXPECT_EQ(std::filesystem::path(runs[0].run_dir), std::filesystem::path(left.string() + ".attempt-1"));
   EXPECT_EQ(std::filesystem::path(runs[1].run_dir), left);
@@ -427,7 +427,7 @@ entries = [{ name = "ref", command = "sh {study_dir}/mlperf_entry.sh {log}", log
   ASSERT_EQ(runs[0].log.points.size(), 2u);
   EXPECT_DOUBLE_EQ(runs[0].log.points[1].metric, 0.76);
   EXPECT_DOUBLE_EQ(runs[0].log.points[1].train_seconds, 120);
-  EXPECT_EQ(runs[0].log.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(runs[0].log.status, analysis::EndedAs::kReached);
 }
 
 }  // namespace

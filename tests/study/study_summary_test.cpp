@@ -18,7 +18,7 @@ store::RunRecord MakeRun(int index, double time, double metric) {
   run.entry = "e";
   run.run_index = index;
   run.threads = 1;
-  run.log.status = metric >= 0.9 ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
+  run.log.status = metric >= 0.9 ? analysis::EndedAs::kReached : analysis::EndedAs::kNotReached;
   run.log.points.push_back({1, time / 2, time / 2, 0.5, std::nullopt});
   run.log.points.push_back({2, time, time, metric, std::nullopt});
   run.log.train_seconds = time;
@@ -54,7 +54,7 @@ TEST(StudySummaryTest, MedianTtaCountsTheRunsThatMissed) {
 // Point 2: an imported run without its end counts as a run that did not reach, as in the report and the importer.
 TEST(StudySummaryTest, ImportedInterruptedRunCountsAsNotReached) {
   store::RunRecord interrupted = MakeRun(4, 20, 0.85);
-  interrupted.log.status = runlog::RunStatus::kIncomplete;
+  interrupted.log.status = analysis::EndedAs::kNoEnd;
   const std::string text =
       Summary({MakeRun(0, 30, 0.91), MakeRun(1, 31, 0.91), MakeRun(2, 32, 0.91), MakeRun(3, 33, 0.91), interrupted});
   EXPECT_NE(text.find("e      0.9        5     4        0       0            0"), std::string::npos) << text;
@@ -126,7 +126,7 @@ TEST(StudySummaryTest, ALogWithoutAClockSaysItsUnitAndHasNoTimePerEpoch) {
     store::RunRecord run;
     run.entry = "e";
     run.run_index = i;
-    run.log.status = runlog::RunStatus::kReached;
+    run.log.status = analysis::EndedAs::kReached;
     // Epochs 1 and 2 at steps that vary from run to run: steps per epoch would have a CoV.
     const double step = 100.0 * (i + 1);
     run.log.points.push_back({1, step, step, -0.8, std::nullopt});

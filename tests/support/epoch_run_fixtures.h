@@ -19,7 +19,7 @@ inline store::RunRecord StoredEpochRun(int index, int epochs_to_target, double s
   run.run_index = index;
   run.threads = 1;
   run.seeds = {{"run", index}};
-  run.log.status = runlog::RunStatus::kReached;
+  run.log.status = analysis::EndedAs::kReached;
   for (int epoch = 1; epoch <= epochs_to_target; ++epoch) {
     const double time = epoch * seconds_per_epoch;
     const double metric = epoch == epochs_to_target ? reached_metric : 0.5 + 0.01 * epoch;

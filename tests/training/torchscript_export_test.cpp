@@ -66,7 +66,7 @@ TEST(TorchScriptExport, TrainWithModelDirSavesModelsThatScoreWhatTheLogSays) {
   options.target = 0.3;  // reached at epoch 1, so at_target.pt and final.pt differ
   options.model_dir = dir / "models";
   const TrainResult result = Train(*entries::FindBuiltinEntry("baseline"), data, options);
-  ASSERT_EQ(result.run.status, runlog::RunStatus::kReached) << result.run.error;
+  ASSERT_EQ(result.run.status, analysis::EndedAs::kReached) << result.run.error;
   ASSERT_EQ(result.run.points.size(), 2u);
 
   std::ifstream in(dir / "models" / "model.json");

@@ -68,7 +68,7 @@ TEST_F(TrainerTest, EveryEntryBeatsChanceAfterOneShortEpoch) {
     const bool large = entry.recipe.batch_size >= 1024;
     const size_t subset = large ? 16384 : std::max<size_t>(4096, 24 * static_cast<size_t>(entry.recipe.batch_size));
     const TrainResult result = Train(entry, *data_, Quick(subset, large ? 3 : 1));
-    ASSERT_EQ(result.run.status, runlog::RunStatus::kNotReached) << entry.name << ": " << result.run.error;
+    ASSERT_EQ(result.run.status, analysis::EndedAs::kNotReached) << entry.name << ": " << result.run.error;
     ASSERT_EQ(result.run.points.size(), large ? 3u : 1u) << entry.name;
     EXPECT_GT(result.run.points.back().metric, 0.2) << entry.name;  // chance is 0.1
     EXPECT_GT(result.run.points.back().train_seconds, 0) << entry.name;
@@ -83,7 +83,7 @@ TEST_F(TrainerTest, Bf16EntriesTrainOneShortEpochInForcedBf16) {
     TrainOptions options = Quick(std::max<size_t>(4096, 24 * static_cast<size_t>(entry.recipe.batch_size)), 1);
     options.precision = entries::ChoosePrecision(entry, "bf16", nullptr, {});
     const TrainResult result = Train(entry, *data_, options);
-    ASSERT_EQ(result.run.status, runlog::RunStatus::kNotReached) << entry.name << ": " << result.run.error;
+    ASSERT_EQ(result.run.status, analysis::EndedAs::kNotReached) << entry.name << ": " << result.run.error;
     EXPECT_GT(result.run.points.back().metric, 0.2) << entry.name;
     EXPECT_EQ(result.precision.precision, "bf16");
     EXPECT_EQ(result.run.header.at("precision"), "bf16") << entry.name;  // the word declared_hardware.h reads
@@ -123,7 +123,7 @@ TEST_F(TrainerTest, FastInFp32TrainsItsFp32FormAndTheRecordSaysSo) {
   TrainOptions options = Quick(2048, 1);
   options.precision = entries::ChoosePrecision(fast, "fp32", nullptr, {});
   const TrainResult fp32 = Train(fast, *data_, options);
-  ASSERT_EQ(fp32.run.status, runlog::RunStatus::kNotReached) << fp32.run.error;
+  ASSERT_EQ(fp32.run.status, analysis::EndedAs::kNotReached) << fp32.run.error;
   EXPECT_EQ(fp32.run.header.at("hyperparameters").at("batch_size"), fast.fp32_form->batch_size);
   EXPECT_EQ(fp32.run.header.at("hyperparameters").at("learning_rate"), fast.fp32_form->learning_rate);
   EXPECT_EQ(fp32.run.header.at("hyperparameters").at("precision"), "fp32");
@@ -240,7 +240,7 @@ TEST_F(TrainerTest, LogRecordsHeaderEvaluationsAndEnd) {
   EXPECT_THAT(text, HasSubstr("\"resolution\":28"));
   // The end record agrees with the result: TTA is the training time of the first evaluation at the target.
   EXPECT_EQ(log.status, result.run.status);
-  if (log.status == runlog::RunStatus::kReached) {
+  if (log.status == analysis::EndedAs::kReached) {
     ASSERT_TRUE(result.tta_seconds.has_value());
     const auto first =
         std::find_if(log.points.begin(), log.points.end(), [](const runlog::EvalPoint& p) { return p.metric >= 0.5; });
@@ -285,7 +285,7 @@ TEST_F(TrainerTest, StopAtTargetEndsAtTheFirstEvaluationAtTheTarget) {
   options.target = 0.3;
   options.stop_at_target = true;
   const TrainResult result = Train(*entries::FindBuiltinEntry("baseline"), *data_, options);
-  EXPECT_EQ(result.run.status, runlog::RunStatus::kReached);
+  EXPECT_EQ(result.run.status, analysis::EndedAs::kReached);
   EXPECT_EQ(result.epochs_run, 1);
   ASSERT_TRUE(result.tta_seconds.has_value());
   EXPECT_DOUBLE_EQ(*result.tta_seconds, result.run.points[0].train_seconds);
@@ -328,7 +328,7 @@ TEST_F(TrainerTest, EvalsPerEpochAreCappedAtTheStepsAndCanStopMidEpoch) {
   stop.target = 0.3;
   stop.stop_at_target = true;
   const TrainResult stopped = Train(*entries::FindBuiltinEntry("baseline"), *data_, stop);
-  ASSERT_EQ(stopped.run.status, runlog::RunStatus::kReached);
+  ASSERT_EQ(stopped.run.status, analysis::EndedAs::kReached);
   ASSERT_FALSE(stopped.run.points.empty());
   EXPECT_GE(stopped.run.points.back().metric, 0.3);
   for (size_t i = 0; i + 1 < stopped.run.points.size(); ++i) EXPECT_LT(stopped.run.points[i].metric, 0.3);
@@ -344,7 +344,7 @@ TEST_F(TrainerTest, UnreachableTargetIsNotReachedWithNoTta) {
   TrainOptions options = Quick(1000, 1, 5);
   options.target = 0.999;
   const TrainResult result = Train(*entries::FindBuiltinEntry("baseline"), *data_, options);
-  EXPECT_EQ(result.run.status, runlog::RunStatus::kNotReached);
+  EXPECT_EQ(result.run.status, analysis::EndedAs::kNotReached);
   EXPECT_FALSE(result.tta_seconds.has_value());
 }
 
@@ -358,10 +358,10 @@ TEST_F(TrainerTest, DivergingRunEndsAsFailedWithTheReason) {
   options.log = writer.get();
   const TrainResult result = Train(wild, *data_, options);
   writer.reset();
-  EXPECT_EQ(result.run.status, runlog::RunStatus::kFailed);
+  EXPECT_EQ(result.run.status, analysis::EndedAs::kFailed);
   EXPECT_THAT(result.run.error, HasSubstr("diverged"));
   const runlog::RunLog log = runlog::ReadJsonlRunLog(dir / "run.jsonl");
-  EXPECT_EQ(log.status, runlog::RunStatus::kFailed);
+  EXPECT_EQ(log.status, analysis::EndedAs::kFailed);
   EXPECT_THAT(log.error, HasSubstr("diverged"));
 }
 

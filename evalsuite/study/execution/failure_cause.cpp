@@ -5,6 +5,9 @@
 
 #include <fstream>
 #include <sstream>
+#include <utility>
+
+#include "analysis/run_decisions.h"
 
 namespace evalsuite::study {
 namespace {
@@ -24,15 +27,10 @@ std::string OwnCgroupDir() {
 }  // namespace
 
 void MarkProcessFailed(store::RunRecord& record, const std::string& cause, bool environment) {
-  std::string error = cause;
-  record.did_not_run = record.log.points.empty() || environment;
-  if (record.log.points.empty()) {
-    error = analysis::kDidNotRunPrefix + error;
-  } else if (environment) {
-    error = analysis::kEnvironmentPrefix + error;
-  }
-  record.log.status = runlog::RunStatus::kFailed;
-  record.log.error = error;
+  analysis::ProcessFailure failure = analysis::DecideProcessFailure(!record.log.points.empty(), cause, environment);
+  record.did_not_run = failure.did_not_run;
+  record.log.status = analysis::EndedAs::kFailed;
+  record.log.error = std::move(failure.error);
 }
 
 std::optional<unsigned long long> FreeBytes(const std::string& path) {

@@ -26,9 +26,8 @@ FailureCause DescribeFailure(const ChildExit& exit, bool timed_out, const std::s
 std::optional<long> OomKillCount();
 
 // The one place an executor (local: run_execution.cpp, Slurm: slurm_executor.cpp) records a failed process: the run
-// failed with `cause` as its error; when it died before its first evaluation, or of its environment (no space, no
-// memory) after it, it did not run (RunRecord::did_not_run: the store records it as analysis::RunStatus::kDidNotRun),
-// and its error opens with the words that say so (analysis::kDidNotRunPrefix, kEnvironmentPrefix).
+// failed with `cause` as its error; whether it did not run (RunRecord::did_not_run: the store records it as
+// analysis::RunStatus::kDidNotRun) and the words its error opens with are analysis::DecideProcessFailure's.
 void MarkProcessFailed(store::RunRecord& record, const std::string& cause, bool environment);
 
 using analysis::CauseOfNotRun;

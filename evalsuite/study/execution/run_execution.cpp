@@ -200,7 +200,7 @@ store::RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& e
   if (record.log.wall_seconds <= 0) record.log.wall_seconds = outcome.wall_seconds;
   record.execution["executor"] = "local";
   if (outcome.exit.usage) record.execution["usage"] = UsageToJson(outcome.wall_seconds, *outcome.exit.usage);
-  const bool had_end_record = record.log.status != runlog::RunStatus::kIncomplete;
+  const bool had_end_record = record.log.status != analysis::EndedAs::kNoEnd;
 
   std::string failure;
   const bool process_failed =
@@ -219,7 +219,7 @@ store::RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& e
     if (!record.log.error.empty() && record.log.error != failure) failure += ": " + record.log.error;
     MarkProcessFailed(record, failure, cause.environment);
     return record;
-  } else if (record.log.status == runlog::RunStatus::kFailed) {
+  } else if (record.log.status == analysis::EndedAs::kFailed) {
     failure = record.log.error.empty() ? "the entry reported a failure" : record.log.error;
   } else if (record.log.points.empty()) {
     // Nothing the run did can be read (no evaluation logged, or none the reader could take: a metric off its
@@ -235,7 +235,7 @@ store::RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& e
   if (!failure.empty()) {
     if (!record.log.error.empty() && record.log.error != failure) failure += ": " + record.log.error;
     record.log.error = failure;
-    record.log.status = runlog::RunStatus::kFailed;
+    record.log.status = analysis::EndedAs::kFailed;
     return record;
   }
   // A log may name a target of its own; every run of the study is judged against the study's, said where they
@@ -252,14 +252,14 @@ store::RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& e
   }
   stats::RunCurve curve = store::RunCurveOf(record.log);
   record.log.status =
-      stats::TimeToTarget(curve.points, entry.threshold) ? runlog::RunStatus::kReached : runlog::RunStatus::kNotReached;
+      stats::TimeToTarget(curve.points, entry.threshold) ? analysis::EndedAs::kReached : analysis::EndedAs::kNotReached;
   return record;
 }
 
 std::optional<store::RunRecord> CollectCompletedOrphan(const StudyPlan& plan, const PlannedEntry& entry,
                                                        const PlannedRun& run, const fs::path& run_dir) {
   runlog::RunLog log = ReadLog(entry, run_dir);
-  if (log.status == runlog::RunStatus::kIncomplete) return std::nullopt;
+  if (log.status == analysis::EndedAs::kNoEnd) return std::nullopt;
   // The entry wrote its end record, so its process was ending; what it claims is checked as for any finished
   // run (status from the points and the threshold), as if it had exited 0.
   ChildOutcome outcome;
@@ -276,7 +276,7 @@ store::RunRecord CollectInterruptedRun(const StudyPlan& plan, const PlannedEntry
                                        const fs::path& run_dir, const std::string& why) {
   store::RunRecord record = BaseRecord(plan, run, run_dir, ReadLog(entry, run_dir));
   record.stderr_tail = TailOfFile(run_dir / kRunStderrFile);
-  record.log.status = runlog::RunStatus::kIncomplete;
+  record.log.status = analysis::EndedAs::kNoEnd;
   record.log.error = why;
   return record;
 }

@@ -103,7 +103,8 @@ void RecordSlot(store::RunRecord& record, Running& r, ContentionMonitor& content
   if (r.gpu) record.execution["gpu"] = r.gpu->Finish();
   std::optional<double> own_cpu;
   if (exit && exit->usage) own_cpu = exit->usage->user_seconds + exit->usage->system_seconds;
-  record.execution["contention"] = contention.RunFinished(r.key, own_cpu);
+  const std::optional<analysis::RunContention> measured = contention.RunFinished(r.key, own_cpu);
+  record.execution["contention"] = measured ? analysis::ContentionToJson(*measured) : nlohmann::json(nullptr);
 }
 
 RunningRunView View(const Running& r, double now) {

@@ -46,11 +46,10 @@ double SecondsSince(Clock::time_point start) { return std::chrono::duration<doub
 void WriteSlurmTaskContention(const fs::path& run_dir, ContentionMonitor& contention, const ChildExit& exit) {
   std::optional<double> own_cpu_seconds;
   if (exit.usage) own_cpu_seconds = exit.usage->user_seconds + exit.usage->system_seconds;
-  nlohmann::json record = contention.RunFinished(/*run_key=*/0, own_cpu_seconds);
-  if (!record.is_object()) return;
-  record["seen_from"] =
-      "the Slurm task on its node; the study's other tasks on the same cores count as other processes";
-  WriteJsonFileAtomically(run_dir / kTaskContentionFile, record);
+  std::optional<analysis::RunContention> record = contention.RunFinished(/*run_key=*/0, own_cpu_seconds);
+  if (!record) return;
+  record->seen_from = "the Slurm task on its node; the study's other tasks on the same cores count as other processes";
+  WriteJsonFileAtomically(run_dir / kTaskContentionFile, analysis::ContentionToJson(*record));
 }
 
 }  // namespace

@@ -3,15 +3,19 @@
 #include <set>
 #include <utility>
 
+#include "analysis/run_decisions.h"
+#include "evalsuite/store/analysis_entries.h"
+
 namespace evalsuite::study {
 
 void StudyOutcome::CountFinished(const StudyPlan& plan, const store::RunRecord& record) {
   ++ran;
   const PlannedEntry* entry = plan.FindEntry(record.entry);
-  if (store::DidNotRun(record)) {
+  const analysis::Run run = store::ToAnalysisRun(record, /*resumable=*/true);
+  if (run.status == analysis::RunStatus::kDidNotRun) {
     ++did_not_run;
-  } else if (CountsAsFailed(record, entry != nullptr ? entry->threshold : 0,
-                            plan.analysis.rule.consecutive_evaluations)) {
+  } else if (analysis::CountsAsFailed(run, entry != nullptr ? entry->threshold : 0,
+                                      plan.analysis.rule.consecutive_evaluations)) {
     ++failed;
   }
 }

@@ -44,7 +44,7 @@ struct StudyOutcome {
   int planned = 0;             // runs in the plan
   int finished_before = 0;     // already recorded when this invocation started
   int ran = 0;                 // finished by this invocation
-  int failed = 0;              // of those, failed (crash, timeout, non-zero exit): run_store.h's CountsAsFailed
+  int failed = 0;              // of those, failed (crash, timeout, non-zero exit): analysis::CountsAsFailed
   int did_not_run = 0;         // of those, died before their first evaluation (not counted in failed)
   int ingested_on_resume = 0;  // complete runs a killed study had not recorded, read from their folders
   // Of the folders recorded on resume, those whose record names another study (the same producer, so the same runs:

@@ -12,8 +12,6 @@
 namespace evalsuite::study {
 namespace {
 
-using nlohmann::json;
-
 std::string ReadWhole(const std::string& path) {
   std::ifstream in(path);
   if (!in) return "";
@@ -184,9 +182,10 @@ void ContentionMonitor::Poll() {
   if (std::chrono::duration<double>(Clock::now() - last_sample_).count() >= options_.sample_seconds) Sample();
 }
 
-json ContentionMonitor::RunFinished(int run_key, std::optional<double> own_cpu_seconds) {
+std::optional<analysis::RunContention> ContentionMonitor::RunFinished(int run_key,
+                                                                      std::optional<double> own_cpu_seconds) {
   auto it = runs_.find(run_key);
-  if (it == runs_.end()) return nullptr;
+  if (it == runs_.end()) return std::nullopt;
   const Run& run = it->second;
   const double seconds = std::chrono::duration<double>(Clock::now() - run.started).count();
   // Its ticks since the last sample go to the runs that shared its cores, then it leaves the monitor.
@@ -205,24 +204,25 @@ json ContentionMonitor::RunFinished(int run_key, std::optional<double> own_cpu_s
     total += static_cast<double>(after->second.total - before->second.total);
     ++cores;
   }
-  json record = {
-      {"seconds", seconds}, {"cpus", run.cpus}, {"cores", cores}, {"sample_seconds", options_.sample_seconds}};
+  analysis::RunContention record;
+  record.seconds = seconds;
+  record.cpus = run.cpus;
+  record.cores = cores;
+  record.sample_seconds = options_.sample_seconds;
   const double elapsed_ticks = seconds * ticks_per_second_;
   if (total > 0 && elapsed_ticks > 0) {
     const double own = own_cpu_seconds ? *own_cpu_seconds * ticks_per_second_ : 0;
-    record["steal_fraction"] = steal / total;
-    record["other_busy_cores"] = std::max(0.0, busy - own - run.study_ticks) / elapsed_ticks;
-    record["own_busy_cores"] = own_cpu_seconds ? json(own / elapsed_ticks) : json(nullptr);
-    record["study_busy_cores"] = run.study_ticks / elapsed_ticks;
+    record.steal_fraction = steal / total;
+    record.other_busy_cores = std::max(0.0, busy - own - run.study_ticks) / elapsed_ticks;
+    if (own_cpu_seconds) record.own_busy_cores = own / elapsed_ticks;
+    record.study_busy_cores = run.study_ticks / elapsed_ticks;
   } else {
-    record["steal_fraction"] = nullptr;
-    record["other_busy_cores"] = nullptr;
     // Counters that did not move are not missing: /proc/stat counts in clock ticks, and a run shorter than a tick
     // (a fake entry, an entry that fails at once) can end before any of its cores' counters advance.
-    record["why"] = cores == 0 ? "no per-CPU counters in " + options_.proc_root + "/stat for the run's cores"
-                               : "the run's cores' counters in " + options_.proc_root +
-                                     "/stat did not advance while it ran (they count in ticks of 1/" +
-                                     std::to_string(static_cast<long>(ticks_per_second_)) + " s): nothing to measure";
+    record.why = cores == 0 ? "no per-CPU counters in " + options_.proc_root + "/stat for the run's cores"
+                            : "the run's cores' counters in " + options_.proc_root +
+                                  "/stat did not advance while it ran (they count in ticks of 1/" +
+                                  std::to_string(static_cast<long>(ticks_per_second_)) + " s): nothing to measure";
   }
   if (!run.load_samples.empty()) {
     double sum = 0, max = 0;
@@ -230,16 +230,13 @@ json ContentionMonitor::RunFinished(int run_key, std::optional<double> own_cpu_s
       sum += l;
       max = std::max(max, l);
     }
-    record["load_average_1m"] = {{"mean", sum / static_cast<double>(run.load_samples.size())},
-                                 {"max", max},
-                                 {"samples", run.load_samples.size()}};
-  } else {
-    record["load_average_1m"] = nullptr;
+    record.load_average_1m =
+        analysis::LoadAverageSamples{sum / static_cast<double>(run.load_samples.size()), max, run.load_samples.size()};
   }
-  record["cpu_pressure_some"] = run.pressure_start && pressure && *pressure >= *run.pressure_start && seconds > 0
-                                    ? json(static_cast<double>(*pressure - *run.pressure_start) / (seconds * 1e6))
-                                    : json(nullptr);
-  record["method"] =
+  if (run.pressure_start && pressure && *pressure >= *run.pressure_start && seconds > 0) {
+    record.cpu_pressure_some = static_cast<double>(*pressure - *run.pressure_start) / (seconds * 1e6);
+  }
+  record.method =
       "other_busy_cores = (busy ticks of the run's CPUs in /proc/stat - the run's own CPU time (rusage) - the study's "
       "other runs' CPU time on those CPUs (their process groups' /proc/PID/stat)) / the run's wall time; "
       "steal_fraction = steal ticks / all ticks of those CPUs; cpu_pressure_some = PSI's 'some' stall time / the "

@@ -7,7 +7,8 @@
 //   - the load average (sampled), and PSI CPU pressure (/proc/pressure/cpu "some" total: the share of time some
 //     runnable task waited for a CPU) where the kernel has it.
 // A run's cores are its pinned CPUs (cpus_per_run), else every CPU the study may use. One monitor per scheduler,
-// polled from its loop: no threads. The record goes into RunRecord::execution["contention"].
+// polled from its loop: no threads. The record goes into RunRecord::execution["contention"]
+// (analysis::ContentionToJson).
 #pragma once
 
 #include <sys/types.h>
@@ -15,10 +16,11 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "analysis/run_contention.h"
 
 namespace evalsuite::study {
 
@@ -53,11 +55,9 @@ class ContentionMonitor {
   void RunStarted(int run_key, pid_t pid, const std::vector<int>& cpus);
   // Takes a sample when sample_seconds have passed since the last one.
   void Poll();
-  // The run's record; `own_cpu_seconds`: user + system of its process (rusage), nullopt when unknown. Keys:
-  // seconds, cpus [..], cores, steal_fraction, other_busy_cores (mean over the run), own_busy_cores,
-  // study_busy_cores (the study's other runs on these cores), load_average_1m {mean, max, samples}, cpu_pressure_some
-  // (fraction of the run's time, null where the kernel has no PSI), method.
-  nlohmann::json RunFinished(int run_key, std::optional<double> own_cpu_seconds);
+  // The run's record (analysis/run_contention.h); `own_cpu_seconds`: user + system of its process (rusage), nullopt
+  // when unknown. nullopt for a run it was not told of.
+  std::optional<analysis::RunContention> RunFinished(int run_key, std::optional<double> own_cpu_seconds);
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -25,7 +25,7 @@ runlog::RunLog ReadMlperfAsRunLog(const std::filesystem::path& file) {
     return eval.value.is_number() ? eval.value.get<double>() : std::numeric_limits<double>::quiet_NaN();
   });
   // A run still going has no run_stop: incomplete, not failed (the scheduler decides from the exit).
-  if (!run.run_stop_ms) log.status = runlog::RunStatus::kIncomplete;
+  if (!run.run_stop_ms) log.status = analysis::EndedAs::kNoEnd;
   return log;
 }
 
