@@ -13,6 +13,7 @@
 #include "analysis/run_counting.h"
 #include "analysis/run_decisions.h"
 #include "analysis/sequential_decision.h"
+#include "analysis/variance_sources.h"
 #include "common/error.h"
 #include "common/figure_format.h"
 #include "evalsuite/store/analysis_entries.h"
@@ -22,6 +23,7 @@
 #include "evalsuite/study/hardware/external_hardware.h"
 #include "evalsuite/study/plans/stored_plan.h"
 #include "evalsuite/study/plans/study_plan.h"
+#include "reports/variance_section.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
 #include "stats/stability_statistics.h"
@@ -401,6 +403,15 @@ std::string FormatStudySummary(store::RunStore& store, const store::StudyInfo& s
     out += line + "\n";
   }
   if (!imported.empty()) out += "\n" + imported;
+  if (settings.variance) {  // a [variance] design: each entry's split of TTA's variance (reports/variance_section.h)
+    out += "\nsources of variance (shares of ln TTA's variance, 95% intervals; the report has every response):\n";
+    for (const store::EntryRecord& entry : entry_records) {
+      const analysis::Entry& analysed = analysis::FindEntry(entries, entry.name);
+      const analysis::VarianceSources sources = analysis::AnalyzeVarianceSources(
+          analysis::DesignRunsOf(analysed, analysed.threshold, rule.consecutive_evaluations), settings.variance->vary);
+      out += "  " + entry.name + ": " + reports::VarianceSummaryLine(sources) + "\n";
+    }
+  }
   return out + sequential_lines;
 }
 
