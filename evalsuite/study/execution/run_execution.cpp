@@ -55,14 +55,13 @@ runlog::RunLog ReadLog(const PlannedEntry& entry, const fs::path& run_dir) {
 }
 
 // Seeds as stored: the run seed evalsuite chose, plus what the entry derived from it (its header's "seeds").
-nlohmann::json MergeSeeds(const PlannedRun& run, const runlog::RunLog& log) {
-  nlohmann::json seeds = {{"run", run.seed}};
+analysis::RunSeeds MergeSeeds(const PlannedRun& run, const runlog::RunLog& log) {
+  nlohmann::json header_seeds = nlohmann::json::object();
   auto it = log.header.find("seeds");
-  if (it != log.header.end() && it->is_object()) {
-    for (auto s = it->begin(); s != it->end(); ++s) {
-      if (s.key() != "run") seeds[s.key()] = s.value();
-    }
-  }
+  if (it != log.header.end() && it->is_object()) header_seeds = *it;
+  analysis::RunSeeds seeds = analysis::RunSeedsFromJson(header_seeds);  // the log's edge
+  seeds.run = run.seed;
+  seeds.other.erase("run");  // a log's own "run" of another type gives way to the seed evalsuite chose
   return seeds;
 }
 
