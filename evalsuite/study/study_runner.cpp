@@ -161,7 +161,7 @@ StudyOutcome RunStudyIn(std::unique_ptr<store::RunStore>& store, const StudyPlan
     std::vector<PlannedRun> recorded;
     for (const store::RunRecord& r : store->LoadRuns(info->id)) {
       if (!r.seeds.run) continue;
-      recorded.push_back({r.entry, r.run_index, *r.seeds.run});
+      recorded.push_back({r.entry, r.run_index, *r.seeds.run, std::nullopt});
     }
     const PlanChange change = ComparePlans(stored, plan, recorded);
     if (change.kind == PlanChange::Kind::kNewStudy) {

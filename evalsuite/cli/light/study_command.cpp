@@ -199,6 +199,10 @@ void RegisterStudyCommand(CLI::App& app) {
       overrides.devices = devices;
     }
     study::StudyPlan plan = study::LoadStudyPlan(args->study_file, overrides, study::UsableCores());
+    if (plan.variance) {  // the design and what it cannot identify, before any run starts
+      std::cerr << "variance design: " << study::DescribeVarianceDesign(*plan.variance) << "\n";
+      for (const std::string& w : study::VarianceDesignWarnings(*plan.variance)) std::cerr << "warning: " << w << "\n";
+    }
     auto progress = MakeProgress(args->progress);
     study::StopOnSignals signals;
     study::StudyOutcome outcome = study::RunStudy(plan, RunOptions(*args, progress.get(), signals));
