@@ -50,8 +50,8 @@ TEST(VarianceDesignTest, RefusesBadDesignsAtTheKeyWithTheReason) {
       {head + "[variance]\nvary = [\"init\", \"init\"]\n", "v.toml:3: key 'variance.vary[1]'", "named twice"},
       {head + "[variance]\nvary = []\n", "v.toml:3: key 'variance.vary'", "non-empty"},
       {head + "[variance]\nlevels = 3\n", "v.toml:2: key 'variance.vary'", "is required"},
-      {head + "[variance]\nvary = [\"init\"]\nlevels = 1\n", "v.toml:4: key 'variance.levels'", "at least 2"},
-      {head + "[variance]\nvary = [\"init\"]\nrepeats = 0\n", "v.toml:4: key 'variance.repeats'", "at least 1"},
+      {head + "[variance]\nvary = [\"init\"]\nlevels = 1\n", "v.toml:4: key 'variance.levels'", "between 2 and 100"},
+      {head + "[variance]\nvary = [\"init\"]\nrepeats = 0\n", "v.toml:4: key 'variance.repeats'", "between 1 and 100"},
       {head + "[variance]\nvary = [\"init\"]\nseeds = 3\n", "v.toml:4: key 'variance.seeds'", "unknown key"},
       {"runs = 5\n" + head + "[variance]\nvary = [\"init\"]\nlevels = 3\nrepeats = 2\n", "v.toml:1: key 'runs'",
        "set it to 6"},
@@ -152,7 +152,7 @@ TEST(VarianceDesignTest, DesignSurvivesTheStoredPlanAndPlainPlansKeepTheirForm) 
   // Without [variance]: no new key anywhere in the stored plan, so stores made before keep their plans' form.
   const StudyPlan plain = ParseVariancePlan("runs = 2\nentries = [\"baseline\"]\n");
   const std::string stored = PlanToJson(plain).dump();
-  EXPECT_EQ(stored.find("variance"), std::string::npos) << stored;
+  EXPECT_EQ(stored.find("\"variance\""), std::string::npos) << stored;
   EXPECT_EQ(stored.find("init_seed"), std::string::npos) << stored;
   EXPECT_FALSE(PlanFromJson(PlanToJson(plain)).schedule[0].sources);
 }
