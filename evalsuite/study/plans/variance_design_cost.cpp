@@ -44,7 +44,7 @@ std::string FormatVarianceDesignCost(const nlohmann::json& cost) {
   for (const auto& w : cost["warnings"]) out += "  warning: " + w.get<std::string>() + "\n";
   for (const auto& e : cost["entries"]) {
     if (e["machine_hours"].is_number()) {
-      out += fmt::format("  {}: {} runs x {:.3g} s per run (pilot mean) = {:.2f} machine hours\n",
+      out += fmt::format("  {}: {} runs x {:.3g} s per run (pilot mean) = {:.3g} machine hours\n",
                          e["entry"].get<std::string>(), e["runs"].get<int>(), e["mean_wall_seconds"].get<double>(),
                          e["machine_hours"].get<double>());
     } else {
@@ -53,7 +53,7 @@ std::string FormatVarianceDesignCost(const nlohmann::json& cost) {
     }
   }
   if (cost["machine_hours"].is_number()) {
-    out += fmt::format("  design in all: {:.2f} machine hours, {:.2f} hours at the plan's jobs",
+    out += fmt::format("  design in all: {:.3g} machine hours, {:.3g} hours at the plan's jobs",
                        cost["machine_hours"].get<double>(), cost["elapsed_hours_at_jobs"].get<double>());
     if (cost["cost"].is_number())
       out += fmt::format(", {:.2f} at the plan's cost_per_hour", cost["cost"].get<double>());
