@@ -73,10 +73,30 @@ json AnalysisSettingsToJson(const AnalysisSettings& settings) {
               {"compare", std::move(compare)},
               {"sequential", std::move(sequential)}};
   // Only a variance design writes its key, so that every other study's stored plan stays as it was.
-  if (const auto& v = settings.variance) {
-    out["variance"] = {{"vary", v->vary}, {"levels", v->levels}, {"repeats", v->repeats}};
-  }
+  if (settings.variance) out["variance"] = VarianceSettingsToJson(*settings.variance);
   return out;
+}
+
+json VarianceSettingsToJson(const VarianceSettings& design) {
+  return {{"vary", design.vary}, {"levels", design.levels}, {"repeats", design.repeats}};
+}
+
+VarianceSettings VarianceSettingsFromJson(const json& stored, const std::string& key) {
+  if (!stored.is_object()) Malformed(key, "not a table");
+  VarianceSettings v;
+  v.levels = IntegerAt<int>(stored, "levels", key, v.levels);
+  v.repeats = IntegerAt<int>(stored, "repeats", key, v.repeats);
+  const auto vary = stored.find("vary");
+  if (vary == stored.end() || !vary->is_array() || vary->empty()) Malformed(key + ".vary", "not a list of sources");
+  for (const json& source : *vary) {
+    // The seed sources a design can vary (analysis/variance_sources.h kSeedSources, study/plans/variance_design.h).
+    if (!source.is_string() || (source != "init" && source != "data_order" && source != "augmentation")) {
+      Malformed(key + ".vary", "unknown source " + source.dump());
+    }
+    v.vary.push_back(source.get<std::string>());
+  }
+  if (v.levels < 2 || v.repeats < 1) Malformed(key, "levels must be at least 2 and repeats at least 1");
+  return v;
 }
 
 AnalysisSettings AnalysisSettingsFromPlanJson(const json& plan) {
@@ -113,17 +133,7 @@ AnalysisSettings AnalysisSettingsFromPlanJson(const json& plan) {
     settings.sequential = s;
   }
   if (auto it = plan.find("variance"); it != plan.end() && !it->is_null()) {
-    if (!it->is_object()) Malformed("variance", "not a table");
-    VarianceSettings v;
-    v.levels = IntegerAt<int>(*it, "levels", "variance", v.levels);
-    v.repeats = IntegerAt<int>(*it, "repeats", "variance", v.repeats);
-    const auto vary = it->find("vary");
-    if (vary == it->end() || !vary->is_array()) Malformed("variance.vary", "not a list of sources");
-    for (const json& source : *vary) {
-      if (!source.is_string()) Malformed("variance.vary", "not a list of sources");
-      v.vary.push_back(source.get<std::string>());
-    }
-    settings.variance = v;
+    settings.variance = VarianceSettingsFromJson(*it, "variance");
   }
   return settings;
 }

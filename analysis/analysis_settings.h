@@ -51,6 +51,11 @@ struct AnalysisSettings {
 // The pairs the report compares: the `compare` list, then the sequential question's pair if it is not listed.
 std::vector<EntryPair> ComparedPairs(const AnalysisSettings& settings);
 
+// A design's stored form, {"vary", "levels", "repeats"}, and back: an InputError naming plan.`key` ("plan.variance")
+// when it is not one this evalsuite writes (an unknown source, levels < 2, repeats < 1).
+nlohmann::json VarianceSettingsToJson(const VarianceSettings& design);
+VarianceSettings VarianceSettingsFromJson(const nlohmann::json& stored, const std::string& key);
+
 // The stored form: {"stability": {...}, "compare": [...], "sequential": {...} or null, and "variance": {vary, levels,
 // repeats} where the study has that design}, merged into the stored plan.
 nlohmann::json AnalysisSettingsToJson(const AnalysisSettings& settings);

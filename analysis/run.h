@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/run_contention.h"
+#include "analysis/run_seeds.h"
 #include "stats/curve.h"
 
 namespace evalsuite::analysis {
@@ -77,7 +78,7 @@ struct RunGpuUse {
 struct Run {
   int index = 0;    // run number within its entry (0-based)
   int attempt = 0;  // 0 for the first attempt at this index; resume and Slurm's requeue add later ones
-  nlohmann::json seeds = nlohmann::json::object();  // {"run":..,"init":..,"data_order":..,"augmentation":..}
+  RunSeeds seeds;   // run, init, data_order, augmentation where recorded (analysis/run_seeds.h)
   RunStatus status = RunStatus::kReached;
   std::vector<stats::CurvePoint> points;  // (training seconds, metric)
   // The epoch of each point (fractional within an epoch), parallel to `points`; empty when the log has none.

@@ -17,11 +17,7 @@ const std::vector<std::string> kSeedSources = {"init", "data_order", "augmentati
 namespace {
 
 // The run's seed of a source, as its record gives it (0 where it gives none).
-uint64_t SeedOfSource(const Run& run, const std::string& source) {
-  if (!run.seeds.is_object()) return 0;
-  const auto found = run.seeds.find(source);
-  return found != run.seeds.end() && found->is_number_integer() ? found->get<uint64_t>() : 0;
-}
+uint64_t SeedOfSource(const Run& run, const std::string& source) { return run.seeds.Of(source).value_or(0); }
 
 double CovOfLogVariance(double variance) { return std::sqrt(std::expm1(std::max(variance, 0.0))); }
 

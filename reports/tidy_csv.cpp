@@ -27,8 +27,10 @@ std::string Row(const std::vector<std::string>& fields) {
 }
 
 std::string SeedOf(const analysis::Run& run) {
-  const auto it = run.seeds.find("run");
-  if (it == run.seeds.end() || it->is_null()) return "";
+  if (run.seeds.run) return std::to_string(*run.seeds.run);
+  // A run seed that is not an unsigned integer (a string, a negative number), as the log gave it.
+  const auto it = run.seeds.other.find("run");
+  if (it == run.seeds.other.end() || it->is_null()) return "";
   return it->is_string() ? it->get<std::string>() : it->dump();
 }
 

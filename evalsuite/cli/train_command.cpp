@@ -24,6 +24,7 @@ namespace {
 struct TrainArgs {
   std::string entry;
   uint64_t seed = 0;
+  std::optional<uint64_t> init_seed, data_seed, aug_seed;  // a [variance] design's: taken instead of derived
   int threads = 0;
   std::optional<double> target;
   std::optional<int> epochs;
@@ -52,6 +53,9 @@ void RunTrain(const TrainArgs& args) {
   const entries::BuiltinEntry& entry = entries::BuiltinEntryOrThrow(args.entry);
   training::TrainOptions options;
   options.seed = args.seed;
+  options.init_seed = args.init_seed;
+  options.data_order_seed = args.data_seed;
+  options.augmentation_seed = args.aug_seed;
   options.threads = args.threads;
   options.target = args.target;
   options.epochs = args.epochs;
@@ -121,6 +125,13 @@ void RegisterTrainCommand(CLI::App& app) {
   command->add_option("ENTRY", args->entry, "Built-in entry (see `evalsuite entries`)")->required();
   command->add_option("--seed", args->seed, "Run seed; init, data-order and augmentation seeds derive from it")
       ->capture_default_str()
+      ->check(SeedNumber());
+  // A study's [variance] design gives each source's seed itself (evalsuite/study/plans/variance_design.h).
+  command->add_option("--init-seed", args->init_seed, "Weight initialization's seed (default: derived from --seed)")
+      ->check(SeedNumber());
+  command->add_option("--data-seed", args->data_seed, "Data order's seed (default: derived from --seed)")
+      ->check(SeedNumber());
+  command->add_option("--aug-seed", args->aug_seed, "Augmentation's seed (default: derived from --seed)")
       ->check(SeedNumber());
   command
       ->add_option("--threads", args->threads,

@@ -788,7 +788,7 @@ int64_t WriteToStore(store::RunStore& store, const ImportResult& result, const s
       store::RunRecord record;
       record.entry = entry.name;
       record.run_index = static_cast<int>(i);
-      record.seeds = g.runs[i].seeds;
+      record.seeds = analysis::RunSeedsFromJson(g.runs[i].seeds);  // the importer's facts, typed at the store
       record.log = g.runs[i].log;
       record.run_dir = g.runs[i].file.string();
       store.InsertRun(study_id, record);

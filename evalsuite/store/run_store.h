@@ -24,13 +24,13 @@ namespace evalsuite::store {
 // A rerun may have several attempts: an interrupted one is kept (its points too), and statistics count the latest
 // counted attempt of each run index (analysis/run_counting.h).
 struct RunRecord {
-  int64_t id = 0;           // assigned by the store (ignored by InsertRun)
-  int attempt = 0;          // assigned by the store: 0 for the first record of (entry, run_index)
-  std::string recorded_at;  // assigned by the store (UTC ISO 8601)
-  std::string entry;        // entry name (built-in, external, or "system/benchmark" for imports)
-  int run_index = 0;        // 0-based rerun number within the entry
-  nlohmann::json seeds = nlohmann::json::object();
-  runlog::RunLog log;  // points, the log's own end status, header, times
+  int64_t id = 0;            // assigned by the store (ignored by InsertRun)
+  int attempt = 0;           // assigned by the store: 0 for the first record of (entry, run_index)
+  std::string recorded_at;   // assigned by the store (UTC ISO 8601)
+  std::string entry;         // entry name (built-in, external, or "system/benchmark" for imports)
+  int run_index = 0;         // 0-based rerun number within the entry
+  analysis::RunSeeds seeds;  // stored as a row per name (RunSeedsToJson), read back with RunSeedsFromJson
+  runlog::RunLog log;        // points, the log's own end status, header, times
   // How the attempt ended (analysis/run.h). Writers leave it unset: the store decides it when it records the attempt
   // (StatusOf below) and stores it; an attempt loaded from the store has it.
   std::optional<analysis::RunStatus> status;

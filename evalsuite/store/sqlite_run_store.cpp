@@ -174,7 +174,7 @@ class SqliteRunStore : public RunStore {
           .Run();
     }
     SqliteStatement& seed = Prepared(insert_seed_, "INSERT INTO seeds (run_id, name, value) VALUES (?, ?, ?)");
-    nlohmann::json seeds = run.seeds.is_object() ? run.seeds : nlohmann::json{{"run", run.seeds}};
+    const nlohmann::json seeds = analysis::RunSeedsToJson(run.seeds);  // the store's edge: one row per name
     for (auto it = seeds.begin(); it != seeds.end(); ++it) {
       if (it.value().is_null()) continue;
       seed.Bind(1, run_id).Bind(2, it.key()).Bind(3, it.value().dump()).Run();
@@ -283,7 +283,9 @@ class SqliteRunStore : public RunStore {
       }
       points.Reset();
       seeds.Bind(1, run.id);
-      while (seeds.Step()) run.seeds[seeds.Text(0)] = ParseJsonColumn(db_, seeds.Text(1), "seed");
+      nlohmann::json stored_seeds = nlohmann::json::object();
+      while (seeds.Step()) stored_seeds[seeds.Text(0)] = ParseJsonColumn(db_, seeds.Text(1), "seed");
+      run.seeds = analysis::RunSeedsFromJson(stored_seeds);
       seeds.Reset();
       if (facts) {
         facts->Bind(1, run.id);

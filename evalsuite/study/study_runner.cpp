@@ -160,9 +160,8 @@ StudyOutcome RunStudyIn(std::unique_ptr<store::RunStore>& store, const StudyPlan
     StudyPlan stored = DecodeStoredPlan(info->plan).Plan();
     std::vector<PlannedRun> recorded;
     for (const store::RunRecord& r : store->LoadRuns(info->id)) {
-      const auto seed = r.seeds.is_object() ? r.seeds.find("run") : r.seeds.end();
-      if (seed == r.seeds.end() || !seed->is_number_unsigned()) continue;
-      recorded.push_back({r.entry, r.run_index, seed->get<uint64_t>()});
+      if (!r.seeds.run) continue;
+      recorded.push_back({r.entry, r.run_index, *r.seeds.run, std::nullopt});
     }
     const PlanChange change = ComparePlans(stored, plan, recorded);
     if (change.kind == PlanChange::Kind::kNewStudy) {

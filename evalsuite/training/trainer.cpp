@@ -362,7 +362,10 @@ json RunSeedsToJson(const RunSeeds& seeds) {
           {"init", seeds.init},
           {"data_order", seeds.data_order},
           {"augmentation", seeds.augmentation},
-          {"derivation", "SplitMix64: init = stream 1, data_order = stream 2, augmentation = stream 3 of run"}};
+          {"derivation", seeds.given ? "given by a [variance] design where set (--init-seed, --data-seed, --aug-seed), "
+                                       "else SplitMix64 stream 1, 2, 3 of run"
+                                     : "SplitMix64: init = stream 1, data_order = stream 2, augmentation = stream 3 "
+                                       "of run"}};
 }
 
 json TrainingLibraryVersions() {
@@ -392,6 +395,10 @@ TrainResult Train(const entries::BuiltinEntry& entry, const datasets::FashionMni
 
   result.target = target;
   result.seeds = DeriveStreamSeeds(options.seed);
+  if (options.init_seed) result.seeds.init = *options.init_seed;
+  if (options.data_order_seed) result.seeds.data_order = *options.data_order_seed;
+  if (options.augmentation_seed) result.seeds.augmentation = *options.augmentation_seed;
+  result.seeds.given = options.init_seed || options.data_order_seed || options.augmentation_seed;
   const int threads =
       options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   PrepareOneDnnForThisMachine();  // before the first convolution (see onednn_isa_cap.h)

@@ -28,12 +28,18 @@ struct RunSeeds {
   uint64_t init = 0;
   uint64_t data_order = 0;
   uint64_t augmentation = 0;
+  bool given = false;  // a [variance] design gave one or more of the streams (TrainOptions), not all derived
 };
 RunSeeds DeriveStreamSeeds(uint64_t run_seed);
 nlohmann::json RunSeedsToJson(const RunSeeds& seeds);
 
 struct TrainOptions {
   uint64_t seed = 0;
+  // A study's [variance] design gives a source its seed; an unset one derives from `seed` (DeriveStreamSeeds), so a
+  // run given none has the seeds, and the curve, it always had.
+  std::optional<uint64_t> init_seed;
+  std::optional<uint64_t> data_order_seed;
+  std::optional<uint64_t> augmentation_seed;
   int threads = 0;                     // LibTorch intra-op threads; 0 = every core
   std::optional<double> target;        // default: the entry's threshold
   std::optional<int> epochs;           // default: the entry's epoch budget; the LR schedule spans these

@@ -227,7 +227,10 @@ TEST(VarianceSourcesTest, DesignRunsOfAnEntryReadSeedsCurvesAndEpochs) {
     analysis::Run run;
     run.index = index;
     run.status = status;
-    run.seeds = {{"run", index}, {"init", 11}, {"data_order", 20 + index}, {"augmentation", 33}};
+    run.seeds.run = index;
+    run.seeds.init = 11;
+    run.seeds.data_order = 20 + index;
+    run.seeds.augmentation = 33;
     run.points = std::move(points);
     for (size_t i = 0; i < run.points.size(); ++i) run.epochs.push_back(static_cast<double>(i + 1));
     run.time_spent = run.points.back().time;

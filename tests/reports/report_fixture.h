@@ -22,7 +22,7 @@ inline bool Contains(const std::string& text, const std::string& part) { return 
 inline analysis::Run ReachingRun(int index, double tta) {
   analysis::Run run;
   run.index = index;
-  run.seeds = {{"run", index}, {"init", 1000 + index}, {"data_order", 2000 + index}};
+  run.seeds = analysis::RunSeedsFromJson({{"run", index}, {"init", 1000 + index}, {"data_order", 2000 + index}});
   run.status = analysis::RunStatus::kReached;
   for (double t = 5; t < tta; t += 5) run.points.push_back({t, 0.5 + 0.39 * t / tta});
   run.points.push_back({tta, 0.91});
@@ -37,7 +37,8 @@ inline analysis::Run FailingRun(int index, double end, analysis::RunStatus statu
   analysis::Run run;
   run.index = index;
   // As evalsuite train records them: the seeds and a prose note on how they derive (kept out of the table).
-  run.seeds = {{"run", index}, {"init", 1000 + index}, {"data_order", 2000 + index}, {"derivation", "SplitMix64"}};
+  run.seeds = analysis::RunSeedsFromJson(
+      {{"run", index}, {"init", 1000 + index}, {"data_order", 2000 + index}, {"derivation", "SplitMix64"}});
   run.status = status;
   for (double t = 5; t <= end; t += 5) run.points.push_back({t, 0.5 + 0.38 * t / end});
   run.time_spent = end;
@@ -58,7 +59,9 @@ inline analysis::Entry VarianceDesignEntry() {
     for (int d = 0; d < 3; ++d) {
       for (int r = 0; r < 2; ++r) {
         analysis::Run run = ReachingRun(index, 100 * std::exp(0.04 * i - 0.03 * d * d + 0.004 * r));
-        run.seeds = {{"run", index}, {"init", 10 + i}, {"data_order", 20 + d}, {"augmentation", 30}};
+        run.seeds.init = 10 + i;
+        run.seeds.data_order = 20 + d;
+        run.seeds.augmentation = 30;
         entry.runs.push_back(run);
         ++index;
       }

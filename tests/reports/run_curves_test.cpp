@@ -24,7 +24,7 @@ analysis::Entry ManyRuns(const std::string& name, int runs, double step = 5) {
   for (int i = 0; i < runs; ++i) {
     analysis::Run run;
     run.index = i;
-    run.seeds = {{"run", i}};
+    run.seeds.run = i;
     const bool reaches = i % 5 != 4;
     run.status = reaches ? analysis::RunStatus::kReached : analysis::RunStatus::kNotReached;
     const double end = 100 + i;

@@ -29,7 +29,7 @@ TEST(TidyCsvTest, OneRowPerAttemptWithItsCountedFlagAndTta) {
   reached.index = 0;
   reached.attempt = 1;
   reached.status = analysis::RunStatus::kReached;
-  reached.seeds = {{"run", 42}};
+  reached.seeds.run = 42;
   reached.points = {{1, 0.5}, {2, 0.85}, {3, 0.9}};
   reached.epochs = {0.5, 1, 1.5};
   reached.time_spent = 3.5;

@@ -66,7 +66,7 @@ std::string KeyPath(const PlanKeyDoc& doc) {
 }
 
 TEST(PlanKeyReferenceTest, EveryTableListsExactlyTheKeysItsReaderAccepts) {
-  for (const std::string table : {"", "entries[]", "stability", "sequential", "slurm"}) {
+  for (const std::string table : {"", "entries[]", "stability", "sequential", "slurm", "variance"}) {
     std::set<std::string> documented;
     for (const PlanKeyDoc& doc : PlanKeyReference()) {
       if (doc.table == table) documented.insert(doc.key);
@@ -105,8 +105,8 @@ TEST(PlanKeyReferenceTest, ThePageHasARowPerKeyAndATablePerSection) {
   for (const PlanKeyDoc& doc : PlanKeyReference()) {
     EXPECT_NE(page.find("| `" + doc.key + "` | " + doc.type), std::string::npos) << doc.key;
   }
-  for (const char* heading :
-       {"## Top level", "## `[[entries]]`", "## `[stability]`", "## `[sequential]`", "## `[slurm]`"}) {
+  for (const char* heading : {"## Top level", "## `[[entries]]`", "## `[stability]`", "## `[sequential]`",
+                              "## `[slurm]`", "## `[variance]`"}) {
     EXPECT_NE(page.find(heading), std::string::npos) << heading;
   }
 }

@@ -51,7 +51,7 @@ entries = [
     EXPECT_EQ(run.log.status, analysis::EndedAs::kReached) << run.log.error;
     ASSERT_EQ(run.log.points.size(), 3u);
     EXPECT_DOUBLE_EQ(run.log.points[2].metric, 0.89);
-    EXPECT_EQ(run.seeds["run"],
+    EXPECT_EQ(run.seeds.run,
               plan.FindRun(run.entry, run.run_index)->seed);  // the header's seed is the one evalsuite passed
     // Training time excludes the evaluations: about 0.15 s of 0.45 s.
     EXPECT_GE(run.log.points[2].train_seconds, 0.14);

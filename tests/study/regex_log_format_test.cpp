@@ -129,7 +129,7 @@ print("a warning on stderr", file=sys.stderr)
   std::vector<store::RunRecord> runs = store->LoadRuns(store->FindStudy("printed")->id);
   ASSERT_EQ(runs.size(), 2u);
   for (const store::RunRecord& run : runs) {
-    const double offset = static_cast<double>(run.seeds["run"].get<uint64_t>() % 3);
+    const double offset = static_cast<double>(run.seeds.run.value_or(0) % 3);
     ASSERT_EQ(run.log.points.size(), 3u) << run.log.error;
     EXPECT_DOUBLE_EQ(run.log.points[0].epoch, 0);
     EXPECT_DOUBLE_EQ(run.log.points[0].metric, 0.7125);

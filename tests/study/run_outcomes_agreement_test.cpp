@@ -36,7 +36,7 @@ store::RunRecord Attempt(const std::string& entry, int index, analysis::EndedAs 
   run.entry = entry;
   run.run_index = index;
   run.threads = 1;
-  run.seeds = {{"run", 100 + index}};
+  run.seeds.run = 100 + index;
   run.log.status = status;
   int epoch = 0;
   for (const auto& [time, metric] : points)

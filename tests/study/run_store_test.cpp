@@ -21,7 +21,7 @@ store::RunRecord SampleRun(const std::string& entry, int index, analysis::EndedA
   store::RunRecord run;
   run.entry = entry;
   run.run_index = index;
-  run.seeds = {{"run", 12345678901234567890ULL}, {"init", 7}};
+  run.seeds = analysis::RunSeedsFromJson({{"run", 12345678901234567890ULL}, {"init", 7}});
   run.threads = 2;
   run.log.status = status;
   run.log.header = {{"entry", entry}, {"threads", 2}};
@@ -81,8 +81,8 @@ TEST(RunStoreTest, RoundTripsStudyEntriesRunsPointsAndSeeds) {
   EXPECT_DOUBLE_EQ(runs[0].log.points[1].metric, 0.91);
   EXPECT_DOUBLE_EQ(*runs[0].log.points[0].train_loss, 0.5);
   EXPECT_FALSE(runs[0].log.points[1].train_loss.has_value());
-  EXPECT_EQ(runs[0].seeds["run"].get<uint64_t>(), 12345678901234567890ULL);
-  EXPECT_EQ(runs[0].seeds["init"], 7);
+  EXPECT_EQ(runs[0].seeds.run, 12345678901234567890ULL);
+  EXPECT_EQ(runs[0].seeds.init, 7u);
   EXPECT_EQ(runs[0].log.warnings.size(), 1u);
   EXPECT_EQ(runs[1].signal, 11);
   EXPECT_FALSE(runs[1].exit_status.has_value());

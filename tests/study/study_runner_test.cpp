@@ -68,8 +68,8 @@ entries = [
     EXPECT_EQ(r.log.status, analysis::EndedAs::kReached);
     EXPECT_EQ(r.exit_status, 0);
     EXPECT_EQ(r.log.points.size(), 3u);
-    EXPECT_EQ(r.seeds["run"], plan.FindRun("ok", r.run_index)->seed);
-    EXPECT_EQ(r.seeds["init"], r.seeds["run"].get<uint64_t>() + 1);  // the entry's own seeds are kept
+    EXPECT_EQ(r.seeds.run, plan.FindRun("ok", r.run_index)->seed);
+    EXPECT_EQ(r.seeds.init, r.seeds.run.value_or(0) + 1);  // the entry's own seeds are kept
     EXPECT_EQ(r.threads, plan.threads);
   }
   for (const store::RunRecord& r : runs["crash"]) {
@@ -285,7 +285,7 @@ entries = [{ name = "a", command = "sh {study_dir}/fake_entry.sh {log} {seed} ok
   ASSERT_EQ(after["a"].size(), 3u);
   for (int i = 0; i < 2; ++i) {
     EXPECT_EQ(after["a"][i].id, before.at("a")[i].id);  // the same records, not runs made again
-    EXPECT_EQ(after["a"][i].seeds["run"], before.at("a")[i].seeds["run"]);
+    EXPECT_EQ(after["a"][i].seeds.run, before.at("a")[i].seeds.run);
   }
   // The store's plan is the extended one: resume and the report read it.
   auto store = store::RunStore::Open(dir / "store.db", false);

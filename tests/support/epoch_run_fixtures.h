@@ -18,7 +18,7 @@ inline store::RunRecord StoredEpochRun(int index, int epochs_to_target, double s
   run.entry = "e";
   run.run_index = index;
   run.threads = 1;
-  run.seeds = {{"run", index}};
+  run.seeds.run = index;
   run.log.status = analysis::EndedAs::kReached;
   for (int epoch = 1; epoch <= epochs_to_target; ++epoch) {
     const double time = epoch * seconds_per_epoch;

@@ -199,6 +199,10 @@ void RegisterStudyCommand(CLI::App& app) {
       overrides.devices = devices;
     }
     study::StudyPlan plan = study::LoadStudyPlan(args->study_file, overrides, study::UsableCores());
+    if (const auto& design = plan.analysis.variance) {  // the design and what it cannot identify, before any run
+      std::cerr << "variance design: " << study::DescribeVarianceDesign(*design) << "\n";
+      for (const std::string& w : study::VarianceDesignWarnings(*design)) std::cerr << "warning: " << w << "\n";
+    }
     auto progress = MakeProgress(args->progress);
     study::StopOnSignals signals;
     study::StudyOutcome outcome = study::RunStudy(plan, RunOptions(*args, progress.get(), signals));

@@ -18,6 +18,7 @@
 #include "evalsuite/store/study_choice.h"
 #include "evalsuite/study/plans/run_planning.h"
 #include "evalsuite/study/plans/study_plan.h"
+#include "evalsuite/study/plans/variance_design_cost.h"
 #include "evalsuite/study/study_summary.h"
 
 namespace evalsuite::cli {
@@ -98,9 +99,11 @@ void RegisterStudyPlanCommand(CLI::App& study_app) {
     auto store = store::RunStore::OpenForReading(args->pilot);
     std::string pilot_names;
     const reports::StabilityReportInput pilot = PilotInput(*store, plan, *args, pilot_names);
-    const nlohmann::json figures = study::PlanRunsFromPilot(plan, pilot, args->options);
+    nlohmann::json figures = study::PlanRunsFromPilot(plan, pilot, args->options);
+    if (plan.analysis.variance) figures["variance"] = study::VarianceDesignCost(plan, figures);
     std::cout << "plan for " << plan.name << " from the pilot study " << pilot_names << " in " << args->pilot << "\n"
               << study::FormatRunPlanning(figures);
+    if (plan.analysis.variance) std::cout << study::FormatVarianceDesignCost(figures["variance"]);
     if (!args->json_out.empty()) WriteFileAtomically(args->json_out, figures.dump(2) + "\n");
   });
 }

@@ -22,14 +22,13 @@ std::string Fixed(double value, int digits) {
 
 std::string DescribeRecord(const store::RunRecord& record, double wall_seconds) {
   std::string text = record.entry + " #" + std::to_string(record.run_index) + " (seed " +
-                     std::to_string(record.seeds.value("run", uint64_t{0})) +
-                     "): " + runlog::LogEndName(record.log.status);
+                     std::to_string(record.seeds.run.value_or(0)) + "): " + runlog::LogEndName(record.log.status);
   if (store::DidNotRun(record)) {
     // Said first: a run that never trained is not a training result (the error carries the cause and a hint).
     std::string label;
     const std::string cause = CauseOfNotRun(record.log.error, &label);
     text = record.entry + " #" + std::to_string(record.run_index) + " (seed " +
-           std::to_string(record.seeds.value("run", uint64_t{0})) + "): " + label + " - " + cause +
+           std::to_string(record.seeds.run.value_or(0)) + "): " + label + " - " + cause +
            " (not counted; study resume runs it again)";
   } else if (record.log.status == analysis::EndedAs::kFailed) {
     text += " - " + record.log.error;

@@ -54,14 +54,21 @@ runlog::RunLog ReadLog(const PlannedEntry& entry, const fs::path& run_dir) {
   }
 }
 
-// Seeds as stored: the run seed evalsuite chose, plus what the entry derived from it (its header's "seeds").
-nlohmann::json MergeSeeds(const PlannedRun& run, const runlog::RunLog& log) {
-  nlohmann::json seeds = {{"run", run.seed}};
+// Seeds as stored: the run seed evalsuite chose, plus what the entry derived from it (its header's "seeds"); in a
+// [variance] design, each source's seed as the design gave it, so the analysis can group runs by it whatever the
+// entry's log says.
+analysis::RunSeeds MergeSeeds(const PlannedRun& run, const runlog::RunLog& log) {
+  nlohmann::json header_seeds = nlohmann::json::object();
   auto it = log.header.find("seeds");
-  if (it != log.header.end() && it->is_object()) {
-    for (auto s = it->begin(); s != it->end(); ++s) {
-      if (s.key() != "run") seeds[s.key()] = s.value();
-    }
+  if (it != log.header.end() && it->is_object()) header_seeds = *it;
+  analysis::RunSeeds seeds = analysis::RunSeedsFromJson(header_seeds);  // the log's edge
+  seeds.run = run.seed;
+  seeds.other.erase("run");  // a log's own "run" of another type gives way to the seed evalsuite chose
+  if (run.sources) {
+    seeds.init = run.sources->init;
+    seeds.data_order = run.sources->data_order;
+    seeds.augmentation = run.sources->augmentation;
+    for (const char* name : {"init", "data_order", "augmentation"}) seeds.other.erase(name);
   }
   return seeds;
 }
@@ -159,6 +166,11 @@ ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const
     // (entries/precision_choice.h).
     spec.argv.insert(spec.argv.end(), {"--precision", plan.precision, "--precision-ceilings",
                                        (fs::path(plan.out_dir) / kRunCeilingsFile).string()});
+    if (run.sources) {  // a [variance] design's seeds, taken as they are instead of derived from --seed
+      spec.argv.insert(spec.argv.end(), {"--init-seed", std::to_string(run.sources->init), "--data-seed",
+                                         std::to_string(run.sources->data_order), "--aug-seed",
+                                         std::to_string(run.sources->augmentation)});
+    }
     if (plan.stop_at_target) spec.argv.push_back("--stop-at-target");
     if (plan.evals_per_epoch != 1) {
       spec.argv.push_back("--evals-per-epoch");
@@ -172,8 +184,12 @@ ChildSpec BuildChildSpec(const StudyPlan& plan, const PlannedEntry& entry, const
     }
     return spec;
   }
+  const SourceSeeds sources = run.sources ? *run.sources : DerivedSourceSeeds(run.seed);
   std::map<std::string, std::string> values = {
       {"seed", std::to_string(run.seed)},
+      {"init_seed", std::to_string(sources.init)},
+      {"data_seed", std::to_string(sources.data_order)},
+      {"aug_seed", std::to_string(sources.augmentation)},
       {"run_dir", run_dir.string()},
       {"log", log.string()},
       {"threads", threads},

@@ -94,8 +94,14 @@ fs::path ManifestPath(const StudyPlan& plan, int sequence) {
 void WriteManifest(const fs::path& file, const ArrayManifest& manifest) {
   nlohmann::json tasks = nlohmann::json::array();
   for (const ArrayTask& t : manifest.tasks) {
-    tasks.push_back(
-        {{"entry", t.run.entry}, {"index", t.run.index}, {"seed", t.run.seed}, {"run_dir", t.run_dir.string()}});
+    nlohmann::json task = {
+        {"entry", t.run.entry}, {"index", t.run.index}, {"seed", t.run.seed}, {"run_dir", t.run_dir.string()}};
+    if (t.run.sources) {  // a [variance] design's seeds travel with the task, as the stored plan's schedule has them
+      task["init_seed"] = t.run.sources->init;
+      task["data_seed"] = t.run.sources->data_order;
+      task["aug_seed"] = t.run.sources->augmentation;
+    }
+    tasks.push_back(std::move(task));
   }
   WriteJsonFileAtomically(file, {{"manifest_version", 1},
                                  {"sequence", manifest.sequence},
@@ -122,8 +128,16 @@ ArrayManifest ReadManifest(const fs::path& file) {
     for (const auto& t : json->at("tasks")) {
       std::optional<uint64_t> seed = IntegerAs<uint64_t>(t.at("seed"));
       if (!seed) throw InputError(file.string() + ": seed", "not an array manifest this evalsuite wrote: not a seed");
-      manifest.tasks.push_back(
-          {{t.at("entry").get<std::string>(), integer(t, "index"), *seed}, t.at("run_dir").get<std::string>()});
+      PlannedRun run{t.at("entry").get<std::string>(), integer(t, "index"), *seed, std::nullopt};
+      if (t.contains("init_seed")) {
+        auto source_seed = [&](const char* key) {
+          std::optional<uint64_t> value = IntegerAs<uint64_t>(t.at(key));
+          if (!value) throw InputError(file.string() + ": " + key, "not an array manifest this evalsuite wrote");
+          return *value;
+        };
+        run.sources = SourceSeeds{source_seed("init_seed"), source_seed("data_seed"), source_seed("aug_seed")};
+      }
+      manifest.tasks.push_back({std::move(run), t.at("run_dir").get<std::string>()});
     }
   } catch (const nlohmann::json::exception& e) {
     throw InputError(file.string(), std::string("not an array manifest this evalsuite wrote: ") + e.what());

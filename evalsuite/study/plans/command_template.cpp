@@ -32,6 +32,9 @@ void Scan(const std::string& text, OnText on_text, OnPlaceholder on_placeholder)
 const std::map<std::string, std::string>& KnownPlaceholders() {
   static const std::map<std::string, std::string> known = {
       {"seed", "the run's seed"},
+      {"init_seed", "the weight initialization's seed: the [variance] design's, else derived from the run's seed"},
+      {"data_seed", "the data order's seed: the [variance] design's, else derived from the run's seed"},
+      {"aug_seed", "the augmentation's seed: the [variance] design's, else derived from the run's seed"},
       {"run_dir", "the run's own folder (also the command's working directory)"},
       {"log", "the log file the entry must write: {run_dir}/log.jsonl"},
       {"threads", "threads the run may use"},

@@ -69,11 +69,14 @@ std::vector<PlanKeyDoc> MakeReference() {
       Other(top, "sequential", "table", "none (a fixed number of runs)", "see [sequential]",
             "stop as soon as the question is answered (local executor only)"),
       Other(top, "slurm", "table", "none", "see [slurm]", "sbatch options for executor = \"slurm\""),
+      Other(top, "variance", "table", "none (every run its own seeds)", "see [variance]",
+            "vary sources of randomness separately in a crossed design; runs become its cells x repeats"),
 
       Other("entries[]", "name", "string", "(required)", "a built-in entry's name, or any name with command",
             "the entry's name in the store and the report"),
       Other("entries[]", "command", "string", "none (a built-in entry)",
-            "a command template with {seed}, {run_dir}, {log}, {threads}, {epochs}, {threshold}, {train_subset}, "
+            "a command template with {seed}, {init_seed}, {data_seed}, {aug_seed}, {run_dir}, {log}, {threads}, "
+            "{epochs}, {threshold}, {train_subset}, "
             "{model_dir}, {run_index}, {evals_per_epoch}, {study_dir}",
             "makes the entry external: the command one run executes"),
       Other("entries[]", "log_format", "string", "\"jsonl\"", "\"jsonl\", \"mlperf\", \"dawnbench\", \"regex\"",
@@ -116,6 +119,15 @@ std::vector<PlanKeyDoc> MakeReference() {
       Other("sequential", "alpha", "number", "0.05", "in (0, 0.5)", "the error rate kept over all looks"),
       Other("sequential", "question", "string or pair", "(required)", "\"stability\" or [\"A\", \"B\"]",
             "what ends the study: every entry's stability verdict, or whether A is faster than B"),
+
+      Other("variance", "vary", "array of strings", "(required)",
+            "\"init\", \"data_order\", \"augmentation\", each at most once",
+            "the sources varied, each over `levels` seeds; the others hold one seed. External entries' commands "
+            "must take {init_seed}, {data_seed}, {aug_seed} for the sources varied"),
+      Int("variance", "levels", "3", 2, 100, "seeds per varied source: the design has levels^sources cells"),
+      Int("variance", "repeats", "2", 1, 100,
+          "runs of each cell with the very same seeds: what differs between them is nondeterminism (1: it cannot be "
+          "told from the residual, a warning)"),
 
       Other("slurm", "partition", "string", "the cluster's default", "one sbatch value", "sbatch --partition"),
       Other("slurm", "account", "string", "the cluster's default", "one sbatch value", "sbatch --account"),

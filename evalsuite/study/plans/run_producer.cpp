@@ -18,6 +18,8 @@ nlohmann::json PlanRecipe(const StudyPlan& plan) {
   }
   // A sequential study's stopping rule decides which runs are made at all.
   recipe["sequential"] = stored.value("sequential", nlohmann::json());
+  // A [variance] design decides each run's seeds; absent (not null) without one, so older recipes stay as stored.
+  if (stored.contains("variance")) recipe["variance"] = stored["variance"];
   return recipe;
 }
 
@@ -43,6 +45,11 @@ nlohmann::json EntryRecipe(const StudyPlan& plan, const PlannedEntry& entry) {
 nlohmann::json RunProducer(const StudyPlan& plan, const PlannedEntry& entry, const PlannedRun& run) {
   nlohmann::json producer = EntryRecipe(plan, entry);
   producer["run"] = {{"entry", run.entry}, {"index", run.index}, {"seed", run.seed}};
+  if (run.sources) {
+    producer["run"]["init_seed"] = run.sources->init;
+    producer["run"]["data_seed"] = run.sources->data_order;
+    producer["run"]["aug_seed"] = run.sources->augmentation;
+  }
   return producer;
 }
 

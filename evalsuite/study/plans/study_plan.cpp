@@ -52,6 +52,7 @@ const std::set<std::string> kStudyKeys = {"name",
                                           "gpu_sample_seconds",
                                           "compare",
                                           "sequential",
+                                          "variance",
                                           "precision"};
 const std::set<std::string> kStabilityKeys = {"max_cov_upper", "min_hit_rate", "min_reached", "consecutive_evaluations",
                                               "basis"};
@@ -240,7 +241,9 @@ std::vector<PlannedRun> ScheduleRuns(const StudyPlan& plan) {
   std::vector<uint64_t> seeds = DeriveSeedPerRun(plan.seed, by_entry);
   for (const RunKey& key : order) {
     std::size_t entry_position = std::find(names.begin(), names.end(), key.entry) - names.begin();
-    schedule.push_back({key.entry, key.index, seeds[entry_position * plan.runs + key.index]});
+    PlannedRun run{key.entry, key.index, seeds[entry_position * plan.runs + key.index], std::nullopt};
+    if (plan.analysis.variance) run.sources = DesignRunSeeds(*plan.analysis.variance, plan.seed, key.index);
+    schedule.push_back(std::move(run));
   }
   return schedule;
 }
@@ -277,6 +280,8 @@ StudyPlan BuildPlan(const toml::table& root, const Reader& reader, const fs::pat
   const toml::node* runs_node = root.get("runs");
   ReadComparisonKeys(root, reader, runs_node && !overrides.runs ? Reader::Line(*runs_node) : 0,
                      overrides.runs.has_value(), plan);
+  ReadVarianceKeys(root, reader, runs_node && !overrides.runs ? Reader::Line(*runs_node) : 0,
+                   overrides.runs.has_value(), plan);
   plan.schedule = ScheduleRuns(plan);
   ResolvePlanPaths(source_path, overrides, plan);
   return plan;

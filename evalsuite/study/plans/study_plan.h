@@ -45,6 +45,10 @@
 //   [sequential]                   # stop when the question is answered: min_runs, max_runs, alpha, question
 //   consecutive_evaluations = 1    # TTA's crossing: the metric at or above the target for k evaluations in a row
 //                                  # (1 = the first crossing, DAWNBench); k > 1 needs stop_at_target = false
+//   [variance]                     # vary sources of randomness separately (variance_design.h):
+//   vary = ["init", "data_order"]  # a crossed design of `levels` seeds each, every cell run `repeats` times;
+//   levels = 3                     # the plan's runs become levels^sources x repeats
+//   repeats = 2
 //   basis = "time"                 # what the verdict judges: "time" (TTA, DAWNBench) or "epochs" (epochs to target,
 //                                  # which leaves the machine's speed out)
 #pragma once
@@ -59,6 +63,7 @@
 #include "analysis/analysis_settings.h"
 #include "evalsuite/runlog/regex_log.h"
 #include "evalsuite/study/plans/slurm_options.h"
+#include "evalsuite/study/plans/variance_design.h"
 #include "stats/stability.h"
 
 namespace evalsuite::study {
@@ -92,6 +97,9 @@ struct PlannedRun {
   std::string entry;
   int index = 0;      // 0-based rerun number within the entry
   uint64_t seed = 0;  // passed to the entry as --seed / {seed}
+  // In a [variance] design: each source's seed (--init-seed ... / {init_seed} ...), recorded with the run. Unset
+  // outside one: built-in entries derive their streams from `seed` as they always have.
+  std::optional<SourceSeeds> sources;
 };
 
 // A study that stops as soon as its question is answered (comparison_plan_keys.h, sequential_stopping.h).

@@ -37,7 +37,15 @@ nlohmann::json PlanToJson(const StudyPlan& plan) {
     entries.push_back(std::move(j));
   }
   nlohmann::json schedule = nlohmann::json::array();
-  for (const auto& r : plan.schedule) schedule.push_back({{"entry", r.entry}, {"index", r.index}, {"seed", r.seed}});
+  for (const auto& r : plan.schedule) {
+    nlohmann::json run = {{"entry", r.entry}, {"index", r.index}, {"seed", r.seed}};
+    if (r.sources) {  // only in a [variance] design, so plans without one keep their stored form
+      run["init_seed"] = r.sources->init;
+      run["data_seed"] = r.sources->data_order;
+      run["aug_seed"] = r.sources->augmentation;
+    }
+    schedule.push_back(std::move(run));
+  }
   nlohmann::json plan_json = {{"plan_version", 1},
                               {"name", plan.name},
                               {"description", plan.description},
@@ -147,7 +155,11 @@ StudyPlan PlanFromJson(const nlohmann::json& json) {
       plan.entries.push_back(std::move(e));
     }
     for (const auto& j : get(json, "schedule")) {
-      plan.schedule.push_back({get(j, "entry").get<std::string>(), integer(j, "index"), seed(j, "seed")});
+      PlannedRun run{get(j, "entry").get<std::string>(), integer(j, "index"), seed(j, "seed"), std::nullopt};
+      if (j.contains("init_seed")) {
+        run.sources = SourceSeeds{seed(j, "init_seed"), seed(j, "data_seed"), seed(j, "aug_seed")};
+      }
+      plan.schedule.push_back(std::move(run));
     }
   } catch (const nlohmann::json::exception& e) {
     throw InputError("plan." + key, std::string("the stored plan is not one this evalsuite reads: ") + e.what());
