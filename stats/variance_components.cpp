@@ -307,8 +307,10 @@ VarianceComponents EstimateVarianceComponents(const VarianceDesign& design, cons
   double y_mean = 0, y_var = 0;
   for (double value : design.y) y_mean += value / static_cast<double>(n);
   for (double value : design.y) y_var += (value - y_mean) * (value - y_mean) / static_cast<double>(n - 1);
-  if (std::all_of(design.y.begin(), design.y.end(), [&design](double value) { return value == design.y.front(); })) {
-    // Nothing varies: every component is 0, exactly (the likelihood has no optimum to search for).
+  const auto [low, high] = std::minmax_element(design.y.begin(), design.y.end());
+  if (*high - *low <= 1e-12 * std::max(1.0, std::abs(y_mean))) {
+    // Nothing varies beyond rounding (0.95 logged as 0.9500000000000001): every component is 0, exactly (the
+    // likelihood has no optimum to search for).
     out.mean = design.y.front();
     out.method = "every run gave the same value: every component is 0";
     for (size_t k = 0; k <= factors; ++k) {

@@ -96,6 +96,19 @@ TEST(VarianceComponentsTest, AFactorWithoutEffectIsEstimatedAtOrNearZero) {
   EXPECT_GT(r.components[1].variance, 0.05);
 }
 
+// A response that varies only in its last digits (a metric logged as 0.95 and 0.9500000000000001) has every component
+// 0: not 100% "residual" of rounding noise.
+TEST(VarianceComponentsTest, RoundingNoiseIsNoVariance) {
+  VarianceDesign design = OracleDesign();
+  for (size_t i = 0; i < design.y.size(); ++i) design.y[i] = i % 3 == 0 ? 0.9500000000000001 : 0.95;
+  const VarianceComponents r = EstimateVarianceComponents(design);
+  ASSERT_FALSE(r.withheld);
+  for (const VarianceComponent& c : r.components) {
+    EXPECT_EQ(c.variance, 0) << c.name;
+    EXPECT_EQ(c.share, 0) << c.name;
+  }
+}
+
 TEST(VarianceComponentsTest, WithholdsWhatTheDesignCannotIdentify) {
   VarianceDesign one_level = OracleDesign();
   for (auto& levels : one_level.levels) levels[0] = 7;
