@@ -155,8 +155,9 @@ TEST_P(GuideExamplesTest, EveryRunnableExampleRunsAndPrintsWhatThePageQuotes) {
 // Every page that has runnable examples; a new guide is added here (PagesWithMarkersAreAllListed checks it).
 const std::vector<std::string>& GuidePages() {
   static const std::vector<std::string> pages = {
-      "README.md",     "docs/own-script.md",         "docs/compare-and-plan.md", "docs/importing.md",
-      "docs/audit.md", "docs/reading-the-report.md", "docs/holdout.md",          "docs/stability-and-hardware.md"};
+      "README.md",       "docs/own-script.md",         "docs/compare-and-plan.md", "docs/importing.md",
+      "docs/audit.md",   "docs/reading-the-report.md", "docs/holdout.md",          "docs/stability-and-hardware.md",
+      "docs/variance.md"};
   return pages;
 }
 
