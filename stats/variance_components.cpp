@@ -176,11 +176,23 @@ RemlFit FitReml(const IndexedDesign& d, const std::vector<double>& y, const std:
   for (double value : y) y_mean += value / static_cast<double>(y.size());
   for (double value : y) y_var += (value - y_mean) * (value - y_mean) / static_cast<double>(y.size() - 1);
   const double scale = y_var > 0 ? y_var : 1.0;
-  const double floor = std::log(scale * 1e-12);
-  auto objective = [&](const std::vector<double>& theta) {
+  // REML does not change when y moves by a constant (the mean is the fixed effect), so it fits y - mean: the
+  // quadratic forms then hold no large common part to cancel.
+  std::vector<double> centered(y.size());
+  for (size_t i = 0; i < y.size(); ++i) centered[i] = y[i] - y_mean;
+  // The residual enters the likelihood divided (Woodbury's 1/v_e): below 1e-8 of y's variance its quadratic forms
+  // cancel to rounding, and Nelder-Mead would chase that noise (a design whose factors explain y exactly, as
+  // identical repeats do). So the residual stops there and is reported as 0 when it sits at that floor.
+  const double floor = std::log(scale * 1e-12), residual_floor = std::log(scale * 1e-8);
+  const size_t residual = start_variances.size() - 1;
+  auto variances_of = [&](const std::vector<double>& theta) {
     std::vector<double> v(theta.size());
-    for (size_t k = 0; k < theta.size(); ++k) v[k] = std::exp(std::max(theta[k], floor));
-    return MinusTwoRemlLogLikelihood(d, y, v, nullptr);
+    for (size_t k = 0; k < theta.size(); ++k)
+      v[k] = std::exp(std::max(theta[k], k == residual ? residual_floor : floor));
+    return v;
+  };
+  auto objective = [&](const std::vector<double>& theta) {
+    return MinusTwoRemlLogLikelihood(d, centered, variances_of(theta), nullptr);
   };
   std::vector<double> theta;
   theta.reserve(start_variances.size());
@@ -188,12 +200,13 @@ RemlFit FitReml(const IndexedDesign& d, const std::vector<double>& y, const std:
   theta = MinimizeNelderMead(objective, theta, 1.0);
   theta = MinimizeNelderMead(objective, theta, 0.5);
   RemlFit fit;
+  fit.variances = variances_of(theta);
+  MinusTwoRemlLogLikelihood(d, centered, fit.variances, &fit.mean);
+  fit.mean += y_mean;
   double total = 0;
-  for (double t : theta) fit.variances.push_back(std::exp(std::max(t, floor))), total += fit.variances.back();
+  for (double v : fit.variances) total += v;
   for (double& v : fit.variances) v = v < 1e-9 * total ? 0.0 : v;
-  fit.variances.back() = std::max(fit.variances.back(), 1e-300);  // the residual is never exactly 0 in V
-  MinusTwoRemlLogLikelihood(d, y, fit.variances, &fit.mean);
-  if (fit.variances.back() < 1e-9 * total) fit.variances.back() = 0;
+  if (theta[residual] <= residual_floor + 1e-6) fit.variances[residual] = 0;
   return fit;
 }
 

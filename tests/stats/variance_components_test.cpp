@@ -109,6 +109,32 @@ TEST(VarianceComponentsTest, RoundingNoiseIsNoVariance) {
   }
 }
 
+// Factors that explain y exactly, with identical repeats (single-threaded training: the same seeds give the same
+// epochs to target): the residual is 0 and each factor's component is the balanced ANOVA's, c^2 / 2 for a level
+// difference c at 2 levels. Before the residual's floor, the fit chased rounding noise to a variance of 4.7 here.
+TEST(VarianceComponentsTest, AnExactlyExplainedResponseHasNoResidual) {
+  VarianceDesign design;
+  design.factors = {"init", "data_order", "augmentation"};
+  const double c = std::log(1.49 / 1.24), e = 0.05;
+  for (int i = 0; i < 2; ++i) {
+    for (int d = 0; d < 2; ++d) {
+      for (int a = 0; a < 2; ++a) {
+        for (int r = 0; r < 2; ++r) {
+          design.levels.push_back({i, d, a});
+          design.y.push_back(std::log(1.24) + c * i + e * d);
+        }
+      }
+    }
+  }
+  const VarianceComponents v = EstimateVarianceComponents(design);
+  ASSERT_FALSE(v.withheld);
+  EXPECT_NEAR(v.components[0].variance, c * c / 2, 1e-3 * c * c / 2);
+  EXPECT_NEAR(v.components[1].variance, e * e / 2, 1e-3 * e * e / 2);
+  EXPECT_EQ(v.components[2].variance, 0);
+  EXPECT_EQ(v.components[3].variance, 0);
+  EXPECT_NEAR(v.mean, std::log(1.24) + c / 2 + e / 2, 1e-6);
+}
+
 TEST(VarianceComponentsTest, WithholdsWhatTheDesignCannotIdentify) {
   VarianceDesign one_level = OracleDesign();
   for (auto& levels : one_level.levels) levels[0] = 7;
