@@ -96,8 +96,19 @@ std::vector<std::string> HeldSourcesThatVary(const std::vector<DesignRun>& runs,
 
 std::optional<SameSeedsSpread> SameSeedsOf(const std::vector<DesignRun>& runs, double confidence) {
   std::map<std::vector<uint64_t>, std::vector<double>> cells;
+  std::map<std::vector<uint64_t>, std::vector<const DesignRun*>> members;
   for (const DesignRun& run : runs) {
     if (const std::optional<double> y = LnTta(run)) cells[run.seeds].push_back(*y);
+    members[run.seeds].push_back(&run);
+  }
+  bool training_identical = true;
+  for (const auto& [seeds, cell] : members) {
+    for (const DesignRun* run : cell) {
+      // Runs that logged no epochs say nothing about it.
+      training_identical = training_identical && run->epochs_to_target.has_value() &&
+                           run->epochs_to_target == cell.front()->epochs_to_target &&
+                           run->final_metric == cell.front()->final_metric;
+    }
   }
   SameSeedsSpread out;
   double ss = 0;
@@ -116,6 +127,7 @@ std::optional<SameSeedsSpread> SameSeedsOf(const std::vector<DesignRun>& runs, d
   if (out.degrees_of_freedom < 1) return std::nullopt;
   out.variance = ss / out.degrees_of_freedom;
   out.identical = identical;
+  out.training_identical = training_identical;
   const double tail = (1 - confidence) / 2;
   const boost::math::chi_squared chi(out.degrees_of_freedom);
   out.variance_interval =

@@ -78,6 +78,9 @@ struct SameSeedsSpread {
   double variance = 0;  // of ln TTA (reached runs)
   stats::Interval variance_interval;
   bool identical = false;  // every cell's runs gave the same TTA to the last digit: no nondeterminism seen
+  // Every cell's runs gave the same epochs to target and the same final metric: the training itself repeated
+  // exactly, so what TTA's spread within cells holds is the machine's time.
+  bool training_identical = false;
 };
 
 struct VarianceSources {

@@ -58,7 +58,9 @@ const std::vector<ReportJsonFieldDoc>& ReportJsonFields() {
       {"variance_sources[].levels_needed", "object or null",
        "levels of each of the two largest sources that tell them apart: {first, second, levels, repeats}", ""},
       {"variance_sources[].same_seeds", "object or null",
-       "what identical seeds did twice: {cells, degrees_of_freedom, variance, variance_interval, identical}", ""},
+       "what identical seeds did twice: {cells, degrees_of_freedom, variance, variance_interval, identical, "
+       "training_identical}",
+       ""},
       {"variance_sources[].responses", "array",
        "the components of ln TTA, ln epochs to target, time per epoch and the final metric: {response, runs_used, "
        "runs_left_out, left_out_reason, withheld, method, mean, components}",

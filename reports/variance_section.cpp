@@ -69,11 +69,10 @@ json SourcesJson(const analysis::VarianceSources& v) {
                             {"repeats", v.levels_needed->repeats}};
   }
   if (v.same_seeds) {
-    out["same_seeds"] = {{"cells", v.same_seeds->cells},
-                         {"degrees_of_freedom", v.same_seeds->degrees_of_freedom},
-                         {"variance", v.same_seeds->variance},
-                         {"variance_interval", IntervalJson(v.same_seeds->variance_interval)},
-                         {"identical", v.same_seeds->identical}};
+    out["same_seeds"] = {
+        {"cells", v.same_seeds->cells},         {"degrees_of_freedom", v.same_seeds->degrees_of_freedom},
+        {"variance", v.same_seeds->variance},   {"variance_interval", IntervalJson(v.same_seeds->variance_interval)},
+        {"identical", v.same_seeds->identical}, {"training_identical", v.same_seeds->training_identical}};
   }
   return out;
 }
@@ -123,7 +122,7 @@ std::string SourceLabel(const std::string& source) {
   if (source == "init") return "initialization";
   if (source == "data_order") return "data order";
   if (source == "augmentation") return "augmentation";
-  if (source == "residual") return "the same seeds again";
+  if (source == "residual") return "the residual (same seeds again, interactions)";
   return source;
 }
 
@@ -158,13 +157,22 @@ std::vector<std::string> VarianceSentences(const analysis::VarianceSources& v) {
   if (v.withheld || v.shares.empty()) return out;
   std::vector<std::string> alone;
   for (const analysis::SourceShare& s : v.shares) {
-    alone.push_back(SourceLabel(s.source) + " " + FormatPercentInterval(s.cov_alone, s.cov_alone_interval));
+    std::string text = SourceLabel(s.source) + " " + FormatPercent(s.cov_alone);
+    if (s.cov_alone_interval) {
+      // A source seen at 2 seeds has one degree of freedom: its upper bound can be any size, and a figure of
+      // 4,810,840% would read as a measurement.
+      const double upper = s.cov_alone_interval->upper;
+      text += " [" + FormatPercent(s.cov_alone_interval->lower) + ", " +
+              (upper > 10 ? std::string("over 1000%") : FormatPercent(upper)) + "]";
+    }
+    alone.push_back(text);
   }
   out.push_back("Alone, each would give a CoV of TTA of: " + JoinWords(alone) + ".");
   if (v.hold_to_halve && v.hold_to_halve->hold.empty()) {
-    out.push_back("No choice of seeds to hold halves the CoV: with every seed held, the same seeds again still give " +
+    out.push_back("No choice of seeds to hold halves the CoV: with every seed held, the residual still gives " +
                   FormatPercent(v.hold_to_halve->cov_left) +
-                  " (nondeterminism: threads, kernels, the machine; fixed by deterministic kernels, not seeds).");
+                  " (nondeterminism: threads, kernels, the machine, which deterministic kernels, one thread or a quiet "
+                  "machine fix, not seeds; and the sources' interactions).");
   }
   if (const auto& n = v.levels_needed) {
     if (n->levels) {
@@ -188,6 +196,11 @@ std::vector<std::string> VarianceSentences(const analysis::VarianceSources& v) {
           "freedom).",
           Number(std::sqrt(s->variance)), Number(std::sqrt(s->variance_interval.lower)),
           Number(std::sqrt(s->variance_interval.upper)), s->cells, s->degrees_of_freedom));
+      if (s->training_identical) {
+        out.push_back(
+            "Yet every repeat gave the same epochs to target and the same final metric: the training repeated "
+            "exactly, and that spread is the machine's time per epoch, not the training's.");
+      }
     }
   } else if (v.repeats < 2) {
     out.push_back(

@@ -23,8 +23,9 @@ std::vector<EntryVarianceModel> VarianceSection(const StabilityReportInput& inpu
 
 nlohmann::json VarianceSectionJson(const std::vector<EntryVarianceModel>& section);
 
-// A source's name as a reader says it: "initialization", "data order", "augmentation", or, for the residual, "the
-// same seeds again" (nondeterminism, with the sources' interactions, which the model leaves in it).
+// A source's name as a reader says it: "initialization", "data order", "augmentation", or "the residual (same seeds
+// again, interactions)": nondeterminism and the sources' interactions, which the model leaves in it together (the
+// "same seeds again" sentence gives the spread within combinations alone).
 std::string SourceLabel(const std::string& source);
 
 // One line: the CoV of TTA and each source's share with its interval, largest first, and what to hold; or why the

@@ -90,6 +90,8 @@ TEST(VarianceSourcesTest, DataOrderDominatesWhereItWasMadeTo) {
   EXPECT_EQ(v.same_seeds->cells, 27);
   EXPECT_EQ(v.same_seeds->degrees_of_freedom, 27);
   EXPECT_FALSE(v.same_seeds->identical);
+  // Every simulated repeat has its own epochs to target (TTA / 10): the training did not repeat exactly.
+  EXPECT_FALSE(v.same_seeds->training_identical);
   EXPECT_EQ(v.responses.size(), 4u);
   EXPECT_EQ(v.responses[2].response, "time_per_epoch");
 }
@@ -102,6 +104,7 @@ TEST(VarianceSourcesTest, IdenticalRepeatsShowNoNondeterminism) {
         DesignRun run;
         run.seeds = {i, d, 5};
         run.time_to_target = 100 + 7.0 * static_cast<double>(i) + 3.0 * static_cast<double>(d * d);
+        run.epochs_to_target = 10 + static_cast<double>(i);
         run.final_metric = 0.9;
         design.runs.push_back(run);
       }
@@ -111,6 +114,7 @@ TEST(VarianceSourcesTest, IdenticalRepeatsShowNoNondeterminism) {
   ASSERT_FALSE(v.withheld);
   ASSERT_TRUE(v.same_seeds);
   EXPECT_TRUE(v.same_seeds->identical);
+  EXPECT_TRUE(v.same_seeds->training_identical);
   EXPECT_EQ(v.same_seeds->variance, 0);
   EXPECT_EQ(v.same_seeds->variance_interval.upper, 0);
 }
