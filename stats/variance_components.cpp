@@ -35,40 +35,63 @@ IndexedDesign IndexLevels(const VarianceDesign& design) {
   return out;
 }
 
+// What the likelihood needs of the design and y, none of which depends on the variances: computed once per fit, so
+// that each of Nelder-Mead's evaluations costs O(q^3), not O(n q^2).
+struct RemlSums {
+  size_t n = 0, factors = 0, q = 0;
+  std::vector<size_t> offset;             // column of factor k's first level
+  std::vector<double> ztz, zt_one, zt_y;  // Z'Z (q x q), Z'1, Z'y
+  double y_y = 0, sum_y = 0;
+};
+
+RemlSums SumsOf(const IndexedDesign& d, const std::vector<double>& y) {
+  RemlSums s;
+  s.n = y.size();
+  s.factors = d.level.size();
+  s.offset.assign(s.factors + 1, 0);
+  for (size_t k = 0; k < s.factors; ++k) s.offset[k + 1] = s.offset[k] + static_cast<size_t>(d.level_count[k]);
+  s.q = s.offset[s.factors];
+  s.ztz.assign(s.q * s.q, 0.0);
+  s.zt_one.assign(s.q, 0.0);
+  s.zt_y.assign(s.q, 0.0);
+  std::vector<size_t> column(s.factors);
+  for (size_t i = 0; i < s.n; ++i) {
+    for (size_t k = 0; k < s.factors; ++k) column[k] = s.offset[k] + static_cast<size_t>(d.level[k][i]);
+    for (size_t a = 0; a < s.factors; ++a) {
+      s.zt_one[column[a]] += 1.0;
+      s.zt_y[column[a]] += y[i];
+      for (size_t b = 0; b < s.factors; ++b) s.ztz[column[a] * s.q + column[b]] += 1.0;
+    }
+    s.y_y += y[i] * y[i];
+    s.sum_y += y[i];
+  }
+  return s;
+}
+
 // -2 x the REML log-likelihood (without its constant) at variances `v` (factors, then the residual), and mu's
 // generalized least-squares estimate. V = Z D Z' + v_e I with Z the runs' level indicators (q columns, one per level
 // of every factor) and D their variances; the fixed part is the mean alone, so
 // -2 l = log|V| + log(1'V^-1 1) + y'V^-1 y - (1'V^-1 y)^2 / 1'V^-1 1.
 // By Woodbury, with S = D^1/2 and M = I + S Z'Z S / v_e (q x q): log|V| = n log v_e + log|M| and
-// a'V^-1 b = (a'b - (S Z'a)' M^-1 (S Z'b) / v_e) / v_e, so a fit costs O(n q^2 + q^3), not O(n^3): a design of a few
-// hundred runs has a few dozen levels. Infinity where V is not positive definite.
-double MinusTwoRemlLogLikelihood(const IndexedDesign& d, const std::vector<double>& y, const std::vector<double>& v,
-                                 double* mean) {
-  const size_t n = y.size(), factors = d.level.size();
+// a'V^-1 b = (a'b - (S Z'a)' M^-1 (S Z'b) / v_e) / v_e, so an evaluation costs O(q^3) given the sums, not O(n^3): a
+// design of a few hundred runs has a few dozen levels. Infinity where V is not positive definite.
+double MinusTwoRemlLogLikelihood(const RemlSums& sums, const std::vector<double>& v, double* mean) {
+  const size_t n = sums.n, factors = sums.factors, q = sums.q;
+  const std::vector<size_t>& offset = sums.offset;
   const double residual = v[factors];
   if (!(residual > 0)) return std::numeric_limits<double>::infinity();
-  std::vector<size_t> offset(factors + 1, 0);
-  for (size_t k = 0; k < factors; ++k) offset[k + 1] = offset[k] + static_cast<size_t>(d.level_count[k]);
-  const size_t q = offset[factors];
   std::vector<double> root(q);  // S's diagonal
   for (size_t k = 0; k < factors; ++k) {
     for (size_t l = offset[k]; l < offset[k + 1]; ++l) root[l] = std::sqrt(std::max(v[k], 0.0));
   }
   // M = I + S Z'Z S / v_e, and S Z'1, S Z'y.
-  std::vector<double> m(q * q, 0.0), u(q, 0.0), w(q, 0.0);
-  std::vector<size_t> column(factors);
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t k = 0; k < factors; ++k) column[k] = offset[k] + static_cast<size_t>(d.level[k][i]);
-    for (size_t a = 0; a < factors; ++a) {
-      u[column[a]] += 1.0;
-      w[column[a]] += y[i];
-      for (size_t b = 0; b < factors; ++b) m[column[a] * q + column[b]] += 1.0;
-    }
-  }
+  std::vector<double> m(q * q), u(q), w(q);
   for (size_t a = 0; a < q; ++a) {
-    u[a] *= root[a];
-    w[a] *= root[a];
-    for (size_t b = 0; b < q; ++b) m[a * q + b] = m[a * q + b] * root[a] * root[b] / residual + (a == b ? 1.0 : 0.0);
+    u[a] = sums.zt_one[a] * root[a];
+    w[a] = sums.zt_y[a] * root[a];
+    for (size_t b = 0; b < q; ++b) {
+      m[a * q + b] = sums.ztz[a * q + b] * root[a] * root[b] / residual + (a == b ? 1.0 : 0.0);
+    }
   }
   // In-place Cholesky of M (lower triangle): M = L L'.
   double log_det = static_cast<double>(n) * std::log(residual);
@@ -93,12 +116,11 @@ double MinusTwoRemlLogLikelihood(const IndexedDesign& d, const std::vector<doubl
     a[i] = sa / m[i * q + i];
     b[i] = sb / m[i * q + i];
   }
-  double aa = 0, ab = 0, bb = 0, yy = 0, sum_y = 0;
+  double aa = 0, ab = 0, bb = 0;
   for (size_t i = 0; i < q; ++i) aa += a[i] * a[i], ab += a[i] * b[i], bb += b[i] * b[i];
-  for (double value : y) yy += value * value, sum_y += value;
   const double one_one = (static_cast<double>(n) - aa / residual) / residual;
-  const double one_y = (sum_y - ab / residual) / residual;
-  const double y_y = (yy - bb / residual) / residual;
+  const double one_y = (sums.sum_y - ab / residual) / residual;
+  const double y_y = (sums.y_y - bb / residual) / residual;
   if (!(one_one > 0)) return std::numeric_limits<double>::infinity();
   if (mean) *mean = one_y / one_one;
   return log_det + std::log(one_one) + y_y - one_y * one_y / one_one;
@@ -191,8 +213,9 @@ RemlFit FitReml(const IndexedDesign& d, const std::vector<double>& y, const std:
       v[k] = std::exp(std::max(theta[k], k == residual ? residual_floor : floor));
     return v;
   };
+  const RemlSums sums = SumsOf(d, centered);
   auto objective = [&](const std::vector<double>& theta) {
-    return MinusTwoRemlLogLikelihood(d, centered, variances_of(theta), nullptr);
+    return MinusTwoRemlLogLikelihood(sums, variances_of(theta), nullptr);
   };
   std::vector<double> theta;
   theta.reserve(start_variances.size());
@@ -201,7 +224,7 @@ RemlFit FitReml(const IndexedDesign& d, const std::vector<double>& y, const std:
   theta = MinimizeNelderMead(objective, theta, 0.5);
   RemlFit fit;
   fit.variances = variances_of(theta);
-  MinusTwoRemlLogLikelihood(d, centered, fit.variances, &fit.mean);
+  MinusTwoRemlLogLikelihood(sums, fit.variances, &fit.mean);
   fit.mean += y_mean;
   double total = 0;
   for (double v : fit.variances) total += v;
