@@ -93,7 +93,7 @@ std::string ResponseLabel(const std::string& response) {
   return response;
 }
 
-std::string Number(double value) { return fmt::format("{:.3g}", value); }
+std::string ThreeDigits(double value) { return fmt::format("{:.3g}", value); }
 
 }  // namespace
 
@@ -194,8 +194,8 @@ std::vector<std::string> VarianceSentences(const analysis::VarianceSources& v) {
       out.push_back(fmt::format(
           "The same seeds run again varied ln TTA by an SD of {} [{}, {}] ({} repeated combinations, {} degrees of "
           "freedom).",
-          Number(std::sqrt(s->variance)), Number(std::sqrt(s->variance_interval.lower)),
-          Number(std::sqrt(s->variance_interval.upper)), s->cells, s->degrees_of_freedom));
+          ThreeDigits(std::sqrt(s->variance)), ThreeDigits(std::sqrt(s->variance_interval.lower)),
+          ThreeDigits(std::sqrt(s->variance_interval.upper)), s->cells, s->degrees_of_freedom));
       if (s->training_identical) {
         out.push_back(
             "Yet every repeat gave the same epochs to target and the same final metric: the training repeated "
@@ -227,9 +227,10 @@ ReportTable VarianceComponentsTable(const analysis::VarianceSources& v) {
       continue;
     }
     for (const stats::VarianceComponent& c : r.components.components) {
-      std::string variance = Number(c.variance);
+      std::string variance = ThreeDigits(c.variance);
       if (c.variance_interval) {
-        variance += " [" + Number(c.variance_interval->lower) + ", " + Number(c.variance_interval->upper) + "]";
+        variance +=
+            " [" + ThreeDigits(c.variance_interval->lower) + ", " + ThreeDigits(c.variance_interval->upper) + "]";
       }
       table.rows.push_back({ResponseLabel(r.response), SourceLabel(c.name), variance,
                             FormatPercentInterval(c.share, c.share_interval, 0), std::to_string(r.runs_used)});
