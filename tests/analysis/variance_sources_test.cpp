@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <tuple>
 
 #include "analysis/run.h"
 
@@ -222,6 +223,32 @@ TEST(VarianceSourcesTest, AZeroComponentIsFoundNearZero) {
               sum_aug / studies, covered, studies);
   EXPECT_LT(sum_aug / studies, 0.002);
   EXPECT_GE(covered, 26);
+}
+
+// A real design (the built-in baseline, docs/variance.md): ln TTA's components agree with an independent REML
+// (tests/analysis/variance_sources_oracle.py: the dense likelihood, scipy's Nelder-Mead from three starts) to 1e-3.
+TEST(VarianceSourcesTest, ARealDesignAgreesWithAnIndependentReml) {
+  const std::vector<std::tuple<uint64_t, uint64_t, uint64_t, double>> rows = {
+      {229, 958, 280, 0.5930984369999999}, {964, 958, 280, 0.672460648},       {964, 74, 280, 0.49611502899999993},
+      {229, 958, 816, 0.640320981},        {964, 958, 816, 0.494864216},       {964, 74, 816, 0.4724788},
+      {229, 74, 280, 0.636304816},         {229, 74, 816, 0.8209130840000001}, {964, 958, 280, 0.568516813},
+      {964, 74, 280, 0.553939415},         {964, 958, 816, 0.546866635},       {229, 74, 816, 0.9842658559999999},
+      {229, 958, 280, 0.8558098769999999}, {229, 74, 280, 0.6824273009999999}, {229, 958, 816, 0.646595663},
+      {964, 74, 816, 0.588493221}};
+  DesignRuns design;
+  for (const auto& [init, data, aug, tta] : rows) {
+    DesignRun run;
+    run.seeds = {init, data, aug};
+    run.time_to_target = tta;
+    design.runs.push_back(run);
+  }
+  const VarianceSources v = AnalyzeVarianceSources(design, kAll);
+  ASSERT_FALSE(v.responses[0].components.withheld);
+  const std::vector<stats::VarianceComponent>& c = v.responses[0].components.components;
+  EXPECT_NEAR(c[0].variance, 0.03612524192301755, 1e-3 * 0.0361);
+  EXPECT_NEAR(c[1].variance, 0.0, 1e-6);
+  EXPECT_NEAR(c[2].variance, 0.0, 1e-6);
+  EXPECT_NEAR(c[3].variance, 0.022602642237968585, 1e-3 * 0.0226);
 }
 
 TEST(VarianceSourcesTest, DesignRunsOfAnEntryReadSeedsCurvesAndEpochs) {
