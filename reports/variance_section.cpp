@@ -249,7 +249,8 @@ std::string VarianceSharesChart(const std::vector<EntryVarianceModel>& section) 
   const std::vector<std::string> order = {"init", "data_order", "augmentation", "residual"};
   for (size_t row = 0; row < section.size(); ++row) {
     const analysis::VarianceSources& v = section[row].sources;
-    const double y_low = static_cast<double>(row) + 0.2, y_high = static_cast<double>(row) + 0.65;
+    // The y axis points up: the bar sits in the row's upper part, the whiskers under it.
+    const double y_low = static_cast<double>(row) + 0.32, y_high = static_cast<double>(row) + 0.8;
     chart.Text(left - 8, plot.Y((y_low + y_high) / 2) + 4, section[row].entry, "end");
     double start = 0;
     for (size_t k = 0; k < order.size(); ++k) {
@@ -261,7 +262,7 @@ std::string VarianceSharesChart(const std::vector<EntryVarianceModel>& section) 
       plot.Box(start, start + found->share, y_low, y_high, SeriesColor(k), tip);
       if (found->share_interval) {
         // Where the segment's end would lie at its interval's ends, drawn under the bar.
-        const double y = static_cast<double>(row) + 0.78 + 0.05 * static_cast<double>(k);
+        const double y = static_cast<double>(row) + 0.26 - 0.06 * static_cast<double>(k);
         plot.HorizontalWhisker(y, start + found->share_interval->lower,
                                std::min(1.0, start + found->share_interval->upper), SeriesColor(k));
       }
