@@ -42,7 +42,7 @@ struct RunContention {
 nlohmann::json ContentionToJson(const RunContention& contention);
 // The record back from that JSON (a stored run's execution["contention"]); a field of another type than the one
 // written counts as absent, as it always has for the report's figures.
-RunContention ContentionFromJson(const nlohmann::json& json);
+RunContention ContentionFromJson(const nlohmann::json& record);
 
 // A run was busy when other processes kept at least half a core of its cores busy on average, or a hypervisor
 // stole at least 5% of their time: either slows a run on a two-core machine by a tenth or more.

@@ -142,12 +142,12 @@ HoldToHalve HoldToHalveOf(const stats::VarianceComponents& tta, size_t sources) 
   best.cov_left = cov;
   bool found = false;
   for (size_t size = 1; size <= sources && !found; ++size) {
-    for (uint32_t mask = 1; mask < (1u << sources); ++mask) {
+    for (uint32_t mask = 1; mask < (1U << sources); ++mask) {
       if (static_cast<size_t>(__builtin_popcount(mask)) != size) continue;
       double left = tta.total;
       std::vector<std::string> hold;
       for (size_t s = 0; s < sources; ++s) {
-        if (mask & (1u << s)) {
+        if (mask & (1U << s)) {
           left -= tta.components[s].variance;
           hold.push_back(tta.components[s].name);
         }

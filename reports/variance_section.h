@@ -30,14 +30,14 @@ std::string SourceLabel(const std::string& source);
 
 // One line: the CoV of TTA and each source's share with its interval, largest first, and what to hold; or why the
 // figures are withheld.
-std::string VarianceSummaryLine(const analysis::VarianceSources& sources);
+std::string VarianceSummaryLine(const analysis::VarianceSources& v);
 
 // The answer in sentences: the line above, the CoV each source gives alone, what to hold to halve the CoV, the
 // levels to tell the two largest apart, what identical seeds did, and which runs were left out.
-std::vector<std::string> VarianceSentences(const analysis::VarianceSources& sources);
+std::vector<std::string> VarianceSentences(const analysis::VarianceSources& v);
 
 // Every response's components: response, source, variance [interval], share [interval], runs used.
-ReportTable VarianceComponentsTable(const analysis::VarianceSources& sources);
+ReportTable VarianceComponentsTable(const analysis::VarianceSources& v);
 
 // Stacked bars of ln TTA's shares per entry, each segment's interval drawn as a whisker beside it (SVG).
 std::string VarianceSharesChart(const std::vector<EntryVarianceModel>& section);

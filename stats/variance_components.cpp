@@ -126,6 +126,15 @@ double MinusTwoRemlLogLikelihood(const RemlSums& sums, const std::vector<double>
   return log_det + std::log(one_one) + y_y - one_y * one_y / one_one;
 }
 
+// The largest distance, along any coordinate, of a simplex's point from its best one.
+double SimplexSpread(const std::vector<std::vector<double>>& simplex, size_t best) {
+  double spread = 0;
+  for (const std::vector<double>& point : simplex) {
+    for (size_t d = 0; d < point.size(); ++d) spread = std::max(spread, std::abs(point[d] - simplex[best][d]));
+  }
+  return spread;
+}
+
 // Nelder-Mead (Lagarias et al. 1998's coefficients) from `start`, until the simplex's values agree to 1e-10 or its
 // points (log variances) to 1e-7.
 std::vector<double> MinimizeNelderMead(const std::function<double(const std::vector<double>&)>& f,
@@ -143,11 +152,7 @@ std::vector<double> MinimizeNelderMead(const std::function<double(const std::vec
     if (std::abs(values[worst] - values[best]) < 1e-10 * (1 + std::abs(values[best]))) break;
     // Or the simplex has shrunk to a point: on a flat ridge (a variance at the boundary) the values can keep
     // differing in their last digits for thousands of steps that move nothing that is reported.
-    double spread = 0;
-    for (size_t i = 0; i <= dims; ++i) {
-      for (size_t d = 0; d < dims; ++d) spread = std::max(spread, std::abs(simplex[i][d] - simplex[best][d]));
-    }
-    if (spread < 1e-7) break;
+    if (SimplexSpread(simplex, best) < 1e-7) break;
     std::vector<double> centroid(dims, 0.0);
     for (size_t i : order) {
       if (i == worst) continue;
@@ -298,6 +303,24 @@ std::optional<std::vector<Interval>> MeanSquareIntervals(const IndexedDesign& d,
   return out;
 }
 
+// Nothing varies beyond rounding (0.95 logged as 0.9500000000000001): every component is 0, exactly (the likelihood
+// has no optimum to search for). nullopt when y varies.
+std::optional<VarianceComponents> ComponentsOfAConstant(const VarianceDesign& design, double y_mean) {
+  const auto [low, high] = std::minmax_element(design.y.begin(), design.y.end());
+  if (*high - *low > 1e-12 * std::max(1.0, std::abs(y_mean))) return std::nullopt;
+  VarianceComponents out;
+  out.mean = design.y.front();
+  out.method = "every run gave the same value: every component is 0";
+  for (size_t k = 0; k <= design.factors.size(); ++k) {
+    VarianceComponent c;
+    c.name = k < design.factors.size() ? design.factors[k] : "residual";
+    c.variance_interval = Interval{0, 0};
+    c.share_interval = Interval{0, 0};
+    out.components.push_back(c);
+  }
+  return out;
+}
+
 }  // namespace
 
 VarianceComponents EstimateVarianceComponents(const VarianceDesign& design, const VarianceComponentsOptions& options) {
@@ -343,21 +366,7 @@ VarianceComponents EstimateVarianceComponents(const VarianceDesign& design, cons
   double y_mean = 0, y_var = 0;
   for (double value : design.y) y_mean += value / static_cast<double>(n);
   for (double value : design.y) y_var += (value - y_mean) * (value - y_mean) / static_cast<double>(n - 1);
-  const auto [low, high] = std::minmax_element(design.y.begin(), design.y.end());
-  if (*high - *low <= 1e-12 * std::max(1.0, std::abs(y_mean))) {
-    // Nothing varies beyond rounding (0.95 logged as 0.9500000000000001): every component is 0, exactly (the
-    // likelihood has no optimum to search for).
-    out.mean = design.y.front();
-    out.method = "every run gave the same value: every component is 0";
-    for (size_t k = 0; k <= factors; ++k) {
-      VarianceComponent c;
-      c.name = k < factors ? design.factors[k] : "residual";
-      c.variance_interval = Interval{0, 0};
-      c.share_interval = Interval{0, 0};
-      out.components.push_back(c);
-    }
-    return out;
-  }
+  if (const std::optional<VarianceComponents> constant = ComponentsOfAConstant(design, y_mean)) return *constant;
   const RemlFit fit =
       FitReml(indexed, design.y, std::vector<double>(factors + 1, y_var / static_cast<double>(factors + 1)));
   out.mean = fit.mean;

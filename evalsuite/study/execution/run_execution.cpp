@@ -235,7 +235,8 @@ store::RunRecord CollectFinishedRun(const StudyPlan& plan, const PlannedEntry& e
     if (!record.log.error.empty() && record.log.error != failure) failure += ": " + record.log.error;
     MarkProcessFailed(record, failure, cause.environment);
     return record;
-  } else if (record.log.status == analysis::EndedAs::kFailed) {
+  }
+  if (record.log.status == analysis::EndedAs::kFailed) {
     failure = record.log.error.empty() ? "the entry reported a failure" : record.log.error;
   } else if (record.log.points.empty()) {
     // Nothing the run did can be read (no evaluation logged, or none the reader could take: a metric off its
