@@ -8,6 +8,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <utility>
 
 #include "stats/quantile.h"
 
@@ -135,8 +136,48 @@ double SimplexSpread(const std::vector<std::vector<double>>& simplex, size_t bes
   return spread;
 }
 
-// Nelder-Mead (Lagarias et al. 1998's coefficients) from `start`, until the simplex's values agree to 1e-10 or its
-// points (log variances) to 1e-7.
+// One Nelder-Mead step (Lagarias et al. 1998's coefficients) on the simplex whose points are ordered best first:
+// reflect the worst point through the others' centroid, expand, contract, or shrink towards the best.
+void NelderMeadStep(const std::function<double(const std::vector<double>&)>& f, const std::vector<size_t>& order,
+                    std::vector<std::vector<double>>& simplex, std::vector<double>& values) {
+  const size_t dims = simplex.size() - 1;
+  const size_t best = order.front(), worst = order.back(), second_worst = order[dims - 1];
+  std::vector<double> centroid(dims, 0.0);
+  for (size_t i : order) {
+    if (i == worst) continue;
+    for (size_t d = 0; d < dims; ++d) centroid[d] += simplex[i][d] / static_cast<double>(dims);
+  }
+  auto along = [&](double t) {
+    std::vector<double> point(dims);
+    for (size_t d = 0; d < dims; ++d) point[d] = centroid[d] + t * (simplex[worst][d] - centroid[d]);
+    return point;
+  };
+  auto replace_worst = [&](std::vector<double> point, double value) {
+    simplex[worst] = std::move(point);
+    values[worst] = value;
+  };
+  std::vector<double> reflected = along(-1.0);
+  const double reflected_value = f(reflected);
+  if (reflected_value < values[best]) {
+    std::vector<double> expanded = along(-2.0);
+    const double expanded_value = f(expanded);
+    if (expanded_value < reflected_value) return replace_worst(std::move(expanded), expanded_value);
+    return replace_worst(std::move(reflected), reflected_value);
+  }
+  if (reflected_value < values[second_worst]) return replace_worst(std::move(reflected), reflected_value);
+  std::vector<double> contracted = along(reflected_value < values[worst] ? -0.5 : 0.5);
+  const double contracted_value = f(contracted);
+  if (contracted_value < std::min(reflected_value, values[worst])) {
+    return replace_worst(std::move(contracted), contracted_value);
+  }
+  for (size_t i = 0; i <= dims; ++i) {  // shrink towards the best
+    if (i == best) continue;
+    for (size_t d = 0; d < dims; ++d) simplex[i][d] = simplex[best][d] + 0.5 * (simplex[i][d] - simplex[best][d]);
+    values[i] = f(simplex[i]);
+  }
+}
+
+// Nelder-Mead from `start`, until the simplex's values agree to 1e-10 or its points (log variances) to 1e-7.
 std::vector<double> MinimizeNelderMead(const std::function<double(const std::vector<double>&)>& f,
                                        const std::vector<double>& start, double step) {
   const size_t dims = start.size();
@@ -148,45 +189,12 @@ std::vector<double> MinimizeNelderMead(const std::function<double(const std::vec
     std::vector<size_t> order(dims + 1);
     for (size_t i = 0; i <= dims; ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&values](size_t x, size_t z) { return values[x] < values[z]; });
-    const size_t best = order.front(), worst = order.back(), second_worst = order[dims - 1];
+    const size_t best = order.front(), worst = order.back();
     if (std::abs(values[worst] - values[best]) < 1e-10 * (1 + std::abs(values[best]))) break;
     // Or the simplex has shrunk to a point: on a flat ridge (a variance at the boundary) the values can keep
     // differing in their last digits for thousands of steps that move nothing that is reported.
     if (SimplexSpread(simplex, best) < 1e-7) break;
-    std::vector<double> centroid(dims, 0.0);
-    for (size_t i : order) {
-      if (i == worst) continue;
-      for (size_t d = 0; d < dims; ++d) centroid[d] += simplex[i][d] / static_cast<double>(dims);
-    }
-    auto along = [&](double t) {
-      std::vector<double> point(dims);
-      for (size_t d = 0; d < dims; ++d) point[d] = centroid[d] + t * (simplex[worst][d] - centroid[d]);
-      return point;
-    };
-    const std::vector<double> reflected = along(-1.0);
-    const double reflected_value = f(reflected);
-    if (reflected_value < values[best]) {
-      const std::vector<double> expanded = along(-2.0);
-      const double expanded_value = f(expanded);
-      const bool expand = expanded_value < reflected_value;
-      simplex[worst] = expand ? expanded : reflected;
-      values[worst] = expand ? expanded_value : reflected_value;
-    } else if (reflected_value < values[second_worst]) {
-      simplex[worst] = reflected, values[worst] = reflected_value;
-    } else {
-      const bool outside = reflected_value < values[worst];
-      const std::vector<double> contracted = along(outside ? -0.5 : 0.5);
-      const double contracted_value = f(contracted);
-      if (contracted_value < std::min(reflected_value, values[worst])) {
-        simplex[worst] = contracted, values[worst] = contracted_value;
-      } else {  // shrink towards the best
-        for (size_t i = 0; i <= dims; ++i) {
-          if (i == best) continue;
-          for (size_t d = 0; d < dims; ++d) simplex[i][d] = simplex[best][d] + 0.5 * (simplex[i][d] - simplex[best][d]);
-          values[i] = f(simplex[i]);
-        }
-      }
-    }
+    NelderMeadStep(f, order, simplex, values);
   }
   return simplex[static_cast<size_t>(std::min_element(values.begin(), values.end()) - values.begin())];
 }
