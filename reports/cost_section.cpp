@@ -12,18 +12,17 @@ namespace {
 
 using json = nlohmann::json;
 
-std::optional<double> Money(double hours, const json& price) {
-  if (!price.is_number()) return std::nullopt;
-  return hours * price.get<double>();
+std::optional<double> Money(double hours, std::optional<double> price) {
+  if (!price) return std::nullopt;
+  return hours * *price;
 }
 
 }  // namespace
 
 std::optional<CostModel> CostSection(const StabilityReportInput& input, const std::vector<EntryModel>& entries_model) {
   CostModel cost;
-  cost.cost_per_hour =
-      input.plan.is_object() && input.plan.contains("cost_per_hour") ? input.plan["cost_per_hour"] : json(nullptr);
-  const json& price = cost.cost_per_hour;
+  cost.cost_per_hour = input.cost_per_hour;
+  const std::optional<double> price = cost.cost_per_hour;
   for (std::size_t i = 0; i < input.entries.size(); ++i) {
     const analysis::Entry& entry = input.entries[i];
     int measured = 0;
@@ -73,7 +72,7 @@ json CostSectionJson(const CostModel& cost) {
                        {"cost_per_success", JsonOrNull(row.cost_per_success)},
                        {"gpu", EntryGpuJson(row.gpu)}});
   }
-  return {{"cost_per_hour", cost.cost_per_hour}, {"entries", entries}};
+  return {{"cost_per_hour", JsonOrNull(cost.cost_per_hour)}, {"entries", entries}};
 }
 
 ReportTable CostTable(const CostModel& cost) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct StabilityReportInput {
   nlohmann::json environment = nlohmann::json::object();
   nlohmann::json plan = nlohmann::json::object();  // the effective, validated study plan, as shown in the report
   analysis::AnalysisSettings settings;             // the plan's rule, compare pairs and sequential question
+  std::optional<double> cost_per_hour;             // the plan's price of the machine per hour (cost section)
   std::vector<analysis::Entry> entries;
   // Sections produced elsewhere and placed in the model as they are, e.g. "generalization" (an array of
   // evaluated image sets, see reports/generalization_section.h).

@@ -120,7 +120,7 @@ json ToJson(const CurvesModel& curves) {
 
 json ToJson(const RunModel& run) {
   return {{"index", run.index},
-          {"seeds", run.seeds},
+          {"seeds", analysis::RunSeedsToJson(run.seeds)},
           {"status", run.status},
           {"counted", run.counted},
           {"tta", JsonNumber(run.tta)},

@@ -41,7 +41,7 @@ using nlohmann::json;
 RunModel RunFigures(const analysis::Run& run, bool counted, double threshold, std::size_t consecutive) {
   RunModel out;
   out.index = run.index;
-  out.seeds = analysis::RunSeedsToJson(run.seeds);  // report.json's seeds, as always
+  out.seeds = run.seeds;
   out.status = analysis::RunStatusName(run.status);
   out.counted = counted;
   out.tta = stats::TimeToTarget(run.points, threshold, consecutive);

@@ -59,8 +59,8 @@ struct TableRowModel {
 // One run's figures; its evaluations are in the side file (reports/run_curves.h), their count here.
 struct RunModel {  // NOLINT(bugprone-exception-escape): json members, see the top
   int index = 0;
-  nlohmann::json seeds;  // JSON: the run's seeds as recorded
-  std::string status;    // analysis::RunStatusName
+  analysis::RunSeeds seeds;  // as recorded
+  std::string status;        // analysis::RunStatusName
   bool counted = false;
   std::optional<double> tta;
   std::optional<double> epochs_to_target;  // null unless the run logged epochs
@@ -219,8 +219,8 @@ struct CostEntryModel {
   std::optional<EntryGpuModel> gpu;  // none when no run of the entry has a GPU record
 };
 
-struct CostModel {               // NOLINT(bugprone-exception-escape): json members, see the top
-  nlohmann::json cost_per_hour;  // JSON: the plan's cost_per_hour as given (null when it has none)
+struct CostModel {
+  std::optional<double> cost_per_hour;  // the plan's price of the machine per hour; none when it has none
   std::vector<CostEntryModel> entries;
 };
 

@@ -77,7 +77,9 @@ std::string StatisticCellText(const stats::StabilityStatistic& statistic, const 
 
 }  // namespace
 
-std::string SeedsText(const json& seeds) {
+std::string SeedsText(const analysis::RunSeeds& run_seeds) {
+  // In the order and form report.json shows them (its keys sorted by name).
+  const json seeds = analysis::RunSeedsToJson(run_seeds);
   if (!seeds.is_object())
     return seeds.is_null() ? kMissing : seeds.is_string() ? seeds.get<std::string>() : seeds.dump();
   std::string text;

@@ -52,6 +52,6 @@ ReportTable MethodsTable(const std::vector<MethodModel>& methods);
 ReportTable EnvironmentTable(const nlohmann::json& environment);
 
 // "run=3 init=17 …" for a run's seeds object.
-std::string SeedsText(const nlohmann::json& seeds);
+std::string SeedsText(const analysis::RunSeeds& seeds);
 
 }  // namespace evalsuite::reports

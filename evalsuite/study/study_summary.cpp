@@ -119,6 +119,7 @@ reports::StabilityReportInput BuildReportInput(store::RunStore& store, const std
     for (std::size_t k = 0; k < studies.size(); ++k) input.plan["studies"][studies[k].name] = plans[k].AsRecorded();
   } else {
     input.settings = plans.front().Settings();
+    input.cost_per_hour = plans.front().CostPerHour();
     input.plan = plans.front().AsRecorded();
   }
   std::vector<std::vector<store::RunRecord>> records_of;

@@ -24,7 +24,7 @@ StabilityReportInput CostInput() {
   imported.threshold = 0.9;
   imported.runs = {testing::ReachingRun(0, 90)};
   input.entries = {measured, imported};
-  input.plan = {{"cost_per_hour", 3.6}};
+  input.cost_per_hour = 3.6;
   return input;
 }
 
@@ -55,7 +55,7 @@ TEST(CostSectionTest, MachineTimeAndDawnbenchCostPerEntry) {
 
 TEST(CostSectionTest, NoPriceGivesNoMoneyAndNoUsageNoSection) {
   StabilityReportInput input = CostInput();
-  input.plan = nlohmann::json::object();
+  input.cost_per_hour.reset();
   const ReportModel model_report = BuildStabilityReport(input);
   nlohmann::json model = ToJson(model_report);
   EXPECT_TRUE(model[kCostSectionKey]["cost_per_hour"].is_null());

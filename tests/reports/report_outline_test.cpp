@@ -67,7 +67,7 @@ json HardwareSection() {
 ReportModel FullModel() {
   StabilityReportInput input = testing::SyntheticInput();
   input.settings.compare = {{"fast", "slow"}};
-  input.plan["cost_per_hour"] = 3.6;
+  input.cost_per_hour = 3.6;
   for (analysis::Entry& entry : input.entries) {
     for (analysis::Run& run : entry.runs) run.usage = analysis::RunUsage{run.wall_seconds, run.time_spent, 1, 1024};
   }

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "evalsuite/store/run_store.h"
+#include "evalsuite/study/study_summary.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {
@@ -104,6 +105,34 @@ TEST(StoredPlanTest, APlanThatDoesNotDecodeStrictlyStillListsAndShows) {
   EXPECT_THROW((void)malformed.Settings(), Error);
   EXPECT_ANY_THROW((void)malformed.Figures());
   EXPECT_EQ(malformed.Schedule().planned_runs, 6);
+}
+
+// The cost section's price comes from the decoded plan (the report read it from the shown JSON before): a plan's
+// number, none from an import's record, a plan without the key, or one whose value is not a number.
+TEST(StoredPlanTest, ThePricePerHourIsDecodedWithThePlan) {
+  StudyPlan priced = StoredPlanFixture();
+  priced.cost_per_hour = 3.06;
+  EXPECT_EQ(DecodeStoredPlan(PlanToJson(priced)).CostPerHour(), 3.06);
+  EXPECT_EQ(DecodeStoredPlan(PlanToJson(StoredPlanFixture())).CostPerHour(), std::nullopt);
+  EXPECT_EQ(DecodeStoredPlan({{"format", "mlperf"}}).CostPerHour(), std::nullopt);
+  nlohmann::json broken = PlanToJson(priced);
+  broken.erase("stop_at_target");  // not strictly a plan: the price still reads, as the report always read it
+  EXPECT_EQ(DecodeStoredPlan(broken).CostPerHour(), 3.06);
+  broken["cost_per_hour"] = "3.06";
+  EXPECT_EQ(DecodeStoredPlan(broken).CostPerHour(), std::nullopt);
+}
+
+TEST(StoredPlanTest, TheReportIsGivenThePriceOfTheStoredStudy) {
+  evalsuite::testing::TempDir dir;
+  StudyPlan priced = StoredPlanFixture();
+  priced.cost_per_hour = 3.06;
+  auto store = store::RunStore::Open(dir.path() / "store.db");
+  store->CreateStudy(priced.name, "study", PlanToJson(priced), {{"host", "fixture"}});
+  store->CreateStudy("other", "study", PlanToJson(StoredPlanFixture()), {{"host", "fixture"}});
+  EXPECT_EQ(BuildReportInput(*store, {*store->FindStudy("typed")}).cost_per_hour, 3.06);
+  // A report of several studies prices none of them (each has its own plan), as before.
+  EXPECT_EQ(BuildReportInput(*store, {*store->FindStudy("typed"), *store->FindStudy("other")}).cost_per_hour,
+            std::nullopt);
 }
 
 }  // namespace

@@ -39,6 +39,10 @@ StoredPlan DecodeStoredPlan(const nlohmann::json& stored) {
   } catch (...) {
     decoded.settings_error_ = std::current_exception();
   }
+  // As the report always read it: a number, whether or not the rest of the plan decodes strictly.
+  if (stored.is_object() && stored.contains("cost_per_hour") && stored["cost_per_hour"].is_number()) {
+    decoded.cost_per_hour_ = stored["cost_per_hour"].get<double>();
+  }
   PlanSchedule& schedule = decoded.schedule_;
   schedule.listed = stored.contains("schedule");
   schedule.planned_runs = schedule.listed ? static_cast<int>(stored["schedule"].size()) : 0;

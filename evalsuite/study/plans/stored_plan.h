@@ -47,6 +47,8 @@ class StoredPlan {
   const PlanFigures& Figures() const;
   // Runs of `entry` in the plan's schedule; nullopt when the schedule is not a list.
   std::optional<int> PlannedRunsOf(const std::string& entry) const;
+  // The price of the machine per hour (plan key cost_per_hour); none when the plan sets none or is an import's.
+  std::optional<double> CostPerHour() const { return cost_per_hour_; }
   // The plan as it was recorded, for the report's "Effective plan" alone: shown verbatim, never read.
   const nlohmann::json& AsRecorded() const { return recorded_; }
 
@@ -56,6 +58,7 @@ class StoredPlan {
   std::optional<StudyPlan> plan_;
   std::exception_ptr plan_error_;
   analysis::AnalysisSettings settings_;
+  std::optional<double> cost_per_hour_;
   std::exception_ptr settings_error_;
   PlanSchedule schedule_;
   PlanFigures figures_;
