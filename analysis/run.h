@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/run_contention.h"
+#include "analysis/run_precision.h"
 #include "analysis/run_seeds.h"
 #include "stats/curve.h"
 
@@ -93,8 +94,8 @@ struct Run {
   std::optional<RunGpuUse> gpu;   // study runs recorded since GPU sampling exists
   // What the machine did while it ran (evalsuite/study/hardware/contention_sampler.h); absent where not measured.
   std::optional<RunContention> contention;
-  // The precision it trained in and why (evalsuite/entries/precision_choice.h); null for other than built-in runs.
-  nlohmann::json precision = nullptr;
+  // The precision it trained in and why (analysis/run_precision.h); none for other than built-in runs.
+  std::optional<RunPrecision> precision;
 };
 
 // An entry and every attempt recorded for it.

@@ -130,7 +130,7 @@ json ToJson(const RunModel& run) {
           {"threads", run.threads},
           {"error", StringOrNull(run.error)},
           {"contention", run.contention ? analysis::ContentionToJson(*run.contention) : json(nullptr)},
-          {"precision", run.precision},
+          {"precision", run.precision ? run.precision->recorded : json(nullptr)},
           {"evaluations", run.evaluations}};
 }
 

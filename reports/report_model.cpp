@@ -63,14 +63,14 @@ RunModel RunFigures(const analysis::Run& run, bool counted, double threshold, st
 std::string PrecisionSentence(const std::vector<const analysis::Run*>& runs) {
   std::map<std::string, std::pair<int, std::string>> by_precision;
   for (const analysis::Run* run : runs) {
-    if (!run->precision.is_object()) continue;
-    auto& slot = by_precision[run->precision.value("precision", std::string("?"))];
-    if (slot.first++ == 0) slot.second = run->precision.value("reason", std::string());
+    if (!run->precision) continue;
+    auto& slot = by_precision[run->precision->precision];
+    if (slot.first++ == 0) slot.second = run->precision->reason;
   }
   std::string text;
   for (const auto& [precision, counted] : by_precision) {
-    text += fmt::format("{}{} ({} run{}): {}", text.empty() ? "precision: " : "; ", precision, counted.first,
-                        counted.first == 1 ? "" : "s", counted.second);
+    text += fmt::format("{}{} ({} run{}){}", text.empty() ? "precision: " : "; ", precision, counted.first,
+                        counted.first == 1 ? "" : "s", counted.second.empty() ? "" : ": " + counted.second);
   }
   return text;
 }

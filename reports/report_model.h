@@ -15,6 +15,7 @@
 
 #include "analysis/analysis_settings.h"
 #include "analysis/run_contention.h"
+#include "analysis/run_precision.h"
 #include "analysis/sequential_decision.h"
 #include "analysis/variance_sources.h"
 #include "reports/generalization_section.h"
@@ -69,7 +70,7 @@ struct RunModel {  // NOLINT(bugprone-exception-escape): json members, see the t
   int threads = 0;                                    // 0: unknown (imports)
   std::string error;                                  // empty: null
   std::optional<analysis::RunContention> contention;  // the run's contention record as measured, absent where not
-  nlohmann::json precision;  // JSON: the precision choice as recorded (null for other than built-in runs)
+  std::optional<analysis::RunPrecision> precision;    // none for other than built-in runs
   std::size_t evaluations = 0;
 };
 

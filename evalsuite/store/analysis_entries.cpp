@@ -72,7 +72,7 @@ analysis::Run ToAnalysisRun(const RunRecord& run, bool resumable) {
   if (const json& gpu = Field(run.execution, "gpu"); gpu.is_object()) out.gpu = GpuUseOf(gpu);
   if (const json& c = Field(run.execution, "contention"); c.is_object())
     out.contention = analysis::ContentionFromJson(c);
-  if (const json& p = Field(run.log.header, "precision_choice"); p.is_object()) out.precision = p;
+  out.precision = analysis::RunPrecisionFromJson(Field(run.log.header, "precision_choice"));
   if (run.log.status != analysis::EndedAs::kReached && run.log.status != analysis::EndedAs::kNotReached &&
       !run.stderr_tail.empty()) {
     out.error += (out.error.empty() ? "" : "; ") + std::string("stderr: ") + LastLines(run.stderr_tail, 3);

@@ -102,6 +102,24 @@ TEST(MachineNoiseReportTest, DecompositionMatchesHandComputedValuesAndABusyMachi
   EXPECT_TRUE(precision_line) << verdict.dump(2);
 }
 
+// The precision record is decoded once at the store's edge (analysis/run_precision.h): one whose fields have other
+// types (a hand-edited or foreign log) reads as "?" with no reason, and report.json still shows it as kept. The
+// report read it with json::value before, which threw a type_error out of `evalsuite report`.
+TEST(MachineNoiseReportTest, APrecisionRecordOfOtherTypesReadsAsUnknownAndIsShownAsKept) {
+  std::vector<store::RunRecord> runs;
+  for (int i = 0; i < 3; ++i) {
+    runs.push_back(ReachingRecord(i, 3, 10, Contention(0.0, 0, 1.0)));
+    runs.back().log.header["precision_choice"] = {{"precision", 16}, {"reason", {"not", "text"}}};
+  }
+  const reports::ReportModel report = Report(runs);
+  const json model = reports::ToJson(report);
+  bool precision_line = false;
+  for (const json& reason : model["verdicts"][0]["reasons"])
+    precision_line |= reason.get<std::string>() == "precision: ? (3 runs)";
+  EXPECT_TRUE(precision_line) << model["verdicts"][0].dump(2);
+  EXPECT_EQ(model["entries"][0]["runs"][0]["precision"]["precision"], 16);
+}
+
 TEST(MachineNoiseReportTest, AQuietMachineWithSteadyEpochsGetsNoMachineLine) {
   const json model = reports::ToJson(
       Report({ReachingRecord(0, 3, 10, Contention(0.05, 0, 1.0)), ReachingRecord(1, 3, 10.2, Contention(0.0, 0, 1.0)),
