@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/mlperf_facts.h"
 #include "evalsuite/importer/import_sources.h"
 #include "evalsuite/importer/rcp_check.h"
 #include "evalsuite/importer/run_identity.h"
@@ -73,9 +74,11 @@ struct ImportedGroup {
   std::optional<double> threshold;         // in the JSON's units (DAWNBench column units)
   std::optional<double> stored_threshold;  // in the store's units (fractions)
   std::optional<double> tta_hours;         // DAWNBench
-  // DAWNBench author/model/hardware/framework/cost; MLPerf ruleset, division, rcp, official score, run_details,
-  // compliance (mlperf_group.h).
+  // DAWNBench author/model/hardware/framework/cost; framework logs' metric, evaluations and TTA; for an MLPerf
+  // group, `mlperf` encoded by analysis::MlperfFactsToJson (what --json and the store write).
   nlohmann::json details = nlohmann::json::object();
+  // An MLPerf group's facts (mlperf_group.h), which the summary reads; `details` is their encoding.
+  std::optional<analysis::MlperfFacts> mlperf;
 };
 
 struct ImportResult {
