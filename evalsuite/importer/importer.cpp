@@ -714,6 +714,12 @@ std::string FormatSummary(const ImportResult& result, bool compliance_as_errors)
   return out;
 }
 
+std::optional<std::string> StoredEntrySourceOf(const json& extra) {
+  const auto it = extra.is_object() ? extra.find("source") : extra.end();
+  if (it == extra.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+
 json StoredEntryExtra(const ImportedGroup& g) {
   if (g.mlperf) {
     analysis::MlperfFacts facts = *g.mlperf;
@@ -745,7 +751,7 @@ int64_t WriteToStore(store::RunStore& store, const ImportResult& result, const s
                            " is a study evalsuite ran, not an import: name another --study for imported runs");
     }
     for (const store::EntryRecord& e : store.LoadEntries(existing->id)) {
-      taken[e.name] = e.extra.value("source", std::string("an earlier import"));
+      taken[e.name] = StoredEntrySourceOf(e.extra).value_or("an earlier import");
     }
   } else {
     existing.reset();
