@@ -12,7 +12,6 @@
 
 #include "common/ascii_case.h"
 #include "common/error.h"
-#include "common/json_access.h"
 #include "evalsuite/importer/framework_metric.h"
 #include "evalsuite/importer/run_identity.h"
 #include "evalsuite/importer/threshold_scale.h"

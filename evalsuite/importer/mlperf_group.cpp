@@ -10,7 +10,6 @@
 #include <string_view>
 
 #include "common/error.h"
-#include "common/json_access.h"
 #include "common/parallel_for.h"
 #include "evalsuite/importer/group_scoring.h"
 #include "evalsuite/importer/mlperf_compliance.h"
