@@ -12,7 +12,6 @@
 
 #include "common/ascii_case.h"
 #include "common/error.h"
-#include "common/json_access.h"
 #include "evalsuite/importer/framework_metric.h"
 #include "evalsuite/importer/run_identity.h"
 #include "evalsuite/importer/threshold_scale.h"
@@ -325,7 +324,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
   for (const FrameworkSource& s : sources) {
     for (runlog::FrameworkRun& run : *s.runs) {
       if (older.count(&run)) continue;
-      if (run.format == "mlflow" && run.facts.value("lifecycle_stage", "active") == "deleted") {
+      if (run.marked_deleted) {
         note(run.label + ": an MLflow run marked deleted (lifecycle_stage) is not imported");
         continue;
       }
@@ -459,7 +458,7 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
                                     first.run.basis_rule, reason.empty() ? "" : "; " + reason);
     if (!reason.empty()) note(fmt::format("time of {}: {}", group.entry, reason));
 
-    json tta = json::array(), evaluations = json::array(), files = json::array(), seeds = json::array();
+    FrameworkFacts facts;  // the group's details, encoded once below
     std::vector<double> reached;
     for (PreparedRun* p : members) {
       runlog::FrameworkRun& run = p->run;
@@ -531,10 +530,10 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
       }
       if (run_tta && basis == runlog::TimeBasis::kSeconds) imported.tta_minutes = *run_tta / 60.0;
       if (run_tta) reached.push_back(*run_tta);
-      tta.push_back(JsonOrNull(run_tta));
-      evaluations.push_back(log.points.size());
-      files.push_back(run.label);
-      seeds.push_back(run.seed);
+      facts.tta.push_back(run_tta);
+      facts.evaluations.push_back(log.points.size());
+      facts.files.push_back(run.label);
+      facts.seeds.push_back(run.seed);
       group.runs.push_back(std::move(imported));
     }
     group.converged = reached.size();
@@ -542,20 +541,16 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
       const double cov = stats::CoefficientOfVariation(reached);
       if (std::isfinite(cov)) group.cov = cov;
     }
-    group.details["time_unit"] = unit;
-    group.details["metric_as_logged"] = metric;
-    group.details["direction"] = lower ? "lower is better" : "higher is better";
-    group.details["threshold_as_logged"] = JsonOrNull(as_written);
-    group.details["tta"] = tta;
-    group.details["evaluations"] = evaluations;
-    group.details["files"] = files;
-    group.details["seeds"] = seeds;
-    group.details["time_rule"] = first.run.basis_rule;
-    if (!reason.empty()) group.details["no_clock"] = reason;
+    facts.time_unit = unit;
+    facts.metric_as_logged = metric;
+    facts.lower_is_better = lower;
+    facts.threshold_as_logged = as_written;
+    facts.time_rule = first.run.basis_rule;
+    facts.no_clock = reason;
     // Where a point's "epoch" is the log's step (MLflow, TensorBoard), the progress axis says so.
-    if (group.format == "mlflow" || group.format == "tensorboard") {
-      group.details["target"] = {{"convergence_unit", "steps"}};
-    }
+    facts.steps_axis = group.format == "mlflow" || group.format == "tensorboard";
+    group.details = FrameworkFactsToJson(facts);
+    group.framework = std::move(facts);
     result.groups.push_back(std::move(group));
   }
 }
@@ -563,25 +558,25 @@ void BuildFrameworkGroups(const ImportOptions& options, const std::vector<Framew
 std::string FormatFrameworkGroup(const ImportedGroup& g) {
   using framework_import_detail::FormatValue;
   std::string out = fmt::format("{:<9}  {}  ({}, entry \"{}\")\n", g.format, g.source, g.system, g.entry);
-  const std::string metric = g.details.value("metric_as_logged", g.metric);
-  const bool lower = g.details.value("direction", "") == "lower is better";
+  const FrameworkFacts facts = g.framework.value_or(FrameworkFacts{});
+  const std::string metric = g.framework ? facts.metric_as_logged : g.metric;
+  const bool lower = facts.lower_is_better;
   out += fmt::format("  {} {} {}: {} of {} runs reached", metric,
                      lower ? "<=" : ">=", g.threshold ? FormatValue(*g.threshold) : "(no --threshold)", g.converged,
                      g.runs.size());
   if (g.cov) out += fmt::format(", CoV {:.2f}%", *g.cov * 100);
   out += "\n";
-  const json& tta = g.details.value("tta", json::array());
-  const json& evaluations = g.details.value("evaluations", json::array());
-  const json& files = g.details.value("files", json::array());
+  const std::vector<std::optional<double>>& tta = facts.tta;
   for (std::size_t i = 0; i < g.runs.size(); ++i) {
     const runlog::RunLog& log = g.runs[i].log;
     double best = NAN;
     for (const runlog::EvalPoint& p : log.points) best = std::isnan(best) ? p.metric : std::max(best, p.metric);
-    std::string line = fmt::format("  {}: {} evaluation(s)", i < files.size() ? files[i].get<std::string>() : "?",
-                                   i < evaluations.size() ? evaluations[i].dump() : "?");
+    std::string line =
+        fmt::format("  {}: {} evaluation(s)", i < facts.files.size() ? facts.files[i] : "?",
+                    i < facts.evaluations.size() ? std::to_string(facts.evaluations[i]) : std::string("?"));
     if (!std::isnan(best)) line += fmt::format(", best {}", FormatValue(lower ? -best : best));
-    if (i < tta.size() && tta[i].is_number()) {
-      line += fmt::format(", TTA {} {}", FormatValue(tta[i].get<double>()), g.time_unit);
+    if (i < tta.size() && tta[i]) {
+      line += fmt::format(", TTA {} {}", FormatValue(*tta[i]), g.time_unit);
     } else if (g.threshold) {
       line += ", target not reached";
     }

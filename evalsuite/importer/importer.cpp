@@ -662,20 +662,19 @@ std::string FormatSummary(const ImportResult& result, bool compliance_as_errors)
     }
     out += fmt::format("{:<9}  {}  ({} on {})\n", g.format, g.source, g.benchmark, g.system);
     out += fmt::format("  {} run{}, {} ", g.runs.size(), g.runs.size() == 1 ? "" : "s", g.converged);
-    if (g.format == "mlperf") {
+    if (g.mlperf) {
       out += "converged";
-      const json shown = g.details.value("threshold_shown", json());
-      const bool official_target = g.details.value("official_target", false);
+      const analysis::MlperfFacts& facts = *g.mlperf;
       if (g.olympic_minutes) {
         out += fmt::format(", olympic mean {} min", FormatNumber(*g.olympic_minutes));
-        if (!official_target && shown.is_string()) {
-          out += fmt::format(" of TTA at {} (not the official score)", shown.get<std::string>());
+        if (!facts.official_target.value_or(false) && facts.threshold_shown) {
+          out += fmt::format(" of TTA at {} (not the official score)", *facts.threshold_shown);
         }
       } else {
         out += ", no olympic score";
         const std::size_t failed = g.runs.size() - g.converged;
         out += fmt::format(" ({} of {} run(s) did not count", failed, g.runs.size());
-        const std::size_t drop = g.details.value("drop_each_side", std::size_t{1});
+        const std::size_t drop = static_cast<std::size_t>(facts.drop_each_side.value_or(1));
         out += failed > drop ? fmt::format("; the rules allow {})", drop) : std::string(")");
       }
     } else {
@@ -695,7 +694,7 @@ std::string FormatSummary(const ImportResult& result, bool compliance_as_errors)
     }
     if (g.cov) out += ", CoV " + FormatShareAsPercent(*g.cov, 2);
     out += "\n";
-    if (g.format == "mlperf") out += FormatMlperfDetails(analysis::MlperfFactsFromJson(g.details));
+    if (g.mlperf) out += FormatMlperfDetails(*g.mlperf);
   }
   std::size_t runs = 0;
   for (const ImportedGroup& g : result.groups) runs += g.runs.size();
@@ -715,7 +714,18 @@ std::string FormatSummary(const ImportResult& result, bool compliance_as_errors)
   return out;
 }
 
+std::optional<std::string> StoredEntrySourceOf(const json& extra) {
+  const auto it = extra.is_object() ? extra.find("source") : extra.end();
+  if (it == extra.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+
 json StoredEntryExtra(const ImportedGroup& g) {
+  if (g.mlperf) {
+    analysis::MlperfFacts facts = *g.mlperf;
+    facts.stored = analysis::MlperfStoredEntryFacts{g.source, g.benchmark, g.system, g.olympic_minutes};
+    return analysis::MlperfFactsToJson(facts);
+  }
   json extra = g.details;
   extra["source"] = g.source;
   extra["benchmark"] = g.benchmark;
@@ -741,7 +751,7 @@ int64_t WriteToStore(store::RunStore& store, const ImportResult& result, const s
                            " is a study evalsuite ran, not an import: name another --study for imported runs");
     }
     for (const store::EntryRecord& e : store.LoadEntries(existing->id)) {
-      taken[e.name] = e.extra.value("source", std::string("an earlier import"));
+      taken[e.name] = StoredEntrySourceOf(e.extra).value_or("an earlier import");
     }
   } else {
     existing.reset();

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "analysis/mlperf_facts.h"
+#include "evalsuite/importer/framework_facts.h"
 #include "evalsuite/importer/import_sources.h"
 #include "evalsuite/importer/rcp_check.h"
 #include "evalsuite/importer/run_identity.h"
@@ -73,9 +75,13 @@ struct ImportedGroup {
   std::optional<double> threshold;         // in the JSON's units (DAWNBench column units)
   std::optional<double> stored_threshold;  // in the store's units (fractions)
   std::optional<double> tta_hours;         // DAWNBench
-  // DAWNBench author/model/hardware/framework/cost; MLPerf ruleset, division, rcp, official score, run_details,
-  // compliance (mlperf_group.h).
+  // DAWNBench author/model/hardware/framework/cost; framework logs' metric, evaluations and TTA; for an MLPerf
+  // group, `mlperf` encoded by analysis::MlperfFactsToJson (what --json and the store write).
   nlohmann::json details = nlohmann::json::object();
+  // An MLPerf group's facts (mlperf_group.h) or a framework group's (framework_import.h), which the summary reads;
+  // `details` is their encoding.
+  std::optional<analysis::MlperfFacts> mlperf;
+  std::optional<FrameworkFacts> framework;
 };
 
 struct ImportResult {
@@ -108,6 +114,9 @@ std::string FormatSummary(const ImportResult& result, bool compliance_as_errors 
 // What the store keeps of a group beside its runs (EntryRecord::extra): its details with source, benchmark, system
 // and olympic score; what `evalsuite audit` reads back.
 nlohmann::json StoredEntryExtra(const ImportedGroup& group);
+// The one read back of what StoredEntryExtra wrote for every format: the group's source (none in an extra that
+// holds none, e.g. an entry an older evalsuite stored).
+std::optional<std::string> StoredEntrySourceOf(const nlohmann::json& extra);
 
 // Where an import's runs go when the study name is taken.
 enum class StudyNameTaken {

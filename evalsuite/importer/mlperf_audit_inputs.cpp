@@ -19,17 +19,6 @@ using nlohmann::json;
 // 46080 samples.
 constexpr double kAuditLlama405bAllowance = 46080;
 
-std::optional<double> AuditNumber(const json& j, const char* key) {
-  auto it = j.find(key);
-  if (it == j.end() || !it->is_number()) return std::nullopt;
-  return it->get<double>();
-}
-
-std::string AuditString(const json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 const RcpRecord* RecordNamed(const std::vector<RcpRecord>& records, const std::string& name) {
   for (const RcpRecord& r : records) {
     if (r.name == name) return &r;
@@ -156,19 +145,24 @@ std::optional<analysis::RerunReference> ReferenceAtBatch(const std::vector<RcpRe
   return ref;
 }
 
-analysis::AuditInput AuditInputOf(const json& details, AuditRcpFiles& rcp_files) {
+analysis::AuditInput AuditInputOf(const json& extra, AuditRcpFiles& rcp_files) {
+  return AuditInputOf(analysis::MlperfFactsFromJson(extra), rcp_files);
+}
+
+analysis::AuditInput AuditInputOf(const analysis::MlperfFacts& facts, AuditRcpFiles& rcp_files) {
+  const analysis::MlperfStoredEntryFacts stored = facts.stored.value_or(analysis::MlperfStoredEntryFacts{});
   analysis::AuditInput in;
-  in.ruleset = AuditString(details, "ruleset");
-  in.benchmark = AuditString(details, "benchmark");
-  in.division = AuditString(details, "division");
+  in.ruleset = facts.ruleset.value_or("");
+  in.benchmark = stored.benchmark.value_or("");
+  in.division = facts.division.value_or("");
   analysis::RerunSubmission& s = in.submission;
-  s.source = AuditString(details, "source");
-  s.system = AuditString(details, "system");
-  const json official = details.value("official", json::object());
-  s.official_minutes = AuditNumber(official, "official_minutes");
-  s.raw_minutes = AuditNumber(official, "raw_minutes");
+  s.source = stored.source.value_or("");
+  s.system = stored.system.value_or("");
+  const analysis::MlperfOfficialFacts official = facts.official.value_or(analysis::MlperfOfficialFacts{});
+  s.official_minutes = official.official_minutes;
+  s.raw_minutes = official.raw_minutes;
   if (!s.official_minutes) {
-    const std::string note = AuditString(official, "note");
+    const std::string note = official.note.value_or("");
     in.notes.push_back("no official score" + (note.empty() ? std::string(" (too few runs converged)") : ": " + note));
   }
   const Ruleset* ruleset = FindRuleset(in.ruleset);
@@ -176,39 +170,37 @@ analysis::AuditInput AuditInputOf(const json& details, AuditRcpFiles& rcp_files)
   // The checker's rule where the round's table leaves the benchmark out (as the import does).
   const Ruleset* newest = NewestRulesetWith(in.benchmark);
   const BenchmarkRule* rcp_rule = rule != nullptr ? rule : newest != nullptr ? newest->Find(in.benchmark) : nullptr;
-  s.runs_required = rule != nullptr
-                        ? rule->runs
-                        : details.value("target", json::object()).value("runs_per_submission", std::size_t{5});
-  s.drop_each_side = details.value("drop_each_side", std::size_t{1});
+  const std::optional<std::int64_t> rules_runs = facts.target ? facts.target->runs_per_submission : std::nullopt;
+  s.runs_required = rule != nullptr ? rule->runs : static_cast<std::size_t>(rules_runs.value_or(5));
+  s.drop_each_side = static_cast<std::size_t>(facts.drop_each_side.value_or(1));
   std::size_t counted = 0;
-  for (const json& run : details.value("run_details", json::array())) {
-    if (AuditString(run, "status") != "success") continue;
+  for (const analysis::MlperfRunFacts& run : facts.run_details) {
+    if (run.status != "success") continue;
     ++counted;
-    const std::optional<double> minutes = AuditNumber(run, "time_to_train_minutes");
-    if (!minutes) continue;
-    s.run_minutes.push_back(*minutes);
-    s.convergence.push_back(AuditNumber(run, "convergence"));
+    if (!run.time_to_train_minutes) continue;
+    s.run_minutes.push_back(*run.time_to_train_minutes);
+    s.convergence.push_back(run.convergence);
   }
   if (counted < s.runs_required) {
     in.notes.push_back(fmt::format("{} counted run(s), the rules ask for {}", counted, s.runs_required));
   }
-  const json rcp = details.value("rcp", json::object());
-  const std::optional<double> batch = AuditNumber(details, "global_batch_size");
-  const std::string rcp_file = AuditString(rcp, "rcp_file");
-  if (!details.value("official_target", false)) {
+  const analysis::MlperfRcpFacts rcp = facts.rcp.value_or(analysis::MlperfRcpFacts{});
+  const std::optional<double> batch = facts.global_batch_size;
+  const std::string rcp_file = rcp.rcp_file.value_or("");
+  if (!facts.official_target.value_or(false)) {
     s.no_reference = "imported at a target other than the rules': the RCPs are for the rules' target";
   } else if (in.division != "closed") {
     s.no_reference = "division \"" + in.division + "\": the RCPs are the closed division's reference models";
   } else if (rcp_rule == nullptr || !rcp_rule->rcp_runs) {
     s.no_reference = "the official RCP checker has no rule for " + in.benchmark;
   } else if (rcp_file.empty()) {
-    s.no_reference = "no RCP file was used at import: " + AuditString(rcp, "message");
+    s.no_reference = "no RCP file was used at import: " + rcp.message.value_or("");
   } else if (!batch) {
     s.no_reference = "the logs give no global_batch_size";
   } else {
     try {
       const std::vector<RcpRecord>& records = rcp_files.Records(rcp_file);
-      const RcpPass pass = AuditString(rcp, "rcp_pass") == "full" ? RcpPass::kFull : RcpPass::kPruned;
+      const RcpPass pass = rcp.rcp_pass == "full" ? RcpPass::kFull : RcpPass::kPruned;
       std::string why;
       s.reference = ReferenceAtBatch(records, *rcp_rule, in.ruleset, *batch, pass, why);
       if (!s.reference) s.no_reference = why;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analysis/mlperf_audit.h"
+#include "analysis/mlperf_facts.h"
 #include "evalsuite/importer/rcp_check.h"
 
 namespace evalsuite::importer {
@@ -27,8 +28,11 @@ class AuditRcpFiles {
   std::map<std::string, std::string> errors_;
 };
 
-// One MLPerf entry's stored details (EntryRecord::extra, with source, benchmark and system) as an audit input.
-analysis::AuditInput AuditInputOf(const nlohmann::json& details, AuditRcpFiles& rcp_files);
+// One MLPerf entry's stored facts (EntryRecord::extra decoded by analysis::MlperfFactsFromJson, with source,
+// benchmark and system) as an audit input.
+analysis::AuditInput AuditInputOf(const analysis::MlperfFacts& facts, AuditRcpFiles& rcp_files);
+// The same from the stored extra, decoded once here.
+analysis::AuditInput AuditInputOf(const nlohmann::json& extra, AuditRcpFiles& rcp_files);
 
 // The reference runs at `batch_size` from an RCP file's records, as the checker picks its reference: the record at
 // that batch size, else the interpolation between the pruned neighbours, where each neighbour's runs are moved to

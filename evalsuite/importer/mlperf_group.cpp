@@ -10,7 +10,6 @@
 #include <string_view>
 
 #include "common/error.h"
-#include "common/json_access.h"
 #include "common/parallel_for.h"
 #include "evalsuite/importer/group_scoring.h"
 #include "evalsuite/importer/mlperf_compliance.h"
@@ -27,9 +26,25 @@ using nlohmann::json;
 
 namespace {
 
-json IntegralJson(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 9e15) return json(static_cast<int64_t>(v));
-  return json(v);
+// The RCP check as the group's facts record it (norm_factor only when the check passed, as the checker counts it).
+analysis::MlperfRcpFacts RcpFactsOf(const RcpOutcome& rcp) {
+  analysis::MlperfRcpFacts facts;
+  facts.pass = rcp.pass;
+  facts.verdict = rcp.verdict;
+  facts.message = rcp.message;
+  facts.batch_size = rcp.batch_size;
+  if (rcp.reference) {
+    facts.reference = rcp.reference->name;
+    facts.rcp_mean = rcp.reference->mean;
+    facts.rcp_stdev = rcp.reference->stdev;
+    facts.min_epochs = rcp.reference->min_epochs;
+    facts.max_speedup = rcp.reference->max_speedup;
+  }
+  if (rcp.result) {
+    facts.submission_mean_epochs = rcp.result->submission_mean;
+    if (rcp.pass.value_or(false)) facts.norm_factor = rcp.result->norm_factor;
+  }
+  return facts;
 }
 
 // scaling.json as the summarizer reads it: {"scaling_factor": x}.
@@ -277,11 +292,12 @@ std::set<std::string> MlperfGroupBuilder::RcpErrorsToSayOnce() const {
   return errors;
 }
 
-json MlperfGroupBuilder::Energy(const ImportedGroup& group, const std::vector<fs::path>& files,
-                                const std::vector<runlog::MlperfRun*>& runs, std::size_t drop,
-                                std::optional<double> published, bool custom_target, ImportResult& out) const {
+analysis::MlperfEnergyFacts MlperfGroupBuilder::Energy(const ImportedGroup& group, const std::vector<fs::path>& files,
+                                                       const std::vector<runlog::MlperfRun*>& runs, std::size_t drop,
+                                                       std::optional<double> published, bool custom_target,
+                                                       ImportResult& out) const {
   std::vector<double> energies, minutes;
-  json per_run = json::object();
+  analysis::MlperfEnergyFacts energy;
   bool complete = true;
   // Each run's power logs (megabytes of readings per node) on their own thread; gathered in run order below.
   std::vector<std::optional<double>> energy_of(runs.size());
@@ -300,15 +316,15 @@ json MlperfGroupBuilder::Energy(const ImportedGroup& group, const std::vector<fs
     }
     energies.push_back(*energy_of[i]);
     minutes.push_back(*group.runs[i].tta_minutes);
-    per_run[files[i].filename().string()] = *energy_of[i];
+    energy.runs[files[i].filename().string()] = *energy_of[i];
   }
   const std::optional<double> score =
       complete ? EnergyScore(energies, minutes, runs.size() - energies.size(), drop, published.value_or(1.0))
                : std::nullopt;
-  return {{"score", JsonOrNull(score)},
-          {"unit", "joules (the summarizer's Energy column)"},
-          {"runs", per_run},
-          {"scaling_factor", published.value_or(1.0)}};
+  energy.score = score;
+  energy.unit = "joules (the summarizer's Energy column)";
+  energy.scaling_factor = published.value_or(1.0);
+  return energy;
 }
 
 // The summarizer's steps for one folder, in its order. Over clang-tidy's complexity limit since before the style gate;
@@ -367,10 +383,14 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   } else if (target) {
     group.threshold = target->threshold;
   }
-  group.details["threshold_shown"] = custom_target                     ? json(given->shown)
-                                     : rule != nullptr && rule->target ? json(ShownMlperfTarget(*rule))
-                                                                       : json(nullptr);
-  group.details["official_target"] = !custom_target && target.has_value();
+  // The group's MLPerf facts, filled as the steps below find them and encoded once at the end.
+  analysis::MlperfFacts facts;
+  if (custom_target) {
+    facts.threshold_shown = given->shown;
+  } else if (rule != nullptr && rule->target) {
+    facts.threshold_shown = ShownMlperfTarget(*rule);
+  }
+  facts.official_target = !custom_target && target.has_value();
   const std::size_t drop = rule != nullptr ? rule->drop_each_side : (benchmark == "unet3d" ? 4 : 1);
 
   // Compliance, per run and across the folder's seeds.
@@ -384,12 +404,10 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       }
     }
   }
-  json compliance = json::array();
   if (rule != nullptr && runs.size() < rule->runs) {
     const std::string message = fmt::format("{} result file(s); ruleset {} asks for {} per submission", runs.size(),
                                             ruleset->version, rule->runs);
-    compliance.push_back(
-        {{"file", group.source}, {"line", nullptr}, {"rule", "run_count"}, {"message", message}, {"drops_run", false}});
+    facts.compliance.push_back({group.source, std::nullopt, "run_count", message, false});
     out.compliance.push_back(group.source + ": " + message);
   }
 
@@ -408,12 +426,10 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   } else {
     axis.progress = [](const runlog::MlperfEval&) { return std::optional<double>(); };
   }
-  group.details["progress_unit"] = axis.unit;
+  facts.progress_unit = axis.unit;
   std::size_t unapplied_drops = 0;             // runs today's rules drop, under --compliance report
   std::optional<double> lowest_success_final;  // only for a benchmark without a known target
   std::optional<double> batch;
-  json files_json = json::array();
-  json run_details = json::array();
   std::vector<RcpRun> rcp_runs;
   std::vector<double> success_rates;  // samples/s of the runs that succeeded
   std::string rate_method;
@@ -430,11 +446,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     imported.log.header["metric"] = group.metric;
     std::string drop_reason;
     for (const ComplianceFinding& f : findings[i]) {
-      compliance.push_back({{"file", f.file},
-                            {"line", f.line > 0 ? json(f.line) : json(nullptr)},
-                            {"rule", f.rule},
-                            {"message", f.message},
-                            {"drops_run", f.drops_run}});
+      facts.compliance.push_back(
+          {f.file, f.line > 0 ? std::optional<std::int64_t>(f.line) : std::nullopt, f.rule, f.message, f.drops_run});
       out.compliance.push_back(f.Where() + ": " + f.message);
       if (f.drops_run && drop_reason.empty()) drop_reason = f.Where() + ": " + f.message;
     }
@@ -499,7 +512,7 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
     const std::optional<double> convergence = ConvergencePoint(run, unit, ruleset->version);
     if (run.seed) imported.seeds["seed"] = *run.seed;
     if (run.global_batch_size && !batch) batch = run.global_batch_size;
-    files_json.push_back(files[i].filename().string());
+    facts.files.push_back(files[i].filename().string());
     const MlperfThroughput throughput = TrainingThroughput(run, benchmark);
     if (status == "success" && throughput.samples_per_second) {
       success_rates.push_back(*throughput.samples_per_second);
@@ -509,20 +522,15 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
       ++rates_withheld;
       if (withheld_reason.empty()) withheld_reason = files[i].filename().string() + ": " + throughput.method;
     }
-    run_details.push_back({{"file", files[i].filename().string()},
-                           {"status", status},
-                           {"time_to_train_minutes", JsonOrNull(run.MinutesToTrain())},
-                           {"convergence", JsonOrNull(convergence)},
-                           {"samples_trained", JsonOrNull(throughput.samples)},
-                           {"samples_per_second", JsonOrNull(throughput.samples_per_second)},
-                           {"throughput_method", throughput.method},
-                           {"reason", reason.empty() ? json(nullptr) : json(reason)}});
+    facts.run_details.push_back({files[i].filename().string(), status, run.MinutesToTrain(), convergence,
+                                 throughput.samples, throughput.samples_per_second, throughput.method,
+                                 reason.empty() ? std::nullopt : std::optional<std::string>(reason)});
     rcp_runs.push_back({files[i].string(), convergence, run.global_batch_size});
     group.runs.push_back(std::move(imported));
   }
   if (!given && !target && lowest_success_final) {
     group.threshold = *lowest_success_final;
-    group.details["threshold_source"] = "inferred from run_stop success";
+    facts.threshold_source = "inferred from run_stop success";
     out.warnings.push_back(fmt::format(
         "{}: no target is known for benchmark \"{}\"; using {:.6g}, the lowest final {} of a run that ended in "
         "success; give --threshold to set one",
@@ -532,8 +540,8 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
   for (ImportedRun& imported : group.runs) {
     if (group.threshold) imported.log.header["threshold"] = *group.threshold;
   }
-  if (!group.details.contains("threshold_source")) {
-    group.details["threshold_source"] = custom_target ? "--threshold" : group.threshold ? "rules" : "none";
+  if (!facts.threshold_source) {
+    facts.threshold_source = custom_target ? "--threshold" : group.threshold ? "rules" : "none";
   }
   ScoreGroup(group, drop);
 
@@ -546,28 +554,28 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
                            " (the official summarizer skips this system); division read from the logs: " +
                            (division.empty() ? std::string("none") : division));
   }
-  group.details["system_description"] = system_desc.division.empty() ? json(nullptr) : json(system_desc.file.string());
-  group.details["ruleset"] = ruleset != nullptr ? json(ruleset->version) : json(nullptr);
-  group.details["ruleset_source"] = detected.source;
-  group.details["division"] = division.empty() ? json(nullptr) : json(division);
-  group.details["log_format"] = runlog::MlperfLogFormatName(log_format);
-  group.details["files"] = files_json;
-  group.details["global_batch_size"] = batch ? IntegralJson(*batch) : json(nullptr);
-  group.details["drop_each_side"] = drop;
+  if (!system_desc.division.empty()) facts.system_description = system_desc.file.string();
+  if (ruleset != nullptr) facts.ruleset = ruleset->version;
+  facts.ruleset_source = detected.source;
+  if (!division.empty()) facts.division = division;
+  facts.log_format = runlog::MlperfLogFormatName(log_format);
+  facts.global_batch_size = batch;
+  facts.drop_each_side = static_cast<std::int64_t>(drop);
   // Training throughput over MLPerf's time to train (evaluation included): the median of the successful runs.
-  group.details["throughput"] = {
-      {"median_samples_per_second", success_rates.empty() ? json(nullptr) : json(stats::Median(success_rates))},
-      {"runs", success_rates.size()},
-      {"method", success_rates.empty() ? json(nullptr) : json(rate_method)},
-      {"withheld_runs", rates_withheld},
-      {"withheld", withheld_reason.empty() ? json(nullptr) : json(withheld_reason)},
-      {"interval", "run_start to run_stop, evaluation included"}};
+  analysis::MlperfThroughputFacts throughput_facts;
+  if (!success_rates.empty()) {
+    throughput_facts.median_samples_per_second = stats::Median(success_rates);
+    throughput_facts.method = rate_method;
+  }
+  throughput_facts.runs = static_cast<std::int64_t>(success_rates.size());
+  throughput_facts.withheld_runs = static_cast<std::int64_t>(rates_withheld);
+  if (!withheld_reason.empty()) throughput_facts.withheld = withheld_reason;
+  throughput_facts.interval = "run_start to run_stop, evaluation included";
+  facts.throughput = throughput_facts;
   if (rule != nullptr) {
-    group.details["target"] = {{"metric", rule->metric},
-                               {"value", JsonOrNull(rule->target)},
-                               {"direction", rule->lower_is_better ? "lower is better" : "higher is better"},
-                               {"convergence_unit", ConvergenceUnitName(rule->unit)},
-                               {"runs_per_submission", rule->runs}};
+    facts.target = analysis::MlperfTargetFacts{rule->metric, rule->target,
+                                               rule->lower_is_better ? "lower is better" : "higher is better",
+                                               ConvergenceUnitName(rule->unit), static_cast<std::int64_t>(rule->runs)};
   }
 
   json rcp_source = nullptr;
@@ -583,35 +591,28 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
                     ", and --threshold asks for " + given->shown);
     rcp.verdict = "not checked";
   }
-  json rcp_json = rcp.ToJson();
-  rcp_json["rcp_file"] = rcp_source;
-  rcp_json["rcp_pass"] = options_.rcp_pass == RcpPass::kPruned ? "pruned" : "full";
-  group.details["rcp"] = rcp_json;
+  facts.rcp = RcpFactsOf(rcp);
+  if (const auto* file = rcp_source.get_ptr<const std::string*>()) facts.rcp->rcp_file = *file;
+  facts.rcp->rcp_pass = options_.rcp_pass == RcpPass::kPruned ? "pruned" : "full";
 
   // The official score: what the summarizer prints for the folder as it is, i.e. the raw olympic score times
   // the folder's scaling.json (written by the checker during review, or by the committee).
   const std::optional<double> published = ReadPublishedScaling(group.location, out.warnings);
   const bool checked = rcp.pass.value_or(false) && rcp.result;
   const double factor = checked ? rcp.result->norm_factor : 1.0;
-  json official = {{"raw_minutes", JsonOrNull(group.olympic_minutes)},
-                   {"published_scaling_factor", JsonOrNull(published)},
-                   {"checker_scaling_factor", checked ? json(factor) : json(nullptr)}};
+  analysis::MlperfOfficialFacts official;
+  official.published_scaling_factor = published;
   if (custom_target) {
-    official = {{"raw_minutes", nullptr},
-                {"published_scaling_factor", JsonOrNull(published)},
-                {"checker_scaling_factor", nullptr},
-                {"official_minutes", nullptr},
-                {"checker_minutes", nullptr},
-                {"note", "--threshold asks for " + given->shown +
-                             (rule != nullptr && rule->target ? ", not the rules' " + ShownMlperfTarget(*rule)
-                                                              : std::string()) +
-                             "; the olympic mean is of the runs' TTA at that target"}};
-  } else if (group.olympic_minutes) {
-    official["official_minutes"] = *group.olympic_minutes * published.value_or(1.0);
-    official["checker_minutes"] = checked ? json(*group.olympic_minutes * factor) : json(nullptr);
+    official.note = "--threshold asks for " + given->shown +
+                    (rule != nullptr && rule->target ? ", not the rules' " + ShownMlperfTarget(*rule) : std::string()) +
+                    "; the olympic mean is of the runs' TTA at that target";
   } else {
-    official["official_minutes"] = nullptr;
-    official["checker_minutes"] = nullptr;
+    official.raw_minutes = group.olympic_minutes;
+    if (checked) official.checker_scaling_factor = factor;
+    if (group.olympic_minutes) {
+      official.official_minutes = *group.olympic_minutes * published.value_or(1.0);
+      if (checked) official.checker_minutes = *group.olympic_minutes * factor;
+    }
   }
   if (published && !custom_target) {
     const bool agrees = checked && std::fabs(*published - factor) <= 1e-9 * std::fabs(*published);
@@ -622,30 +623,30 @@ void MlperfGroupBuilder::Build(ImportedGroup group, const std::vector<fs::path>&
           "{}: the published scaling.json applies {:.10g}, the RCP checker's normalization is {}; the official "
           "score uses the published factor",
           group.source, *published, checker));
-      official["note"] = "published scaling differs from the RCP checker's";
+      official.note = "published scaling differs from the RCP checker's";
     }
   } else if (checked && factor != 1.0) {
-    official["note"] = fmt::format(
+    official.note = fmt::format(
         "no scaling.json in the folder: the official score is unscaled; the RCP checker would scale by {:.10g}",
         factor);
   }
-  group.details["compliance_applied"] = options_.apply_compliance;
+  facts.compliance_applied = options_.apply_compliance;
   if (unapplied_drops > 0) {
-    official["unapplied_rules_minutes"] = official["official_minutes"];
-    official["official_minutes"] = nullptr;
-    official["checker_minutes"] = nullptr;
-    official["note"] = fmt::format(
+    official.rules_unapplied = true;
+    official.unapplied_rules_minutes = official.official_minutes;
+    official.official_minutes.reset();
+    official.checker_minutes.reset();
+    official.note = fmt::format(
         "today's training_{} compliance rules drop {} run(s) (reported, not applied: --compliance report); the score "
         "counts them as their run_stop says, so it is not the official summarizer's, which drops them",
         ruleset->version, unapplied_drops);
   }
-  group.details["official"] = official;
+  facts.official = official;
 
   // Power: the energy score from the power logs, over the runs the time score counts.
-  if (HasPowerLogs(group.location))
-    group.details["energy"] = Energy(group, files, runs, drop, published, custom_target, out);
-  group.details["run_details"] = run_details;
-  group.details["compliance"] = compliance;
+  if (HasPowerLogs(group.location)) facts.energy = Energy(group, files, runs, drop, published, custom_target, out);
+  group.details = analysis::MlperfFactsToJson(facts);
+  group.mlperf = std::move(facts);
   out.groups.push_back(std::move(group));
 }
 

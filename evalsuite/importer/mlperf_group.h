@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/mlperf_facts.h"
 #include "evalsuite/importer/importer.h"
 #include "evalsuite/importer/mlperf_rules.h"
 #include "evalsuite/importer/rcp_check.h"
@@ -69,9 +70,9 @@ class MlperfGroupBuilder {
  private:
   // The summarizer's energy score of a group with power logs (details.energy), over the runs that reached; none
   // at a target other than the rules' (`custom_target`), where the official score is not computed either.
-  nlohmann::json Energy(const ImportedGroup& group, const std::vector<std::filesystem::path>& files,
-                        const std::vector<runlog::MlperfRun*>& runs, std::size_t drop, std::optional<double> published,
-                        bool custom_target, ImportResult& out) const;
+  analysis::MlperfEnergyFacts Energy(const ImportedGroup& group, const std::vector<std::filesystem::path>& files,
+                                     const std::vector<runlog::MlperfRun*>& runs, std::size_t drop,
+                                     std::optional<double> published, bool custom_target, ImportResult& out) const;
   RcpOutcome CheckRcp(const Ruleset* ruleset, const BenchmarkRule* rule, const std::string& division,
                       const std::vector<RcpRun>& runs, nlohmann::json& source, ImportResult& out);
 

@@ -91,28 +91,6 @@ std::optional<std::string_view> EmbeddedRcp(const std::string& ruleset, const st
   return std::nullopt;
 }
 
-nlohmann::json RcpOutcome::ToJson() const {
-  nlohmann::json out = {{"pass", JsonOrNull(pass)}, {"verdict", verdict}, {"message", message}};
-  if (batch_size && *batch_size == std::floor(*batch_size) && std::fabs(*batch_size) < 9e15) {
-    out["batch_size"] = static_cast<int64_t>(*batch_size);
-  } else {
-    out["batch_size"] = JsonOrNull(batch_size);
-  }
-  if (reference) {
-    out["reference"] = reference->name;
-    out["rcp_mean"] = reference->mean;
-    out["rcp_stdev"] = reference->stdev;
-    out["min_epochs"] = reference->min_epochs;
-    out["max_speedup"] = reference->max_speedup;
-  }
-  if (result) {
-    out["submission_mean_epochs"] = result->submission_mean;
-    // The checker's normalization counts only when the check passed.
-    out["norm_factor"] = pass.value_or(false) ? nlohmann::json(result->norm_factor) : nlohmann::json(nullptr);
-  }
-  return out;
-}
-
 RcpOutcome NoRcpRule(const std::string& why) {
   RcpOutcome outcome;
   outcome.message = why;

@@ -48,7 +48,6 @@ struct RcpOutcome {
   std::optional<double> batch_size;
   std::optional<stats::RcpPoint> reference;
   std::optional<stats::RcpVerdict> result;
-  nlohmann::json ToJson() const;  // norm_factor only when the check passed
 };
 
 // The reference points an RCP file gives a benchmark: every record's point (mean, spread and the checker's minimum

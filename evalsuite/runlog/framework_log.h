@@ -42,6 +42,7 @@ struct FrameworkRun {
   std::string seed_source;             // "hparams.yaml", "params/seed", ...
   std::string run_name;                // MLflow run name; empty elsewhere
   std::string experiment;              // MLflow experiment name (or id); empty elsewhere
+  bool marked_deleted = false;         // MLflow: lifecycle_stage "deleted" (the importer skips the run)
   // The run's recorded configuration, as written (Lightning's hparams.yaml, MLflow's params/), seed included; the
   // importer's run_identity.h decides entries from it. Empty when the log records none.
   std::map<std::string, std::string> hyperparameters;

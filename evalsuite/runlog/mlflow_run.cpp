@@ -157,6 +157,7 @@ FrameworkRun ReadMlflowRun(const fs::path& folder) {
   if (!run.hyperparameters.empty()) run.hyperparameter_source = "params/";
   const std::string stage = TopLevelYamlValue(meta, "lifecycle_stage").value_or("active");
   run.facts["lifecycle_stage"] = stage;
+  run.marked_deleted = stage == "deleted";
   return run;
 }
 

@@ -283,6 +283,35 @@ TEST(FrameworkImportTest, MlflowRunsKeepTheirClockSeedAndStatus) {
   EXPECT_EQ(g.runs[0].log.header["run_name"], "bright-owl-12");
 }
 
+// A run MLflow marks deleted is left out with a note (the reader's marked_deleted, not a lookup in the run's facts);
+// the group's typed facts are what its details encode, and what the summary prints.
+TEST(FrameworkImportTest, AnMlflowRunMarkedDeletedIsLeftOutAndTheFactsAreTheDetails) {
+  TempDir dir;
+  const fs::path exp = dir / "mlruns/3";
+  WriteFile(exp / "meta.yaml", "experiment_id: '3'\nname: sweep\n");
+  WriteFile(exp / "aaa/meta.yaml", "run_name: a\nstart_time: 1000000\nend_time: 1400000\nstatus: 3\n");
+  WriteFile(exp / "aaa/metrics/val/acc", "1010000 0.5 0\n1100000 0.75 1\n");
+  WriteFile(exp / "ccc/meta.yaml",
+            "run_name: gone\nstart_time: 1000000\nend_time: 1400000\nstatus: 3\nlifecycle_stage: deleted\n");
+  WriteFile(exp / "ccc/metrics/val/acc", "1010000 0.9 0\n");
+  const ImportResult r = ImportFramework(dir / "mlruns", 0.7);
+  ASSERT_TRUE(r.errors.empty()) << r.errors.front();
+  ASSERT_EQ(r.groups.size(), 1u);
+  const ImportedGroup& g = r.groups[0];
+  ASSERT_EQ(g.runs.size(), 1u) << "the deleted run is not imported";
+  bool noted = false;
+  for (const std::string& n : r.notes) noted = noted || n.find("marked deleted") != std::string::npos;
+  EXPECT_TRUE(noted);
+  ASSERT_TRUE(g.framework.has_value());
+  EXPECT_EQ(FrameworkFactsToJson(*g.framework).dump(), g.details.dump());
+  EXPECT_EQ(g.framework->metric_as_logged, "val/acc");
+  ASSERT_EQ(g.framework->tta.size(), 1u);
+  EXPECT_EQ(g.framework->tta[0], 100.0);
+  EXPECT_TRUE(g.framework->steps_axis);
+  EXPECT_NE(FormatFrameworkGroup(g).find(": 2 evaluation(s), best 0.75, TTA 100 seconds"), std::string::npos)
+      << FormatFrameworkGroup(g);
+}
+
 TEST(FrameworkImportTest, TensorboardTrainAndValidationFoldersAreOneRunJudgedOnValidation) {
   TempDir dir;
   const testing::CommandResult w = testing::RunCommand(

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/mlperf_audit.h"
+#include "analysis/mlperf_facts.h"
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "evalsuite/cli/commands.h"
@@ -52,12 +53,13 @@ void RunAudit(const AuditArgs& args) {
   for (const store::StudyInfo& study : chosen) {
     for (const store::EntryRecord& entry : store->LoadEntries(study.id)) {
       if (entry.source != "mlperf") continue;
-      const std::string benchmark = entry.extra.value("benchmark", std::string());
+      const analysis::MlperfFacts facts = analysis::MlperfFactsFromJson(entry.extra);  // the one decode
+      const std::string benchmark = facts.stored ? facts.stored->benchmark.value_or("") : std::string();
       if (!args.benchmarks.empty() &&
           std::find(args.benchmarks.begin(), args.benchmarks.end(), benchmark) == args.benchmarks.end()) {
         continue;
       }
-      analysis::AuditInput input = importer::AuditInputOf(entry.extra, rcp_files);
+      analysis::AuditInput input = importer::AuditInputOf(facts, rcp_files);
       by_source.insert_or_assign(input.submission.source, std::move(input));
     }
   }
