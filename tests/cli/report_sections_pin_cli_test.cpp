@@ -218,6 +218,166 @@ The roofline chart is in report.html.
 
 )pin";
 
+// A study whose entry's logs carry `evalsuite train`'s hardware record, rated against the study's recorded ceilings
+// (a file), joined to a --section file that names one of its entries: the store's row wins, once rated.
+constexpr const char* kHardwareEntry = R"pin(#!/bin/sh
+log=$1; seed=$2
+echo "{\"type\":\"header\",\"entry\":\"alpha\",\"hyperparameters\":{\"batch_size\":128,\"epochs\":2}}" > "$log"
+echo "{\"type\":\"eval\",\"epoch\":1,\"train_seconds\":10,\"wall_seconds\":11,\"metric\":0.8}" >> "$log"
+echo "{\"type\":\"eval\",\"epoch\":2,\"train_seconds\":20,\"wall_seconds\":22,\"metric\":0.9}" >> "$log"
+echo "{\"type\":\"end\",\"status\":\"reached\",\"train_seconds\":20,\"hardware\":{\"precision\":\"fp32\",\"samples\":60000,\"train_seconds\":20,\"flops_per_sample\":7.5e6,\"bytes_per_sample\":1.5e6,\"intensity\":5.0,\"achieved_flops\":$((seed % 3 + 1))2.5e9,\"phases\":[{\"side\":16,\"samples\":30000,\"steps\":100,\"seconds\":10.5,\"flops_per_sample\":5e6,\"intensity\":5.0,\"samples_per_second\":2857.1,\"achieved_flops\":1.4e10}],\"time\":{\"data\":1.5,\"forward\":10,\"backward\":15,\"optimizer\":2,\"evaluation\":3,\"idle\":0.5,\"wall\":32},\"memory\":{\"parameters\":1000000,\"peak\":2.1e8}}}" >> "$log"
+)pin";
+constexpr const char* kCeilingsFile =
+    R"pin({"machine": {"peak_fp32_flops": 40e9, "peak_bf16_flops": 160e9, "bandwidth_bytes": 10e9, "measured_at": "2026-11-23T00:00:00Z"}}
+)pin";
+constexpr const char* kStudyFile = R"pin(name = "hw"
+runs = 3
+seed = 5
+threshold = 0.85
+jobs = 1
+threads = 1
+machine_ceilings = "ceilings.json"
+entries = [{ name = "alpha", command = "sh {study_dir}/entry.sh {log} {seed}" }]
+)pin";
+constexpr const char* kStudyHardwareFile =
+    R"pin({"machine": {"cpu_model": "cpu", "peak_fp32_flops": 1e11, "bandwidth_bytes": 1e10},
+ "entries": [{"entry": "baseline", "precision": "fp32", "intensity": 2, "achieved_flops": 1.5e10, "mfu": 0.15},
+             {"entry": "alpha", "precision": "fp32", "intensity": 9, "achieved_flops": 1e9}]}
+)pin";
+// report.json's "hardware" block and report.md's hardware section, {DIR} standing for the test's folder.
+constexpr const char* kStudyHardwareJson = R"pin(  "hardware": {
+    "entries": [
+      {
+        "achieved_flops": 15000000000.0,
+        "attainable_flops": 20000000000.0,
+        "bound": "memory-bound",
+        "entry": "baseline",
+        "evidence": "intensity 2.0 FLOP/byte is left of the ridge (4.0), so the roofline allows 20.00 GFLOP/s; it achieves 15.00 GFLOP/s, 75% of that",
+        "intensity": 2,
+        "mfu": 0.375,
+        "peak_flops": 40000000000.0,
+        "precision": "fp32"
+      },
+      {
+        "achieved_flops": 32500000000.0,
+        "attainable_flops": 40000000000.0,
+        "batch_size": 128,
+        "bound": "compute-bound",
+        "bytes_per_sample": 1500000.0,
+        "entry": "alpha",
+        "epochs": 2,
+        "evidence": "intensity 5.0 FLOP/byte is right of the ridge (4.0), so the roofline allows 40.00 GFLOP/s; it achieves 32.50 GFLOP/s, 81% of that",
+        "figures_source": "run 0 of this study, the median of 3 by achieved FLOP/s",
+        "flops_per_sample": 7500000.0,
+        "intensity": 5.0,
+        "memory": {
+          "parameters": 1000000,
+          "peak": 210000000.0
+        },
+        "mfu": 0.8125,
+        "peak_flops": 40000000000.0,
+        "phases": [
+          {
+            "achieved_flops": 14000000000.0,
+            "attainable_flops": 40000000000.0,
+            "bound": "overhead-bound",
+            "flops_per_sample": 5000000.0,
+            "intensity": 5.0,
+            "mfu": 0.35,
+            "samples": 30000,
+            "samples_per_second": 2857.1,
+            "seconds": 10.5,
+            "side": 16,
+            "steps": 100
+          }
+        ],
+        "precision": "fp32",
+        "runs": [
+          {
+            "achieved_flops": 12500000000.0,
+            "index": 2,
+            "samples_per_second": 3000.0
+          },
+          {
+            "achieved_flops": 32500000000.0,
+            "index": 0,
+            "samples_per_second": 3000.0
+          },
+          {
+            "achieved_flops": 32500000000.0,
+            "index": 1,
+            "samples_per_second": 3000.0
+          }
+        ],
+        "samples_per_second": 3000.0,
+        "time": {
+          "backward": 15,
+          "data": 1.5,
+          "evaluation": 3,
+          "forward": 10,
+          "idle": 0.5,
+          "optimizer": 2,
+          "wall": 32
+        }
+      }
+    ],
+    "machine": {
+      "bandwidth_bytes": 10000000000.0,
+      "ceilings_source": {
+        "kind": "file {DIR}/ceilings.json",
+        "where": "read from {DIR}/ceilings.json (measured 2026-11-23T00:00:00Z)"
+      },
+      "measured_at": "2026-11-23T00:00:00Z",
+      "peak_bf16_flops": 160000000000.0,
+      "peak_fp32_flops": 40000000000.0,
+      "ridge_bf16": 16.0,
+      "ridge_fp32": 4.0
+    }
+  },
+)pin";
+constexpr const char* kStudyHardwareMarkdown = R"pin(## Hardware: why TTA is what it is
+
+| Ceiling | Measured | How |
+|---|---:|---|
+| ceilings used | file {DIR}/ceilings.json | read from {DIR}/ceilings.json (measured 2026-11-23T00:00:00Z) |
+| peak fp32 / bf16 | 40.00 / 160.00 GFLOP/s | best probe per precision (MFU's denominator) |
+| ridge fp32 | 4.0 FLOP/byte | peak / bandwidth |
+| theoretical fp32 / bf16 | — / — GFLOP/s |  |
+| cpu |  cores,  threads |  |
+
+- baseline is memory-bound: intensity 2.0 FLOP/byte is left of the ridge (4.0), so the roofline allows 20.00 GFLOP/s; it achieves 15.00 GFLOP/s, 75% of that (MFU 37.5%).
+- alpha is compute-bound: intensity 5.0 FLOP/byte is right of the ridge (4.0), so the roofline allows 40.00 GFLOP/s; it achieves 32.50 GFLOP/s, 81% of that (MFU 81.2%); of its step time, data 5.3% , optimizer 7.0%.
+
+### Per entry (progressive-resize stages as separate rows)
+
+| Entry | Side | Precision | Batch | MFLOP/sample | KB/sample | FLOP/byte | Samples/s | GFLOP/s | MFU | Bound | Peak (source) |
+|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|
+| baseline | — | fp32 |  | 0.000 | 0.0 | 2.00 | 0 | 15.00 | 37.5% | memory-bound | measured on this machine |
+| alpha | 16 | fp32 | 128 | 5.000 | 0.0 | 5.00 | 2857 | 14.00 | 35.0% | overhead-bound | measured on this machine |
+
+### Time breakdown (share of the profiled run's wall time)
+
+| Entry | Data | Forward | Backward | Optimizer | Evaluation | Idle | Evaluation in a full run |
+|---|---:|---:|---:|---:|---:|---:|---:|
+| alpha | 4.7% | 31.2% | 46.9% | 6.2% | 9.4% | 1.6% | — |
+
+### Memory breakdown (counted from the tensors the trainer holds)
+
+| Entry (MiB) | Parameters | Gradients | Optimizer | Activations | Temporaries | Input batch | Dataset | Steady | Peak (counted) | Peak RSS |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| alpha | 0.95 | 0.00 | 0.00 | 0.00 | 0.00 | 0.00 | 0.00 | 0.00 | 200.27 | 0.00 |
+
+The roofline chart is in report.html.
+
+)pin";
+
+std::string WithDir(std::string text, const std::string& dir) {
+  for (std::size_t at = text.find("{DIR}"); at != std::string::npos; at = text.find("{DIR}", at + dir.size())) {
+    text.replace(at, 5, dir);
+  }
+  return text;
+}
+
 std::string Between(const std::string& text, const std::string& from, const std::string& to) {
   const std::size_t start = text.find(from);
   if (start == std::string::npos) return "";
@@ -242,6 +402,28 @@ TEST(ReportSectionsPinCliTest, GeneralizationAndHardwareSectionsAreByteIdentical
   EXPECT_EQ(Between(ReadFile(dir / "rep" / "report.json"), "  \"generalization\": [", "  \"methods\": ["),
             kReportJsonSections);
   EXPECT_EQ(Between(ReadFile(dir / "rep" / "report.md"), "## Generalization", "## Methods"), kReportMarkdownSections);
+}
+
+// The study's built-in rows are rated against its ceilings once, after the file's rows joined them.
+TEST(ReportSectionsPinCliTest, StudyHardwareRowsRatedOnceAreByteIdentical) {
+  TempDir dir;
+  WriteFile(dir / "entry.sh", kHardwareEntry);
+  WriteFile(dir / "ceilings.json", kCeilingsFile);
+  WriteFile(dir / "s.toml", kStudyFile);
+  WriteFile(dir / "hw.json", kStudyHardwareFile);
+  const std::string store = (dir / "s.db").string();
+  const auto run = RunEvalsuite({"study", "run", (dir / "s.toml").string(), "--store", store, "--out",
+                                 (dir / "runs").string(), "--progress", "none"});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  const auto report = RunEvalsuite(
+      {"report", store, "--out", (dir / "rep").string(), "--section", "hardware=" + (dir / "hw.json").string()});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_NE(report.err.find("hardware entry 'alpha' is shown from this study's runs"), std::string::npos) << report.err;
+  const std::string folder = dir.path().string();
+  EXPECT_EQ(Between(ReadFile(dir / "rep" / "report.json"), "  \"hardware\": {", "  \"methods\": ["),
+            WithDir(kStudyHardwareJson, folder));
+  EXPECT_EQ(Between(ReadFile(dir / "rep" / "report.md"), "## Hardware", "## Methods"),
+            WithDir(kStudyHardwareMarkdown, folder));
 }
 
 // Decoded where it is read: a field of the wrong kind in the second of two files is refused naming that file and the
