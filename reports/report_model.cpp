@@ -18,7 +18,6 @@
 #include "reports/comparison_section.h"
 #include "reports/cost_section.h"
 #include "reports/generalization_section.h"
-#include "reports/hardware_ceilings.h"
 #include "reports/hardware_section.h"
 #include "reports/machine_noise.h"
 #include "reports/mlperf_table.h"
@@ -262,28 +261,29 @@ ReportModel BuildStabilityReport(const StabilityReportInput& input,
     }
     model.sections[key] = section;
   }
-  if (model.sections.contains(kGeneralizationSectionKey)) {  // reports/generalization_section.h
-    model.generalization = ParseGeneralizationSection(model.sections[kGeneralizationSectionKey],
-                                                      std::string("extra_sections.") + kGeneralizationSectionKey);
-    // The holdout verdict's rule and its simulated error rates, once (every image set quotes the same).
-    for (const ImageSetModel& image_set : model.generalization) {
-      if (!image_set.verdict || image_set.verdict->error_rates.empty()) continue;
-      model.methods.push_back(
-          {"Holdout generalization verdict",
-           "GENERALIZES when every TTA-optimized model's Newcombe 95% interval of the accuracy difference to the "
-           "reference lies above -margin; DOES NOT GENERALIZE when one model's 100(1 - alpha/k)% interval lies "
-           "below it; INCONCLUSIVE otherwise, with the holdout size that would decide. " +
-               image_set.verdict->error_rates,
-           "Newcombe 1998 (method 10); non-inferiority by confidence interval (Schuirmann 1987)"});
-      break;
-    }
+  // The sections arrive decoded (reports/given_sections.h): a section given as JSON alone would be shown in
+  // report.json and drawn nowhere, so it is refused.
+  if (input.extra_sections.contains(kGeneralizationSectionKey) && input.generalization.empty()) {
+    throw UsageError(std::string("extra_sections.") + kGeneralizationSectionKey,
+                     "a generalization section must be given through AddGeneralizationSection (decoded once)");
   }
-  // The study's own recorded ceilings are what MFU divides by (reports/hardware_ceilings.h).
-  json hardware = ApplyStudyCeilings(model.sections.value(kHardwareSectionKey, json()), input.environment);
-  if (!hardware.is_null()) model.sections[kHardwareSectionKey] = std::move(hardware);
-  if (model.sections.contains(kHardwareSectionKey) && HasHardwareSection(model.sections[kHardwareSectionKey])) {
-    model.hardware = ParseHardwareSection(model.sections[kHardwareSectionKey]);  // reports/hardware_section.h
+  if (!input.hardware_given.is_null() && !input.hardware_decoded) {
+    throw UsageError(kHardwareSectionKey, "the given hardware rows must be settled by DecodeHardwareSection first");
   }
+  model.generalization = input.generalization;
+  // The holdout verdict's rule and its simulated error rates, once (every image set quotes the same).
+  for (const ImageSetModel& image_set : model.generalization) {
+    if (!image_set.verdict || image_set.verdict->error_rates.empty()) continue;
+    model.methods.push_back(
+        {"Holdout generalization verdict",
+         "GENERALIZES when every TTA-optimized model's Newcombe 95% interval of the accuracy difference to the "
+         "reference lies above -margin; DOES NOT GENERALIZE when one model's 100(1 - alpha/k)% interval lies "
+         "below it; INCONCLUSIVE otherwise, with the holdout size that would decide. " +
+             image_set.verdict->error_rates,
+         "Newcombe 1998 (method 10); non-inferiority by confidence interval (Schuirmann 1987)"});
+    break;
+  }
+  model.hardware = input.hardware;  // the study's ceilings applied (reports/hardware_ceilings.h)
   return model;
 }
 

@@ -23,6 +23,7 @@
 #include "evalsuite/study/hardware/external_hardware.h"
 #include "evalsuite/study/plans/stored_plan.h"
 #include "evalsuite/study/plans/study_plan.h"
+#include "reports/given_sections.h"
 #include "reports/variance_section.h"
 #include "stats/entry_verdict.h"
 #include "stats/stability.h"
@@ -100,7 +101,8 @@ std::string BasisLine(const stats::StabilityRule& rule) {
 
 }  // namespace
 
-reports::StabilityReportInput BuildReportInput(store::RunStore& store, const std::vector<store::StudyInfo>& studies) {
+reports::StabilityReportInput BuildReportInput(store::RunStore& store, const std::vector<store::StudyInfo>& studies,
+                                               StoreHardwareRows hardware) {
   reports::StabilityReportInput input;
   if (studies.empty()) return input;
   const bool several = studies.size() > 1;
@@ -143,9 +145,9 @@ reports::StabilityReportInput BuildReportInput(store::RunStore& store, const std
       // External entries that declare their FLOPs get a row in the report's hardware section.
       const std::string shown = shown_name(study, name);
       if (auto hardware = ExternalHardwareEntry(shown, entry_runs)) {
-        input.extra_sections["hardware"]["entries"].push_back(std::move(*hardware));
+        input.hardware_given["entries"].push_back(std::move(*hardware));
       } else if (auto builtin = BuiltinHardwareEntry(shown, entry_runs)) {  // its logs' measured FLOP/s
-        input.extra_sections["hardware"]["entries"].push_back(std::move(*builtin));
+        input.hardware_given["entries"].push_back(std::move(*builtin));
       }
     }
     for (analysis::Entry& e : entries_of[k]) {
@@ -153,6 +155,7 @@ reports::StabilityReportInput BuildReportInput(store::RunStore& store, const std
       input.entries.push_back(std::move(e));
     }
   }
+  if (hardware == StoreHardwareRows::kDecode) reports::DecodeHardwareSection(input);
   return input;
 }
 

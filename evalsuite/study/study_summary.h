@@ -11,9 +11,16 @@
 
 namespace evalsuite::study {
 
+// What BuildReportInput does with the hardware rows the store yields (evalsuite/study/hardware/).
+enum class StoreHardwareRows {
+  kDecode,         // decoded with the study's ceilings (reports::DecodeHardwareSection): the input is ready
+  kLeaveUndecoded  // left in `hardware_given`, for `report --section hardware=F` to join before it decodes them
+};
+
 // One or more studies of one store. With several, an entry name two studies share becomes "study/entry" and the plan is
 // {"studies": {name: plan}}. The rule is the (first) study plan's [stability], else the default.
-reports::StabilityReportInput BuildReportInput(store::RunStore& store, const std::vector<store::StudyInfo>& studies);
+reports::StabilityReportInput BuildReportInput(store::RunStore& store, const std::vector<store::StudyInfo>& studies,
+                                               StoreHardwareRows hardware = StoreHardwareRows::kDecode);
 // The input of the studies that hold `located` (store/entry_choice.h), and in `shown` the name under which each
 // located entry appears there (its own, or "study/entry" where two of those studies share the name).
 reports::StabilityReportInput BuildReportInputFor(store::RunStore& store,

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "reports/given_sections.h"
 #include "reports/hardware_section.h"
 #include "reports/report.h"
 
@@ -116,9 +117,12 @@ TEST(HardwareCeilings, AStoreWithoutCeilingsKeepsTheSectionAsGiven) {
   // Through the whole report: no hardware section appears for an old store without --section.
   StabilityReportInput input;
   input.environment = old_environment;
+  DecodeHardwareSection(input);  // reports/given_sections.h: where the store's rows are read
   EXPECT_FALSE(ToJson(BuildStabilityReport(input)).contains(kHardwareSectionKey));
-  input.environment = Environment("measured");
-  EXPECT_DOUBLE_EQ(ToJson(BuildStabilityReport(input))[kHardwareSectionKey]["machine"]["ridge_fp32"].get<double>(),
+  StabilityReportInput measured;
+  measured.environment = Environment("measured");
+  DecodeHardwareSection(measured);
+  EXPECT_DOUBLE_EQ(ToJson(BuildStabilityReport(measured))[kHardwareSectionKey]["machine"]["ridge_fp32"].get<double>(),
                    4.0);
 }
 

@@ -3,6 +3,7 @@
 // (no `evalsuite machine` file) rendered without the machine, time and memory tables it has no data for.
 #include <gtest/gtest.h>
 
+#include "reports/given_sections.h"
 #include "reports/hardware_section.h"
 #include "reports/report.h"
 
@@ -46,7 +47,8 @@ TEST(HardwareExternal, TheDeviceRoofIsDrawnWithTheDot) {
 
 TEST(HardwareExternal, RenderedWithoutTheTablesItHasNoDataFor) {
   StabilityReportInput input;
-  input.extra_sections[kHardwareSectionKey] = ExternalOnly();
+  input.hardware_given = ExternalOnly();
+  DecodeHardwareSection(input);
   const ReportModel model_report = BuildStabilityReport(input);
   const json model = ToJson(model_report);
   const std::string md = RenderMarkdown(model_report);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "reports/given_sections.h"
 #include "reports/report.h"
 
 namespace evalsuite::reports {
@@ -107,7 +108,8 @@ TEST(HardwareSection, RooflineHasADotPerPhaseAndBothRoofs) {
 
 TEST(HardwareSection, RenderersShowTheSection) {
   StabilityReportInput input;
-  input.extra_sections[kHardwareSectionKey] = Section();
+  input.hardware_given = Section();
+  DecodeHardwareSection(input);
   const ReportModel model_report = BuildStabilityReport(input);
   const json model = ToJson(model_report);
   EXPECT_NE(RenderMarkdown(model_report).find("## Hardware: why TTA is what it is"), std::string::npos);
@@ -115,8 +117,7 @@ TEST(HardwareSection, RenderersShowTheSection) {
   EXPECT_NE(html.find("<section id=\"hardware\">"), std::string::npos);
   EXPECT_NE(html.find("href=\"#hardware\""), std::string::npos);
   EXPECT_NE(html.find("data-chart=\"roofline\""), std::string::npos);
-  input.extra_sections = json::object();
-  EXPECT_EQ(RenderMarkdown(BuildStabilityReport(input)).find("Hardware"), std::string::npos);
+  EXPECT_EQ(RenderMarkdown(BuildStabilityReport(StabilityReportInput{})).find("Hardware"), std::string::npos);
 }
 
 }  // namespace

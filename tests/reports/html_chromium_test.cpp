@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "reports/given_sections.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
 #include "tests/support/test_support.h"
@@ -54,7 +55,7 @@ class HtmlChromiumTest : public ::testing::Test {
   void SetUp() override {
     ASSERT_TRUE(fs::exists(kChromium)) << kChromium << " is missing: run scripts/setup.sh to install chromium";
     StabilityReportInput input = testing::SyntheticInput("fast <script>alert(1)</script>");
-    input.extra_sections["generalization"] = testing::GeneralizationSection();
+    AddGeneralizationSection(input, testing::GeneralizationSection(), "test");
     evalsuite::testing::WriteFile(html_path_, RenderHtml(BuildStabilityReport(input)));
   }
 

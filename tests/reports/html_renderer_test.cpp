@@ -4,6 +4,7 @@
 
 #include <regex>
 
+#include "reports/given_sections.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
 
@@ -20,7 +21,7 @@ std::size_t Count(const std::string& text, const std::string& part) {
 
 ReportModel ModelWithGeneralization(const std::string& fast_name = "fast") {
   StabilityReportInput input = testing::SyntheticInput(fast_name);
-  input.extra_sections["generalization"] = testing::GeneralizationSection();
+  AddGeneralizationSection(input, testing::GeneralizationSection(), "test");
   return BuildStabilityReport(input);
 }
 

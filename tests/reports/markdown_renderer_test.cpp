@@ -2,6 +2,7 @@
 // tables, the generalization section as Table 4, and escaping of hostile names.
 #include <gtest/gtest.h>
 
+#include "reports/given_sections.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
 
@@ -14,7 +15,7 @@ class MarkdownRendererTest : public ::testing::Test {
  protected:
   static ReportModel Model() {
     StabilityReportInput input = testing::SyntheticInput();
-    input.extra_sections["generalization"] = testing::GeneralizationSection();
+    AddGeneralizationSection(input, testing::GeneralizationSection(), "test");
     return BuildStabilityReport(input);
   }
   std::string markdown_ = RenderMarkdown(Model());
@@ -75,7 +76,7 @@ TEST_F(MarkdownRendererTest, RendersGeneralizationAsTableFour) {
 TEST_F(MarkdownRendererTest, AcceptsALoneImageSetAndOmitsAnAbsentSection) {
   StabilityReportInput input = testing::SyntheticInput();
   EXPECT_FALSE(Contains(RenderMarkdown(BuildStabilityReport(input)), "Generalization"));
-  input.extra_sections["generalization"] = testing::GeneralizationSection()[0];
+  AddGeneralizationSection(input, testing::GeneralizationSection()[0], "test");
   std::string markdown = RenderMarkdown(BuildStabilityReport(input));
   EXPECT_TRUE(Contains(markdown, "### flickr-holdout: 2866 images, 2 unreadable, holdout version 3f2a9c0d5e6b"));
 }

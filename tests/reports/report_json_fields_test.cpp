@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "reports/given_sections.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
 
@@ -48,7 +49,7 @@ std::map<std::string, std::set<std::string>> DocumentedKeys(bool always_only) {
 
 json SyntheticReportWithSections() {
   StabilityReportInput input = testing::SyntheticInput();
-  input.extra_sections["generalization"] = testing::GeneralizationSection();
+  AddGeneralizationSection(input, testing::GeneralizationSection(), "test");
   input.entries.push_back(testing::VarianceDesignEntry());
   input.settings.variance = analysis::VarianceSettings{{"init", "data_order"}, 3, 2};
   return ToJson(BuildStabilityReport(input));

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "reports/given_sections.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
 
@@ -234,7 +235,7 @@ TEST_F(ReportModelTest, EpochsToTargetSeparateTheTrainingFromTheMachine) {
 
 TEST_F(ReportModelTest, ExtraSectionsAreMergedAtTopLevel) {
   StabilityReportInput input = testing::SyntheticInput();
-  input.extra_sections["generalization"] = testing::GeneralizationSection();
+  AddGeneralizationSection(input, testing::GeneralizationSection(), "test");
   const ReportModel model_report = BuildStabilityReport(input);
   json model = ToJson(model_report);
   ASSERT_TRUE(model["generalization"].is_array());

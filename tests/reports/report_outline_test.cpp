@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "reports/cost_section.h"
+#include "reports/given_sections.h"
 #include "reports/hardware_section.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
@@ -71,8 +72,9 @@ ReportModel FullModel() {
   for (analysis::Entry& entry : input.entries) {
     for (analysis::Run& run : entry.runs) run.usage = analysis::RunUsage{run.wall_seconds, run.time_spent, 1, 1024};
   }
-  input.extra_sections["generalization"] = testing::GeneralizationSection();
-  input.extra_sections[kHardwareSectionKey] = HardwareSection();
+  AddGeneralizationSection(input, testing::GeneralizationSection(), "test");
+  input.hardware_given = HardwareSection();
+  DecodeHardwareSection(input);
   return BuildStabilityReport(input);
 }
 

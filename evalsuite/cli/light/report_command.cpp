@@ -22,6 +22,7 @@
 #include "evalsuite/study/study_summary.h"
 #include "reports/extra_sections.h"
 #include "reports/generalization_section.h"
+#include "reports/given_sections.h"
 #include "reports/hardware_entries_merge.h"
 #include "reports/report.h"
 
@@ -55,8 +56,6 @@ nlohmann::json ReadSection(const std::string& spec, std::string* name) {
   if (const std::string problem = reports::ExtraSectionProblem(*name, json); !problem.empty()) {
     throw InputError(file, "not a " + *name + " section: " + problem);
   }
-  // Its fields, checked here so that an error names the file (the report reads the same section into its model).
-  if (*name == reports::kGeneralizationSectionKey) reports::ParseGeneralizationSection(json, file);
   return json;
 }
 
@@ -89,7 +88,8 @@ void RegisterReportCommand(CLI::App& app) {
     } else {
       for (const std::string& name : args->studies) studies.push_back(store::ChooseStudy(*store, name, args->store));
     }
-    reports::StabilityReportInput input = study::BuildReportInput(*store, studies);
+    reports::StabilityReportInput input =
+        study::BuildReportInput(*store, studies, study::StoreHardwareRows::kLeaveUndecoded);
     if (!args->title.empty()) input.title = args->title;
     std::map<std::string, std::string> given;  // section name -> the first file that gave it
     for (const std::string& spec : args->sections) {
@@ -103,21 +103,24 @@ void RegisterReportCommand(CLI::App& app) {
           throw UsageError("--section", name + " is given twice (" + first->second + " and " + file +
                                             "): a report describes one machine; give one " + name + " file");
         }
-        input.extra_sections[name] = reports::CombineGeneralizationSections(input.extra_sections[name], section);
-        continue;
       }
       given.emplace(name, file);
+      if (name == reports::kGeneralizationSectionKey) {
+        // Decoded here, once, so that an error names the file; the report reads the typed image sets.
+        reports::AddGeneralizationSection(input, section, file);
+        continue;
+      }
       // The store's entries (the study's own built-in runs, external entries that declared their FLOPs) join the
       // entries of `evalsuite machine`'s file, one row per entry.
-      const nlohmann::json& from_store = input.extra_sections.value(name, nlohmann::json::object());
-      if (name == "hardware") {
-        for (const std::string& entry : reports::MergeHardwareEntries(section, from_store)) {
-          std::cerr << "report: hardware entry '" << entry << "' is shown from this study's runs; the row of "
-                    << spec.substr(spec.find('=') + 1) << " is left out\n";
-        }
+      const nlohmann::json from_store =
+          input.hardware_given.is_object() ? input.hardware_given : nlohmann::json::object();
+      for (const std::string& entry : reports::MergeHardwareEntries(section, from_store)) {
+        std::cerr << "report: hardware entry '" << entry << "' is shown from this study's runs; the row of " << file
+                  << " is left out\n";
       }
-      input.extra_sections[name] = std::move(section);
+      input.hardware_given = std::move(section);
     }
+    reports::DecodeHardwareSection(input);  // the study's ceilings applied to every row, once
     reports::ReportModel model =
         reports::BuildStabilityReport(input, [&](const std::string& step) { notice->Step(step); });
     notice->Step("writing " + (fs::path(args->out) / "report.json").string() + ", report.html, report.md and " +
