@@ -11,7 +11,7 @@ namespace evalsuite::reports {
 namespace {
 using nlohmann::json;
 
-std::string Number(const std::optional<double>& value) {
+std::string MlperfFigureText(const std::optional<double>& value) {
   return value ? fmt::format("{:.6g}", *value) : std::string(kMissing);
 }
 
@@ -58,24 +58,25 @@ ReportTable MlperfScoreTable(const MlperfFactsModel& facts) {
   table.numeric = {false, false};
   table.rows.push_back({"ruleset", facts.ruleset.value_or(kMissing) + " (" + facts.ruleset_source.value_or("?") + ")"});
   table.rows.push_back({"division", facts.division.value_or(kMissing)});
-  table.rows.push_back({"raw olympic score (min)", Number(facts.raw_minutes)});
+  table.rows.push_back({"raw olympic score (min)", MlperfFigureText(facts.raw_minutes)});
   if (facts.median_samples_per_second) {
     table.rows.push_back(
         {"training throughput (samples/s)",
          fmt::format("{} (median of {} successful runs; {}; {}; global batch {})",
-                     Number(facts.median_samples_per_second), facts.throughput_runs, facts.throughput_method,
-                     facts.throughput_interval, Number(facts.global_batch_size))});
+                     MlperfFigureText(facts.median_samples_per_second), facts.throughput_runs, facts.throughput_method,
+                     facts.throughput_interval, MlperfFigureText(facts.global_batch_size))});
   }
   table.rows.push_back({"RCP verdict", facts.rcp_verdict.value_or(kMissing) + ": " + facts.rcp_message});
   if (facts.rcp_reference) {
     table.rows.push_back(
-        {"RCP reference", fmt::format("{} (mean {}, stdev {}, min {})", *facts.rcp_reference, Number(facts.rcp_mean),
-                                      Number(facts.rcp_stdev), Number(facts.min_epochs))});
-    table.rows.push_back({"submission mean convergence", Number(facts.submission_mean_epochs)});
+        {"RCP reference",
+         fmt::format("{} (mean {}, stdev {}, min {})", *facts.rcp_reference, MlperfFigureText(facts.rcp_mean),
+                     MlperfFigureText(facts.rcp_stdev), MlperfFigureText(facts.min_epochs))});
+    table.rows.push_back({"submission mean convergence", MlperfFigureText(facts.submission_mean_epochs)});
   }
-  table.rows.push_back({"RCP normalization", Number(facts.norm_factor)});
-  table.rows.push_back({"published scaling.json", Number(facts.published_scaling_factor)});
-  table.rows.push_back({"official score (min)", Number(facts.official_minutes)});
+  table.rows.push_back({"RCP normalization", MlperfFigureText(facts.norm_factor)});
+  table.rows.push_back({"published scaling.json", MlperfFigureText(facts.published_scaling_factor)});
+  table.rows.push_back({"official score (min)", MlperfFigureText(facts.official_minutes)});
   table.emphasized = std::vector<bool>(table.rows.size(), false);
   table.emphasized.back() = true;
   if (facts.official_note) table.rows.push_back({"note", *facts.official_note});
