@@ -30,7 +30,7 @@ reports::StabilityReportInput Pilot(const std::string& basis) {
   return pilot;
 }
 
-json Planned(const std::string& basis) {
+RunPlanning Planned(const std::string& basis) {
   StudyPlan plan;
   plan.entries.push_back(PlannedEntry{});
   plan.entries.back().name = "e";
@@ -46,8 +46,8 @@ std::string ReportVerdict(const std::string& basis) {
 }
 
 TEST(RunPlanningBasisTest, ThePilotIsJudgedOnTheRulesBasisAsTheReportJudgesIt) {
-  const json on_time = Planned(stats::kBasisTime)["entries"][0];
-  const json on_epochs = Planned(stats::kBasisEpochs)["entries"][0];
+  const json on_time = RunPlanningToJson(Planned(stats::kBasisTime))["entries"][0];
+  const json on_epochs = RunPlanningToJson(Planned(stats::kBasisEpochs))["entries"][0];
   EXPECT_EQ(on_time["basis"], "time");
   EXPECT_EQ(on_time["pilot_verdict"], "NOT STABLE");
   EXPECT_EQ(on_time["pilot_verdict"], ReportVerdict(stats::kBasisTime));

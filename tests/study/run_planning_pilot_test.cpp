@@ -89,8 +89,10 @@ RunPlanningOptions Quick(double ratio) {
 TEST(RunPlanningPilotTest, ThePlanIsTheSameWhicheverWayThePairIsWrittenAndDeliversItsPower) {
   reports::StabilityReportInput pilot;
   pilot.entries = {LognormalPilot("A", 100, 0.40, 10), LognormalPilot("B", 100, 0.08, 10)};
-  const json ab = PlanRunsFromPilot(PlanOf({"A", "B"}, {{"A", "B"}}), pilot, Quick(0.6))["comparisons"][0];
-  const json ba = PlanRunsFromPilot(PlanOf({"A", "B"}, {{"B", "A"}}), pilot, Quick(0.6))["comparisons"][0];
+  const json ab =
+      RunPlanningToJson(PlanRunsFromPilot(PlanOf({"A", "B"}, {{"A", "B"}}), pilot, Quick(0.6)))["comparisons"][0];
+  const json ba =
+      RunPlanningToJson(PlanRunsFromPilot(PlanOf({"A", "B"}, {{"B", "A"}}), pilot, Quick(0.6)))["comparisons"][0];
   ASSERT_TRUE(ab["runs_per_entry"].is_number()) << ab.dump(2);
   EXPECT_EQ(ab["runs_per_entry"], ba["runs_per_entry"]) << ab.dump(2) << ba.dump(2);
   EXPECT_EQ(ab["simulated_power"], ba["simulated_power"]);
@@ -114,7 +116,8 @@ TEST(RunPlanningPilotTest, SmallPilotsPlanRunsThatTrulyGiveThePowerOrAreWithheld
   for (int pilot_runs : {3, 5}) {
     reports::StabilityReportInput pilot;
     pilot.entries = {LognormalPilot("A", 80, 0.25, pilot_runs), LognormalPilot("B", 100, 0.25, pilot_runs)};
-    const json planned = PlanRunsFromPilot(PlanOf({"A", "B"}, {{"A", "B"}}), pilot, Quick(0.8));
+    const RunPlanning planning = PlanRunsFromPilot(PlanOf({"A", "B"}, {{"A", "B"}}), pilot, Quick(0.8));
+    const json planned = RunPlanningToJson(planning);
     const json& c = planned["comparisons"][0];
     if (c["runs_per_entry"].is_number()) {
       const int n = c["runs_per_entry"].get<int>();
@@ -129,7 +132,7 @@ TEST(RunPlanningPilotTest, SmallPilotsPlanRunsThatTrulyGiveThePowerOrAreWithheld
                        std::to_string(TruePower(0.25, 0.25, 0.8, c["runs_per_entry"].get<int>())))
                           .c_str()
                     : c["note"].get<std::string>().c_str());
-    const std::string text = FormatRunPlanning(planned);
+    const std::string text = FormatRunPlanning(planning);
     EXPECT_EQ(text.find("1.000 +- 0.000"), std::string::npos) << text;
     EXPECT_NE(text.find("80% assurance"), std::string::npos) << text;
   }
@@ -140,7 +143,8 @@ TEST(RunPlanningPilotTest, SmallPilotsPlanRunsThatTrulyGiveThePowerOrAreWithheld
 TEST(RunPlanningPilotTest, ThePlannedTotalSaysWhichQuestionAsksForEachNumber) {
   reports::StabilityReportInput pilot;
   pilot.entries = {LognormalPilot("A", 60, 0.20, 10), LognormalPilot("B", 100, 0.20, 10)};
-  const json planned = PlanRunsFromPilot(PlanOf({"A", "B"}, {{"A", "B"}}), pilot, Quick(0.6));
+  const RunPlanning planning = PlanRunsFromPilot(PlanOf({"A", "B"}, {{"A", "B"}}), pilot, Quick(0.6));
+  const json planned = RunPlanningToJson(planning);
   for (const std::string name : {"A", "B"}) {
     const json& why = planned["runs_per_entry_for"][name];
     ASSERT_TRUE(why["comparison"].is_number()) << planned.dump(2);
@@ -150,7 +154,7 @@ TEST(RunPlanningPilotTest, ThePlannedTotalSaysWhichQuestionAsksForEachNumber) {
     const std::string said = name + " " + std::to_string(total) + " (stability " +
                              std::to_string(why["stability"].get<int>()) + ", comparison " +
                              std::to_string(why["comparison"].get<int>()) + ")";
-    EXPECT_NE(FormatRunPlanning(planned).find(said), std::string::npos) << said << "\n" << FormatRunPlanning(planned);
+    EXPECT_NE(FormatRunPlanning(planning).find(said), std::string::npos) << said << "\n" << FormatRunPlanning(planning);
   }
 }
 
@@ -164,17 +168,20 @@ TEST(RunPlanningPilotTest, CostComesFromTheRunsMeasuredWallTime) {
     run.usage = analysis::RunUsage{};
     run.usage->wall_seconds = 2.34;  // what the study measured
   }
-  const json planned = PlanRunsFromPilot(PlanOf({"e"}, {}), pilot, Quick(0.7));
+  const RunPlanning planning = PlanRunsFromPilot(PlanOf({"e"}, {}), pilot, Quick(0.7));
+  const json planned = RunPlanningToJson(planning);
   EXPECT_NEAR(planned["entries"][0]["mean_wall_seconds"].get<double>(), 2.34, 1e-12);
   EXPECT_EQ(planned["entries"][0]["wall_sources"]["measured"], 6);
   const int n = planned["runs_per_entry"]["e"].get<int>();
   EXPECT_NEAR(planned["machine_hours"].get<double>(), n * 2.34 / 3600, 1e-12);
-  EXPECT_NE(FormatRunPlanning(planned).find("e 2.34 s (6 measured by the study)"), std::string::npos)
-      << FormatRunPlanning(planned);
+  EXPECT_NE(FormatRunPlanning(planning).find("e 2.34 s (6 measured by the study)"), std::string::npos)
+      << FormatRunPlanning(planning);
   // Without the study's measure (an import), the log's wall time is what there is, and it says so.
   for (auto& run : pilot.entries[0].runs) run.usage.reset();
-  EXPECT_NEAR(PlanRunsFromPilot(PlanOf({"e"}, {}), pilot, Quick(0.7))["entries"][0]["mean_wall_seconds"].get<double>(),
-              0.004, 1e-12);
+  EXPECT_NEAR(
+      RunPlanningToJson(PlanRunsFromPilot(PlanOf({"e"}, {}), pilot, Quick(0.7)))["entries"][0]["mean_wall_seconds"]
+          .get<double>(),
+      0.004, 1e-12);
 }
 
 // Issue 34, bad input: `study plan --alpha 5` (and 0, -0.1, nan, inf) ended in an internal error (exit 70);
@@ -206,7 +213,8 @@ TEST(RunPlanningPilotTest, EntriesWithNothingToPlanFromAreNamedWithTheirReason) 
     run.status = analysis::RunStatus::kDidNotRun;
     run.points.clear();
   }
-  const json planned = PlanRunsFromPilot(PlanOf({"A", "B", "C"}, {{"A", "B"}, {"A", "C"}}), pilot, Quick(0.7));
+  const RunPlanning planning = PlanRunsFromPilot(PlanOf({"A", "B", "C"}, {{"A", "B"}, {"A", "C"}}), pilot, Quick(0.7));
+  const json planned = RunPlanningToJson(planning);
   ASSERT_EQ(planned["entries"].size(), 3u) << planned.dump(2);
   EXPECT_EQ(planned["entries"][1]["entry"], "B");
   EXPECT_NE(planned["entries"][1]["stability_note"].get<std::string>().find(
@@ -221,7 +229,7 @@ TEST(RunPlanningPilotTest, EntriesWithNothingToPlanFromAreNamedWithTheirReason) 
       << planned["comparisons"][0].dump();
   EXPECT_NE(planned["comparisons"][1]["note"].get<std::string>().find("C: it has no runs in the pilot study"),
             std::string::npos);
-  const std::string text = FormatRunPlanning(planned);
+  const std::string text = FormatRunPlanning(planning);
   EXPECT_NE(text.find("  C: nothing to plan from: it has no runs in the pilot study"), std::string::npos) << text;
   EXPECT_NE(text.find("(without the comparisons that could not be planned: A vs B, A vs C)"), std::string::npos)
       << text;

@@ -99,10 +99,11 @@ void RegisterStudyPlanCommand(CLI::App& study_app) {
     auto store = store::RunStore::OpenForReading(args->pilot);
     std::string pilot_names;
     const reports::StabilityReportInput pilot = PilotInput(*store, plan, *args, pilot_names);
-    nlohmann::json figures = study::PlanRunsFromPilot(plan, pilot, args->options);
-    if (plan.analysis.variance) figures["variance"] = study::VarianceDesignCost(plan, figures);
+    const study::RunPlanning planning = study::PlanRunsFromPilot(plan, pilot, args->options);
+    nlohmann::json figures = study::RunPlanningToJson(planning);
+    if (plan.analysis.variance) figures["variance"] = study::VarianceDesignCost(plan, planning);
     std::cout << "plan for " << plan.name << " from the pilot study " << pilot_names << " in " << args->pilot << "\n"
-              << study::FormatRunPlanning(figures);
+              << study::FormatRunPlanning(planning);
     if (plan.analysis.variance) std::cout << study::FormatVarianceDesignCost(figures["variance"]);
     if (!args->json_out.empty()) WriteFileAtomically(args->json_out, figures.dump(2) + "\n");
   });

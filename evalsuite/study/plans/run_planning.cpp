@@ -38,21 +38,14 @@ WallTime WallTimeOf(const analysis::Run& run) {
   return {run.time_spent, kWallTraining};
 }
 
-nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityReportInput& pilot,
-                                 const RunPlanningOptions& options) {
+RunPlanning PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityReportInput& pilot,
+                              const RunPlanningOptions& options) {
   if (!(options.ratio > 0 && options.ratio < 1)) throw UsageError("--ratio", "must lie in (0, 1), e.g. 0.9");
   if (!(options.power > 0 && options.power < 1)) throw UsageError("--power", "must lie in (0, 1)");
   if (!(options.assurance > 0 && options.assurance < 1)) throw UsageError("--assurance", "must lie in (0, 1)");
   CheckTestLevel(options.alpha);
-  nlohmann::json out = {{"ratio", options.ratio},
-                        {"power", options.power},
-                        {"assurance", options.assurance},
-                        {"alpha", options.alpha},
-                        {"simulations", options.simulations},
-                        {"entries", nlohmann::json::array()},
-                        {"comparisons", nlohmann::json::array()}};
-  std::map<std::string, int> needed;  // the larger of what the stability and the comparisons need
-  std::map<std::string, int> for_stability, for_comparison;
+  RunPlanning out;
+  out.options = options;
   std::map<std::string, double> wall;
   std::map<std::string, std::string> unusable;  // entry: why its pilot gives nothing to plan from
   const std::size_t consecutive = plan.analysis.rule.consecutive_evaluations;
@@ -61,12 +54,13 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
     // The pilot's counted runs (analysis/run_counting.h), as the report will count the study's.
     const analysis::CountedCurves counted = p ? analysis::CountedCurvesOf(*p) : analysis::CountedCurves{};
     const std::vector<stats::RunCurve>& curves = counted.time;
+    EntryRunPlan row;
+    row.entry = entry.name;
     double wall_sum = 0;
-    std::map<std::string, int> wall_sources;
     for (const analysis::Run* run : counted.runs) {
       const WallTime w = WallTimeOf(*run);
       wall_sum += w.seconds;
-      ++wall_sources[w.source];
+      ++row.wall_sources[w.source];
     }
     if (curves.empty()) {
       // Named, never left out: no runs at all, or runs that all died before their first evaluation.
@@ -75,12 +69,8 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
           attempts == 0
               ? "it has no runs in the pilot study"
               : fmt::format("its {} pilot run(s) all died before their first evaluation (did not run)", attempts);
-      out["entries"].push_back({{"entry", entry.name},
-                                {"pilot_runs", 0},
-                                {"pilot_attempts", attempts},
-                                {"pilot_reached", 0},
-                                {"stability_runs", nullptr},
-                                {"stability_note", "nothing to plan from: " + unusable[entry.name]}});
+      out.entries.push_back(
+          {entry.name, attempts, 0, 0, "", "", 0, {}, std::nullopt, "nothing to plan from: " + unusable[entry.name]});
       continue;
     }
     wall[entry.name] = wall_sum / static_cast<double>(curves.size());
@@ -92,32 +82,31 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
     const stats::EntryVerdict judged = stats::JudgeEntryStability(statistics, rule);
     const stats::StabilityStats& s = *judged.judged;
     const stats::StabilityVerdict& v = judged.verdict;
-    nlohmann::json sources = nlohmann::json::object();
-    for (const auto& [source, count] : wall_sources) sources[source] = count;
-    nlohmann::json row = {{"entry", entry.name},        {"pilot_runs", s.runs},
-                          {"pilot_reached", s.reached}, {"pilot_verdict", v.result},
-                          {"basis", judged.basis},      {"mean_wall_seconds", wall[entry.name]},
-                          {"wall_sources", sources},    {"stability_runs", nullptr}};
+    row.pilot_runs = s.runs;
+    row.pilot_reached = s.reached;
+    row.pilot_verdict = v.result;
+    row.basis = judged.basis;
+    row.mean_wall_seconds = wall[entry.name];
     if (v.result != "INCONCLUSIVE") {
-      row["stability_runs"] = s.runs;
-      row["stability_note"] = "the pilot's " + std::to_string(s.runs) + " runs already give " + v.result;
+      row.stability_runs = static_cast<int>(s.runs);
+      row.stability_note = "the pilot's " + std::to_string(s.runs) + " runs already give " + v.result;
     } else if (v.reached_runs_needed && s.hit_rate > 0) {
       const int runs = static_cast<int>(std::ceil(static_cast<double>(*v.reached_runs_needed) / s.hit_rate));
-      row["stability_runs"] = runs;
-      row["stability_note"] = fmt::format(
+      row.stability_runs = runs;
+      row.stability_note = fmt::format(
           "{} runs reaching the target bring the CoV's upper bound within {:.0f}% with {:.0f}% assurance if the "
           "true CoV{} is the pilot's {:.1f}%; at the pilot's hit rate {:.0f}% that is {} runs",
           *v.reached_runs_needed, 100 * plan.analysis.rule.max_cov_upper, 100 * options.power,
           judged.basis == stats::kBasisEpochs ? " of epochs to target" : "", 100 * s.cov.value_or(0), 100 * s.hit_rate,
           runs);
     } else {
-      row["stability_note"] = v.reasons.empty() ? "no number of runs would tell" : v.reasons.back();
+      row.stability_note = v.reasons.empty() ? "no number of runs would tell" : v.reasons.back();
     }
-    if (row["stability_runs"].is_number()) {
-      needed[entry.name] = row["stability_runs"].get<int>();
-      for_stability[entry.name] = needed[entry.name];
+    if (row.stability_runs) {
+      out.runs_per_entry[entry.name] = *row.stability_runs;
+      out.runs_per_entry_for[entry.name].stability = row.stability_runs;
     }
-    out["entries"].push_back(row);
+    out.entries.push_back(std::move(row));
   }
   if (unusable.size() == plan.entries.size()) {
     std::string why;
@@ -129,11 +118,11 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
   if (pairs.empty() && plan.entries.size() == 2) {
     // No pair named, two entries: the question a user with two entries asks (said in the output, `pair_from`).
     pairs.emplace_back(plan.entries[0].name, plan.entries[1].name);
-    out["pair_from"] = "the plan's two entries (no compare key; name another pair with --compare A B)";
+    out.pair_from = "the plan's two entries (no compare key; name another pair with --compare A B)";
   } else if (pairs.empty()) {
     for (const auto& e : plan.entries) pairs.emplace_back(e.name, e.name);
     if (plan.entries.size() > 2) {
-      out["pair_from"] = "no pair named: each entry against a copy of itself (name the pair with --compare A B)";
+      out.pair_from = "no pair named: each entry against a copy of itself (name the pair with --compare A B)";
     }
   }
   stats::PowerPlanOptions power_options;
@@ -144,7 +133,9 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
   power_options.max_runs = options.max_runs;
   power_options.simulations = options.simulations;
   for (const auto& [a, b] : pairs) {
-    nlohmann::json row = {{"a", a}, {"b", b}, {"runs_per_entry", nullptr}};
+    PairRunPlan row;
+    row.a = a;
+    row.b = b;
     std::string missing;
     for (const std::string& name : {a, b}) {
       if (unusable.count(name) && missing.find(name + ":") == std::string::npos) {
@@ -152,126 +143,173 @@ nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::Stability
       }
     }
     if (!missing.empty()) {
-      row["note"] = "nothing to plan from: " + missing;
-      out["comparisons"].push_back(row);
+      row.note = "nothing to plan from: " + missing;
+      out.comparisons.push_back(std::move(row));
       continue;
     }
     // Each entry's own pilot runs, whichever way the pair is written (stats/comparison_power.h).
     const stats::ComparedRuns runs_a = analysis::ComparedRunsOf(*FindPilot(pilot, a), consecutive);
     const stats::ComparedRuns runs_b = analysis::ComparedRunsOf(*FindPilot(pilot, b), consecutive);
-    row["pilot_runs"] = {{a, runs_a.tta.size()}, {b, runs_b.tta.size()}};
+    row.pilot_runs = std::make_pair(runs_a.tta.size(), runs_b.tta.size());
     const stats::ComparisonRunPlan found = StatsOnUserData(
         "--pilot", [&] { return stats::PlanComparisonRuns(runs_a.tta, runs_b.tta, power_options, a, b, a == b); });
     if (!found.withheld.empty()) {
-      const std::string& why = found.withheld;
-      row["note"] = "withheld: " + why;
-      if (found.pilot_runs_needed) row["pilot_runs_needed"] = *found.pilot_runs_needed;
-      row["simulated_power_at_max"] = found.at_max.power;
-      out["comparisons"].push_back(row);
+      row.note = "withheld: " + found.withheld;
+      row.pilot_runs_needed = found.pilot_runs_needed;
+      row.simulated_power_at_max = found.at_max.power;
+      out.comparisons.push_back(std::move(row));
       continue;
     }
-    row["runs_per_entry"] = found.needed->runs_per_entry;
-    row["simulated_power"] = found.needed->power;
-    row["simulation_se"] = found.needed->standard_error;
-    row["spread_widening"] = {{a, found.widening_a}, {b, found.widening_b}};
+    row.runs_per_entry = found.needed->runs_per_entry;
+    row.simulated_power = found.needed->power;
+    row.simulation_se = found.needed->standard_error;
+    row.widening_a = found.widening_a;
+    row.widening_b = found.widening_b;
     for (const std::string& name : {a, b}) {
-      needed[name] = std::max(needed[name], found.needed->runs_per_entry);
-      for_comparison[name] = std::max(for_comparison[name], found.needed->runs_per_entry);
+      out.runs_per_entry[name] = std::max(out.runs_per_entry[name], found.needed->runs_per_entry);
+      std::optional<int>& asked = out.runs_per_entry_for[name].comparison;
+      asked = std::max(asked.value_or(0), found.needed->runs_per_entry);
     }
-    out["comparisons"].push_back(row);
+    out.comparisons.push_back(std::move(row));
   }
   double machine_seconds = 0;
-  out["runs_per_entry"] = nlohmann::json::object();
-  out["runs_per_entry_for"] = nlohmann::json::object();
-  for (const auto& [name, n] : needed) {
-    out["runs_per_entry"][name] = n;
-    out["runs_per_entry_for"][name] = {
-        {"stability", for_stability.count(name) ? nlohmann::json(for_stability[name]) : nlohmann::json(nullptr)},
-        {"comparison", for_comparison.count(name) ? nlohmann::json(for_comparison[name]) : nlohmann::json(nullptr)}};
-    machine_seconds += n * wall[name];
-  }
-  out["machine_hours"] = machine_seconds / 3600;
-  out["elapsed_hours_at_jobs"] = machine_seconds / 3600 / std::max(1, plan.jobs);
-  out["jobs"] = plan.jobs;
-  out["cost"] = plan.cost_per_hour
-                    ? nlohmann::json(machine_seconds / 3600 / std::max(1, plan.jobs) * *plan.cost_per_hour)
-                    : nlohmann::json(nullptr);
+  for (const auto& [name, n] : out.runs_per_entry) machine_seconds += n * wall[name];
+  out.machine_hours = machine_seconds / 3600;
+  out.elapsed_hours_at_jobs = machine_seconds / 3600 / std::max(1, plan.jobs);
+  out.jobs = plan.jobs;
+  if (plan.cost_per_hour) out.cost = machine_seconds / 3600 / std::max(1, plan.jobs) * *plan.cost_per_hour;
   return out;
 }
 
-std::string FormatRunPlanning(const nlohmann::json& planning) {
-  std::string out =
-      "stability (CoV bound with " + fmt::format("{:.0f}% assurance):\n", 100 * planning["power"].get<double>());
-  for (const auto& e : planning["entries"]) {
-    if (!e.contains("pilot_verdict")) {
-      out += fmt::format("  {}: {}\n", e["entry"].get<std::string>(), e["stability_note"].get<std::string>());
+nlohmann::json RunPlanningToJson(const RunPlanning& planning) {
+  using nlohmann::json;
+  const auto or_null = [](const auto& value) { return value ? json(*value) : json(nullptr); };
+  json out = {{"ratio", planning.options.ratio},
+              {"power", planning.options.power},
+              {"assurance", planning.options.assurance},
+              {"alpha", planning.options.alpha},
+              {"simulations", planning.options.simulations},
+              {"entries", json::array()},
+              {"comparisons", json::array()}};
+  for (const EntryRunPlan& e : planning.entries) {
+    if (!e.Planned()) {
+      out["entries"].push_back({{"entry", e.entry},
+                                {"pilot_runs", 0},
+                                {"pilot_attempts", *e.pilot_attempts},
+                                {"pilot_reached", 0},
+                                {"stability_runs", nullptr},
+                                {"stability_note", e.stability_note}});
       continue;
     }
-    const bool on_epochs = e.value("basis", std::string(stats::kBasisTime)) == stats::kBasisEpochs;
-    out += fmt::format("  {}: pilot {} runs ({} reached, {}{}); {}\n", e["entry"].get<std::string>(),
-                       e["pilot_runs"].get<int>(), e["pilot_reached"].get<int>(), e["pilot_verdict"].get<std::string>(),
-                       on_epochs ? " on epochs to target" : "", e.value("stability_note", std::string("-")));
+    json sources = json::object();
+    for (const auto& [source, count] : e.wall_sources) sources[source] = count;
+    out["entries"].push_back({{"entry", e.entry},
+                              {"pilot_runs", e.pilot_runs},
+                              {"pilot_reached", e.pilot_reached},
+                              {"pilot_verdict", e.pilot_verdict},
+                              {"basis", e.basis},
+                              {"mean_wall_seconds", e.mean_wall_seconds},
+                              {"wall_sources", sources},
+                              {"stability_runs", or_null(e.stability_runs)},
+                              {"stability_note", e.stability_note}});
+  }
+  for (const PairRunPlan& c : planning.comparisons) {
+    json row = {{"a", c.a}, {"b", c.b}, {"runs_per_entry", or_null(c.runs_per_entry)}};
+    // One key where the pair is an entry against itself (its first figure), as the object always held it.
+    const auto per_entry = [&c](const auto& of_a, const auto& of_b) { return json{{c.a, of_a}, {c.b, of_b}}; };
+    if (c.pilot_runs) row["pilot_runs"] = per_entry(c.pilot_runs->first, c.pilot_runs->second);
+    if (!c.note.empty()) row["note"] = c.note;
+    if (c.pilot_runs_needed) row["pilot_runs_needed"] = *c.pilot_runs_needed;
+    if (c.simulated_power_at_max) row["simulated_power_at_max"] = *c.simulated_power_at_max;
+    if (c.runs_per_entry) {
+      row["simulated_power"] = c.simulated_power;
+      row["simulation_se"] = c.simulation_se;
+      row["spread_widening"] = per_entry(c.widening_a, c.widening_b);
+    }
+    out["comparisons"].push_back(std::move(row));
+  }
+  if (!planning.pair_from.empty()) out["pair_from"] = planning.pair_from;
+  out["runs_per_entry"] = json::object();
+  out["runs_per_entry_for"] = json::object();
+  for (const auto& [name, n] : planning.runs_per_entry) {
+    out["runs_per_entry"][name] = n;
+    const auto it = planning.runs_per_entry_for.find(name);
+    const RunsAskedFor asked = it == planning.runs_per_entry_for.end() ? RunsAskedFor{} : it->second;
+    out["runs_per_entry_for"][name] = {{"stability", or_null(asked.stability)},
+                                       {"comparison", or_null(asked.comparison)}};
+  }
+  out["machine_hours"] = planning.machine_hours;
+  out["elapsed_hours_at_jobs"] = planning.elapsed_hours_at_jobs;
+  out["jobs"] = planning.jobs;
+  out["cost"] = or_null(planning.cost);
+  return out;
+}
+
+std::string FormatRunPlanning(const RunPlanning& planning) {
+  const RunPlanningOptions& o = planning.options;
+  std::string out = "stability (CoV bound with " + fmt::format("{:.0f}% assurance):\n", 100 * o.power);
+  for (const EntryRunPlan& e : planning.entries) {
+    if (!e.Planned()) {
+      out += fmt::format("  {}: {}\n", e.entry, e.stability_note);
+      continue;
+    }
+    const bool on_epochs = e.basis == stats::kBasisEpochs;
+    out += fmt::format("  {}: pilot {} runs ({} reached, {}{}); {}\n", e.entry, e.pilot_runs, e.pilot_reached,
+                       e.pilot_verdict, on_epochs ? " on epochs to target" : "", e.stability_note);
   }
   out += fmt::format(
       "comparison (detect a TTA ratio of {:.2f} with {:.0f}% power at alpha {:g} by the test that decides "
       "`compare`'s verdict, the Brunner-Munzel test of P(A faster), whichever entry is the faster, "
       "with {:.0f}% assurance over the pilot's own uncertainty; {} simulated studies per size from each entry's "
       "own pilot runs, censoring kept, their spread widened to its {:.0f}% upper bound):\n",
-      planning["ratio"].get<double>(), 100 * planning["power"].get<double>(), planning["alpha"].get<double>(),
-      100 * planning.value("assurance", 0.8), planning["simulations"].get<int>(),
-      100 * planning.value("assurance", 0.8));
-  if (planning.contains("pair_from")) out += "  (" + planning["pair_from"].get<std::string>() + ")\n";
-  for (const auto& c : planning["comparisons"]) {
-    const std::string pair = c["a"] == c["b"] ? c["a"].get<std::string>() + " against a copy of itself"
-                                              : c["a"].get<std::string>() + " vs " + c["b"].get<std::string>();
-    if (c.contains("runs_per_entry") && c["runs_per_entry"].is_number()) {
+      o.ratio, 100 * o.power, o.alpha, 100 * o.assurance, o.simulations, 100 * o.assurance);
+  if (!planning.pair_from.empty()) out += "  (" + planning.pair_from + ")\n";
+  for (const PairRunPlan& c : planning.comparisons) {
+    const std::string pair = c.a == c.b ? c.a + " against a copy of itself" : c.a + " vs " + c.b;
+    if (c.runs_per_entry) {
       out += fmt::format(
           "  {}: {} runs per entry (power at least {:.0f}% with {:.0f}% assurance; simulated {:.3f} "
           "+- {:.3f} at the widened spread)\n",
-          pair, c["runs_per_entry"].get<int>(), 100 * planning["power"].get<double>(),
-          100 * planning.value("assurance", 0.8), c["simulated_power"].get<double>(), c["simulation_se"].get<double>());
+          pair, *c.runs_per_entry, 100 * o.power, 100 * o.assurance, c.simulated_power, c.simulation_se);
     } else {
-      out += "  " + pair + ": " + c.value("note", std::string("-")) + "\n";
+      out += "  " + pair + ": " + (c.note.empty() ? "-" : c.note) + "\n";
     }
   }
   out += "runs per entry to plan:";
-  if (planning["runs_per_entry"].empty()) out += " none (no figure above gives one)";
-  for (const auto& [name, n] : planning["runs_per_entry"].items()) {
-    out += fmt::format(" {} {}", name, n.get<int>());
+  if (planning.runs_per_entry.empty()) out += " none (no figure above gives one)";
+  for (const auto& [name, n] : planning.runs_per_entry) {
+    out += fmt::format(" {} {}", name, n);
     // Which question asks for the number, so that a comparison's few runs are not hidden behind a CoV bound's many.
-    const nlohmann::json& why =
-        planning.contains("runs_per_entry_for") ? planning["runs_per_entry_for"][name] : nlohmann::json();
-    if (why.is_object() && why["stability"].is_number() && why["comparison"].is_number()) {
-      out += fmt::format(" (stability {}, comparison {})", why["stability"].get<int>(), why["comparison"].get<int>());
-    } else if (why.is_object() && why["stability"].is_number()) {
+    const auto it = planning.runs_per_entry_for.find(name);
+    const RunsAskedFor why = it == planning.runs_per_entry_for.end() ? RunsAskedFor{} : it->second;
+    if (why.stability && why.comparison) {
+      out += fmt::format(" (stability {}, comparison {})", *why.stability, *why.comparison);
+    } else if (why.stability) {
       out += " (stability)";
-    } else if (why.is_object() && why["comparison"].is_number()) {
+    } else if (why.comparison) {
       out += " (comparison)";
     }
   }
   std::string left_out;  // a withheld comparison adds no runs: say so beside the total, not only above it
-  for (const auto& c : planning["comparisons"]) {
-    if (c["runs_per_entry"].is_number()) continue;
-    left_out += (left_out.empty() ? "" : ", ") + c["a"].get<std::string>() + " vs " + c["b"].get<std::string>();
+  for (const PairRunPlan& c : planning.comparisons) {
+    if (c.runs_per_entry) continue;
+    left_out += (left_out.empty() ? "" : ", ") + c.a + " vs " + c.b;
   }
   if (!left_out.empty()) out += " (without the comparisons that could not be planned: " + left_out + ")";
-  out += fmt::format("\ncost: {:.3g} machine hours of runs ({:.3g} h elapsed at {} job(s))",
-                     planning["machine_hours"].get<double>(), planning["elapsed_hours_at_jobs"].get<double>(),
-                     planning["jobs"].get<int>());
-  if (planning["cost"].is_number())
-    out += fmt::format(", {:.2f} at the plan's cost_per_hour", planning["cost"].get<double>());
+  out += fmt::format("\ncost: {:.3g} machine hours of runs ({:.3g} h elapsed at {} job(s))", planning.machine_hours,
+                     planning.elapsed_hours_at_jobs, planning.jobs);
+  if (planning.cost) out += fmt::format(", {:.2f} at the plan's cost_per_hour", *planning.cost);
   out += "\n  mean wall time per run:";
-  for (const auto& e : planning["entries"]) {
-    if (!e.contains("mean_wall_seconds")) continue;
+  for (const EntryRunPlan& e : planning.entries) {
+    if (!e.Planned()) continue;
     std::string sources;
-    for (const auto& [source, count] : e["wall_sources"].items()) {
+    for (const auto& [source, count] : e.wall_sources) {
       const std::string how = source == kWallMeasured  ? "measured by the study"
                               : source == kWallFromLog ? "from the run log"
                                                        : "training time, no wall time recorded";
-      sources += (sources.empty() ? "" : ", ") + std::to_string(count.get<int>()) + " " + how;
+      sources += (sources.empty() ? "" : ", ") + std::to_string(count) + " " + how;
     }
-    out +=
-        fmt::format(" {} {:.3g} s ({});", e["entry"].get<std::string>(), e["mean_wall_seconds"].get<double>(), sources);
+    out += fmt::format(" {} {:.3g} s ({});", e.entry, e.mean_wall_seconds, sources);
   }
   if (out.back() == ';') out.pop_back();
   return out + "\n";

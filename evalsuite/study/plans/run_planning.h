@@ -15,8 +15,12 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "evalsuite/study/plans/study_plan.h"
 #include "reports/report_input.h"
@@ -45,16 +49,67 @@ struct WallTime {
 // that took 2.3 s: the cost is what the machine spent.
 WallTime WallTimeOf(const analysis::Run& run);
 
-// The plan's figures as JSON: {ratio, power, assurance, alpha, entries: [{entry, pilot_runs, pilot_reached,
-// pilot_verdict, basis, stability_runs, stability_note, mean_wall_seconds, wall_sources}], comparisons: [{a, b,
-// pilot_runs, runs_per_entry (null: withheld), simulated_power, simulation_se, spread_widening, note,
-// pilot_runs_needed}], runs_per_entry {entry: n}, runs_per_entry_for {entry: {stability: n|null, comparison:
-// n|null}} (what each question asks; runs_per_entry is the larger), machine_hours, cost}. UsageError when no entry of
-// the plan has counted runs in the pilot, or for an option out of range (--alpha as compare checks it).
-nlohmann::json PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityReportInput& pilot,
-                                 const RunPlanningOptions& options);
+// One entry of the plan as its pilot answers.
+struct EntryRunPlan {
+  std::string entry;
+  // Set when the pilot gives nothing to plan from (no runs, or all died before their first evaluation): its attempts,
+  // with the reason in stability_note; the figures below are then absent.
+  std::optional<std::size_t> pilot_attempts;
+  std::size_t pilot_runs = 0, pilot_reached = 0;  // counted pilot runs, and those that reached the target
+  std::string pilot_verdict;                      // the pilot's own verdict, judged on `basis`
+  std::string basis;                              // stats/entry_verdict.h: "time" or "epochs"
+  double mean_wall_seconds = 0;                   // per counted pilot run (WallTimeOf)
+  std::map<std::string, int> wall_sources;        // WallTime::source: how many runs' wall time came from it
+  std::optional<int> stability_runs;              // none: no number of runs would tell
+  std::string stability_note;
+
+  bool Planned() const { return !pilot_attempts; }
+};
+
+// One pair of the plan (or an entry against a copy of itself) and the runs per entry that answer it.
+struct PairRunPlan {
+  std::string a, b;
+  std::optional<int> runs_per_entry;  // none: withheld, or nothing to plan from (`note` says which and why)
+  std::string note;
+  std::optional<std::pair<std::size_t, std::size_t>> pilot_runs;  // a's and b's counted pilot runs, where read
+  std::optional<int> pilot_runs_needed;                           // withheld: the pilot that would do
+  std::optional<double> simulated_power_at_max;                   // withheld: the power at max_runs
+  double simulated_power = 0, simulation_se = 0;                  // planned
+  double widening_a = 1, widening_b = 1;                          // planned: each spread's widening
+};
+
+// Which question asks for an entry's runs: its CoV bound, its comparisons (the larger is what it needs).
+struct RunsAskedFor {
+  std::optional<int> stability, comparison;
+};
+
+// The plan's figures. UsageError when no entry of the plan has counted runs in the pilot, or for an option out of
+// range (--alpha as compare checks it).
+struct RunPlanning {
+  RunPlanningOptions options;
+  std::vector<EntryRunPlan> entries;
+  std::vector<PairRunPlan> comparisons;
+  std::string pair_from;  // how the pairs were chosen where the plan names none; empty when it names them
+  std::map<std::string, int> runs_per_entry;
+  std::map<std::string, RunsAskedFor> runs_per_entry_for;
+  double machine_hours = 0, elapsed_hours_at_jobs = 0;
+  int jobs = 1;
+  std::optional<double> cost;  // with the plan's cost_per_hour
+};
+
+RunPlanning PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityReportInput& pilot,
+                              const RunPlanningOptions& options);
+
+// `study plan --json`'s object: {ratio, power, assurance, alpha, simulations, entries: [{entry, pilot_runs,
+// pilot_reached, pilot_verdict, basis, stability_runs, stability_note, mean_wall_seconds, wall_sources} or {entry,
+// pilot_runs: 0, pilot_attempts, pilot_reached: 0, stability_runs: null, stability_note}], comparisons: [{a, b,
+// runs_per_entry (null: withheld), note, pilot_runs {a: n, b: n}, pilot_runs_needed, simulated_power_at_max,
+// simulated_power, simulation_se, spread_widening {a: w, b: w}}], pair_from, runs_per_entry {entry: n},
+// runs_per_entry_for {entry: {stability: n|null, comparison: n|null}}, machine_hours, elapsed_hours_at_jobs, jobs,
+// cost}; a figure a row does not have is left out.
+nlohmann::json RunPlanningToJson(const RunPlanning& planning);
 
 // Lines for the terminal.
-std::string FormatRunPlanning(const nlohmann::json& planning);
+std::string FormatRunPlanning(const RunPlanning& planning);
 
 }  // namespace evalsuite::study

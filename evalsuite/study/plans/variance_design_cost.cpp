@@ -6,7 +6,7 @@
 
 namespace evalsuite::study {
 
-nlohmann::json VarianceDesignCost(const StudyPlan& plan, const nlohmann::json& planning) {
+nlohmann::json VarianceDesignCost(const StudyPlan& plan, const RunPlanning& planning) {
   const VarianceDesign& design = *plan.analysis.variance;
   const int runs = DesignRuns(design);
   nlohmann::json out = analysis::VarianceSettingsToJson(design);
@@ -20,10 +20,10 @@ nlohmann::json VarianceDesignCost(const StudyPlan& plan, const nlohmann::json& p
   for (const PlannedEntry& entry : plan.entries) {
     nlohmann::json row = {
         {"entry", entry.name}, {"runs", runs}, {"mean_wall_seconds", nullptr}, {"machine_hours", nullptr}};
-    for (const auto& e : planning.value("entries", nlohmann::json::array())) {
-      if (e.value("entry", std::string()) != entry.name || !e.contains("mean_wall_seconds")) continue;
-      const double wall = e["mean_wall_seconds"].get<double>();
-      if (e.value("pilot_runs", 0) < 1) break;  // the planner names it: no pilot run measured its time
+    for (const EntryRunPlan& e : planning.entries) {
+      if (e.entry != entry.name || !e.Planned()) continue;
+      const double wall = e.mean_wall_seconds;
+      if (e.pilot_runs < 1) break;  // the planner names it: no pilot run measured its time
       row["mean_wall_seconds"] = wall;
       row["machine_hours"] = runs * wall / 3600;
       machine_seconds += runs * wall;

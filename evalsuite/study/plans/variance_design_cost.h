@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "evalsuite/study/plans/run_planning.h"
 #include "evalsuite/study/plans/study_plan.h"
 
 namespace evalsuite::study {
@@ -15,7 +16,7 @@ namespace evalsuite::study {
 // mean_wall_seconds|null, machine_hours|null}], machine_hours, elapsed_hours_at_jobs, cost}; an entry without a
 // measured wall time (no pilot runs) has null figures and leaves the totals out of reach (null). `planning`: what
 // PlanRunsFromPilot gave. The plan must have a design.
-nlohmann::json VarianceDesignCost(const StudyPlan& plan, const nlohmann::json& planning);
+nlohmann::json VarianceDesignCost(const StudyPlan& plan, const RunPlanning& planning);
 
 // Lines for the terminal.
 std::string FormatVarianceDesignCost(const nlohmann::json& cost);
