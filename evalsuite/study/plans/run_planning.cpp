@@ -19,6 +19,14 @@
 #include "stats/stability.h"
 
 namespace evalsuite::study {
+// A run's wall time as the store measured it: the study's own measure of the run's process (execution.usage,
+// local runs), else the end record's (Slurm runs, imports that give one), else its training time.
+WallTime WallTimeOf(const analysis::Run& run) {
+  if (run.usage && run.usage->wall_seconds > 0) return {run.usage->wall_seconds, kWallMeasured};
+  if (run.wall_seconds > 0) return {run.wall_seconds, kWallFromLog};
+  return {run.time_spent, kWallTraining};
+}
+
 namespace {
 
 const analysis::Entry* FindPilot(const reports::StabilityReportInput& pilot, const std::string& name) {
@@ -28,15 +36,119 @@ const analysis::Entry* FindPilot(const reports::StabilityReportInput& pilot, con
   return nullptr;
 }
 
-}  // namespace
-
-// A run's wall time as the store measured it: the study's own measure of the run's process (execution.usage,
-// local runs), else the end record's (Slurm runs, imports that give one), else its training time.
-WallTime WallTimeOf(const analysis::Run& run) {
-  if (run.usage && run.usage->wall_seconds > 0) return {run.usage->wall_seconds, kWallMeasured};
-  if (run.wall_seconds > 0) return {run.wall_seconds, kWallFromLog};
-  return {run.time_spent, kWallTraining};
+// One entry's stability figures from its counted pilot runs; `unusable` gets the reason where there is nothing to
+// plan from (no runs, or all died before their first evaluation), and the row says it.
+EntryRunPlan PlanEntryFromPilot(const StudyPlan& plan, const analysis::Entry* p, const std::string& name,
+                                const RunPlanningOptions& options, std::string& unusable) {
+  // The pilot's counted runs (analysis/run_counting.h), as the report will count the study's.
+  const analysis::CountedCurves counted = p ? analysis::CountedCurvesOf(*p) : analysis::CountedCurves{};
+  const std::vector<stats::RunCurve>& curves = counted.time;
+  EntryRunPlan row;
+  row.entry = name;
+  if (p == nullptr || curves.empty()) {
+    // Named, never left out: no runs at all, or runs that all died before their first evaluation.
+    const std::size_t attempts = p ? p->runs.size() : 0;
+    unusable = attempts == 0
+                   ? "it has no runs in the pilot study"
+                   : fmt::format("its {} pilot run(s) all died before their first evaluation (did not run)", attempts);
+    row.pilot_attempts = attempts;
+    row.stability_note = "nothing to plan from: " + unusable;
+    return row;
+  }
+  double wall_sum = 0;
+  for (const analysis::Run* run : counted.runs) {
+    const WallTime w = WallTimeOf(*run);
+    wall_sum += w.seconds;
+    ++row.wall_sources[w.source];
+  }
+  row.mean_wall_seconds = wall_sum / static_cast<double>(curves.size());
+  const stats::EntryStatistics statistics = analysis::AnalyzeEntryRuns(name, curves, counted.epochs, p->threshold,
+                                                                       plan.analysis.rule.consecutive_evaluations);
+  stats::StabilityRule rule = plan.analysis.rule;
+  rule.assurance = options.power;
+  // The pilot judged on the basis the report will judge the study on (stats/entry_verdict.h).
+  const stats::EntryVerdict judged = stats::JudgeEntryStability(statistics, rule);
+  const stats::StabilityStats& s = *judged.judged;
+  const stats::StabilityVerdict& v = judged.verdict;
+  row.pilot_runs = s.runs;
+  row.pilot_reached = s.reached;
+  row.pilot_verdict = v.result;
+  row.basis = judged.basis;
+  if (v.result != "INCONCLUSIVE") {
+    row.stability_runs = static_cast<int>(s.runs);
+    row.stability_note = "the pilot's " + std::to_string(s.runs) + " runs already give " + v.result;
+  } else if (v.reached_runs_needed && s.hit_rate > 0) {
+    const int runs = static_cast<int>(std::ceil(static_cast<double>(*v.reached_runs_needed) / s.hit_rate));
+    row.stability_runs = runs;
+    row.stability_note = fmt::format(
+        "{} runs reaching the target bring the CoV's upper bound within {:.0f}% with {:.0f}% assurance if the "
+        "true CoV{} is the pilot's {:.1f}%; at the pilot's hit rate {:.0f}% that is {} runs",
+        *v.reached_runs_needed, 100 * plan.analysis.rule.max_cov_upper, 100 * options.power,
+        judged.basis == stats::kBasisEpochs ? " of epochs to target" : "", 100 * s.cov.value_or(0), 100 * s.hit_rate,
+        runs);
+  } else {
+    row.stability_note = v.reasons.empty() ? "no number of runs would tell" : v.reasons.back();
+  }
+  return row;
 }
+
+// The pairs the plan asks about, and (in `pair_from`) how they were chosen where it names none.
+std::vector<analysis::EntryPair> PairsToPlan(const StudyPlan& plan, std::string& pair_from) {
+  std::vector<analysis::EntryPair> pairs = analysis::ComparedPairs(plan.analysis);
+  if (pairs.empty() && plan.entries.size() == 2) {
+    // No pair named, two entries: the question a user with two entries asks (said in the output, `pair_from`).
+    pairs.emplace_back(plan.entries[0].name, plan.entries[1].name);
+    pair_from = "the plan's two entries (no compare key; name another pair with --compare A B)";
+  } else if (pairs.empty()) {
+    for (const auto& e : plan.entries) pairs.emplace_back(e.name, e.name);
+    if (plan.entries.size() > 2) {
+      pair_from = "no pair named: each entry against a copy of itself (name the pair with --compare A B)";
+    }
+  }
+  return pairs;
+}
+
+// The runs per entry that answer one pair, withheld with the reason where the pilot cannot promise them.
+PairRunPlan PlanPairFromPilot(const reports::StabilityReportInput& pilot, const analysis::EntryPair& pair,
+                              std::size_t consecutive, const stats::PowerPlanOptions& power_options,
+                              const std::map<std::string, std::string>& unusable) {
+  const std::string& a = pair.first;
+  const std::string& b = pair.second;
+  PairRunPlan row;
+  row.a = a;
+  row.b = b;
+  std::string missing;
+  for (const std::string& name : {a, b}) {
+    const auto it = unusable.find(name);
+    if (it != unusable.end() && missing.find(name + ":") == std::string::npos) {
+      missing += (missing.empty() ? "" : "; ") + name + ": " + it->second;
+    }
+  }
+  if (!missing.empty()) {
+    row.note = "nothing to plan from: " + missing;
+    return row;
+  }
+  // Each entry's own pilot runs, whichever way the pair is written (stats/comparison_power.h).
+  const stats::ComparedRuns runs_a = analysis::ComparedRunsOf(*FindPilot(pilot, a), consecutive);
+  const stats::ComparedRuns runs_b = analysis::ComparedRunsOf(*FindPilot(pilot, b), consecutive);
+  row.pilot_runs = std::make_pair(runs_a.tta.size(), runs_b.tta.size());
+  const stats::ComparisonRunPlan found = StatsOnUserData(
+      "--pilot", [&] { return stats::PlanComparisonRuns(runs_a.tta, runs_b.tta, power_options, a, b, a == b); });
+  if (!found.withheld.empty()) {
+    row.note = "withheld: " + found.withheld;
+    row.pilot_runs_needed = found.pilot_runs_needed;
+    row.simulated_power_at_max = found.at_max.power;
+    return row;
+  }
+  row.runs_per_entry = found.needed->runs_per_entry;
+  row.simulated_power = found.needed->power;
+  row.simulation_se = found.needed->standard_error;
+  row.widening_a = found.widening_a;
+  row.widening_b = found.widening_b;
+  return row;
+}
+
+}  // namespace
 
 RunPlanning PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityReportInput& pilot,
                               const RunPlanningOptions& options) {
@@ -48,60 +160,11 @@ RunPlanning PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityRep
   out.options = options;
   std::map<std::string, double> wall;
   std::map<std::string, std::string> unusable;  // entry: why its pilot gives nothing to plan from
-  const std::size_t consecutive = plan.analysis.rule.consecutive_evaluations;
   for (const PlannedEntry& entry : plan.entries) {
-    const analysis::Entry* p = FindPilot(pilot, entry.name);
-    // The pilot's counted runs (analysis/run_counting.h), as the report will count the study's.
-    const analysis::CountedCurves counted = p ? analysis::CountedCurvesOf(*p) : analysis::CountedCurves{};
-    const std::vector<stats::RunCurve>& curves = counted.time;
-    EntryRunPlan row;
-    row.entry = entry.name;
-    double wall_sum = 0;
-    for (const analysis::Run* run : counted.runs) {
-      const WallTime w = WallTimeOf(*run);
-      wall_sum += w.seconds;
-      ++row.wall_sources[w.source];
-    }
-    if (curves.empty()) {
-      // Named, never left out: no runs at all, or runs that all died before their first evaluation.
-      const std::size_t attempts = p ? p->runs.size() : 0;
-      unusable[entry.name] =
-          attempts == 0
-              ? "it has no runs in the pilot study"
-              : fmt::format("its {} pilot run(s) all died before their first evaluation (did not run)", attempts);
-      out.entries.push_back(
-          {entry.name, attempts, 0, 0, "", "", 0, {}, std::nullopt, "nothing to plan from: " + unusable[entry.name]});
-      continue;
-    }
-    wall[entry.name] = wall_sum / static_cast<double>(curves.size());
-    const stats::EntryStatistics statistics =
-        analysis::AnalyzeEntryRuns(entry.name, curves, counted.epochs, p->threshold, consecutive);
-    stats::StabilityRule rule = plan.analysis.rule;
-    rule.assurance = options.power;
-    // The pilot judged on the basis the report will judge the study on (stats/entry_verdict.h).
-    const stats::EntryVerdict judged = stats::JudgeEntryStability(statistics, rule);
-    const stats::StabilityStats& s = *judged.judged;
-    const stats::StabilityVerdict& v = judged.verdict;
-    row.pilot_runs = s.runs;
-    row.pilot_reached = s.reached;
-    row.pilot_verdict = v.result;
-    row.basis = judged.basis;
-    row.mean_wall_seconds = wall[entry.name];
-    if (v.result != "INCONCLUSIVE") {
-      row.stability_runs = static_cast<int>(s.runs);
-      row.stability_note = "the pilot's " + std::to_string(s.runs) + " runs already give " + v.result;
-    } else if (v.reached_runs_needed && s.hit_rate > 0) {
-      const int runs = static_cast<int>(std::ceil(static_cast<double>(*v.reached_runs_needed) / s.hit_rate));
-      row.stability_runs = runs;
-      row.stability_note = fmt::format(
-          "{} runs reaching the target bring the CoV's upper bound within {:.0f}% with {:.0f}% assurance if the "
-          "true CoV{} is the pilot's {:.1f}%; at the pilot's hit rate {:.0f}% that is {} runs",
-          *v.reached_runs_needed, 100 * plan.analysis.rule.max_cov_upper, 100 * options.power,
-          judged.basis == stats::kBasisEpochs ? " of epochs to target" : "", 100 * s.cov.value_or(0), 100 * s.hit_rate,
-          runs);
-    } else {
-      row.stability_note = v.reasons.empty() ? "no number of runs would tell" : v.reasons.back();
-    }
+    std::string why;
+    EntryRunPlan row = PlanEntryFromPilot(plan, FindPilot(pilot, entry.name), entry.name, options, why);
+    if (!row.Planned()) unusable[entry.name] = why;
+    if (row.Planned()) wall[entry.name] = row.mean_wall_seconds;
     if (row.stability_runs) {
       out.runs_per_entry[entry.name] = *row.stability_runs;
       out.runs_per_entry_for[entry.name].stability = row.stability_runs;
@@ -113,18 +176,6 @@ RunPlanning PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityRep
     for (const auto& [name, reason] : unusable) why += (why.empty() ? "" : "; ") + name + ": " + reason;
     throw UsageError("--pilot", "no entry of the plan has counted runs in the pilot study (" + why + ")");
   }
-
-  std::vector<analysis::EntryPair> pairs = analysis::ComparedPairs(plan.analysis);
-  if (pairs.empty() && plan.entries.size() == 2) {
-    // No pair named, two entries: the question a user with two entries asks (said in the output, `pair_from`).
-    pairs.emplace_back(plan.entries[0].name, plan.entries[1].name);
-    out.pair_from = "the plan's two entries (no compare key; name another pair with --compare A B)";
-  } else if (pairs.empty()) {
-    for (const auto& e : plan.entries) pairs.emplace_back(e.name, e.name);
-    if (plan.entries.size() > 2) {
-      out.pair_from = "no pair named: each entry against a copy of itself (name the pair with --compare A B)";
-    }
-  }
   stats::PowerPlanOptions power_options;
   power_options.ratio = options.ratio;
   power_options.power = options.power;
@@ -132,43 +183,15 @@ RunPlanning PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityRep
   power_options.alpha = options.alpha;
   power_options.max_runs = options.max_runs;
   power_options.simulations = options.simulations;
-  for (const auto& [a, b] : pairs) {
-    PairRunPlan row;
-    row.a = a;
-    row.b = b;
-    std::string missing;
-    for (const std::string& name : {a, b}) {
-      if (unusable.count(name) && missing.find(name + ":") == std::string::npos) {
-        missing += (missing.empty() ? "" : "; ") + name + ": " + unusable[name];
+  for (const analysis::EntryPair& pair : PairsToPlan(plan, out.pair_from)) {
+    PairRunPlan row =
+        PlanPairFromPilot(pilot, pair, plan.analysis.rule.consecutive_evaluations, power_options, unusable);
+    if (row.runs_per_entry) {
+      for (const std::string& name : {pair.first, pair.second}) {
+        out.runs_per_entry[name] = std::max(out.runs_per_entry[name], *row.runs_per_entry);
+        std::optional<int>& asked = out.runs_per_entry_for[name].comparison;
+        asked = std::max(asked.value_or(0), *row.runs_per_entry);
       }
-    }
-    if (!missing.empty()) {
-      row.note = "nothing to plan from: " + missing;
-      out.comparisons.push_back(std::move(row));
-      continue;
-    }
-    // Each entry's own pilot runs, whichever way the pair is written (stats/comparison_power.h).
-    const stats::ComparedRuns runs_a = analysis::ComparedRunsOf(*FindPilot(pilot, a), consecutive);
-    const stats::ComparedRuns runs_b = analysis::ComparedRunsOf(*FindPilot(pilot, b), consecutive);
-    row.pilot_runs = std::make_pair(runs_a.tta.size(), runs_b.tta.size());
-    const stats::ComparisonRunPlan found = StatsOnUserData(
-        "--pilot", [&] { return stats::PlanComparisonRuns(runs_a.tta, runs_b.tta, power_options, a, b, a == b); });
-    if (!found.withheld.empty()) {
-      row.note = "withheld: " + found.withheld;
-      row.pilot_runs_needed = found.pilot_runs_needed;
-      row.simulated_power_at_max = found.at_max.power;
-      out.comparisons.push_back(std::move(row));
-      continue;
-    }
-    row.runs_per_entry = found.needed->runs_per_entry;
-    row.simulated_power = found.needed->power;
-    row.simulation_se = found.needed->standard_error;
-    row.widening_a = found.widening_a;
-    row.widening_b = found.widening_b;
-    for (const std::string& name : {a, b}) {
-      out.runs_per_entry[name] = std::max(out.runs_per_entry[name], found.needed->runs_per_entry);
-      std::optional<int>& asked = out.runs_per_entry_for[name].comparison;
-      asked = std::max(asked.value_or(0), found.needed->runs_per_entry);
     }
     out.comparisons.push_back(std::move(row));
   }
