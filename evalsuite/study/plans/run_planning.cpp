@@ -150,6 +150,11 @@ PairRunPlan PlanPairFromPilot(const reports::StabilityReportInput& pilot, const 
 
 }  // namespace
 
+RunsAskedFor RunPlanning::AskedFor(const std::string& entry) const {
+  const auto it = runs_per_entry_for.find(entry);
+  return it == runs_per_entry_for.end() ? RunsAskedFor{} : it->second;
+}
+
 RunPlanning PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityReportInput& pilot,
                               const RunPlanningOptions& options) {
   if (!(options.ratio > 0 && options.ratio < 1)) throw UsageError("--ratio", "must lie in (0, 1), e.g. 0.9");
@@ -163,8 +168,11 @@ RunPlanning PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityRep
   for (const PlannedEntry& entry : plan.entries) {
     std::string why;
     EntryRunPlan row = PlanEntryFromPilot(plan, FindPilot(pilot, entry.name), entry.name, options, why);
-    if (!row.Planned()) unusable[entry.name] = why;
-    if (row.Planned()) wall[entry.name] = row.mean_wall_seconds;
+    if (row.Planned()) {
+      wall[entry.name] = row.mean_wall_seconds;
+    } else {
+      unusable[entry.name] = why;
+    }
     if (row.stability_runs) {
       out.runs_per_entry[entry.name] = *row.stability_runs;
       out.runs_per_entry_for[entry.name].stability = row.stability_runs;
@@ -256,8 +264,7 @@ nlohmann::json RunPlanningToJson(const RunPlanning& planning) {
   out["runs_per_entry_for"] = json::object();
   for (const auto& [name, n] : planning.runs_per_entry) {
     out["runs_per_entry"][name] = n;
-    const auto it = planning.runs_per_entry_for.find(name);
-    const RunsAskedFor asked = it == planning.runs_per_entry_for.end() ? RunsAskedFor{} : it->second;
+    const RunsAskedFor asked = planning.AskedFor(name);
     out["runs_per_entry_for"][name] = {{"stability", or_null(asked.stability)},
                                        {"comparison", or_null(asked.comparison)}};
   }
@@ -303,8 +310,7 @@ std::string FormatRunPlanning(const RunPlanning& planning) {
   for (const auto& [name, n] : planning.runs_per_entry) {
     out += fmt::format(" {} {}", name, n);
     // Which question asks for the number, so that a comparison's few runs are not hidden behind a CoV bound's many.
-    const auto it = planning.runs_per_entry_for.find(name);
-    const RunsAskedFor why = it == planning.runs_per_entry_for.end() ? RunsAskedFor{} : it->second;
+    const RunsAskedFor why = planning.AskedFor(name);
     if (why.stability && why.comparison) {
       out += fmt::format(" (stability {}, comparison {})", *why.stability, *why.comparison);
     } else if (why.stability) {

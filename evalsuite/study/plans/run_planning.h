@@ -95,6 +95,9 @@ struct RunPlanning {
   double machine_hours = 0, elapsed_hours_at_jobs = 0;
   int jobs = 1;
   std::optional<double> cost;  // with the plan's cost_per_hour
+
+  // What asks for `entry`'s runs; neither question where none does.
+  RunsAskedFor AskedFor(const std::string& entry) const;
 };
 
 RunPlanning PlanRunsFromPilot(const StudyPlan& plan, const reports::StabilityReportInput& pilot,
