@@ -1,5 +1,5 @@
 // What a study asks of its runs, typed: the stability rule ([stability]), the pairs to compare (`compare`) and the
-// sequential question ([sequential]). The study file's reader (evalsuite/study/plans/) fills them once; the study
+// sequential question ([sequential]). The study file's reader (study/plans/) fills them once; the study
 // carries them to the report in one piece; a stored plan gives them back through AnalysisSettingsFromPlanJson, the
 // one reader of those keys' stored form.
 #pragma once
@@ -14,7 +14,7 @@
 
 namespace evalsuite::analysis {
 
-// A study that stops as soon as its question is answered (evalsuite/study/plans/comparison_plan_keys.h):
+// A study that stops as soon as its question is answered (study/plans/comparison_plan_keys.h):
 //   [sequential]
 //   min_runs = 3          # the first look: runs per entry
 //   max_runs = 20         # the last look; the plan schedules this many runs per entry

@@ -54,7 +54,7 @@ struct RunUsage {
   long max_rss_kb = 0;
 };
 
-// One GPU's figures over one run, sampled with nvidia-smi (evalsuite/study/sampling/gpu_sampler.h); absent figures
+// One GPU's figures over one run, sampled with nvidia-smi (study/sampling/gpu_sampler.h); absent figures
 // are ones nvidia-smi never gave ("[N/A]").
 struct GpuDeviceUse {
   std::string index;  // nvidia-smi's
@@ -92,7 +92,7 @@ struct Run {
   std::string origin;             // where it came from: its run folder, or the log file it was imported from
   std::optional<RunUsage> usage;  // where it was measured (study runs), absent for imports
   std::optional<RunGpuUse> gpu;   // study runs recorded since GPU sampling exists
-  // What the machine did while it ran (evalsuite/study/hardware/contention_sampler.h); absent where not measured.
+  // What the machine did while it ran (study/hardware/contention_sampler.h); absent where not measured.
   std::optional<RunContention> contention;
   // The precision it trained in and why (analysis/run_precision.h); none for other than built-in runs.
   std::optional<RunPrecision> precision;

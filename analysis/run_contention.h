@@ -1,4 +1,4 @@
-// What the machine did to one run while it ran (the contention monitor's record: evalsuite/study/hardware/
+// What the machine did to one run while it ran (the contention monitor's record: study/hardware/
 // contention_sampler.h), as one struct with one conversion to and from the JSON the run store keeps, and the one
 // decision made on it: whether the run was busy. The monitor, the study's executors, `latency` and the report all
 // use this struct; only the store's edge sees its JSON.

@@ -1,4 +1,4 @@
-// The precision a built-in run trained in and why (the trainer's record: evalsuite/entries/precision_choice.h
+// The precision a built-in run trained in and why (the trainer's record: entries/precision_choice.h
 // PrecisionChoiceToJson, kept in the run log's header as "precision_choice"), decoded once at the store's edge. The
 // report reads the precision and the reason from the struct; report.json shows the record as it was kept.
 #pragma once

@@ -1,6 +1,6 @@
 // A sequential study's decision ([sequential], analysis/analysis_settings.h), from the runs as recorded: the looks
 // taken so far and whether the question is answered. The study runner asks it before it starts and after every run
-// (evalsuite/study/execution/sequential_stopping.h), the report and `study show` print it, `compare` answers the
+// (study/execution/sequential_stopping.h), the report and `study show` print it, `compare` answers the
 // study's pair with it. Only each entry's leading counted runs 0, 1, 2, ... count (a look at n runs per entry needs
 // runs 0..n-1 of both), so a killed and resumed study replays the same looks and takes the same decision.
 #pragma once

@@ -16,8 +16,8 @@
 
 #include "analysis/mlperf_audit.h"
 #include "bench/shared_data.h"
-#include "evalsuite/importer/importer.h"
-#include "evalsuite/importer/mlperf_audit_inputs.h"
+#include "importer/importer.h"
+#include "importer/mlperf_audit_inputs.h"
 
 namespace fs = std::filesystem;
 

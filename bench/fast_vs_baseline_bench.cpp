@@ -19,11 +19,11 @@
 
 #include "common/cpu_features.h"
 #include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/entries/builtin_entries.h"
-#include "evalsuite/entries/precision_choice.h"
-#include "evalsuite/training/machine_ceilings.h"
-#include "evalsuite/training/trainer.h"
+#include "entries/builtin_entries.h"
+#include "entries/precision_choice.h"
 #include "stats/curve.h"
+#include "training/machine_ceilings.h"
+#include "training/trainer.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
-// Machine ceilings and MFU, side by side in one run: evalsuite's measured peak (evalsuite/training/machine_ceilings.h)
+// Machine ceilings and MFU, side by side in one run: evalsuite's measured peak (training/machine_ceilings.h)
 // against a plain LibTorch matmul loop and numpy's matmul (Debian's python3-numpy) at the same size and threads;
 // the `baseline` and `fast` entries' achieved FLOP/s and MFU from a short profiling run; and their FLOP counts
-// (evalsuite/training/model_cost.h) against the independent Python count (tests/training/model_cost_oracle.py); and
+// (training/model_cost.h) against the independent Python count (tests/training/model_cost_oracle.py); and
 // the quick probe a study records, on this machine as it is and beside one process busy-looping on a core: how far
 // other work moves the peak (and so every MFU), and whether the probe's load caution (common/machine_load.h) fires.
 // Prints ratios, asserts nothing: figures on a shared machine move with its load.
@@ -20,10 +20,10 @@
 #include <thread>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/entries/builtin_entries.h"
-#include "evalsuite/training/hardware_profile.h"
-#include "evalsuite/training/machine_ceilings.h"
-#include "evalsuite/training/model_cost.h"
+#include "entries/builtin_entries.h"
+#include "training/hardware_profile.h"
+#include "training/machine_ceilings.h"
+#include "training/model_cost.h"
 
 namespace {
 

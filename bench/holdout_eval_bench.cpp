@@ -31,9 +31,9 @@
 #include "common/openmp_wait_policy.h"
 #include "common/sha256.h"
 #include "datasets/images/holdout_manifest.h"
-#include "evalsuite/generalization/batch_size_probe.h"
-#include "evalsuite/generalization/evaluation_pipeline.h"
-#include "evalsuite/generalization/holdout_evaluation.h"
+#include "generalization/batch_size_probe.h"
+#include "generalization/evaluation_pipeline.h"
+#include "generalization/holdout_evaluation.h"
 
 namespace fs = std::filesystem;
 using namespace evalsuite;

@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "bench/shared_data.h"
-#include "evalsuite/importer/importer.h"
-#include "evalsuite/store/run_store.h"
+#include "importer/importer.h"
+#include "store/run_store.h"
 
 namespace fs = std::filesystem;
 

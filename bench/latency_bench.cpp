@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "common/allocator_tuning.h"
-#include "evalsuite/generalization/classifier.h"
-#include "evalsuite/generalization/latency.h"
+#include "generalization/classifier.h"
+#include "generalization/latency.h"
 #include "stats/quantile.h"
 
 namespace fs = std::filesystem;

@@ -2,7 +2,7 @@
 """The Python peer of `evalsuite latency` (Debian's python3-torch, LibTorch 1.13 as evalsuite links).
 
   make-model --out FILE [--seed S]      the built-in entries' Fashion-MNIST convnet (conv 16, conv 32, 7x7 head
-                                        conv 128, linear 10; evalsuite/training/convnet.cpp's exported forward)
+                                        conv 128, linear 10; training/convnet.cpp's exported forward)
                                         with random weights and batch-norm statistics, scripted and saved
   images --out FILE --n N [--seed S]    N random [1, 28, 28] images in [0, 1], raw little-endian float32
   bench --model FILE --images FILE [--threads 1] [--batch-sizes 1,8,32,128] [--seconds 0.5] [--repeats 5]

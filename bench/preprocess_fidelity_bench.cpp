@@ -14,7 +14,7 @@
 #include "bench/synthetic_photos.h"
 #include "datasets/images/image_decode.h"
 #include "datasets/images/preprocess.h"
-#include "evalsuite/generalization/classifier.h"
+#include "generalization/classifier.h"
 
 namespace fs = std::filesystem;
 using namespace evalsuite;

@@ -24,10 +24,10 @@
 #include <vector>
 
 #include "common/environment.h"
-#include "evalsuite/importer/importer.h"
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/study/study_summary.h"
+#include "importer/importer.h"
 #include "reports/report.h"
+#include "store/run_store.h"
+#include "study/study_summary.h"
 
 namespace fs = std::filesystem;
 

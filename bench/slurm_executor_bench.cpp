@@ -12,8 +12,8 @@
 #include <string>
 
 #include "common/error.h"
-#include "evalsuite/study/plans/study_plan.h"
-#include "evalsuite/study/study_runner.h"
+#include "study/plans/study_plan.h"
+#include "study/study_runner.h"
 #include "tests/support/slurm_cluster.h"
 #include "tests/support/test_support.h"
 

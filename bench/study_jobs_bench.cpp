@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "common/error.h"
-#include "evalsuite/study/plans/study_plan.h"
-#include "evalsuite/study/study_runner.h"
+#include "study/plans/study_plan.h"
+#include "study/study_runner.h"
 
 namespace fs = std::filesystem;
 using evalsuite::study::PlanOverrides;

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/entries/builtin_entries.h"
-#include "evalsuite/training/trainer.h"
+#include "entries/builtin_entries.h"
+#include "training/trainer.h"
 
 namespace {
 

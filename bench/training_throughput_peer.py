@@ -17,7 +17,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-MEAN, STD = 0.2860, 0.3530  # evalsuite/entries/builtin_entries.h
+MEAN, STD = 0.2860, 0.3530  # entries/builtin_entries.h
 
 
 def read_idx(path, offset):
@@ -34,7 +34,7 @@ def find(data_dir, stem):
 
 
 class ConvNet(nn.Module):
-    """evalsuite/training/convnet.cpp: conv-BN-ReLU-pool x2, a 7x7 'dense' convolution, a linear layer."""
+    """training/convnet.cpp: conv-BN-ReLU-pool x2, a 7x7 'dense' convolution, a linear layer."""
 
     def __init__(self, c1=16, c2=32, head=128):
         super().__init__()

@@ -38,7 +38,7 @@ endfunction()
 
 # evalsuite_library(NAME DIR [DEPS ...]): one static library from every .cpp in DIR (globbed, so adding a
 # file needs no CMake edit). The project root is the include root: #include "stats/proportion.h".
-# DIR may be a list of folders ("a;b"): a library whose files a folder splits by job (evalsuite/study/).
+# DIR may be a list of folders ("a;b"): a library whose files a folder splits by job (study/).
 function(evalsuite_library name dir)
   set(sources)
   set(headers)

@@ -15,7 +15,7 @@ enum class FileKind {
   kMissing,
   kFolder,
   kEmpty,        // a file of 0 bytes, or a SQLite file without tables: a fresh store of any kind
-  kRunStore,     // studies, runs (evalsuite/store/schema.h)
+  kRunStore,     // studies, runs (store/schema.h)
   kLabelStore,   // events (labeling/label_store.h)
   kCrawlState,   // Flickr crawl state (datasets/flickr/crawl_state.h)
   kCallLedger,   // Flickr API call ledger (datasets/flickr/shared_call_ledger.h)

@@ -11,7 +11,7 @@
     log.end()
 
 Each record is written and flushed when it happens, so a killed run keeps every evaluation it finished. The format
-is evalsuite/runlog/jsonl_run_log.h's: a header, one "eval" record per evaluation (epoch, train_seconds,
+is runlog/jsonl_run_log.h's: a header, one "eval" record per evaluation (epoch, train_seconds,
 wall_seconds, metric), an "end" record.
 """
 import json

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """An external evalsuite entry in PyTorch's Python front end: trains a small CNN on Fashion-MNIST for one
-seed and writes evalsuite's JSON Lines run log (evalsuite/runlog/jsonl_run_log.h) as it goes.
+seed and writes evalsuite's JSON Lines run log (runlog/jsonl_run_log.h) as it goes.
 
 Use it from a study (see studies/example-external.toml):
   command = "/usr/bin/python3 {study_dir}/../examples/pytorch_entry.py --seed {seed} --threads {threads}

@@ -1,5 +1,5 @@
 // The "generalization" section of the report model: one object per evaluated image set (the frozen holdout,
-// and shifted variants of it), produced by `evalsuite holdout eval` (evalsuite/generalization/) and rendered by
+// and shifted variants of it), produced by `evalsuite holdout eval` (generalization/) and rendered by
 // reports/ as the paper's Table 4. This header fixes the JSON shape both sides use:
 //
 // "generalization": [ {

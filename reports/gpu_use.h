@@ -1,5 +1,5 @@
 // The GPU part of the report's cost section: per entry, what its runs' GPUs used, from the nvidia-smi samples each
-// run recorded (evalsuite/study/hardware/gpu_sampler.h). A run that was not sampled (no nvidia-smi) says so: its GPU
+// run recorded (study/hardware/gpu_sampler.h). A run that was not sampled (no nvidia-smi) says so: its GPU
 // use is unknown, never zero. The cost section's entry row gets "gpu" (null when no run of the entry has a GPU record,
 // as in stores from before sampling):
 //   {"runs_sampled", "runs_not_sampled", "not_sampled_reason", "interval_seconds", "samples", "failed_samples",

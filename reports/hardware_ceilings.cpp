@@ -40,7 +40,7 @@ json WithSource(json machine, const std::string& source, const std::string& wher
 }
 
 // An external entry's figures are against its own (declared or tabled) device:
-// evalsuite/study/hardware/external_hardware.h.
+// study/hardware/external_hardware.h.
 bool IsExternal(const json& entry) { return StringOf(Field(entry, "source")) == "external"; }
 
 }  // namespace

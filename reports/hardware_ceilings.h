@@ -1,9 +1,9 @@
 // Which machine ceilings the report's hardware section divides by, and the figures that follow from them. A study
-// records its ceilings once in its environment (evalsuite/study/plans/ceilings_record.h, key "machine_ceilings"); they
+// records its ceilings once in its environment (study/plans/ceilings_record.h, key "machine_ceilings"); they
 // win over the machine of a `--section hardware=FILE`, whose entries' MFU, attainable FLOP/s and bound are then
 // computed again against them. The section's "machine" says where its figures come from ("ceilings_source":
 // measured in this study, a file, the --section file's own measurement, or the CPU's theoretical peak).
-// External entries (evalsuite/study/hardware/external_hardware.h) keep their own device's figures. A store without
+// External entries (study/hardware/external_hardware.h) keep their own device's figures. A store without
 // recorded ceilings gets the section as it was given (or none).
 #pragma once
 
@@ -17,7 +17,7 @@ namespace evalsuite::reports {
 // `machine` ("peak_fp32_flops", "peak_bf16_flops", "bandwidth_bytes"), for the whole and for each phase.
 nlohmann::json RateAgainstCeilings(nlohmann::json entry, const nlohmann::json& machine);
 
-// A section entry from a run's "hardware" record (evalsuite/training/step_accounting.h), before rating: FLOPs and
+// A section entry from a run's "hardware" record (training/step_accounting.h), before rating: FLOPs and
 // bytes per sample, intensity, samples/s, achieved FLOP/s, phases, time and memory breakdowns.
 nlohmann::json EntryFromHardwareRecord(const std::string& entry, int batch_size, int epochs,
                                        const nlohmann::json& hardware);

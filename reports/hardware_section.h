@@ -1,5 +1,5 @@
 // The "hardware" section of the report model: why TTA is what it is. Produced by `evalsuite machine --entries`
-// (evalsuite/training/hardware_profile.h) and placed with `evalsuite report --section hardware=FILE`; rendered
+// (training/hardware_profile.h) and placed with `evalsuite report --section hardware=FILE`; rendered
 // here as tables, one sentence per entry naming its bound, and a roofline chart (Williams et al. 2009) with every
 // entry and every progressive-resize stage as a point. Shape:
 //
@@ -16,7 +16,7 @@
 //                "memory": {"parameters", "gradients", "optimizer_state", "activations", "temporaries",
 //                           "input_batch", "dataset", "steady", "peak", "peak_rss"} (bytes)}]
 // }
-// Entries with "source": "external" (evalsuite/study/hardware/external_hardware.h, from the store's run-log headers)
+// Entries with "source": "external" (study/hardware/external_hardware.h, from the store's run-log headers)
 // have no phases, time or memory, and carry their own device: "device", "device_count", "peak_bandwidth",
 // "peak_source", "bandwidth_source", "runs"; a section of such entries alone has no "machine".
 #pragma once

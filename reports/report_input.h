@@ -24,7 +24,7 @@ struct StabilityReportInput {
   std::optional<double> cost_per_hour;             // the plan's price of the machine per hour (cost section)
   std::vector<analysis::Entry> entries;
   // The hardware rows as given, before the study's ceilings are applied: the store's rows
-  // (evalsuite/study/hardware/) joined to a `--section hardware=FILE`'s; null when none. DecodeHardwareSection
+  // (study/hardware/) joined to a `--section hardware=FILE`'s; null when none. DecodeHardwareSection
   // (reports/given_sections.h) turns it into `hardware` and the section report.json shows.
   nlohmann::json hardware_given;
   // Sections made elsewhere as report.json shows them, by name ("generalization": the image sets as given,

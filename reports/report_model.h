@@ -144,7 +144,7 @@ struct MlperfRunDetailModel {
   std::optional<std::string> reason;  // none: not given
 };
 
-// The importer's MLPerf facts of an entry (its extra, evalsuite/importer/), read once by ParseMlperfFacts
+// The importer's MLPerf facts of an entry (its extra, importer/), read once by ParseMlperfFacts
 // (reports/mlperf_table.h). Text fields hold what the importer wrote (a number as its JSON text); none: not given.
 struct MlperfFactsModel {
   std::optional<std::string> ruleset, ruleset_source, division;

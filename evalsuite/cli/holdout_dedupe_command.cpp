@@ -15,8 +15,8 @@
 #include "datasets/images/preprocess.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/generalization/classifier.h"
-#include "evalsuite/generalization/feature_duplicates.h"
+#include "generalization/classifier.h"
+#include "generalization/feature_duplicates.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -18,12 +18,12 @@
 #include "datasets/images/holdout_manifest.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/generalization/holdout_evaluation.h"
-#include "evalsuite/generalization/model_spec.h"
-#include "evalsuite/generalization/predictions.h"
-#include "evalsuite/store/run_models.h"
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/store/study_choice.h"
+#include "generalization/holdout_evaluation.h"
+#include "generalization/model_spec.h"
+#include "generalization/predictions.h"
+#include "store/run_models.h"
+#include "store/run_store.h"
+#include "store/study_choice.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -11,7 +11,7 @@
 #include "datasets/fashion_mnist/fashion_mnist.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/generalization/fashion_mnist_holdout.h"
+#include "generalization/fashion_mnist_holdout.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -1,7 +1,7 @@
 // `evalsuite latency MODEL.pt --holdout DIR`: DAWNBench's inference metrics for a TorchScript model on a frozen
 // holdout: batch-1 latency percentiles after warm-up, throughput at the best batch size, cost per 10,000 images
 // from --price-per-hour, and the top-1/top-5 the same model reaches on that holdout (holdout eval's classifier
-// and pipeline, evalsuite/generalization/), optionally placed among DAWNBench's inference entries.
+// and pipeline, generalization/), optionally placed among DAWNBench's inference entries.
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -17,10 +17,10 @@
 #include "datasets/images/holdout_manifest.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/generalization/dawnbench_inference.h"
-#include "evalsuite/generalization/holdout_evaluation.h"
-#include "evalsuite/generalization/latency.h"
-#include "evalsuite/study/hardware/contention_sampler.h"
+#include "generalization/dawnbench_inference.h"
+#include "generalization/holdout_evaluation.h"
+#include "generalization/latency.h"
+#include "study/hardware/contention_sampler.h"
 
 namespace evalsuite::cli {
 namespace fs = std::filesystem;

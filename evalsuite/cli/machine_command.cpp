@@ -1,6 +1,6 @@
 // `evalsuite machine [--threads N] [--entries all|A,B] [--json FILE]`: this machine's ceilings as LibTorch reaches
 // them (peak FLOP/s per precision, triad bandwidth), the CPU's facts and its theoretical peak
-// (evalsuite/training/machine_ceilings.h); with --entries, each built-in entry profiled against them (FLOPs per
+// (training/machine_ceilings.h); with --entries, each built-in entry profiled against them (FLOPs per
 // sample, achieved FLOP/s, MFU, roofline bound, time and memory breakdowns). --json writes the report's
 // "hardware" section (reports/hardware_section.h): `evalsuite report STORE --section hardware=FILE`.
 #include <fmt/format.h>
@@ -11,11 +11,11 @@
 
 #include "common/error.h"
 #include "datasets/fashion_mnist/fashion_mnist.h"
+#include "entries/builtin_entries.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/entries/builtin_entries.h"
-#include "evalsuite/training/hardware_profile.h"
-#include "evalsuite/training/machine_ceilings.h"
+#include "training/hardware_profile.h"
+#include "training/machine_ceilings.h"
 
 namespace evalsuite::cli {
 namespace {

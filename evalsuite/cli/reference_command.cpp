@@ -13,9 +13,9 @@
 
 #include "common/error.h"
 #include "common/exit_codes.h"
-#include "evalsuite/runlog/jsonl_schema.h"
-#include "evalsuite/study/plans/plan_key_reference.h"
 #include "reports/report_json_fields.h"
+#include "runlog/jsonl_schema.h"
+#include "study/plans/plan_key_reference.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -9,14 +9,14 @@
 
 #include "common/error.h"
 #include "datasets/fashion_mnist/fashion_mnist.h"
+#include "entries/builtin_entries.h"
+#include "entries/precision_choice.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/entries/builtin_entries.h"
-#include "evalsuite/entries/precision_choice.h"
-#include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/study/plans/ceilings_record.h"
-#include "evalsuite/training/machine_ceilings.h"
-#include "evalsuite/training/trainer.h"
+#include "runlog/jsonl_run_log.h"
+#include "study/plans/ceilings_record.h"
+#include "training/machine_ceilings.h"
+#include "training/trainer.h"
 
 namespace evalsuite::cli {
 namespace {
@@ -126,7 +126,7 @@ void RegisterTrainCommand(CLI::App& app) {
   command->add_option("--seed", args->seed, "Run seed; init, data-order and augmentation seeds derive from it")
       ->capture_default_str()
       ->check(SeedNumber());
-  // A study's [variance] design gives each source's seed itself (evalsuite/study/plans/variance_design.h).
+  // A study's [variance] design gives each source's seed itself (study/plans/variance_design.h).
   command->add_option("--init-seed", args->init_seed, "Weight initialization's seed (default: derived from --seed)")
       ->check(SeedNumber());
   command->add_option("--data-seed", args->data_seed, "Data order's seed (default: derived from --seed)")

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "analysis/mlperf_audit.h"
-#include "evalsuite/importer/mlperf_audit_inputs.h"
+#include "importer/mlperf_audit_inputs.h"
 #include "reports/mlperf_audit_text.h"
 #include "tests/support/test_support.h"
 

@@ -1,4 +1,4 @@
-// Machine ceilings recorded once per study, with its environment (evalsuite/study/plans/ceilings_record.h), as a user
+// Machine ceilings recorded once per study, with its environment (study/plans/ceilings_record.h), as a user
 // runs it: `study run` measures them with a real `evalsuite machine --quick` child and `study resume` does not
 // measure again; a hand-set ceilings file gives the exact MFU in the report; --machine-ceilings skip measures
 // nothing; a bad ceilings file is an error naming the file, before the study exists.

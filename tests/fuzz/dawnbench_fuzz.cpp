@@ -3,7 +3,7 @@
 
 #include "common/error.h"
 #include "common/json_guard.h"
-#include "evalsuite/runlog/dawnbench_log.h"
+#include "runlog/dawnbench_log.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,12 +1,12 @@
-// Fuzz target: the frameworks' logs (evalsuite/runlog/framework_log.h): the same bytes as a TensorBoard event file,
+// Fuzz target: the frameworks' logs (runlog/framework_log.h): the same bytes as a TensorBoard event file,
 // a trainer_state.json, a Lightning metrics.csv and a Keras CSVLogger file. Each either reads or throws Error.
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
-#include "evalsuite/runlog/hf_trainer_log.h"
-#include "evalsuite/runlog/keras_csv_log.h"
-#include "evalsuite/runlog/lightning_csv_log.h"
-#include "evalsuite/runlog/tensorboard_events.h"
+#include "runlog/hf_trainer_log.h"
+#include "runlog/keras_csv_log.h"
+#include "runlog/lightning_csv_log.h"
+#include "runlog/tensorboard_events.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "evalsuite/study/hardware/gpu_sampler.h"
+#include "study/hardware/gpu_sampler.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {

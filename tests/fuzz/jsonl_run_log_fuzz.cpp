@@ -1,7 +1,7 @@
 // Fuzz target: evalsuite's JSON Lines run log. Never throws on content; the header it keeps can be written back.
 #include <nlohmann/json.hpp>
 
-#include "evalsuite/runlog/jsonl_run_log.h"
+#include "runlog/jsonl_run_log.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
-#include "evalsuite/runlog/mlperf_log.h"
+#include "runlog/mlperf_log.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -5,8 +5,8 @@
 #include <string_view>
 
 #include "common/error.h"
-#include "evalsuite/runlog/named_regex.h"
-#include "evalsuite/runlog/regex_log.h"
+#include "runlog/named_regex.h"
+#include "runlog/regex_log.h"
 #include "tests/fuzz/fuzz_support.h"
 
 using evalsuite::runlog::NamedRegex;

@@ -1,4 +1,4 @@
-// Fuzz target: the invariants every run-log format keeps once read (evalsuite/runlog/run_log_checks.h), on random
+// Fuzz target: the invariants every run-log format keeps once read (runlog/run_log_checks.h), on random
 // logs of each format. The input's first byte picks the format (JSON Lines, DAWNBench TSV, regex-read stdout, MLPerf;
 // or, when its value mod 8 is 5 to 7, several JSON Lines runs of several entries, split at 0x1E bytes, in three
 // folders); the rest is the log. Whatever the bytes: no evaluation with a negative or non-finite time, no metric
@@ -13,11 +13,11 @@
 
 #include "analysis/run_counting.h"
 #include "common/error.h"
-#include "evalsuite/runlog/dawnbench_log.h"
-#include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/runlog/mlperf_log.h"
-#include "evalsuite/runlog/regex_log.h"
-#include "evalsuite/runlog/run_log_checks.h"
+#include "runlog/dawnbench_log.h"
+#include "runlog/jsonl_run_log.h"
+#include "runlog/mlperf_log.h"
+#include "runlog/regex_log.h"
+#include "runlog/run_log_checks.h"
 #include "stats/curve.h"
 #include "stats/stability.h"
 #include "tests/fuzz/fuzz_support.h"

@@ -2,8 +2,8 @@
 // coordinator on resume, with the study plan it carries. A manifest this evalsuite did not write is an
 // evalsuite::Error naming the file (and the plan's key); nothing else.
 #include "common/error.h"
-#include "evalsuite/study/execution/slurm_task.h"
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/execution/slurm_task.h"
+#include "study/plans/study_plan.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "common/json_guard.h"
-#include "evalsuite/study/execution/slurm_client.h"
+#include "study/execution/slurm_client.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace {

@@ -8,10 +8,10 @@
 #include <optional>
 #include <string>
 
-#include "evalsuite/study/execution/slurm_client.h"
-#include "evalsuite/study/execution/slurm_executor.h"
-#include "evalsuite/study/execution/slurm_task.h"
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/execution/slurm_client.h"
+#include "study/execution/slurm_executor.h"
+#include "study/execution/slurm_task.h"
+#include "study/plans/study_plan.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace fs = std::filesystem;

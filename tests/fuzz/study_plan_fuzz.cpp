@@ -1,6 +1,6 @@
 // Fuzz target: study plans (TOML). A bad file is an evalsuite::Error naming file, line and key; nothing else.
 #include "common/error.h"
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/plans/study_plan.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,7 +1,7 @@
 // The batch size chosen at start-up: the choice logic on fake models that advance a fake clock (exact,
 // deterministic figures: a per-call overhead and a per-image cost with a cache knee), the time, memory and
 // holdout-size bounds, a model failing at large batches, and one real TorchScript model through the evaluator.
-#include "evalsuite/generalization/batch_size_probe.h"
+#include "generalization/batch_size_probe.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "common/error.h"
-#include "evalsuite/generalization/holdout_evaluation.h"
+#include "generalization/holdout_evaluation.h"
 #include "tests/generalization/tiny_fixtures.h"
 #include "tests/support/test_support.h"
 

@@ -2,7 +2,7 @@
 // average pool of the image, 48 numbers) embeds candidates and references; a 15% crop of a mirrored photo,
 // which the perceptual hash misses, is found by cosine similarity; the nearest-neighbour product agrees with
 // a pair loop.
-#include "evalsuite/generalization/feature_duplicates.h"
+#include "generalization/feature_duplicates.h"
 
 #include <gtest/gtest.h>
 #include <torch/script.h>

@@ -1,15 +1,15 @@
 // Accuracy by selection-frequency bin on the tiny holdout with frequencies written into its manifest: the
 // bins' counts, accuracies and Clopper-Pearson intervals are recomputed in Python from the per-image
 // predictions file and the manifest alone (the exact binomial tails summed with math.comb, bisected).
-#include "evalsuite/generalization/frequency_bins.h"
+#include "generalization/frequency_bins.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "datasets/images/holdout_manifest.h"
-#include "evalsuite/generalization/group_verdict.h"
-#include "evalsuite/generalization/holdout_evaluation.h"
+#include "generalization/group_verdict.h"
+#include "generalization/holdout_evaluation.h"
 #include "tests/generalization/tiny_fixtures.h"
 #include "tests/support/test_support.h"
 

@@ -1,6 +1,6 @@
 // The evaluation pipeline end to end on a tiny holdout with known answers: TorchScript models built in C++,
 // unreadable images recorded (not fatal), a modified holdout refused, memory bounded by batch and depth.
-#include "evalsuite/generalization/holdout_evaluation.h"
+#include "generalization/holdout_evaluation.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include "common/error.h"
 #include "common/sha256.h"
 #include "datasets/images/holdout_manifest.h"
-#include "evalsuite/generalization/predictions.h"
+#include "generalization/predictions.h"
 #include "tests/generalization/tiny_fixtures.h"
 #include "tests/support/test_support.h"
 

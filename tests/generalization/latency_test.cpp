@@ -1,6 +1,6 @@
 // Latency percentiles, throughput and cost of fake classifiers whose per-image time is known: one that advances a
 // fake clock (exact figures) and one that really sleeps (the measured times can only be longer).
-#include "evalsuite/generalization/latency.h"
+#include "generalization/latency.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "common/error.h"
-#include "evalsuite/generalization/dawnbench_inference.h"
+#include "generalization/dawnbench_inference.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::generalization {

@@ -1,5 +1,5 @@
 // The check that lets an optimize_for_inference rewrite stand in for the original model.
-#include "evalsuite/generalization/logits_agreement.h"
+#include "generalization/logits_agreement.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
 // Metrics, pairwise tests and the group verdict on hand-made per-image outcomes (no models needed).
-#include "evalsuite/generalization/metrics.h"
+#include "generalization/metrics.h"
 
 #include <gtest/gtest.h>
 
 #include "common/error.h"
-#include "evalsuite/generalization/classifier.h"
-#include "evalsuite/generalization/group_verdict.h"
+#include "generalization/classifier.h"
+#include "generalization/group_verdict.h"
 
 namespace evalsuite::generalization {
 namespace {

@@ -1,10 +1,10 @@
 // --model arguments, JSON sidecars and class mapping.
-#include "evalsuite/generalization/model_spec.h"
+#include "generalization/model_spec.h"
 
 #include <gtest/gtest.h>
 
 #include "common/error.h"
-#include "evalsuite/generalization/class_mapping.h"
+#include "generalization/class_mapping.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::generalization {

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <random>
 
-#include "evalsuite/generalization/group_verdict.h"
+#include "generalization/group_verdict.h"
 
 namespace evalsuite::generalization {
 namespace {

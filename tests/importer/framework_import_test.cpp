@@ -2,7 +2,7 @@
 // ../shared/data/framework_logs against an independent Python reading of the same file (framework_oracle.py: TTA and
 // evaluation count), the rules (entry, metric, time basis, lower-is-better, appended Keras runs, Hugging Face
 // checkpoints, TensorBoard run folders), errors that name the file and line, and what the store records.
-#include "evalsuite/importer/framework_import.h"
+#include "importer/framework_import.h"
 
 #include <gtest/gtest.h>
 
@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "common/error.h"
-#include "evalsuite/importer/framework_metric.h"
-#include "evalsuite/importer/importer.h"
-#include "evalsuite/store/run_store.h"
+#include "importer/framework_metric.h"
+#include "importer/importer.h"
+#include "store/run_store.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/importer/importer.h"
+#include "importer/importer.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {

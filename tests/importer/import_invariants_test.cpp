@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/importer/importer.h"
-#include "evalsuite/runlog/jsonl_run_log.h"
+#include "importer/importer.h"
+#include "runlog/jsonl_run_log.h"
 #include "stats/curve.h"
 #include "tests/support/test_support.h"
 

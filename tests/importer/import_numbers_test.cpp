@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "common/error.h"
-#include "evalsuite/importer/importer.h"
-#include "evalsuite/importer/mlperf_compliance_table.h"
-#include "evalsuite/importer/mlperf_group.h"
-#include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/runlog/mlperf_log.h"
+#include "importer/importer.h"
+#include "importer/mlperf_compliance_table.h"
+#include "importer/mlperf_group.h"
+#include "runlog/jsonl_run_log.h"
+#include "runlog/mlperf_log.h"
 #include "stats/curve.h"
 #include "tests/support/test_support.h"
 

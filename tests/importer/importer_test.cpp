@@ -1,7 +1,7 @@
 // Import end to end below the CLI: grouping by <system>/<benchmark> folder, natural file order, MLPerf olympic
 // scoring with failures (unet3d drop 4 + 4), DAWNBench TTA and cost, JSON shape, and the summary.csv acceptance
 // test on the shared v2.0 logs.
-#include "evalsuite/importer/importer.h"
+#include "importer/importer.h"
 
 #include <gtest/gtest.h>
 
@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/importer/mlperf_compliance_table.h"
-#include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/store/run_store.h"
+#include "importer/mlperf_compliance_table.h"
+#include "runlog/jsonl_run_log.h"
 #include "stats/curve.h"
+#include "store/run_store.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {

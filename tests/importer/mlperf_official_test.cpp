@@ -16,7 +16,7 @@
 #include <set>
 #include <string>
 
-#include "evalsuite/importer/importer.h"
+#include "importer/importer.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {

@@ -1,6 +1,6 @@
-// A run's energy from its power logs (evalsuite/importer/mlperf_power.h): records as mllog writes them are read by
+// A run's energy from its power logs (importer/mlperf_power.h): records as mllog writes them are read by
 // the scanner, every other form by the full JSON parser, and both count exactly as a full parse of every line did.
-#include "evalsuite/importer/mlperf_power.h"
+#include "importer/mlperf_power.h"
 
 #include <gtest/gtest.h>
 

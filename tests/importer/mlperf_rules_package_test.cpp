@@ -10,8 +10,8 @@
 #include <set>
 #include <string>
 
-#include "evalsuite/importer/mlperf_compliance_table.h"
-#include "evalsuite/importer/mlperf_rules.h"
+#include "importer/mlperf_compliance_table.h"
+#include "importer/mlperf_rules.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {

@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""Writes evalsuite/importer/mlperf_compliance_table.inc, the compliance facts of every ruleset (which key's
+"""Writes importer/mlperf_compliance_table.inc, the compliance facts of every ruleset (which key's
 ATLEAST_ONE_CHECK is the target and its bounds, the keys each division requires, the init time limit) from the JSON
 that mlperf_rules_facts.py reads out of the official package. mlperf_compliance_table_test checks the table against
 the package again on every run.
 
   /usr/bin/python3 tests/importer/mlperf_rules_facts.py ../shared/peers/mlperf_logging/mlperf_logging \\
-      | /usr/bin/python3 tests/importer/mlperf_rules_table.py > evalsuite/importer/mlperf_compliance_table.inc
+      | /usr/bin/python3 tests/importer/mlperf_rules_table.py > importer/mlperf_compliance_table.inc
 """
 import json
 import sys
@@ -45,7 +45,7 @@ def main():
     print("//  closed init limit (minutes, 0 = none), open init limit, closed and open weights_initialization tensors")
     print("//  an END check requires exactly, ';'-separated and sorted; closed and open: the key whose value picks one")
     print("//  more file (resnet's opt_name) and the keys each such file requires}")
-    print("// The facts are mlcommons/logging's (mlperf_logging 4.1.59), Apache License 2.0: evalsuite/importer/rcp_data/LICENSE.md.")
+    print("// The facts are mlcommons/logging's (mlperf_logging 4.1.59), Apache License 2.0: importer/rcp_data/LICENSE.md.")
     for rs, benchmarks in sorted(facts.items(), key=lambda kv: [int(x) for x in kv[0].split(".")]):
         for b, row in sorted(benchmarks.items()):
             target = row["target"] or row["open_target"]

@@ -2,7 +2,7 @@
 // every benchmark with RCPs (and "n/a" where no rule applies), samples-keyed RCPs and convergence points, stable
 // diffusion's FID-and-CLIP point, reference choice by the RCP mean, open division, v0.5's status quirks, the
 // published scaling.json, targets per ruleset, and the compliance checks.
-#include "evalsuite/importer/mlperf_rules.h"
+#include "importer/mlperf_rules.h"
 
 #include <gtest/gtest.h>
 
@@ -15,11 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "evalsuite/importer/importer.h"
-#include "evalsuite/importer/mlperf_compliance_table.h"
-#include "evalsuite/importer/mlperf_group.h"
-#include "evalsuite/importer/rcp_check.h"
-#include "evalsuite/importer/rcp_embedded.h"
+#include "importer/importer.h"
+#include "importer/mlperf_compliance_table.h"
+#include "importer/mlperf_group.h"
+#include "importer/rcp_check.h"
+#include "importer/rcp_embedded.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {

@@ -1,14 +1,14 @@
-// Issue 17: training throughput of imported MLPerf runs (evalsuite/importer/mlperf_throughput.h), on fixtures
+// Issue 17: training throughput of imported MLPerf runs (importer/mlperf_throughput.h), on fixtures
 // written from the MLLOG format (one per way a log records its samples) and on the shared v2.0, v4.0 and v5.1 logs,
 // whose expected figures are computed by hand from the lines named in the comments.
-#include "evalsuite/importer/mlperf_throughput.h"
+#include "importer/mlperf_throughput.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "evalsuite/importer/importer.h"
-#include "evalsuite/importer/mlperf_compliance_table.h"
+#include "importer/importer.h"
+#include "importer/mlperf_compliance_table.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/importer/importer.h"
-#include "evalsuite/importer/rcp_check.h"
-#include "evalsuite/importer/rcp_embedded.h"
+#include "importer/importer.h"
+#include "importer/rcp_check.h"
+#include "importer/rcp_embedded.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::importer {

@@ -1,7 +1,7 @@
 // The one place that decides an imported run's entry and its metric's scale (importer/run_identity.h): which names
 // only number runs, how runs group into entries under each --group-by, what the grouping prints, and how a threshold
 // is read onto a rate's scale.
-#include "evalsuite/importer/run_identity.h"
+#include "importer/run_identity.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// An external entry in the hardware section (evalsuite/study/hardware/external_hardware.h makes it): a row with its
+// An external entry in the hardware section (study/hardware/external_hardware.h makes it): a row with its
 // peak and where the peak came from, its device's roof in the roofline chart, and a section of external entries alone
 // (no `evalsuite machine` file) rendered without the machine, time and memory tables it has no data for.
 #include <gtest/gtest.h>

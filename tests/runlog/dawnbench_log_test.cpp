@@ -1,6 +1,6 @@
 // DAWNBench TSV+JSON entries with every hazard real files have: byte-order mark, CRLF, blank lines, repeated and
 // fractional epochs, no final newline, columns in another order, a malformed row. Fixtures are written here.
-#include "evalsuite/runlog/dawnbench_log.h"
+#include "runlog/dawnbench_log.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-// An external run log's hardware declarations (evalsuite/runlog/declared_hardware.h): bad values are ignored with
+// An external run log's hardware declarations (runlog/declared_hardware.h): bad values are ignored with
 // a warning naming the file, line and field, the rest of the header is kept, nothing crashes; Python's NaN and
 // Infinity (not JSON) in a header no longer cost the whole header.
-#include "evalsuite/runlog/declared_hardware.h"
+#include "runlog/declared_hardware.h"
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/runlog/jsonl_run_log.h"
+#include "runlog/jsonl_run_log.h"
 #include "tests/runlog/warning_match.h"
 
 namespace evalsuite::runlog {

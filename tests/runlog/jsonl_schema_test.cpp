@@ -1,6 +1,6 @@
 // The JSON Lines reference table (jsonl_schema.h) against the reader: the page's example log reads without a
 // warning, and each field marked required is one without which the reader skips its record.
-#include "evalsuite/runlog/jsonl_schema.h"
+#include "runlog/jsonl_schema.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "evalsuite/runlog/jsonl_run_log.h"
+#include "runlog/jsonl_run_log.h"
 
 namespace evalsuite::runlog {
 namespace {

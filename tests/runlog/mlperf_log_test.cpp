@@ -1,6 +1,6 @@
 // MLPerf result logs in all three line formats, with the marker after other output, glued records, garbage
 // and malformed lines; fixtures are written here from the documented formats.
-#include "evalsuite/runlog/mlperf_log.h"
+#include "runlog/mlperf_log.h"
 
 #include <gtest/gtest.h>
 

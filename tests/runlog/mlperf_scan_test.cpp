@@ -1,7 +1,7 @@
-// The MLPerf log scanner (evalsuite/runlog/mlperf_scan.h) against the simple loops it replaced: StringEnd finds a
+// The MLPerf log scanner (runlog/mlperf_scan.h) against the simple loops it replaced: StringEnd finds a
 // string's closing quote and FindQuotedName a field's name 16 bytes at a time, and BalancedObject and
 // PlausibleJsonTokens must decide every record exactly as before, escapes, cut strings and block boundaries included.
-#include "evalsuite/runlog/mlperf_scan.h"
+#include "runlog/mlperf_scan.h"
 
 #include <gtest/gtest.h>
 

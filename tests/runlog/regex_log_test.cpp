@@ -1,7 +1,7 @@
 // log_format = "regex" on what real training scripts print: PyTorch's ImageNet example, Keras's fit(), torchvision's
 // reference train.py (clock times, an end line); values that do not parse are warnings naming file:line; hostile
 // input (a catastrophically backtracking pattern, binary junk, a 10 MB line) is bounded and never crashes.
-#include "evalsuite/runlog/regex_log.h"
+#include "runlog/regex_log.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Issue 30 item 1: the rules every run-log format shares (run_log_checks.h), fed the bad inputs through each
 // format's own reader: a negative or non-finite time, a time that goes backwards, a metric off its scale, epochs out
 // of order, and an end record that contradicts the evaluations. Each is skipped with a warning naming file:line.
-#include "evalsuite/runlog/run_log_checks.h"
+#include "runlog/run_log_checks.h"
 
 #include <gtest/gtest.h>
 
@@ -10,10 +10,10 @@
 #include <limits>
 
 #include "analysis/run_counting.h"
-#include "evalsuite/runlog/dawnbench_log.h"
-#include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/runlog/mlperf_log.h"
-#include "evalsuite/runlog/regex_log.h"
+#include "runlog/dawnbench_log.h"
+#include "runlog/jsonl_run_log.h"
+#include "runlog/mlperf_log.h"
+#include "runlog/regex_log.h"
 #include "stats/curve.h"
 #include "tests/runlog/warning_match.h"
 

@@ -1,5 +1,5 @@
 // FormatEpoch: whole epochs print bare, evaluations within an epoch with two decimals.
-#include "evalsuite/runlog/run_log.h"
+#include "runlog/run_log.h"
 
 #include <gtest/gtest.h>
 

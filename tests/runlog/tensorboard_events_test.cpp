@@ -2,14 +2,14 @@
 // bitwise CRC-32C and the Event/Summary/TensorProto wire format written by hand), PyTorch's simple_value style and
 // TF2's tensor style, a file cut in the middle of a record and one with a corrupt record; CRC-32C against the
 // published check values.
-#include "evalsuite/runlog/tensorboard_events.h"
+#include "runlog/tensorboard_events.h"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
-#include "evalsuite/runlog/tfrecord.h"
+#include "runlog/tfrecord.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::runlog {

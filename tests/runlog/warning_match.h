@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string>
 
-#include "evalsuite/runlog/run_log.h"
+#include "runlog/run_log.h"
 
 namespace evalsuite::runlog {
 

@@ -1,13 +1,13 @@
 // A built-in entry's hardware view from its own study runs: the JSON Lines end record's "hardware" block survives
 // the log reader and the store, the entry's figures are its median run's by achieved FLOP/s, and the report rates
 // them against the ceilings the study recorded in its environment: a hand-set ceiling gives the exact MFU.
-#include "evalsuite/study/hardware/builtin_hardware.h"
+#include "study/hardware/builtin_hardware.h"
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
+#include "runlog/jsonl_run_log.h"
+#include "study/study_summary.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

@@ -1,6 +1,6 @@
 // The study's start-up line about the ceilings it recorded: the figures, where they came from, and a caution when
 // the probe ran while other work kept its cores busy.
-#include "evalsuite/study/plans/ceilings_record.h"
+#include "study/plans/ceilings_record.h"
 
 #include <gtest/gtest.h>
 

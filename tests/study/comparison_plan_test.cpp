@@ -1,9 +1,9 @@
-// `compare` and `[sequential]` in a study plan (evalsuite/study/plans/comparison_plan_keys.h): read, validated with the
+// `compare` and `[sequential]` in a study plan (study/plans/comparison_plan_keys.h): read, validated with the
 // file, line and key at fault, stored and read back, and fingerprinted (they change what the study decides).
 #include <gtest/gtest.h>
 
 #include "common/error.h"
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/plans/study_plan.h"
 
 namespace evalsuite::study {
 namespace {

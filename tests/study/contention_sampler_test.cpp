@@ -1,6 +1,6 @@
 // Contention measured for every run: the /proc parsers on fixed text, a run with CPU hogs pinned to its core records
 // more other-process busy time than the same run without them, and a study stores the record with every run.
-#include "evalsuite/study/hardware/contention_sampler.h"
+#include "study/hardware/contention_sampler.h"
 
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -15,7 +15,7 @@
 #include <fstream>
 #include <thread>
 
-#include "evalsuite/study/study_runner.h"
+#include "study/study_runner.h"
 #include "tests/study/fake_entries.h"
 #include "tests/support/test_support.h"
 

@@ -2,7 +2,7 @@
 // by name, accuracy in percent); a bad row is reported with its file and line and the others are kept.
 #include <gtest/gtest.h>
 
-#include "evalsuite/study/plans/log_formats.h"
+#include "study/plans/log_formats.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

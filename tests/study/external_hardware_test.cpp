@@ -1,12 +1,12 @@
 // Issue 17, external entries in the hardware view: an external run log's header declares flops_per_sample (and
 // bytes, device, peak...), evalsuite measures its throughput from the log's evaluations and gives it the built-in
 // entries' figures. Every expected number is computed by hand in the comments.
-#include "evalsuite/study/hardware/external_hardware.h"
+#include "study/hardware/external_hardware.h"
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/study/study_summary.h"
+#include "runlog/jsonl_run_log.h"
+#include "study/study_summary.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

@@ -1,5 +1,5 @@
 // DescribeFailure: every cause a user meets at start-up gets a cause and a hint they can act on.
-#include "evalsuite/study/execution/failure_cause.h"
+#include "study/execution/failure_cause.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

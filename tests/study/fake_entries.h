@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/plans/study_plan.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study::testing {

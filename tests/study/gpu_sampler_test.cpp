@@ -1,7 +1,7 @@
 // GPU sampling with a fake nvidia-smi (tests/study/fake_nvidia_smi.h; no GPU here): the peak memory and mean
 // utilization per device of what it printed, the run's own devices only, and every way nvidia-smi can misbehave
 // ("[N/A]", garbage lines, a non-zero exit, a hang, absent) ending as counts and warnings, never as an error.
-#include "evalsuite/study/hardware/gpu_sampler.h"
+#include "study/hardware/gpu_sampler.h"
 
 #include <gtest/gtest.h>
 

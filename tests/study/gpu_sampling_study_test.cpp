@@ -6,11 +6,11 @@
 
 #include <filesystem>
 
-#include "evalsuite/study/execution/run_execution.h"
-#include "evalsuite/study/execution/slurm_task.h"
-#include "evalsuite/study/study_runner.h"
-#include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
+#include "study/execution/run_execution.h"
+#include "study/execution/slurm_task.h"
+#include "study/study_runner.h"
+#include "study/study_summary.h"
 #include "tests/study/fake_entries.h"
 #include "tests/study/fake_nvidia_smi.h"
 #include "tests/support/test_support.h"

@@ -8,9 +8,9 @@
 
 #include <cmath>
 
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
+#include "store/run_store.h"
+#include "study/study_summary.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

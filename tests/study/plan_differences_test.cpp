@@ -2,7 +2,7 @@
 // as "differs in: entries".
 #include <gtest/gtest.h>
 
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/plans/study_plan.h"
 
 namespace evalsuite::study {
 namespace {

@@ -2,7 +2,7 @@
 // accepts (read off the readers' own "unknown key ... (known: ...)" error) and each integer key's bounds (the value
 // just outside is refused naming the key, the bounds themselves are not). A key added to a reader without a line in
 // the table, or a range changed on one side only, fails here.
-#include "evalsuite/study/plans/plan_key_reference.h"
+#include "study/plans/plan_key_reference.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "common/error.h"
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/plans/study_plan.h"
 
 namespace evalsuite::study {
 namespace {
@@ -72,7 +72,7 @@ TEST(PlanKeyReferenceTest, EveryTableListsExactlyTheKeysItsReaderAccepts) {
       if (doc.table == table) documented.insert(doc.key);
     }
     EXPECT_EQ(documented, KnownKeysOf(table)) << "table '" << table
-                                              << "': update evalsuite/study/plans/plan_key_reference.cpp, then "
+                                              << "': update study/plans/plan_key_reference.cpp, then "
                                                  "regenerate docs/reference (see reference_pages_cli_test.cpp)";
   }
 }

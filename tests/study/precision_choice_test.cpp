@@ -4,13 +4,13 @@
 // nothing timed means fp32. The machines are the four the issues name: AMD EPYC Zen 4 (avx512_bf16; issue 51: bf16
 // convolutions 1.95x fp32's but the bf16 step slower), AMD Zen 3 (AVX2 only: bf16 convolutions about 70x slower),
 // Intel Cascade Lake (no bf16: oneDNN converts in software) and Intel Sapphire Rapids (AMX tiles).
-#include "evalsuite/entries/precision_choice.h"
+#include "entries/precision_choice.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "common/error.h"
-#include "evalsuite/study/plans/ceilings_record.h"
+#include "study/plans/ceilings_record.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::entries {

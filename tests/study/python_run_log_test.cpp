@@ -5,8 +5,8 @@
 
 #include <filesystem>
 
-#include "evalsuite/study/study_runner.h"
-#include "evalsuite/study/study_summary.h"
+#include "study/study_runner.h"
+#include "study/study_summary.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

@@ -7,10 +7,10 @@
 #include <map>
 
 #include "common/error.h"
-#include "evalsuite/study/execution/run_execution.h"
-#include "evalsuite/study/execution/slurm_task.h"
-#include "evalsuite/study/plans/log_formats.h"
-#include "evalsuite/study/study_runner.h"
+#include "study/execution/run_execution.h"
+#include "study/execution/slurm_task.h"
+#include "study/plans/log_formats.h"
+#include "study/study_runner.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

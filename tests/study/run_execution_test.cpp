@@ -1,13 +1,13 @@
 // Pieces of a run's execution: the command line of a built-in run, the tail of stderr, and the progress
 // peeked from a log that is still being written.
-#include "evalsuite/study/execution/run_execution.h"
+#include "study/execution/run_execution.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "common/child_process.h"
-#include "evalsuite/study/execution/progress.h"
+#include "study/execution/progress.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

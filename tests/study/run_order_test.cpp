@@ -1,13 +1,13 @@
 // Run order: shuffled blocks, one run of each entry per block, the same for the same study seed, and a block's
 // order independent of the blocks before it (what a sequential study asks for block by block).
-#include "evalsuite/study/plans/run_order.h"
+#include "study/plans/run_order.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
 
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/plans/study_plan.h"
 
 namespace evalsuite::study {
 namespace {

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/store/run_models.h"
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/study/execution/run_recorder.h"
-#include "evalsuite/study/study_runner.h"
-#include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
+#include "store/run_models.h"
+#include "store/run_store.h"
+#include "study/execution/run_recorder.h"
+#include "study/study_runner.h"
+#include "study/study_summary.h"
 #include "tests/study/fake_entries.h"
 #include "tests/support/test_support.h"
 

@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "evalsuite/study/plans/run_planning.h"
 #include "reports/report.h"
 #include "stats/stability.h"
+#include "study/plans/run_planning.h"
 #include "tests/support/epoch_run_fixtures.h"
 
 namespace evalsuite::study {

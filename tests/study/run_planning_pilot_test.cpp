@@ -1,4 +1,4 @@
-// `study plan --pilot` (evalsuite/study/plans/run_planning.h) on the findings of issue 34: the comparison plan is the
+// `study plan --pilot` (study/plans/run_planning.h) on the findings of issue 34: the comparison plan is the
 // same whichever way the pair is written and uses each entry's own runs; the planned runs truly give the power;
 // the cost is the runs' measured wall time; bad levels are usage errors; entries with nothing to plan from are
 // named with their reason.
@@ -12,10 +12,10 @@
 #include <string>
 
 #include "common/error.h"
-#include "evalsuite/study/plans/run_planning.h"
-#include "evalsuite/study/plans/study_plan.h"
 #include "stats/brunner_munzel.h"
 #include "stats/survival.h"
+#include "study/plans/run_planning.h"
+#include "study/plans/study_plan.h"
 
 namespace evalsuite::study {
 namespace {

@@ -1,6 +1,6 @@
 // The SQLite run store: a run and its points, seeds and process facts survive a round trip; attempts are
 // numbered; study names are unique; a file that is not a store is refused with its name.
-#include "evalsuite/store/run_store.h"
+#include "store/run_store.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

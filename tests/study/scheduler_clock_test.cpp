@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#include "evalsuite/study/study_runner.h"
+#include "study/study_runner.h"
 #include "tests/study/fake_entries.h"
 
 namespace evalsuite::study {

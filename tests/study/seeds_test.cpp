@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "evalsuite/study/plans/plan_seeds.h"
+#include "study/plans/plan_seeds.h"
 
 namespace evalsuite::study {
 namespace {

@@ -2,7 +2,7 @@
 // missing or refusing (a clear error, no run recorded), how a task that Slurm ended without an end record is
 // recorded (time limit, node failure, out of memory, preemption, cancel, a vanished node), a requeued task counted
 // once, and the parsers of squeue, scontrol and sacct output. The real cluster is in tests/cli/slurm_cluster_cli_test.
-#include "evalsuite/study/execution/slurm_executor.h"
+#include "study/execution/slurm_executor.h"
 
 #include <gtest/gtest.h>
 
@@ -14,11 +14,11 @@
 
 #include "common/error.h"
 #include "common/json_guard.h"
-#include "evalsuite/study/execution/failure_cause.h"
-#include "evalsuite/study/execution/run_execution.h"
-#include "evalsuite/study/execution/run_folder_record.h"
-#include "evalsuite/study/execution/slurm_task.h"
-#include "evalsuite/study/study_runner.h"
+#include "study/execution/failure_cause.h"
+#include "study/execution/run_execution.h"
+#include "study/execution/run_folder_record.h"
+#include "study/execution/slurm_task.h"
+#include "study/study_runner.h"
 #include "tests/study/fake_entries.h"
 #include "tests/support/test_support.h"
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
+#include "store/run_store.h"
+#include "study/study_summary.h"
 #include "tests/support/epoch_run_fixtures.h"
 #include "tests/support/test_support.h"
 

@@ -3,7 +3,7 @@
 
 #include <atomic>
 
-#include "evalsuite/store/run_store.h"
+#include "store/run_store.h"
 #include "tests/support/open_at_once.h"
 #include "tests/support/test_support.h"
 

@@ -1,13 +1,13 @@
 // The one decode of a stored plan (stored_plan.h): the store hands back the plan it was given, typed; plans older
 // versions wrote read with today's defaults; an import's record and a plan this evalsuite cannot read strictly still
 // give what `study list` and `study show` print, and only the strict plan throws.
-#include "evalsuite/study/plans/stored_plan.h"
+#include "study/plans/stored_plan.h"
 
 #include <gtest/gtest.h>
 
 #include "common/error.h"
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/study/study_summary.h"
+#include "store/run_store.h"
+#include "study/study_summary.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

@@ -1,13 +1,13 @@
 // Study plans: defaults resolved from the catalog and the file, flags win, and every error names the line
 // and the key (typos included). The plan survives its JSON round trip (the store keeps it; resume reads it).
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/plans/study_plan.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "common/error.h"
-#include "evalsuite/study/plans/command_template.h"
+#include "study/plans/command_template.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

@@ -1,7 +1,7 @@
 // The scheduler and the study runner with fake external entries: every run in its own process; a crash, a
 // non-zero exit and a timeout become failed runs with the signal, exit status and stderr; a stopped study
 // keeps its interrupted attempt (points included) and resume runs only what is missing.
-#include "evalsuite/study/study_runner.h"
+#include "study/study_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <set>
 
 #include "common/error.h"
-#include "evalsuite/study/execution/run_folder_record.h"
+#include "study/execution/run_folder_record.h"
 #include "tests/study/fake_entries.h"
 #include "tests/support/test_support.h"
 

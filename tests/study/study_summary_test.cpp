@@ -1,11 +1,11 @@
 // study show's table (issue 13 point 4): the median TTA counts every run, Kaplan-Meier's when some missed.
-#include "evalsuite/study/study_summary.h"
+#include "study/study_summary.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "evalsuite/store/run_store.h"
+#include "store/run_store.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

@@ -1,11 +1,11 @@
 // Study files that would make toml++ recurse itself to death are refused before it parses them, with the line;
 // the inputs that reach toml++'s own assertions in checked builds get clean errors.
-#include "evalsuite/study/plans/toml_depth.h"
+#include "study/plans/toml_depth.h"
 
 #include <gtest/gtest.h>
 
 #include "common/error.h"
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/plans/study_plan.h"
 
 namespace evalsuite::study {
 namespace {

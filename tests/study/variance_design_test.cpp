@@ -2,7 +2,7 @@
 // schedule holds every cell x repeat once, the sources not varied constant, repeats with identical seeds, level seeds
 // shared by the study's entries; the design survives the plan's JSON round trip, and a plan without one is stored
 // as before; the runs get the seeds (built-in flags, external placeholders) and record them.
-#include "evalsuite/study/plans/variance_design.h"
+#include "study/plans/variance_design.h"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <tuple>
 
 #include "common/error.h"
-#include "evalsuite/study/execution/run_execution.h"
-#include "evalsuite/study/execution/slurm_task.h"
-#include "evalsuite/study/plans/study_plan.h"
+#include "study/execution/run_execution.h"
+#include "study/execution/slurm_task.h"
+#include "study/plans/study_plan.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

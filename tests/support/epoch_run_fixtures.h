@@ -5,8 +5,8 @@
 
 #include <optional>
 
-#include "evalsuite/store/run_store.h"
 #include "reports/report_input.h"
+#include "store/run_store.h"
 
 namespace evalsuite::testing {
 

@@ -1,5 +1,5 @@
 // The catalog of built-in entries and the learning-rate / resolution schedules its recipes describe.
-#include "evalsuite/entries/builtin_entries.h"
+#include "entries/builtin_entries.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,11 +1,11 @@
 // The built-in model's memory format: after UseChannelsLast every 4-d weight, conv1's single-input-channel
 // one included, has channels-last strides, so activations stay channels-last through the network (oneDNN's
 // fast path) instead of flipping between layouts at every layer.
-#include "evalsuite/training/convnet.h"
+#include "training/convnet.h"
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/entries/builtin_entries.h"
+#include "entries/builtin_entries.h"
 
 namespace evalsuite::training {
 namespace {

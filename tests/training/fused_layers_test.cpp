@@ -4,8 +4,8 @@
 // fused sums differ in order only, so they agree to float rounding.
 #include <gtest/gtest.h>
 
-#include "evalsuite/training/batch_norm_relu_pool.h"
-#include "evalsuite/training/dense_product.h"
+#include "training/batch_norm_relu_pool.h"
+#include "training/dense_product.h"
 
 namespace evalsuite::training {
 namespace {

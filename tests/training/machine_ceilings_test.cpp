@@ -1,7 +1,7 @@
 // The machine ceilings: probes return positive figures that agree with themselves within a run (the median of
 // the repetitions near the best: no assertion on how fast), and the theoretical peak's derivation from
 // /proc/cpuinfo text by hand.
-#include "evalsuite/training/machine_ceilings.h"
+#include "training/machine_ceilings.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-// FLOP, byte and memory counts of the built-in model (evalsuite/training/model_cost.h): each layer kind against
+// FLOP, byte and memory counts of the built-in model (training/model_cost.h): each layer kind against
 // hand-computed values, every built-in entry's whole model against an independent Python count from the same
 // shapes, and the memory breakdown of a tiny model against a hand count and the tensors LibTorch really holds.
-#include "evalsuite/training/model_cost.h"
+#include "training/model_cost.h"
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/training/convnet.h"
+#include "training/convnet.h"
 
 namespace evalsuite::training {
 namespace {

@@ -1,11 +1,11 @@
 // The step probe times the steps a run takes: one row per form of a bf16 entry, at the form's batch size and the
 // threads asked, with positive median times of at least the steps asked (no assertion on how fast: the decision's
 // logic is tested with injected timings in tests/study/precision_choice_test.cpp); none for an fp32 recipe.
-#include "evalsuite/training/step_probe.h"
+#include "training/step_probe.h"
 
 #include <gtest/gtest.h>
 
-#include "evalsuite/entries/builtin_entries.h"
+#include "entries/builtin_entries.h"
 
 namespace evalsuite::training {
 namespace {

@@ -6,10 +6,10 @@
 #include <fstream>
 
 #include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/entries/builtin_entries.h"
-#include "evalsuite/training/convnet.h"
-#include "evalsuite/training/trainer.h"
+#include "entries/builtin_entries.h"
 #include "tests/support/test_support.h"
+#include "training/convnet.h"
+#include "training/trainer.h"
 
 namespace evalsuite::training {
 namespace {

@@ -1,7 +1,7 @@
 // Short training runs on real Fashion-MNIST (small subsets, one thread): every entry learns, the same seed
 // gives the same curve, the log and the end status say what happened. Skips when Debian's
 // dataset-fashion-mnist is not installed.
-#include "evalsuite/training/trainer.h"
+#include "training/trainer.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,11 +13,11 @@
 #include "common/error.h"
 #include "common/seeds.h"
 #include "datasets/fashion_mnist/fashion_mnist.h"
-#include "evalsuite/entries/builtin_entries.h"
-#include "evalsuite/runlog/jsonl_run_log.h"
-#include "evalsuite/training/hardware_profile.h"
-#include "evalsuite/training/model_cost.h"
+#include "entries/builtin_entries.h"
+#include "runlog/jsonl_run_log.h"
 #include "tests/support/test_support.h"
+#include "training/hardware_profile.h"
+#include "training/model_cost.h"
 
 namespace evalsuite::training {
 namespace {

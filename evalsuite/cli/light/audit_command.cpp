@@ -19,10 +19,10 @@
 #include "common/error.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/importer/mlperf_audit_inputs.h"
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/store/study_choice.h"
+#include "importer/mlperf_audit_inputs.h"
 #include "reports/mlperf_audit_text.h"
+#include "store/run_store.h"
+#include "store/study_choice.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -18,10 +18,10 @@
 #include "common/test_level.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/store/entry_choice.h"
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/study/study_summary.h"
 #include "reports/comparison_section.h"
+#include "store/entry_choice.h"
+#include "store/run_store.h"
+#include "study/study_summary.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -6,8 +6,8 @@
 #include <iostream>
 #include <memory>
 
+#include "entries/builtin_entries.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/entries/builtin_entries.h"
 
 namespace evalsuite::cli {
 

@@ -11,11 +11,11 @@
 #include "common/atomic_file.h"
 #include "common/error.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/store/analysis_entries.h"
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/store/study_choice.h"
-#include "evalsuite/study/plans/stored_plan.h"
 #include "reports/tidy_csv.h"
+#include "store/analysis_entries.h"
+#include "store/run_store.h"
+#include "store/study_choice.h"
+#include "study/plans/stored_plan.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -22,10 +22,10 @@
 #include "common/json_access.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/importer/framework_import.h"
-#include "evalsuite/importer/importer.h"
-#include "evalsuite/importer/mlperf_rules.h"
-#include "evalsuite/store/run_store.h"
+#include "importer/framework_import.h"
+#include "importer/importer.h"
+#include "importer/mlperf_rules.h"
+#include "store/run_store.h"
 
 namespace evalsuite::cli {
 namespace {

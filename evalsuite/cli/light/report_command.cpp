@@ -17,14 +17,14 @@
 #include "common/json_guard.h"
 #include "common/slow_step_notice.h"
 #include "evalsuite/cli/commands.h"
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/store/study_choice.h"
-#include "evalsuite/study/study_summary.h"
 #include "reports/extra_sections.h"
 #include "reports/generalization_section.h"
 #include "reports/given_sections.h"
 #include "reports/hardware_entries_merge.h"
 #include "reports/report.h"
+#include "store/run_store.h"
+#include "store/study_choice.h"
+#include "study/study_summary.h"
 
 namespace evalsuite::cli {
 namespace {

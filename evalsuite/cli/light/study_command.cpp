@@ -27,14 +27,14 @@
 #include "evalsuite/cli/light/option_checks.h"
 #include "evalsuite/cli/light/own_binary.h"
 #include "evalsuite/cli/light/test_hooks.h"
-#include "evalsuite/store/study_choice.h"
-#include "evalsuite/study/execution/slurm_executor.h"
-#include "evalsuite/study/execution/slurm_task.h"
-#include "evalsuite/study/plans/stored_plan.h"
-#include "evalsuite/study/plans/study_plan.h"
-#include "evalsuite/study/study_runner.h"
-#include "evalsuite/study/study_summary.h"
 #include "reports/report.h"
+#include "store/study_choice.h"
+#include "study/execution/slurm_executor.h"
+#include "study/execution/slurm_task.h"
+#include "study/plans/stored_plan.h"
+#include "study/plans/study_plan.h"
+#include "study/study_runner.h"
+#include "study/study_summary.h"
 
 namespace evalsuite::cli {
 namespace {

@@ -2,7 +2,7 @@
 //                                         [--alpha 0.05] [--simulations 2000] [--json F]
 // How many runs per entry the study FILE needs, from pilot runs already in a store: for the stability question,
 // for each comparison the plan names (a TTA ratio shown with the given power, simulated from the pilot runs with
-// their censoring), and what those runs cost in machine time (evalsuite/study/plans/run_planning.h).
+// their censoring), and what those runs cost in machine time (study/plans/run_planning.h).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -13,13 +13,13 @@
 #include "common/test_level.h"
 #include "evalsuite/cli/commands.h"
 #include "evalsuite/cli/light/option_checks.h"
-#include "evalsuite/store/entry_choice.h"
-#include "evalsuite/store/run_store.h"
-#include "evalsuite/store/study_choice.h"
-#include "evalsuite/study/plans/run_planning.h"
-#include "evalsuite/study/plans/study_plan.h"
-#include "evalsuite/study/plans/variance_design_cost.h"
-#include "evalsuite/study/study_summary.h"
+#include "store/entry_choice.h"
+#include "store/run_store.h"
+#include "store/study_choice.h"
+#include "study/plans/run_planning.h"
+#include "study/plans/study_plan.h"
+#include "study/plans/variance_design_cost.h"
+#include "study/study_summary.h"
 
 namespace evalsuite::cli {
 namespace {
