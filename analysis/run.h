@@ -98,8 +98,9 @@ struct Run {
   std::optional<RunPrecision> precision;
 };
 
-// An entry and every attempt recorded for it.
-struct Entry {
+// What an entry is, apart from its runs: the row the run store keeps per entry and study (store::EntryRecord is this
+// type, so the store and the analysis cannot drift apart field by field).
+struct EntryFacts {
   std::string name;  // entry name, e.g. "baseline" or "GIGABYTE/resnet"
   std::string description;
   std::string source = "study";  // "study", "mlperf", "dawnbench", "jsonl", ...
@@ -107,8 +108,12 @@ struct Entry {
   std::string time_unit = "seconds";     // unit of CurvePoint::time and time_spent ("seconds", "minutes", "hours")
   double threshold = 0;                  // the entry's target
   std::vector<double> extra_thresholds;  // sensitivity grid (besides the default grid around the target)
-  std::vector<Run> runs;                 // every attempt, in the order recorded (by run index, then attempt)
   nlohmann::json extra = nlohmann::json::object();  // source-specific facts (MLPerf score, DAWNBench cost...)
+};
+
+// An entry and every attempt recorded for it.
+struct Entry : EntryFacts {
+  std::vector<Run> runs;  // every attempt, in the order recorded (by run index, then attempt)
 };
 
 }  // namespace evalsuite::analysis

@@ -92,14 +92,7 @@ std::vector<analysis::Entry> AnalysisEntriesOf(RunStore& store, const StudyInfo&
   std::vector<analysis::Entry> entries;
   for (const EntryRecord& record : store.LoadEntries(study.id)) {
     analysis::Entry e;
-    e.name = record.name;
-    e.description = record.description;
-    e.source = record.source;
-    e.metric = record.metric;
-    e.time_unit = record.time_unit;
-    e.threshold = record.threshold;
-    e.extra_thresholds = record.extra_thresholds;
-    e.extra = record.extra;
+    static_cast<analysis::EntryFacts&>(e) = record;
     e.extra["study"] = study.name;
     e.runs = std::move(runs[record.name]);
     runs.erase(record.name);

@@ -49,17 +49,9 @@ struct RunRecord {
   nlohmann::json execution = nlohmann::json::object();
 };
 
-// The facts about an entry that a report needs (one row per entry and study).
-struct EntryRecord {
-  std::string name;
-  std::string description;
-  std::string source = "study";  // "study", "mlperf", "dawnbench", "jsonl"
-  std::string metric = "val_top1";
-  std::string time_unit = "seconds";
-  double threshold = 0;
-  std::vector<double> extra_thresholds;
-  nlohmann::json extra = nlohmann::json::object();
-};
+// The facts about an entry that a report needs (one row per entry and study): the analysis layer's own type, so that
+// loading an entry (store/analysis_entries.h) copies it whole instead of field by field.
+using EntryRecord = analysis::EntryFacts;
 
 struct StudyInfo {
   int64_t id = 0;
