@@ -111,6 +111,7 @@ TEST(TolerantJsonTest, ThePatternFindsEveryVariant) {
   }
   const std::vector<TolerantLookup> found = TolerantLookupsUnder(dir, {"src"});
   std::vector<int> lines;
+  lines.reserve(found.size());
   for (const TolerantLookup& l : found) lines.push_back(l.line);
   EXPECT_EQ(lines, (std::vector<int>{1, 2, 3, 4, 7, 9}));
   fs::remove_all(dir);
