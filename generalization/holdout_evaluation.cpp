@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <optional>
 #include <set>
 
@@ -9,6 +10,7 @@
 #include "datasets/images/holdout_manifest.h"
 #include "generalization/class_mapping.h"
 #include "generalization/frequency_bins.h"
+#include "generalization/holdout_selection_json.h"
 #include "generalization/metrics.h"
 
 namespace evalsuite::generalization {
@@ -222,7 +224,7 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
   std::vector<bool> readable(files.size());
   json failures = json::array();
   size_t unreadable = 0;
-  json reasons = json::object();
+  std::map<std::string, int> reasons;  // unreadable images per decoder status, counted here
   json decoder_warnings = json::array();
   for (size_t i = 0; i < files.size(); ++i) {
     readable[i] = result.images[i].status == datasets::DecodeStatus::kOk;
@@ -232,7 +234,7 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
     if (readable[i]) continue;
     ++unreadable;
     const std::string kind = datasets::DecodeStatusName(result.images[i].status);
-    reasons[kind] = reasons.value(kind, 0) + 1;
+    ++reasons[kind];
     if (failures.size() < kMaxListedFailures) {
       failures.push_back({{"path", holdout.items[i].path}, {"reason", result.images[i].reason}});
     }
@@ -271,15 +273,7 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
   if (labeled) {
     frequency_bins = FrequencyBinsJson(outcomes, frequency, options_.verdict.candidate_group, verdict.reference);
   }
-  json selection = {{"rule", holdout.rule.value("rule", "")}};
-  if (holdout.rule.contains("sampling") && holdout.rule["sampling"].is_object()) {
-    const json& s = holdout.rule["sampling"];
-    selection["variant"] = s.value("variant", "");
-    selection["seed"] = s.value("seed", json(nullptr));
-    selection["per_class"] = s.value("per_class", json(nullptr));
-    selection["min_votes"] = s.value("min_votes", json(nullptr));
-    if (s.contains("reference")) selection["reference"] = s["reference"].value("kind", "");
-  }
+  const json selection = HoldoutSelectionFromJson(holdout.rule);
   return {{"image_set", set_name},
           {"selection", selection},
           {"frequency_bins", frequency_bins},
@@ -287,7 +281,7 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
           {"class_list", holdout.class_list},
           {"images", files.size()},
           {"unreadable", unreadable},
-          {"unreadable_reasons", reasons},
+          {"unreadable_reasons", json(reasons)},
           {"failures", failures},
           {"decoder_warnings", decoder_warnings},
           {"models", models},
@@ -310,8 +304,9 @@ json HoldoutEvaluator::Evaluate(const std::filesystem::path& holdout_dir, std::o
 }
 
 std::string SummarizeImageSet(const json& image_set) {
-  std::string text = fmt::format("{} ({} images, {} unreadable)\n", image_set.value("image_set", ""),
-                                 image_set.value("images", 0), image_set.value("unreadable", 0));
+  // Every field read here is one EvaluateImageSet always writes: read strictly, a missing one is a bug.
+  std::string text = fmt::format("{} ({} images, {} unreadable)\n", image_set.at("image_set").get<std::string>(),
+                                 image_set.at("images").get<size_t>(), image_set.at("unreadable").get<size_t>());
   size_t name_width = 5;
   for (const json& model : image_set["models"])
     name_width = std::max(name_width, model["name"].get<std::string>().size());
@@ -324,10 +319,9 @@ std::string SummarizeImageSet(const json& image_set) {
                         PercentInterval(model["top5"]), gap);
   }
   const json& verdict = image_set["verdict"];
-  const std::string head =
-      verdict.value("label", nlohmann::json()).is_string() ? verdict["label"].get<std::string>() : "NO VERDICT";
-  text +=
-      fmt::format("  verdict: {}: {}\n  test: {}\n", head, verdict.value("statement", ""), verdict.value("test", ""));
+  const std::string head = verdict.at("label").is_string() ? verdict["label"].get<std::string>() : "NO VERDICT";
+  text += fmt::format("  verdict: {}: {}\n  test: {}\n", head, verdict.at("statement").get<std::string>(),
+                      verdict.at("test").get<std::string>());
   if (image_set.contains("frequency_bins") && image_set["frequency_bins"].is_object()) {
     text += SummarizeFrequencyBins(image_set["frequency_bins"]);
   }

@@ -23,6 +23,7 @@
 #include "runlog/dawnbench_log.h"
 #include "runlog/jsonl_run_log.h"
 #include "runlog/mlperf_log.h"
+#include "runlog/run_header_json.h"
 #include "runlog/run_log_checks.h"
 #include "stats/curve.h"
 #include "store/run_store.h"
@@ -387,7 +388,7 @@ class GroupBuilder {
           fmt::format("{}: {} run log(s) name no entry in their header; their entry is \"{}\" ({})",
                       files.front()->file.string(), unnamed, entry, runlog::kEntryNameRule));
     }
-    group.metric = first.header.value("metric", "metric");
+    group.metric = runlog::HeaderMetricFromJson(first.header, files.front()->file.string());
     if (options_.threshold) {
       // The logs' metric is a fraction unless their header declares a metric_range; a threshold off that scale is
       // refused (converted from a percentage for a fraction).

@@ -8,6 +8,7 @@
 #include "common/environment.h"
 #include "common/error.h"
 #include "common/sha256.h"
+#include "labeling/candidate_fields_json.h"
 #include "labeling/label_server.h"
 #include "labeling/safe_path.h"
 
@@ -91,7 +92,7 @@ FreezeSummary FreezeHoldout(const datasets::CandidateManifest& manifest, const f
   summary.candidates = manifest.items.size();
   datasets::Holdout& holdout = summary.holdout;
   holdout.name = name.empty() ? out_dir.filename().string() : name;
-  holdout.class_list = manifest.source.is_object() ? manifest.source.value("class_list", "imagenet-1k") : "imagenet-1k";
+  holdout.class_list = CandidateClassListFromJson(manifest.source);
   holdout.rule = {{"rule", rule.text},
                   {"min_labelers", rule.min_labelers},
                   {"labelers", agreement.labelers},

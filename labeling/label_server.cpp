@@ -199,7 +199,8 @@ std::optional<std::string> LabelServer::LabelerOfBody(const nlohmann::json& body
     Refuse(response, 400, "'labeler' must be a string");
     return std::nullopt;
   }
-  return LabelerOf(body.contains("labeler"), body.value("labeler", ""), response);
+  const bool given = body.contains("labeler");
+  return LabelerOf(given, given ? body["labeler"].get<std::string>() : std::string(), response);
 }
 
 void LabelServer::ServePage(const httplib::Request& request, httplib::Response& response) {

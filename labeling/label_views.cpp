@@ -1,5 +1,6 @@
 #include "labeling/label_views.h"
 
+#include "labeling/candidate_fields_json.h"
 #include "labeling/safe_path.h"
 
 namespace evalsuite::labeling {
@@ -28,10 +29,11 @@ json NearDuplicateFlags(const datasets::Candidate& item, const datasets::Candida
   for (const json& flag : item.near_duplicates) {
     if (!flag.is_object()) continue;
     // Strings where present: LoadCandidateManifest checked them.
-    json out = {{"kind", flag.value("kind", std::string())}, {"match", flag.value("match", std::string())}};
-    if (flag.contains("distance") && flag["distance"].is_number()) out["distance"] = flag["distance"];
-    if (flag.contains("similarity") && flag["similarity"].is_number()) out["similarity"] = flag["similarity"];
-    const auto other = item_index.find(out["match"].get<std::string>());
+    const NearDuplicateFlag decoded = NearDuplicateFlagFromJson(flag);
+    json out = {{"kind", decoded.kind}, {"match", decoded.match}};
+    if (!decoded.distance.is_null()) out["distance"] = decoded.distance;
+    if (!decoded.similarity.is_null()) out["similarity"] = decoded.similarity;
+    const auto other = item_index.find(decoded.match);
     if (other != item_index.end()) {
       out["image"] = "/images/" + PercentEncode(manifest.items[other->second].path, /*keep_slash=*/true);
     }

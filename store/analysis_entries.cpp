@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "analysis/run_usage_json.h"
 #include "common/json_access.h"
 
 namespace evalsuite::store {
@@ -61,14 +62,8 @@ analysis::Run ToAnalysisRun(const RunRecord& run, bool resumable) {
   out.threads = run.threads;
   out.error = run.log.error;
   out.origin = run.run_dir;
-  if (const json& usage = Field(run.execution, "usage"); usage.is_object()) {
-    analysis::RunUsage used;
-    used.wall_seconds = usage.value("wall_seconds", 0.0);
-    used.user_seconds = usage.value("user_seconds", 0.0);
-    used.system_seconds = usage.value("system_seconds", 0.0);
-    used.max_rss_kb = usage.value("max_rss_kb", 0L);
-    out.usage = used;
-  }
+  if (const json& usage = Field(run.execution, "usage"); usage.is_object())
+    out.usage = analysis::RunUsageFromJson(usage);
   if (const json& gpu = Field(run.execution, "gpu"); gpu.is_object()) out.gpu = GpuUseOf(gpu);
   if (const json& c = Field(run.execution, "contention"); c.is_object())
     out.contention = analysis::ContentionFromJson(c);

@@ -22,6 +22,7 @@
 #include "stats/stability.h"
 #include "stats/stability_statistics.h"
 #include "store/analysis_entries.h"
+#include "store/entry_extra_json.h"
 #include "study/execution/run_execution.h"
 #include "study/execution/sequential_stopping.h"
 #include "study/hardware/builtin_hardware.h"
@@ -205,19 +206,13 @@ namespace {
 // The target as its source writes it (an import's "eval_loss <= 0.925", "FID <= 90 and CLIP >= 0.15"), not the
 // store's higher-is-better form; a study's own entries: the stored threshold.
 std::string ThresholdAsWritten(const store::EntryRecord& entry) {
-  const nlohmann::json shown =
-      entry.extra.is_object() ? entry.extra.value("threshold_shown", nlohmann::json()) : nlohmann::json();
-  if (shown.is_string()) return shown.get<std::string>();
-  const nlohmann::json column =
-      entry.extra.is_object() ? entry.extra.value("threshold_in_column_units", nlohmann::json()) : nlohmann::json();
-  if (column.is_number()) return fmt::format("{} >= {:g}", entry.metric, column.get<double>());  // DAWNBench
+  const store::ThresholdAsLogged notes = store::ThresholdAsLoggedFromJson(entry.extra);
+  if (notes.shown) return *notes.shown;
+  if (notes.in_column_units) return fmt::format("{} >= {:g}", entry.metric, *notes.in_column_units);  // DAWNBench
   // A framework log's metric as logged, lower-is-better ones stored negated (importer/framework_import.h).
-  const nlohmann::json logged =
-      entry.extra.is_object() ? entry.extra.value("threshold_as_logged", nlohmann::json()) : nlohmann::json();
-  if (logged.is_number()) {
-    const bool lower = entry.extra.value("direction", std::string()) == "lower is better";
-    return fmt::format("{} {} {:g}", entry.extra.value("metric_as_logged", entry.metric),
-                       lower ? "<=" : ">=", logged.get<double>());
+  if (notes.as_logged) {
+    return fmt::format("{} {} {:g}", notes.metric_as_logged.value_or(entry.metric),
+                       notes.lower_is_better ? "<=" : ">=", *notes.as_logged);
   }
   return fmt::format("{:g}", entry.threshold);
 }

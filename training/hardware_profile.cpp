@@ -2,6 +2,7 @@
 
 #include "entries/precision_choice.h"
 #include "reports/hardware_ceilings.h"
+#include "runlog/hardware_json.h"
 #include "training/trainer.h"
 
 namespace evalsuite::training {
@@ -44,7 +45,7 @@ json ProfileEntryHardware(const entries::BuiltinEntry& entry, const datasets::Fa
     const double epochs = entry.epoch_budget;
     const double train_s =
         Number(result.hardware, "train_seconds") / samples * static_cast<double>(data.train.size()) * epochs;
-    const double eval_s = result.hardware["time"].value("evaluation", 0.0) / evaluated_images *
+    const double eval_s = runlog::HardwareFiguresFromJson(result.hardware).evaluation_seconds / evaluated_images *
                           static_cast<double>(data.validation.size()) * epochs;
     out["full_run_estimate"] = {
         {"train_seconds", train_s}, {"evaluation_seconds", eval_s}, {"evaluation_share", eval_s / (train_s + eval_s)}};

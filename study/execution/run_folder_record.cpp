@@ -1,5 +1,6 @@
 #include "study/execution/run_folder_record.h"
 
+#include "study/execution/run_record_json.h"
 #include "study/execution/slurm_task.h"
 #include "study/plans/run_producer.h"
 
@@ -50,10 +51,9 @@ std::optional<std::string> WhyNotAdoptable(const fs::path& dir, const StudyPlan&
   const nlohmann::json& recorded = (*record)["producer"];
   if (recorded == wanted) return std::nullopt;
   std::string made_for;
-  const nlohmann::json study = record->value("study", nlohmann::json::object());
-  if (study.is_object() && study.contains("name") && study.contains("store")) {
-    made_for =
-        " (made for study '" + study.value("name", std::string()) + "' in " + study.value("store", std::string()) + ")";
+  if (const auto it = record->find("study"); it != record->end()) {
+    const RecordedStudyName study = RecordedStudyNameFromJson(*it);
+    if (study.name && study.store) made_for = " (made for study '" + *study.name + "' in " + *study.store + ")";
   }
   return "it was made by another plan" + made_for + ": " + DescribePlanDifferences(recorded, wanted) +
          " (recorded -> this plan)";

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "study/execution/run_execution.h"
 #include "study/execution/run_folder_record.h"
+#include "study/execution/run_record_json.h"
 #include "study/execution/study_run.h"
 
 namespace evalsuite::study {
@@ -104,8 +105,8 @@ void RunRecorder::NoteOrigin(const std::filesystem::path& dir) {
   std::optional<nlohmann::json> made_for = RecordedStudy(dir);
   if (!made_for || *made_for == study_identity_) return;
   ++outcome_.adopted_from_other_studies;
-  const std::string origin =
-      "study '" + made_for->value("name", std::string("?")) + "' in " + made_for->value("store", std::string("?"));
+  const RecordedStudyName study = RecordedStudyNameFromJson(*made_for);
+  const std::string origin = "study '" + study.name.value_or("?") + "' in " + study.store.value_or("?");
   if (outcome_.adopted_from.find(origin) == std::string::npos) {
     outcome_.adopted_from += (outcome_.adopted_from.empty() ? "" : ", ") + origin;
   }

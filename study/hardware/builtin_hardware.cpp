@@ -6,6 +6,7 @@
 
 #include "entries/builtin_entries.h"
 #include "reports/hardware_ceilings.h"
+#include "runlog/hardware_json.h"
 
 namespace evalsuite::study {
 
@@ -13,14 +14,14 @@ std::optional<nlohmann::json> BuiltinHardwareEntry(const std::string& entry,
                                                    const std::vector<store::RunRecord>& runs) {
   std::vector<const store::RunRecord*> measured;
   for (const store::RunRecord& run : runs) {
-    const nlohmann::json& h = run.log.hardware;
-    if (store::IsDoneRun(run) && h.is_object() && h.value("achieved_flops", 0.0) > 0) {
+    if (store::IsDoneRun(run) && runlog::HardwareFiguresFromJson(run.log.hardware).achieved_flops > 0) {
       measured.push_back(&run);
     }
   }
   if (measured.empty()) return std::nullopt;
   std::stable_sort(measured.begin(), measured.end(), [](const store::RunRecord* a, const store::RunRecord* b) {
-    return a->log.hardware.value("achieved_flops", 0.0) < b->log.hardware.value("achieved_flops", 0.0);
+    return runlog::HardwareFiguresFromJson(a->log.hardware).achieved_flops <
+           runlog::HardwareFiguresFromJson(b->log.hardware).achieved_flops;
   });
   const store::RunRecord& median = *measured[(measured.size() - 1) / 2];  // the lower median: a run that happened
   // The recipe as the run's header recorded it, else the catalog's.

@@ -17,6 +17,7 @@
 #include "common/onednn_isa_cap.h"
 #include "common/theoretical_peak.h"
 #include "entries/precision_choice.h"
+#include "study/plans/ceilings_json.h"
 #include "study/plans/slurm_options.h"
 #include "study/plans/study_plan.h"
 
@@ -69,8 +70,8 @@ bool HasMeasuredCeilings(const json& environment) {
   if (!environment.is_object() || !environment.contains(kCeilingsKey)) return false;
   const json& record = environment[kCeilingsKey];
   if (!record.is_object()) return false;
-  const std::string source = record.value("source", "");
-  return (source == "measured" || source == "file") && record.contains("machine");
+  const CeilingsRecordFacts facts = DecodeCeilingsRecord(record);
+  return (facts.source == "measured" || facts.source == "file") && facts.has_machine;
 }
 
 json ReadCeilingsFile(const fs::path& file) {
@@ -150,8 +151,8 @@ std::optional<json> ObtainCeilings(const StudyPlan& plan, const json& recorded_e
     record["machine"] = ReadCeilingsFile(plan.machine_ceilings);
     record["source"] = "file";
     record["file"] = plan.machine_ceilings;
-    record["where"] = "read from " + plan.machine_ceilings + " (measured " +
-                      record["machine"].value("measured_at", std::string("at an unknown time")) + ")";
+    record["where"] =
+        "read from " + plan.machine_ceilings + " (measured " + CeilingsMeasuredAtFromJson(record["machine"]) + ")";
     return record;
   }
   record["source"] = "theoretical";
@@ -182,7 +183,7 @@ std::string DescribeCeilings(const json& record) {
   const json& m = record.contains("machine") ? record["machine"] : json::object();
   std::string text =
       fmt::format("machine ceilings ({}): peak fp32 {:.1f} GFLOP/s, bf16 {:.1f} GFLOP/s",
-                  record.value("where", std::string("?")), Giga(m, "peak_fp32_flops"), Giga(m, "peak_bf16_flops"));
+                  DecodeCeilingsRecord(record).where, Giga(m, "peak_fp32_flops"), Giga(m, "peak_bf16_flops"));
   if (Giga(m, "bandwidth_bytes") > 0) text += fmt::format(", triad {:.1f} GB/s", Giga(m, "bandwidth_bytes"));
   if (record.contains("measurement")) text += "; " + record["measurement"].get<std::string>();
   if (m.contains("load_note") && m["load_note"].is_string()) text += "; caution: " + m["load_note"].get<std::string>();

@@ -17,7 +17,8 @@ nlohmann::json PlanRecipe(const StudyPlan& plan) {
     recipe[key] = stored.at(key);
   }
   // A sequential study's stopping rule decides which runs are made at all.
-  recipe["sequential"] = stored.value("sequential", nlohmann::json());
+  // PlanToJson writes it always (null without one).
+  recipe["sequential"] = stored.at("sequential");
   // A [variance] design decides each run's seeds; absent (not null) without one, so older recipes stay as stored.
   if (stored.contains("variance")) recipe["variance"] = stored["variance"];
   return recipe;

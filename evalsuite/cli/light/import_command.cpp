@@ -25,6 +25,7 @@
 #include "importer/framework_import.h"
 #include "importer/importer.h"
 #include "importer/mlperf_rules.h"
+#include "store/entry_extra_json.h"
 #include "store/run_store.h"
 
 namespace evalsuite::cli {
@@ -227,10 +228,10 @@ void RunImport(const ImportArgs& args) {
     for (const importer::ImportedGroup& g : result.groups) {
       const auto group_format = importer::ParseImportFormat(g.format);
       if (group_format && importer::IsFrameworkFormat(*group_format) && !g.stored_threshold) {
-        throw UsageError("--threshold", "entry \"" + g.entry + "\" (" + g.source +
-                                            ") has no target: give --threshold on " +
-                                            g.details.value("metric_as_logged", g.metric) +
-                                            "'s own scale (or --no-store to look first); nothing was stored");
+        throw UsageError("--threshold",
+                         "entry \"" + g.entry + "\" (" + g.source + ") has no target: give --threshold on " +
+                             store::ThresholdAsLoggedFromJson(g.details).metric_as_logged.value_or(g.metric) +
+                             "'s own scale (or --no-store to look first); nothing was stored");
       }
     }
   }
