@@ -1,6 +1,6 @@
 #include "study/execution/run_folder_record.h"
 
-#include "study/execution/slurm_task.h"
+#include "study/execution/json_record_file.h"
 #include "study/plans/run_producer.h"
 
 namespace evalsuite::study {
