@@ -1,13 +1,11 @@
-#include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 
-#include <sched.h>
 #include <toml++/toml.h>
 
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "common/error.h"
 #include "common/file_kind.h"
@@ -18,6 +16,7 @@
 #include "study/plans/run_order.h"
 #include "study/plans/toml_depth.h"
 #include "study/plans/toml_reader.h"
+#include "study/plans/variance_keys.h"
 
 namespace evalsuite::study {
 namespace {
@@ -299,20 +298,6 @@ toml::table ParseToml(const std::string& text, const std::string& source_name) {
 
 }  // namespace
 
-const PlannedEntry* StudyPlan::FindEntry(const std::string& entry_name) const {
-  for (const auto& e : entries) {
-    if (e.name == entry_name) return &e;
-  }
-  return nullptr;
-}
-
-const PlannedRun* StudyPlan::FindRun(const std::string& entry, int index) const {
-  for (const auto& r : schedule) {
-    if (r.entry == entry && r.index == index) return &r;
-  }
-  return nullptr;
-}
-
 StudyPlan LoadStudyPlan(const fs::path& file, const PlanOverrides& overrides, int cores) {
   RequireReadableFile(file, "a study file (a TOML plan such as studies/quick.toml)");
   std::ifstream in(file, std::ios::binary);
@@ -332,15 +317,6 @@ StudyPlan ParseStudyPlan(const std::string& toml_text, const std::string& source
   Reader reader(source_name);
   reader.SetTopLevelKeys(kStudyKeys);
   return BuildPlan(ParseToml(toml_text, source_name), reader, fs::path(source_name), overrides, cores);
-}
-
-int DefaultJobs(int cores) { return std::max(1, std::min(2, cores)); }
-
-int UsableCores() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 }  // namespace evalsuite::study
