@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 #include "study/study_runner.h"
 #include "tests/support/slurm_cluster.h"
 #include "tests/support/test_support.h"

@@ -16,6 +16,7 @@
 
 #include "common/error.h"
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 #include "study/study_runner.h"
 
 namespace fs = std::filesystem;

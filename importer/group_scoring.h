@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "importer/importer.h"
+#include "importer/import_result.h"
 
 namespace evalsuite::importer {
 

@@ -10,7 +10,7 @@
 
 #include "common/ascii_case.h"
 #include "common/file_kind.h"
-#include "importer/framework_import.h"
+#include "importer/framework_probe.h"
 
 namespace evalsuite::importer {
 namespace fs = std::filesystem;
@@ -136,46 +136,6 @@ fs::path Canonical(const fs::path& p) {
 }
 
 }  // namespace
-
-std::optional<ImportFormat> ParseImportFormat(const std::string& name) {
-  if (name == "auto") return ImportFormat::kAuto;
-  if (name == "mlperf") return ImportFormat::kMlperf;
-  if (name == "dawnbench") return ImportFormat::kDawnbench;
-  if (name == "jsonl") return ImportFormat::kJsonl;
-  if (name == "hf-trainer") return ImportFormat::kHfTrainer;
-  if (name == "lightning") return ImportFormat::kLightning;
-  if (name == "keras") return ImportFormat::kKeras;
-  if (name == "mlflow") return ImportFormat::kMlflow;
-  if (name == "tensorboard") return ImportFormat::kTensorboard;
-  if (name == "epoch-csv") return ImportFormat::kEpochCsv;
-  return std::nullopt;
-}
-
-const char* ImportFormatName(ImportFormat format) {
-  switch (format) {
-    case ImportFormat::kAuto:
-      return "auto";
-    case ImportFormat::kMlperf:
-      return "mlperf";
-    case ImportFormat::kDawnbench:
-      return "dawnbench";
-    case ImportFormat::kJsonl:
-      return "jsonl";
-    case ImportFormat::kHfTrainer:
-      return "hf-trainer";
-    case ImportFormat::kLightning:
-      return "lightning";
-    case ImportFormat::kKeras:
-      return "keras";
-    case ImportFormat::kMlflow:
-      return "mlflow";
-    case ImportFormat::kTensorboard:
-      return "tensorboard";
-    case ImportFormat::kEpochCsv:
-      return "epoch-csv";
-  }
-  return "auto";
-}
 
 bool NaturalLess(const std::string& a, const std::string& b) {
   std::size_t i = 0, j = 0;

@@ -8,25 +8,9 @@
 #include <string>
 #include <vector>
 
-namespace evalsuite::importer {
+#include "importer/import_format.h"
 
-// The frameworks' own logs (framework_import.h): Hugging Face trainer_state.json, Lightning and Keras CSV loggers,
-// MLflow run folders, TensorBoard event files, epoch-indexed CSVs of metrics (YOLO's results.csv).
-enum class ImportFormat {
-  kAuto,
-  kMlperf,
-  kDawnbench,
-  kJsonl,
-  kHfTrainer,
-  kLightning,
-  kKeras,
-  kMlflow,
-  kTensorboard,
-  kEpochCsv
-};
-// "auto", "mlperf", "dawnbench", "jsonl", "hf-trainer", "lightning", "keras", "mlflow", "tensorboard", "epoch-csv"
-std::optional<ImportFormat> ParseImportFormat(const std::string& name);
-const char* ImportFormatName(ImportFormat format);
+namespace evalsuite::importer {
 
 struct SourceFile {
   std::filesystem::path file;                   // as found (argument joined with the relative path below it)

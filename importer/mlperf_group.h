@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "analysis/mlperf_facts.h"
-#include "importer/importer.h"
+#include "importer/import_result.h"
 #include "importer/mlperf_rules.h"
 #include "importer/rcp_check.h"
 #include "runlog/mlperf_log.h"

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "labeling/label_server.h"
+#include "labeling/server_options.h"
 
 namespace evalsuite::labeling {
 

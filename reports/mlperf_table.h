@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "reports/report_model.h"
 #include "reports/report_table.h"
 
 namespace evalsuite::reports {

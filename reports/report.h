@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "reports/report_builder.h"
 #include "reports/report_input.h"
 #include "reports/report_json.h"
 #include "reports/report_model.h"
@@ -17,16 +18,11 @@
 
 namespace evalsuite::reports {
 
-constexpr int kReportSchemaVersion = 1;
-
 // report.json holds ToJson(model) (report_json.h); its keys and what each means are listed in one place,
 // reports/report_json_fields.h (the reference page docs/reference/report-json.md is generated from it, and a test
 // checks it against what ToJson writes). Every non-finite or undefined number is null; a run that missed the target
 // has tta null, never a capped time; "incomplete" runs are listed with counted=false and left out of every statistic;
 // every key of extra_sections is merged at the top level as it is (a key clashing with the others is a UsageError).
-// `progress`, when given, hears each step's name as it starts ("entry 3 of 20: name", "comparisons").
-ReportModel BuildStabilityReport(const StabilityReportInput& input,
-                                 const std::function<void(const std::string& step)>& progress = nullptr);
 
 // The model as report.json writes it: pretty-printed, top-level keys in reading order (schema_version, title,
 // generated_at, environment, plan, rule, verdicts, table, entries, then extra sections), and inside objects the

@@ -1,4 +1,4 @@
-// The stability report model as plain structs: BuildStabilityReport (report.h) fills it, ToJson (report_json.h)
+// The stability report model as plain structs: BuildStabilityReport (report_builder.h) fills it, ToJson (report_json.h)
 // writes it as report.json, and the outline and every section read its fields by name, so a field the model lacks is
 // a compile error, not a "—". Statistics keep the types stats/ computes them in; a non-finite double or an empty
 // optional is "undefined" and serializes as null (common/json_number.h), and the renderers print it as "—".

@@ -15,7 +15,7 @@
 #include "reports/gpu_use.h"
 #include "reports/hardware_section.h"
 #include "reports/mlperf_table.h"
-#include "reports/report_table.h"
+#include "reports/model_tables.h"
 #include "reports/stability_charts.h"
 #include "reports/stats_json.h"
 #include "reports/value_format.h"

@@ -1,7 +1,7 @@
 // The per-entry stability statistics as one table. Each entry names a statistic, computes it from an entry's
 // counted runs, and states its unit, which direction is better, and the methods and sources the report's Methods
 // table cites. report.json's table rows, the Markdown and HTML Tables 2-3 view and `study show` all read this
-// table, so a statistic added here is one entry (reports/stats_json.cpp, reports/report_table.cpp and
+// table, so a statistic added here is one entry (reports/stats_json.cpp, reports/model_tables.cpp and
 // study/study_summary.cpp turn each entry into their own text).
 #pragma once
 

@@ -1,7 +1,7 @@
 // What a Flickr crawl writes (datasets/images/candidate_manifest.h): each class's candidates in rank order and the
 // photos passed over with their reasons, and the source record that lets anyone audit or redo the crawl (the
 // search's settings, short classes, search texts that several classes share, failed queries). The crawl itself
-// (searching, ranking, downloading) is crawler.h's.
+// (searching, ranking, downloading) is crawler.h's; what it was asked for is crawl_options.h's.
 #pragma once
 
 #include <cstdint>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "datasets/flickr/crawl_options.h"
 #include "datasets/flickr/crawl_state.h"
-#include "datasets/flickr/crawler.h"
 #include "datasets/images/candidate_manifest.h"
 
 namespace evalsuite::flickr {

@@ -1,7 +1,7 @@
 #include "study/execution/run_folder_record.h"
 
+#include "study/execution/json_record_file.h"
 #include "study/execution/run_record_json.h"
-#include "study/execution/slurm_task.h"
 #include "study/plans/run_producer.h"
 
 namespace evalsuite::study {

@@ -11,6 +11,7 @@
 #include "common/json_access.h"
 #include "common/json_fields.h"
 #include "study/execution/failure_cause.h"
+#include "study/execution/json_record_file.h"
 #include "study/execution/run_execution.h"
 #include "study/execution/slurm_task.h"
 

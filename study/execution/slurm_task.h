@@ -59,9 +59,4 @@ nlohmann::json SlurmTaskFacts();
 int RunSlurmTask(const std::filesystem::path& manifest_file, int task_id,
                  const std::filesystem::path& evalsuite_binary);
 
-// JSON file helpers for the records: written to a temporary name, fsynced and renamed, so a reader sees all or
-// nothing; read returns nullopt when the file is absent or not a whole JSON object.
-void WriteJsonFileAtomically(const std::filesystem::path& file, const nlohmann::json& json);
-std::optional<nlohmann::json> ReadJsonFile(const std::filesystem::path& file);
-
 }  // namespace evalsuite::study

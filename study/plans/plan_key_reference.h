@@ -1,7 +1,8 @@
 // The study file's keys for people: each key's type, default, allowed values and meaning, as the reference page
 // docs/reference/study-file.md prints them (`evalsuite reference` writes it). Data only: the readers beside it
-// (study_plan.cpp, plan_entry_keys.cpp, regex_log_keys.cpp, comparison_plan_keys.cpp, slurm_options.cpp) decide;
-// tests/study/plan_key_reference_test.cpp fails when a key they accept is missing here or a range differs.
+// (study_plan_loader.cpp, variance_keys.cpp, plan_entry_keys.cpp, regex_log_keys.cpp, comparison_plan_keys.cpp,
+// slurm_options.cpp) decide; tests/study/plan_key_reference_test.cpp fails when a key they accept is missing here or a
+// range differs.
 #pragma once
 
 #include <cstdint>

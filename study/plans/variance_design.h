@@ -8,8 +8,6 @@
 //   repeats = 2                                      # runs of each cell, at least 1 (1: nondeterminism not separable)
 #pragma once
 
-#include <toml++/toml.h>
-
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -19,9 +17,6 @@
 #include "analysis/analysis_settings.h"
 
 namespace evalsuite::study {
-
-class TomlReader;
-struct StudyPlan;
 
 // The sources a design can vary, in their canonical order; each with the placeholder an external command takes.
 struct VarianceSource {
@@ -57,15 +52,6 @@ SourceSeeds DesignRunSeeds(const VarianceDesign& design, uint64_t study_seed, in
 // The seeds a run outside a design gets for {init_seed}, {data_seed}, {aug_seed}: those the built-in trainer
 // derives from its run seed (streams 1, 2, 3 of common/seeds.h), so both kinds of entry agree.
 SourceSeeds DerivedSourceSeeds(uint64_t run_seed);
-
-// Reads `[variance]` off the study file's root into plan.analysis.variance and sets plan.runs to the design's runs
-// (entries,
-// `[sequential]` and the runs key already read). `runs_line`: the line of an explicit `runs` (0: none); with
-// `runs_from_flag`, --runs was given. Refused at the key, with the reason: an unknown or repeated source, levels < 2,
-// repeats < 1, more runs than a study plans, a varied source an external entry's command has no placeholder for, a
-// `runs` that disagrees, a `[sequential]` study.
-void ReadVarianceKeys(const toml::table& root, const TomlReader& reader, long runs_line, bool runs_from_flag,
-                      StudyPlan& plan);
 
 // What the design cannot identify, for `study plan` and `study run` (empty when nothing).
 std::vector<std::string> VarianceDesignWarnings(const VarianceDesign& design);

@@ -12,6 +12,7 @@
 #include "study/execution/slurm_executor.h"
 #include "study/execution/slurm_task.h"
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 #include "tests/fuzz/fuzz_support.h"
 
 namespace fs = std::filesystem;

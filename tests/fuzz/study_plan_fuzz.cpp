@@ -1,6 +1,7 @@
 // Fuzz target: study plans (TOML). A bad file is an evalsuite::Error naming file, line and key; nothing else.
 #include "common/error.h"
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

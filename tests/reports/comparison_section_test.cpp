@@ -10,6 +10,7 @@
 #include "analysis/pair_answer.h"
 #include "analysis/sequential_decision.h"
 #include "common/error.h"
+#include "reports/model_tables.h"
 #include "reports/report.h"
 #include "tests/reports/report_fixture.h"
 

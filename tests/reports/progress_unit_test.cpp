@@ -6,8 +6,8 @@
 #include <tuple>
 #include <vector>
 
+#include "reports/model_tables.h"
 #include "reports/report.h"
-#include "reports/report_table.h"
 #include "tests/reports/report_fixture.h"
 
 namespace evalsuite::reports {

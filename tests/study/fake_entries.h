@@ -7,6 +7,7 @@
 #include <string>
 
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study::testing {

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "reports/report.h"
+#include "study/execution/json_record_file.h"
 #include "study/execution/run_execution.h"
 #include "study/execution/slurm_task.h"
 #include "study/study_runner.h"

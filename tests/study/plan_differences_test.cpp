@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 
 namespace evalsuite::study {
 namespace {

@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 
 namespace evalsuite::study {
 namespace {

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "study/plans/study_plan_loader.h"
 #include "study/study_runner.h"
 #include "study/study_summary.h"
 #include "tests/support/test_support.h"

@@ -10,6 +10,7 @@
 #include "study/execution/run_execution.h"
 #include "study/execution/slurm_task.h"
 #include "study/plans/log_formats.h"
+#include "study/plans/study_plan_loader.h"
 #include "study/study_runner.h"
 #include "tests/support/test_support.h"
 

@@ -8,6 +8,7 @@
 
 #include "common/child_process.h"
 #include "study/execution/progress.h"
+#include "study/plans/study_plan_loader.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 
 namespace evalsuite::study {
 namespace {

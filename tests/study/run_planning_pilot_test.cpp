@@ -16,6 +16,7 @@
 #include "stats/survival.h"
 #include "study/plans/run_planning.h"
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 
 namespace evalsuite::study {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "store/run_store.h"
+#include "study/plans/study_plan_loader.h"
 #include "study/study_summary.h"
 #include "tests/support/test_support.h"
 

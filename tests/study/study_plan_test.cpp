@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "study/plans/command_template.h"
+#include "study/plans/study_plan_loader.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "study/execution/run_folder_record.h"
+#include "study/plans/study_plan_loader.h"
 #include "tests/study/fake_entries.h"
 #include "tests/support/test_support.h"
 

@@ -14,6 +14,7 @@
 #include "study/execution/run_execution.h"
 #include "study/execution/slurm_task.h"
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 #include "tests/support/test_support.h"
 
 namespace evalsuite::study {

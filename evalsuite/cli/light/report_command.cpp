@@ -127,7 +127,7 @@ void RegisterReportCommand(CLI::App& app) {
                  reports::kRunPointsFile);
     reports::WriteReport(model, reports::RunPointsJsonLines(input), args->out);
     notice.reset();  // its last line ("done in") before the summary
-    // Runs as the report counts them (its "counted" flag: the one rule, reports/report_model.cpp); interrupted
+    // Runs as the report counts them (its "counted" flag: the one rule, reports/report_builder.cpp); interrupted
     // attempts and runs that did not run are shown in the report but said apart here.
     std::size_t runs = 0, others = 0;
     for (const reports::EntryModel& e : model.entries) {

@@ -33,6 +33,7 @@
 #include "study/execution/slurm_task.h"
 #include "study/plans/stored_plan.h"
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 #include "study/study_runner.h"
 #include "study/study_summary.h"
 

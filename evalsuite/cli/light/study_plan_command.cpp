@@ -18,6 +18,7 @@
 #include "store/study_choice.h"
 #include "study/plans/run_planning.h"
 #include "study/plans/study_plan.h"
+#include "study/plans/study_plan_loader.h"
 #include "study/plans/variance_design_cost.h"
 #include "study/study_summary.h"
 

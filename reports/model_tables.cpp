@@ -1,4 +1,4 @@
-#include "reports/report_table.h"
+#include "reports/model_tables.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,6 @@
-// BuildStabilityReport: plain run data in, the canonical report model out (shape documented in report.h).
+// BuildStabilityReport: plain run data in, the canonical report model out (shape documented in report_builder.h).
+#include "reports/report_builder.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -21,7 +23,6 @@
 #include "reports/hardware_section.h"
 #include "reports/machine_noise.h"
 #include "reports/mlperf_table.h"
-#include "reports/report.h"
 #include "reports/report_sections.h"
 #include "reports/run_curves.h"
 #include "reports/sensitivity_grid.h"
