@@ -1,9 +1,9 @@
-// The layers read top to bottom (README "Layout"): a folder includes only folders below it, so no include climbs
-// back and no two folders include each other. Issue 37 found datasets/, labeling/ and reports/ including
-// evalsuite/common/ (evalsuite/ was both the top and the bottom) and study/ split into jobs that included each other;
-// this test keeps the order once drawn. Inside a folder the modules (x.h + x.cpp) form layers too: issue 53 found
-// reports/ with the model's types and its builders in one module, so sections and model included each other; the
-// second test keeps every folder's module graph free of cycles.
+// The layers read top to bottom (docs/architecture.md "Layers"; the root CMakeLists.txt adds them in order): a folder
+// includes only folders below it, so no include climbs back and no two folders include each other. Issue 37 found
+// datasets/, labeling/ and reports/ including evalsuite/common/ (evalsuite/ was both the top and the bottom) and study/
+// split into jobs that included each other; this test keeps the order once drawn. Inside a folder the modules (x.h +
+// x.cpp) form layers too: issue 53 found reports/ with the model's types and its builders in one module, so sections
+// and model included each other; the second test keeps every folder's module graph free of cycles.
 #include <gtest/gtest.h>
 
 #include <algorithm>
