@@ -8,6 +8,7 @@
 
 namespace evalsuite::labeling {
 
+// NOLINTNEXTLINE(bugprone-exception-escape): json members (nlohmann may throw on copy)
 struct NearDuplicateFlag {
   std::string kind;                     // "within" or "reference"; "" when absent
   std::string match;                    // the other image's path or id; "" when absent

@@ -14,12 +14,12 @@
 namespace evalsuite::labeling {
 
 struct ServerOptions {
-  std::string bind = "127.0.0.1";          // any non-loopback address requires access_token
-  int port = 8080;                         // 0 picks a free port (see LabelServer::Bind)
-  std::string default_labeler;             // used when a request names no labeler
-  std::string access_token;                // when set, every request must carry it (header, cookie or ?token=)
-  std::filesystem::path examples_dir;      // optional: DIR/<wnid>/*.jpg or DIR/<wnid>_*.jpg
-  std::size_t max_body_bytes = 16 * 1024;  // a decision is ~200 bytes; anything larger is refused (413)
+  std::string bind = "127.0.0.1";      // any non-loopback address requires access_token
+  int port = 8080;                     // 0 picks a free port (see LabelServer::Bind)
+  std::string default_labeler;         // used when a request names no labeler
+  std::string access_token;            // when set, every request must carry it (header, cookie or ?token=)
+  std::filesystem::path examples_dir;  // optional: DIR/<wnid>/*.jpg or DIR/<wnid>_*.jpg
+  std::size_t max_body_bytes = std::size_t{16} * 1024;  // a decision is ~200 bytes; anything larger is refused (413)
   std::size_t examples_per_class = 8;
   std::string instructions;           // what counts as correct, shown on the page ("" = the built-in text)
   AssignmentPlan assignment;          // roster, overlap target, per-labeler shuffled order
