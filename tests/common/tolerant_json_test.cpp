@@ -67,7 +67,7 @@ std::vector<TolerantLookup> TolerantLookupsUnder(const fs::path& root, const std
   return found;
 }
 
-const std::vector<std::string>& SourceFolders() {
+const std::vector<std::string>& FoldersScannedForLookups() {
   static const std::vector<std::string> kTops = {"common",   "stats",    "analysis", "runlog",   "entries",
                                                  "reports",  "store",    "datasets", "labeling", "generalization",
                                                  "training", "importer", "study",    "evalsuite"};
@@ -75,7 +75,7 @@ const std::vector<std::string>& SourceFolders() {
 }
 
 TEST(TolerantJsonTest, NoTolerantLookupOutsideTheEdgeFiles) {
-  const std::vector<TolerantLookup> found = TolerantLookupsUnder(EVALSUITE_SOURCE_DIR, SourceFolders());
+  const std::vector<TolerantLookup> found = TolerantLookupsUnder(EVALSUITE_SOURCE_DIR, FoldersScannedForLookups());
   std::map<std::string, int> per_edge;
   for (const TolerantLookup& l : found) {
     if (EdgeFiles().count(l.file)) {
