@@ -1,17 +1,9 @@
 #include "labeling/candidate_fields_json.h"
 
-#include "common/error.h"
+#include "common/json_fields.h"
 
 namespace evalsuite::labeling {
 namespace {
-
-std::string CandidateTextIn(const nlohmann::json& object, const char* key, const std::string& where,
-                            const std::string& fallback) {
-  const auto it = object.find(key);
-  if (it == object.end()) return fallback;
-  if (!it->is_string()) throw InputError(where + key, "must be a string, not " + it->dump());
-  return it->get<std::string>();
-}
 
 nlohmann::json CandidateNumberIn(const nlohmann::json& object, const char* key) {
   const auto it = object.find(key);
@@ -23,8 +15,8 @@ nlohmann::json CandidateNumberIn(const nlohmann::json& object, const char* key) 
 NearDuplicateFlag NearDuplicateFlagFromJson(const nlohmann::json& flag) {
   NearDuplicateFlag out;
   if (!flag.is_object()) return out;
-  out.kind = CandidateTextIn(flag, "kind", "near_duplicates[].", "");
-  out.match = CandidateTextIn(flag, "match", "near_duplicates[].", "");
+  out.kind = OptionalString(flag, "kind", "near_duplicates[]").value_or("");
+  out.match = OptionalString(flag, "match", "near_duplicates[]").value_or("");
   out.distance = CandidateNumberIn(flag, "distance");
   out.similarity = CandidateNumberIn(flag, "similarity");
   return out;
@@ -32,7 +24,7 @@ NearDuplicateFlag NearDuplicateFlagFromJson(const nlohmann::json& flag) {
 
 std::string CandidateClassListFromJson(const nlohmann::json& source) {
   if (!source.is_object()) return "imagenet-1k";
-  return CandidateTextIn(source, "class_list", "source.", "imagenet-1k");
+  return OptionalString(source, "class_list", "source").value_or("imagenet-1k");
 }
 
 }  // namespace evalsuite::labeling

@@ -1,16 +1,9 @@
 #include "store/entry_extra_json.h"
 
-#include "common/error.h"
+#include "common/json_fields.h"
 
 namespace evalsuite::store {
 namespace {
-
-std::optional<std::string> ExtraTextIn(const nlohmann::json& extra, const char* key) {
-  const auto it = extra.find(key);
-  if (it == extra.end()) return std::nullopt;
-  if (!it->is_string()) throw InputError(std::string("extra.") + key, "must be a string, not " + it->dump());
-  return it->get<std::string>();
-}
 
 std::optional<double> ExtraNumberIn(const nlohmann::json& extra, const char* key) {
   const auto it = extra.find(key);
@@ -28,8 +21,8 @@ ThresholdAsLogged ThresholdAsLoggedFromJson(const nlohmann::json& extra) {
   }
   notes.in_column_units = ExtraNumberIn(extra, "threshold_in_column_units");
   notes.as_logged = ExtraNumberIn(extra, "threshold_as_logged");
-  notes.lower_is_better = ExtraTextIn(extra, "direction") == std::optional<std::string>("lower is better");
-  notes.metric_as_logged = ExtraTextIn(extra, "metric_as_logged");
+  notes.lower_is_better = OptionalString(extra, "direction", "extra") == std::optional<std::string>("lower is better");
+  notes.metric_as_logged = OptionalString(extra, "metric_as_logged", "extra");
   return notes;
 }
 
